@@ -1,0 +1,132 @@
+# gpuprof build. Targets:
+#   make                 release build of ./gpuprof
+#   make test            unit + golden + fuzz-corpus replay + shared-data tests
+#   make check           set-up check, then `test` on the release build and on
+#                        an address/undefined sanitizer build (what CI runs)
+#   make bench           performance figures (see bench/README.md)
+#   make fuzz            libFuzzer builds of the fuzz targets (clang), short runs
+#   make demo            info on the bundled example trace
+#   make install PREFIX=/usr/local
+# Variables: CC=gcc|clang, DEVELOPER=1 (-Werror), SANITIZE=address,undefined
+
+.SUFFIXES:
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+PREFIX ?= /usr/local
+PKG_CONFIG ?= pkg-config
+PKGS := zlib
+VERSION := 0.1.0
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wpointer-arith -Wformat=2 -Wvla -Wundef -Wno-unused-parameter
+OPT ?= -O2 -g
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Isrc $(WARN) $(OPT) -pthread \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null) $(CFLAGS)
+LDLIBS_ALL := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lz) -pthread -lm $(LDLIBS)
+
+VARIANT := rel
+ifneq ($(DEVELOPER),)
+CFLAGS_ALL += -Werror
+VARIANT := dev
+endif
+ifneq ($(SANITIZE),)
+CFLAGS_ALL += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZE)
+VARIANT := san
+endif
+BUILD := build/$(VARIANT)-$(notdir $(CC))
+BUILDINFO := -DGP_VERSION='"$(VERSION)"' -DGP_COMMIT='"$(COMMIT)"' \
+	-DGP_BUILD='"$(VARIANT) $(notdir $(CC)) $(OPT)"'
+
+LIB_SRC := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+LIB := $(BUILD)/libgpuprof.a
+BIN := $(BUILD)/gpuprof
+FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/fuzz-replay-%)
+DEPS := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+
+all: gpuprof
+
+# ./gpuprof is the release (or DEVELOPER=1) build; sanitizer builds stay in build/.
+gpuprof: $(BIN)
+ifeq ($(SANITIZE),)
+	cp $(BIN) $@
+endif
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/src/cli/main.o: CFLAGS_ALL += $(BUILDINFO)
+$(BUILD)/src/cli/main.o: .git/HEAD
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS_ALL)
+
+$(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB) $(LDLIBS_ALL)
+
+$(BUILD)/tests/unit/runner.o $(BUILD)/tests/unit/%.o: CFLAGS_ALL += -Itests/unit
+
+$(BUILD)/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB) $(LDLIBS_ALL)
+
+test: $(BIN) $(BUILD)/unit-tests $(FUZZ_REPLAY)
+	@BUILD=$(BUILD) GPUPROF=$(BIN) sh tests/run.sh
+
+# check and demo install missing packages first (tools/setup.sh), then
+# re-enter make so pkg-config is consulted after the install.
+check: setup
+	$(MAKE) test
+	$(MAKE) SANITIZE=address,undefined test
+
+demo: setup
+	$(MAKE) gpuprof
+	./gpuprof info examples/resnet_like.json.gz
+
+setup:
+	@sh tools/setup.sh
+
+bench: gpuprof $(BUILD)/inflate-bench
+	BUILD=$(BUILD) GPUPROF=$(CURDIR)/gpuprof sh bench/run.sh
+
+$(BUILD)/inflate-bench: bench/inflate_bench.c $(LIB)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL)
+
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=build/fuzz/fuzz-%)
+fuzz: $(FUZZ_BIN)
+	@for f in $(FUZZ_BIN); do n=$${f##*/fuzz-}; mkdir -p build/fuzz/corpus-$$n; \
+	  echo "fuzzing $$n for $${FUZZ_SECONDS:-30}s"; \
+	  $$f -max_total_time=$${FUZZ_SECONDS:-30} -max_len=65536 build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; done
+
+build/fuzz/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_SRC)
+	@mkdir -p $(@D)
+	clang -std=c11 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
+	  -o $@ $< $(LIB_SRC) $(LDLIBS_ALL)
+
+install: gpuprof
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 gpuprof $(DESTDIR)$(PREFIX)/bin/gpuprof
+	install -m 644 man/gpuprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpuprof.1
+
+clean:
+	rm -rf build gpuprof
+
+format:
+	clang-format -i $(LIB_SRC) $(CLI_SRC) src/*/*.h tests/unit/*.c tests/unit/*.h
+
+.PHONY: all test check setup demo bench fuzz install clean format
+
+-include $(DEPS)

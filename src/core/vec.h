@@ -1,0 +1,48 @@
+/* vec: growable arrays on the heap, with a hard element cap.
+ *
+ * VEC(T) declares an anonymous struct {T *v; size_t n, cap;}. vec_grow makes
+ * room for one more element (doubling); it returns -1 when realloc fails or
+ * the element count would pass max. Owner frees with free(x.v).
+ * Depends on libc only.
+ */
+#ifndef GP_VEC_H
+#define GP_VEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#define VEC(T)                   \
+	struct {                 \
+		T *v;            \
+		size_t n, cap;   \
+	}
+
+/* Ensures room for need elements of elem bytes in *v (realloc'd) with *cap. */
+static inline int vec_reserve_(void **v, size_t *cap, size_t need, size_t elem, size_t max)
+{
+	if (need <= *cap)
+		return 0;
+	if (need > max)
+		return -1;
+	size_t ncap = *cap ? *cap : 16;
+	while (ncap < need)
+		ncap = ncap > max / 2 ? max : ncap * 2;
+	if (ncap > SIZE_MAX / elem)
+		return -1;
+	void *nv = realloc(*v, ncap * elem);
+	if (!nv)
+		return -1;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
+#define vec_reserve(x, need, max) \
+	vec_reserve_((void **)&(x).v, &(x).cap, (need), sizeof *(x).v, (max))
+/* Appends val; evaluates to 0 or -1. */
+#define vec_push(x, val, max) \
+	(vec_reserve((x), (x).n + 1, (max)) ? -1 : ((x).v[(x).n++] = (val), 0))
+#define vec_free(x) (free((x).v), (x).v = NULL, (x).n = (x).cap = 0)
+
+#endif

@@ -1,0 +1,59 @@
+/* source: the bytes of one input, from a file or stdin, decompressed when
+ * they are gzip.
+ *
+ * src_open sniffs the first bytes: gzip (magic 1f 8b, any number of
+ * concatenated members) is inflated transparently on a background thread so
+ * decompression overlaps with the caller's parsing; anything else is passed
+ * through with plain read(2). The caller pulls bytes with src_read into its
+ * own buffer. Offsets are always in the delivered (decompressed) stream.
+ * A gzip stream that simply stops (cut file) is not an error: every byte
+ * that could be inflated is delivered, then end of stream, and
+ * src_truncated() says so. Corrupt compressed data is an ERR_FORMAT after the
+ * good bytes were delivered. Owns its file descriptor, thread and buffers.
+ * One reader thread at a time. Depends on core, zlib/ISA-L, pthreads.
+ */
+#ifndef GP_SOURCE_H
+#define GP_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+struct src;
+
+/* path "-" means standard input. */
+int src_open(struct src **out, const char *path, struct err *e);
+/* Reads up to cap bytes into dst. *got == 0 means end of stream. */
+int src_read(struct src *s, void *dst, size_t cap, size_t *got, struct err *e);
+/* Bytes delivered so far (decompressed offset of the next byte). */
+int64_t src_pos(const struct src *s);
+/* Bytes consumed from the underlying file so far, and its size (-1 when
+ * unknown, e.g. a pipe): for progress indicators. Safe to call from the
+ * reading thread only. */
+int64_t src_raw_pos(const struct src *s);
+int64_t src_raw_size(const struct src *s);
+bool src_is_gzip(const struct src *s);
+/* After end of stream: the gzip data ended before its final member was
+ * complete. */
+bool src_truncated(const struct src *s);
+/* After end of stream: bytes after the last gzip member that were not
+ * another member (ignored). */
+int64_t src_trailing_bytes(const struct src *s);
+const char *src_path(const struct src *s);
+void src_close(struct src *s);
+
+/* What a file is, from its first bytes (after decompression for gzip). */
+enum sniff_kind {
+	SNIFF_UNKNOWN,
+	SNIFF_GZIP,
+	SNIFF_JSON,	/* '{' or '[' after optional BOM/whitespace */
+	SNIFF_NCU_REP,	/* Nsight Compute report magic "NVRP" */
+	SNIFF_SQLITE,	/* "SQLite format 3\0" */
+	SNIFF_NSYS_REP, /* Nsight Systems .nsys-rep (not readable directly) */
+};
+enum sniff_kind sniff_bytes(const void *p, size_t n);
+const char *sniff_name(enum sniff_kind k);
+
+#endif

@@ -1,0 +1,93 @@
+/* report: output sinks driven by one column description.
+ *
+ * A command describes each output table once (struct rep_col: key with unit
+ * for CSV/JSON, title for people, type) and feeds rows; the sink renders them
+ * as an aligned text table, CSV, or JSON. Text tables scale durations and
+ * byte counts for people; CSV and JSON carry raw numbers (the unit is in the
+ * key, e.g. dur_ns, bytes). Key/value sections (rep_kv_*) render as
+ * "Title" blocks, CSV rows "section,key,value", or JSON objects.
+ *
+ * JSON output is one object: {"<table name>": [ {..row..}, ... ],
+ * "<section name>": { "key": value, ... }, ...} in the order emitted.
+ * CSV output: each table is a header line plus rows; when a report holds
+ * more than one table/section, each is preceded by a line "# <name>" and
+ * separated by a blank line.
+ *
+ * Owns: buffered rows of the current text table. Writes only to the FILE*
+ * it was given. Depends on core only.
+ */
+#ifndef GP_REPORT_H
+#define GP_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum rep_format { REP_TABLE, REP_CSV, REP_JSON };
+
+enum rep_type {
+	REP_STR,    /* text */
+	REP_INT,    /* int64 */
+	REP_FLOAT,  /* double, printed with up to 6 significant decimals in text, %.17g-exact in CSV/JSON */
+	REP_DUR_NS, /* int64 nanoseconds: raw in CSV/JSON, "1.234 ms" in text */
+	REP_BYTES,  /* int64 bytes: raw in CSV/JSON, "1.50 GiB" in text */
+	REP_BOOL,   /* true/false */
+	REP_PCT,    /* double percent 0..100: raw in CSV/JSON, "12.34 %" in text */
+};
+
+struct rep_col {
+	const char *key;   /* CSV/JSON name, unit included: "dur_ns", "count" */
+	const char *title; /* text-table header: "Duration" */
+	enum rep_type type;
+};
+
+struct rep_val {
+	bool null; /* printed as "" (CSV), null (JSON), "-" (text) */
+	const char *s;
+	int64_t i;
+	double f;
+	bool b;
+};
+
+struct report;
+
+struct report *rep_open(FILE *out, enum rep_format fmt);
+int rep_table_begin(struct report *r, const char *name, const char *title,
+		    const struct rep_col *cols, int ncols);
+int rep_row(struct report *r, const struct rep_val *vals);
+int rep_table_end(struct report *r);
+int rep_kv_begin(struct report *r, const char *name, const char *title);
+int rep_kv(struct report *r, const char *key, const char *title, enum rep_type type,
+	   struct rep_val v);
+int rep_kv_end(struct report *r);
+/* Finishes the document (closing brace for JSON) and frees r. Returns -1 if
+ * any write failed (the FILE* error flag is checked). */
+int rep_close(struct report *r);
+
+/* Value helpers. */
+static inline struct rep_val rep_s(const char *s)
+{
+	return (struct rep_val){.s = s, .null = !s};
+}
+static inline struct rep_val rep_i(int64_t i)
+{
+	return (struct rep_val){.i = i};
+}
+static inline struct rep_val rep_f(double f)
+{
+	return (struct rep_val){.f = f};
+}
+static inline struct rep_val rep_b(bool b)
+{
+	return (struct rep_val){.b = b};
+}
+static inline struct rep_val rep_null(void)
+{
+	return (struct rep_val){.null = true};
+}
+
+/* Human forms used by text tables (exposed for tests and progress lines). */
+void rep_fmt_dur(char *buf, size_t n, int64_t ns);
+void rep_fmt_bytes(char *buf, size_t n, int64_t bytes);
+
+#endif

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Golden tests: each folder tests/golden/CASE/ holds `cmd` (one shell line run
+# from that folder, with $GPUPROF as the binary) and `expected` (its exact
+# stdout, plus a last line "exit N"). Inputs live beside them. Set
+# GOLDEN_UPDATE=1 to rewrite the expectations (then review the diff).
+set -u
+pass=0
+fail=0
+root=$(pwd)
+for dir in tests/golden/*/; do
+	[ -f "$dir/cmd" ] || continue
+	name=$(basename "$dir")
+	got=$(cd "$dir" && sh ./cmd 2>&1; echo "exit $?")
+	if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
+		printf '%s\n' "$got" >"$dir/expected"
+	fi
+	if printf '%s\n' "$got" | diff -u "$dir/expected" - >"$root/$BUILD/golden-$name.diff"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL golden $name:"
+		cat "$root/$BUILD/golden-$name.diff"
+		fail=$((fail + 1))
+	fi
+done
+echo "golden: $pass passed, $fail failed"

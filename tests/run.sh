@@ -1,0 +1,38 @@
+#!/bin/sh
+# Runs every test stage against $GPUPROF (the binary) and $BUILD (its build
+# folder), and prints the closing line "N passed, N failed" summed over the
+# stages. Each stage prints its own "<stage>: N passed, N failed" line; a stage
+# that ends without one (a crash) counts as one failure.
+set -u
+: "${BUILD:?}" "${GPUPROF:?}"
+export GPUPROF
+pass=0
+fail=0
+stage() {
+	name=$1
+	shift
+	log=$BUILD/test-$name.log
+	"$@" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed$" "$log" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "$name: stage ended without a summary (exit $rc): counted as 1 failure"
+		fail=$((fail + 1))
+		return
+	fi
+	p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+	f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')
+	pass=$((pass + p))
+	fail=$((fail + f))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "$name: exit status $rc with no failed test: counted as 1 failure"
+		fail=$((fail + 1))
+	fi
+}
+stage unit "$BUILD/unit-tests"
+stage golden sh tests/golden/run.sh
+stage fuzz sh tests/fuzz/replay.sh
+stage cli sh tests/cli/run.sh
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Installs the Debian packages gpuprof needs to build and test, only those
+# that are missing. Run as root (or with sudo) on Debian 12.
+#   tools/setup.sh          install what is missing (apt-get)
+#   tools/setup.sh --check  only report what is missing (exit 1 if any)
+set -eu
+PKGS="make gcc pkg-config zlib1g-dev libisal-dev"
+# Test-only tools: clang (the second compiler and libFuzzer), protobuf-compiler
+# (independent decoding in tests), python3 (golden comparisons).
+TEST_PKGS="clang python3"
+missing=""
+for p in $PKGS $TEST_PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+if [ -z "$missing" ]; then
+	exit 0
+fi
+if [ "${1:-}" = "--check" ]; then
+	echo "missing packages:$missing (run: sudo tools/setup.sh)" >&2
+	exit 1
+fi
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+	SUDO=sudo
+fi
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q >&2
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $missing >&2
