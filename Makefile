@@ -66,7 +66,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/src/cli/main.o: CFLAGS_ALL += $(BUILDINFO)
-$(BUILD)/src/cli/main.o: .git/HEAD
+$(BUILD)/src/cli/main.o: $(wildcard .git/HEAD)
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -1,0 +1,99 @@
+/* jscan: a pull scanner for JSON text held in one contiguous window.
+ *
+ * The caller owns the bytes; the scanner reads [p, end) and never looks past
+ * end. Inputs arrive in chunks, so every primitive can answer JS_MORE ("the
+ * window ended before this token did"): the caller then keeps the bytes from
+ * the start of the record it was reading, appends more input, and re-reads
+ * that record. Records (one trace event, one top-level value) are re-read
+ * whole, so no token state survives a refill. At the true end of input
+ * JS_MORE means the text is cut short.
+ *
+ * Syntax errors return JS_ERR with *e filled (message and absolute byte
+ * offset = base_off + position in the window). Limits: depth
+ * LIM_JSON_DEPTH, strings LIM_STRING_BYTES, numbers LIM_NUMBER_CHARS.
+ * Tolerated out-of-spec forms (callers count them): NaN, Infinity,
+ * -Infinity and a bare N/A as values; a trailing comma before ']' or '}'.
+ * Depends on core only.
+ */
+#ifndef GP_JSCAN_H
+#define GP_JSCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+enum { JS_OK = 0, JS_MORE = 1, JS_ERR = -1 };
+
+struct jscan {
+	const char *p, *end; /* unread window */
+	const char *base;    /* start of the window's buffer */
+	int64_t base_off;    /* stream offset of base */
+	const char *path;    /* for error messages */
+	bool uncompressed;   /* offsets count decompressed bytes */
+	unsigned tolerated;  /* out-of-spec forms accepted so far */
+	struct err *e;
+};
+
+/* A string value as found in the text (without quotes). */
+struct jstr {
+	const char *s;
+	size_t len;
+	bool escaped; /* contains backslash escapes: use jscan_unescape */
+};
+
+/* Kinds of value, from the first byte. */
+enum jkind { JK_OBJECT, JK_ARRAY, JK_STRING, JK_NUMBER, JK_TRUE, JK_FALSE, JK_NULL, JK_BAD };
+
+/* Offset of pointer q in the stream. */
+static inline int64_t jscan_off(const struct jscan *j, const char *q)
+{
+	return j->base_off + (q - j->base);
+}
+
+int jscan_error(struct jscan *j, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Skips whitespace; JS_MORE when the window ends. */
+static inline int jscan_ws(struct jscan *j)
+{
+	const char *p = j->p, *end = j->end;
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++;
+	j->p = p;
+	return p < end ? JS_OK : JS_MORE;
+}
+
+/* Expects byte c (after whitespace) and consumes it. */
+int jscan_expect(struct jscan *j, char c);
+/* Reads a string; j->p must be at the opening quote. */
+int jscan_string(struct jscan *j, struct jstr *out);
+/* Reads a number token (also NaN/Infinity/-Infinity) as text. */
+int jscan_number(struct jscan *j, struct jstr *out);
+/* Skips one value of any kind (depth-limited). */
+int jscan_skip(struct jscan *j);
+/* What kind of value starts with byte c. */
+enum jkind jscan_kind(char c);
+/* After a member value inside an object/array: consumes ',' (returning
+ * JS_OK with *closed false) or the closing byte (returning JS_OK with *closed
+ * true). A trailing comma before the close is tolerated and consumed. */
+int jscan_next(struct jscan *j, char close, bool *closed);
+
+/* Decodes escapes of s into out (cap bytes, UTF-8). Returns the length or -1
+ * when an escape is invalid or out is too small. */
+long jscan_unescape(const struct jstr *s, char *out, size_t cap);
+
+/* Number conversions of a number token's text. All return 0 on success and
+ * -1 when the text is not a number of that kind or out of range. */
+
+/* Microseconds as decimal text -> integer nanoseconds, exactly: digits past
+ * the third decimal are rounded half away from zero; exponents allowed. Never
+ * goes through a double. */
+int jnum_us_to_ns(const char *s, size_t len, int64_t *ns);
+/* Integer (an integral value written as 12, 12.0 or 1.2e1 is accepted). */
+int jnum_i64(const char *s, size_t len, int64_t *v);
+/* Double, correctly rounded (NaN/Infinity accepted). */
+int jnum_f64(const char *s, size_t len, double *v);
+
+#endif

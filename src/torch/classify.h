@@ -1,0 +1,69 @@
+/* classify: the ONE place that decides what a trace event is.
+ *
+ * Every analysis asks tr_classify's answer (stored per event at import) and
+ * never looks at category or name strings itself. The table of categories
+ * follows torch-tb-profiler (shared/reference/tb_profiler.md §2) with the
+ * modern Kineto names added; names refine the category (ProfilerStep#N,
+ * DataLoader, Optimizer.step, NCCL/Gloo collectives, [memory]).
+ * Depends on nothing but libc.
+ */
+#ifndef GP_CLASSIFY_H
+#define GP_CLASSIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* X(id, label shown to users) */
+#define TR_KINDS(X)                                                           \
+	X(TR_OTHER, "other")                   /* unknown category: kept, not analysed */ \
+	X(TR_CPU_OP, "cpu_op")                 /* cpu_op / Operator */                     \
+	X(TR_USER_ANNOTATION, "user_annotation")                                           \
+	X(TR_GPU_USER_ANNOTATION, "gpu_user_annotation")                                   \
+	X(TR_PYTHON_FUNCTION, "python_function")                                           \
+	X(TR_PYTHON, "python")                 /* old-style Python op */                   \
+	X(TR_RUNTIME, "cuda_runtime")          /* *_runtime / Runtime */                   \
+	X(TR_DRIVER, "cuda_driver")                                                        \
+	X(TR_KERNEL, "kernel")                                                             \
+	X(TR_MEMCPY, "gpu_memcpy")                                                         \
+	X(TR_MEMSET, "gpu_memset")                                                         \
+	X(TR_MEMORY, "[memory]")               /* allocator instant events */              \
+	X(TR_TRACE_SPAN, "trace_span")         /* "Trace" category: profiler window */     \
+	X(TR_CUDA_SYNC, "cuda_sync")                                                       \
+	X(TR_OVERHEAD, "overhead")                                                         \
+	X(TR_INSTANT, "cpu_instant_event")     /* other instant events */
+
+enum tr_kind {
+#define X(id, label) id,
+	TR_KINDS(X)
+#undef X
+	TR_KIND_COUNT
+};
+
+/* Flags refining a kind, from the name (and for kernels the comm pattern). */
+enum {
+	TRF_STEP = 1 << 0,	 /* ProfilerStep#N (cpu_op, user or gpu annotation) */
+	TRF_DATALOADER = 1 << 1, /* enumerate(DataLoader)#...__next__ / enumerate(DataPipe)# */
+	TRF_OPTIMIZER = 1 << 2,	 /* Optimizer.step... */
+	TRF_COMM = 1 << 3,	 /* communication: nccl:* / gloo:* ops, NCCL kernels */
+	TRF_MODULE = 1 << 4,	 /* python_function with a "Python module id" */
+	TRF_UNMATCHED = 1 << 5,	 /* a B without its E (duration unknown, 0) */
+	TRF_FROM_BE = 1 << 6,	 /* built from a B/E pair */
+};
+
+const char *tr_kind_label(enum tr_kind k);
+/* Kind from the category text (case-insensitive); instant events with name
+ * "[memory]" are TR_MEMORY whatever their category. */
+enum tr_kind tr_classify(const char *cat, size_t cat_len, const char *name, size_t name_len,
+			 char ph);
+/* Flags from the name for an event of kind k. */
+unsigned tr_name_flags(enum tr_kind k, const char *name, size_t len);
+/* ProfilerStep#N -> N (>= 0), or -1 when name is not a step. */
+long tr_step_number(const char *name, size_t len);
+/* GPU-side work: kernel, memcpy, memset. */
+static inline bool tr_is_device(enum tr_kind k)
+{
+	return k == TR_KERNEL || k == TR_MEMCPY || k == TR_MEMSET;
+}
+
+#endif
