@@ -4,17 +4,22 @@
  * for CSV/JSON, title for people, type) and feeds rows; the sink renders them
  * as an aligned text table, CSV, or JSON. Text tables scale durations and
  * byte counts for people; CSV and JSON carry raw numbers (the unit is in the
- * key, e.g. dur_ns, bytes). Key/value sections (rep_kv_*) render as
- * "Title" blocks, CSV rows "section,key,value", or JSON objects.
+ * key, e.g. dur_ns, bytes). Key/value sections (rep_kv_*) render as a
+ * "Title" line plus aligned "  Key: value" lines, a CSV table "key,value",
+ * or JSON objects.
  *
  * JSON output is one object: {"<table name>": [ {..row..}, ... ],
  * "<section name>": { "key": value, ... }, ...} in the order emitted.
  * CSV output: each table is a header line plus rows; when a report holds
  * more than one table/section, each is preceded by a line "# <name>" and
- * separated by a blank line.
+ * separated by a blank line. Doubles in CSV/JSON take the shortest form that
+ * reads back exactly; NaN and infinities are empty (CSV) or null (JSON).
  *
- * Owns: buffered rows of the current text table. Writes only to the FILE*
- * it was given. Depends on core only.
+ * Owns: copies of the open block's name, title and columns (callers may pass
+ * temporaries) and the buffered rows of the open text table (or the first CSV
+ * block). Writes only to the FILE* it was given, never closes it. Functions
+ * return 0, or -1 on misuse (wrong call order, NULL name) or allocation
+ * failure. One report is used by one thread. Depends on core only.
  */
 #ifndef GP_REPORT_H
 #define GP_REPORT_H
@@ -28,7 +33,7 @@ enum rep_format { REP_TABLE, REP_CSV, REP_JSON };
 enum rep_type {
 	REP_STR,    /* text */
 	REP_INT,    /* int64 */
-	REP_FLOAT,  /* double, printed with up to 6 significant decimals in text, %.17g-exact in CSV/JSON */
+	REP_FLOAT,  /* double: %.6g in text, shortest exact round-trip in CSV/JSON */
 	REP_DUR_NS, /* int64 nanoseconds: raw in CSV/JSON, "1.234 ms" in text */
 	REP_BYTES,  /* int64 bytes: raw in CSV/JSON, "1.50 GiB" in text */
 	REP_BOOL,   /* true/false */
