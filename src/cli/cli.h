@@ -26,6 +26,7 @@ struct app {
 	bool quiet;		/* -q: no progress, no anomaly notes */
 	bool strict;		/* --strict: anomalies are errors */
 	bool progress;		/* stderr is a terminal and not quiet */
+	bool anomaly_notes;	/* print a note when a load finds anomalies */
 	FILE *out;		/* set by app_out_open */
 	char tmp_path[4096];	/* temp file behind -o until committed */
 };

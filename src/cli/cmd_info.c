@@ -1,8 +1,360 @@
-#include "cli/cli.h"
+/* info: what a trace file is, what it holds, and what is wrong with it. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
-const char cmd_info_help[] = "Usage: gpuprof info TRACE...\n";
+#include "cli/cli.h"
+#include "cli/load.h"
+
+const char cmd_info_help[] =
+	"Usage: gpuprof info [options] TRACE...\n"
+	"\n"
+	"Describe PyTorch profiler (Kineto) traces: the format (object or array form,\n"
+	"gzip), schema version, torch version when recorded, display time unit, time\n"
+	"span, GPU properties (deviceProperties), distributed info (rank, world size,\n"
+	"backend), event counts per phase and per category, processes and threads,\n"
+	"and the input anomalies with the byte offset of the first of each kind.\n"
+	"\n"
+	"TRACE is a .json or .json.gz file (gzip is detected from the bytes) or '-'\n"
+	"for standard input. With several traces, every table has a 'file' column.\n"
+	"\n"
+	"Options:\n"
+	"  --strict   exit 2 when the trace has any anomaly\n"
+	"\n"
+	"Examples:\n"
+	"  gpuprof info run/worker0.pt.trace.json.gz\n"
+	"  gpuprof info --format json rank*.json.gz > info.json\n";
+
+struct info_ctx {
+	struct report *r;
+	bool multi; /* several files: a leading file column */
+};
+
+static struct rep_val s_or_null(const struct trace *t, uint32_t id)
+{
+	return id ? rep_s(tr_str(t, id)) : rep_null();
+}
+
+static struct rep_val i_or_null(int64_t v)
+{
+	return v == INT64_MIN ? rep_null() : rep_i(v);
+}
+
+static const char *form_text(const struct trace *t)
+{
+	if (!t->meta.object_form)
+		return t->gzip ? "Kineto chrome-trace JSON (array form), gzip"
+			       : "Kineto chrome-trace JSON (array form)";
+	return t->gzip ? "Kineto chrome-trace JSON (object form), gzip"
+		       : "Kineto chrome-trace JSON (object form)";
+}
+
+/* The overview fields, in one place for the section and the table forms. */
+#define OVERVIEW(X)                                                                              \
+	X("path", "Path", REP_STR, rep_s(t->path))                                               \
+	X("format", "Format", REP_STR, rep_s(form_text(t)))                                      \
+	X("file_bytes", "Size on disk", REP_BYTES,                                               \
+	  t->file_bytes >= 0 ? rep_i(t->file_bytes) : rep_null())                                \
+	X("json_bytes", "JSON size", REP_BYTES, rep_i((int64_t)t->counts.bytes))                  \
+	X("schema_version", "Schema version", REP_INT, i_or_null(t->meta.schema_version))        \
+	X("torch_version", "Torch version", REP_STR, s_or_null(t, t->meta.torch_version))        \
+	X("cuda_runtime_version", "CUDA runtime", REP_STR,                                       \
+	  s_or_null(t, t->meta.cuda_runtime_version))                                            \
+	X("cuda_driver_version", "CUDA driver", REP_STR, s_or_null(t, t->meta.cuda_driver_version)) \
+	X("cupti_version", "CUPTI version", REP_STR, s_or_null(t, t->meta.cupti_version))        \
+	X("hip_runtime_version", "HIP runtime", REP_STR, s_or_null(t, t->meta.hip_runtime_version)) \
+	X("trace_name", "Trace name", REP_STR, s_or_null(t, t->meta.trace_name))                 \
+	X("display_time_unit", "Display time unit", REP_STR,                                     \
+	  s_or_null(t, t->meta.display_time_unit))                                               \
+	X("time_unit", "Time unit of ts/dur", REP_STR, rep_s("us"))                               \
+	X("base_time_ns", "Base time (ns)", REP_INT, i_or_null(t->meta.base_time_ns))            \
+	X("first_ts_ns", "First timestamp (ns)", REP_INT, has_span ? rep_i(t->min_ts) : rep_null()) \
+	X("last_end_ns", "Last end (ns)", REP_INT, has_span ? rep_i(t->max_end) : rep_null())    \
+	X("span_ns", "Time span", REP_DUR_NS,                                                    \
+	  has_span ? rep_i(t->max_end - t->min_ts) : rep_null())                                 \
+	X("events", "Events", REP_INT, rep_i((int64_t)t->counts.events))                         \
+	X("threads", "Tracks (pid, tid)", REP_INT, rep_i((int64_t)t->tracks.n))                  \
+	X("steps", "ProfilerStep events", REP_INT, rep_i(steps))                                  \
+	X("dist_backend", "Distributed backend", REP_STR, s_or_null(t, t->meta.dist_backend))    \
+	X("dist_rank", "Rank", REP_INT, i_or_null(t->meta.dist_rank))                            \
+	X("dist_world_size", "World size", REP_INT, i_or_null(t->meta.dist_world_size))          \
+	X("dist_pg_count", "Process groups", REP_INT, i_or_null(t->meta.dist_pg_count))          \
+	X("nccl_version", "NCCL version", REP_STR, s_or_null(t, t->meta.dist_nccl_version))      \
+	X("anomalies", "Anomalies", REP_INT, rep_i((int64_t)tr_anomalies_total(&t->anomalies))) \
+	X("truncated", "Truncated", REP_BOOL, rep_b(t->anomalies.count[AN_TRUNCATED] > 0))
+
+static int64_t count_steps(const struct trace *t)
+{
+	int64_t n = 0;
+	for (size_t r = 0; r < t->ev.n; r++)
+		if ((t->ev.flags[r] & TRF_STEP) && t->ev.kind[r] != TR_GPU_USER_ANNOTATION)
+			n++;
+	return n;
+}
+
+static void overview(struct info_ctx *c, const struct trace *t, bool first)
+{
+	bool has_span = t->min_ts != INT64_MAX;
+	int64_t steps = count_steps(t);
+	if (!c->multi) {
+		rep_kv_begin(c->r, "trace", "Trace");
+#define X(key, title, type, val) rep_kv(c->r, key, title, type, val);
+		OVERVIEW(X)
+#undef X
+		rep_kv_end(c->r);
+		return;
+	}
+	static const struct rep_col cols[] = {
+#define X(key, title, type, val) {key, title, type},
+		OVERVIEW(X)
+#undef X
+	};
+	const struct rep_val vals[] = {
+#define X(key, title, type, val) val,
+		OVERVIEW(X)
+#undef X
+	};
+	if (first)
+		rep_table_begin(c->r, "traces", "Traces", cols, (int)(sizeof cols / sizeof cols[0]));
+	rep_row(c->r, vals);
+}
+
+/* A table with an optional leading file column: cols[0] is that column. */
+struct tab {
+	struct info_ctx *c;
+	const struct trace *t;
+	struct rep_val v[16];
+	int n;
+};
+
+static void tab_begin(struct tab *b, struct info_ctx *c, const struct trace *t, const char *name,
+		      const char *title, const struct rep_col *cols, int ncols)
+{
+	static const struct rep_col file_col = {"file", "File", REP_STR};
+	struct rep_col all[16];
+	int n = 0;
+	b->c = c;
+	b->t = t;
+	if (c->multi)
+		all[n++] = file_col;
+	for (int i = 0; i < ncols && n < 16; i++)
+		all[n++] = cols[i];
+	rep_table_begin(c->r, name, title, all, n);
+}
+
+static void tab_row(struct tab *b, const struct rep_val *vals, int n)
+{
+	int k = 0;
+	if (b->c->multi)
+		b->v[k++] = rep_s(b->t->path);
+	for (int i = 0; i < n && k < 16; i++)
+		b->v[k++] = vals[i];
+	rep_row(b->c->r, b->v);
+}
+
+static void devices(struct info_ctx *c, const struct trace *t, bool first, bool last)
+{
+	static const struct rep_col cols[] = {
+		{"id", "Id", REP_INT},
+		{"name", "Name", REP_STR},
+		{"total_global_mem_bytes", "Memory", REP_BYTES},
+		{"compute_capability", "Compute capability", REP_STR},
+		{"num_sms", "SMs", REP_INT},
+		{"max_threads_per_sm", "Max threads/SM", REP_INT},
+		{"regs_per_sm", "Registers/SM", REP_INT},
+		{"shared_mem_per_sm_bytes", "Shared mem/SM", REP_BYTES},
+		{"warp_size", "Warp size", REP_INT},
+	};
+	struct tab b;
+	if (first || !c->multi)
+		tab_begin(&b, c, t, "devices", "Devices (deviceProperties)", cols, 9);
+	b.c = c;
+	b.t = t;
+	for (size_t i = 0; i < t->meta.ndevices; i++) {
+		const struct tr_device_prop *d = &t->meta.devices[i];
+		char cc[48];
+		snprintf(cc, sizeof cc, "%lld.%lld", (long long)d->compute_major,
+			 (long long)d->compute_minor);
+		bool has_cc = d->compute_major != INT64_MIN && d->compute_minor != INT64_MIN;
+		struct rep_val v[] = {i_or_null(d->id),
+				      s_or_null(t, d->name),
+				      i_or_null(d->total_global_mem),
+				      has_cc ? rep_s(cc) : rep_null(),
+				      i_or_null(d->num_sms),
+				      i_or_null(d->max_threads_per_sm),
+				      i_or_null(d->regs_per_sm),
+				      i_or_null(d->shared_mem_per_sm),
+				      i_or_null(d->warp_size)};
+		tab_row(&b, v, 9);
+	}
+	if (last || !c->multi)
+		rep_table_end(c->r);
+}
+
+static void phases(struct info_ctx *c, const struct trace *t, bool first, bool last)
+{
+	static const struct {
+		char ph;
+		const char *what;
+	} names[] = {
+		{'X', "complete"}, {'B', "begin"},   {'E', "end"},	   {'i', "instant"},
+		{'I', "instant"},  {'C', "counter"}, {'M', "metadata"},   {'s', "flow start"},
+		{'t', "flow step"}, {'f', "flow end"}, {'b', "async begin"}, {'e', "async end"},
+		{'n', "async instant"}, {'N', "object created"}, {'O', "object snapshot"},
+		{'D', "object destroyed"}, {'P', "sample"}, {'R', "mark"}};
+	static const struct rep_col cols[] = {
+		{"phase", "Phase", REP_STR}, {"meaning", "Meaning", REP_STR},
+		{"count", "Count", REP_INT}, {"analysed", "Analysed", REP_BOOL}};
+	struct tab b;
+	if (first || !c->multi)
+		tab_begin(&b, c, t, "phases", "Events per phase", cols, 4);
+	b.c = c;
+	b.t = t;
+	for (int ph = 0; ph < 128; ph++) {
+		if (!t->counts.by_phase[ph])
+			continue;
+		const char *what = "unknown";
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (names[i].ph == ph)
+				what = names[i].what;
+		char p[2] = {(char)ph, 0};
+		bool used = strchr("XBEiICMstf", ph) != NULL;
+		struct rep_val v[] = {rep_s(p), rep_s(what), rep_i((int64_t)t->counts.by_phase[ph]),
+				      rep_b(used)};
+		tab_row(&b, v, 4);
+	}
+	if (t->counts.other_phase) {
+		struct rep_val v[] = {rep_s("(other)"), rep_s("not a one-letter phase"),
+				      rep_i((int64_t)t->counts.other_phase), rep_b(false)};
+		tab_row(&b, v, 4);
+	}
+	if (last || !c->multi)
+		rep_table_end(c->r);
+}
+
+static void categories(struct info_ctx *c, const struct trace *t, bool first, bool last)
+{
+	static const struct rep_col cols[] = {{"category", "Category", REP_STR},
+					      {"kind", "Kind", REP_STR},
+					      {"count", "Events", REP_INT}};
+	struct tab b;
+	if (first || !c->multi)
+		tab_begin(&b, c, t, "categories", "Events per category (X, B/E, instants)", cols, 3);
+	b.c = c;
+	b.t = t;
+	for (size_t i = 0; i < t->ncats; i++) {
+		const char *cat = tr_str(t, t->cats[i].cat);
+		enum tr_kind k = tr_classify(cat, strlen(cat), "", 0, 'X');
+		struct rep_val v[] = {rep_s(cat), rep_s(tr_kind_label(k)),
+				      rep_i((int64_t)t->cats[i].n)};
+		tab_row(&b, v, 3);
+	}
+	if (t->counts.by_kind[TR_MEMORY]) {
+		struct rep_val v[] = {rep_s("[memory] instants"), rep_s(tr_kind_label(TR_MEMORY)),
+				      rep_i((int64_t)t->counts.by_kind[TR_MEMORY])};
+		tab_row(&b, v, 3);
+	}
+	if (last || !c->multi)
+		rep_table_end(c->r);
+}
+
+static void threads(struct info_ctx *c, const struct trace *t, bool first, bool last)
+{
+	static const struct rep_col cols[] = {
+		{"pid", "PID", REP_STR},	  {"process_name", "Process", REP_STR},
+		{"tid", "TID", REP_STR},	  {"thread_name", "Thread", REP_STR},
+		{"events", "Events", REP_INT}};
+	struct tab b;
+	if (first || !c->multi)
+		tab_begin(&b, c, t, "threads", "Processes and threads", cols, 5);
+	b.c = c;
+	b.t = t;
+	for (size_t i = 0; i < t->tracks.n; i++) {
+		const struct tr_track *tk = &t->tracks.v[i];
+		const struct tr_proc *p = &t->procs.v[tk->process];
+		char pb[32], tb[32];
+		struct rep_val v[] = {rep_s(tr_id_text(t, &tk->pid, pb, sizeof pb)),
+				      s_or_null(t, p->name),
+				      rep_s(tr_id_text(t, &tk->tid, tb, sizeof tb)),
+				      s_or_null(t, tk->thread_name), rep_i((int64_t)tk->events)};
+		tab_row(&b, v, 5);
+	}
+	if (last || !c->multi)
+		rep_table_end(c->r);
+}
+
+static void anomalies(struct info_ctx *c, const struct trace *t, bool first, bool last)
+{
+	static const struct rep_col cols[] = {{"anomaly", "Anomaly", REP_STR},
+					      {"count", "Count", REP_INT},
+					      {"first_offset_bytes", "First at byte", REP_INT},
+					      {"description", "What", REP_STR}};
+	struct tab b;
+	if (first || !c->multi)
+		tab_begin(&b, c, t, "anomalies",
+			  t->gzip ? "Anomalies (offsets in the uncompressed JSON)" : "Anomalies",
+			  cols, 4);
+	b.c = c;
+	b.t = t;
+	for (int k = 0; k < AN_COUNT; k++) {
+		if (!t->anomalies.count[k])
+			continue;
+		int64_t off = t->anomalies.first_offset[k];
+		struct rep_val v[] = {rep_s(tr_anomaly_key(k)), rep_i((int64_t)t->anomalies.count[k]),
+				      off >= 0 ? rep_i(off) : rep_null(),
+				      rep_s(tr_anomaly_desc(k))};
+		tab_row(&b, v, 4);
+	}
+	if (last || !c->multi)
+		rep_table_end(c->r);
+}
 
 int cmd_info(struct app *app, int argc, char **argv)
 {
-	return app_usage(app, "info", "not built yet");
+	int nfiles = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			continue;
+		if (argv[i][0] == '-' && argv[i][1])
+			return app_usage(app, "info", "unknown option '%s'", argv[i]);
+		nfiles++;
+	}
+	if (!nfiles)
+		return app_usage(app, "info", "no TRACE given");
+	struct trace **ts = calloc((size_t)nfiles, sizeof *ts);
+	if (!ts)
+		return 2;
+	int n = 0, rc = 0;
+	app->anomaly_notes = false; /* info prints them itself */
+	for (int i = 1; i < argc && !rc; i++) {
+		if (!strcmp(argv[i], "--"))
+			continue;
+		rc = app_load_trace(app, argv[i], &ts[n]);
+		if (!rc)
+			n++;
+	}
+	struct err e = {0};
+	if (!rc && (rc = app_out_open(app, &e)))
+		rc = app_fail(app, &e);
+	if (!rc) {
+		struct info_ctx c = {.r = rep_open(app->out, app->format), .multi = n > 1};
+		void (*tables[])(struct info_ctx *, const struct trace *, bool, bool) = {
+			devices, phases, categories, threads, anomalies};
+		for (int i = 0; i < n; i++)
+			overview(&c, ts[i], i == 0);
+		if (c.multi)
+			rep_table_end(c.r);
+		for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++)
+			for (int i = 0; i < n; i++)
+				tables[k](&c, ts[i], i == 0, i == n - 1);
+		bool ok = c.r && rep_close(c.r) == 0;
+		if ((rc = app_out_close(app, ok, &e)))
+			rc = app_fail(app, &e);
+		else if (!ok)
+			rc = 2;
+	}
+	for (int i = 0; i < n; i++)
+		tr_free(ts[i]);
+	free(ts);
+	return rc;
 }

@@ -139,6 +139,7 @@ int main(int argc, char **argv)
 	if (argc < 0)
 		return 2;
 	app.progress = !app.quiet && isatty(STDERR_FILENO);
+	app.anomaly_notes = true;
 	if (argc < 2) {
 		print_help(stderr);
 		return 2;

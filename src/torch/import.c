@@ -2,6 +2,8 @@
  * top-level structure (object or bare array, truncation) and the metadata
  * keys. Events themselves are read by import_event.c and stored by
  * import_commit.c; derived checks run in check.c. */
+#include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,0 +1,83 @@
+/* load: how every trace command loads a trace: progress on stderr for long
+ * loads on a terminal, --strict, and the one-line anomaly note. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "cli/load.h"
+
+struct progress {
+	const char *path;
+	struct timespec start;
+	bool shown;
+};
+
+static double since(const struct timespec *t0)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+static void on_progress(void *ctx, int64_t done, int64_t total)
+{
+	struct progress *p = ctx;
+	double s = since(&p->start);
+	if (s < 1.0)
+		return; /* quick loads stay silent */
+	char d[32], tot[32];
+	rep_fmt_bytes(d, sizeof d, done);
+	if (total > 0) {
+		rep_fmt_bytes(tot, sizeof tot, total);
+		fprintf(stderr, "\rgpuprof: loading %s: %3d%% (%s of %s)\033[K", p->path,
+			(int)(100.0 * (double)done / (double)total), d, tot);
+	} else {
+		fprintf(stderr, "\rgpuprof: loading %s: %s\033[K", p->path, d);
+	}
+	p->shown = true;
+}
+
+int app_load_trace(struct app *app, const char *path, struct trace **out)
+{
+	struct err e = {0};
+	struct progress p = {.path = path};
+	clock_gettime(CLOCK_MONOTONIC, &p.start);
+	struct tr_load_opts opts = {0};
+	if (app->progress) {
+		opts.progress = on_progress;
+		opts.progress_ctx = &p;
+	}
+	int rc = tr_load(path, &opts, out, &e);
+	if (p.shown)
+		fprintf(stderr, "\r\033[K");
+	if (rc)
+		return app_fail(app, &e);
+	const struct tr_anomalies *an = &(*out)->anomalies;
+	uint64_t total = tr_anomalies_total(an);
+	if (!total)
+		return 0;
+	int firstk = -1;
+	for (int k = 0; k < AN_COUNT; k++)
+		if (an->count[k] && firstk < 0)
+			firstk = k;
+	char where[64] = "";
+	if (an->first_offset[firstk] >= 0)
+		snprintf(where, sizeof where, " at byte %lld%s", (long long)an->first_offset[firstk],
+			 (*out)->gzip ? " (uncompressed)" : "");
+	if (app->strict) {
+		fprintf(stderr,
+			"gpuprof: error: %s: %llu input anomal%s (--strict); first: %s%s: %s\n",
+			(*out)->path, (unsigned long long)total, total == 1 ? "y" : "ies",
+			tr_anomaly_key(firstk), where, tr_anomaly_desc(firstk));
+		tr_free(*out);
+		*out = NULL;
+		return 2;
+	}
+	if (!app->quiet && app->anomaly_notes)
+		fprintf(stderr, "gpuprof: note: %s: %llu input anomal%s (first: %s%s); "
+				"'gpuprof info' lists them\n",
+			(*out)->path, (unsigned long long)total, total == 1 ? "y" : "ies",
+			tr_anomaly_key(firstk), where);
+	return 0;
+}
