@@ -66,6 +66,7 @@ struct gzip {
 	int64_t trailing;
 
 	/* Worker only. */
+	struct slot *fill; /* the slot being filled, NULL between slots */
 	struct inflate_state st;
 	unsigned char *in;
 	bool in_eof;
@@ -74,6 +75,8 @@ struct gzip {
 	bool holding;
 	size_t off;
 };
+
+static void publish(struct gzip *g, bool last);
 
 /* --- Worker: input --- */
 
@@ -85,7 +88,14 @@ static ssize_t read_input(struct gzip *g, void *buf, size_t n)
 		if (g->wake_fd >= 0) {
 			struct pollfd pf[2] = {{.fd = g->s->fd, .events = POLLIN},
 					       {.fd = g->wake_fd, .events = POLLIN}};
-			int pr = poll(pf, 2, -1);
+			int pr = poll(pf, 2, 0);
+			if (pr == 0 && g->fill && g->fill->len) {
+				/* The pipe is dry: hand over what we have rather
+				 * than sit on it until the producer writes more. */
+				publish(g, false);
+			}
+			if (pr == 0)
+				pr = poll(pf, 2, -1);
 			if (pr < 0 && errno == EINTR)
 				continue;
 			if (pr < 0)
@@ -174,8 +184,10 @@ static struct slot *acquire_slot(struct gzip *g)
 
 /* Hands the slot the worker was filling (if any, and not empty) to the
  * consumer; `last` also publishes the outcome. */
-static void publish(struct gzip *g, struct slot *sl, bool last)
+static void publish(struct gzip *g, bool last)
 {
+	struct slot *sl = g->fill;
+	g->fill = NULL;
 	pthread_mutex_lock(&g->mu);
 	if (sl && sl->len)
 		g->count++;
@@ -254,7 +266,6 @@ static int next_member(struct gzip *g)
 static int run(struct gzip *g)
 {
 	struct inflate_state *st = &g->st;
-	struct slot *sl = NULL;
 	int64_t total = 0; /* bytes inflated: the offset of errors */
 	int member = 1;
 	int r;
@@ -267,14 +278,14 @@ static int run(struct gzip *g)
 	for (;;) {
 		if (atomic_load_explicit(&g->stop, memory_order_relaxed))
 			return 0;
-		if (sl && sl->len == GZ_SLOT_BYTES) {
-			publish(g, sl, false);
-			sl = NULL;
-		}
-		if (!sl && !(sl = acquire_slot(g)))
-			return 0;
+		if (g->fill && g->fill->len == GZ_SLOT_BYTES)
+			publish(g, false);
+		/* Input first: a dry pipe publishes the partial slot. */
 		if (st->avail_in == 0 && !g->in_eof && (r = refill(g, 1)) != 0)
 			goto input_failed;
+		if (!g->fill && !(g->fill = acquire_slot(g)))
+			return 0;
+		struct slot *sl = g->fill;
 		uint32_t in_before = st->avail_in;
 		size_t room = GZ_SLOT_BYTES - sl->len;
 		st->next_out = sl->data + sl->len;
@@ -313,13 +324,13 @@ static int run(struct gzip *g)
 			break;
 		}
 	}
-	publish(g, sl, true);
+	publish(g, true);
 	return 0;
 input_failed:
 	if (r == -2) /* stopped */
 		return 0;
 	set_io_error(g);
-	publish(g, sl, true);
+	publish(g, true);
 	return 0;
 }
 
@@ -328,7 +339,7 @@ static void *worker(void *arg)
 	struct gzip *g = arg;
 	if (run(g) == 0 && !g->done && !atomic_load(&g->stop)) {
 		/* acquire_slot failed for lack of memory. */
-		publish(g, NULL, true);
+		publish(g, true);
 	}
 	return NULL;
 }
