@@ -49,7 +49,7 @@ enum sniff_kind {
 	SNIFF_UNKNOWN,
 	SNIFF_GZIP,
 	SNIFF_JSON,	/* '{' or '[' after optional BOM/whitespace */
-	SNIFF_NCU_REP,	/* Nsight Compute report magic "NVRP" */
+	SNIFF_NCU_REP,	/* Nsight Compute report magic "NVR\0" (4E 56 52 00) */
 	SNIFF_SQLITE,	/* "SQLite format 3\0" */
 	SNIFF_NSYS_REP, /* Nsight Systems .nsys-rep (not readable directly) */
 };
