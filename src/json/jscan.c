@@ -18,6 +18,26 @@
 #include <emmintrin.h>
 #endif
 
+const char *jscan_ws_run(const char *p, const char *end)
+{
+#if defined(__SSE2__)
+	const __m128i sp = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
+		      tab = _mm_set1_epi8('\t');
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i w = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+					 _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
+		unsigned m = (unsigned)_mm_movemask_epi8(w) ^ 0xFFFFu;
+		if (m)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	while (p < end && jscan_is_ws(*p))
+		p++;
+	return p;
+}
+
 int jscan_error(struct jscan *j, const char *at, const char *fmt, ...)
 {
 	char msg[400];
@@ -164,7 +184,7 @@ int jscan_number(struct jscan *j, struct jstr *out)
 	return JS_OK;
 }
 
-int jscan_next(struct jscan *j, char close, bool *closed)
+int jscan_next_slow(struct jscan *j, char close, bool *closed)
 {
 	if (jscan_ws(j))
 		return JS_MORE;
@@ -191,23 +211,19 @@ int jscan_next(struct jscan *j, char close, bool *closed)
 static int skip_scalar(struct jscan *j)
 {
 	struct jstr s;
+	if (*j->p == 'N' && (j->end - j->p < 2 || j->p[1] == '/')) { /* old Kineto's bare N/A */
+		int rc = match_word(j, "N/A", 3);
+		if (!rc)
+			j->tolerated++;
+		return rc;
+	}
 	switch (jscan_kind(*j->p)) {
 	case JK_STRING: return jscan_string(j, &s);
 	case JK_NUMBER: return jscan_number(j, &s);
 	case JK_TRUE: return match_word(j, "true", 4);
 	case JK_FALSE: return match_word(j, "false", 5);
-	case JK_NULL:
-		if (j->end - j->p >= 2 && j->p[1] == '/') { /* old Kineto's bare N/A */
-			int rc = match_word(j, "N/A", 3);
-			if (!rc)
-				j->tolerated++;
-			return rc;
-		}
-		return match_word(j, "null", 4);
-	default:
-		if (*j->p == 'N' || *j->p == 'I')
-			return jscan_number(j, &s);
-		return jscan_error(j, j->p, "expected a value, found %s", describe(j, j->p));
+	case JK_NULL: return match_word(j, "null", 4);
+	default: return jscan_error(j, j->p, "expected a value, found %s", describe(j, j->p));
 	}
 }
 

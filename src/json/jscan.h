@@ -55,14 +55,23 @@ static inline int64_t jscan_off(const struct jscan *j, const char *q)
 int jscan_error(struct jscan *j, const char *at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Skips whitespace; JS_MORE when the window ends. */
+const char *jscan_ws_run(const char *p, const char *end);
+
+static inline bool jscan_is_ws(char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* Skips whitespace; JS_MORE when the window ends. Pretty-printed traces
+ * have long indentation runs, which jscan_ws_run skips 16 bytes at a time. */
 static inline int jscan_ws(struct jscan *j)
 {
-	const char *p = j->p, *end = j->end;
-	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-		p++;
+	const char *p = j->p;
+	if (p < j->end && !jscan_is_ws(*p))
+		return JS_OK;
+	p = jscan_ws_run(p, j->end);
 	j->p = p;
-	return p < end ? JS_OK : JS_MORE;
+	return p < j->end ? JS_OK : JS_MORE;
 }
 
 /* Expects byte c (after whitespace) and consumes it. */
@@ -75,10 +84,21 @@ int jscan_number(struct jscan *j, struct jstr *out);
 int jscan_skip(struct jscan *j);
 /* What kind of value starts with byte c. */
 enum jkind jscan_kind(char c);
+int jscan_next_slow(struct jscan *j, char close, bool *closed);
+
 /* After a member value inside an object/array: consumes ',' (returning
  * JS_OK with *closed false) or the closing byte (returning JS_OK with *closed
  * true). A trailing comma before the close is tolerated and consumed. */
-int jscan_next(struct jscan *j, char close, bool *closed);
+static inline int jscan_next(struct jscan *j, char close, bool *closed)
+{
+	const char *p = j->p;
+	if (p + 1 < j->end && *p == ',' && p[1] != close && !jscan_is_ws(p[1]) && p[1] != ',') {
+		j->p = p + 1;
+		*closed = false;
+		return JS_OK;
+	}
+	return jscan_next_slow(j, close, closed);
+}
 
 /* Decodes escapes of s into out (cap bytes, UTF-8). Returns the length or -1
  * when an escape is invalid or out is too small. */

@@ -57,6 +57,7 @@ static int refill(struct loader *l, size_t keep)
 		l->eof = true;
 	l->len += got;
 	j->base = l->buf;
+	j->p = l->buf; /* the kept record now starts the buffer */
 	j->end = l->buf + l->len;
 	if (l->opts && l->opts->progress && src_raw_pos(l->src) >= l->next_progress) {
 		l->opts->progress(l->opts->progress_ctx, src_raw_pos(l->src), src_raw_size(l->src));

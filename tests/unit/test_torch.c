@@ -1,0 +1,295 @@
+/* Importer tests on small hand-written traces; expected values are counted
+ * by hand from the fixture text. */
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "torch/trace.h"
+#include "test.h"
+
+static char *write_tmp(const char *data, size_t len)
+{
+	char *path = strdup("/tmp/gpuprof-test-XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len) {
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
+static struct trace *load_text(struct t *t, const char *text, struct err *e)
+{
+	char *path = write_tmp(text, strlen(text));
+	struct trace *tr = NULL;
+	int rc = tr_load(path, NULL, &tr, e);
+	unlink(path);
+	free(path);
+	if (rc)
+		t_fail(t, __FILE__, __LINE__, "load failed: %s", e->msg);
+	return tr;
+}
+
+static size_t find_name(const struct trace *tr, const char *name)
+{
+	for (size_t r = 0; r < tr->ev.n; r++)
+		if (!strcmp(tr_str(tr, tr->ev.name[r]), name))
+			return r;
+	return SIZE_MAX;
+}
+
+static const char object_trace[] =
+	"{\n  \"schemaVersion\": 1,\n"
+	"  \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100\", \"totalGlobalMem\": 85045477376,"
+	" \"computeMajor\": 9, \"computeMinor\": 0, \"numSms\": 132}],\n"
+	"  \"displayTimeUnit\": \"ms\", \"baseTimeNanoseconds\": 1700000000000000000,\n"
+	"  \"traceEvents\": [\n"
+	"  {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 7, \"tid\": 0, \"args\": {\"name\": \"python\"}},\n"
+	"  {\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 7, \"tid\": 9, \"args\": {\"name\": \"main\"}},\n"
+	"  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"ProfilerStep#3\", \"pid\": 7, \"tid\": 9,"
+	" \"ts\": 100.5, \"dur\": 50, \"args\": {\"External id\": 1}},\n"
+	"  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 7, \"tid\": 9,"
+	" \"ts\": 101, \"dur\": 10.25, \"args\": {\"External id\": 2, \"Input Dims\": [[2, 3], [3, 4]],"
+	" \"Input type\": [\"float\", \"float\"], \"Sequence number\": 5}},\n"
+	"  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 7, \"tid\": 9,"
+	" \"ts\": 102, \"dur\": 3, \"args\": {\"External id\": 2, \"correlation\": 77}},\n"
+	"  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"sm90_xmma_gemm\", \"pid\": 0, \"tid\": 7,"
+	" \"ts\": 104, \"dur\": 20.001, \"args\": {\"External id\": 2, \"correlation\": 77, \"device\": 0,"
+	" \"stream\": 7, \"grid\": [128, 2, 1], \"block\": [256, 1, 1], \"registers per thread\": 168,"
+	" \"shared memory\": 232448, \"blocks per SM\": 1.939394, \"warps per SM\": 15.515152,"
+	" \"est. achieved occupancy %\": 12}},\n"
+	"  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"orphan\", \"pid\": 0, \"tid\": 7,"
+	" \"ts\": 130, \"dur\": 1, \"args\": {\"correlation\": 999}},\n"
+	"  {\"ph\": \"s\", \"id\": 77, \"pid\": 7, \"tid\": 9, \"ts\": 102, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
+	"  {\"ph\": \"f\", \"id\": 77, \"pid\": 0, \"tid\": 7, \"ts\": 104, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n"
+	"  {\"ph\": \"f\", \"id\": 78, \"pid\": 0, \"tid\": 7, \"ts\": 104, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n"
+	"  {\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 7, \"tid\": 9, \"ts\": 103,"
+	" \"s\": \"t\", \"args\": {\"Total Reserved\": 2097152, \"Total Allocated\": 512, \"Bytes\": 512,"
+	" \"Addr\": 139637223538688, \"Device Id\": 0, \"Device Type\": 1}},\n"
+	"  {\"ph\": \"C\", \"name\": \"mem\", \"pid\": 7, \"tid\": 9, \"ts\": 104, \"args\": {\"used\": 3.5, \"free\": 1}},\n"
+	"  {\"ph\": \"B\", \"name\": \"outer\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 200, \"cat\": \"user_annotation\"},\n"
+	"  {\"ph\": \"B\", \"name\": \"inner\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 201, \"cat\": \"user_annotation\"},\n"
+	"  {\"ph\": \"E\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 205},\n"
+	"  {\"ph\": \"E\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 210},\n"
+	"  {\"ph\": \"E\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 211},\n"
+	"  {\"ph\": \"b\", \"name\": \"async\", \"pid\": 7, \"tid\": 9, \"ts\": 1, \"id\": 1}\n"
+	"  ],\n"
+	"  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"world_size\": 8, \"pg_count\": 2,"
+	" \"nccl_version\": \"2.21.5\"},\n"
+	"  \"traceName\": \"t.json\", \"metadata\": {\"system\": {\"torch_version\": \"2.6.0\"}}\n"
+	"}\n";
+
+void test_torch_object_form(struct t *t)
+{
+	struct err e = {0};
+	struct trace *tr = load_text(t, object_trace, &e);
+	if (!tr)
+		return;
+	CHECK(t, tr->meta.object_form);
+	CHECK_INT(t, tr->meta.schema_version, 1);
+	CHECK_STR(t, tr_str(tr, tr->meta.display_time_unit), "ms");
+	CHECK_INT(t, tr->meta.base_time_ns, 1700000000000000000LL);
+	CHECK_STR(t, tr_str(tr, tr->meta.torch_version), "2.6.0");
+	CHECK_STR(t, tr_str(tr, tr->meta.trace_name), "t.json");
+	CHECK_INT(t, tr->meta.ndevices, 1);
+	CHECK_STR(t, tr_str(tr, tr->meta.devices[0].name), "NVIDIA H100");
+	CHECK_INT(t, tr->meta.devices[0].num_sms, 132);
+	CHECK_INT(t, tr->meta.devices[0].total_global_mem, 85045477376LL);
+	CHECK_INT(t, tr->meta.dist_rank, 3);
+	CHECK_INT(t, tr->meta.dist_world_size, 8);
+	CHECK_STR(t, tr_str(tr, tr->meta.dist_backend), "nccl");
+	CHECK_STR(t, tr_str(tr, tr->meta.dist_nccl_version), "2.21.5");
+	CHECK_INT(t, tr->counts.events, 18);
+	CHECK_INT(t, tr->counts.by_phase['X'], 5);
+	CHECK_INT(t, tr->counts.by_phase['E'], 3);
+	CHECK_INT(t, tr->counts.by_phase['M'], 2);
+	CHECK_INT(t, tr->counts.ignored_phase, 1); /* the async 'b' */
+	CHECK_INT(t, tr->ev.n, 8);		   /* 5 X + 2 B + 1 instant */
+	CHECK_INT(t, tr->counts.by_kind[TR_KERNEL], 2);
+	CHECK_INT(t, tr->counts.by_kind[TR_MEMORY], 1);
+
+	size_t step = find_name(tr, "ProfilerStep#3");
+	CHECK(t, step != SIZE_MAX && (tr->ev.flags[step] & TRF_STEP));
+	CHECK_INT(t, tr->ev.ts[step], 100500);
+	CHECK_INT(t, tr->ev.dur[step], 50000);
+	size_t mm = find_name(tr, "aten::mm");
+	CHECK_INT(t, tr->ev.dur[mm], 10250);
+	CHECK(t, tr->ev.aux[mm] != TR_NONE);
+	if (tr->ev.aux[mm] != TR_NONE) {
+		const struct tr_op_arg *o = &tr->op.v[tr->ev.aux[mm]];
+		CHECK_STR(t, tr_str(tr, o->input_dims), "[[2, 3], [3, 4]]");
+		CHECK_STR(t, tr_str(tr, o->input_type), "[\"float\", \"float\"]");
+		CHECK_INT(t, o->seq, 5);
+	}
+	size_t k = find_name(tr, "sm90_xmma_gemm");
+	CHECK_INT(t, tr->ev.kind[k], TR_KERNEL);
+	CHECK_INT(t, tr->ev.corr[k], 77);
+	CHECK_INT(t, tr->ev.ext_id[k], 2);
+	CHECK_INT(t, tr->ev.dur[k], 20001);
+	const struct tr_gpu_arg *g = &tr->gpu.v[tr->ev.aux[k]];
+	CHECK_INT(t, g->grid[0], 128);
+	CHECK_INT(t, g->grid[1], 2);
+	CHECK_INT(t, g->block[0], 256);
+	CHECK_INT(t, g->regs, 168);
+	CHECK_INT(t, g->shared_mem, 232448);
+	CHECK(t, g->blocks_per_sm == 1.939394);
+	CHECK(t, g->occupancy == 12.0);
+	CHECK_INT(t, g->stream, 7);
+	size_t mem = find_name(tr, "[memory]");
+	CHECK_INT(t, tr->ev.kind[mem], TR_MEMORY);
+	const struct tr_mem_arg *ma = &tr->mem.v[tr->ev.aux[mem]];
+	CHECK_INT(t, ma->bytes, 512);
+	CHECK_INT(t, ma->total_reserved, 2097152);
+	CHECK_INT(t, ma->device_type, 1);
+	CHECK_INT(t, (int64_t)ma->addr, 139637223538688LL);
+	CHECK_INT(t, tr->counters.n, 2);
+	CHECK_INT(t, tr->flows.n, 3);
+	size_t outer = find_name(tr, "outer"), inner = find_name(tr, "inner");
+	CHECK_INT(t, tr->ev.dur[outer], 10000);
+	CHECK_INT(t, tr->ev.dur[inner], 4000);
+	CHECK(t, tr->ev.flags[outer] & TRF_FROM_BE);
+	/* anomalies: kernel 'orphan' has no launch, flow 78 has one end, the
+	 * third E is unmatched */
+	CHECK_INT(t, tr->anomalies.count[AN_KERNEL_NO_LAUNCH], 1);
+	CHECK_INT(t, tr->anomalies.count[AN_FLOW_ONE_END], 1);
+	CHECK_INT(t, tr->anomalies.count[AN_UNMATCHED_E], 1);
+	CHECK_INT(t, tr->anomalies.first_offset[AN_UNMATCHED_E],
+		  strstr(object_trace, "{\"ph\": \"E\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 211") -
+			  object_trace);
+	CHECK_INT(t, tr_anomalies_total(&tr->anomalies), 3);
+	/* tracks: (7,9), (0,7), ("Spans","a") */
+	CHECK_INT(t, tr->tracks.n, 3);
+	CHECK_STR(t, tr_str(tr, tr->tracks.v[0].thread_name), "main");
+	CHECK_STR(t, tr_str(tr, tr->procs.v[tr->tracks.v[0].process].name), "python");
+	CHECK_INT(t, tr->min_ts, 100500);
+	CHECK_INT(t, tr->max_end, 210000); /* the unmatched E is not kept */
+	tr_free(tr);
+}
+
+void test_torch_truncated(struct t *t)
+{
+	/* Cut inside the third event: two events kept, truncation reported at
+	 * the start of the cut event. */
+	const char *text = "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":5},\n"
+			   " {\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1},\n"
+			   " {\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"c\",\"pid\":1,\"t";
+	struct err e = {0};
+	struct trace *tr = load_text(t, text, &e);
+	if (!tr)
+		return;
+	CHECK(t, !tr->meta.object_form);
+	CHECK_INT(t, tr->ev.n, 2);
+	CHECK_INT(t, tr->anomalies.count[AN_TRUNCATED], 1);
+	CHECK_INT(t, tr->anomalies.first_offset[AN_TRUNCATED], strstr(text, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"c\"") - text);
+	tr_free(tr);
+}
+
+void test_torch_anomalies(struct t *t)
+{
+	const char *text =
+		"{\"traceEvents\": [\n"
+		"5,\n"							  /* not an object */
+		"{\"cat\":\"cpu_op\",\"name\":\"noph\",\"ts\":1},\n"	  /* missing ph */
+		"{\"ph\":\"X\",\"name\":\"nots\",\"dur\":1},\n"		  /* missing ts */
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"z\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":0},\n" /* zero ts + zero dur */
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"p\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":10},\n"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"q\",\"pid\":1,\"tid\":1,\"ts\":15,\"dur\":10},\n" /* overlaps p */
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":\"x\",\"dur\":-3},\n" /* bad ts */
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"neg\",\"pid\":1,\"tid\":2,\"ts\":50,\"dur\":-3},\n"
+		"{\"ph\":\"B\",\"cat\":\"cpu_op\",\"name\":\"open\",\"pid\":1,\"tid\":3,\"ts\":60},\n"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"nan\",\"pid\":1,\"tid\":4,\"ts\":70,\"dur\":1,\"args\":{\"x\":NaN}},\n"
+		"]}";
+	struct err e = {0};
+	struct trace *tr = load_text(t, text, &e);
+	if (!tr)
+		return;
+	const struct tr_anomalies *a = &tr->anomalies;
+	CHECK_INT(t, a->count[AN_NOT_OBJECT], 1);
+	CHECK_INT(t, a->first_offset[AN_NOT_OBJECT], 18);
+	CHECK_INT(t, a->count[AN_MISSING_PH], 1);
+	CHECK_INT(t, a->count[AN_MISSING_TS], 2); /* "nots" and the unreadable "x" */
+	CHECK_INT(t, a->count[AN_BAD_NUMBER], 1);
+	CHECK_INT(t, a->count[AN_ZERO_TS], 1);
+	CHECK_INT(t, a->count[AN_ZERO_DUR], 1);
+	CHECK_INT(t, a->count[AN_NEGATIVE_DUR], 1);
+	CHECK_INT(t, a->count[AN_OVERLAP], 1);
+	CHECK_INT(t, a->first_offset[AN_OVERLAP], strstr(text, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"p\"") - text);
+	CHECK_INT(t, a->count[AN_UNMATCHED_B], 1);
+	CHECK_INT(t, a->count[AN_NONSTANDARD], 2); /* NaN and the trailing comma */
+	CHECK_INT(t, tr->counts.events, 10);
+	tr_free(tr);
+}
+
+void test_torch_syntax_error(struct t *t)
+{
+	const char *text = "{\"traceEvents\": [{\"ph\":\"X\" \"ts\":1}]}";
+	char *path = write_tmp(text, strlen(text));
+	struct trace *tr = NULL;
+	struct err e = {0};
+	CHECK_INT(t, tr_load(path, NULL, &tr, &e), ERR_FORMAT);
+	CHECK(t, tr == NULL);
+	CHECK_INT(t, e.offset, 27);
+	CHECK_STR(t, e.msg, "expected ',' or '}', found a string");
+	unlink(path);
+	free(path);
+	struct trace *tr2 = NULL;
+	CHECK_INT(t, tr_load("/nonexistent/x.json", NULL, &tr2, &e), ERR_IO);
+}
+
+/* A trace larger than the read buffer, gzip in two members, with one event
+ * larger than a read chunk: exercises refills and member boundaries. */
+void test_torch_big_gzip(struct t *t)
+{
+	size_t cap = 24u << 20, n = 0;
+	char *text = malloc(cap);
+	n += (size_t)sprintf(text + n, "{\"traceEvents\": [\n");
+	int events = 0;
+	while (n < cap - (6u << 20)) {
+		n += (size_t)sprintf(text + n,
+				     "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\", \"pid\": 0, \"tid\": %d, "
+				     "\"ts\": %d.%03d, \"dur\": 1.5, \"args\": {\"correlation\": %d}},\n",
+				     events % 50, events % 4, events * 2 + 10, events % 1000, events);
+		n += (size_t)sprintf(text + n,
+				     "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+				     "\"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1, \"args\": {\"correlation\": %d}},\n",
+				     events * 2 + 10, events);
+		events++;
+	}
+	/* one 5 MiB name */
+	n += (size_t)sprintf(text + n, "  {\"ph\": \"i\", \"name\": \"");
+	memset(text + n, 'x', 5u << 20);
+	n += 5u << 20;
+	n += (size_t)sprintf(text + n, "\", \"pid\": 1, \"tid\": 1, \"ts\": 5}\n]}\n");
+	char path[] = "/tmp/gpuprof-test-gz-XXXXXX";
+	int fd = mkstemp(path);
+	close(fd);
+	gzFile gz = gzopen(path, "wb1");
+	size_t half = n / 2;
+	gzwrite(gz, text, (unsigned)half);
+	gzclose(gz);
+	gz = gzopen(path, "ab1"); /* second member */
+	gzwrite(gz, text + half, (unsigned)(n - half));
+	gzclose(gz);
+	struct trace *tr = NULL;
+	struct err e = {0};
+	int rc = tr_load(path, NULL, &tr, &e);
+	CHECK_INT(t, rc, 0);
+	if (tr) {
+		CHECK(t, tr->gzip);
+		CHECK_INT(t, tr->counts.bytes, n);
+		CHECK_INT(t, tr->counts.events, 2 * events + 1);
+		CHECK_INT(t, tr->counts.by_kind[TR_KERNEL], events);
+		CHECK_INT(t, tr->counts.by_kind[TR_RUNTIME], events);
+		CHECK_INT(t, tr->tracks.n, 5);
+		for (int k = 0; k < AN_COUNT; k++)
+			if (tr->anomalies.count[k])
+				t_fail(t, __FILE__, __LINE__, "anomaly %s: %llu", tr_anomaly_key(k),
+				       (unsigned long long)tr->anomalies.count[k]);
+		size_t last = tr->ev.n - 1;
+		CHECK_INT(t, strpool_len(&tr->pool, tr->ev.name[last]), 5u << 20);
+		tr_free(tr);
+	}
+	unlink(path);
+	free(text);
+}
