@@ -360,6 +360,43 @@ void test_io_gzip_trailing(struct t *t)
 	fx_free(&f);
 }
 
+/* Members whose headers carry every optional field (FEXTRA, FNAME,
+ * FCOMMENT, FHCRC), as zlib's deflateSetHeader writes them. */
+void test_io_gzip_header_fields(struct t *t)
+{
+	struct fx f;
+	CHECK_INT(t, fx_init(&f), 0);
+	const char text[] = "{\"traceEvents\": [{\"ph\": \"X\"}]}\n";
+	size_t n = sizeof text - 1;
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	unsigned char extra[] = {'a', 'b', 2, 0, 'x', 'y'};
+	gz_header h = {.text = 1, .extra = extra, .extra_len = sizeof extra,
+		       .name = (Bytef *)"trace.json", .comment = (Bytef *)"a comment", .hcrc = 1};
+	unsigned char member[512];
+	CHECK_INT(t, deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	CHECK_INT(t, deflateSetHeader(&z, &h), Z_OK);
+	z.next_in = (Bytef *)(uintptr_t)text;
+	z.avail_in = (uInt)n;
+	z.next_out = member;
+	z.avail_out = sizeof member;
+	CHECK_INT(t, deflate(&z, Z_FINISH), Z_STREAM_END);
+	size_t zn = sizeof member - z.avail_out;
+	deflateEnd(&z);
+	CHECK_INT(t, member[3], 0x1f); /* FTEXT FHCRC FEXTRA FNAME FCOMMENT */
+	unsigned char *two = concat(member, zn, member, zn), out[256];
+	const char *path = fx_write(&f, "fields.gz", two, 2 * zn);
+	struct src *s;
+	struct err e;
+	size_t len;
+	CHECK_INT(t, open_read(&s, path, 5, out, sizeof out, &len, &e), 0);
+	CHECK(t, len == 2 * n && memcmp(out, text, n) == 0 && memcmp(out + n, text, n) == 0);
+	CHECK(t, !src_truncated(s));
+	src_close(s);
+	free(two);
+	fx_free(&f);
+}
+
 /* --- Corrupt data --- */
 
 static bool has_prefix(const char *s, const char *p)
