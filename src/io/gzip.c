@@ -159,8 +159,8 @@ static int count_trailing(struct gzip *g)
 
 /* --- Worker: ring --- */
 
-/* Waits for a free slot and returns it empty, or NULL when stopped (or out
- * of memory, which sets the outcome). */
+/* Waits for a free slot and returns it empty, or NULL when stopped or out
+ * of memory (which sets the outcome). */
 static struct slot *acquire_slot(struct gzip *g)
 {
 	pthread_mutex_lock(&g->mu);
@@ -262,8 +262,9 @@ static int next_member(struct gzip *g)
 }
 
 /* The worker's loop: inflate into the slot being filled, publish full slots,
- * follow members until the input ends, an error, or stop. */
-static int run(struct gzip *g)
+ * follow members until the input ends or an error (then publish the
+ * outcome), or until stopped (then just return: nobody is listening). */
+static void run(struct gzip *g)
 {
 	struct inflate_state *st = &g->st;
 	int64_t total = 0; /* bytes inflated: the offset of errors */
@@ -277,14 +278,17 @@ static int run(struct gzip *g)
 	start_member(g);
 	for (;;) {
 		if (atomic_load_explicit(&g->stop, memory_order_relaxed))
-			return 0;
+			return;
 		if (g->fill && g->fill->len == GZ_SLOT_BYTES)
 			publish(g, false);
 		/* Input first: a dry pipe publishes the partial slot. */
 		if (st->avail_in == 0 && !g->in_eof && (r = refill(g, 1)) != 0)
 			goto input_failed;
-		if (!g->fill && !(g->fill = acquire_slot(g)))
-			return 0;
+		if (!g->fill && !(g->fill = acquire_slot(g))) {
+			if (atomic_load(&g->stop))
+				return;
+			break; /* out of memory */
+		}
 		struct slot *sl = g->fill;
 		uint32_t in_before = st->avail_in;
 		size_t room = GZ_SLOT_BYTES - sl->len;
@@ -325,22 +329,17 @@ static int run(struct gzip *g)
 		}
 	}
 	publish(g, true);
-	return 0;
+	return;
 input_failed:
 	if (r == -2) /* stopped */
-		return 0;
+		return;
 	set_io_error(g);
 	publish(g, true);
-	return 0;
 }
 
 static void *worker(void *arg)
 {
-	struct gzip *g = arg;
-	if (run(g) == 0 && !g->done && !atomic_load(&g->stop)) {
-		/* acquire_slot failed for lack of memory. */
-		publish(g, true);
-	}
+	run(arg);
 	return NULL;
 }
 

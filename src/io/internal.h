@@ -21,7 +21,7 @@
 struct gzip; /* gzip.c */
 
 struct src {
-	char *path;	  /* as shown to users: "<stdin>" for "-" */
+	char *path; /* as shown to users: "<stdin>" for "-" */
 	int fd;
 	bool own_fd;	  /* false for stdin, which we never close */
 	bool is_reg;	  /* regular file: reads never block indefinitely */

@@ -71,8 +71,9 @@ static unsigned char *gen_text(size_t n, uint32_t seed)
 	while (i < n) {
 		x = x * 1664525u + 1013904223u;
 		char line[96];
-		int k = snprintf(line, sizeof line, "{\"name\": \"k%u\", \"ts\": %u, \"dur\": %u},\n",
-				 (x >> 24) % 97, x >> 3, (x >> 8) & 0xfff);
+		int k =
+		    snprintf(line, sizeof line, "{\"name\": \"k%u\", \"ts\": %u, \"dur\": %u},\n",
+			     (x >> 24) % 97, x >> 3, (x >> 8) & 0xfff);
 		for (int j = 0; j < k && i < n; j++)
 			p[i++] = (unsigned char)line[j];
 	}
@@ -360,6 +361,47 @@ void test_io_gzip_trailing(struct t *t)
 	fx_free(&f);
 }
 
+/* Members whose headers carry every optional field (FEXTRA, FNAME,
+ * FCOMMENT, FHCRC), as zlib's deflateSetHeader writes them. */
+void test_io_gzip_header_fields(struct t *t)
+{
+	struct fx f;
+	CHECK_INT(t, fx_init(&f), 0);
+	const char text[] = "{\"traceEvents\": [{\"ph\": \"X\"}]}\n";
+	size_t n = sizeof text - 1;
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	unsigned char extra[] = {'a', 'b', 2, 0, 'x', 'y'};
+	gz_header h = {.text = 1,
+		       .extra = extra,
+		       .extra_len = sizeof extra,
+		       .name = (Bytef *)"trace.json",
+		       .comment = (Bytef *)"a comment",
+		       .hcrc = 1};
+	unsigned char member[512];
+	CHECK_INT(t, deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	CHECK_INT(t, deflateSetHeader(&z, &h), Z_OK);
+	z.next_in = (Bytef *)(uintptr_t)text;
+	z.avail_in = (uInt)n;
+	z.next_out = member;
+	z.avail_out = sizeof member;
+	CHECK_INT(t, deflate(&z, Z_FINISH), Z_STREAM_END);
+	size_t zn = sizeof member - z.avail_out;
+	deflateEnd(&z);
+	CHECK_INT(t, member[3], 0x1f); /* FTEXT FHCRC FEXTRA FNAME FCOMMENT */
+	unsigned char *two = concat(member, zn, member, zn), out[256];
+	const char *path = fx_write(&f, "fields.gz", two, 2 * zn);
+	struct src *s;
+	struct err e;
+	size_t len;
+	CHECK_INT(t, open_read(&s, path, 5, out, sizeof out, &len, &e), 0);
+	CHECK(t, len == 2 * n && memcmp(out, text, n) == 0 && memcmp(out + n, text, n) == 0);
+	CHECK(t, !src_truncated(s));
+	src_close(s);
+	free(two);
+	fx_free(&f);
+}
+
 /* --- Corrupt data --- */
 
 static bool has_prefix(const char *s, const char *p)
@@ -429,8 +471,8 @@ void test_io_gzip_corrupt(struct t *t)
 	src_close(s);
 
 	/* Compression method 7 in the header. */
-	static const unsigned char method7[] = {0x1f, 0x8b, 7, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 0, 0, 0,
-						0,    0,    0, 0};
+	static const unsigned char method7[] = {0x1f, 0x8b, 7, 0, 0, 0, 0, 0, 0, 3,
+						3,    0,    0, 0, 0, 0, 0, 0, 0, 0};
 	path = fx_write(&f, "method7.gz", method7, sizeof method7);
 	CHECK_INT(t, open_read(&s, path, MIB, out, na + 16, &len, &e), ERR_FORMAT);
 	CHECK(t, has_prefix(e.msg, "corrupt gzip data (member 1): "));
@@ -649,8 +691,8 @@ void test_io_early_close(struct t *t)
 		size_t len = 0;
 		/* 0: close at once; 1: after 1 MiB; 2: after 10 MiB */
 		size_t stop = i == 0 ? 0 : i == 1 ? MIB : 10 * MIB;
-		while (len < stop && src_read(s, buf, stop - len < MIB ? stop - len : MIB, &got,
-					      &e) == 0 && got)
+		while (len < stop &&
+		       src_read(s, buf, stop - len < MIB ? stop - len : MIB, &got, &e) == 0 && got)
 			len += got;
 		CHECK_INT(t, len, stop);
 		CHECK_INT(t, src_pos(s), stop);
@@ -702,20 +744,20 @@ void test_io_sniff(struct t *t)
 		size_t n;
 		enum sniff_kind want;
 	} cases[] = {
-		{"\x1f\x8b\x08\x00", 4, SNIFF_GZIP},
-		{"{\"traceEvents\": []}", 19, SNIFF_JSON},
-		{"\xef\xbb\xbf \r\n\t[{}]", 10, SNIFF_JSON},
-		{"\n\n  {", 5, SNIFF_JSON},
-		{"   ", 3, SNIFF_UNKNOWN},
-		{"\xef\xbb\xbf", 3, SNIFF_UNKNOWN},
-		{"SQLite format 3\0\x10\x00", 18, SNIFF_SQLITE},
-		{"SQLite format 3", 15, SNIFF_UNKNOWN}, /* no NUL yet */
-		{"NVR\0\x02\0\0\0\x08\x07", 10, SNIFF_NCU_REP},
-		{"NVRP", 4, SNIFF_UNKNOWN},
-		{"NVIDIA Tegra Profiler Report 2026@1@1@204-2v0.\n", 48, SNIFF_NSYS_REP},
-		{"\x1f", 1, SNIFF_UNKNOWN},
-		{"", 0, SNIFF_UNKNOWN},
-		{"Name,Time (%)\n", 14, SNIFF_UNKNOWN},
+	    {"\x1f\x8b\x08\x00", 4, SNIFF_GZIP},
+	    {"{\"traceEvents\": []}", 19, SNIFF_JSON},
+	    {"\xef\xbb\xbf \r\n\t[{}]", 10, SNIFF_JSON},
+	    {"\n\n  {", 5, SNIFF_JSON},
+	    {"   ", 3, SNIFF_UNKNOWN},
+	    {"\xef\xbb\xbf", 3, SNIFF_UNKNOWN},
+	    {"SQLite format 3\0\x10\x00", 18, SNIFF_SQLITE},
+	    {"SQLite format 3", 15, SNIFF_UNKNOWN}, /* no NUL yet */
+	    {"NVR\0\x02\0\0\0\x08\x07", 10, SNIFF_NCU_REP},
+	    {"NVRP", 4, SNIFF_UNKNOWN},
+	    {"NVIDIA Tegra Profiler Report 2026@1@1@204-2v0.\n", 48, SNIFF_NSYS_REP},
+	    {"\x1f", 1, SNIFF_UNKNOWN},
+	    {"", 0, SNIFF_UNKNOWN},
+	    {"Name,Time (%)\n", 14, SNIFF_UNKNOWN},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		enum sniff_kind k = sniff_bytes(cases[i].bytes, cases[i].n);
@@ -740,11 +782,11 @@ static enum sniff_kind sniff_file(const char *path, bool *gz)
 	unsigned char head[64];
 	size_t len;
 	if (src_open(&s, path, &e))
-		return (enum sniff_kind)-1;
+		return (enum sniff_kind) - 1;
 	*gz = src_is_gzip(s);
 	int rc = src_read(s, head, sizeof head, &len, &e);
 	src_close(s);
-	return rc ? (enum sniff_kind)-1 : sniff_bytes(head, len);
+	return rc ? (enum sniff_kind) - 1 : sniff_bytes(head, len);
 }
 
 void test_io_sniff_shared(struct t *t)
@@ -755,13 +797,13 @@ void test_io_sniff_shared(struct t *t)
 		const char *want;
 		bool gz;
 	} files[] = {
-		{"ncu/ncu2025.3_rtx3080ti_full_probeffma.ncu-rep", "ncu-rep", false},
-		{"ncu/ncu2019_rtx2070_metrics_matrixmul.nsight-cuprof-report", "ncu-rep", false},
-		{"nsys/exports/EasyCUDA__nsys_easy__2023.4.4.nsys-rep", "nsys-rep", false},
-		{"nsys/exports/test-cuda__report1__2026.1.1.nsys-rep", "nsys-rep", false},
-		{"nsys/exports/gemm__profile__2025.1.3.sqlite", "sqlite", false},
-		{"torch-large/hta_mtia_rank0.json.gz", "json", true},
-		{"ncu/ncu2025.3_rtx3080ti_full_probeffma.raw.csv", "unknown", false},
+	    {"ncu/ncu2025.3_rtx3080ti_full_probeffma.ncu-rep", "ncu-rep", false},
+	    {"ncu/ncu2019_rtx2070_metrics_matrixmul.nsight-cuprof-report", "ncu-rep", false},
+	    {"nsys/exports/EasyCUDA__nsys_easy__2023.4.4.nsys-rep", "nsys-rep", false},
+	    {"nsys/exports/test-cuda__report1__2026.1.1.nsys-rep", "nsys-rep", false},
+	    {"nsys/exports/gemm__profile__2025.1.3.sqlite", "sqlite", false},
+	    {"torch-large/hta_mtia_rank0.json.gz", "json", true},
+	    {"ncu/ncu2025.3_rtx3080ti_full_probeffma.raw.csv", "unknown", false},
 	};
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		char path[512];
@@ -786,8 +828,7 @@ void test_io_shared_owlv2(struct t *t)
 {
 	NEED_SHARED(t);
 	char path[512];
-	snprintf(path, sizeof path, "%s/data/torch-large/tracelens_h100_owlv2.json.gz",
-		 t->shared);
+	snprintf(path, sizeof path, "%s/data/torch-large/tracelens_h100_owlv2.json.gz", t->shared);
 	struct src *s;
 	struct err e;
 	CHECK_INT(t, src_open(&s, path, &e), 0);
