@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/limits.h"
 #include "io/source.h"
@@ -16,6 +17,8 @@ enum state { ST_BEGIN, ST_MEMBER, ST_MEMBER_NEXT, ST_EV_FIRST, ST_EV_ITEM, ST_EV
 
 struct loader {
 	struct imp m;
+	struct imp_worker *w; /* NULL: serial import */
+	size_t split_min;
 	struct src *src;
 	char *buf;
 	size_t cap, len;
@@ -37,7 +40,7 @@ static int refill(struct loader *l, size_t keep)
 	memmove(l->buf, l->buf + keep, rest);
 	l->len = rest;
 	j->base_off += (int64_t)keep;
-	if (l->cap - l->len < LIM_CHUNK_BYTES) {
+	if (l->len > l->cap / 2) { /* a large record: make room for it */
 		if (l->len > LIM_EVENT_BYTES)
 			return err_set(l->m.e, ERR_LIMIT, l->m.t->path, j->base_off,
 				       "one trace record is larger than %u MiB",
@@ -49,13 +52,18 @@ static int refill(struct loader *l, size_t keep)
 		l->buf = nb;
 		l->cap = ncap;
 	}
-	size_t got;
-	int rc = src_read(l->src, l->buf + l->len, l->cap - l->len, &got, l->m.e);
-	if (rc)
-		return rc;
-	if (!got)
-		l->eof = true;
-	l->len += got;
+	/* Fill the window: large windows keep both importing threads busy. */
+	while (l->len < l->cap) {
+		size_t got;
+		int rc = src_read(l->src, l->buf + l->len, l->cap - l->len, &got, l->m.e);
+		if (rc)
+			return rc;
+		if (!got) {
+			l->eof = true;
+			break;
+		}
+		l->len += got;
+	}
 	j->base = l->buf;
 	j->p = l->buf; /* the kept record now starts the buffer */
 	j->end = l->buf + l->len;
@@ -373,16 +381,85 @@ static int step(struct loader *l, enum state *st)
 	return JS_OK;
 }
 
+/* Speculative split of the window (see import_par.c): the worker takes the
+ * events from a guessed boundary in the middle; we parse up to it. */
+struct split {
+	bool active;
+	const char *at;
+};
+
+static void split_try(struct loader *l, struct split *sp)
+{
+	struct jscan *j = &l->m.j;
+	size_t left = (size_t)(j->end - j->p);
+	if (!l->w || left < l->split_min)
+		return;
+	/* The loader also merges, so it takes a little less than half. */
+	const char *at = imp_find_boundary(j->p + left * 9 / 20, j->end);
+	if (!at)
+		return;
+	imp_worker_begin(l->w, l->buf, at, j->end, j->base_off);
+	sp->active = true;
+	sp->at = at;
+}
+
+/* Ends a split that failed (we did not land on its boundary). */
+static void split_drop(struct loader *l, struct split *sp)
+{
+	const char *stop;
+	bool closed;
+	if (!sp->active)
+		return;
+	imp_worker_wait(l->w, &stop, &closed);
+	imp_worker_discard(l->w);
+	sp->active = false;
+}
+
+/* We are at an event start: if it is the split point, take the worker's
+ * rows and continue after them. */
+static int split_join(struct loader *l, struct split *sp, enum state *st)
+{
+	struct jscan *j = &l->m.j;
+	if (jscan_ws(j) || j->p != sp->at) {
+		if (j->p > sp->at)
+			split_drop(l, sp);
+		return 0;
+	}
+	const char *stop;
+	bool closed;
+	bool ok = imp_worker_wait(l->w, &stop, &closed);
+	sp->active = false;
+	if (!ok) { /* the worker found nothing usable: parse it ourselves */
+		imp_worker_discard(l->w);
+		return 0;
+	}
+	int rc = imp_worker_merge(l->w, &l->m);
+	if (rc)
+		return rc;
+	j->p = stop;
+	*st = !closed ? ST_EV_NEXT : l->m.t->meta.object_form ? ST_MEMBER_NEXT : ST_DONE;
+	return 0;
+}
+
 static int parse(struct loader *l)
 {
 	struct jscan *j = &l->m.j;
 	enum state st = ST_BEGIN;
+	struct split sp = {0};
 	for (;;) {
+		if (st == ST_EV_ITEM) {
+			int rc = sp.active ? split_join(l, &sp, &st) : (split_try(l, &sp), 0);
+			if (rc)
+				return rc;
+		} else if (sp.active && j->p > sp.at) {
+			split_drop(l, &sp);
+		}
 		const char *record = j->p;
 		unsigned tolerated = j->tolerated;
 		int rc = step(l, &st);
 		if (rc == JS_OK)
 			continue;
+		split_drop(l, &sp); /* the window is about to change */
 		if (rc == JS_ERR)
 			return l->m.e->code ? l->m.e->code : ERR_FORMAT;
 		/* JS_MORE: re-read this record with more input, unless there is none. */
@@ -426,7 +503,7 @@ static struct trace *trace_new(const char *path)
 	return t;
 }
 
-static void imp_free(struct imp *m)
+void imp_free(struct imp *m)
 {
 	free(m->scratch);
 	free(m->cat_slot);
@@ -436,6 +513,7 @@ static void imp_free(struct imp *m)
 	free(m->open_b);
 	free(m->b_prev);
 	free(m->proc_slots);
+	free(m->pend);
 }
 
 int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **out, struct err *e)
@@ -444,12 +522,18 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 	struct trace *t = trace_new(path);
 	if (!t)
 		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
-	struct loader l = {.opts = opts, .cap = 2 * LIM_CHUNK_BYTES};
+	struct loader l = {.opts = opts, .cap = opts && opts->window ? opts->window : 4 * LIM_CHUNK_BYTES};
 	l.m = (struct imp){.t = t, .e = e, .last_track = TR_NONE};
+	l.split_min = opts && opts->split_min ? opts->split_min : 4u << 20;
 	int rc = src_open(&l.src, path, e);
 	if (rc)
 		goto fail;
 	t->gzip = src_is_gzip(l.src);
+	int threads = opts && opts->threads ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+	if (threads > 1 && imp_worker_start(&l.w, t->path, t->gzip)) {
+		rc = nomem(&l);
+		goto fail;
+	}
 	t->file_bytes = src_raw_size(l.src);
 	l.buf = malloc(l.cap);
 	if (!l.buf) {
@@ -472,12 +556,14 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 		goto fail;
 	if (opts && opts->progress)
 		opts->progress(opts->progress_ctx, src_raw_pos(l.src), src_raw_size(l.src));
+	imp_worker_stop(l.w);
 	free(l.buf);
 	imp_free(&l.m);
 	src_close(l.src);
 	*out = t;
 	return 0;
 fail:
+	imp_worker_stop(l.w);
 	free(l.buf);
 	imp_free(&l.m);
 	if (l.src)

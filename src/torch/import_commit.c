@@ -16,9 +16,13 @@ static int nomem(struct imp *m)
 }
 
 /* Grows every column of the events table together. */
-static int events_grow(struct tr_events *ev)
+int imp_events_reserve(struct tr_events *ev, size_t more)
 {
+	if (ev->n + more <= ev->cap)
+		return 0;
 	size_t cap = ev->cap ? ev->cap * 2 : 65536;
+	while (cap < ev->n + more)
+		cap *= 2;
 #define GROW(col)                                                     \
 	do {                                                          \
 		void *p_ = realloc(ev->col, cap * sizeof *ev->col);   \
@@ -163,8 +167,7 @@ uint32_t imp_track(struct imp *m, const struct tr_id *pid, const struct tr_id *t
 }
 
 /* Kind of a category (cached per category string id). */
-static int cat_info(struct imp *m, uint32_t cat, const struct jstr *cs, enum tr_kind *kind,
-		    uint32_t *slot)
+int imp_cat(struct imp *m, uint32_t cat, enum tr_kind *kind, uint32_t *slot)
 {
 	if (cat >= m->cat_cache_n) {
 		size_t n = (size_t)cat + 64;
@@ -192,7 +195,8 @@ static int cat_info(struct imp *m, uint32_t cat, const struct jstr *cs, enum tr_
 		t->cats = c;
 		t->cats[t->ncats] = (struct tr_cat_count){.cat = cat};
 		m->cat_slot[cat] = (uint16_t)++t->ncats;
-		m->cat_kind[cat] = (uint8_t)tr_classify(cs->s, cs->len, "", 0, 'X');
+		m->cat_kind[cat] = (uint8_t)tr_classify(tr_str(t, cat), strpool_len(&t->pool, cat), "",
+							0, 'X');
 	}
 	*kind = (enum tr_kind)m->cat_kind[cat];
 	*slot = m->cat_slot[cat] - 1u;
@@ -358,25 +362,52 @@ static int commit_flow(struct imp *m, struct imp_event *ev, char ph, uint32_t tr
 }
 
 /* B/E: E closes the newest open B of its track. */
-static int commit_end(struct imp *m, struct imp_event *ev, uint32_t track)
+int imp_end_b(struct imp *m, int64_t ts, uint32_t track, int64_t off)
 {
 	struct trace *t = m->t;
 	uint32_t top = m->open_b[track];
 	if (top == TR_NONE) {
-		tr_anomaly_add(&t->anomalies, AN_UNMATCHED_E, ev->off);
+		if (m->defer_e) {
+			if (m->npend == m->pend_cap) {
+				size_t ncap = m->pend_cap ? m->pend_cap * 2 : 64;
+				struct imp_pending_e *p = realloc(m->pend, ncap * sizeof *p);
+				if (!p)
+					return nomem(m);
+				m->pend = p;
+				m->pend_cap = ncap;
+			}
+			m->pend[m->npend++] = (struct imp_pending_e){.ts = ts, .off = off, .track = track};
+			return JS_OK;
+		}
+		tr_anomaly_add(&t->anomalies, AN_UNMATCHED_E, off);
 		return JS_OK;
 	}
 	m->open_b[track] = m->b_prev[top];
-	int64_t dur = ev->ts - t->ev.ts[top];
+	int64_t dur = ts - t->ev.ts[top];
 	t->ev.dur[top] = dur;
 	t->ev.flags[top] &= (uint8_t)~TRF_UNMATCHED;
 	if (dur == 0)
 		tr_anomaly_add(&t->anomalies, AN_ZERO_DUR, t->ev.offset[top]);
 	else if (dur < 0)
-		tr_anomaly_add(&t->anomalies, AN_NEGATIVE_DUR, ev->off);
-	if (ev->ts > t->max_end)
-		t->max_end = ev->ts;
+		tr_anomaly_add(&t->anomalies, AN_NEGATIVE_DUR, off);
+	if (ts > t->max_end)
+		t->max_end = ts;
 	return JS_OK;
+}
+
+int imp_b_prev_reserve(struct imp *m, size_t r)
+{
+	if (r < m->b_prev_cap)
+		return 0;
+	size_t ncap = m->b_prev_cap ? m->b_prev_cap * 2 : 1024;
+	while (ncap <= r)
+		ncap *= 2;
+	uint32_t *p = realloc(m->b_prev, ncap * sizeof *p);
+	if (!p)
+		return -1;
+	m->b_prev = p;
+	m->b_prev_cap = ncap;
+	return 0;
 }
 
 int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
@@ -420,12 +451,12 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 	if (ph == 's' || ph == 't' || ph == 'f')
 		return commit_flow(m, ev, (char)ph, track);
 	if (ph == 'E')
-		return commit_end(m, ev, track);
+		return imp_end_b(m, ev->ts, track, ev->off);
 
 	/* X, B, i, I: a row of the events table. */
 	uint32_t cat = imp_intern(m, &ev->cat), name = imp_intern(m, &ev->name), slot;
 	enum tr_kind kind;
-	if (cat == TR_NONE || name == TR_NONE || cat_info(m, cat, &ev->cat, &kind, &slot))
+	if (cat == TR_NONE || name == TR_NONE || imp_cat(m, cat, &kind, &slot))
 		return nomem(m);
 	bool instant = ph == 'i' || ph == 'I';
 	if (instant)
@@ -449,7 +480,7 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 	if (store_aux(m, kind, &ev->a, &aux))
 		return nomem(m);
 	struct tr_events *e = &t->ev;
-	if (e->n == e->cap && events_grow(e))
+	if (e->n == e->cap && imp_events_reserve(e, 1))
 		return nomem(m);
 	size_t r = e->n++;
 	e->ts[r] = ev->ts;
@@ -472,16 +503,8 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 	if (ev->ts + dur > t->max_end)
 		t->max_end = ev->ts + dur;
 	if (ph == 'B') {
-		if (r >= m->b_prev_cap) {
-			size_t ncap = m->b_prev_cap ? m->b_prev_cap * 2 : 1024;
-			while (ncap <= r)
-				ncap *= 2;
-			uint32_t *p = realloc(m->b_prev, ncap * sizeof *p);
-			if (!p)
-				return nomem(m);
-			m->b_prev = p;
-			m->b_prev_cap = ncap;
-		}
+		if (imp_b_prev_reserve(m, r))
+			return nomem(m);
 		m->b_prev[r] = m->open_b[track];
 		m->open_b[track] = (uint32_t)r;
 	}

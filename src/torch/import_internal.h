@@ -56,6 +56,14 @@ struct imp {
 	size_t b_prev_n, b_prev_cap;
 	uint32_t *proc_slots; /* pid -> 1 + proc row */
 	uint32_t proc_mask;
+	/* A worker importing the second part of a window defers E events that
+	 * find no open B: the B may be in the part before it (import_par.c). */
+	bool defer_e;
+	struct imp_pending_e {
+		int64_t ts, off;
+		uint32_t track;
+	} *pend;
+	size_t npend, pend_cap;
 };
 
 /* Interns s (unescaping when needed): string id or TR_NONE on failure. */
@@ -67,6 +75,34 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob);
 enum { EVP_BAD_NUMBER = 1, EVP_BAD_FIELD = 2 };
 /* Finishes B/E pairing and fills derived counts after the last event. */
 int imp_finish_events(struct imp *m);
+/* Closes the newest open B of track with an E at ts (or counts an
+ * unmatched E at offset off). */
+int imp_end_b(struct imp *m, int64_t ts, uint32_t track, int64_t off);
+/* Row of the category string id cat in t->cats, added when new. */
+int imp_cat(struct imp *m, uint32_t cat, enum tr_kind *kind, uint32_t *slot);
+/* Room for n more event rows. */
+int imp_events_reserve(struct tr_events *ev, size_t n);
+/* Room for b_prev[row] up to row. */
+int imp_b_prev_reserve(struct imp *m, size_t row);
+void imp_free(struct imp *m);
+
+/* The parallel worker (import_par.c): parses the events of the second part
+ * of a window while the loader parses the first part, then its rows are
+ * appended (merged) if the loader confirms the split point was an event
+ * boundary. */
+struct imp_worker;
+int imp_worker_start(struct imp_worker **out, const char *path, bool uncompressed);
+void imp_worker_begin(struct imp_worker *w, const char *base, const char *at, const char *end,
+		      int64_t base_off);
+/* Waits for the job. True when it parsed events up to *stop (after its last
+ * complete event; after the closing ']' when *closed). */
+bool imp_worker_wait(struct imp_worker *w, const char **stop, bool *closed);
+int imp_worker_merge(struct imp_worker *w, struct imp *m);
+void imp_worker_discard(struct imp_worker *w);
+void imp_worker_stop(struct imp_worker *w);
+/* First plausible event start ('{' after "}," and before '"') in [from, end). */
+const char *imp_find_boundary(const char *from, const char *end);
+
 /* Track row for (pid, tid), created when new; TR_NONE on failure. */
 uint32_t imp_track(struct imp *m, const struct tr_id *pid, const struct tr_id *tid);
 uint32_t imp_proc(struct imp *m, const struct tr_id *pid);

@@ -177,6 +177,7 @@ struct tr_counts {
 	uint64_t by_kind[TR_KIND_COUNT];  /* kept X/B/i events by kind */
 	uint64_t metadata, flows, counters, ignored_phase;
 	uint64_t bytes;			  /* decompressed input size read */
+	uint64_t merged_windows;	  /* parts imported by the second thread */
 };
 
 struct trace {
@@ -212,6 +213,10 @@ typedef void (*tr_progress_fn)(void *ctx, int64_t done, int64_t total);
 struct tr_load_opts {
 	tr_progress_fn progress;
 	void *progress_ctx;
+	int threads;	  /* importing threads: 0 = as many as useful (1 or 2) */
+	size_t split_min; /* split windows with at least this many unread bytes
+			     (0 = default, 4 MiB); for tests */
+	size_t window;	  /* read window in bytes (0 = default, 16 MiB); for tests */
 };
 
 /* Loads path ("-" = stdin) into a new trace. On failure returns a negative

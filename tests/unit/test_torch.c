@@ -293,3 +293,105 @@ void test_torch_big_gzip(struct t *t)
 	unlink(path);
 	free(text);
 }
+
+/* The two-thread import must give exactly the serial tables. The trace has
+ * B/E pairs spanning windows, names containing "}, {" (false split points),
+ * metadata, flows, counters and memory events; splits are forced often. */
+static bool same_tables(struct t *t, const struct trace *a, const struct trace *b)
+{
+	int fails = t->failed_checks;
+	CHECK_INT(t, a->ev.n, b->ev.n);
+	CHECK_INT(t, a->counts.events, b->counts.events);
+	CHECK_INT(t, a->flows.n, b->flows.n);
+	CHECK_INT(t, a->counters.n, b->counters.n);
+	CHECK_INT(t, a->tracks.n, b->tracks.n);
+	CHECK_INT(t, a->ncats, b->ncats);
+	CHECK_INT(t, a->min_ts, b->min_ts);
+	CHECK_INT(t, a->max_end, b->max_end);
+	for (int k = 0; k < AN_COUNT; k++) {
+		CHECK_INT(t, a->anomalies.count[k], b->anomalies.count[k]);
+		CHECK_INT(t, a->anomalies.first_offset[k], b->anomalies.first_offset[k]);
+	}
+	for (int k = 0; k < 128; k++)
+		CHECK_INT(t, a->counts.by_phase[k], b->counts.by_phase[k]);
+	if (t->failed_checks != fails)
+		return false;
+	for (size_t i = 0; i < a->ncats; i++) {
+		CHECK_STR(t, tr_str(a, a->cats[i].cat), tr_str(b, b->cats[i].cat));
+		CHECK_INT(t, a->cats[i].n, b->cats[i].n);
+	}
+	for (size_t k = 0; k < a->tracks.n; k++) {
+		char x[32], y[32];
+		CHECK_STR(t, tr_id_text(a, &a->tracks.v[k].tid, x, 32), tr_id_text(b, &b->tracks.v[k].tid, y, 32));
+		CHECK_STR(t, tr_str(a, a->tracks.v[k].thread_name), tr_str(b, b->tracks.v[k].thread_name));
+		CHECK_INT(t, a->tracks.v[k].events, b->tracks.v[k].events);
+	}
+	for (size_t r = 0; r < a->ev.n && t->failed_checks == fails; r++) {
+		CHECK_INT(t, a->ev.ts[r], b->ev.ts[r]);
+		CHECK_INT(t, a->ev.dur[r], b->ev.dur[r]);
+		CHECK_INT(t, a->ev.track[r], b->ev.track[r]);
+		CHECK_INT(t, a->ev.kind[r], b->ev.kind[r]);
+		CHECK_INT(t, a->ev.flags[r], b->ev.flags[r]);
+		CHECK_INT(t, a->ev.offset[r], b->ev.offset[r]);
+		CHECK_INT(t, a->ev.corr[r], b->ev.corr[r]);
+		CHECK_STR(t, tr_str(a, a->ev.name[r]), tr_str(b, b->ev.name[r]));
+		CHECK_INT(t, a->ev.aux[r] == TR_NONE, b->ev.aux[r] == TR_NONE);
+		if (a->ev.aux[r] != TR_NONE && a->ev.kind[r] == TR_CPU_OP)
+			CHECK_STR(t, tr_str(a, a->op.v[a->ev.aux[r]].input_dims),
+				  tr_str(b, b->op.v[b->ev.aux[r]].input_dims));
+		if (a->ev.aux[r] != TR_NONE && a->ev.kind[r] == TR_KERNEL)
+			CHECK_INT(t, a->gpu.v[a->ev.aux[r]].grid[0], b->gpu.v[b->ev.aux[r]].grid[0]);
+	}
+	return t->failed_checks == fails;
+}
+
+void test_torch_parallel_same(struct t *t)
+{
+	size_t cap = 3u << 20, n = 0;
+	char *text = malloc(cap);
+	n += (size_t)sprintf(text + n, "{\"schemaVersion\": 1, \"traceEvents\": [\n");
+	for (int i = 0; n < cap - 4096; i++) {
+		int tid = i % 5;
+		n += (size_t)sprintf(text + n,
+			"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op}, {\\\"x%d\", \"pid\": 1, \"tid\": %d, "
+			"\"ts\": %d, \"dur\": 3, \"args\": {\"Input Dims\": [[%d, 2]], \"External id\": %d}},\n",
+			i % 37, tid, 10 * i + 1, i % 11, i);
+		if (i % 7 == 0)
+			n += (size_t)sprintf(text + n, "{\"ph\": \"B\", \"cat\": \"user_annotation\", \"name\": \"b%d\", "
+				"\"pid\": \"P\", \"tid\": \"x\", \"ts\": %d},\n", i, 10 * i + 2);
+		if (i % 7 == 3)
+			n += (size_t)sprintf(text + n, "{\"ph\": \"E\", \"pid\": \"P\", \"tid\": \"x\", \"ts\": %d},\n",
+					     10 * i + 2);
+		if (i % 13 == 0)
+			n += (size_t)sprintf(text + n, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d, "
+				"\"args\": {\"name\": \"t%d\"}},\n", 100 + i % 50, i);
+		if (i % 5 == 0)
+			n += (size_t)sprintf(text + n,
+				"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\", \"pid\": 0, \"tid\": 7, \"ts\": %d, "
+				"\"dur\": 4, \"args\": {\"correlation\": %d, \"grid\": [%d, 1, 1]}},\n"
+				"{\"ph\": \"f\", \"id\": %d, \"pid\": 0, \"tid\": 7, \"ts\": %d, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n"
+				"{\"ph\": \"C\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"args\": {\"v\": %d}},\n"
+				"{\"ph\": \"i\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"args\": {\"Bytes\": %d}},\n",
+				i % 3, 10 * i + 1, i, i % 9, i, 10 * i + 1, 10 * i, i, 10 * i, i);
+	}
+	n += (size_t)sprintf(text + n, "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, \"tid\": 1, \"ts\": 5}\n]}\n");
+	char *path = write_tmp(text, n);
+	struct trace *a = NULL, *b = NULL;
+	struct err e = {0};
+	struct tr_load_opts serial = {.threads = 1}, par = {.threads = 2, .split_min = 2048, .window = 16384};
+	CHECK_INT(t, tr_load(path, &serial, &a, &e), 0);
+	CHECK_INT(t, tr_load(path, &par, &b, &e), 0);
+	if (a && b && same_tables(t, a, b)) {
+		CHECK(t, a->ev.n > 10000);
+		CHECK(t, a->counts.by_phase['B'] > 1000);
+		CHECK_INT(t, a->anomalies.count[AN_UNMATCHED_B] + a->counts.by_phase['E'],
+			  a->counts.by_phase['B']);
+		CHECK_INT(t, a->counts.merged_windows, 0);
+		CHECK(t, b->counts.merged_windows > 100); /* the second thread did work */
+	}
+	tr_free(a);
+	tr_free(b);
+	unlink(path);
+	free(path);
+	free(text);
+}
