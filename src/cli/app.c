@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 bool cli_is_help(const char *arg)
@@ -28,6 +29,10 @@ int app_out_open(struct app *app, struct err *e)
 		app->tmp_path[0] = 0;
 		return err_set(e, ERR_IO, app->output, -1, "cannot create output: %s", strerror(en));
 	}
+	/* mkstemp creates 0600; give the output the usual umask-based mode. */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
 	app->out = fdopen(fd, "w");
 	if (!app->out) {
 		int en = errno;

@@ -1,6 +1,7 @@
 /* load: how every trace command loads a trace: progress on stderr for long
  * loads on a terminal, --strict, and the one-line anomaly note. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -44,6 +45,9 @@ int app_load_trace(struct app *app, const char *path, struct trace **out)
 	struct progress p = {.path = path};
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	struct tr_load_opts opts = {0};
+	const char *threads = getenv("GPUPROF_THREADS");
+	if (threads && *threads)
+		opts.threads = atoi(threads) > 1 ? 2 : 1;
 	if (app->progress) {
 		opts.progress = on_progress;
 		opts.progress_ctx = &p;

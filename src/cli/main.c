@@ -33,7 +33,9 @@ static const char global_help[] =
 	"  -h, --help               help for the tool or a command\n"
 	"      --version            version and build details\n"
 	"\n"
-	"Exit status: 0 ok, 1 an analysis gate tripped, 2 usage or input error.\n";
+	"Exit status: 0 ok, 1 an analysis gate tripped, 2 usage or input error.\n"
+	"Environment: GPUPROF_THREADS=1 imports traces on one thread (default: two\n"
+	"when the machine has more than one CPU).\n";
 
 static void print_help(FILE *f)
 {

@@ -11,9 +11,12 @@
 #include "core/limits.h"
 #include "torch/import_internal.h"
 
+/* Sets every field to "absent". The counter series arrays are left as they
+ * are (nseries says how many are valid): clearing them per event would cost
+ * more than reading most events. */
 static void args_init(struct imp_args *a)
 {
-	memset(a, 0, sizeof *a);
+	static const struct jstr none = {"", 0, false};
 	a->ext_id = a->corr = a->device = a->stream = a->regs = a->shared_mem = a->bytes = -1;
 	a->seq = a->fwd_tid = a->in_nelems = a->out_nelems = a->group_size = -1;
 	a->module_id = a->python_id = a->python_parent = -1;
@@ -23,6 +26,9 @@ static void args_init(struct imp_args *a)
 	a->blocks_per_sm = a->warps_per_sm = a->occupancy = NAN;
 	for (int i = 0; i < 3; i++)
 		a->grid[i] = a->block[i] = -1;
+	a->input_dims = a->input_type = a->call_stack = a->collective = a->dtype = a->pg_name =
+		a->pg_ranks = a->m_name = a->labels = none;
+	a->nseries = 0;
 }
 
 static bool key_is(const struct jstr *k, const char *lit, size_t n)
