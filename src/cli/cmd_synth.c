@@ -1,8 +1,181 @@
-#include "cli/cli.h"
+/* cmd_synth: `gpuprof synth`, a deterministic synthetic Kineto trace for
+ * examples, tests and benchmarks (the generator is src/synth). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-const char cmd_synth_help[] = "Usage: gpuprof synth [options]\n";
+#include "cli/cli.h"
+#include "synth/synth.h"
+
+const char cmd_synth_help[] =
+    "Usage: gpuprof synth [options] -o FILE\n"
+    "\n"
+    "Writes a synthetic PyTorch profiler (Kineto) trace: a ResNet-style training\n"
+    "loop with an attention head on an H100, DDP all-reduce on an NCCL stream,\n"
+    "[memory] instants, ac2g and fwdbwd flows, and the metadata Kineto writes\n"
+    "(deviceProperties, distributedInfo, ...). The same options always give the\n"
+    "same bytes; memory use does not grow with the size.\n"
+    "\n"
+    "Options:\n"
+    "  --size SIZE     keep adding training steps until the JSON is about SIZE\n"
+    "                  bytes (uncompressed); suffixes K, M, G (powers of 1024),\n"
+    "                  e.g. 512K, 100M, 4G; overrides --steps\n"
+    "  --steps N       number of ProfilerStep#N to write (default: 5)\n"
+    "  --seed N        seed of the generator (default: 1)\n"
+    "  --gzip          gzip the output (zlib, level 6)\n"
+    "  --truncate      stop in the middle of an event without the closing brackets,\n"
+    "                  as a crashed profiler leaves a file\n"
+    "  --anomalies     inject one of each: kernel without a launch, zero-duration\n"
+    "                  op, partial overlap on a CPU thread, flow with only its start,\n"
+    "                  unmatched B (next to one matched B/E pair)\n"
+    "  --ranks N       world size in distributedInfo (default: 8; 1 = no NCCL)\n"
+    "  --rank R        this trace's rank, 0..N-1 (default: 0)\n"
+    "  --streams N     compute streams, 1..8 (default: 1)\n"
+    "  --model NAME    resnet: ResNet-18-style training step with an attention\n"
+    "                  head, ~2000 events per step (default); tiny: inference of\n"
+    "                  one linear layer, ~30 events per step (for documentation)\n"
+    "\n"
+    "The output goes to -o FILE (written atomically), or to standard output when\n"
+    "it is not a terminal. A summary of what was written goes to stderr unless -q.\n"
+    "\n"
+    "Example:\n"
+    "  gpuprof synth --size 100M --gzip -o big.json.gz\n"
+    "  gpuprof synth --steps 6 --seed 1 --gzip -o examples/resnet_like.json.gz\n";
+
+/* "100M", "1G", "512K", "12345" -> bytes; -1 when not a size. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		return -1;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	int shift = 0;
+	switch (*end) {
+	case 0:
+		break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
+	default:
+		return -1;
+	}
+	if (*end && end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB"))
+		return -1;
+	if (v > (UINT64_MAX >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		return -1;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
 
 int cmd_synth(struct app *app, int argc, char **argv)
 {
-	return app_usage(app, "synth", "not built yet");
+	struct synth_opts o;
+	synth_opts_init(&o);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		uint64_t x;
+		if (!strcmp(a, "--gzip")) {
+			o.gzip = true;
+		} else if (!strcmp(a, "--truncate")) {
+			o.truncate = true;
+		} else if (!strcmp(a, "--anomalies")) {
+			o.anomalies = true;
+		} else if (!strcmp(a, "--model")) {
+			if (!v)
+				return app_usage(app, "synth", "option %s needs a value", a);
+			i++;
+			if (!strcmp(v, "resnet"))
+				o.model = SYNTH_MODEL_RESNET;
+			else if (!strcmp(v, "tiny"))
+				o.model = SYNTH_MODEL_TINY;
+			else
+				return app_usage(app, "synth",
+						 "--model must be resnet or tiny, not '%s'", v);
+		} else if (!strcmp(a, "--size") || !strcmp(a, "--steps") || !strcmp(a, "--seed") ||
+			   !strcmp(a, "--ranks") || !strcmp(a, "--rank") ||
+			   !strcmp(a, "--streams")) {
+			if (!v)
+				return app_usage(app, "synth", "option %s needs a value", a);
+			i++;
+			int bad;
+			if (!strcmp(a, "--size")) {
+				bad = parse_size(v, &o.size) || !o.size;
+			} else if (!strcmp(a, "--seed")) {
+				bad = parse_u64(v, UINT64_MAX, &o.seed);
+			} else {
+				bad = parse_u64(v, UINT32_MAX, &x);
+				if (!strcmp(a, "--steps")) {
+					o.steps = (uint32_t)x;
+					bad = bad || !x;
+				} else if (!strcmp(a, "--ranks")) {
+					o.world_size = (uint32_t)x;
+				} else if (!strcmp(a, "--rank")) {
+					o.rank = (uint32_t)x;
+				} else {
+					o.streams = (uint32_t)x;
+				}
+			}
+			if (bad)
+				return app_usage(app, "synth", "bad value for %s: '%s'", a, v);
+		} else {
+			return app_usage(app, "synth", "unknown option '%s'", a);
+		}
+	}
+	if ((!app->output || !strcmp(app->output, "-")) && isatty(STDOUT_FILENO))
+		return app_usage(app, "synth",
+				 "give -o FILE (the trace is not written to a terminal)");
+	struct err e;
+	struct synth_stats st;
+	/* Option errors first, before an output file is created. */
+	if (o.world_size < 1 || o.world_size > SYNTH_MAX_WORLD)
+		return app_usage(app, "synth", "--ranks must be 1..%d", SYNTH_MAX_WORLD);
+	if (o.rank >= o.world_size)
+		return app_usage(app, "synth", "--rank must be below --ranks (%u)",
+				 (unsigned)o.world_size);
+	if (o.streams < 1 || o.streams > SYNTH_MAX_STREAMS)
+		return app_usage(app, "synth", "--streams must be 1..%d", SYNTH_MAX_STREAMS);
+	if (app_out_open(app, &e))
+		return app_fail(app, &e);
+	int r = synth_write(&o, app->out, &st, &e);
+	int rc = app_out_close(app, r == 0, r ? NULL : &e);
+	if (r)
+		return app_fail(app, &e);
+	if (rc)
+		return app_fail(app, &e);
+	if (!app->quiet)
+		fprintf(stderr,
+			"synth: %" PRIu64 " step%s, %" PRIu64 " events, %" PRIu64
+			" bytes of JSON%s%s, %" PRIu64 " bytes written\n",
+			st.steps, st.steps == 1 ? "" : "s", st.events, st.bytes,
+			o.gzip ? ", gzip" : "", st.truncated ? ", truncated" : "",
+			st.bytes_written);
+	return 0;
 }

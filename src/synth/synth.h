@@ -1,0 +1,97 @@
+/* synth: a deterministic generator of synthetic PyTorch profiler (Kineto)
+ * traces, for examples, tests and benchmarks.
+ *
+ * The output imitates a modern Kineto chrome-trace JSON file (object form,
+ * one event per line) of a ResNet-style training loop with a small
+ * attention head, DDP all-reduce on an NCCL stream, memory instants, flows
+ * and the metadata Kineto writes before and after "traceEvents". The same
+ * options give byte-identical output (own PRNG, no clock). Memory use is
+ * constant: one training step is built at a time, so a 4 GB trace costs the
+ * same few MB as a 1 MB one.
+ *
+ * With gzip the JSON goes through zlib's deflate stream (gzip wrapper) as it
+ * is produced. Owns nothing beyond one call; prints nothing; depends on core
+ * (err) and zlib.
+ *
+ * Anomalies (opts.anomalies): injected once, in the first step, and counted
+ * in the an_* fields of struct synth_stats:
+ *   - 1 kernel with no launching runtime: a "kernel" X on the first compute
+ *     stream whose correlation (2000000000) no runtime event has; it has no
+ *     ac2g flow and "External id" 0;
+ *   - 1 zero-duration X: a cpu_op "aten::detach" with "dur": 0.000, a leaf
+ *     child of that step's ProfilerStep on the main thread;
+ *   - 1 partial overlap on a CPU thread: two leaf cpu_ops on the main thread,
+ *     "aten::empty" [t, t+10us] and "aten::zero_" [t+5us, t+15us];
+ *   - 1 flow with only an "s" end: a cudaEventRecord runtime (no device
+ *     activity) with an ac2g "s" whose id has no "f";
+ *   - 1 unmatched "B": on an extra CPU thread ("aux"), one matched B/E pair
+ *     ("## prefetch ##") and one "B" ("## checkpoint ##") with no "E". So the
+ *     trace then has ph_B = 2 and ph_E = 1.
+ * Without anomalies the trace has none of these: every duration is > 0,
+ * every (pid,tid) track nests strictly, kernels start after their launch and
+ * never overlap on a stream, every flow has both ends.
+ */
+#ifndef GP_SYNTH_H
+#define GP_SYNTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/err.h"
+
+#define SYNTH_MAX_STREAMS 8
+#define SYNTH_MAX_WORLD 1024
+
+enum synth_model {
+	SYNTH_MODEL_RESNET, /* ResNet-18-style training with an attention head (~2000 events/step)
+			     */
+	SYNTH_MODEL_TINY,   /* inference of one linear layer + relu (~30 events/step), for docs */
+};
+
+struct synth_opts {
+	enum synth_model model;
+	uint64_t seed;	     /* PRNG seed (default 1) */
+	uint64_t size;	     /* target uncompressed JSON bytes; 0 = use steps */
+	uint32_t steps;	     /* number of ProfilerStep#N when size is 0 (default 5) */
+	bool gzip;	     /* gzip the output (zlib deflate, gzip wrapper) */
+	int gzip_level;	     /* 1..9, 0 = default (6) */
+	bool truncate;	     /* end mid-event, without the closing brackets */
+	bool anomalies;	     /* inject the anomalies listed above */
+	uint32_t rank;	     /* distributedInfo.rank (0 <= rank < world_size) */
+	uint32_t world_size; /* distributedInfo.world_size; > 1 adds NCCL all-reduce */
+	uint32_t streams;    /* compute streams, 1..SYNTH_MAX_STREAMS */
+};
+
+/* What synth_write produced. Counts cover complete events inside
+ * "traceEvents" (a truncated last event is not counted). */
+struct synth_stats {
+	uint64_t bytes;		/* uncompressed JSON bytes */
+	uint64_t bytes_written; /* bytes written to out (compressed size with gzip) */
+	uint64_t events;	/* events in traceEvents */
+	uint64_t steps;		/* ProfilerStep#N spans on the CPU */
+	uint64_t first_step;	/* N of the first ProfilerStep#N */
+	/* by phase */
+	uint64_t ph_X, ph_B, ph_E, ph_i, ph_s, ph_f, ph_M;
+	/* X events by category */
+	uint64_t cpu_op, user_annotation, gpu_user_annotation, cuda_runtime, kernel, gpu_memcpy,
+	    gpu_memset, trace;
+	uint64_t memory;	   /* "[memory]" instants */
+	uint64_t flow_ac2g;	   /* ac2g flow events (s + f) */
+	uint64_t flow_fwdbwd;	   /* fwdbwd flow events (s + f) */
+	uint64_t nccl_kernels;	   /* kernels on the NCCL stream */
+	uint64_t kernels_launched; /* kernels with a cudaLaunchKernel */
+	/* injected anomalies (see the header comment) */
+	uint64_t an_orphan_kernels, an_zero_dur, an_partial_overlaps, an_flow_s_only,
+	    an_unmatched_b;
+	bool truncated;
+};
+
+/* Fills o with the defaults (seed 1, 5 steps, 1 stream, world size 8). */
+void synth_opts_init(struct synth_opts *o);
+
+/* Writes one trace to out. stats (may be NULL) is filled on success.
+ * Returns 0, ERR_USAGE for bad options, ERR_IO on a write error, ERR_NOMEM. */
+int synth_write(const struct synth_opts *o, FILE *out, struct synth_stats *stats, struct err *e);
+
+#endif
