@@ -233,7 +233,7 @@ static int check_flows(struct trace *t, struct err *e)
 		size_t k = iset_slot(&s, key);
 		if (f->ph != 't' && s.v[k] != 3 && !(s.v[k] & 4)) {
 			s.v[k] |= 4; /* count each flow once */
-			tr_anomaly_add(&t->anomalies, AN_FLOW_ONE_END, -1);
+			tr_anomaly_add(&t->anomalies, AN_FLOW_ONE_END, f->offset);
 		}
 	}
 	free(s.k);

@@ -355,7 +355,7 @@ static int commit_flow(struct imp *m, struct imp_event *ev, char ph, uint32_t tr
 	uint32_t cat = imp_intern(m, &ev->cat), name = imp_intern(m, &ev->name);
 	if (!f || cat == TR_NONE || name == TR_NONE)
 		return nomem(m);
-	*f = (struct tr_flow){.ts = ev->ts, .id = ev->id, .cat = cat, .name = name,
+	*f = (struct tr_flow){.ts = ev->ts, .id = ev->id, .offset = ev->off, .cat = cat, .name = name,
 			      .track = track, .ph = (uint8_t)ph, .bp_e = ev->bp_e};
 	t->counts.flows++;
 	return JS_OK;

@@ -98,7 +98,8 @@ struct tr_flows {
 	size_t n, cap;
 	struct tr_flow {
 		int64_t ts;
-		int64_t id; /* "id" or "bind_id" */
+		int64_t id;	/* "id" or "bind_id" */
+		int64_t offset; /* byte offset of the event in the input */
 		uint32_t cat, name, track;
 		uint8_t ph;   /* 's', 't', 'f' */
 		uint8_t bp_e; /* "bp":"e" (binds to the enclosing slice) */

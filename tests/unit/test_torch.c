@@ -395,3 +395,77 @@ void test_torch_parallel_same(struct t *t)
 	free(path);
 	free(text);
 }
+
+/* The generator counts what it writes; the importer must count the same,
+ * serial and parallel, and find exactly the injected anomalies. */
+#include "synth/synth.h"
+
+static void check_synth(struct t *t, const struct synth_stats *st, const struct trace *tr)
+{
+	CHECK_INT(t, tr->counts.events, st->events);
+	CHECK_INT(t, tr->counts.bytes, st->bytes);
+	CHECK_INT(t, tr->counts.by_phase['X'], st->ph_X);
+	CHECK_INT(t, tr->counts.by_phase['B'], st->ph_B);
+	CHECK_INT(t, tr->counts.by_phase['E'], st->ph_E);
+	CHECK_INT(t, tr->counts.by_phase['i'], st->ph_i);
+	CHECK_INT(t, tr->counts.by_phase['s'], st->ph_s);
+	CHECK_INT(t, tr->counts.by_phase['f'], st->ph_f);
+	CHECK_INT(t, tr->counts.by_phase['M'], st->ph_M);
+	CHECK_INT(t, tr->counts.by_kind[TR_KERNEL], st->kernel);
+	CHECK_INT(t, tr->counts.by_kind[TR_RUNTIME], st->cuda_runtime);
+	CHECK_INT(t, tr->counts.by_kind[TR_MEMCPY], st->gpu_memcpy);
+	CHECK_INT(t, tr->counts.by_kind[TR_MEMSET], st->gpu_memset);
+	CHECK_INT(t, tr->counts.by_kind[TR_MEMORY], st->memory);
+	CHECK_INT(t, tr->counts.by_kind[TR_GPU_USER_ANNOTATION], st->gpu_user_annotation);
+	CHECK_INT(t, tr->counts.by_kind[TR_CPU_OP], st->cpu_op);
+	CHECK_INT(t, tr->anomalies.count[AN_KERNEL_NO_LAUNCH], st->an_orphan_kernels);
+	CHECK_INT(t, tr->anomalies.count[AN_ZERO_DUR], st->an_zero_dur);
+	CHECK_INT(t, tr->anomalies.count[AN_OVERLAP], st->an_partial_overlaps);
+	CHECK_INT(t, tr->anomalies.count[AN_FLOW_ONE_END], st->an_flow_s_only);
+	CHECK_INT(t, tr->anomalies.count[AN_UNMATCHED_B], st->an_unmatched_b);
+	CHECK_INT(t, tr->anomalies.count[AN_TRUNCATED], st->truncated);
+	uint64_t injected = st->an_orphan_kernels + st->an_zero_dur + st->an_partial_overlaps +
+			    st->an_flow_s_only + st->an_unmatched_b + st->truncated;
+	CHECK_INT(t, tr_anomalies_total(&tr->anomalies), injected);
+}
+
+void test_torch_synth_counts(struct t *t)
+{
+	static const struct {
+		bool anomalies, truncate, gzip;
+		uint64_t size;
+	} cases[] = {{false, false, false, 0}, {true, false, false, 0}, {true, true, true, 0},
+		     {false, false, true, 12u << 20}};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		struct synth_opts o;
+		synth_opts_init(&o);
+		o.anomalies = cases[c].anomalies;
+		o.truncate = cases[c].truncate;
+		o.gzip = cases[c].gzip;
+		o.size = cases[c].size;
+		o.seed = 7 + c;
+		char path[] = "/tmp/gpuprof-synth-XXXXXX";
+		int fd = mkstemp(path);
+		FILE *f = fdopen(fd, "w");
+		struct synth_stats st;
+		struct err e = {0};
+		CHECK_INT(t, synth_write(&o, f, &st, &e), 0);
+		fclose(f);
+		if (o.anomalies)
+			CHECK_INT(t, st.an_orphan_kernels + st.an_zero_dur + st.an_partial_overlaps +
+					     st.an_flow_s_only + st.an_unmatched_b,
+				  5);
+		for (int threads = 1; threads <= 2; threads++) {
+			struct tr_load_opts lo = {.threads = threads, .split_min = 65536,
+						  .window = threads == 2 ? 1u << 20 : 0};
+			struct trace *tr = NULL;
+			CHECK_INT(t, tr_load(path, &lo, &tr, &e), 0);
+			if (tr) {
+				check_synth(t, &st, tr);
+				CHECK_INT(t, tr->gzip, o.gzip);
+				tr_free(tr);
+			}
+		}
+		unlink(path);
+	}
+}
