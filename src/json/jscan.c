@@ -76,22 +76,6 @@ int jscan_expect(struct jscan *j, char c)
 	return JS_OK;
 }
 
-enum jkind jscan_kind(char c)
-{
-	switch (c) {
-	case '{': return JK_OBJECT;
-	case '[': return JK_ARRAY;
-	case '"': return JK_STRING;
-	case 't': return JK_TRUE;
-	case 'f': return JK_FALSE;
-	case 'n': return JK_NULL;
-	case '-': case 'N': case 'I':
-	case '0': case '1': case '2': case '3': case '4':
-	case '5': case '6': case '7': case '8': case '9': return JK_NUMBER;
-	default: return JK_BAD;
-	}
-}
-
 /* Finds the first '"' or '\\' in [p, end), or end. */
 static const char *find_quote_or_bs(const char *p, const char *end)
 {
@@ -150,11 +134,6 @@ static int match_word(struct jscan *j, const char *w, size_t n)
 	return JS_OK;
 }
 
-static bool is_num_char(char c)
-{
-	return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
-}
-
 int jscan_number(struct jscan *j, struct jstr *out)
 {
 	const char *start = j->p, *p = start, *end = j->end;
@@ -169,7 +148,7 @@ int jscan_number(struct jscan *j, struct jstr *out)
 		out->escaped = false;
 		return JS_OK;
 	}
-	while (p < end && is_num_char(*p))
+	while (p < end && jscan_is_numchar(*p))
 		p++;
 	if (p >= end)
 		return (p - start) > LIM_NUMBER_CHARS ? jscan_error(j, start, "number too long") : JS_MORE;
@@ -257,7 +236,7 @@ int jscan_skip(struct jscan *j)
 			int rc = jscan_string(j, &k);
 			if (rc)
 				return rc;
-			if ((rc = jscan_expect(j, ':')))
+			if ((rc = jscan_colon(j)))
 				return rc;
 			if (jscan_ws(j))
 				return JS_MORE;

@@ -69,6 +69,10 @@ static inline int jscan_ws(struct jscan *j)
 	const char *p = j->p;
 	if (p < j->end && !jscan_is_ws(*p))
 		return JS_OK;
+	if (p + 1 < j->end && *p == ' ' && !jscan_is_ws(p[1])) { /* one space: the usual case */
+		j->p = p + 1;
+		return JS_OK;
+	}
 	p = jscan_ws_run(p, j->end);
 	j->p = p;
 	return p < j->end ? JS_OK : JS_MORE;
@@ -83,7 +87,20 @@ int jscan_number(struct jscan *j, struct jstr *out);
 /* Skips one value of any kind (depth-limited). */
 int jscan_skip(struct jscan *j);
 /* What kind of value starts with byte c. */
-enum jkind jscan_kind(char c);
+static inline enum jkind jscan_kind(char c)
+{
+	if ((unsigned)(c - '0') < 10 || c == '-' || c == 'N' || c == 'I')
+		return JK_NUMBER;
+	switch (c) {
+	case '"': return JK_STRING;
+	case '{': return JK_OBJECT;
+	case '[': return JK_ARRAY;
+	case 't': return JK_TRUE;
+	case 'f': return JK_FALSE;
+	case 'n': return JK_NULL;
+	default: return JK_BAD;
+	}
+}
 int jscan_next_slow(struct jscan *j, char close, bool *closed);
 
 /* After a member value inside an object/array: consumes ',' (returning
@@ -92,12 +109,87 @@ int jscan_next_slow(struct jscan *j, char close, bool *closed);
 static inline int jscan_next(struct jscan *j, char close, bool *closed)
 {
 	const char *p = j->p;
-	if (p + 1 < j->end && *p == ',' && p[1] != close && !jscan_is_ws(p[1]) && p[1] != ',') {
-		j->p = p + 1;
-		*closed = false;
-		return JS_OK;
+	if (p + 2 < j->end && *p == ',') {
+		/* ",x" or ", x" where x starts a member: the usual case */
+		const char *q = p + 1 + (p[1] == ' ');
+		if (!jscan_is_ws(*q) && *q != close && *q != ',') {
+			j->p = q;
+			*closed = false;
+			return JS_OK;
+		}
 	}
 	return jscan_next_slow(j, close, closed);
+}
+
+/* Consumes the ':' after a key and the whitespace after it. */
+static inline int jscan_colon(struct jscan *j)
+{
+	const char *p = j->p;
+	if (p + 2 < j->end && *p == ':') {
+		const char *q = p + 1 + (p[1] == ' ');
+		if (!jscan_is_ws(*q)) {
+			j->p = q;
+			return JS_OK;
+		}
+	}
+	int rc = jscan_expect(j, ':');
+	return rc ? rc : jscan_ws(j);
+}
+
+static inline bool jscan_is_numchar(char c)
+{
+	return (unsigned)(c - '0') < 10 || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+}
+
+/* One-pass readers for the common forms of trace numbers: a plain integer
+ * (up to 18 digits), and microseconds with up to 3 decimals. They return
+ * true when they consumed the number; false (j->p unchanged) sends the
+ * caller to the general path (jscan_number + jnum_*), which handles every
+ * other form and every error. */
+static inline bool jscan_fast_i64(struct jscan *j, int64_t *v)
+{
+	const char *p = j->p, *end = j->end;
+	bool neg = p < end && *p == '-';
+	p += neg;
+	const char *d = p;
+	uint64_t x = 0;
+	while (p < end && (unsigned)(*p - '0') < 10 && p - d < 18)
+		x = x * 10 + (uint64_t)(*p++ - '0');
+	if (p == d || p >= end || jscan_is_numchar(*p))
+		return false;
+	*v = neg ? -(int64_t)x : (int64_t)x;
+	j->p = p;
+	return true;
+}
+
+static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
+{
+	const char *p = j->p, *end = j->end;
+	bool neg = p < end && *p == '-';
+	p += neg;
+	const char *d = p;
+	uint64_t x = 0;
+	while (p < end && (unsigned)(*p - '0') < 10 && p - d < 15)
+		x = x * 10 + (uint64_t)(*p++ - '0');
+	if (p == d || p >= end)
+		return false;
+	int frac = 0;
+	if (*p == '.') {
+		p++;
+		while (p < end && (unsigned)(*p - '0') < 10 && frac < 3) {
+			x = x * 10 + (uint64_t)(*p++ - '0');
+			frac++;
+		}
+		if (!frac)
+			return false;
+	}
+	if (p >= end || jscan_is_numchar(*p))
+		return false;
+	for (; frac < 3; frac++)
+		x *= 10;
+	*ns = neg ? -(int64_t)x : (int64_t)x;
+	j->p = p;
+	return true;
 }
 
 /* Decodes escapes of s into out (cap bytes, UTF-8). Returns the length or -1

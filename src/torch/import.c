@@ -135,7 +135,7 @@ static int walk_object(struct imp *m, int (*member)(struct imp *, const struct j
 			return rc;
 		if (*j->p != '"')
 			return jscan_error(j, j->p, "expected a string key");
-		if ((rc = jscan_string(j, &k)) || (rc = jscan_expect(j, ':')) || (rc = jscan_ws(j)) ||
+		if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)) ||
 		    (rc = member(m, &k, ctx)) || (rc = jscan_next(j, '}', &closed)))
 			return rc;
 		if (closed)
@@ -332,7 +332,7 @@ static int step(struct loader *l, enum state *st)
 			return rc;
 		if (*j->p != '"')
 			return jscan_error(j, j->p, "expected a string key in the trace object");
-		if ((rc = jscan_string(j, &k)) || (rc = jscan_expect(j, ':')) || (rc = jscan_ws(j)))
+		if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)))
 			return rc;
 		if (key_is(&k, "traceEvents")) {
 			if (*j->p != '[')

@@ -59,6 +59,11 @@ static int read_num(struct jscan *j, int (*conv)(const char *, size_t, int64_t *
 {
 	struct jstr s;
 	int rc;
+	if (conv == jnum_i64 ? jscan_fast_i64(j, out) : conv == jnum_us_to_ns && jscan_fast_us(j, out)) {
+		if (has)
+			*has = true;
+		return JS_OK;
+	}
 	if (*j->p == '"') {
 		if ((rc = jscan_string(j, &s)))
 			return rc;
@@ -297,7 +302,7 @@ static int read_args(struct jscan *j, struct imp_event *ev, unsigned *prob)
 			return rc;
 		if (*j->p != '"')
 			return jscan_error(j, j->p, "expected a string key in \"args\"");
-		if ((rc = jscan_string(j, &k)) || (rc = jscan_expect(j, ':')) || (rc = jscan_ws(j)))
+		if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)))
 			return rc;
 		if ((rc = read_arg(j, &k, &ev->a, series, prob)))
 			return rc;
@@ -410,8 +415,7 @@ int imp_event(struct imp *m)
 				return rc;
 			if (*j->p != '"')
 				return jscan_error(j, j->p, "expected a string key in a trace event");
-			if ((rc = jscan_string(j, &k)) || (rc = jscan_expect(j, ':')) ||
-			    (rc = jscan_ws(j)))
+			if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)))
 				return rc;
 			if ((rc = read_member(m, &k, &ev, &prob)))
 				return rc;
