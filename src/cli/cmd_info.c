@@ -75,6 +75,9 @@ static const char *form_text(const struct trace *t)
 	X("events", "Events", REP_INT, rep_i((int64_t)t->counts.events))                         \
 	X("threads", "Tracks (pid, tid)", REP_INT, rep_i((int64_t)t->tracks.n))                  \
 	X("steps", "ProfilerStep events", REP_INT, rep_i(steps))                                  \
+	X("memory_events", "Memory events ([memory])", REP_INT,                                   \
+	  rep_i((int64_t)t->counts.by_kind[TR_MEMORY]))                                          \
+	X("kernels", "GPU kernels", REP_INT, rep_i((int64_t)t->counts.by_kind[TR_KERNEL]))        \
 	X("dist_backend", "Distributed backend", REP_STR, s_or_null(t, t->meta.dist_backend))    \
 	X("dist_rank", "Rank", REP_INT, i_or_null(t->meta.dist_rank))                            \
 	X("dist_world_size", "World size", REP_INT, i_or_null(t->meta.dist_world_size))          \
@@ -245,13 +248,8 @@ static void categories(struct info_ctx *c, const struct trace *t, bool first, bo
 	for (size_t i = 0; i < t->ncats; i++) {
 		const char *cat = tr_str(t, t->cats[i].cat);
 		enum tr_kind k = tr_classify(cat, strlen(cat), "", 0, 'X');
-		struct rep_val v[] = {rep_s(cat), rep_s(tr_kind_label(k)),
+		struct rep_val v[] = {rep_s(*cat ? cat : "(none)"), rep_s(tr_kind_label(k)),
 				      rep_i((int64_t)t->cats[i].n)};
-		tab_row(&b, v, 3);
-	}
-	if (t->counts.by_kind[TR_MEMORY]) {
-		struct rep_val v[] = {rep_s("[memory] instants"), rep_s(tr_kind_label(TR_MEMORY)),
-				      rep_i((int64_t)t->counts.by_kind[TR_MEMORY])};
 		tab_row(&b, v, 3);
 	}
 	if (last || !c->multi)

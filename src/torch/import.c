@@ -590,6 +590,7 @@ void tr_free(struct trace *t)
 	free(ev->flags);
 	free(t->gpu.v);
 	free(t->op.v);
+	free(t->opx.v);
 	free(t->mem.v);
 	free(t->flows.v);
 	free(t->counters.v);

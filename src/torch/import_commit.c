@@ -230,12 +230,28 @@ static unsigned name_flags(struct imp *m, uint32_t name, enum tr_kind k)
 	return f;
 }
 
-static bool has_op_args(const struct imp_args *a)
+static bool has_op_extra(const struct imp_args *a)
 {
-	return a->input_dims.len || a->input_type.len || a->call_stack.len || a->collective.len ||
-	       a->dtype.len || a->pg_name.len || a->pg_ranks.len || a->seq >= 0 || a->fwd_tid >= 0 ||
+	return a->collective.len || a->dtype.len || a->pg_name.len || a->pg_ranks.len ||
 	       a->in_nelems >= 0 || a->out_nelems >= 0 || a->group_size >= 0 ||
 	       a->module_id >= 0 || a->python_id >= 0 || a->python_parent >= 0;
+}
+
+static bool has_op_args(const struct imp_args *a)
+{
+	return a->input_dims.len || a->input_type.len || a->call_stack.len || a->seq >= 0 ||
+	       a->fwd_tid >= 0 || has_op_extra(a);
+}
+
+/* Interns the strings in src[] into dst[] (0 for absent); -1 on failure. */
+static int intern_all(struct imp *m, const struct jstr *const *src, uint32_t *const *dst, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		*dst[i] = src[i]->len ? imp_intern(m, src[i]) : 0;
+		if (*dst[i] == TR_NONE)
+			return -1;
+	}
+	return 0;
 }
 
 static int32_t i32(int64_t v)
@@ -270,22 +286,30 @@ static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a,
 					  .device_id = i32(a->dev_id)};
 		*aux = (uint32_t)t->mem.n - 1;
 	} else if (has_op_args(a)) {
+		uint32_t extra = TR_NONE;
+		if (has_op_extra(a)) {
+			struct tr_op_extra *x = ROW(t->opx);
+			if (!x)
+				return -1;
+			*x = (struct tr_op_extra){.in_nelems = a->in_nelems, .out_nelems = a->out_nelems,
+						  .group_size = a->group_size, .module_id = a->module_id,
+						  .python_id = a->python_id,
+						  .python_parent = a->python_parent};
+			const struct jstr *const src[] = {&a->collective, &a->dtype, &a->pg_name,
+							  &a->pg_ranks};
+			uint32_t *const dst[] = {&x->collective, &x->dtype, &x->pg_name, &x->pg_ranks};
+			if (intern_all(m, src, dst, 4))
+				return -1;
+			extra = (uint32_t)t->opx.n - 1;
+		}
 		struct tr_op_arg *o = ROW(t->op);
 		if (!o)
 			return -1;
-		*o = (struct tr_op_arg){.seq = a->seq, .fwd_tid = a->fwd_tid,
-					.in_nelems = a->in_nelems, .out_nelems = a->out_nelems,
-					.group_size = a->group_size, .module_id = a->module_id,
-					.python_id = a->python_id, .python_parent = a->python_parent};
-		const struct jstr *src[] = {&a->input_dims, &a->input_type, &a->call_stack,
-					    &a->collective, &a->dtype, &a->pg_name, &a->pg_ranks};
-		uint32_t *dst[] = {&o->input_dims, &o->input_type, &o->call_stack, &o->collective,
-				   &o->dtype, &o->pg_name, &o->pg_ranks};
-		for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
-			*dst[i] = src[i]->len ? imp_intern(m, src[i]) : 0;
-			if (*dst[i] == TR_NONE)
-				return -1;
-		}
+		*o = (struct tr_op_arg){.extra = extra, .seq = a->seq, .fwd_tid = a->fwd_tid};
+		const struct jstr *const src[] = {&a->input_dims, &a->input_type, &a->call_stack};
+		uint32_t *const dst[] = {&o->input_dims, &o->input_type, &o->call_stack};
+		if (intern_all(m, src, dst, 3))
+			return -1;
 		*aux = (uint32_t)t->op.n - 1;
 	}
 	return 0;

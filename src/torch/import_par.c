@@ -194,7 +194,7 @@ bool imp_worker_wait(struct imp_worker *w, const char **stop, bool *closed)
 void imp_worker_discard(struct imp_worker *w)
 {
 	struct trace *t = w->t;
-	t->ev.n = t->gpu.n = t->op.n = t->mem.n = t->flows.n = t->counters.n = 0;
+	t->ev.n = t->gpu.n = t->op.n = t->opx.n = t->mem.n = t->flows.n = t->counters.n = 0;
 	memset(&t->counts, 0, sizeof t->counts);
 	tr_anomalies_init(&t->anomalies);
 	for (size_t i = 0; i < t->ncats; i++)
@@ -288,16 +288,24 @@ static int merge_tables(struct imp_worker *w, struct imp *m)
 	dst->gpu.n += src->gpu.n;
 	APPEND(dst->mem, src->mem);
 	dst->mem.n += src->mem.n;
+	size_t xbase = dst->opx.n;
+	APPEND(dst->opx, src->opx);
+	for (size_t i = 0; i < src->opx.n; i++) {
+		struct tr_op_extra *x = &dst->opx.v[dst->opx.n + i];
+		x->collective = sm[x->collective];
+		x->dtype = sm[x->dtype];
+		x->pg_name = sm[x->pg_name];
+		x->pg_ranks = sm[x->pg_ranks];
+	}
+	dst->opx.n += src->opx.n;
 	APPEND(dst->op, src->op);
 	for (size_t i = 0; i < src->op.n; i++) {
 		struct tr_op_arg *o = &dst->op.v[dst->op.n + i];
 		o->input_dims = sm[o->input_dims];
 		o->input_type = sm[o->input_type];
 		o->call_stack = sm[o->call_stack];
-		o->collective = sm[o->collective];
-		o->dtype = sm[o->dtype];
-		o->pg_name = sm[o->pg_name];
-		o->pg_ranks = sm[o->pg_ranks];
+		if (o->extra != TR_NONE)
+			o->extra += (uint32_t)xbase;
 	}
 	dst->op.n += src->op.n;
 	APPEND(dst->flows, src->flows);

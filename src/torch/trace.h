@@ -59,19 +59,28 @@ struct tr_gpu_args {
 	} *v;
 };
 
-/* Arguments of host ops (cpu_op, annotations, python functions). */
+/* Arguments of host ops (cpu_op, annotations, python functions). The
+ * frequent ones are here; the rare ones (communication, Python ids) in a
+ * row of tr_op_extras, so a typical op costs 32 bytes. */
 struct tr_op_args {
 	size_t n, cap;
 	struct tr_op_arg {
-		uint32_t input_dims;   /* raw JSON text of "Input Dims" (ids) */
-		uint32_t input_type;   /* raw JSON text of "Input type" */
-		uint32_t call_stack;   /* "Call stack" */
+		uint32_t input_dims; /* raw JSON text of "Input Dims" (ids) */
+		uint32_t input_type; /* raw JSON text of "Input type" */
+		uint32_t call_stack; /* "Call stack" */
+		uint32_t extra;	     /* row in tr_op_extras, or TR_NONE */
+		int64_t seq;	     /* "Sequence number", -1 */
+		int64_t fwd_tid;     /* "Fwd thread id", -1 */
+	} *v;
+};
+
+struct tr_op_extras {
+	size_t n, cap;
+	struct tr_op_extra {
 		uint32_t collective;   /* "Collective name" */
 		uint32_t dtype;	       /* "dtype" */
 		uint32_t pg_name;      /* "Process Group Name" */
 		uint32_t pg_ranks;     /* raw JSON text of "Process Group Ranks" */
-		int64_t seq;	       /* "Sequence number", -1 */
-		int64_t fwd_tid;       /* "Fwd thread id", -1 */
 		int64_t in_nelems;     /* "In msg nelems", -1 */
 		int64_t out_nelems;    /* "Out msg nelems", -1 */
 		int64_t group_size;    /* "Group size", -1 */
@@ -191,6 +200,7 @@ struct trace {
 	struct tr_events ev;
 	struct tr_gpu_args gpu;
 	struct tr_op_args op;
+	struct tr_op_extras opx;
 	struct tr_mem_args mem;
 	struct tr_flows flows;
 	struct tr_counters counters;
