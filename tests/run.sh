@@ -34,5 +34,6 @@ stage unit "$BUILD/unit-tests"
 stage golden sh tests/golden/run.sh
 stage fuzz sh tests/fuzz/replay.sh
 stage cli sh tests/cli/run.sh
+stage shared sh tests/shared/run.sh
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

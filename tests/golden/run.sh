@@ -7,6 +7,12 @@ set -u
 pass=0
 fail=0
 root=$(pwd)
+# cmd runs from its case folder: a relative binary path must become absolute
+case $GPUPROF in
+/*) ;;
+*/*) GPUPROF=$root/$GPUPROF ;;
+esac
+export GPUPROF
 for dir in tests/golden/*/; do
 	[ -f "$dir/cmd" ] || continue
 	name=$(basename "$dir")
