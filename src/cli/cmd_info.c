@@ -248,7 +248,7 @@ static void categories(struct info_ctx *c, const struct trace *t, bool first, bo
 	for (size_t i = 0; i < t->ncats; i++) {
 		const char *cat = tr_str(t, t->cats[i].cat);
 		enum tr_kind k = tr_classify(cat, strlen(cat), "", 0, 'X');
-		struct rep_val v[] = {rep_s(*cat ? cat : "(none)"), rep_s(tr_kind_label(k)),
+		struct rep_val v[] = {rep_s(cat), rep_s(tr_kind_label(k)),
 				      rep_i((int64_t)t->cats[i].n)};
 		tab_row(&b, v, 3);
 	}

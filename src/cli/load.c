@@ -61,10 +61,18 @@ int app_load_trace(struct app *app, const char *path, struct trace **out)
 	uint64_t total = tr_anomalies_total(an);
 	if (!total)
 		return 0;
+	/* The first anomaly in the file: the smallest offset (kinds without an
+	 * offset come last, in list order). */
 	int firstk = -1;
-	for (int k = 0; k < AN_COUNT; k++)
-		if (an->count[k] && firstk < 0)
+	for (int k = 0; k < AN_COUNT; k++) {
+		if (!an->count[k])
+			continue;
+		if (firstk < 0)
 			firstk = k;
+		else if (an->first_offset[k] >= 0 &&
+			 (an->first_offset[firstk] < 0 || an->first_offset[k] < an->first_offset[firstk]))
+			firstk = k;
+	}
 	char where[64] = "";
 	if (an->first_offset[firstk] >= 0)
 		snprintf(where, sizeof where, " at byte %lld%s", (long long)an->first_offset[firstk],

@@ -142,7 +142,7 @@ int jscan_number(struct jscan *j, struct jstr *out)
 		int rc = match_word(j, w, strlen(w));
 		if (rc)
 			return rc;
-		j->tolerated++;
+		jscan_tolerate(j, start);
 		out->s = start;
 		out->len = (size_t)(j->p - start);
 		out->escaped = false;
@@ -174,11 +174,11 @@ int jscan_next_slow(struct jscan *j, char close, bool *closed)
 	}
 	if (*j->p != ',')
 		return jscan_error(j, j->p, "expected ',' or '%c', found %s", close, describe(j, j->p));
-	j->p++;
+	const char *comma = j->p++;
 	if (jscan_ws(j))
 		return JS_MORE;
 	if (*j->p == close) { /* trailing comma */
-		j->tolerated++;
+		jscan_tolerate(j, comma);
 		j->p++;
 		*closed = true;
 		return JS_OK;
@@ -191,9 +191,10 @@ static int skip_scalar(struct jscan *j)
 {
 	struct jstr s;
 	if (*j->p == 'N' && (j->end - j->p < 2 || j->p[1] == '/')) { /* old Kineto's bare N/A */
+		const char *at = j->p;
 		int rc = match_word(j, "N/A", 3);
 		if (!rc)
-			j->tolerated++;
+			jscan_tolerate(j, at);
 		return rc;
 	}
 	switch (jscan_kind(*j->p)) {

@@ -33,6 +33,7 @@ struct jscan {
 	const char *path;    /* for error messages */
 	bool uncompressed;   /* offsets count decompressed bytes */
 	unsigned tolerated;  /* out-of-spec forms accepted so far */
+	int64_t tolerated_off; /* offset of the first of them, -1 when none */
 	struct err *e;
 };
 
@@ -54,6 +55,16 @@ static inline int64_t jscan_off(const struct jscan *j, const char *q)
 
 int jscan_error(struct jscan *j, const char *at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Counts an out-of-spec form at 'at' (keeping the smallest offset, so a
+ * record re-read after a refill does not move it). */
+static inline void jscan_tolerate(struct jscan *j, const char *at)
+{
+	int64_t off = jscan_off(j, at);
+	if (!j->tolerated || off < j->tolerated_off)
+		j->tolerated_off = off;
+	j->tolerated++;
+}
 
 const char *jscan_ws_run(const char *p, const char *end);
 

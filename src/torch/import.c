@@ -549,8 +549,10 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 		tr_anomaly_add(&t->anomalies, AN_TRUNCATED, src_pos(l.src));
 	if (src_trailing_bytes(l.src) > 0)
 		tr_anomaly_add(&t->anomalies, AN_TRAILING_DATA, src_pos(l.src));
-	if (l.m.j.tolerated)
-		t->anomalies.count[AN_NONSTANDARD] += l.m.j.tolerated;
+	if (l.m.j.tolerated) {
+		tr_anomaly_add(&t->anomalies, AN_NONSTANDARD, l.m.j.tolerated_off);
+		t->anomalies.count[AN_NONSTANDARD] += l.m.j.tolerated - 1;
+	}
 	t->counts.bytes = (uint64_t)src_pos(l.src);
 	if ((rc = imp_finish_events(&l.m)) || (rc = tr_check(t, e)))
 		goto fail;

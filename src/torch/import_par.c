@@ -456,7 +456,11 @@ static int merge_counts(struct imp_worker *w, struct imp *m)
 		dst->min_ts = src->min_ts;
 	if (src->max_end > dst->max_end)
 		dst->max_end = src->max_end;
-	m->j.tolerated += w->m.j.tolerated;
+	if (w->m.j.tolerated) {
+		if (!m->j.tolerated || w->m.j.tolerated_off < m->j.tolerated_off)
+			m->j.tolerated_off = w->m.j.tolerated_off;
+		m->j.tolerated += w->m.j.tolerated;
+	}
 	dc->merged_windows++;
 	return 0;
 }

@@ -129,11 +129,11 @@ def phases_of(d):
 
 
 def cats_of(d):
-    return {r["category"]: r["count"] for r in d["categories"] if r["category"] != "[memory] instants"}
+    return {r["category"]: r["count"] for r in d["categories"]}
 
 
 def memory_of(d):
-    return sum(r["count"] for r in d["categories"] if r["category"] == "[memory] instants")
+    return d["trace"]["memory_events"]
 
 
 def anomaly(d, key):
