@@ -37,6 +37,8 @@ struct src {
 	bool truncated;	  /* valid after end of stream */
 	int64_t trailing; /* valid after end of stream */
 	struct gzip *gz;  /* NULL unless is_gzip */
+	char *map;	  /* src_map: the whole file, or NULL */
+	size_t map_len, map_released;
 };
 
 /* Starts the inflating thread on s (s->fd, then s->peek as the first input

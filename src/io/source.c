@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -182,10 +183,44 @@ const char *src_path(const struct src *s)
 
 /* Stops the inflating thread if any (also before end of stream), closes the
  * file unless it is stdin, and frees s. NULL is a no-op. */
+int src_map(struct src *s, const char **data, size_t *len)
+{
+	if (s->is_gzip || !s->is_reg || s->raw_size <= 0 || s->map || s->peek_off ||
+	    (uint64_t)s->raw_size > SIZE_MAX)
+		return -1;
+	void *m = mmap(NULL, (size_t)s->raw_size, PROT_READ, MAP_PRIVATE, s->fd, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	(void)madvise(m, (size_t)s->raw_size, MADV_SEQUENTIAL);
+	s->map = m;
+	s->map_len = (size_t)s->raw_size;
+	s->map_released = 0;
+	s->raw_pos = 0;
+	*data = m;
+	*len = s->map_len;
+	return 0;
+}
+
+void src_map_release(struct src *s, size_t upto)
+{
+	const size_t page = 1u << 21; /* release in 2 MiB steps */
+	if (!s->map || upto > s->map_len)
+		return;
+	size_t end = upto / page * page;
+	if (end > s->map_released) {
+		(void)madvise(s->map + s->map_released, end - s->map_released, MADV_DONTNEED);
+		s->map_released = end;
+	}
+	s->raw_pos = (int64_t)upto;
+	s->pos = (int64_t)upto;
+}
+
 void src_close(struct src *s)
 {
 	if (!s)
 		return;
+	if (s->map)
+		munmap(s->map, s->map_len);
 	if (s->gz)
 		gzip_close(s);
 	if (s->own_fd && s->fd >= 0)

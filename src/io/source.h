@@ -42,6 +42,17 @@ bool src_truncated(const struct src *s);
  * another member (ignored). */
 int64_t src_trailing_bytes(const struct src *s);
 const char *src_path(const struct src *s);
+
+/* Plain regular files can be read in place instead: src_map maps the whole
+ * file read-only and gives its bytes (no copies, no read calls); the caller
+ * then calls src_map_release as it goes, so pages it no longer needs leave
+ * the process (memory stays bounded by what is between the release point and
+ * the caller's position). Returns 0, or -1 when the input is gzip, not a
+ * regular file, empty, or cannot be mapped (then use src_read). Progress
+ * (src_raw_pos) follows the release point. The file must not shrink while
+ * mapped. */
+int src_map(struct src *s, const char **data, size_t *len);
+void src_map_release(struct src *s, size_t upto);
 void src_close(struct src *s);
 
 /* What a file is, from its first bytes (after decompression for gzip). */

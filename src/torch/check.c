@@ -3,6 +3,7 @@
  * common case for Kineto output). */
 #include "torch/check.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,7 +110,7 @@ static void add_min(struct tr_anomalies *a, enum tr_anomaly k, int64_t off)
 /* Partial overlaps: an event that starts inside the enclosing one and ends
  * after it. Only the enclosing chain is compared, so cost is linear in the
  * events times nesting depth. */
-static int check_overlaps(struct trace *t, struct err *e)
+static int check_overlaps(const struct trace *t, struct tr_anomalies *found, struct err *e)
 {
 	uint32_t *rows;
 	size_t *first;
@@ -130,7 +131,7 @@ static int check_overlaps(struct trace *t, struct err *e)
 					int64_t off = t->ev.offset[r] < t->ev.offset[top]
 							      ? t->ev.offset[r]
 							      : t->ev.offset[top];
-					add_min(&t->anomalies, AN_OVERLAP, off);
+					add_min(found, AN_OVERLAP, off);
 					continue; /* not nested: it cannot enclose later events */
 				}
 			}
@@ -241,10 +242,42 @@ static int check_flows(struct trace *t, struct err *e)
 	return 0;
 }
 
-int tr_check(struct trace *t, struct err *e)
-{
+struct overlap_job {
+	struct trace *t;
+	struct tr_anomalies found; /* counted apart, added after the join */
+	struct err e;
 	int rc;
-	if ((rc = check_overlaps(t, e)) || (rc = check_launches(t, e)) || (rc = check_flows(t, e)))
-		return rc;
-	return 0;
+};
+
+static void *overlap_thread(void *arg)
+{
+	struct overlap_job *job = arg;
+	job->rc = check_overlaps(job->t, &job->found, &job->e);
+	return NULL;
+}
+
+int tr_check(struct trace *t, bool parallel, struct err *e)
+{
+	/* The overlap check (a per-track sort) runs beside the other two, which
+	 * only read the tables; each counts into its own anomaly set. */
+	struct overlap_job job = {.t = t};
+	tr_anomalies_init(&job.found);
+	pthread_t th;
+	bool threaded = parallel && !pthread_create(&th, NULL, overlap_thread, &job);
+	if (!threaded)
+		overlap_thread(&job);
+	int rc = check_launches(t, e);
+	if (!rc)
+		rc = check_flows(t, e);
+	if (threaded)
+		pthread_join(th, NULL);
+	if (!rc && job.rc) {
+		*e = job.e;
+		rc = job.rc;
+	}
+	if (job.found.count[AN_OVERLAP]) {
+		tr_anomaly_add(&t->anomalies, AN_OVERLAP, job.found.first_offset[AN_OVERLAP]);
+		t->anomalies.count[AN_OVERLAP] += job.found.count[AN_OVERLAP] - 1;
+	}
+	return rc;
 }

@@ -6,7 +6,8 @@
 
 #include "torch/trace.h"
 
-int tr_check(struct trace *t, struct err *e);
+/* parallel: run the overlap check on a second thread. */
+int tr_check(struct trace *t, bool parallel, struct err *e);
 
 /* Event rows grouped by track, each group ordered by (ts, longer first,
  * input order): rows[first[k] .. first[k+1]) are track k's. Caller frees

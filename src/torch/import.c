@@ -18,6 +18,7 @@ enum state { ST_BEGIN, ST_MEMBER, ST_MEMBER_NEXT, ST_EV_FIRST, ST_EV_ITEM, ST_EV
 struct loader {
 	struct imp m;
 	struct imp_worker *w; /* NULL: serial import */
+	const char *map_end;  /* mapped input: its end; the window is j->base..j->end */
 	size_t split_min;
 	struct src *src;
 	char *buf;
@@ -32,10 +33,35 @@ static int nomem(struct loader *l)
 	return err_set(l->m.e, ERR_NOMEM, l->m.t->path, -1, "out of memory");
 }
 
-/* Keeps buf[keep..len), appends input. Sets eof when the source ended. */
-static int refill(struct loader *l, size_t keep)
+/* Mapped input: the window moves forward over the mapping; the pages
+ * before the record being read are released. */
+static int refill_map(struct loader *l, const char *record)
 {
 	struct jscan *j = &l->m.j;
+	if ((size_t)(j->end - record) > LIM_EVENT_BYTES)
+		return err_set(l->m.e, ERR_LIMIT, l->m.t->path, jscan_off(j, record),
+			       "one trace record is larger than %u MiB", LIM_EVENT_BYTES >> 20);
+	src_map_release(l->src, (size_t)(record - j->base));
+	size_t remain = (size_t)(l->map_end - j->end);
+	if (!remain)
+		l->eof = true;
+	j->end += remain < l->cap ? remain : l->cap;
+	j->p = record;
+	if (l->opts && l->opts->progress && src_raw_pos(l->src) >= l->next_progress) {
+		l->opts->progress(l->opts->progress_ctx, src_raw_pos(l->src), src_raw_size(l->src));
+		l->next_progress = src_raw_pos(l->src) + (16 << 20);
+	}
+	return 0;
+}
+
+/* Keeps the bytes from record on, appends input. Sets eof when the source
+ * ended. */
+static int refill(struct loader *l, const char *record)
+{
+	struct jscan *j = &l->m.j;
+	if (l->map_end)
+		return refill_map(l, record);
+	size_t keep = (size_t)(record - l->buf);
 	size_t rest = l->len - keep;
 	memmove(l->buf, l->buf + keep, rest);
 	l->len = rest;
@@ -394,11 +420,12 @@ static void split_try(struct loader *l, struct split *sp)
 	size_t left = (size_t)(j->end - j->p);
 	if (!l->w || left < l->split_min)
 		return;
-	/* The loader also merges, so it takes a little less than half. */
-	const char *at = imp_find_boundary(j->p + left * 9 / 20, j->end);
+	/* Half each: the worker interns into its own pool, which costs it about
+	 * what the merge costs the loader. */
+	const char *at = imp_find_boundary(j->p + left / 2, j->end);
 	if (!at)
 		return;
-	imp_worker_begin(l->w, l->buf, at, j->end, j->base_off);
+	imp_worker_begin(l->w, j->base, at, j->end, j->base_off);
 	sp->active = true;
 	sp->at = at;
 }
@@ -477,7 +504,7 @@ static int parse(struct loader *l)
 			tr_anomaly_add(&l->m.t->anomalies, AN_TRUNCATED, jscan_off(j, j->p));
 			return 0;
 		}
-		if ((rc = refill(l, (size_t)(record - l->buf))))
+		if ((rc = refill(l, record)))
 			return rc;
 	}
 }
@@ -535,16 +562,23 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 		goto fail;
 	}
 	t->file_bytes = src_raw_size(l.src);
-	l.buf = malloc(l.cap);
-	if (!l.buf) {
+	const char *map;
+	size_t map_len;
+	if (!src_map(l.src, &map, &map_len)) {
+		l.map_end = map + map_len;
+		l.m.j = (struct jscan){.base = map, .p = map, .end = map, .path = t->path, .e = e};
+	} else if (!(l.buf = malloc(l.cap))) {
 		rc = nomem(&l);
 		goto fail;
 	}
-	l.m.j = (struct jscan){.base = l.buf, .p = l.buf, .end = l.buf, .path = t->path,
-			       .uncompressed = t->gzip, .e = e};
+	if (!l.map_end)
+		l.m.j = (struct jscan){.base = l.buf, .p = l.buf, .end = l.buf, .path = t->path,
+				       .uncompressed = t->gzip, .e = e};
 	rc = parse(&l);
 	if (rc)
 		goto fail;
+	if (l.map_end)
+		src_map_release(l.src, (size_t)(l.map_end - l.m.j.base));
 	if (src_truncated(l.src) && !t->anomalies.count[AN_TRUNCATED])
 		tr_anomaly_add(&t->anomalies, AN_TRUNCATED, src_pos(l.src));
 	if (src_trailing_bytes(l.src) > 0)
@@ -554,7 +588,7 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 		t->anomalies.count[AN_NONSTANDARD] += l.m.j.tolerated - 1;
 	}
 	t->counts.bytes = (uint64_t)src_pos(l.src);
-	if ((rc = imp_finish_events(&l.m)) || (rc = tr_check(t, e)))
+	if ((rc = imp_finish_events(&l.m)) || (rc = tr_check(t, l.w != NULL, e)))
 		goto fail;
 	if (opts && opts->progress)
 		opts->progress(opts->progress_ctx, src_raw_pos(l.src), src_raw_size(l.src));
