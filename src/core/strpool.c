@@ -23,6 +23,16 @@ uint64_t strpool_hash(const void *data, size_t len)
 	const unsigned char *p = data;
 	const uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull;
 	uint64_t h = k0 ^ (len * k1);
+	if (len > 64) {
+		/* Long strings (kernel names, shapes) are hashed by their length,
+		 * first 32 and last 32 bytes: cheap, and lookups still compare the
+		 * whole string, so a collision only costs a probe. */
+		for (int i = 0; i < 4; i++)
+			h = mix(h ^ rd64(p + 8 * i), k1);
+		for (int i = 4; i >= 1; i--)
+			h = mix(h ^ rd64(p + len - 8 * i), k1);
+		return mix(h ^ k0, k1 ^ len);
+	}
 	while (len >= 8) {
 		h = mix(h ^ rd64(p), k1);
 		p += 8;

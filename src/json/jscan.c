@@ -207,14 +207,20 @@ static int skip_scalar(struct jscan *j)
 	}
 }
 
-/* Iterative skip: a stack of closers, so nesting costs no C stack. */
+/* Iterative skip: a stack of closers, so nesting costs no C stack. One
+ * loop reads every token, numbers inline, so skipping the arguments a
+ * reader does not need (shapes, strides, concrete inputs) stays cheap. The
+ * grammar is checked as fully as by a parser: a value where a value may
+ * stand, ',' or a close after it, string keys and ':' in objects. */
 int jscan_skip(struct jscan *j)
 {
 	char stack[LIM_JSON_DEPTH];
 	int depth = 0;
-	if (jscan_ws(j))
-		return JS_MORE;
+	const char *end = j->end;
 	for (;;) {
+		/* expecting a value */
+		if (jscan_ws(j))
+			return JS_MORE;
 		char c = *j->p;
 		if (c == '{' || c == '[') {
 			if (depth == LIM_JSON_DEPTH)
@@ -228,33 +234,56 @@ int jscan_skip(struct jscan *j)
 				depth--;
 				goto after_value;
 			}
-		}
-		/* At a value (in an object: at a key). */
-		if (depth && stack[depth - 1] == '}') {
-			struct jstr k;
-			if (*j->p != '"')
-				return jscan_error(j, j->p, "expected a string key, found %s", describe(j, j->p));
-			int rc = jscan_string(j, &k);
+			if (c == '[')
+				continue;
+		} else if ((unsigned)(c - '0') < 10 || (c == '-' && j->p + 1 < end && j->p[1] != 'I')) {
+			const char *p = j->p + 1;
+			while (p < end && jscan_is_numchar(*p))
+				p++;
+			if (p >= end)
+				return JS_MORE;
+			if (p - j->p > LIM_NUMBER_CHARS)
+				return jscan_error(j, j->p, "number longer than %d characters",
+						   LIM_NUMBER_CHARS);
+			j->p = p;
+			goto after_value;
+		} else {
+			int rc = skip_scalar(j);
 			if (rc)
 				return rc;
-			if ((rc = jscan_colon(j)))
-				return rc;
-			if (jscan_ws(j))
-				return JS_MORE;
+			goto after_value;
 		}
-		if (*j->p == '{' || *j->p == '[')
-			continue;
-		int rc = skip_scalar(j);
-		if (rc)
-			return rc;
+		/* in a new object, at its first key */
+		struct jstr key;
+		if (*j->p != '"')
+			return jscan_error(j, j->p, "expected a string key, found %s", describe(j, j->p));
+		int krc = jscan_string(j, &key);
+		if (!krc)
+			krc = jscan_colon(j);
+		if (krc)
+			return krc;
+		continue;
 	after_value:
 		while (depth) {
 			bool closed;
-			rc = jscan_next(j, stack[depth - 1], &closed);
+			int rc = jscan_next(j, stack[depth - 1], &closed);
 			if (rc)
 				return rc;
-			if (!closed)
+			if (!closed) {
+				if (stack[depth - 1] == '}') {
+					/* next member: key, then its value */
+					struct jstr k;
+					if (jscan_ws(j))
+						return JS_MORE;
+					if (*j->p != '"')
+						return jscan_error(j, j->p,
+								   "expected a string key, found %s",
+								   describe(j, j->p));
+					if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)))
+						return rc;
+				}
 				break;
+			}
 			depth--;
 		}
 		if (!depth)

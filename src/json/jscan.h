@@ -162,9 +162,9 @@ static inline bool jscan_fast_i64(struct jscan *j, int64_t *v)
 	const char *p = j->p, *end = j->end;
 	bool neg = p < end && *p == '-';
 	p += neg;
-	const char *d = p;
+	const char *d = p, *lim = end - p > 18 ? p + 18 : end;
 	uint64_t x = 0;
-	while (p < end && (unsigned)(*p - '0') < 10 && p - d < 18)
+	while (p < lim && (unsigned)(*p - '0') < 10)
 		x = x * 10 + (uint64_t)(*p++ - '0');
 	if (p == d || p >= end || jscan_is_numchar(*p))
 		return false;
@@ -178,9 +178,9 @@ static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
 	const char *p = j->p, *end = j->end;
 	bool neg = p < end && *p == '-';
 	p += neg;
-	const char *d = p;
+	const char *d = p, *lim = end - p > 15 ? p + 15 : end;
 	uint64_t x = 0;
-	while (p < end && (unsigned)(*p - '0') < 10 && p - d < 15)
+	while (p < lim && (unsigned)(*p - '0') < 10)
 		x = x * 10 + (uint64_t)(*p++ - '0');
 	if (p == d || p >= end)
 		return false;

@@ -478,7 +478,17 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 		return imp_end_b(m, ev->ts, track, ev->off);
 
 	/* X, B, i, I: a row of the events table. */
-	uint32_t cat = imp_intern(m, &ev->cat), name = imp_intern(m, &ev->name), slot;
+	/* Categories repeat from one event to the next: compare before hashing. */
+	uint32_t cat;
+	if (m->last_cat.s && ev->cat.len == m->last_cat.len && !ev->cat.escaped &&
+	    !memcmp(ev->cat.s, tr_str(t, m->last_cat_id), ev->cat.len)) {
+		cat = m->last_cat_id;
+	} else {
+		cat = imp_intern(m, &ev->cat);
+		m->last_cat = ev->cat;
+		m->last_cat_id = cat;
+	}
+	uint32_t name = imp_intern(m, &ev->name), slot;
 	enum tr_kind kind;
 	if (cat == TR_NONE || name == TR_NONE || imp_cat(m, cat, &kind, &slot))
 		return nomem(m);

@@ -41,6 +41,8 @@ struct imp {
 	struct jscan j;
 	char *scratch; /* unescaped strings */
 	size_t scratch_cap;
+	struct jstr last_cat; /* the previous event's category and its id */
+	uint32_t last_cat_id;
 	/* caches, indexed by string id */
 	uint16_t *cat_slot; /* category id -> 1 + row in t->cats (0 unknown) */
 	uint8_t *cat_kind;
