@@ -66,6 +66,11 @@ static const char *describe(const struct jscan *j, const char *at)
 	}
 }
 
+int jscan_long_string(struct jscan *j)
+{
+	return jscan_error(j, j->p, "string longer than %u bytes", LIM_STRING_BYTES);
+}
+
 int jscan_expect(struct jscan *j, char c)
 {
 	if (jscan_ws(j))
@@ -74,52 +79,6 @@ int jscan_expect(struct jscan *j, char c)
 		return jscan_error(j, j->p, "expected '%c', found %s", c, describe(j, j->p));
 	j->p++;
 	return JS_OK;
-}
-
-/* Finds the first '"' or '\\' in [p, end), or end. */
-static const char *find_quote_or_bs(const char *p, const char *end)
-{
-#if defined(__SSE2__)
-	const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
-	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)));
-		if (m)
-			return p + __builtin_ctz((unsigned)m);
-		p += 16;
-	}
-#endif
-	while (p < end && *p != '"' && *p != '\\')
-		p++;
-	return p;
-}
-
-int jscan_string(struct jscan *j, struct jstr *out)
-{
-	const char *start = j->p + 1, *p = start, *end = j->end;
-	bool escaped = false;
-	for (;;) {
-		p = find_quote_or_bs(p, end);
-		if (p >= end)
-			goto more;
-		if (*p == '"')
-			break;
-		escaped = true; /* backslash: skip it and the escaped byte */
-		p += 2;
-		if (p > end)
-			goto more;
-	}
-	if ((size_t)(p - start) > LIM_STRING_BYTES)
-		return jscan_error(j, j->p, "string longer than %u bytes", LIM_STRING_BYTES);
-	out->s = start;
-	out->len = (size_t)(p - start);
-	out->escaped = escaped;
-	j->p = p + 1;
-	return JS_OK;
-more:
-	if ((size_t)(end - start) > LIM_STRING_BYTES)
-		return jscan_error(j, j->p, "string longer than %u bytes", LIM_STRING_BYTES);
-	return JS_MORE;
 }
 
 /* Matches a literal word at p; JS_MORE when the window cuts it. */
@@ -272,7 +231,7 @@ int jscan_skip(struct jscan *j)
 			if (!closed) {
 				if (stack[depth - 1] == '}') {
 					/* next member: key, then its value */
-					struct jstr k;
+					struct jstr k = {0};
 					if (jscan_ws(j))
 						return JS_MORE;
 					if (*j->p != '"')

@@ -23,6 +23,11 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/limits.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 enum { JS_OK = 0, JS_MORE = 1, JS_ERR = -1 };
 
@@ -91,8 +96,56 @@ static inline int jscan_ws(struct jscan *j)
 
 /* Expects byte c (after whitespace) and consumes it. */
 int jscan_expect(struct jscan *j, char c);
-/* Reads a string; j->p must be at the opening quote. */
-int jscan_string(struct jscan *j, struct jstr *out);
+/* The error for a string over LIM_STRING_BYTES. */
+int jscan_long_string(struct jscan *j);
+
+/* Reads a string; j->p must be at the opening quote. Finds the first '"' or '\\' in [p, end), or end. */
+static inline const char *jscan_find_quote_or_bs(const char *p, const char *end)
+{
+#if defined(__SSE2__)
+	const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)));
+		if (m)
+			return p + __builtin_ctz((unsigned)m);
+		p += 16;
+	}
+#endif
+	while (p < end && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
+static inline int jscan_string(struct jscan *j, struct jstr *out)
+{
+	const char *start = j->p + 1, *p = start, *end = j->end;
+	bool escaped = false;
+	for (;;) {
+		p = jscan_find_quote_or_bs(p, end);
+		if (p >= end)
+			goto more;
+		if (*p == '"')
+			break;
+		escaped = true; /* backslash: skip it and the escaped byte */
+		p += 2;
+		if (p > end)
+			goto more;
+	}
+	if ((size_t)(p - start) > LIM_STRING_BYTES)
+		return jscan_long_string(j);
+	out->s = start;
+	out->len = (size_t)(p - start);
+	out->escaped = escaped;
+	j->p = p + 1;
+	return JS_OK;
+more:
+	if ((size_t)(end - start) > LIM_STRING_BYTES)
+		return jscan_long_string(j);
+	return JS_MORE;
+}
+
+
 /* Reads a number token (also NaN/Infinity/-Infinity) as text. */
 int jscan_number(struct jscan *j, struct jstr *out);
 /* Skips one value of any kind (depth-limited). */

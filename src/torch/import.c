@@ -155,7 +155,7 @@ static int walk_object(struct imp *m, int (*member)(struct imp *, const struct j
 		return JS_OK;
 	}
 	for (;;) {
-		struct jstr k;
+		struct jstr k = {0};
 		bool closed;
 		if ((rc = jscan_ws(j)))
 			return rc;
@@ -323,7 +323,7 @@ static int step(struct loader *l, enum state *st)
 {
 	struct jscan *j = &l->m.j;
 	struct tr_meta *meta = &l->m.t->meta;
-	struct jstr k;
+	struct jstr k = {0};
 	bool closed;
 	int rc;
 	switch (*st) {

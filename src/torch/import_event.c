@@ -297,7 +297,7 @@ static int read_args(struct jscan *j, struct imp_event *ev, unsigned *prob)
 	/* Counter series are collected when the phase is C or not yet known. */
 	bool series = !ev->has_ph || (ev->ph.len == 1 && ev->ph.s[0] == 'C');
 	for (;;) {
-		struct jstr k;
+		struct jstr k = {0};
 		if ((rc = jscan_ws(j)))
 			return rc;
 		if (*j->p != '"')
@@ -410,7 +410,7 @@ int imp_event(struct imp *m)
 		j->p++;
 	} else {
 		for (;;) {
-			struct jstr k;
+			struct jstr k = {0};
 			if ((rc = jscan_ws(j)))
 				return rc;
 			if (*j->p != '"')
