@@ -56,9 +56,10 @@ DEPS := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
 all: gpuprof
 
 # ./gpuprof is the release (or DEVELOPER=1) build; sanitizer builds stay in build/.
+# (phony, so switching between gcc/clang/DEVELOPER builds always updates it)
 gpuprof: $(BIN)
 ifeq ($(SANITIZE),)
-	cp $(BIN) $@
+	@cmp -s $(BIN) $@ || cp $(BIN) $@
 endif
 
 $(BUILD)/%.o: %.c
@@ -127,6 +128,6 @@ clean:
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) src/*/*.h tests/unit/*.c tests/unit/*.h
 
-.PHONY: all test check setup demo bench fuzz install clean format
+.PHONY: all gpuprof test check setup demo bench fuzz install clean format
 
 -include $(DEPS)

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/err.h"
 #include "core/limits.h"
@@ -226,6 +227,23 @@ static inline bool jscan_fast_i64(struct jscan *j, int64_t *v)
 	return true;
 }
 
+/* Eight ASCII digits at p as a number, or -1 when they are not all digits:
+ * the usual SWAR steps (check, subtract '0', combine pairs, quads, octets). */
+static inline int64_t jscan_8digits(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	if (((v & 0xF0F0F0F0F0F0F0F0ull) | (((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) !=
+	    0x3333333333333333ull)
+		return -1;
+	v -= 0x3030303030303030ull;
+	v = (v * 10) + (v >> 8);
+	v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+	     (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+	    32;
+	return (int64_t)v;
+}
+
 static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
 {
 	const char *p = j->p, *end = j->end;
@@ -233,6 +251,12 @@ static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
 	p += neg;
 	const char *d = p, *lim = end - p > 15 ? p + 15 : end;
 	uint64_t x = 0;
+	/* Timestamps have 10+ integer digits: take the first eight at once. */
+	int64_t eight = end - p >= 16 ? jscan_8digits(p) : -1;
+	if (eight >= 0) {
+		x = (uint64_t)eight;
+		p += 8;
+	}
 	while (p < lim && (unsigned)(*p - '0') < 10)
 		x = x * 10 + (uint64_t)(*p++ - '0');
 	if (p == d || p >= end)

@@ -315,11 +315,19 @@ static int read_args(struct jscan *j, struct imp_event *ev, unsigned *prob)
 }
 
 /* pid / tid: a number or a string. */
-static int read_id(struct imp *m, struct tr_id *out, bool *has, unsigned *prob)
+static int read_id(struct imp *m, struct tr_id *out, bool *has, unsigned *prob,
+		   struct imp_idcache *c)
 {
 	struct jscan *j = &m->j;
 	struct jstr s;
 	int rc;
+	if (c->len && j->end - j->p > 8 && !memcmp(j->p, c->text, c->len) &&
+	    !jscan_is_numchar(j->p[c->len])) {
+		j->p += c->len;
+		*out = (struct tr_id){.num = c->value};
+		*has = true;
+		return JS_OK;
+	}
 	if (*j->p == '"') {
 		if ((rc = jscan_string(j, &s)))
 			return rc;
@@ -334,7 +342,19 @@ static int read_id(struct imp *m, struct tr_id *out, bool *has, unsigned *prob)
 	}
 	out->is_str = false;
 	out->str = 0;
-	return read_num(j, jnum_i64, &out->num, has, prob);
+	const char *start = j->p;
+	bool got = false;
+	rc = read_num(j, jnum_i64, &out->num, &got, prob);
+	if (!rc && got) {
+		*has = true;
+		size_t n = (size_t)(j->p - start);
+		if (n <= sizeof c->text && (unsigned)(*start - '0') < 10) {
+			memcpy(c->text, start, n);
+			c->len = (uint8_t)n;
+			c->value = out->num;
+		}
+	}
+	return rc;
 }
 
 static int read_member(struct imp *m, const struct jstr *k, struct imp_event *ev, unsigned *prob)
@@ -360,9 +380,9 @@ static int read_member(struct imp *m, const struct jstr *k, struct imp_event *ev
 		if (KEY(k, "cat"))
 			return read_str(j, &ev->cat, &ev->has_cat, prob);
 		if (KEY(k, "pid"))
-			return read_id(m, &ev->pid, &ev->has_pid, prob);
+			return read_id(m, &ev->pid, &ev->has_pid, prob, &m->idc[0]);
 		if (KEY(k, "tid"))
-			return read_id(m, &ev->tid, &ev->has_tid, prob);
+			return read_id(m, &ev->tid, &ev->has_tid, prob, &m->idc[1]);
 		if (KEY(k, "dur"))
 			return read_num(j, jnum_us_to_ns, &ev->dur, &ev->has_dur, prob);
 		break;

@@ -41,6 +41,14 @@ struct imp {
 	struct jscan j;
 	char *scratch; /* unescaped strings */
 	size_t scratch_cap;
+	/* The text of the last numeric pid and tid read, and their values:
+	 * consecutive events mostly share them, and comparing 8 bytes is cheaper
+	 * than converting the digits again. */
+	struct imp_idcache {
+		char text[8];
+		uint8_t len;
+		int64_t value;
+	} idc[2];
 	struct jstr last_cat; /* the previous event's category and its id */
 	uint32_t last_cat_id;
 	/* caches, indexed by string id */

@@ -117,3 +117,41 @@ void test_json_unescape(struct t *t)
 	CHECK_INT(t, jscan_unescape(&lone, out, sizeof out), 3); /* U+FFFD */
 	CHECK(t, !memcmp(out, "\xEF\xBF\xBD", 3));
 }
+
+/* The one-pass readers must agree with the general conversions. */
+void test_json_fast_numbers(struct t *t)
+{
+	static const char *const us[] = {"1700000589864.096,", "4458676983543.183}", "12345678,",
+					 "123456789012345.5 ", "0.5,", "-17.25]", "99999999.999,",
+					 "1234567.1234,", "1e3,"};
+	for (size_t i = 0; i < sizeof us / sizeof us[0]; i++) {
+		const char *s = us[i];
+		size_t len = strcspn(s, ",} ]");
+		int64_t want = 0, got = 0;
+		int wrc = jnum_us_to_ns(s, len, &want);
+		struct jscan j = {.p = s, .end = s + strlen(s), .base = s};
+		if (jscan_fast_us(&j, &got)) {
+			CHECK_INT(t, wrc, 0);
+			CHECK_INT(t, got, want);
+			CHECK_INT(t, j.p - s, len);
+		} else {
+			CHECK(t, j.p == s); /* left for the general path */
+		}
+	}
+	int64_t v;
+	struct jscan j = {.p = "1700000589864.096,", .base = NULL};
+	j.end = j.p + 18;
+	CHECK(t, jscan_fast_us(&j, &v));
+	CHECK_INT(t, v, 1700000589864096LL);
+	const char *ints = "1299557, -42}";
+	j = (struct jscan){.p = ints, .end = ints + strlen(ints)};
+	CHECK(t, jscan_fast_i64(&j, &v));
+	CHECK_INT(t, v, 1299557);
+	j.p += 2;
+	CHECK(t, jscan_fast_i64(&j, &v));
+	CHECK_INT(t, v, -42);
+	const char *cut = "12345"; /* the window ends inside the number */
+	j = (struct jscan){.p = cut, .end = cut + 5};
+	CHECK(t, !jscan_fast_i64(&j, &v));
+	CHECK(t, !jscan_fast_us(&j, &v));
+}
