@@ -549,9 +549,9 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 	struct trace *t = trace_new(path);
 	if (!t)
 		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
-	struct loader l = {.opts = opts, .cap = opts && opts->window ? opts->window : 4 * LIM_CHUNK_BYTES};
+	struct loader l = {.opts = opts, .cap = opts && opts->window ? opts->window : 2 * LIM_CHUNK_BYTES};
 	l.m = (struct imp){.t = t, .e = e, .last_track = TR_NONE};
-	l.split_min = opts && opts->split_min ? opts->split_min : 4u << 20;
+	l.split_min = opts && opts->split_min ? opts->split_min : 2u << 20;
 	int rc = src_open(&l.src, path, e);
 	if (rc)
 		goto fail;

@@ -226,8 +226,8 @@ struct tr_load_opts {
 	void *progress_ctx;
 	int threads;	  /* importing threads: 0 = as many as useful (1 or 2) */
 	size_t split_min; /* split windows with at least this many unread bytes
-			     (0 = default, 4 MiB); for tests */
-	size_t window;	  /* read window in bytes (0 = default, 16 MiB); for tests */
+			     (0 = default, 2 MiB); for tests */
+	size_t window;	  /* read window in bytes (0 = default, 8 MiB); for tests */
 };
 
 /* Loads path ("-" = stdin) into a new trace. On failure returns a negative
