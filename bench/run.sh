@@ -137,7 +137,7 @@ BEGIN {
 	gzpl = "-"
 	if (kind == "plain") plain_t[label] = ours
 	else gzpl = ratio(ours, plain_t[label])
-	printf "%-36s %5s %13d %8s %6s %8s %7s %7s %8s %9s %7s %7s\n", label, kind, json,
+	printf "%-36s %5s %13s %8s %6s %8s %7s %7s %8s %9s %7s %7s\n", label, kind, json,
 		f(ours, "%.3f"), gbps, rssmb, rsr, f(cat, "%.3f"), f(inf, "%.3f"),
 		ratio(ours, base), gzpl, ratio(ours, prev)
 	# targets

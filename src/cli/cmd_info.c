@@ -122,28 +122,14 @@ static void overview(struct info_ctx *c, const struct trace *t, bool first)
 	rep_row(c->r, vals);
 }
 
-/* A table with an optional leading file column: cols[0] is that column. */
+/* The per-trace tables: each is declared once (columns) and filled by a
+ * rows function per trace; with several traces a leading file column tells
+ * the rows apart. */
 struct tab {
 	struct info_ctx *c;
 	const struct trace *t;
 	struct rep_val v[16];
-	int n;
 };
-
-static void tab_begin(struct tab *b, struct info_ctx *c, const struct trace *t, const char *name,
-		      const char *title, const struct rep_col *cols, int ncols)
-{
-	static const struct rep_col file_col = {"file", "File", REP_STR};
-	struct rep_col all[16];
-	int n = 0;
-	b->c = c;
-	b->t = t;
-	if (c->multi)
-		all[n++] = file_col;
-	for (int i = 0; i < ncols && n < 16; i++)
-		all[n++] = cols[i];
-	rep_table_begin(c->r, name, title, all, n);
-}
 
 static void tab_row(struct tab *b, const struct rep_val *vals, int n)
 {
@@ -155,24 +141,38 @@ static void tab_row(struct tab *b, const struct rep_val *vals, int n)
 	rep_row(b->c->r, b->v);
 }
 
-static void devices(struct info_ctx *c, const struct trace *t, bool first, bool last)
+static const struct rep_col devices_cols[] = {
+	{"id", "Id", REP_INT},
+	{"name", "Name", REP_STR},
+	{"total_global_mem_bytes", "Memory", REP_BYTES},
+	{"compute_capability", "Compute capability", REP_STR},
+	{"num_sms", "SMs", REP_INT},
+	{"max_threads_per_sm", "Max threads/SM", REP_INT},
+	{"regs_per_sm", "Registers/SM", REP_INT},
+	{"shared_mem_per_sm_bytes", "Shared mem/SM", REP_BYTES},
+	{"warp_size", "Warp size", REP_INT},
+};
+
+static const struct rep_col phases_cols[] = {
+	{"phase", "Phase", REP_STR}, {"meaning", "Meaning", REP_STR},
+	{"count", "Count", REP_INT}, {"analysed", "Analysed", REP_BOOL}};
+
+static const struct rep_col categories_cols[] = {{"category", "Category", REP_STR},
+				      {"kind", "Kind", REP_STR},
+				      {"count", "Events", REP_INT}};
+
+static const struct rep_col threads_cols[] = {
+	{"pid", "PID", REP_STR},	  {"process_name", "Process", REP_STR},
+	{"tid", "TID", REP_STR},	  {"thread_name", "Thread", REP_STR},
+	{"events", "Events", REP_INT}};
+
+static const struct rep_col anomalies_cols[] = {{"anomaly", "Anomaly", REP_STR},
+				      {"count", "Count", REP_INT},
+				      {"first_offset_bytes", "First at byte", REP_INT},
+				      {"description", "What", REP_STR}};
+
+static void rows_devices(struct tab *b, const struct trace *t)
 {
-	static const struct rep_col cols[] = {
-		{"id", "Id", REP_INT},
-		{"name", "Name", REP_STR},
-		{"total_global_mem_bytes", "Memory", REP_BYTES},
-		{"compute_capability", "Compute capability", REP_STR},
-		{"num_sms", "SMs", REP_INT},
-		{"max_threads_per_sm", "Max threads/SM", REP_INT},
-		{"regs_per_sm", "Registers/SM", REP_INT},
-		{"shared_mem_per_sm_bytes", "Shared mem/SM", REP_BYTES},
-		{"warp_size", "Warp size", REP_INT},
-	};
-	struct tab b;
-	if (first || !c->multi)
-		tab_begin(&b, c, t, "devices", "Devices (deviceProperties)", cols, 9);
-	b.c = c;
-	b.t = t;
 	for (size_t i = 0; i < t->meta.ndevices; i++) {
 		const struct tr_device_prop *d = &t->meta.devices[i];
 		char cc[48];
@@ -188,13 +188,11 @@ static void devices(struct info_ctx *c, const struct trace *t, bool first, bool 
 				      i_or_null(d->regs_per_sm),
 				      i_or_null(d->shared_mem_per_sm),
 				      i_or_null(d->warp_size)};
-		tab_row(&b, v, 9);
+		tab_row(b, v, 9);
 	}
-	if (last || !c->multi)
-		rep_table_end(c->r);
 }
 
-static void phases(struct info_ctx *c, const struct trace *t, bool first, bool last)
+static void rows_phases(struct tab *b, const struct trace *t)
 {
 	static const struct {
 		char ph;
@@ -205,14 +203,6 @@ static void phases(struct info_ctx *c, const struct trace *t, bool first, bool l
 		{'t', "flow step"}, {'f', "flow end"}, {'b', "async begin"}, {'e', "async end"},
 		{'n', "async instant"}, {'N', "object created"}, {'O', "object snapshot"},
 		{'D', "object destroyed"}, {'P', "sample"}, {'R', "mark"}};
-	static const struct rep_col cols[] = {
-		{"phase", "Phase", REP_STR}, {"meaning", "Meaning", REP_STR},
-		{"count", "Count", REP_INT}, {"analysed", "Analysed", REP_BOOL}};
-	struct tab b;
-	if (first || !c->multi)
-		tab_begin(&b, c, t, "phases", "Events per phase", cols, 4);
-	b.c = c;
-	b.t = t;
 	for (int ph = 0; ph < 128; ph++) {
 		if (!t->counts.by_phase[ph])
 			continue;
@@ -224,49 +214,28 @@ static void phases(struct info_ctx *c, const struct trace *t, bool first, bool l
 		bool used = strchr("XBEiICMstf", ph) != NULL;
 		struct rep_val v[] = {rep_s(p), rep_s(what), rep_i((int64_t)t->counts.by_phase[ph]),
 				      rep_b(used)};
-		tab_row(&b, v, 4);
+		tab_row(b, v, 4);
 	}
 	if (t->counts.other_phase) {
 		struct rep_val v[] = {rep_s("(other)"), rep_s("not a one-letter phase"),
 				      rep_i((int64_t)t->counts.other_phase), rep_b(false)};
-		tab_row(&b, v, 4);
+		tab_row(b, v, 4);
 	}
-	if (last || !c->multi)
-		rep_table_end(c->r);
 }
 
-static void categories(struct info_ctx *c, const struct trace *t, bool first, bool last)
+static void rows_categories(struct tab *b, const struct trace *t)
 {
-	static const struct rep_col cols[] = {{"category", "Category", REP_STR},
-					      {"kind", "Kind", REP_STR},
-					      {"count", "Events", REP_INT}};
-	struct tab b;
-	if (first || !c->multi)
-		tab_begin(&b, c, t, "categories", "Events per category (X, B/E, instants)", cols, 3);
-	b.c = c;
-	b.t = t;
 	for (size_t i = 0; i < t->ncats; i++) {
 		const char *cat = tr_str(t, t->cats[i].cat);
 		enum tr_kind k = tr_classify(cat, strlen(cat), "", 0, 'X');
 		struct rep_val v[] = {rep_s(cat), rep_s(tr_kind_label(k)),
 				      rep_i((int64_t)t->cats[i].n)};
-		tab_row(&b, v, 3);
+		tab_row(b, v, 3);
 	}
-	if (last || !c->multi)
-		rep_table_end(c->r);
 }
 
-static void threads(struct info_ctx *c, const struct trace *t, bool first, bool last)
+static void rows_threads(struct tab *b, const struct trace *t)
 {
-	static const struct rep_col cols[] = {
-		{"pid", "PID", REP_STR},	  {"process_name", "Process", REP_STR},
-		{"tid", "TID", REP_STR},	  {"thread_name", "Thread", REP_STR},
-		{"events", "Events", REP_INT}};
-	struct tab b;
-	if (first || !c->multi)
-		tab_begin(&b, c, t, "threads", "Processes and threads", cols, 5);
-	b.c = c;
-	b.t = t;
 	for (size_t i = 0; i < t->tracks.n; i++) {
 		const struct tr_track *tk = &t->tracks.v[i];
 		const struct tr_proc *p = &t->procs.v[tk->process];
@@ -275,25 +244,12 @@ static void threads(struct info_ctx *c, const struct trace *t, bool first, bool 
 				      s_or_null(t, p->name),
 				      rep_s(tr_id_text(t, &tk->tid, tb, sizeof tb)),
 				      s_or_null(t, tk->thread_name), rep_i((int64_t)tk->events)};
-		tab_row(&b, v, 5);
+		tab_row(b, v, 5);
 	}
-	if (last || !c->multi)
-		rep_table_end(c->r);
 }
 
-static void anomalies(struct info_ctx *c, const struct trace *t, bool first, bool last)
+static void rows_anomalies(struct tab *b, const struct trace *t)
 {
-	static const struct rep_col cols[] = {{"anomaly", "Anomaly", REP_STR},
-					      {"count", "Count", REP_INT},
-					      {"first_offset_bytes", "First at byte", REP_INT},
-					      {"description", "What", REP_STR}};
-	struct tab b;
-	if (first || !c->multi)
-		tab_begin(&b, c, t, "anomalies",
-			  t->gzip ? "Anomalies (offsets in the uncompressed JSON)" : "Anomalies",
-			  cols, 4);
-	b.c = c;
-	b.t = t;
 	for (int k = 0; k < AN_COUNT; k++) {
 		if (!t->anomalies.count[k])
 			continue;
@@ -301,10 +257,44 @@ static void anomalies(struct info_ctx *c, const struct trace *t, bool first, boo
 		struct rep_val v[] = {rep_s(tr_anomaly_key(k)), rep_i((int64_t)t->anomalies.count[k]),
 				      off >= 0 ? rep_i(off) : rep_null(),
 				      rep_s(tr_anomaly_desc(k))};
-		tab_row(&b, v, 4);
+		tab_row(b, v, 4);
 	}
-	if (last || !c->multi)
-		rep_table_end(c->r);
+}
+
+#define NCOLS(a) ((int)(sizeof a / sizeof a[0]))
+
+static const struct info_table {
+	const char *name, *title;
+	const struct rep_col *cols;
+	int ncols;
+	void (*rows)(struct tab *b, const struct trace *t);
+} tables[] = {
+	{"devices", "Devices (deviceProperties)", devices_cols, NCOLS(devices_cols), rows_devices},
+	{"phases", "Events per phase", phases_cols, NCOLS(phases_cols), rows_phases},
+	{"categories", "Events per category (X, B/E, instants)", categories_cols,
+	 NCOLS(categories_cols), rows_categories},
+	{"threads", "Processes and threads", threads_cols, NCOLS(threads_cols), rows_threads},
+	{"anomalies", "Anomalies (byte offsets in the uncompressed JSON)", anomalies_cols,
+	 NCOLS(anomalies_cols), rows_anomalies},
+};
+
+static void emit_table(struct info_ctx *c, const struct info_table *tb, struct trace *const *ts,
+		       int n)
+{
+	static const struct rep_col file_col = {"file", "File", REP_STR};
+	struct rep_col all[16];
+	int k = 0;
+	if (c->multi)
+		all[k++] = file_col;
+	for (int i = 0; i < tb->ncols && k < 16; i++)
+		all[k++] = tb->cols[i];
+	rep_table_begin(c->r, tb->name, tb->title, all, k);
+	struct tab b = {.c = c};
+	for (int i = 0; i < n; i++) {
+		b.t = ts[i];
+		tb->rows(&b, ts[i]);
+	}
+	rep_table_end(c->r);
 }
 
 int cmd_info(struct app *app, int argc, char **argv)
@@ -336,15 +326,12 @@ int cmd_info(struct app *app, int argc, char **argv)
 		rc = app_fail(app, &e);
 	if (!rc) {
 		struct info_ctx c = {.r = rep_open(app->out, app->format), .multi = n > 1};
-		void (*tables[])(struct info_ctx *, const struct trace *, bool, bool) = {
-			devices, phases, categories, threads, anomalies};
 		for (int i = 0; i < n; i++)
 			overview(&c, ts[i], i == 0);
 		if (c.multi)
 			rep_table_end(c.r);
 		for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++)
-			for (int i = 0; i < n; i++)
-				tables[k](&c, ts[i], i == 0, i == n - 1);
+			emit_table(&c, &tables[k], ts, n);
 		bool ok = c.r && rep_close(c.r) == 0;
 		if ((rc = app_out_close(app, ok, &e)))
 			rc = app_fail(app, &e);

@@ -345,6 +345,20 @@ static void *worker(void *arg)
 
 /* --- Consumer --- */
 
+/* Frees g and what it owns (its thread is not running). */
+static void gz_free(struct gzip *g)
+{
+	for (int i = 0; i < GZ_SLOTS; i++)
+		free(g->slot[i].data);
+	pthread_mutex_destroy(&g->mu);
+	pthread_cond_destroy(&g->filled_cv);
+	pthread_cond_destroy(&g->free_cv);
+	if (g->wake_fd >= 0)
+		close(g->wake_fd);
+	free(g->in);
+	free(g);
+}
+
 int gzip_start(struct src *s, struct err *e)
 {
 	struct gzip *g = calloc(1, sizeof *g);
@@ -373,13 +387,7 @@ int gzip_start(struct src *s, struct err *e)
 	pthread_cond_init(&g->free_cv, NULL);
 	int pe = pthread_create(&g->thread, NULL, worker, g);
 	if (pe) {
-		pthread_mutex_destroy(&g->mu);
-		pthread_cond_destroy(&g->filled_cv);
-		pthread_cond_destroy(&g->free_cv);
-		if (g->wake_fd >= 0)
-			close(g->wake_fd);
-		free(g->in);
-		free(g);
+		gz_free(g);
 		return err_set(e, ERR_NOMEM, s->path, -1, "cannot start thread: %s", strerror(pe));
 	}
 	s->gz = g;
@@ -455,14 +463,6 @@ void gzip_close(struct src *s)
 		(void)w; /* a full counter already wakes the poll */
 	}
 	pthread_join(g->thread, NULL);
-	for (int i = 0; i < GZ_SLOTS; i++)
-		free(g->slot[i].data);
-	pthread_mutex_destroy(&g->mu);
-	pthread_cond_destroy(&g->filled_cv);
-	pthread_cond_destroy(&g->free_cv);
-	if (g->wake_fd >= 0)
-		close(g->wake_fd);
-	free(g->in);
-	free(g);
+	gz_free(g);
 	s->gz = NULL;
 }

@@ -209,6 +209,13 @@ static int check_launches(struct trace *t, struct err *e)
 	return 0;
 }
 
+/* A flow's (category, id) as one set key. */
+static int64_t flow_key(const struct tr_flow *f)
+{
+	int64_t key = (int64_t)(((uint64_t)f->cat << 40) ^ (uint64_t)f->id);
+	return key == INT64_MIN ? INT64_MIN + 1 : key;
+}
+
 /* Flow ends per (category, id): bit 1 = start seen, bit 2 = finish seen. */
 static int check_flows(struct trace *t, struct err *e)
 {
@@ -218,9 +225,7 @@ static int check_flows(struct trace *t, struct err *e)
 		return nomem(t, e);
 	for (size_t i = 0; i < fl->n; i++) {
 		const struct tr_flow *f = &fl->v[i];
-		int64_t key = (int64_t)(((uint64_t)f->cat << 40) ^ (uint64_t)f->id);
-		if (key == INT64_MIN)
-			key = INT64_MIN + 1;
+		int64_t key = flow_key(f);
 		size_t k = iset_slot(&s, key);
 		s.k[k] = key;
 		s.v[k] |= f->ph == 's' ? 1 : f->ph == 'f' ? 2 : 0;
@@ -228,10 +233,7 @@ static int check_flows(struct trace *t, struct err *e)
 	/* Report in input order so the first offset is the earliest event. */
 	for (size_t i = 0; i < fl->n; i++) {
 		const struct tr_flow *f = &fl->v[i];
-		int64_t key = (int64_t)(((uint64_t)f->cat << 40) ^ (uint64_t)f->id);
-		if (key == INT64_MIN)
-			key = INT64_MIN + 1;
-		size_t k = iset_slot(&s, key);
+		size_t k = iset_slot(&s, flow_key(f));
 		if (f->ph != 't' && s.v[k] != 3 && !(s.v[k] & 4)) {
 			s.v[k] |= 4; /* count each flow once */
 			tr_anomaly_add(&t->anomalies, AN_FLOW_ONE_END, f->offset);

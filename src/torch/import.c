@@ -509,7 +509,7 @@ static int parse(struct loader *l)
 	}
 }
 
-static struct trace *trace_new(const char *path)
+struct trace *imp_trace_new(const char *path)
 {
 	struct trace *t = calloc(1, sizeof *t);
 	if (!t)
@@ -546,16 +546,24 @@ void imp_free(struct imp *m)
 int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **out, struct err *e)
 {
 	*out = NULL;
-	struct trace *t = trace_new(path);
+	struct trace *t = imp_trace_new(path);
 	if (!t)
 		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
-	struct loader l = {.opts = opts, .cap = opts && opts->window ? opts->window : 2 * LIM_CHUNK_BYTES};
+	struct loader l = {.opts = opts};
 	l.m = (struct imp){.t = t, .e = e, .last_track = TR_NONE};
-	l.split_min = opts && opts->split_min ? opts->split_min : 2u << 20;
 	int rc = src_open(&l.src, path, e);
 	if (rc)
 		goto fail;
 	t->gzip = src_is_gzip(l.src);
+	/* The window: 8 MiB, smaller for small inputs so that it stays a small
+	 * part of the memory a load takes (gzip traces are ~10x their size). */
+	l.cap = 2 * LIM_CHUNK_BYTES;
+	int64_t est = src_raw_size(l.src) * (t->gzip ? 10 : 1);
+	if (est > 0 && (uint64_t)est / 32 < l.cap)
+		l.cap = (uint64_t)est / 32 < (1u << 20) ? 1u << 20 : ((size_t)est / 32 + 0xFFFFF) & ~(size_t)0xFFFFF;
+	if (opts && opts->window)
+		l.cap = opts->window;
+	l.split_min = opts && opts->split_min ? opts->split_min : l.cap / 4;
 	int threads = opts && opts->threads ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
 	if (threads > 1 && imp_worker_start(&l.w, t->path, t->gzip)) {
 		rc = nomem(&l);

@@ -233,14 +233,13 @@ static unsigned name_flags(struct imp *m, uint32_t name, enum tr_kind k)
 static bool has_op_extra(const struct imp_args *a)
 {
 	return a->collective.len || a->dtype.len || a->pg_name.len || a->pg_ranks.len ||
-	       a->in_nelems >= 0 || a->out_nelems >= 0 || a->group_size >= 0 ||
-	       a->module_id >= 0 || a->python_id >= 0 || a->python_parent >= 0;
+	       a->in_nelems >= 0 || a->out_nelems >= 0 || a->group_size >= 0 || a->module_id >= 0;
 }
 
 static bool has_op_args(const struct imp_args *a)
 {
 	return a->input_dims.len || a->input_type.len || a->call_stack.len || a->seq >= 0 ||
-	       a->fwd_tid >= 0 || has_op_extra(a);
+	       a->fwd_tid >= 0 || a->python_id >= 0 || a->python_parent >= 0 || has_op_extra(a);
 }
 
 /* Interns the strings in src[] into dst[] (0 for absent); -1 on failure. */
@@ -292,9 +291,7 @@ static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a,
 			if (!x)
 				return -1;
 			*x = (struct tr_op_extra){.in_nelems = a->in_nelems, .out_nelems = a->out_nelems,
-						  .group_size = a->group_size, .module_id = a->module_id,
-						  .python_id = a->python_id,
-						  .python_parent = a->python_parent};
+						  .group_size = a->group_size, .module_id = a->module_id};
 			const struct jstr *const src[] = {&a->collective, &a->dtype, &a->pg_name,
 							  &a->pg_ranks};
 			uint32_t *const dst[] = {&x->collective, &x->dtype, &x->pg_name, &x->pg_ranks};
@@ -305,7 +302,14 @@ static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a,
 		struct tr_op_arg *o = ROW(t->op);
 		if (!o)
 			return -1;
-		*o = (struct tr_op_arg){.extra = extra, .seq = a->seq, .fwd_tid = a->fwd_tid};
+		*o = (struct tr_op_arg){.extra = extra};
+		if (kind == TR_PYTHON_FUNCTION) {
+			o->python_id = a->python_id;
+			o->python_parent = a->python_parent;
+		} else {
+			o->seq = a->seq;
+			o->fwd_tid = a->fwd_tid;
+		}
 		const struct jstr *const src[] = {&a->input_dims, &a->input_type, &a->call_stack};
 		uint32_t *const dst[] = {&o->input_dims, &o->input_type, &o->call_stack};
 		if (intern_all(m, src, dst, 3))

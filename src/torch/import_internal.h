@@ -95,6 +95,8 @@ int imp_events_reserve(struct tr_events *ev, size_t n);
 /* Room for b_prev[row] up to row. */
 int imp_b_prev_reserve(struct imp *m, size_t row);
 void imp_free(struct imp *m);
+/* An empty trace for path ("-" shows as <stdin>); NULL when out of memory. */
+struct trace *imp_trace_new(const char *path);
 
 /* The parallel worker (import_par.c): parses the events of the second part
  * of a window while the loader parses the first part, then its rows are

@@ -123,30 +123,12 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* A trace for the worker's rows (same construction as the loader's). */
-static struct trace *rows_new(const char *path)
-{
-	struct trace *t = calloc(1, sizeof *t);
-	if (!t)
-		return NULL;
-	arena_init(&t->arena);
-	if (strpool_init(&t->pool, &t->arena)) {
-		free(t);
-		return NULL;
-	}
-	snprintf(t->path, sizeof t->path, "%s", path);
-	tr_anomalies_init(&t->anomalies);
-	t->min_ts = INT64_MAX;
-	t->max_end = INT64_MIN;
-	return t;
-}
-
 int imp_worker_start(struct imp_worker **out, const char *path, bool uncompressed)
 {
 	struct imp_worker *w = calloc(1, sizeof *w);
 	if (!w)
 		return -1;
-	w->t = rows_new(path);
+	w->t = imp_trace_new(path);
 	if (!w->t) {
 		free(w);
 		return -1;

@@ -60,7 +60,7 @@ struct tr_gpu_args {
 };
 
 /* Arguments of host ops (cpu_op, annotations, python functions). The
- * frequent ones are here; the rare ones (communication, Python ids) in a
+ * frequent ones are here; the rare ones (communication, module id) in a
  * row of tr_op_extras, so a typical op costs 32 bytes. */
 struct tr_op_args {
 	size_t n, cap;
@@ -69,8 +69,14 @@ struct tr_op_args {
 		uint32_t input_type; /* raw JSON text of "Input type" */
 		uint32_t call_stack; /* "Call stack" */
 		uint32_t extra;	     /* row in tr_op_extras, or TR_NONE */
-		int64_t seq;	     /* "Sequence number", -1 */
-		int64_t fwd_tid;     /* "Fwd thread id", -1 */
+		union {              /* -1 when absent */
+			struct {     /* host ops: "Sequence number", "Fwd thread id" */
+				int64_t seq, fwd_tid;
+			};
+			struct {     /* python_function: "Python id", "Python parent id" */
+				int64_t python_id, python_parent;
+			};
+		};
 	} *v;
 };
 
@@ -85,8 +91,6 @@ struct tr_op_extras {
 		int64_t out_nelems;    /* "Out msg nelems", -1 */
 		int64_t group_size;    /* "Group size", -1 */
 		int64_t module_id;     /* "Python module id", -1 */
-		int64_t python_id;     /* "Python id", -1 */
-		int64_t python_parent; /* "Python parent id", -1 */
 	} *v;
 };
 
