@@ -14,11 +14,12 @@ static int nomem(const struct trace *t, struct err *e)
 
 static bool row_before(const struct trace *t, uint32_t a, uint32_t b)
 {
-	const int64_t *ts = t->ev.ts, *dur = t->ev.dur;
+	const int64_t *ts = t->ev.ts;
 	if (ts[a] != ts[b])
 		return ts[a] < ts[b];
-	if (dur[a] != dur[b])
-		return dur[a] > dur[b];
+	int64_t da = tr_dur(t, a), db = tr_dur(t, b);
+	if (da != db)
+		return da > db;
 	return a < b;
 }
 
@@ -122,12 +123,12 @@ static int check_overlaps(const struct trace *t, struct tr_anomalies *found, str
 		size_t depth = 0;
 		for (size_t i = first[k]; i < first[k + 1]; i++) {
 			uint32_t r = rows[i];
-			int64_t ts = t->ev.ts[r], end = ts + t->ev.dur[r];
-			while (depth && t->ev.ts[stack[depth - 1]] + t->ev.dur[stack[depth - 1]] <= ts)
+			int64_t ts = t->ev.ts[r], end = ts + tr_dur(t, r);
+			while (depth && t->ev.ts[stack[depth - 1]] + tr_dur(t, stack[depth - 1]) <= ts)
 				depth--;
 			if (depth) {
 				uint32_t top = stack[depth - 1];
-				if (end > t->ev.ts[top] + t->ev.dur[top]) {
+				if (end > t->ev.ts[top] + tr_dur(t, top)) {
 					int64_t off = t->ev.offset[r] < t->ev.offset[top]
 							      ? t->ev.offset[r]
 							      : t->ev.offset[top];
@@ -198,11 +199,11 @@ static int check_launches(struct trace *t, struct err *e)
 	if (iset_init(&s, nrt + 1))
 		return nomem(t, e);
 	for (size_t r = 0; r < ev->n; r++)
-		if ((ev->kind[r] == TR_RUNTIME || ev->kind[r] == TR_DRIVER) && ev->corr[r] >= 0)
-			s.k[iset_slot(&s, ev->corr[r])] = ev->corr[r];
+		if ((ev->kind[r] == TR_RUNTIME || ev->kind[r] == TR_DRIVER) && tr_corr(t, r) >= 0)
+			s.k[iset_slot(&s, tr_corr(t, r))] = tr_corr(t, r);
 	for (size_t r = 0; r < ev->n; r++)
 		if (ev->kind[r] == TR_KERNEL &&
-		    (ev->corr[r] < 0 || s.k[iset_slot(&s, ev->corr[r])] != ev->corr[r]))
+		    (tr_corr(t, r) < 0 || s.k[iset_slot(&s, tr_corr(t, r))] != tr_corr(t, r)))
 			tr_anomaly_add(&t->anomalies, AN_KERNEL_NO_LAUNCH, ev->offset[r]);
 	free(s.k);
 	free(s.v);

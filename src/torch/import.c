@@ -543,6 +543,14 @@ void imp_free(struct imp *m)
 	free(m->pend);
 }
 
+static int wide_cmp(const void *a, const void *b)
+{
+	const struct tr_wide *x = a, *y = b;
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return x->field < y->field ? -1 : x->field > y->field;
+}
+
 int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **out, struct err *e)
 {
 	*out = NULL;
@@ -596,6 +604,9 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 		t->anomalies.count[AN_NONSTANDARD] += l.m.j.tolerated - 1;
 	}
 	t->counts.bytes = (uint64_t)src_pos(l.src);
+	/* Wide values of B events closed late, and of merged parts, arrive out
+	 * of row order. */
+	qsort(t->wide.v, t->wide.n, sizeof *t->wide.v, wide_cmp);
 	if ((rc = imp_finish_events(&l.m)) || (rc = tr_check(t, l.w != NULL, e)))
 		goto fail;
 	if (opts && opts->progress)
@@ -633,6 +644,7 @@ void tr_free(struct trace *t)
 	free(ev->ph);
 	free(ev->flags);
 	free(t->gpu.v);
+	free(t->wide.v);
 	free(t->op.v);
 	free(t->opx.v);
 	free(t->mem.v);
@@ -644,6 +656,24 @@ void tr_free(struct trace *t)
 	strpool_free(&t->pool);
 	arena_free(&t->arena);
 	free(t);
+}
+
+int64_t tr_wide_get(const struct trace *t, size_t r, enum tr_wide_field f)
+{
+	size_t lo = 0, hi = t->wide.n;
+	uint64_t key = ((uint64_t)r << 8) | f;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct tr_wide *w = &t->wide.v[mid];
+		uint64_t k = ((uint64_t)w->row << 8) | w->field;
+		if (k == key)
+			return w->value;
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1; /* not reached for entries written by imp_narrow */
 }
 
 const char *tr_id_text(const struct trace *t, const struct tr_id *id, char *buf, size_t n)

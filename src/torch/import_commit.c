@@ -50,6 +50,24 @@ int imp_events_reserve(struct tr_events *ev, size_t more)
 #define ROW(tab) \
 	((tab).n < (tab).cap || !vec_reserve_((void **)&(tab).v, &(tab).cap, (tab).n + 1, sizeof *(tab).v, SIZE_MAX / 2) ? &(tab).v[(tab).n++] : NULL)
 
+int imp_narrow(struct trace *t, uint32_t *col, size_t r, enum tr_wide_field f, int64_t v)
+{
+	if (v >= 0 && v <= TR_NARROW_MAX) {
+		col[r] = (uint32_t)v;
+		return 0;
+	}
+	if (v == -1) {
+		col[r] = TR_NARROW_ABSENT;
+		return 0;
+	}
+	struct tr_wide *w = ROW(t->wide);
+	if (!w)
+		return -1;
+	*w = (struct tr_wide){.row = (uint32_t)r, .field = f, .value = v};
+	col[r] = TR_NARROW_WIDE;
+	return 0;
+}
+
 uint32_t imp_intern(struct imp *m, const struct jstr *s)
 {
 	if (!s->escaped)
@@ -412,7 +430,8 @@ int imp_end_b(struct imp *m, int64_t ts, uint32_t track, int64_t off)
 	}
 	m->open_b[track] = m->b_prev[top];
 	int64_t dur = ts - t->ev.ts[top];
-	t->ev.dur[top] = dur;
+	if (imp_narrow(t, t->ev.dur, top, TRW_DUR, dur))
+		return nomem(m);
 	t->ev.flags[top] &= (uint8_t)~TRF_UNMATCHED;
 	if (dur == 0)
 		tr_anomaly_add(&t->anomalies, AN_ZERO_DUR, t->ev.offset[top]);
@@ -522,12 +541,13 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 		return nomem(m);
 	size_t r = e->n++;
 	e->ts[r] = ev->ts;
-	e->dur[r] = dur;
+	if (imp_narrow(t, e->dur, r, TRW_DUR, dur) ||
+	    imp_narrow(t, e->ext_id, r, TRW_EXT_ID, ev->a.ext_id) ||
+	    imp_narrow(t, e->corr, r, TRW_CORR, ev->a.corr))
+		return nomem(m);
 	e->name[r] = name;
 	e->track[r] = track;
 	e->aux[r] = aux;
-	e->ext_id[r] = ev->a.ext_id;
-	e->corr[r] = ev->a.corr;
 	e->offset[r] = ev->off;
 	e->kind[r] = (uint8_t)kind;
 	e->ph[r] = ph == 'I' ? 'i' : ph;

@@ -90,6 +90,9 @@ int imp_finish_events(struct imp *m);
 int imp_end_b(struct imp *m, int64_t ts, uint32_t track, int64_t off);
 /* Row of the category string id cat in t->cats, added when new. */
 int imp_cat(struct imp *m, uint32_t cat, enum tr_kind *kind, uint32_t *slot);
+/* Stores v for event row r in a narrow column (appending to t->wide when it
+ * does not fit); -1 on allocation failure. */
+int imp_narrow(struct trace *t, uint32_t *col, size_t r, enum tr_wide_field f, int64_t v);
 /* Room for n more event rows. */
 int imp_events_reserve(struct tr_events *ev, size_t n);
 /* Room for b_prev[row] up to row. */

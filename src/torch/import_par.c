@@ -176,7 +176,7 @@ bool imp_worker_wait(struct imp_worker *w, const char **stop, bool *closed)
 void imp_worker_discard(struct imp_worker *w)
 {
 	struct trace *t = w->t;
-	t->ev.n = t->gpu.n = t->op.n = t->opx.n = t->mem.n = t->flows.n = t->counters.n = 0;
+	t->ev.n = t->wide.n = t->gpu.n = t->op.n = t->opx.n = t->mem.n = t->flows.n = t->counters.n = 0;
 	memset(&t->counts, 0, sizeof t->counts);
 	tr_anomalies_init(&t->anomalies);
 	for (size_t i = 0; i < t->ncats; i++)
@@ -315,6 +315,10 @@ static int merge_tables(struct imp_worker *w, struct imp *m)
 	memcpy(de->ts + base, se->ts, se->n * sizeof *se->ts);
 	memcpy(de->dur + base, se->dur, se->n * sizeof *se->dur);
 	memcpy(de->ext_id + base, se->ext_id, se->n * sizeof *se->ext_id);
+	APPEND(dst->wide, src->wide);
+	for (size_t i = 0; i < src->wide.n; i++)
+		dst->wide.v[dst->wide.n + i].row += (uint32_t)base;
+	dst->wide.n += src->wide.n;
 	memcpy(de->corr + base, se->corr, se->n * sizeof *se->corr);
 	memcpy(de->offset + base, se->offset, se->n * sizeof *se->offset);
 	memcpy(de->kind + base, se->kind, se->n);

@@ -28,16 +28,36 @@ struct tr_id {
 	bool is_str;
 };
 
+/* Narrow columns hold an int64 in 32 bits: values 0..TR_NARROW_MAX as they
+ * are, -1 ("absent") as TR_NARROW_ABSENT, anything else as TR_NARROW_WIDE
+ * with the value in the trace's wide table. Read them with tr_dur,
+ * tr_ext_id, tr_corr. Durations over 4.29 s and odd ids are rare, so this
+ * saves 12 bytes per event at the cost of a branch. */
+#define TR_NARROW_ABSENT UINT32_MAX
+#define TR_NARROW_WIDE (UINT32_MAX - 1)
+#define TR_NARROW_MAX (UINT32_MAX - 2)
+
+enum tr_wide_field { TRW_DUR, TRW_EXT_ID, TRW_CORR };
+
+struct tr_wides {
+	size_t n, cap;
+	struct tr_wide {
+		uint32_t row;
+		uint32_t field; /* enum tr_wide_field */
+		int64_t value;
+	} *v; /* sorted by (row, field) once the trace is loaded */
+};
+
 /* Duration events (X, and B/E pairs) and instants, in input order. */
 struct tr_events {
 	size_t n, cap;
 	int64_t *ts;	   /* ns */
-	int64_t *dur;	   /* ns (0 for instants) */
+	uint32_t *dur;	   /* narrow: ns (0 for instants) */
 	uint32_t *name;	   /* string id */
 	uint32_t *track;   /* row in tr_tracks */
 	uint32_t *aux;	   /* row in the kind's argument table, or TR_NONE */
-	int64_t *ext_id;   /* "External id" (or "external id"), -1 if absent */
-	int64_t *corr;	   /* "correlation", -1 if absent */
+	uint32_t *ext_id;  /* narrow: "External id" (or "external id"), -1 if absent */
+	uint32_t *corr;	   /* narrow: "correlation", -1 if absent */
 	int64_t *offset;   /* byte offset of the event in the (decompressed) input */
 	uint8_t *kind;	   /* enum tr_kind */
 	uint8_t *ph;	   /* 'X', 'B' (paired), 'i', 'I' */
@@ -202,6 +222,7 @@ struct trace {
 	int64_t file_bytes; /* on-disk size, -1 unknown */
 	struct tr_meta meta;
 	struct tr_events ev;
+	struct tr_wides wide;
 	struct tr_gpu_args gpu;
 	struct tr_op_args op;
 	struct tr_op_extras opx;
@@ -238,6 +259,27 @@ struct tr_load_opts {
  * err code with *e filled and *out NULL. Anomalies never fail the load. */
 int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **out, struct err *e);
 void tr_free(struct trace *t);
+
+/* The value of a narrow column entry v of event row r. */
+int64_t tr_wide_get(const struct trace *t, size_t r, enum tr_wide_field f);
+static inline int64_t tr_narrow(const struct trace *t, uint32_t v, size_t r, enum tr_wide_field f)
+{
+	if (v <= TR_NARROW_MAX)
+		return v;
+	return v == TR_NARROW_ABSENT ? -1 : tr_wide_get(t, r, f);
+}
+static inline int64_t tr_dur(const struct trace *t, size_t r)
+{
+	return tr_narrow(t, t->ev.dur[r], r, TRW_DUR);
+}
+static inline int64_t tr_ext_id(const struct trace *t, size_t r)
+{
+	return tr_narrow(t, t->ev.ext_id[r], r, TRW_EXT_ID);
+}
+static inline int64_t tr_corr(const struct trace *t, size_t r)
+{
+	return tr_narrow(t, t->ev.corr[r], r, TRW_CORR);
+}
 
 static inline const char *tr_str(const struct trace *t, uint32_t id)
 {

@@ -112,9 +112,9 @@ void test_torch_object_form(struct t *t)
 	size_t step = find_name(tr, "ProfilerStep#3");
 	CHECK(t, step != SIZE_MAX && (tr->ev.flags[step] & TRF_STEP));
 	CHECK_INT(t, tr->ev.ts[step], 100500);
-	CHECK_INT(t, tr->ev.dur[step], 50000);
+	CHECK_INT(t, tr_dur(tr, step), 50000);
 	size_t mm = find_name(tr, "aten::mm");
-	CHECK_INT(t, tr->ev.dur[mm], 10250);
+	CHECK_INT(t, tr_dur(tr, mm), 10250);
 	CHECK(t, tr->ev.aux[mm] != TR_NONE);
 	if (tr->ev.aux[mm] != TR_NONE) {
 		const struct tr_op_arg *o = &tr->op.v[tr->ev.aux[mm]];
@@ -124,9 +124,9 @@ void test_torch_object_form(struct t *t)
 	}
 	size_t k = find_name(tr, "sm90_xmma_gemm");
 	CHECK_INT(t, tr->ev.kind[k], TR_KERNEL);
-	CHECK_INT(t, tr->ev.corr[k], 77);
-	CHECK_INT(t, tr->ev.ext_id[k], 2);
-	CHECK_INT(t, tr->ev.dur[k], 20001);
+	CHECK_INT(t, tr_corr(tr, k), 77);
+	CHECK_INT(t, tr_ext_id(tr, k), 2);
+	CHECK_INT(t, tr_dur(tr, k), 20001);
 	const struct tr_gpu_arg *g = &tr->gpu.v[tr->ev.aux[k]];
 	CHECK_INT(t, g->grid[0], 128);
 	CHECK_INT(t, g->grid[1], 2);
@@ -146,8 +146,8 @@ void test_torch_object_form(struct t *t)
 	CHECK_INT(t, tr->counters.n, 2);
 	CHECK_INT(t, tr->flows.n, 3);
 	size_t outer = find_name(tr, "outer"), inner = find_name(tr, "inner");
-	CHECK_INT(t, tr->ev.dur[outer], 10000);
-	CHECK_INT(t, tr->ev.dur[inner], 4000);
+	CHECK_INT(t, tr_dur(tr, outer), 10000);
+	CHECK_INT(t, tr_dur(tr, inner), 4000);
 	CHECK(t, tr->ev.flags[outer] & TRF_FROM_BE);
 	/* anomalies: kernel 'orphan' has no launch, flow 78 has one end, the
 	 * third E is unmatched */
@@ -328,12 +328,12 @@ static bool same_tables(struct t *t, const struct trace *a, const struct trace *
 	}
 	for (size_t r = 0; r < a->ev.n && t->failed_checks == fails; r++) {
 		CHECK_INT(t, a->ev.ts[r], b->ev.ts[r]);
-		CHECK_INT(t, a->ev.dur[r], b->ev.dur[r]);
+		CHECK_INT(t, tr_dur(a, r), tr_dur(b, r));
 		CHECK_INT(t, a->ev.track[r], b->ev.track[r]);
 		CHECK_INT(t, a->ev.kind[r], b->ev.kind[r]);
 		CHECK_INT(t, a->ev.flags[r], b->ev.flags[r]);
 		CHECK_INT(t, a->ev.offset[r], b->ev.offset[r]);
-		CHECK_INT(t, a->ev.corr[r], b->ev.corr[r]);
+		CHECK_INT(t, tr_corr(a, r), tr_corr(b, r));
 		CHECK_STR(t, tr_str(a, a->ev.name[r]), tr_str(b, b->ev.name[r]));
 		CHECK_INT(t, a->ev.aux[r] == TR_NONE, b->ev.aux[r] == TR_NONE);
 		if (a->ev.aux[r] != TR_NONE && a->ev.kind[r] == TR_CPU_OP)
@@ -468,4 +468,48 @@ void test_torch_synth_counts(struct t *t)
 		}
 		unlink(path);
 	}
+}
+
+/* Values that do not fit the 32-bit columns (durations over 4.29 s, ids
+ * over 2^32 or negative) read back exactly, serial and two-thread. */
+void test_torch_wide_values(struct t *t)
+{
+	size_t cap = 1u << 20, n = 0;
+	char *text = malloc(cap);
+	n += (size_t)sprintf(text + n, "[\n");
+	int rows = 0;
+	for (int i = 0; n < cap - 512; i++, rows++)
+		n += (size_t)sprintf(text + n,
+				     "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"w\", \"pid\": 1, \"tid\": %d, "
+				     "\"ts\": %d, \"dur\": %s, \"args\": {\"External id\": %s, \"correlation\": %d}},\n",
+				     i, 10 + i, i % 3 == 0 ? "5000000.5" : "1.25",
+				     i % 4 == 0 ? "5000000000" : "17", i % 5 == 0 ? -7 : i);
+	n += (size_t)sprintf(text + n, "{\"ph\": \"B\", \"name\": \"long\", \"pid\": 2, \"tid\": 2, \"ts\": 1},\n"
+				       "{\"ph\": \"E\", \"pid\": 2, \"tid\": 2, \"ts\": 9000000}]\n");
+	char *path = write_tmp(text, n);
+	for (int threads = 1; threads <= 2; threads++) {
+		struct tr_load_opts o = {.threads = threads, .split_min = 4096, .window = 65536};
+		struct trace *tr = NULL;
+		struct err e = {0};
+		CHECK_INT(t, tr_load(path, &o, &tr, &e), 0);
+		if (!tr)
+			continue;
+		CHECK_INT(t, tr->ev.n, rows + 1);
+		int bad = 0;
+		for (int i = 0; i < rows && !bad; i++) {
+			bad |= tr_dur(tr, (size_t)i) != (i % 3 == 0 ? 5000000500LL : 1250);
+			bad |= tr_ext_id(tr, (size_t)i) != (i % 4 == 0 ? 5000000000LL : 17);
+			bad |= tr_corr(tr, (size_t)i) != (i % 5 == 0 ? -7 : i);
+			if (bad)
+				t_fail(t, __FILE__, __LINE__, "threads %d: row %d reads back wrong", threads, i);
+		}
+		CHECK_INT(t, tr_dur(tr, (size_t)rows), 8999999000LL);
+		CHECK_INT(t, tr_corr(tr, (size_t)rows), -1);
+		if (threads == 2)
+			CHECK(t, tr->counts.merged_windows > 3);
+		tr_free(tr);
+	}
+	unlink(path);
+	free(path);
+	free(text);
 }
