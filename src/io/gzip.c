@@ -35,8 +35,8 @@
  * that the output is still in cache when the consumer copies it; 4 x 4 MiB
  * measured 10-30% slower (page faults, cache misses). */
 #define GZ_SLOTS 4
-#define GZ_SLOT_BYTES ((size_t)1 << 20)
-#define GZ_IN_BYTES ((size_t)1 << 20)
+#define GZ_SLOT_BYTES ((size_t)1 << 19)
+#define GZ_IN_BYTES ((size_t)1 << 18)
 
 struct slot {
 	unsigned char *data; /* GZ_SLOT_BYTES, allocated by the worker on first use */
