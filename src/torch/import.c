@@ -606,7 +606,8 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 	t->counts.bytes = (uint64_t)src_pos(l.src);
 	/* Wide values of B events closed late, and of merged parts, arrive out
 	 * of row order. */
-	qsort(t->wide.v, t->wide.n, sizeof *t->wide.v, wide_cmp);
+	if (t->wide.n > 1)
+		qsort(t->wide.v, t->wide.n, sizeof *t->wide.v, wide_cmp);
 	if ((rc = imp_finish_events(&l.m)) || (rc = tr_check(t, l.w != NULL, e)))
 		goto fail;
 	if (opts && opts->progress)

@@ -255,8 +255,10 @@ static int extend_maps(struct imp_worker *w, struct imp *m)
 
 #define APPEND(dst, src)                                                                  \
 	do {                                                                              \
-		if ((src).n && vec_reserve_((void **)&(dst).v, &(dst).cap, (dst).n + (src).n, \
-					    sizeof *(dst).v, SIZE_MAX / 2))                 \
+		if (!(src).n)                                                             \
+			break;                                                            \
+		if (vec_reserve_((void **)&(dst).v, &(dst).cap, (dst).n + (src).n,        \
+				 sizeof *(dst).v, SIZE_MAX / 2))                          \
 			return -1;                                                        \
 		memcpy((dst).v + (dst).n, (src).v, (src).n * sizeof *(src).v);           \
 	} while (0)
@@ -309,6 +311,8 @@ static int merge_tables(struct imp_worker *w, struct imp *m)
 
 	const struct tr_events *se = &src->ev;
 	struct tr_events *de = &dst->ev;
+	if (!se->n)
+		return 0;
 	if (imp_events_reserve(de, se->n))
 		return -1;
 	size_t base = de->n;
