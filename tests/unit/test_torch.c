@@ -513,3 +513,39 @@ void test_torch_wide_values(struct t *t)
 	free(path);
 	free(text);
 }
+
+#include "torch/link.h"
+
+void test_torch_links(struct t *t)
+{
+	/* r1 launches k1 and k2 (same correlation); d1 is a driver call
+	 * launching k3; k4 has no launcher. */
+	const char *text =
+		"[{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"r1\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,\"args\":{\"correlation\":5}},\n"
+		" {\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k1\",\"pid\":0,\"tid\":7,\"ts\":3,\"dur\":1,\"args\":{\"correlation\":5}},\n"
+		" {\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\",\"pid\":0,\"tid\":8,\"ts\":3,\"dur\":1,\"args\":{\"correlation\":5}},\n"
+		" {\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"d1\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1,\"args\":{\"correlation\":6}},\n"
+		" {\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k3\",\"pid\":0,\"tid\":7,\"ts\":7,\"dur\":1,\"args\":{\"correlation\":6}},\n"
+		" {\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"k4\",\"pid\":0,\"tid\":7,\"ts\":9,\"dur\":1,\"args\":{\"correlation\":9}}]";
+	struct err e = {0};
+	struct trace *tr = load_text(t, text, &e);
+	if (!tr)
+		return;
+	struct tr_links l;
+	CHECK_INT(t, tr_links_build(tr, false, &l, &e), 0);
+	CHECK_INT(t, l.launcher[1], 0);
+	CHECK_INT(t, l.launcher[2], 0);
+	CHECK_INT(t, l.launcher[4], TR_NONE);
+	CHECK_INT(t, l.launcher[5], TR_NONE);
+	CHECK_INT(t, l.count[0], 2);
+	CHECK_INT(t, l.dev[l.first[0]], 1);
+	CHECK_INT(t, l.dev[l.first[0] + 1], 2);
+	CHECK_INT(t, l.ndev, 2);
+	tr_links_free(&l);
+	CHECK_INT(t, tr_links_build(tr, true, &l, &e), 0);
+	CHECK_INT(t, l.launcher[4], 3);
+	CHECK_INT(t, l.count[3], 1);
+	CHECK_INT(t, l.ndev, 3);
+	tr_links_free(&l);
+	tr_free(tr);
+}
