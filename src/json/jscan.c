@@ -534,6 +534,31 @@ int jnum_f64(const char *s, size_t len, double *v)
 		*v = -INFINITY;
 		return 0;
 	}
+	/* Plain decimals ("4.740741", "75"): digits read directly. */
+	{
+		const char *p = s, *end = s + len;
+		bool neg = p < end && *p == '-';
+		p += neg;
+		uint64_t m = 0;
+		int digits = 0, frac = 0;
+		bool dot = false, ok = p < end;
+		for (; p < end && ok; p++) {
+			if ((unsigned)(*p - '0') < 10) {
+				m = m * 10 + (uint64_t)(*p - '0');
+				digits++;
+				frac += dot;
+			} else if (*p == '.' && !dot) {
+				dot = true;
+			} else {
+				ok = false;
+			}
+		}
+		if (ok && digits && digits <= 15 && (!dot || frac) && frac <= 22) {
+			double v_ = (double)m / pow10_tab[frac];
+			*v = neg ? -v_ : v_;
+			return 0;
+		}
+	}
 	struct decnum d;
 	if (split_number(s, len, &d))
 		return -1;

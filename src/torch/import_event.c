@@ -321,7 +321,9 @@ static int read_id(struct imp *m, struct tr_id *out, bool *has, unsigned *prob,
 	struct jscan *j = &m->j;
 	struct jstr s;
 	int rc;
-	if (c->len && j->end - j->p > 8 && !memcmp(j->p, c->text, c->len) &&
+	uint64_t have, want;
+	if (c->len && j->end - j->p > 8 && (memcpy(&have, j->p, 8), memcpy(&want, c->text, 8),
+					    ((have ^ want) & (c->len == 8 ? ~0ull : (1ull << (8 * c->len)) - 1)) == 0) &&
 	    !jscan_is_numchar(j->p[c->len])) {
 		j->p += c->len;
 		*out = (struct tr_id){.num = c->value};
@@ -349,6 +351,7 @@ static int read_id(struct imp *m, struct tr_id *out, bool *has, unsigned *prob,
 		*has = true;
 		size_t n = (size_t)(j->p - start);
 		if (n <= sizeof c->text && (unsigned)(*start - '0') < 10) {
+			memset(c->text, 0, sizeof c->text);
 			memcpy(c->text, start, n);
 			c->len = (uint8_t)n;
 			c->value = out->num;

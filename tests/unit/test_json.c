@@ -60,6 +60,14 @@ void test_json_numbers(struct t *t)
 	CHECK_INT(t, jnum_f64("NaN", 3, &d), 0);
 	CHECK(t, isnan(d));
 	CHECK_INT(t, jnum_f64("-", 1, &d), -1);
+	CHECK_INT(t, jnum_f64("75", 2, &d), 0);
+	CHECK(t, d == 75.0);
+	CHECK_INT(t, jnum_f64("-2.5", 4, &d), 0);
+	CHECK(t, d == -2.5);
+	CHECK_INT(t, jnum_f64("15.515152", 9, &d), 0);
+	CHECK(t, d == 15.515152);
+	CHECK_INT(t, jnum_f64("1.", 2, &d), -1);
+	CHECK_INT(t, jnum_f64("1.2.3", 5, &d), -1);
 }
 
 static int skip_all(const char *text, size_t len, struct err *e, unsigned *tol)
