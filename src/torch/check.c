@@ -53,6 +53,37 @@ static void sort_rows(const struct trace *t, uint32_t *v, uint32_t *tmp, size_t 
 		v[o++] = tmp[i++];
 }
 
+/* Natural merge sort: traces come in a few long ordered runs (each step's
+ * events in order, steps or threads interleaved), so merging the runs
+ * pairwise costs n log(runs) instead of n log n. bounds[0..nruns] are the
+ * run starts plus n; tmp has room for n rows. */
+static void merge_runs(const struct trace *t, uint32_t *v, uint32_t *tmp, size_t *bounds,
+		       size_t nruns)
+{
+	while (nruns > 1) {
+		size_t out = 0;
+		for (size_t i = 0; i < nruns; i += 2) {
+			size_t lo = bounds[i];
+			if (i + 1 == nruns) {
+				bounds[out++] = lo;
+				break;
+			}
+			size_t mid = bounds[i + 1], hi = bounds[i + 2];
+			if (row_before(t, v[mid], v[mid - 1])) {
+				memcpy(tmp, v + lo, (mid - lo) * sizeof *v);
+				size_t a = 0, na = mid - lo, b = mid, o = lo;
+				while (a < na && b < hi)
+					v[o++] = row_before(t, v[b], tmp[a]) ? v[b++] : tmp[a++];
+				while (a < na)
+					v[o++] = tmp[a++];
+			}
+			bounds[out++] = lo;
+		}
+		bounds[out] = bounds[nruns];
+		nruns = out;
+	}
+}
+
 int tr_track_order(const struct trace *t, uint32_t **rows_out, size_t **first_out)
 {
 	size_t ntr = t->tracks.n, n = t->ev.n;
@@ -93,7 +124,22 @@ int tr_track_order(const struct trace *t, uint32_t **rows_out, size_t **first_ou
 			free(rows);
 			return -1;
 		}
-		sort_rows(t, v, tmp, m);
+		size_t nruns = 1;
+		for (size_t j = i; j < m; j++)
+			nruns += row_before(t, v[j], v[j - 1]);
+		size_t *bounds = nruns <= m / 16 ? malloc((nruns + 1) * sizeof *bounds) : NULL;
+		if (!bounds) {
+			sort_rows(t, v, tmp, m);
+			continue;
+		}
+		size_t b = 0;
+		bounds[b++] = 0;
+		for (size_t j = 1; j < m; j++)
+			if (row_before(t, v[j], v[j - 1]))
+				bounds[b++] = j;
+		bounds[b] = m;
+		merge_runs(t, v, tmp, bounds, nruns);
+		free(bounds);
 	}
 	free(tmp);
 	*rows_out = rows;

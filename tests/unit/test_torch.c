@@ -549,3 +549,53 @@ void test_torch_links(struct t *t)
 	tr_links_free(&l);
 	tr_free(tr);
 }
+
+#include "torch/check.h"
+
+/* Per-track order: (ts, longer first, input order), from inputs made of a
+ * few ordered runs (the natural merge) and from scrambled ones. */
+void test_torch_track_order(struct t *t)
+{
+	size_t cap = 1u << 20, n = 0;
+	char *text = malloc(cap);
+	n += (size_t)sprintf(text + n, "[\n");
+	/* 40 blocks of 100 ordered events, written last block first (40 runs on
+	 * tid 1); tid 2 scrambled by a multiplicative hash of the index */
+	for (int b = 39; b >= 0; b--)
+		for (int i = 0; i < 100; i++)
+			n += (size_t)sprintf(text + n,
+					     "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
+					     "\"ts\":%d,\"dur\":%d},\n", 1 + b * 1000 + i * 10, i % 3 ? 1 : 5);
+	for (int i = 0; i < 3000; i++)
+		n += (size_t)sprintf(text + n,
+				     "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":2,"
+				     "\"ts\":%u,\"dur\":1},\n", 1 + (unsigned)(i * 2654435761u % 1000));
+	n += (size_t)sprintf(text + n, "{\"ph\":\"i\",\"name\":\"end\",\"pid\":1,\"tid\":1,\"ts\":1}]\n");
+	char *path = write_tmp(text, n);
+	struct trace *tr = NULL;
+	struct err e = {0};
+	struct tr_load_opts o = {.threads = 1};
+	CHECK_INT(t, tr_load(path, &o, &tr, &e), 0);
+	uint32_t *rows = NULL;
+	size_t *first = NULL;
+	if (tr && !tr_track_order(tr, &rows, &first)) {
+		CHECK_INT(t, first[1] - first[0], 4000);
+		CHECK_INT(t, first[2] - first[1], 3000);
+		int bad = 0;
+		for (size_t k = 0; k < 2; k++)
+			for (size_t i = first[k] + 1; i < first[k + 1] && !bad; i++) {
+				uint32_t a = rows[i - 1], b = rows[i];
+				int64_t ta = tr->ev.ts[a], tb = tr->ev.ts[b];
+				bad = ta > tb || (ta == tb && (tr_dur(tr, a) < tr_dur(tr, b) ||
+							       (tr_dur(tr, a) == tr_dur(tr, b) && a > b)));
+				if (bad)
+					t_fail(t, __FILE__, __LINE__, "track %zu out of order at %zu", k, i);
+			}
+		free(rows);
+		free(first);
+	}
+	tr_free(tr);
+	unlink(path);
+	free(path);
+	free(text);
+}
