@@ -339,9 +339,16 @@ static int step(struct loader *l, enum state *st)
 			*st = ST_EV_FIRST;
 			return JS_OK;
 		}
-		if (*j->p != '{')
+		if (*j->p != '{') {
+			enum sniff_kind sk = sniff_bytes(j->p, (size_t)(j->end - j->p));
+			if (sk == SNIFF_NCU_REP || sk == SNIFF_SQLITE || sk == SNIFF_NSYS_REP)
+				return jscan_error(j, j->p, "this is %s file, not a PyTorch trace",
+						   sk == SNIFF_NCU_REP ? "an Nsight Compute (.ncu-rep)"
+						   : sk == SNIFF_SQLITE ? "an SQLite"
+									: "an Nsight Systems (.nsys-rep)");
 			return jscan_error(j, j->p, "expected a trace: '{' (object form) or '[' (array "
 						    "of events)");
+		}
 		j->p++;
 		meta->object_form = true;
 		if ((rc = jscan_ws(j)))
@@ -591,6 +598,10 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 		l.m.j = (struct jscan){.base = l.buf, .p = l.buf, .end = l.buf, .path = t->path,
 				       .uncompressed = t->gzip, .e = e};
 	rc = parse(&l);
+	if (!rc && t->meta.object_form && !t->meta.has_trace_events &&
+	    !t->anomalies.count[AN_TRUNCATED])
+		rc = err_set(e, ERR_FORMAT, t->path, -1,
+			     "not a trace: the JSON object has no \"traceEvents\" array");
 	if (rc)
 		goto fail;
 	if (l.map_end)

@@ -68,6 +68,7 @@ def independent(path):
         "x_dur_pos": 0,
         "min_ts": None,
         "max_end": None,
+        "is_trace": not isinstance(doc, dict) or "traceEvents" in doc,
     }
     open_b = {}
 
@@ -238,9 +239,16 @@ def main():
     ind = {p: ind_by_hash[hashes[p]] for p in paths}
 
     # Every trace under torch/ and torch-large/: loads, and its counts agree.
+    # A .json.gz that is not a Kineto trace (a PyTorch Execution Trace: an
+    # object with "nodes" and no "traceEvents") must be refused with exit 2.
     outs = {}
     for p in paths:
         label = os.path.relpath(p, data)
+        if not ind[p].get("is_trace", True):
+            rc, err, d = info(gpuprof, p)
+            check(f"{label}: refused as not a trace ({err})", rc, 2)
+            check(f"{label}: says why", "no \"traceEvents\"" in (err or ""), True)
+            continue
         rc, err, d = info(gpuprof, p)
         check(f"{label}: exit status ({err})", rc, 0)
         if d is None:
