@@ -11,8 +11,8 @@
  *
  * Threading: the worker owns the inflate state and the input buffer; the
  * slots of the ring change hands under `mu` (the worker fills slot
- * (head + count) % GZ_SLOTS, the consumer reads slot head). Memory is
- * bounded: GZ_SLOTS * GZ_SLOT_BYTES of output plus GZ_IN_BYTES of input,
+ * (head + count) % nslots, the consumer reads slot head). Memory is
+ * bounded: nslots * GZ_SLOT_BYTES of output plus GZ_IN_BYTES of input,
  * allocated on first use. gzip_close can stop the worker wherever it is: a
  * flag checked between inflate calls, a condition variable while it waits
  * for a free slot, and an eventfd polled next to a pipe it reads from.
@@ -31,10 +31,13 @@
 
 #include "io/internal.h"
 
-/* 4 x 1 MiB: enough slack for the consumer's uneven pace, and small enough
- * that the output is still in cache when the consumer copies it; 4 x 4 MiB
- * measured 10-30% slower (page faults, cache misses). */
-#define GZ_SLOTS 4
+/* Slots of 512 KiB: small enough that the output is still in cache when the
+ * consumer copies it (4 MiB slots measured 10-30% slower: page faults, cache
+ * misses). Their number is the read-ahead the consumer asks for (src_open_ex):
+ * a consumer that refills a whole window at once wants the next window
+ * inflated while it parses the current one. */
+#define GZ_MAX_SLOTS 64
+#define GZ_MIN_SLOTS 4
 #define GZ_SLOT_BYTES ((size_t)1 << 19)
 #define GZ_IN_BYTES ((size_t)1 << 18)
 
@@ -52,7 +55,8 @@ struct gzip {
 	pthread_mutex_t mu;
 	pthread_cond_t filled_cv; /* a slot was filled, or done */
 	pthread_cond_t free_cv;	  /* a slot was freed, or stop */
-	struct slot slot[GZ_SLOTS];
+	struct slot slot[GZ_MAX_SLOTS];
+	unsigned nslots; /* slots in use, GZ_MIN_SLOTS..GZ_MAX_SLOTS */
 	unsigned head, count; /* filled slots: head .. head + count - 1 */
 	bool done;	      /* the worker published its last slot */
 	atomic_bool stop;     /* gzip_close asks the worker to quit */
@@ -164,9 +168,9 @@ static int count_trailing(struct gzip *g)
 static struct slot *acquire_slot(struct gzip *g)
 {
 	pthread_mutex_lock(&g->mu);
-	while (g->count == GZ_SLOTS && !atomic_load(&g->stop))
+	while (g->count == g->nslots && !atomic_load(&g->stop))
 		pthread_cond_wait(&g->free_cv, &g->mu);
-	struct slot *sl = atomic_load(&g->stop) ? NULL : &g->slot[(g->head + g->count) % GZ_SLOTS];
+	struct slot *sl = atomic_load(&g->stop) ? NULL : &g->slot[(g->head + g->count) % g->nslots];
 	pthread_mutex_unlock(&g->mu);
 	if (sl && !sl->data) {
 		sl->data = malloc(GZ_SLOT_BYTES);
@@ -348,7 +352,7 @@ static void *worker(void *arg)
 /* Frees g and what it owns (its thread is not running). */
 static void gz_free(struct gzip *g)
 {
-	for (int i = 0; i < GZ_SLOTS; i++)
+	for (unsigned i = 0; i < g->nslots; i++)
 		free(g->slot[i].data);
 	pthread_mutex_destroy(&g->mu);
 	pthread_cond_destroy(&g->filled_cv);
@@ -359,13 +363,15 @@ static void gz_free(struct gzip *g)
 	free(g);
 }
 
-int gzip_start(struct src *s, struct err *e)
+int gzip_start(struct src *s, size_t readahead, struct err *e)
 {
 	struct gzip *g = calloc(1, sizeof *g);
 	if (!g)
 		return err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
 	g->s = s;
 	g->wake_fd = -1;
+	size_t want = readahead / GZ_SLOT_BYTES;
+	g->nslots = want < GZ_MIN_SLOTS ? GZ_MIN_SLOTS : want > GZ_MAX_SLOTS ? GZ_MAX_SLOTS : (unsigned)want;
 	g->in = malloc(GZ_IN_BYTES);
 	if (!g->in) {
 		free(g);
@@ -418,7 +424,7 @@ int gzip_read(struct src *s, void *dst, size_t cap, size_t *got, struct err *e)
 		pthread_mutex_lock(&g->mu);
 		if (g->holding) {
 			g->holding = false;
-			g->head = (g->head + 1) % GZ_SLOTS;
+			g->head = (g->head + 1) % g->nslots;
 			g->count--;
 			pthread_cond_signal(&g->free_cv);
 		}

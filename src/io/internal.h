@@ -42,8 +42,9 @@ struct src {
 };
 
 /* Starts the inflating thread on s (s->fd, then s->peek as the first input
- * bytes). Returns 0 or ERR_NOMEM/ERR_IO with e filled. */
-int gzip_start(struct src *s, struct err *e);
+ * bytes), inflating up to readahead bytes ahead of the consumer (at least
+ * 2 MiB). Returns 0 or ERR_NOMEM/ERR_IO with e filled. */
+int gzip_start(struct src *s, size_t readahead, struct err *e);
 /* src_read for gzip input: copies out of the ring, waiting for the thread
  * when it is empty. */
 int gzip_read(struct src *s, void *dst, size_t cap, size_t *got, struct err *e);

@@ -46,6 +46,11 @@ static int peek_head(struct src *s, struct err *e)
  * failure *out is NULL and e says why, with the user's path. */
 int src_open(struct src **out, const char *path, struct err *e)
 {
+	return src_open_ex(out, path, 0, e);
+}
+
+int src_open_ex(struct src **out, const char *path, size_t readahead, struct err *e)
+{
 	*out = NULL;
 	bool is_stdin = strcmp(path, "-") == 0;
 	const char *shown = is_stdin ? "<stdin>" : path;
@@ -87,7 +92,7 @@ int src_open(struct src **out, const char *path, struct err *e)
 		goto fail;
 	if (s->peek_len >= 2 && s->peek[0] == 0x1f && s->peek[1] == 0x8b) {
 		s->is_gzip = true;
-		rc = gzip_start(s, e);
+		rc = gzip_start(s, readahead, e);
 		if (rc)
 			goto fail;
 	}

@@ -25,6 +25,9 @@ struct src;
 
 /* path "-" means standard input. */
 int src_open(struct src **out, const char *path, struct err *e);
+/* As src_open; for gzip input, inflate up to readahead bytes ahead of the
+ * reader (0 = the 2 MiB default), e.g. one read window. */
+int src_open_ex(struct src **out, const char *path, size_t readahead, struct err *e);
 /* Reads up to cap bytes into dst. *got == 0 means end of stream. */
 int src_read(struct src *s, void *dst, size_t cap, size_t *got, struct err *e);
 /* Bytes delivered so far (decompressed offset of the next byte). */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/limits.h"
@@ -550,6 +551,16 @@ void imp_free(struct imp *m)
 	free(m->pend);
 }
 
+/* Read window for an input of about est bytes (-1: unknown). */
+static size_t window_for(int64_t est)
+{
+	size_t w = 2 * LIM_CHUNK_BYTES;
+	if (est > 0 && (uint64_t)est / 32 < w)
+		w = (uint64_t)est / 32 < (1u << 20) ? 1u << 20
+						   : ((size_t)est / 32 + 0xFFFFF) & ~(size_t)0xFFFFF;
+	return w;
+}
+
 static int wide_cmp(const void *a, const void *b)
 {
 	const struct tr_wide *x = a, *y = b;
@@ -566,16 +577,17 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
 	struct loader l = {.opts = opts};
 	l.m = (struct imp){.t = t, .e = e, .last_track = TR_NONE};
-	int rc = src_open(&l.src, path, e);
+	/* The window: 8 MiB, smaller for small inputs so that it stays a small
+	 * part of the memory a load takes (gzip traces are ~10x their size).
+	 * gzip input is inflated one window ahead of the parser. */
+	struct stat st;
+	int64_t fsize = strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode) ? st.st_size : -1;
+	int rc = src_open_ex(&l.src, path, window_for(fsize > 0 ? fsize * 10 : -1), e);
 	if (rc)
 		goto fail;
 	t->gzip = src_is_gzip(l.src);
-	/* The window: 8 MiB, smaller for small inputs so that it stays a small
-	 * part of the memory a load takes (gzip traces are ~10x their size). */
-	l.cap = 2 * LIM_CHUNK_BYTES;
-	int64_t est = src_raw_size(l.src) * (t->gzip ? 10 : 1);
-	if (est > 0 && (uint64_t)est / 32 < l.cap)
-		l.cap = (uint64_t)est / 32 < (1u << 20) ? 1u << 20 : ((size_t)est / 32 + 0xFFFFF) & ~(size_t)0xFFFFF;
+	int64_t est = src_raw_size(l.src);
+	l.cap = window_for(est > 0 && t->gzip ? est * 10 : est);
 	if (opts && opts->window)
 		l.cap = opts->window;
 	l.split_min = opts && opts->split_min ? opts->split_min : l.cap / 4;
