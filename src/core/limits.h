@@ -13,5 +13,6 @@
 #define LIM_ARENA_BYTES (1ull << 40)  /* everything one loaded input may hold */
 #define LIM_STRPOOL_STRINGS (1u << 30) /* distinct interned strings */
 #define LIM_CHUNK_BYTES (4u << 20)    /* read size of byte sources */
+#define LIM_TRACE_ROWS 4000000000u    /* rows of one trace table (32-bit row ids) */
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "core/vec.h"
 #include "torch/import_internal.h"
 
@@ -537,6 +538,10 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 	if (store_aux(m, kind, &ev->a, &aux))
 		return nomem(m);
 	struct tr_events *e = &t->ev;
+	if (e->n >= LIM_TRACE_ROWS) {
+		err_set(m->e, ERR_LIMIT, t->path, ev->off, "more than %u events", LIM_TRACE_ROWS);
+		return JS_ERR;
+	}
 	if (e->n == e->cap && imp_events_reserve(e, 1))
 		return nomem(m);
 	size_t r = e->n++;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "core/vec.h"
 #include "torch/import_internal.h"
 
@@ -313,7 +314,7 @@ static int merge_tables(struct imp_worker *w, struct imp *m)
 	struct tr_events *de = &dst->ev;
 	if (!se->n)
 		return 0;
-	if (imp_events_reserve(de, se->n))
+	if (de->n + se->n >= LIM_TRACE_ROWS || imp_events_reserve(de, se->n))
 		return -1;
 	size_t base = de->n;
 	memcpy(de->ts + base, se->ts, se->n * sizeof *se->ts);
