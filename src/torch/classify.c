@@ -98,6 +98,11 @@ enum tr_coll tr_tb_collective(const char *name, size_t len)
 	return TR_COLL_NONE;
 }
 
+bool tr_is_profiler_window(const char *name, size_t len)
+{
+	return len == 20 && !memcmp(name, "PyTorch Profiler (0)", 20);
+}
+
 /* NCCL kernels: ncclKernel_* (NCCL < 2.19) and ncclDevKernel_* (newer),
  * optionally behind "void ". */
 static bool is_nccl_kernel(const char *s, size_t len)

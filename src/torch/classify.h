@@ -67,6 +67,9 @@ long tr_step_number(const char *name, size_t len);
  * ops included, is TR_COLL_NONE. TRF_COMM is the wider modern notion. */
 enum tr_coll { TR_COLL_NONE, TR_COLL_NCCL, TR_COLL_GLOO };
 enum tr_coll tr_tb_collective(const char *name, size_t len);
+/* The profiler's own window event ("PyTorch Profiler (0)", category
+ * Trace): torch-tb-profiler's GPU-utilization timeline spans it. */
+bool tr_is_profiler_window(const char *name, size_t len);
 /* GPU-side work: kernel, memcpy, memset. */
 static inline bool tr_is_device(enum tr_kind k)
 {
