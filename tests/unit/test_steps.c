@@ -86,9 +86,9 @@ void test_steps_all_categories(struct t *t)
 	CHECK(t, s.device_adjusted && !s.fallback);
 	CHECK(t, s.has_kernel && s.has_runtime && s.has_memcpy_or_memset && !s.has_communication);
 	/* Kernel 15, Memcpy 10, Memset 5, Runtime 30 ([360,380] [390,400]
-	 * [405,410]), DataLoader 180 ([100,280]), CPU Exec 35 (aten::to lies
-	 * inside the DataLoader; [340,410] less the runtimes and memcpy 405-410
-	 * ... = 340-360 + 380-390 + ... = 35), Other 125 */
+	 * [405,410]), DataLoader 180 ([100,280], covering aten::to), CPU Exec
+	 * 35 (aten::nll_loss_backward [340,410] less the runtimes: [340,360]
+	 * [380,390] [400,405]), Other 400 - 275 = 125 */
 	CHECK_STEP(t, &s.steps[0], 1, 50, 450, 15, 10, 5, 0, 30, 180, 35, 125);
 	CHECK_INT(t, st_avg_ns(&s, ST_TOTAL), 400000);
 	CHECK_DBL(t, st_avg_us(&s, ST_DATALOADER), 180.0, 0);
