@@ -36,9 +36,8 @@ struct ctx {
 	bool compat;
 	int64_t *coll_ids; /* external ids of collective ops, sorted, unique */
 	size_t ncoll;
-	struct rg_vec roles[ST_NROLES];
-	struct rg_vec cost[ST_NROLES + 1]; /* + Other */
-	uint8_t *matched;		   /* device rows launched inside a step */
+	uint8_t *matched; /* device rows launched inside a step */
+	uint8_t *role;	  /* per event: its role, 0xff for none */
 };
 
 static int64_t end_of(const struct trace *t, size_t r)
@@ -331,49 +330,75 @@ static int device_adjust(struct ctx *c, struct st_result *out)
 	return 0;
 }
 
-/* §5.2: one merged list per role. */
-static int role_ranges(struct ctx *c, struct st_result *out)
+/* §5.2: the role of every event, once (one byte each; 0xff = none). */
+static int assign_roles(struct ctx *c)
 {
 	const struct trace *t = c->t;
+	c->role = malloc(t->ev.n ? t->ev.n : 1);
+	if (!c->role)
+		return -1;
 	for (size_t r = 0; r < t->ev.n; r++) {
-		if (t->ev.ph[r] != 'X')
-			continue;
-		int role = role_of(c, r);
-		if (role >= 0 && rg_push(&c->roles[role], t->ev.ts[r], end_of(t, r)))
-			return -1;
+		int role = t->ev.ph[r] == 'X' ? role_of(c, r) : -1;
+		c->role[r] = role < 0 ? 0xff : (uint8_t)role;
 	}
-	for (int k = 0; k < ST_NROLES; k++) {
-		rg_sort(c->roles[k].v, c->roles[k].n);
-		c->roles[k].n = rg_merge(c->roles[k].v, c->roles[k].n);
-	}
-	out->has_kernel = c->roles[ST_KERNEL].n > 0;
-	out->has_runtime = c->roles[ST_RUNTIME].n > 0;
-	out->has_memcpy_or_memset = c->roles[ST_MEMCPY].n > 0 || c->roles[ST_MEMSET].n > 0;
-	out->has_communication = c->roles[ST_COMM].n > 0;
 	return 0;
 }
 
-/* §5.3: each role takes what the higher ones left of the union of the
- * steps. As in the reference, when nothing is left ("slots" empty) the
- * next role takes its whole list and the slots restart from the union. */
+/* The merged list of one role. */
+static int role_list(const struct ctx *c, int k, struct rg_vec *out)
+{
+	const struct trace *t = c->t;
+	out->n = 0;
+	for (size_t r = 0; r < t->ev.n; r++)
+		if (c->role[r] == k && rg_push(out, t->ev.ts[r], end_of(t, r)))
+			return -1;
+	rg_sort(out->v, out->n);
+	out->n = rg_merge(out->v, out->n);
+	return 0;
+}
+
+/* Adds |cost ∩ step| to every step's part k. */
+static int add_part(struct st_result *out, int k, const struct rg_vec *cost)
+{
+	struct rg_index ix;
+	if (rg_index_build(&ix, cost->v, cost->n))
+		return -1;
+	for (size_t i = 0; i < out->n; i++) {
+		struct st_step *s = &out->steps[i];
+		s->cost[k] = rg_measure(&ix, s->start, s->end);
+		out->sum[k] += s->cost[k];
+	}
+	rg_index_free(&ix);
+	return 0;
+}
+
+/* §5.2-§5.3, one role at a time in priority order (so only one role list
+ * is held at once): each role takes what the higher ones left of the
+ * union of the steps ("slots"). As in the reference, when nothing is left
+ * the next role takes its whole list and the slots restart from the
+ * union. The role lists are built even without steps, for the has_*
+ * flags. */
 static int breakdown(struct ctx *c, struct st_result *out)
 {
-	struct rg_vec slots = {0}, tmp = {0};
+	struct rg_vec role = {0}, cost = {0}, slots = {0}, tmp = {0};
 	int rc = -1;
 	for (int k = 0; k < ST_NROLES; k++) {
-		struct rg_vec *cost = &c->cost[k];
-		const struct rg_vec *role = &c->roles[k];
+		if (role_list(c, k, &role))
+			goto done;
+		bool any = role.n > 0;
+		out->has_kernel |= k == ST_KERNEL && any;
+		out->has_runtime |= k == ST_RUNTIME && any;
+		out->has_memcpy_or_memset |= (k == ST_MEMCPY || k == ST_MEMSET) && any;
+		out->has_communication |= k == ST_COMM && any;
+		if (!out->n)
+			continue;
 		if (slots.n) {
-			if (rg_intersect(slots.v, slots.n, role->v, role->n, cost))
+			if (rg_intersect(slots.v, slots.n, role.v, role.n, &cost))
 				goto done;
 		} else {
-			cost->n = 0;
-			if (rg_reserve(cost, role->n))
-				goto done;
-			if (role->n)
-				memcpy(cost->v, role->v, role->n * sizeof *role->v);
-			cost->n = role->n;
-			slots.n = 0;
+			struct rg_vec sw = cost; /* the whole role list */
+			cost = role;
+			role = sw;
 			if (rg_reserve(&slots, out->n))
 				goto done;
 			for (size_t i = 0; i < out->n; i++)
@@ -381,31 +406,22 @@ static int breakdown(struct ctx *c, struct st_result *out)
 			rg_sort(slots.v, slots.n);
 			slots.n = rg_merge(slots.v, slots.n);
 		}
-		if (rg_subtract(slots.v, slots.n, cost->v, cost->n, &tmp))
+		if (rg_subtract(slots.v, slots.n, cost.v, cost.n, &tmp) || add_part(out, k, &cost))
 			goto done;
 		struct rg_vec sw = slots;
 		slots = tmp;
 		tmp = sw;
 	}
-	c->cost[ST_OTHER] = slots;
-	slots = (struct rg_vec){0};
-	for (int k = 0; k <= ST_OTHER; k++) {
-		struct rg_index ix;
-		if (rg_index_build(&ix, c->cost[k].v, c->cost[k].n))
-			goto done;
-		for (size_t i = 0; i < out->n; i++) {
-			struct st_step *s = &out->steps[i];
-			s->cost[k] = rg_measure(&ix, s->start, s->end);
-			out->sum[k] += s->cost[k];
-		}
-		rg_index_free(&ix);
-	}
+	if (out->n && add_part(out, ST_OTHER, &slots))
+		goto done;
 	for (size_t i = 0; i < out->n; i++) {
 		out->steps[i].cost[ST_TOTAL] = out->steps[i].end - out->steps[i].start;
 		out->sum[ST_TOTAL] += out->steps[i].cost[ST_TOTAL];
 	}
 	rc = 0;
 done:
+	rg_vec_free(&role);
+	rg_vec_free(&cost);
 	rg_vec_free(&slots);
 	rg_vec_free(&tmp);
 	return rc;
@@ -421,16 +437,15 @@ int st_compute(const struct trace *t, const struct tr_links *l, const struct st_
 		rc = host_steps(&c, out);
 	if (!rc && out->n)
 		rc = device_adjust(&c, out);
+	free(c.matched);
+	c.matched = NULL;
 	if (!rc)
-		rc = role_ranges(&c, out);
-	if (!rc && out->n)
+		rc = assign_roles(&c);
+	if (!rc)
 		rc = breakdown(&c, out);
 	free(c.coll_ids);
 	free(c.matched);
-	for (int k = 0; k < ST_NROLES; k++)
-		rg_vec_free(&c.roles[k]);
-	for (int k = 0; k <= ST_OTHER; k++)
-		rg_vec_free(&c.cost[k]);
+	free(c.role);
 	if (rc) {
 		st_free(out);
 		return err_set(e, ERR_NOMEM, t->path, -1, "out of memory computing steps");
