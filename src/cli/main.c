@@ -20,6 +20,10 @@
 static const struct cmd commands[] = {
 	{"info", "what a trace is: format, versions, devices, counts, anomalies", cmd_info_help,
 	 cmd_info},
+	{"steps", "training steps and their time breakdown (Kernel, Memcpy, ..., Other)",
+	 cmd_steps_help, cmd_steps},
+	{"summary", "overview: GPUs, steps, average step breakdown, GPU utilization",
+	 cmd_summary_help, cmd_summary},
 	{"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help,
 	 cmd_synth},
 };

@@ -81,6 +81,28 @@ long tr_step_number(const char *name, size_t len)
 	return v;
 }
 
+enum tr_coll tr_tb_collective(const char *name, size_t len)
+{
+	static const char *const ops[] = {"broadcast", "reduce", "all_reduce", "all_gather",
+					  "reduce_scatter"};
+	enum tr_coll lib;
+	if (starts(name, len, "nccl:"))
+		lib = TR_COLL_NCCL;
+	else if (starts(name, len, "gloo:"))
+		lib = TR_COLL_GLOO;
+	else
+		return TR_COLL_NONE;
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (len - 5 == strlen(ops[i]) && !memcmp(name + 5, ops[i], len - 5))
+			return lib;
+	return TR_COLL_NONE;
+}
+
+bool tr_is_profiler_window(const char *name, size_t len)
+{
+	return len == 20 && !memcmp(name, "PyTorch Profiler (0)", 20);
+}
+
 /* NCCL kernels: ncclKernel_* (NCCL < 2.19) and ncclDevKernel_* (newer),
  * optionally behind "void ". */
 static bool is_nccl_kernel(const char *s, size_t len)

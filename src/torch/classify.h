@@ -60,6 +60,16 @@ enum tr_kind tr_classify(const char *cat, size_t cat_len, const char *name, size
 unsigned tr_name_flags(enum tr_kind k, const char *name, size_t len);
 /* ProfilerStep#N -> N (>= 0), or -1 when name is not a step. */
 long tr_step_number(const char *name, size_t len);
+/* torch-tb-profiler's collectives (tb_profiler.md §11): exactly
+ * nccl:{broadcast,reduce,all_reduce,all_gather,reduce_scatter} (returns
+ * TR_COLL_NCCL) or the same five with gloo: (TR_COLL_GLOO); anything else,
+ * _all_gather_base, all_to_all, send/recv, record_param_comms or c10d::
+ * ops included, is TR_COLL_NONE. TRF_COMM is the wider modern notion. */
+enum tr_coll { TR_COLL_NONE, TR_COLL_NCCL, TR_COLL_GLOO };
+enum tr_coll tr_tb_collective(const char *name, size_t len);
+/* The profiler's own window event ("PyTorch Profiler (0)", category
+ * Trace): torch-tb-profiler's GPU-utilization timeline spans it. */
+bool tr_is_profiler_window(const char *name, size_t len);
 /* GPU-side work: kernel, memcpy, memset. */
 static inline bool tr_is_device(enum tr_kind k)
 {

@@ -1,0 +1,144 @@
+/* steps: the training steps of a trace and where each step's time went
+ * (torch-tb-profiler's overview step table). */
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/load.h"
+#include "torch/steps.h"
+
+const char cmd_steps_help[] =
+	"Usage: gpuprof steps [options] TRACE\n"
+	"\n"
+	"One row per training step: its name (N of ProfilerStep#N), start and end\n"
+	"(ns, on the trace's clock) and the time breakdown of the step, as the\n"
+	"PyTorch profiler's TensorBoard plugin (torch-tb-profiler) computes it:\n"
+	"Kernel, Memcpy, Memset, Communication, Runtime, DataLoader, CPU Exec and\n"
+	"Other, in that priority order (a moment counts for the first part busy at\n"
+	"that moment, so the parts add up to the step's Total). A last row\n"
+	"'average' holds the mean over the steps.\n"
+	"\n"
+	"Steps come from ProfilerStep#N events; a step is stretched to the end of\n"
+	"the GPU work launched from inside it and starts no earlier than the\n"
+	"previous step's end; trailing steps that launched no GPU work (or much\n"
+	"less than the step before) are dropped, as the profiler probably missed\n"
+	"their kernels. A trace without ProfilerStep events has one step '0' over\n"
+	"its CPU operators. Communication is the kernels of the collective ops\n"
+	"nccl:/gloo: broadcast, reduce, all_reduce, all_gather, reduce_scatter.\n"
+	"A section 'step_detection' says how the steps were found.\n"
+	"\n"
+	"CSV/JSON columns: step, start_ns, end_ns, kernel_ns, memcpy_ns, memset_ns,\n"
+	"communication_ns, runtime_ns, dataloader_ns, cpu_exec_ns, other_ns,\n"
+	"total_ns (the average row is rounded to whole ns).\n"
+	"\n"
+	"Options:\n"
+	"  --tb-compat  reproduce torch-tb-profiler exactly, quirks included:\n"
+	"               gpu_user_annotation copies of ProfilerStep#N become extra\n"
+	"               (duplicate or empty) steps and GPU annotation ranges count\n"
+	"               as CPU Exec. By default gpu_user_annotation events are\n"
+	"               left out. See docs/tb-compat.md.\n"
+	"\n"
+	"Examples:\n"
+	"  gpuprof steps run/worker0.pt.trace.json.gz\n"
+	"  gpuprof steps --tb-compat --format csv trace.json > steps.csv\n";
+
+static const struct rep_col step_cols[] = {
+	{"step", "Step", REP_STR},
+	{"start_ns", "Start (ns)", REP_INT},
+	{"end_ns", "End (ns)", REP_INT},
+#define X(id, key, title) {key "_ns", title, REP_DUR_NS},
+	ST_PARTS(X)
+#undef X
+};
+#define NSTEP_COLS ((int)(sizeof step_cols / sizeof step_cols[0]))
+
+static void emit(struct report *r, const struct st_result *s, bool compat)
+{
+	rep_table_begin(r, "steps", "Steps (time breakdown)", step_cols, NSTEP_COLS);
+	struct rep_val v[NSTEP_COLS];
+	char name[32];
+	for (size_t i = 0; i < s->n; i++) {
+		const struct st_step *st = &s->steps[i];
+		snprintf(name, sizeof name, "%lld", (long long)st->number);
+		v[0] = rep_s(name);
+		v[1] = rep_i(st->start);
+		v[2] = rep_i(st->end);
+		for (int k = 0; k < ST_NPARTS; k++)
+			v[3 + k] = rep_i(st->cost[k]);
+		rep_row(r, v);
+	}
+	if (s->n) {
+		v[0] = rep_s("average");
+		v[1] = rep_null();
+		v[2] = rep_null();
+		for (int k = 0; k < ST_NPARTS; k++)
+			v[3 + k] = rep_i(st_avg_ns(s, (enum st_part)k));
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+	rep_kv_begin(r, "step_detection", "Step detection");
+	rep_kv(r, "mode", "Mode", REP_STR, rep_s(compat ? "tb-compat" : "default"));
+	rep_kv(r, "source", "Steps from", REP_STR,
+	       rep_s(!s->fallback ? "ProfilerStep events"
+		     : s->n   ? "no ProfilerStep: one step over the CPU operators"
+			      : "no ProfilerStep and no CPU operators: no step"));
+	rep_kv(r, "steps", "Steps", REP_INT, rep_i((int64_t)s->n));
+	rep_kv(r, "removed_tail_steps", "Tail steps removed", REP_INT,
+	       rep_i((int64_t)(s->host_steps - s->n)));
+	rep_kv(r, "device_adjusted", "Stretched to GPU work", REP_BOOL, rep_b(s->device_adjusted));
+	rep_kv(r, "has_kernel", "Has kernels", REP_BOOL, rep_b(s->has_kernel));
+	rep_kv(r, "has_runtime", "Has runtime calls", REP_BOOL, rep_b(s->has_runtime));
+	rep_kv(r, "has_memcpy_or_memset", "Has memcpy/memset", REP_BOOL,
+	       rep_b(s->has_memcpy_or_memset));
+	rep_kv(r, "has_communication", "Has communication", REP_BOOL, rep_b(s->has_communication));
+	rep_kv_end(r);
+}
+
+int cmd_steps(struct app *app, int argc, char **argv)
+{
+	const char *path = NULL;
+	struct st_opts o = {0};
+	bool dashdash = false;
+	for (int i = 1; i < argc; i++) {
+		if (!dashdash && !strcmp(argv[i], "--")) {
+			dashdash = true;
+		} else if (!dashdash && !strcmp(argv[i], "--tb-compat")) {
+			o.tb_compat = true;
+		} else if (!dashdash && argv[i][0] == '-' && argv[i][1]) {
+			return app_usage(app, "steps", "unknown option '%s'", argv[i]);
+		} else if (path) {
+			return app_usage(app, "steps", "one TRACE only ('%s' is extra)", argv[i]);
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path)
+		return app_usage(app, "steps", "no TRACE given");
+	struct trace *t;
+	int rc = app_load_trace(app, path, &t);
+	if (rc)
+		return rc;
+	struct err e = {0};
+	struct tr_links l;
+	struct st_result s;
+	if ((rc = tr_links_build(t, false, &l, &e))) {
+		tr_free(t);
+		return app_fail(app, &e);
+	}
+	rc = st_compute(t, &l, &o, &s, &e);
+	tr_links_free(&l);
+	if (!rc && (rc = app_out_open(app, &e)) == 0) {
+		struct report *r = rep_open(app->out, app->format);
+		if (r)
+			emit(r, &s, o.tb_compat);
+		bool ok = r && rep_close(r) == 0;
+		rc = app_out_close(app, ok, &e);
+		if (!rc && !ok)
+			rc = err_set(&e, ERR_IO, app->output ? app->output : "stdout", -1,
+				     "could not write the report");
+	}
+	if (rc)
+		rc = app_fail(app, &e);
+	st_free(&s);
+	tr_free(t);
+	return rc;
+}
