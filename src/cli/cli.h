@@ -53,8 +53,12 @@ bool cli_is_help(const char *arg);
 
 int cmd_info(struct app *app, int argc, char **argv);
 int cmd_synth(struct app *app, int argc, char **argv);
+int cmd_ops(struct app *app, int argc, char **argv);
+int cmd_kernels(struct app *app, int argc, char **argv);
 
 extern const char cmd_info_help[];
 extern const char cmd_synth_help[];
+extern const char cmd_ops_help[];
+extern const char cmd_kernels_help[];
 
 #endif

@@ -20,6 +20,9 @@
 static const struct cmd commands[] = {
 	{"info", "what a trace is: format, versions, devices, counts, anomalies", cmd_info_help,
 	 cmd_info},
+	{"ops", "operator table (torch-tb-profiler's Operator view)", cmd_ops_help, cmd_ops},
+	{"kernels", "kernel table (torch-tb-profiler's Kernel view)", cmd_kernels_help,
+	 cmd_kernels},
 	{"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help,
 	 cmd_synth},
 };

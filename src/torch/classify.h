@@ -60,6 +60,18 @@ enum tr_kind tr_classify(const char *cat, size_t cat_len, const char *name, size
 unsigned tr_name_flags(enum tr_kind k, const char *name, size_t len);
 /* ProfilerStep#N -> N (>= 0), or -1 when name is not a step. */
 long tr_step_number(const char *name, size_t len);
+/* Tensor Cores (torch-tb-profiler §7).
+ * tr_kernel_uses_tc: the kernel name contains one of torch-tb-profiler's
+ * patterns (from NVIDIA PyProf); unless tb_only, also one of the names of
+ * today's Hopper/Blackwell tensor-core GEMM kernels (see classify.c).
+ * tr_op_tc_eligible: the operator name is exactly one of torch-tb-profiler's
+ * Tensor-Core-eligible operators; unless tb_only, also one of the modern
+ * autograd/aten names of the same operations. */
+bool tr_kernel_uses_tc(const char *name, size_t len, bool tb_only);
+bool tr_op_tc_eligible(const char *name, size_t len, bool tb_only);
+/* The ten collective names torch-tb-profiler knows: nccl: and gloo:
+ * broadcast, reduce, all_reduce, all_gather, reduce_scatter (exactly). */
+bool tr_tb_collective(const char *name, size_t len);
 /* GPU-side work: kernel, memcpy, memset. */
 static inline bool tr_is_device(enum tr_kind k)
 {
