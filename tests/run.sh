@@ -35,5 +35,6 @@ stage golden sh tests/golden/run.sh
 stage fuzz sh tests/fuzz/replay.sh
 stage cli sh tests/cli/run.sh
 stage shared sh tests/shared/run.sh
+stage tbops sh tests/tbprof/ops.sh
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

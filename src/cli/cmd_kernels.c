@@ -103,8 +103,8 @@ static void emit(struct report *r, struct optree *o, const struct kern_view *v,
 			rep_i(kern_mean(k)),
 			rep_i(k->max),
 			rep_i(k->min),
-			v->has_blocks_per_sm ? rep_f(kern_mean_blocks_per_sm(k)) : rep_null(),
-			v->has_occupancy ? rep_f(kern_mean_occupancy(k)) : rep_null(),
+			v->has_blocks_per_sm ? rep_f(k->mean_bps) : rep_null(),
+			v->has_occupancy ? rep_f(k->mean_occ) : rep_null(),
 		};
 		struct rep_val out[NCOLS];
 		int n = 0;

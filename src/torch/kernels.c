@@ -19,6 +19,7 @@ struct kgroup {
 	struct kern_view *v;
 	struct omap map;
 	size_t cap;
+	double *acc; /* by kernel + op: per row, running sums of bps x dur, occ x dur, dur */
 	enum kern_group group;
 	/* the key sought */
 	const struct tr_gpu_arg *g;
@@ -62,7 +63,48 @@ static const struct tr_gpu_arg *gpu_args(const struct trace *t, uint32_t row)
 	return aux != TR_NONE && aux < t->gpu.n ? &t->gpu.v[aux] : &no_args;
 }
 
-static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node)
+/* The µs value tb holds for ns (its float of the trace's decimal text). */
+static double us_of(int64_t ns)
+{
+	return (double)(ns / 1000) + (double)(ns % 1000) / 1000.0;
+}
+
+/* numpy's sum of a float64 array (pairwise_sum in its add reduction), so
+ * the weighted means round as tb's np.average results do. */
+static double np_sum(const double *a, size_t n)
+{
+	if (n < 8) {
+		double r = 0.;
+		for (size_t i = 0; i < n; i++)
+			r += a[i];
+		return r;
+	}
+	if (n <= 128) {
+		double r[8];
+		size_t i;
+		for (i = 0; i < 8; i++)
+			r[i] = a[i];
+		for (i = 8; i < n - n % 8; i += 8)
+			for (size_t j = 0; j < 8; j++)
+				r[j] += a[i + j];
+		double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+		for (; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	size_t n2 = n / 2;
+	n2 -= n2 % 8;
+	return np_sum(a, n2) + np_sum(a + n2, n - n2);
+}
+
+/* x with tb's "missing counts 0" (float(x or 0), fillna(0)). */
+static double or0(double x)
+{
+	return isnan(x) ? 0.0 : x;
+}
+
+/* Adds kernel row to its group; *gi = the group's index. */
+static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *gi)
 {
 	struct optree *o = k->o;
 	const struct trace *t = o->t;
@@ -105,7 +147,15 @@ static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node)
 		}
 		if (omap_put(&k->map, h, i))
 			return -1;
+		if (k->group == KERN_BY_NAME_OP) {
+			double *na = realloc(k->acc, k->cap * 3 * sizeof *na);
+			if (!na)
+				return -1;
+			k->acc = na;
+			k->acc[3 * i] = k->acc[3 * i + 1] = k->acc[3 * i + 2] = 0;
+		}
 	}
+	*gi = i;
 	struct kern_row *r = &v->rows[i];
 	int64_t dur = tr_dur(t, row);
 	r->calls++;
@@ -114,11 +164,13 @@ static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node)
 		r->min = dur;
 	if (dur > r->max)
 		r->max = dur;
-	/* tb: float(x or 0) * dur, and pandas' fillna(0): missing counts 0 */
-	if (!isnan(g->blocks_per_sm))
-		r->bps_dur += g->blocks_per_sm * (double)dur;
-	if (!isnan(g->occupancy))
-		r->occ_dur += g->occupancy * (double)dur;
+	if (k->group == KERN_BY_NAME_OP) {
+		/* tb: agg += float(x or 0) * (end_time - start_time), in µs */
+		double ts = us_of(t->ev.ts[row]), d = (ts + us_of(dur)) - ts;
+		k->acc[3 * i] += or0(g->blocks_per_sm) * d;
+		k->acc[3 * i + 1] += or0(g->occupancy) * d;
+		k->acc[3 * i + 2] += d;
+	}
 	return 0;
 }
 
@@ -163,12 +215,105 @@ static int sort_rows(struct kern_view *v, const struct trace *t, bool by_name)
 	return 0;
 }
 
+struct ts_row {
+	int64_t ts;
+	uint32_t row, group;
+};
+
+static int cmp_ts_row(const void *a, const void *b)
+{
+	const struct ts_row *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* By name: tb's pandas groupby over the kernels in time order, with
+ * np.average(x.fillna(0), weights=duration) per group. */
+static int by_name(struct kgroup *k, struct ts_row *kr, size_t nk)
+{
+	const struct trace *t = k->o->t;
+	struct kern_view *v = k->v;
+	qsort(kr, nk, sizeof *kr, cmp_ts_row);
+	for (size_t i = 0; i < nk; i++)
+		if (add_kernel(k, kr[i].row, OPT_NIL, &kr[i].group))
+			return -1;
+	size_t *at = calloc(v->n + 1, sizeof *at);
+	uint32_t *by = malloc((nk ? nk : 1) * sizeof *by);
+	double *x = malloc((nk ? nk : 1) * 3 * sizeof *x);
+	if (!at || !by || !x) {
+		free(at);
+		free(by);
+		free(x);
+		return -1;
+	}
+	for (size_t i = 0; i < nk; i++)
+		at[kr[i].group + 1]++;
+	for (size_t g = 0; g < v->n; g++)
+		at[g + 1] += at[g];
+	for (size_t i = 0; i < nk; i++)
+		by[at[kr[i].group]++] = (uint32_t)i; /* stable: time order kept */
+	size_t from = 0;
+	for (size_t g = 0; g < v->n; g++) {
+		size_t m = at[g] - from;
+		double *xb = x, *xo = x + m, *w = x + 2 * m;
+		for (size_t j = 0; j < m; j++) {
+			uint32_t row = kr[by[from + j]].row;
+			const struct tr_gpu_arg *ga = gpu_args(t, row);
+			w[j] = us_of(tr_dur(t, row));
+			xb[j] = or0(ga->blocks_per_sm) * w[j];
+			xo[j] = or0(ga->occupancy) * w[j];
+		}
+		double scl = np_sum(w, m);
+		/* np.average raises ZeroDivisionError on zero weights; tb: 0 */
+		v->rows[g].mean_bps = scl != 0 ? np_sum(xb, m) / scl : 0.0;
+		v->rows[g].mean_occ = scl != 0 ? np_sum(xo, m) / scl : 0.0;
+		from = at[g];
+	}
+	free(at);
+	free(by);
+	free(x);
+	return 0;
+}
+
+/* By kernel + op: tb's get_operator_and_kernels order, each node's kernels
+ * after its children's; the op is the last node whose runtime credited the
+ * kernel (tb's op_name). */
+static int by_name_op(struct kgroup *k)
+{
+	struct optree *o = k->o;
+	const struct trace *t = o->t;
+	uint32_t gi;
+	for (size_t i = 0; i < o->npost; i++) {
+		const struct optree_node *nd = &o->nodes[o->post[i]];
+		for (uint32_t j = 0; j < nd->rt_count; j++) {
+			size_t n;
+			const uint32_t *dev = optree_rt_devices(o, &o->rts[nd->rt_first + j], &n);
+			for (size_t d = 0; d < n; d++)
+				if (t->ev.kind[dev[d]] == TR_KERNEL &&
+				    add_kernel(k, dev[d], o->dev_node[dev[d]], &gi))
+					return -1;
+		}
+	}
+	for (size_t g = 0; g < k->v->n; g++) {
+		double tot = k->acc[3 * g + 2];
+		k->v->rows[g].mean_bps = tot > 0 ? k->acc[3 * g] / tot : 0.0;
+		k->v->rows[g].mean_occ = tot > 0 ? k->acc[3 * g + 1] / tot : 0.0;
+	}
+	return 0;
+}
+
 int kern_build(struct optree *o, enum kern_group group, struct kern_view *out, struct err *e)
 {
 	const struct trace *t = o->t;
 	memset(out, 0, sizeof *out);
 	struct kgroup k = {.o = o, .v = out, .group = group};
-	int rc = omap_init(&k.map, 256);
+	size_t nk = 0;
+	for (size_t r = 0; r < t->ev.n; r++)
+		nk += t->ev.kind[r] == TR_KERNEL && optree_uses_row(o, r);
+	struct ts_row *kr = malloc((nk ? nk : 1) * sizeof *kr);
+	int rc = !kr || omap_init(&k.map, 256) ? -1 : 0;
+	nk = 0;
 	for (size_t r = 0; r < t->ev.n && !rc; r++) {
 		if (t->ev.kind[r] != TR_KERNEL || !optree_uses_row(o, r))
 			continue;
@@ -181,23 +326,13 @@ int kern_build(struct optree *o, enum kern_group group, struct kern_view *out, s
 			out->has_blocks_per_sm = true;
 		if (g->device >= 0 && g->occupancy >= 0)
 			out->has_occupancy = true;
-		if (group == KERN_BY_NAME)
-			rc = add_kernel(&k, (uint32_t)r, OPT_NIL);
+		kr[nk++] = (struct ts_row){t->ev.ts[r], (uint32_t)r, 0};
 	}
-	/* by kernel + op: tb's get_operator_and_kernels order, each node's
-	 * kernels after its children's; the op is the last node whose runtime
-	 * credited the kernel (tb's op_name) */
-	for (size_t i = 0; i < o->npost && !rc && group == KERN_BY_NAME_OP; i++) {
-		const struct optree_node *nd = &o->nodes[o->post[i]];
-		for (uint32_t j = 0; j < nd->rt_count && !rc; j++) {
-			size_t n;
-			const uint32_t *dev = optree_rt_devices(o, &o->rts[nd->rt_first + j], &n);
-			for (size_t d = 0; d < n && !rc; d++)
-				if (t->ev.kind[dev[d]] == TR_KERNEL)
-					rc = add_kernel(&k, dev[d], o->dev_node[dev[d]]);
-		}
-	}
+	if (!rc)
+		rc = group == KERN_BY_NAME ? by_name(&k, kr, nk) : by_name_op(&k);
 	omap_free(&k.map);
+	free(kr);
+	free(k.acc);
 	if (!rc)
 		rc = sort_rows(out, t, group == KERN_BY_NAME);
 	if (rc) {

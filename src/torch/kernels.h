@@ -6,6 +6,12 @@
  * and estimated achieved occupancy (a missing value counts as 0, as in tb),
  * and whether the kernel uses Tensor Cores.
  *
+ * The weighted means are computed in floating point as tb does, so that they
+ * round (to 2 places, in tb's tables) the same way: by name, numpy's
+ * pairwise sum of x * dur over the kernels in time order divided by the sum
+ * of the durations; by kernel + op, a running sum in tree order. Durations
+ * there are tb's float µs (for kernel + op, end - start).
+ *
  * By name, rows are sorted by total time descending, then by name (tb sorts
  * with pandas, whose order among equal totals is not defined). By kernel +
  * op, rows keep tb's order: total descending, ties in order of first
@@ -31,7 +37,7 @@ struct kern_row {
 	int32_t regs, shared_mem;  /* of the first kernel; -1 when absent */
 	uint64_t calls;
 	int64_t total, min, max; /* ns */
-	double bps_dur, occ_dur; /* sums of blocks per SM x dur, occupancy x dur (ns) */
+	double mean_bps, mean_occ; /* duration-weighted means, missing values as 0 */
 	bool tc_used;		 /* the name is a Tensor Core kernel's */
 	bool op_tc_eligible;	 /* the operator is on the allow-list (by kernel + op) */
 };
@@ -48,14 +54,6 @@ struct kern_view {
 int kern_build(struct optree *o, enum kern_group group, struct kern_view *out, struct err *e);
 void kern_free(struct kern_view *v);
 
-static inline double kern_mean_blocks_per_sm(const struct kern_row *r)
-{
-	return r->total > 0 ? r->bps_dur / (double)r->total : 0.0;
-}
-static inline double kern_mean_occupancy(const struct kern_row *r)
-{
-	return r->total > 0 ? r->occ_dur / (double)r->total : 0.0;
-}
 /* Mean duration in ns, rounded half to even. */
 int64_t kern_mean(const struct kern_row *r);
 
