@@ -195,6 +195,8 @@ static int cmp_item(const void *a, const void *b)
 
 static int sort_rows(struct kern_view *v, const struct trace *t, bool by_name)
 {
+	if (v->n < 2)
+		return 0;
 	struct kern_item *it = malloc((v->n ? v->n : 1) * sizeof *it);
 	struct kern_row *tmp = malloc((v->n ? v->n : 1) * sizeof *tmp);
 	if (!it || !tmp) {

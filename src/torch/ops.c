@@ -518,6 +518,8 @@ enum ops_sort ops_sort(struct ops_view *v, const struct optree *o, enum ops_sort
 	if (by == OPS_SORT_TB)
 		by = o->has_kernel || o->has_memcpy_or_memset ? OPS_SORT_DEVICE_SELF
 							      : OPS_SORT_HOST_SELF;
+	if (v->n < 2)
+		return by;
 	struct sort_item *it = malloc((v->n ? v->n : 1) * sizeof *it);
 	struct ops_row *tmp = malloc((v->n ? v->n : 1) * sizeof *tmp);
 	if (!it || !tmp) {
