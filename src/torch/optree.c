@@ -350,17 +350,16 @@ static int build_nodes(struct build *b)
 	o->nnodes = b->nc + o->nthreads;
 	o->nodes = malloc((o->nnodes ? o->nnodes : 1) * sizeof *o->nodes);
 	b->node_of_pos = malloc((b->nc ? b->nc : 1) * sizeof *b->node_of_pos);
-	struct cand *s = malloc((b->nc ? b->nc : 1) * sizeof *s);
 	uint32_t *stack = malloc((b->nc + 1) * sizeof *stack);
-	if (!o->nodes || !b->node_of_pos || !s || !stack) {
-		free(s);
+	if (!o->nodes || !b->node_of_pos || !stack) {
 		free(stack);
 		return -1;
 	}
 	for (size_t k = 0; k < o->nthreads; k++) {
 		struct optree_thread *th = &o->threads[k];
 		size_t cfirst = th->first - k, cn = th->end - th->first - 1;
-		memcpy(s, b->c + cfirst, cn * sizeof *s);
+		/* in place: afterwards only node_of_pos keeps tb's list order */
+		struct cand *s = b->c + cfirst;
 		qsort(s, cn, sizeof *s, cmp_nest);
 		struct optree_node *root = &o->nodes[th->root];
 		node_init(root);
@@ -396,8 +395,9 @@ static int build_nodes(struct build *b)
 			}
 		}
 	}
-	free(s);
 	free(stack);
+	free(b->c); /* the nodes hold all of it now */
+	b->c = NULL;
 	return 0;
 }
 
@@ -562,12 +562,15 @@ static int flags(struct build *b)
 	size_t ncomm = 0;
 	int64_t *comm = NULL;
 	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < b->nc; i++) {
-			uint32_t name = t->ev.name[b->c[i].row];
+		for (size_t i = 0; i < o->nnodes; i++) {
+			const struct optree_node *nd = &o->nodes[i];
+			if (nd->cls == OPC_ROOT)
+				continue;
+			uint32_t name = nd->name;
 			if (!tr_tb_collective(tr_str(t, name), strpool_len(&t->pool, name)))
 				continue;
 			if (pass)
-				comm[ncomm] = tr_ext_id(t, b->c[i].row);
+				comm[ncomm] = tr_ext_id(t, nd->row);
 			ncomm++;
 		}
 		if (!pass) {
