@@ -232,7 +232,8 @@ struct build {
 	size_t cap_threads;
 };
 
-/* Thread of event row r, created when create is set; OPT_NIL if none. */
+/* Thread of event row r, created when create is set; OPT_NIL if none,
+ * OPT_NIL - 1 when out of memory. */
 static uint32_t thread_of(struct build *b, size_t r, bool create)
 {
 	struct optree *o = b->o;
