@@ -338,7 +338,12 @@ def cmp_expected(exp, v, tol):
                     p.append(f"{what}: {name}: {f} = {m[key] / div}, want {w}")
 
     for key, want in exp.items():
-        if key == "op_groupby_name":
+        if key == "operators_exclude_prefix":
+            for rows in (v.ops, v.ops_shape):
+                bad = [m["name"] for m in rows if m["name"].startswith(want)]
+                if bad:
+                    p.append(f"{key}: operator rows {bad} start with {want!r}")
+        elif key == "op_groupby_name":
             check_ops(want, lambda n, s: by_name.get(n), shapes, key)
         elif key == "op_groupby_name_input":
             check_ops(want, lambda n, s: shapes.get((n, s)), shapes, key)
@@ -505,7 +510,7 @@ def main():
             if len(entry["inputs"]) > 1:
                 want = want.get("per_worker", {}).get(worker, {})
             want = {k: x for k, x in want.items()
-                    if k.startswith(("op_", "kernel_", "tensor_cores"))}
+                    if k.startswith(("op_", "operators_", "kernel_", "tensor_cores"))}
             if want:
                 tol = 7
                 probs, skipped = cmp_expected(want, v, tol)
