@@ -36,5 +36,6 @@ stage fuzz sh tests/fuzz/replay.sh
 stage cli sh tests/cli/run.sh
 stage shared sh tests/shared/run.sh
 stage tbsteps sh tests/tbprof/steps.sh
+stage tbops sh tests/tbprof/ops.sh
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

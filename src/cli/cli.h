@@ -56,9 +56,14 @@ int cmd_synth(struct app *app, int argc, char **argv);
 int cmd_steps(struct app *app, int argc, char **argv);
 int cmd_summary(struct app *app, int argc, char **argv);
 
+int cmd_ops(struct app *app, int argc, char **argv);
+int cmd_kernels(struct app *app, int argc, char **argv);
+
 extern const char cmd_info_help[];
 extern const char cmd_synth_help[];
 extern const char cmd_steps_help[];
 extern const char cmd_summary_help[];
+extern const char cmd_ops_help[];
+extern const char cmd_kernels_help[];
 
 #endif

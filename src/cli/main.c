@@ -24,6 +24,9 @@ static const struct cmd commands[] = {
 	 cmd_steps_help, cmd_steps},
 	{"summary", "overview: GPUs, steps, average step breakdown, GPU utilization",
 	 cmd_summary_help, cmd_summary},
+	{"ops", "operator table (torch-tb-profiler's Operator view)", cmd_ops_help, cmd_ops},
+	{"kernels", "kernel table (torch-tb-profiler's Kernel view)", cmd_kernels_help,
+	 cmd_kernels},
 	{"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help,
 	 cmd_synth},
 };

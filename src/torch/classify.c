@@ -141,3 +141,91 @@ unsigned tr_name_flags(enum tr_kind k, const char *name, size_t len)
 	}
 	return f;
 }
+
+static bool contains(const char *s, size_t len, const char *pat)
+{
+	return memmem(s, len, pat, strlen(pat)) != NULL;
+}
+
+static bool one_of(const char *s, size_t len, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(list[i]) == len && !memcmp(list[i], s, len))
+			return true;
+	return false;
+}
+
+#define NELEM(a) (sizeof a / sizeof a[0])
+
+/* torch-tb-profiler's kernel patterns (tensor_core.py, taken there from
+ * NVIDIA PyProf's tc.py): a kernel uses Tensor Cores when its name contains
+ * one of them. */
+static const char *const tc_kernel_tb[] = {
+	"h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816", "dgrad_1x1_stride_2x2",
+	"first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1", "direct_group",
+	"xmma_implicit_gemm", "xmma_sparse_conv", "xmma_warp_specialized_implicit_gemm",
+	"xmma_gemm", "xmma_sparse_gemm", "c1688",
+};
+
+/* Added outside --tb-compat: name parts of the tensor-core GEMM/conv kernels
+ * that cuBLAS, cuBLASLt, cuDNN and CUTLASS ship for Ampere, Hopper and
+ * Blackwell, which the list above (written for Volta/Turing) misses.
+ * Sources: kernel names in Kineto traces of H100/B200 runs (cuBLAS 12.x
+ * `sm90_xmma_gemm_*`, `sm90_gemm_*`, cuBLASLt `nvjet_*`, CUTLASS 3
+ * `cutlass3x_sm90_*`/`cutlass3x_sm100_*`, `*_tensorop_*` CUTLASS 2 kernels,
+ * Hopper `wgmma` and Blackwell `sm100_*`/`sm120_*` kernels) and the
+ * CUTLASS/cuBLAS naming conventions. Every kernel of these families issues
+ * mma/wgmma/tcgen05 instructions. */
+static const char *const tc_kernel_modern[] = {
+	"sm90_xmma", "sm90_gemm", "sm100_", "sm120_", "wgmma", "cutlass3x_sm90",
+	"cutlass3x_sm100", "cutlass3x_sm120", "tensorop", "nvjet",
+};
+
+bool tr_kernel_uses_tc(const char *name, size_t len, bool tb_only)
+{
+	for (size_t i = 0; i < NELEM(tc_kernel_tb); i++)
+		if (contains(name, len, tc_kernel_tb[i]))
+			return true;
+	if (tb_only)
+		return false;
+	for (size_t i = 0; i < NELEM(tc_kernel_modern); i++)
+		if (contains(name, len, tc_kernel_modern[i]))
+			return true;
+	return false;
+}
+
+/* torch-tb-profiler's TC_OP_Allowlist (tensor_core.py), exact names. */
+static const char *const tc_op_tb[] = {
+	"aten::_convolution", "aten::_convolution_nogroup", "aten::conv1d", "aten::conv2d",
+	"aten::conv3d", "aten::conv_tbc", "aten::conv_transpose1d", "aten::conv_transpose2d",
+	"aten::conv_transpose3d", "aten::convolution", "aten::cudnn_convolution",
+	"aten::cudnn_convolution_transpose", "aten::prelu", "aten::addmm", "aten::addmv",
+	"aten::addr", "aten::matmul", "aten::mm", "aten::mv", "aten::linear", "aten::addbmm",
+	"aten::baddbmm", "aten::bmm", "aten::chain_matmul", "aten::linalg_multi_dot",
+	"aten::_thnn_fused_lstm_cell", "aten::_thnn_fused_gru_cell", "aten::lstm_cell",
+	"aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell",
+	"CudnnConvolutionBackward", "BmmBackward0", "aten::cudnn_convolution_transpose_backward",
+	"CudnnConvolutionTransposeBackward", "MmBackward", "aten::cudnn_convolution_backward_weight",
+	"aten::addmm_", "AddmvBackward", "MvBackward",
+	"aten::cudnn_convolution_transpose_backward_weight",
+	"aten::cudnn_convolution_transpose_backward_input", "AddmmBackward",
+	"aten::cudnn_convolution_backward_input", "AddbmmBackward",
+	"aten::cudnn_convolution_backward",
+};
+
+/* Added outside --tb-compat: the names PyTorch >= 1.10 gives the same
+ * operations (autograd nodes gained a version suffix, convolution backward
+ * became one op, fp8 and fused GEMMs appeared). */
+static const char *const tc_op_modern[] = {
+	"MmBackward0", "AddmmBackward0", "AddmvBackward0", "MvBackward0", "AddbmmBackward0",
+	"BaddbmmBackward0", "ConvolutionBackward0", "CudnnConvolutionBackward0",
+	"aten::convolution_backward", "aten::_scaled_mm", "aten::_addmm_activation",
+	"aten::_int_mm", "aten::baddbmm_", "aten::addbmm_", "aten::_convolution_mode",
+};
+
+bool tr_op_tc_eligible(const char *name, size_t len, bool tb_only)
+{
+	return one_of(name, len, tc_op_tb, NELEM(tc_op_tb)) ||
+	       (!tb_only && one_of(name, len, tc_op_modern, NELEM(tc_op_modern)));
+}
+

@@ -70,6 +70,15 @@ enum tr_coll tr_tb_collective(const char *name, size_t len);
 /* The profiler's own window event ("PyTorch Profiler (0)", category
  * Trace): torch-tb-profiler's GPU-utilization timeline spans it. */
 bool tr_is_profiler_window(const char *name, size_t len);
+/* Tensor Cores (torch-tb-profiler §7).
+ * tr_kernel_uses_tc: the kernel name contains one of torch-tb-profiler's
+ * patterns (from NVIDIA PyProf); unless tb_only, also one of the names of
+ * today's Hopper/Blackwell tensor-core GEMM kernels (see classify.c).
+ * tr_op_tc_eligible: the operator name is exactly one of torch-tb-profiler's
+ * Tensor-Core-eligible operators; unless tb_only, also one of the modern
+ * autograd/aten names of the same operations. */
+bool tr_kernel_uses_tc(const char *name, size_t len, bool tb_only);
+bool tr_op_tc_eligible(const char *name, size_t len, bool tb_only);
 /* GPU-side work: kernel, memcpy, memset. */
 static inline bool tr_is_device(enum tr_kind k)
 {
