@@ -21,17 +21,22 @@
 #include "torch/trace.h"
 
 struct tr_links {
-	size_t n;	   /* event rows covered (t->ev.n) */
+	size_t n;	    /* event rows covered (t->ev.n) */
 	uint32_t *launcher; /* device row -> runtime row, TR_NONE (other rows: TR_NONE) */
-	/* runtime row r launched dev[first[r] .. first[r] + count[r]) in row
-	 * order; first/count are indexed by row (0 for rows that are not
-	 * launchers) */
-	uint32_t *first, *count;
-	uint32_t *dev;
-	size_t ndev; /* linked activities */
+	uint32_t *dev;	    /* linked activities grouped by launcher */
+	size_t ndev;
+	/* One segment per runtime that launched something, by runtime row:
+	 * it launched dev[first .. first + count), in row order. Callers may
+	 * reorder the rows inside a segment. */
+	struct tr_link_seg {
+		uint32_t rt, first, count;
+	} *seg;
+	size_t nseg;
 };
 
 int tr_links_build(const struct trace *t, bool driver, struct tr_links *out, struct err *e);
 void tr_links_free(struct tr_links *l);
+/* The activities runtime row rt launched (*n of them; NULL when none). */
+const uint32_t *tr_links_devices(const struct tr_links *l, size_t rt, size_t *n);
 
 #endif

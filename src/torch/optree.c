@@ -56,8 +56,7 @@ const uint32_t *optree_rt_devices(const struct optree *o, const struct optree_rt
 		*n = o->nstale;
 		return o->stale;
 	}
-	*n = o->links.count[rt->row];
-	return o->links.dev + o->links.first[rt->row];
+	return tr_links_devices(&o->links, rt->row, n);
 }
 
 /* tb's node class and type for event row r; false when r is no host node. */
@@ -532,17 +531,17 @@ static int sort_launches(struct optree *o)
 {
 	const struct tr_links *l = &o->links;
 	size_t most = 0;
-	for (size_t r = 0; r < l->n; r++)
-		if (l->count[r] > most)
-			most = l->count[r];
+	for (size_t i = 0; i < l->nseg; i++)
+		if (l->seg[i].count > most)
+			most = l->seg[i].count;
 	if (most < 2)
 		return 0;
 	struct timed_row *tmp = malloc(most * sizeof *tmp);
 	if (!tmp)
 		return -1;
-	for (size_t r = 0; r < l->n; r++)
-		if (l->count[r] > 1)
-			sort_by_time(o->t, l->dev + l->first[r], l->count[r], tmp);
+	for (size_t i = 0; i < l->nseg; i++)
+		if (l->seg[i].count > 1)
+			sort_by_time(o->t, l->dev + l->seg[i].first, l->seg[i].count, tmp);
 	free(tmp);
 	return 0;
 }

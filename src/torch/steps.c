@@ -257,8 +257,10 @@ static int device_adjust(struct ctx *c, struct st_result *out)
 		if (rs < s[is].host_start) {
 			ir++; /* before the step, or crossing its start */
 		} else if (re <= s[is].host_end) {
-			for (uint32_t k = 0; k < l->count[r]; k++) {
-				uint32_t d = l->dev[l->first[r] + k];
+			size_t nd;
+			const uint32_t *devs = tr_links_devices(l, r, &nd);
+			for (size_t k = 0; k < nd; k++) {
+				uint32_t d = devs[k];
 				if (!is_device_x(t, d))
 					continue;
 				lo = t->ev.ts[d] < lo ? t->ev.ts[d] : lo;

@@ -537,15 +537,20 @@ void test_torch_links(struct t *t)
 	CHECK_INT(t, l.launcher[2], 0);
 	CHECK_INT(t, l.launcher[4], TR_NONE);
 	CHECK_INT(t, l.launcher[5], TR_NONE);
-	CHECK_INT(t, l.count[0], 2);
-	CHECK_INT(t, l.dev[l.first[0]], 1);
-	CHECK_INT(t, l.dev[l.first[0] + 1], 2);
+	size_t nd;
+	const uint32_t *d = tr_links_devices(&l, 0, &nd);
+	CHECK_INT(t, nd, 2);
+	CHECK(t, d && d[0] == 1 && d[1] == 2);
+	CHECK(t, tr_links_devices(&l, 3, &nd) == NULL && nd == 0);
 	CHECK_INT(t, l.ndev, 2);
+	CHECK_INT(t, l.nseg, 1);
 	tr_links_free(&l);
 	CHECK_INT(t, tr_links_build(tr, true, &l, &e), 0);
 	CHECK_INT(t, l.launcher[4], 3);
-	CHECK_INT(t, l.count[3], 1);
+	d = tr_links_devices(&l, 3, &nd);
+	CHECK(t, nd == 1 && d[0] == 4);
 	CHECK_INT(t, l.ndev, 3);
+	CHECK_INT(t, l.nseg, 2);
 	tr_links_free(&l);
 	tr_free(tr);
 }
