@@ -6,6 +6,8 @@
 #include "cli/cli.h"
 #include "cli/load.h"
 #include "torch/gpumetrics.h"
+#include "torch/optree.h"
+#include "torch/overview.h"
 #include "torch/steps.h"
 
 const char cmd_summary_help[] =
@@ -26,16 +28,24 @@ const char cmd_summary_help[] =
 	"             Communication, Runtime, DataLoader, CPU Exec, Other (with\n"
 	"             their percentages; device parts only when the trace has GPU\n"
 	"             activity, Communication only when it has some), then Total\n"
+	"             Kernel Time using Tensor Cores: the share of Tensor Core kernels\n"
+	"             in the kernel time the operators launched\n"
+	"  recommendations  the plugin's performance advice (input loading,\n"
+	"             DataParallel, NCCL, communication, low utilization, mixed\n"
+	"             precision, memory at the limit)\n"
 	"  anomalies  what was wrong with the input (see 'gpuprof info')\n"
 	"\n"
+	"The overview also gives the Tensor-Core-eligible share: kernel time of\n"
+	"the operators that could use Tensor Cores over that of all operators.\n"
 	"'gpuprof steps' gives the same breakdown per step and explains how steps\n"
-	"are found. Not yet: Kernel Time using Tensor Cores and the performance\n"
-	"recommendations (being built with the operator and kernel views).\n"
+	"are found.\n"
 	"\n"
 	"CSV/JSON columns: gpus: gpu, name, memory_bytes, compute_capability, sms,\n"
 	"kernels, gpu_utilization_pct, est_sm_efficiency_pct,\n"
-	"est_achieved_occupancy_pct (null when not defined); breakdown: part,\n"
-	"avg_ns, pct; anomalies: anomaly, count, description.\n"
+	"est_achieved_occupancy_pct, tensor_cores_pct (null when not defined);\n"
+	"breakdown: part, avg_ns, pct; recommendations: text; anomalies: anomaly,\n"
+	"count, description. With --tb-compat the recommendations are the\n"
+	"plugin's HTML strings, byte for byte.\n"
 	"\n"
 	"Options:\n"
 	"  --tb-compat  reproduce torch-tb-profiler exactly, quirks included\n"
@@ -78,10 +88,13 @@ static const struct rep_col gpu_cols[] = {
 	{"gpu_utilization_pct", "GPU Utilization", REP_PCT},
 	{"est_sm_efficiency_pct", "Est. SM Efficiency", REP_PCT},
 	{"est_achieved_occupancy_pct", "Est. Achieved Occupancy", REP_PCT},
+	{"tensor_cores_pct", "Kernel Time using Tensor Cores", REP_PCT},
 };
 
-static void gpu_row(struct report *r, const struct trace *t, int64_t id, const struct gm_gpu *g)
+static void gpu_row(struct report *r, const struct trace *t, int64_t id, const struct gm_gpu *g,
+		    const struct ov_result *ov)
 {
+	double tc = ov_tc_ratio(ov, id);
 	const struct tr_device_prop *p = device_prop(t, id);
 	char cc[48] = "";
 	bool has_cc = p && p->compute_major != INT64_MIN && p->compute_minor != INT64_MIN;
@@ -99,12 +112,14 @@ static void gpu_row(struct report *r, const struct trace *t, int64_t id, const s
 		pct_or_null(g && g->has_utilization, g ? g->utilization * 100 : 0),
 		pct_or_null(g && g->has_sm_efficiency, g ? g->sm_efficiency * 100 : 0),
 		pct_or_null(g && g->has_occupancy, g ? g->occupancy : 0),
+		pct_or_null(tc >= 0, tc * 100),
 	};
 	rep_row(r, v);
 }
 
 /* GPUs with kernels, then those only in deviceProperties, by id. */
-static void emit_gpus(struct report *r, const struct trace *t, const struct gm_result *g)
+static void emit_gpus(struct report *r, const struct trace *t, const struct gm_result *g,
+		      const struct ov_result *ov)
 {
 	rep_table_begin(r, "gpus", "GPUs", gpu_cols, (int)(sizeof gpu_cols / sizeof gpu_cols[0]));
 	size_t i = 0;
@@ -123,7 +138,7 @@ static void emit_gpus(struct report *r, const struct trace *t, const struct gm_r
 		if (next == INT64_MAX)
 			break;
 		const struct gm_gpu *gg = i < g->n && g->gpus[i].id == next ? &g->gpus[i++] : NULL;
-		gpu_row(r, t, next, gg);
+		gpu_row(r, t, next, gg, ov);
 		last = next;
 	}
 	rep_table_end(r);
@@ -205,8 +220,20 @@ static void emit_timeline(struct report *r, const struct gm_result *g)
 	rep_table_end(r);
 }
 
+static const struct rep_col rec_cols[] = {{"text", "Recommendation", REP_STR}};
+
+static void emit_recommendations(struct report *r, const struct ov_result *ov)
+{
+	rep_table_begin(r, "recommendations", "Recommendations", rec_cols, 1);
+	for (size_t i = 0; i < ov->nrecs; i++) {
+		struct rep_val v[] = {rep_s(ov->recs[i])};
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+}
+
 static void emit(struct report *r, const struct trace *t, const struct st_result *s,
-		 const struct gm_result *g, bool compat, bool timeline)
+		 const struct gm_result *g, const struct ov_result *ov, bool compat, bool timeline)
 {
 	bool gpu = t->counts.by_kind[TR_KERNEL] || t->counts.by_kind[TR_MEMCPY] ||
 		   t->counts.by_kind[TR_MEMSET];
@@ -218,12 +245,15 @@ static void emit(struct report *r, const struct trace *t, const struct st_result
 	       s->n ? rep_i(st_avg_ns(s, ST_TOTAL)) : rep_null());
 	rep_kv(r, "window_ns", "Steps time (first start .. last end)", REP_DUR_NS,
 	       g->has_window ? rep_i(g->win_end - g->win_start) : rep_null());
+	rep_kv(r, "tc_eligible_pct", "Kernel time of Tensor-Core-eligible ops", REP_PCT,
+	       ov->has_kernels ? rep_f(ov->tc_eligible_ratio * 100) : rep_null());
 	if (timeline)
 		rep_kv(r, "timeline_bucket_ns", "Timeline bucket", REP_DUR_NS,
 		       g->bucket_ns ? rep_i(g->bucket_ns) : rep_null());
 	rep_kv_end(r);
-	emit_gpus(r, t, g);
+	emit_gpus(r, t, g, ov);
 	emit_breakdown(r, s);
+	emit_recommendations(r, ov);
 	if (timeline)
 		emit_timeline(r, g);
 	emit_anomalies(r, t);
@@ -260,6 +290,9 @@ int cmd_summary(struct app *app, int argc, char **argv)
 	struct tr_links l;
 	struct st_result s = {0};
 	struct gm_result g = {0};
+	struct optree tree = {0};
+	struct ov_result ov = {0};
+	struct optree_opts to = {.tb_compat = o.tb_compat};
 	if ((rc = tr_links_build(t, false, &l, &e)) == 0) {
 		rc = st_compute(t, &l, &o, &s, &e);
 		tr_links_free(&l);
@@ -267,10 +300,12 @@ int cmd_summary(struct app *app, int argc, char **argv)
 	if (!rc)
 		rc = gm_compute(t, s.n > 0, s.n ? s.steps[0].start : 0, s.n ? s.steps[s.n - 1].end : 0,
 				timeline, &g, &e);
+	if (!rc && (rc = optree_build(t, &to, &tree, &e)) == 0)
+		rc = ov_compute(t, &tree, &s, &g, o.tb_compat, &ov, &e);
 	if (!rc && (rc = app_out_open(app, &e)) == 0) {
 		struct report *r = rep_open(app->out, app->format);
 		if (r)
-			emit(r, t, &s, &g, o.tb_compat, timeline);
+			emit(r, t, &s, &g, &ov, o.tb_compat, timeline);
 		bool ok = r && rep_close(r) == 0;
 		rc = app_out_close(app, ok, &e);
 		if (!rc && !ok)
@@ -279,6 +314,8 @@ int cmd_summary(struct app *app, int argc, char **argv)
 	}
 	if (rc)
 		rc = app_fail(app, &e);
+	ov_free(&ov);
+	optree_free(&tree);
 	gm_free(&g);
 	st_free(&s);
 	tr_free(t);

@@ -229,3 +229,12 @@ bool tr_op_tc_eligible(const char *name, size_t len, bool tb_only)
 	       (!tb_only && one_of(name, len, tc_op_modern, NELEM(tc_op_modern)));
 }
 
+
+int tr_data_parallel(const char *name, size_t len)
+{
+	if (len == 20 && !memcmp(name, "DataParallel.forward", 20))
+		return 1;
+	if (len == 31 && !memcmp(name, "DistributedDataParallel.forward", 31))
+		return 2;
+	return 0;
+}

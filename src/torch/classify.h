@@ -79,6 +79,9 @@ bool tr_is_profiler_window(const char *name, size_t len);
  * autograd/aten names of the same operations. */
 bool tr_kernel_uses_tc(const char *name, size_t len, bool tb_only);
 bool tr_op_tc_eligible(const char *name, size_t len, bool tb_only);
+/* DataParallel.forward (1) / DistributedDataParallel.forward (2): host ops
+ * that tell a data-parallel run (torch-tb-profiler's use_dp / use_ddp). */
+int tr_data_parallel(const char *name, size_t len);
 /* GPU-side work: kernel, memcpy, memset. */
 static inline bool tr_is_device(enum tr_kind k)
 {

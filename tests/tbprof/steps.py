@@ -196,6 +196,23 @@ def check_reference(t, name, run, ref):
             abs(run.avg_row[0][c] - ref['avg_costs'][r] * 1000) <= 0.5 for c, r in zip(COLS, ROLES)),
             '%s, want %s' % (run.avg_row[0], ref['avg_costs']))
     check_gpu_metrics(t, name + ' ref', run, ref['gpu_metrics'])
+    if 'recommendations' in ref:
+        got = [r['text'] for r in run.summary['recommendations']]
+        t.check(name + ' ref recommendations', got == ref['recommendations'],
+                '%r, want %r' % (got, ref['recommendations']))
+    tc = ref.get('tensor_cores')
+    if tc is not None:
+        want = {int(k): v for k, v in (tc.get('tc_ratio') or {}).items() if v is not None}
+        got = {g['gpu']: float(g['tensor_cores_pct']) / 100 for g in run.summary['gpus']
+               if g['tensor_cores_pct'] is not None}
+        t.check(name + ' ref tensor_cores.tc_ratio', set(got) == set(want) and
+                all(close(got[k], want[k]) for k in want), '%s, want %s' % (got, want))
+        if tc.get('tc_eligible_ops_kernel_ratio') is not None and \
+                run.summary['overview'].get('tc_eligible_pct') is not None:
+            got = run.summary['overview']['tc_eligible_pct'] / 100
+            t.check(name + ' ref tc_eligible_ops_kernel_ratio',
+                    close(got, tc['tc_eligible_ops_kernel_ratio']),
+                    '%s, want %s' % (got, tc['tc_eligible_ops_kernel_ratio']))
 
 
 def check_overview(t, name, run, overview):
@@ -215,14 +232,23 @@ def check_overview(t, name, run, overview):
         t.check('%s performance %s' % (name, c['name']), got == (c['value'], c['extra']),
                 '%s, want %s' % (got, (c['value'], c['extra'])))
     check_gpu_summary(t, name, run, overview.get('gpu_metrics', {}).get('data'))
+    check_recommendations_html(t, name, run, overview.get('recommendations'))
+
+
+def check_recommendations_html(t, name, run, html):
+    """The served recommendations: <ul><li>..</li></ul>, or N/A."""
+    if html is None:
+        return
+    recs = [r['text'] for r in run.summary['recommendations']]
+    got = '<ul>%s</ul>' % ''.join('<li>%s</li>' % r for r in (recs or ['N/A']))
+    t.check(name + ' recommendations', got == html, '%r, want %r' % (got, html))
 
 
 def check_gpu_summary(t, name, run, data):
-    """GPU Summary rows (title, value), Tensor-Core rows aside (not ours)."""
+    """GPU Summary rows (title, value)."""
     if data is None:
         return
-    want = [(d['title'], d['value']) for d in data
-            if d['title'] not in ('Kernel Time using Tensor Cores', '<hr/>')]
+    want = [(d['title'], d['value']) for d in data if d['title'] != '<hr/>']
     got = []
     for g in sorted(run.gpus.values(), key=lambda g: g['gpu']):
         got.append(('GPU %d:' % g['gpu'], ''))
@@ -237,6 +263,9 @@ def check_gpu_summary(t, name, run, data):
         if g['est_achieved_occupancy_pct'] is not None:
             got.append(('Est. Achieved Occupancy',
                         '%s %%' % round(float(g['est_achieved_occupancy_pct']), 2)))
+        if g['tensor_cores_pct'] is not None:
+            got.append(('Kernel Time using Tensor Cores',
+                        '%s %%' % round(float(g['tensor_cores_pct']), 2)))
     t.check(name + ' GPU Summary', got == want, '%s, want %s' % (got, want))
 
 
