@@ -27,6 +27,8 @@ struct app {
 	bool strict;		/* --strict: anomalies are errors */
 	bool progress;		/* stderr is a terminal and not quiet */
 	bool anomaly_notes;	/* print a note when a load finds anomalies */
+	const char *step;	/* --step N or A-B: analyse only those steps */
+	const char *range;	/* --range NAME: only that user annotation's time */
 	FILE *out;		/* set by app_out_open */
 	char tmp_path[4096];	/* temp file behind -o until committed */
 };

@@ -309,6 +309,9 @@ int cmd_info(struct app *app, int argc, char **argv)
 	}
 	if (!nfiles)
 		return app_usage(app, "info", "no TRACE given");
+	if (app->step || app->range)
+		return app_usage(app, "info", "info describes whole files; --step and --range "
+					      "apply to the analysis commands");
 	struct trace **ts = calloc((size_t)nfiles, sizeof *ts);
 	if (!ts)
 		return 2;

@@ -113,6 +113,14 @@ int cmd_steps(struct app *app, int argc, char **argv)
 	}
 	if (!path)
 		return app_usage(app, "steps", "no TRACE given");
+	/* --step picks rows of the whole trace's steps, so that each row is
+	 * the one the full table shows (a step's start depends on the one
+	 * before it); --range still restricts the events. */
+	const char *only = app->step;
+	app->step = NULL;
+	int64_t lo = 0, hi = INT64_MAX;
+	if (only && app_parse_steps(only, &lo, &hi))
+		return app_usage(app, "steps", "--step takes N or A-B, not '%s'", only);
 	struct trace *t;
 	int rc = app_load_trace(app, path, &t);
 	if (rc)
@@ -126,6 +134,22 @@ int cmd_steps(struct app *app, int argc, char **argv)
 	}
 	rc = st_compute(t, &l, &o, &s, &e);
 	tr_links_free(&l);
+	if (!rc && only) {
+		size_t k = 0;
+		memset(s.sum, 0, sizeof s.sum);
+		for (size_t i = 0; i < s.n; i++) {
+			if (s.steps[i].number < lo || s.steps[i].number > hi)
+				continue;
+			s.steps[k] = s.steps[i];
+			for (int p = 0; p < ST_NPARTS; p++)
+				s.sum[p] += s.steps[k].cost[p];
+			k++;
+		}
+		if (!k)
+			rc = err_set(&e, ERR_USAGE, t->path, -1, "--step: no step %s", only);
+		s.host_steps -= s.n - k; /* keep "removed tail steps" about the trace */
+		s.n = k;
+	}
 	if (!rc && (rc = app_out_open(app, &e)) == 0) {
 		struct report *r = rep_open(app->out, app->format);
 		if (r)

@@ -37,6 +37,10 @@ static const char global_help[] =
 	"  -o, --output FILE        write to FILE atomically (temp file + rename); '-' = stdout\n"
 	"  -q, --quiet              no progress indicator, no anomaly notes on stderr\n"
 	"      --strict             treat input anomalies as errors (exit 2)\n"
+	"      --step N|A-B         trace commands: analyse only step N (ProfilerStep#N,\n"
+	"                           with the GPU work it launched) or steps A to B\n"
+	"      --range NAME         trace commands: analyse only the time of the first\n"
+	"                           user annotation (record_function) named NAME\n"
 	"  -h, --help               help for the tool or a command\n"
 	"      --version            version and build details\n"
 	"\n"
@@ -106,6 +110,25 @@ static int take_globals(struct app *app, int argc, char **argv)
 		if (!strcmp(a, "--")) {
 			dashdash = true;
 			argv[out++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--step") || !strcmp(a, "--range")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "gpuprof: option %s needs a value\n", a);
+				return -1;
+			}
+			if (a[2] == 's')
+				app->step = argv[++i];
+			else
+				app->range = argv[++i];
+			continue;
+		}
+		if (!strncmp(a, "--step=", 7)) {
+			app->step = a + 7;
+			continue;
+		}
+		if (!strncmp(a, "--range=", 8)) {
+			app->range = a + 8;
 			continue;
 		}
 		if (!strcmp(a, "--format") || !strcmp(a, "-o") || !strcmp(a, "--output")) {

@@ -677,8 +677,12 @@ void tr_free(struct trace *t)
 	free(t->tracks.v);
 	free(t->procs.v);
 	free(t->cats);
-	strpool_free(&t->pool);
-	arena_free(&t->arena);
+	if (t->base) {
+		tr_free(t->base);
+	} else {
+		strpool_free(&t->pool);
+		arena_free(&t->arena);
+	}
 	free(t);
 }
 

@@ -217,6 +217,7 @@ struct tr_counts {
 struct trace {
 	struct arena arena;
 	struct strpool pool;
+	struct trace *base; /* a window (window.h): owns base, whose strings it uses */
 	char path[512];
 	bool gzip;
 	int64_t file_bytes; /* on-disk size, -1 unknown */
