@@ -5,7 +5,7 @@
 #                        an address/undefined sanitizer build (what CI runs)
 #   make bench           performance figures (see bench/README.md)
 #   make fuzz            libFuzzer builds of the fuzz targets (clang), short runs
-#   make demo            info on the bundled example trace
+#   make demo            summary of the bundled example trace
 #   make install PREFIX=/usr/local
 # Variables: CC=gcc|clang, DEVELOPER=1 (-Werror), SANITIZE=address,undefined
 
@@ -95,7 +95,7 @@ check: setup
 
 demo: setup
 	$(MAKE) gpuprof
-	./gpuprof info examples/resnet_like.json.gz
+	./gpuprof summary examples/resnet_like.json.gz
 
 setup:
 	@sh tools/setup.sh
