@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jscan.h"
 #include "torch/optree_map.h"
 
 static int text_put(struct ops_view *v, const char *s, size_t n)
@@ -48,89 +49,28 @@ static void skip_ws(struct pyr *r)
 		r->p++;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static size_t utf8_put(char *o, unsigned cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xC0 | cp >> 6);
-		o[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xE0 | cp >> 12);
-		o[1] = (char)(0x80 | (cp >> 6 & 0x3F));
-		o[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	o[0] = (char)(0xF0 | cp >> 18);
-	o[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-	o[2] = (char)(0x80 | (cp >> 6 & 0x3F));
-	o[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
-}
-
 /* A JSON string at r->p (after the quote) as Python's repr: single quotes
  * unless the text holds ' and no ", escapes for \\, the quote, \n \r \t and
- * other control bytes (\xNN). */
+ * other control bytes (\xNN). The JSON escapes are decoded by the scanner
+ * (the text was read by it at import, so the string is complete). */
 static int py_string(struct pyr *r)
 {
-	char *buf = malloc((size_t)(r->end - r->p) * 2 + 8);
+	struct jscan j = {.base = r->p - 1, .p = r->p - 1, .end = r->end};
+	struct jstr js;
+	if (jscan_string(&j, &js)) { /* cannot happen for imported text: take the rest */
+		js = (struct jstr){r->p, (size_t)(r->end - r->p), false};
+		j.p = r->end;
+	}
+	r->p = j.p;
+	size_t cap = js.len * 4 + 8;
+	char *buf = malloc(cap);
 	if (!buf)
 		return -1;
-	size_t n = 0;
+	long dec = js.escaped ? jscan_unescape(&js, buf, cap) : -1;
+	size_t n = dec >= 0 ? (size_t)dec : js.len;
+	if (dec < 0)
+		memcpy(buf, js.s, js.len);
 	bool sq = false, dq = false;
-	while (r->p < r->end && *r->p != '"') {
-		char c = *r->p++;
-		if (c != '\\' || r->p >= r->end) {
-			buf[n++] = c;
-			continue;
-		}
-		c = *r->p++;
-		unsigned cp = 0;
-		switch (c) {
-		case 'b': cp = '\b'; break;
-		case 'f': cp = '\f'; break;
-		case 'n': cp = '\n'; break;
-		case 'r': cp = '\r'; break;
-		case 't': cp = '\t'; break;
-		case 'u':
-			for (int i = 0; i < 4 && r->p < r->end; i++) {
-				int h = hexval(*r->p++);
-				cp = cp << 4 | (unsigned)(h < 0 ? 0 : h);
-			}
-			if (cp >= 0xD800 && cp < 0xDC00 && r->end - r->p >= 6 && r->p[0] == '\\' &&
-			    r->p[1] == 'u') {
-				unsigned lo = 0;
-				for (int i = 2; i < 6; i++) {
-					int h = hexval(r->p[i]);
-					lo = lo << 4 | (unsigned)(h < 0 ? 0 : h);
-				}
-				if (lo >= 0xDC00 && lo < 0xE000) {
-					cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-					r->p += 6;
-				}
-			}
-			break;
-		default: cp = (unsigned char)c; break;
-		}
-		n += utf8_put(buf + n, cp);
-	}
-	if (r->p < r->end)
-		r->p++; /* closing quote */
 	for (size_t i = 0; i < n; i++) {
 		sq |= buf[i] == '\'';
 		dq |= buf[i] == '"';
