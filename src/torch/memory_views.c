@@ -11,6 +11,12 @@ static bool in_window(const struct mem_window *w, int64_t ts)
 	return !w || (ts >= w->start && ts <= w->end);
 }
 
+/* Records of other device types (MEM_NO_DEV) belong to no device. */
+static bool on_dev(const struct mem_rec *r, uint16_t dev)
+{
+	return r->dev == dev && dev != MEM_NO_DEV;
+}
+
 static int nomem(const struct memory *m, struct err *e, const char *what)
 {
 	return err_set(e, ERR_NOMEM, m->o->t->path, -1, "out of memory building the memory %s",
@@ -108,7 +114,7 @@ int mem_stats(const struct memory *m, uint16_t dev, const struct mem_window *w,
 		goto fail;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct mem_rec *r = &m->recs[i];
-		if (r->node == MEM_NIL || r->dev != dev || !in_window(w, r->ts))
+		if (r->node == MEM_NIL || !on_dev(r, dev) || !in_window(w, r->ts))
 			continue;
 		self[r->node][M_INC] += r->bytes;
 		if (r->bytes > 0) {
@@ -201,7 +207,7 @@ int mem_curve(const struct memory *m, uint16_t dev, const struct mem_window *w, 
 	size_t n = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct mem_rec *r = &m->recs[i];
-		n += r->has_addr && r->dev == dev && r->total_allocated != INT64_MIN &&
+		n += r->has_addr && on_dev(r, dev) && r->total_allocated != INT64_MIN &&
 		     r->total_reserved != INT64_MIN && in_window(w, r->ts);
 	}
 	size_t cap = step_plot && n ? 2 * n - 1 : n;
@@ -210,7 +216,7 @@ int mem_curve(const struct memory *m, uint16_t dev, const struct mem_window *w, 
 		return nomem(m, e, "curve");
 	for (size_t i = 0; i < m->n; i++) {
 		const struct mem_rec *r = &m->recs[i];
-		if (!r->has_addr || r->dev != dev || r->total_allocated == INT64_MIN ||
+		if (!r->has_addr || !on_dev(r, dev) || r->total_allocated == INT64_MIN ||
 		    r->total_reserved == INT64_MIN || !in_window(w, r->ts))
 			continue;
 		int64_t t = r->ts - m->start;
@@ -361,7 +367,7 @@ int mem_events(const struct memory *m, uint16_t dev, const struct mem_window *w,
 	for (size_t i = 0; i < nr; i++) {
 		const struct pend_row *p = &rows[i];
 		const struct mem_rec *lab = &m->recs[p->alloc != MEM_NIL ? p->alloc : p->release];
-		if (lab->dev != dev)
+		if (!on_dev(lab, dev))
 			continue;
 		long at = put_label(m, out, lab);
 		if (at < 0)

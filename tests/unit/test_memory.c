@@ -346,3 +346,50 @@ void test_memory_calls(struct t *t)
 		teardown(&f);
 	}
 }
+
+/* a [0,100]; a record of Device Type 2 (+8 @10: no device) and a GPU
+ * record without "Addr" (+16 @20, PyTorch < 1.10: statistics only). */
+static const char odd[] = "[" OP("a", 0, 100, 1)
+	",{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":1,\"ts\":10,"
+	"\"args\":{\"Device Type\":2,\"Device Id\":0,\"Addr\":1,\"Bytes\":8}}"
+	",{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":1,\"ts\":20,"
+	"\"args\":{\"Device Type\":1,\"Device Id\":0,\"Bytes\":16,\"Total Allocated\":16,"
+	"\"Total Reserved\":32}}]";
+
+void test_memory_other_records(struct t *t)
+{
+	struct fixture f;
+	struct err e = {0};
+	if (!setup(t, &f, odd, false))
+		return;
+	CHECK_INT(t, f.m.n, 2);
+	CHECK_INT(t, f.m.unknown_device, 1);
+	CHECK_INT(t, f.m.no_addr, 1);
+	CHECK_INT(t, f.m.ndevs, 1);
+	CHECK_INT(t, mem_default_device(&f.m), 0);
+	/* the peak counts the record without an address */
+	CHECK_INT(t, f.m.devs[0].peak_allocated, 16);
+	struct mem_stats s;
+	if (!mem_stats(&f.m, 0, NULL, &s, &e)) {
+		CHECK_INT(t, s.n, 1);
+		CHECK_ROW(t, find(&f, &s, "a"), 1, 16, 16, 1, 1, 16, 16);
+		mem_stats_free(&s);
+	}
+	/* no device: nothing, not the Device Type 2 record */
+	if (!mem_stats(&f.m, MEM_NO_DEV, NULL, &s, &e)) {
+		CHECK_INT(t, s.n, 0);
+		mem_stats_free(&s);
+	}
+	/* without an address: in no curve and no event */
+	struct mem_curve c;
+	if (!mem_curve(&f.m, 0, NULL, false, &c, &e)) {
+		CHECK_INT(t, c.n, 0);
+		mem_curve_free(&c);
+	}
+	struct mem_events ev;
+	if (!mem_events(&f.m, 0, NULL, &ev, &e)) {
+		CHECK_INT(t, ev.n, 0);
+		mem_events_free(&ev);
+	}
+	teardown(&f);
+}
