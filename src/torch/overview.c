@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "torch/memory.h"
+
 static int nomem(const struct trace *t, struct err *e)
 {
 	return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
@@ -108,23 +110,23 @@ static void run_facts(const struct trace *t, bool *dp, bool *ddp, size_t *device
 	*devices = np;
 }
 
-/* Peak Total Allocated per GPU id from the [memory] records. */
-static void memory_peaks(const struct trace *t, struct ov_result *r, int64_t *cpu_peak)
+/* Peak Total Allocated per GPU id, from the memory view. */
+static int memory_peaks(struct optree *o, bool compat, struct ov_result *r)
 {
 	for (int i = 0; i < 64; i++)
 		r->peak_allocated_gpu[i] = -1;
-	*cpu_peak = -1;
-	for (size_t i = 0; i < t->mem.n; i++) {
-		const struct tr_mem_arg *m = &t->mem.v[i];
-		if (m->total_allocated == INT64_MIN)
-			continue;
-		if (m->device_type == 1 && m->device_id >= 0 && m->device_id < 64) {
-			if (m->total_allocated > r->peak_allocated_gpu[m->device_id])
-				r->peak_allocated_gpu[m->device_id] = m->total_allocated;
-		} else if (m->device_type == 0 && m->total_allocated > *cpu_peak) {
-			*cpu_peak = m->total_allocated;
-		}
+	struct memory m;
+	struct mem_opts mo = {.tb_compat = compat};
+	struct err e;
+	if (mem_build(o, &mo, &m, &e))
+		return -1;
+	for (size_t i = 0; i < m.ndevs; i++) {
+		const struct mem_device *d = &m.devs[i];
+		if (d->type == 1 && d->id >= 0 && d->id < 64 && d->has_allocated)
+			r->peak_allocated_gpu[d->id] = d->peak_allocated;
 	}
+	mem_free(&m);
+	return 0;
 }
 
 /* "0, 1 and 2"; tb joins "0, 1and 2". */
@@ -138,8 +140,8 @@ static void join_ids(char *buf, size_t n, const int64_t *ids, size_t k, bool com
 	}
 }
 
-static int recommend(const struct trace *t, const struct st_result *s, const struct gm_result *g,
-		     bool compat, struct ov_result *r)
+static int recommend(const struct trace *t, struct optree *o, const struct st_result *s,
+		     const struct gm_result *g, bool compat, struct ov_result *r)
 {
 	const struct tr_meta *mt = &t->meta;
 	double total = st_avg_us(s, ST_TOTAL);
@@ -238,9 +240,9 @@ static int recommend(const struct trace *t, const struct st_result *s, const str
 			     "(https://pytorch.org/docs/stable/amp.html) to speedup by using FP16.",
 		    nearbyint(r->tc_eligible_ratio * 100)))
 		return -1;
-	if (mt->ndevices) {
-		int64_t cpu_peak;
-		memory_peaks(t, r, &cpu_peak);
+	if (mt->ndevices && t->mem.n) {
+		if (memory_peaks(o, compat, r))
+			return -1;
 		for (int id = 0; id < 64; id++) {
 			int64_t peak = r->peak_allocated_gpu[id];
 			if (peak < 0 || (size_t)id >= mt->ndevices)
@@ -280,7 +282,7 @@ int ov_compute(const struct trace *t, struct optree *o, const struct st_result *
 		out->has_kernels = true;
 	}
 	out->tc_used_ratio = kt > 0 ? (double)tc / (double)kt : 0.0;
-	if (recommend(t, s, g, tb_compat, out)) {
+	if (recommend(t, o, s, g, tb_compat, out)) {
 		ov_free(out);
 		return nomem(t, e);
 	}

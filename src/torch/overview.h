@@ -7,7 +7,7 @@
  * links, its "1and 2" join, the tuple-valued link); otherwise the same
  * advice in plain text with the links written out and the join fixed.
  * Owns the strings it returns. Depends on torch/trace, optree, steps,
- * gpumetrics.
+ * gpumetrics, memory.
  */
 #ifndef GP_OVERVIEW_H
 #define GP_OVERVIEW_H
