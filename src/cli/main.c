@@ -27,6 +27,8 @@ static const struct cmd commands[] = {
 	{"ops", "operator table (torch-tb-profiler's Operator view)", cmd_ops_help, cmd_ops},
 	{"kernels", "kernel table (torch-tb-profiler's Kernel view)", cmd_kernels_help,
 	 cmd_kernels},
+	{"dist", "distributed view: overlap, wait time, collectives per worker (tb)",
+	 cmd_dist_help, cmd_dist},
 	{"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help,
 	 cmd_synth},
 };
