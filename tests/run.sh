@@ -37,5 +37,6 @@ stage cli sh tests/cli/run.sh
 stage shared sh tests/shared/run.sh
 stage tbsteps sh tests/tbprof/steps.sh
 stage tbops sh tests/tbprof/ops.sh
+stage tbdist sh tests/tbprof/dist.sh
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
