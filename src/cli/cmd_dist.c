@@ -126,7 +126,46 @@ static struct rep_val int_or_null(int64_t v)
 	return v < 0 ? rep_null() : rep_i(v);
 }
 
-static void emit_overlap(struct report *r, const struct dist_result *d)
+struct stepkey {
+	int64_t number;
+	size_t idx;
+};
+
+static int cmp_stepkey(const void *x, const void *y)
+{
+	const struct stepkey *a = x, *b = y;
+	if (a->number != b->number)
+		return a->number < b->number ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* The overlap rows of worker w: show[i] = the step whose values row i
+ * prints, or SIZE_MAX for no row. By default every step. With tb_compat
+ * steps sharing a number (the GPU copies of ProfilerStep#N) are one row,
+ * as the plugin keys its table by step name: at the first one's place,
+ * with the last one's values. */
+static int overlap_rows(const struct dist_worker *w, bool compat, size_t *show)
+{
+	for (size_t i = 0; i < w->nsteps; i++)
+		show[i] = i;
+	if (!compat || w->nsteps < 2)
+		return 0;
+	struct stepkey *v = malloc(w->nsteps * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < w->nsteps; i++)
+		v[i] = (struct stepkey){w->overlap[i].step, i};
+	qsort(v, w->nsteps, sizeof *v, cmp_stepkey);
+	for (size_t i = 0, j; i < w->nsteps; i = j) {
+		for (j = i + 1; j < w->nsteps && v[j].number == v[i].number; j++)
+			show[v[j].idx] = SIZE_MAX;
+		show[v[i].idx] = v[j - 1].idx;
+	}
+	free(v);
+	return 0;
+}
+
+static int emit_overlap(struct report *r, const struct dist_result *d)
 {
 	rep_table_begin(r, "overlap", "Computation/Communication Overview", overlap_cols,
 			NCOLS(overlap_cols));
@@ -134,9 +173,16 @@ static void emit_overlap(struct report *r, const struct dist_result *d)
 	char step[32];
 	for (size_t k = 0; d->view && k < d->n; k++) {
 		const struct dist_worker *w = &d->w[k];
+		size_t *show = malloc((w->nsteps ? w->nsteps : 1) * sizeof *show);
+		if (!show || overlap_rows(w, d->compat, show)) {
+			free(show);
+			return -1;
+		}
 		v[0] = rep_s(str(d, w->name));
 		for (size_t i = 0; i <= w->nsteps && w->nsteps; i++) {
-			const int64_t *x = i < w->nsteps ? w->overlap[i].v : w->overlap_avg;
+			if (i < w->nsteps && show[i] == SIZE_MAX)
+				continue;
+			const int64_t *x = i < w->nsteps ? w->overlap[show[i]].v : w->overlap_avg;
 			if (i < w->nsteps)
 				snprintf(step, sizeof step, "%lld", (long long)w->overlap[i].step);
 			v[1] = rep_s(i < w->nsteps ? step : "average");
@@ -144,8 +190,10 @@ static void emit_overlap(struct report *r, const struct dist_result *d)
 				v[2 + j] = rep_i(x[j]);
 			rep_row(r, v);
 		}
+		free(show);
 	}
 	rep_table_end(r);
+	return 0;
 }
 
 static void emit_wait(struct report *r, const struct dist_result *d)
@@ -224,25 +272,32 @@ static void emit_workers(struct report *r, const struct dist_result *d)
 	rep_table_end(r);
 }
 
-static int cmp_worker(const void *x, const void *y, const struct dist_result *d)
+struct wname {
+	const char *name;
+	size_t idx;
+};
+
+static int cmp_wname(const void *x, const void *y)
 {
-	size_t a = *(const size_t *)x, b = *(const size_t *)y;
-	int c = strcmp(str(d, d->w[a].name), str(d, d->w[b].name));
-	return c ? c : (a > b) - (a < b);
+	const struct wname *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-/* Insertion sort of worker indices by name: worker counts are small (one
- * per rank) and qsort has no context argument in C11. */
-static void sort_workers(const struct dist_result *d, size_t *idx)
+/* Worker indices in name order (the reference's sorted(..., key=worker)). */
+static int sort_workers(const struct dist_result *d, size_t *idx)
 {
+	struct wname *v = malloc((d->n ? d->n : 1) * sizeof *v);
+	if (!v)
+		return -1;
 	for (size_t i = 0; i < d->n; i++)
-		idx[i] = i;
-	for (size_t i = 1; i < d->n; i++)
-		for (size_t j = i; j > 0 && cmp_worker(&idx[j - 1], &idx[j], d) > 0; j--) {
-			size_t t = idx[j];
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
+		v[i] = (struct wname){str(d, d->w[i].name), i};
+	if (d->n > 1)
+		qsort(v, d->n, sizeof *v, cmp_wname);
+	for (size_t i = 0; i < d->n; i++)
+		idx[i] = v[i].idx;
+	free(v);
+	return 0;
 }
 
 /* The reference's gpu_info: workers by name, those with deviceProperties;
@@ -251,9 +306,10 @@ static void sort_workers(const struct dist_result *d, size_t *idx)
 static int emit_gpus(struct report *r, const struct dist_result *d)
 {
 	size_t *idx = malloc((d->n ? d->n : 1) * sizeof *idx);
-	if (!idx)
+	if (!idx || sort_workers(d, idx)) {
+		free(idx);
 		return -1;
-	sort_workers(d, idx);
+	}
 	rep_table_begin(r, "gpus", "Device Information", gpu_cols, NCOLS(gpu_cols));
 	struct rep_val v[NCOLS(gpu_cols)];
 	long counter = 0;
@@ -291,7 +347,8 @@ static int emit_gpus(struct report *r, const struct dist_result *d)
 
 static int emit(struct report *r, const struct dist_result *d)
 {
-	emit_overlap(r, d);
+	if (emit_overlap(r, d))
+		return -1;
 	emit_wait(r, d);
 	emit_ops(r, d);
 	emit_workers(r, d);
