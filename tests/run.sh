@@ -38,5 +38,6 @@ stage shared sh tests/shared/run.sh
 stage tbsteps sh tests/tbprof/steps.sh
 stage tbops sh tests/tbprof/ops.sh
 stage tbmemory sh tests/tbprof/memory.sh
+stage tbdist sh tests/tbprof/dist.sh
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

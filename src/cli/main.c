@@ -29,6 +29,8 @@ static const struct cmd commands[] = {
 	 cmd_kernels},
 	{"memory", "memory by operator, peaks, curve, allocations (tb's Memory view)",
 	 cmd_memory_help, cmd_memory},
+	{"dist", "distributed view: overlap, wait time, collectives per worker (tb)",
+	 cmd_dist_help, cmd_dist},
 	{"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help,
 	 cmd_synth},
 };
