@@ -60,6 +60,7 @@ int cmd_summary(struct app *app, int argc, char **argv);
 
 int cmd_ops(struct app *app, int argc, char **argv);
 int cmd_kernels(struct app *app, int argc, char **argv);
+int cmd_ncu(struct app *app, int argc, char **argv);
 
 extern const char cmd_info_help[];
 extern const char cmd_synth_help[];
@@ -67,5 +68,6 @@ extern const char cmd_steps_help[];
 extern const char cmd_summary_help[];
 extern const char cmd_ops_help[];
 extern const char cmd_kernels_help[];
+extern const char cmd_ncu_help[];
 
 #endif

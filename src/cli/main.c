@@ -27,6 +27,8 @@ static const struct cmd commands[] = {
 	{"ops", "operator table (torch-tb-profiler's Operator view)", cmd_ops_help, cmd_ops},
 	{"kernels", "kernel table (torch-tb-profiler's Kernel view)", cmd_kernels_help,
 	 cmd_kernels},
+	{"ncu", "Nsight Compute reports: list, raw, session, details, hints", cmd_ncu_help,
+	 cmd_ncu},
 	{"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help,
 	 cmd_synth},
 };
