@@ -175,7 +175,11 @@ static int do_raw_csv(struct ncu_report *r, const struct ncu_opts *o, FILE *f)
 		csv_ident(f, &id);
 		for (size_t k = 0; k < n; k++) {
 			const struct ncu_metric *m = ncu_lookup(r, i, cols[k]);
-			csv_field(f, ncu_fmt_value(m ? &m->value : NULL, buf, sizeof buf), false);
+			/* a metric stored with only an instance list prints empty */
+			if (m && m->value.type == NCU_V_NONE)
+				csv_field(f, "", false);
+			else
+				csv_field(f, ncu_fmt_value(m ? &m->value : NULL, buf, sizeof buf), false);
 		}
 		fputc('\n', f);
 	}
