@@ -498,17 +498,98 @@ out:
 
 /* --- details --- */
 
+static const char *const details_titles[10] = {"Section Name", "Body Item Label", "Metric Name",
+					       "Metric Unit", "Metric Value", "Rule Name",
+					       "Rule Type", "Rule Description",
+					       "Estimated Speedup Type", "Estimated Speedup"};
+
+struct det_ctx {
+	FILE *f;
+	struct report *rp;
+	const struct ncu_ident *id;
+	size_t idx;
+	const char *kernel;
+};
+
+/* ncu's layout: metric rows stop after the value with one empty field;
+ * rule rows leave the metric fields empty. */
+static void det_csv_row(void *ctx, const struct ncu_detail_row *row)
+{
+	struct det_ctx *c = ctx;
+	csv_ident(c->f, c->id);
+	csv_field(c->f, row->section, false);
+	csv_field(c->f, row->body_label, false);
+	if (!row->rule) {
+		csv_field(c->f, row->metric, false);
+		csv_field(c->f, row->unit, false);
+		csv_field(c->f, row->value, false);
+		fputs(",\n", c->f);
+		return;
+	}
+	for (int i = 0; i < 3; i++)
+		csv_field(c->f, "", false);
+	csv_field(c->f, row->rule, false);
+	csv_field(c->f, row->rule_type, false);
+	csv_field(c->f, row->rule_text, false);
+	csv_field(c->f, row->speedup_type, false);
+	csv_field(c->f, row->speedup, false);
+	fputc('\n', c->f);
+}
+
 static int do_details_csv(struct ncu_report *r, const struct ncu_opts *o, FILE *f)
 {
-	(void)r;
-	(void)o;
-	(void)f;
+	for (int i = 0; i < 11; i++)
+		csv_field(f, ncu_ident_titles[i], i == 0);
+	for (int i = 0; i < 10; i++)
+		csv_field(f, details_titles[i], false);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nresults; i++) {
+		if (!selected(o, r, i))
+			continue;
+		struct ncu_ident id;
+		ncu_result_ident(r, i, &id);
+		struct det_ctx c = {.f = f, .id = &id};
+		if (ncu_details(r, i, o->section, det_csv_row, &c))
+			return -1;
+	}
 	return 0;
+}
+
+static const struct rep_col det_cols[] = {
+	{"id", "ID", REP_INT},		    {"section", "Section", REP_STR},
+	{"item", "Item", REP_STR},	    {"metric", "Metric", REP_STR},
+	{"unit", "Unit", REP_STR},	    {"value", "Value", REP_STR},
+	{"rule", "Rule", REP_STR},	    {"type", "Type", REP_STR},
+	{"speedup_type", "Speedup", REP_STR}, {"speedup_pct", "Est. %", REP_STR},
+	{"message", "Message", REP_STR},
+};
+
+static struct rep_val s_or_null(const char *s)
+{
+	return s && s[0] ? rep_s(s) : rep_null();
+}
+
+static void det_rep_row(void *ctx, const struct ncu_detail_row *row)
+{
+	struct det_ctx *c = ctx;
+	struct rep_val v[] = {rep_i((int64_t)c->idx), s_or_null(row->section),
+			      s_or_null(row->body_label), s_or_null(row->metric),
+			      s_or_null(row->unit), s_or_null(row->value),
+			      s_or_null(row->rule), s_or_null(row->rule_type),
+			      s_or_null(row->speedup_type), s_or_null(row->speedup),
+			      s_or_null(row->rule_text)};
+	rep_row(c->rp, v);
 }
 
 static void do_details(struct ncu_report *r, const struct ncu_opts *o, struct report *rp)
 {
-	(void)r;
-	(void)o;
-	(void)rp;
+	rep_table_begin(rp, "details", "Details", det_cols,
+			(int)(sizeof det_cols / sizeof det_cols[0]));
+	for (size_t i = 0; i < r->nresults; i++) {
+		if (!selected(o, r, i))
+			continue;
+		struct det_ctx c = {.rp = rp, .idx = i};
+		ncu_details(r, i, o->section, det_rep_row, &c);
+	}
+	rep_table_end(rp);
 }

@@ -232,3 +232,17 @@ int ncu_raw_columns(struct ncu_report *r, size_t only, const char ***names, size
 /* The result's metrics sorted by name, first of duplicates kept, for
  * ncu_lookup (arena-allocated, built once per result and cached). */
 const struct ncu_metric *ncu_lookup(struct ncu_report *r, size_t idx, const char *name);
+
+/* One row of the details page (`--print-details all`): a metric row (rule
+ * fields NULL) or a rule-message row (metric fields NULL). */
+struct ncu_detail_row {
+	const char *section, *body_label, *metric, *unit, *value;
+	const char *rule, *rule_type, *rule_text, *speedup_type, *speedup;
+};
+typedef void (*ncu_detail_fn)(void *ctx, const struct ncu_detail_row *row);
+/* Emits the details rows of result idx in ncu's order (sections by Order
+ * then display name; per section the header and labelled metrics sorted by
+ * metric name, then body items, then the rule messages). section, when not
+ * NULL, keeps only the section with that identifier or display name. */
+int ncu_details(struct ncu_report *r, size_t idx, const char *section, ncu_detail_fn fn,
+		void *ctx);
