@@ -125,7 +125,7 @@ for b in ncu2025.3_rtx3080ti_basic_sassscope ncu2025.4_rtx3060_basic_srccounters
 done
 
 # 4. details CSV against the details exports (--print-details all)
-for pair in ncu2025.3_rtx3080ti_basic_sassscope:1750 ncu2025.4_rtx3060_basic_srccounters_sassscope:1840; do
+for pair in ncu2025.3_rtx3080ti_basic_sassscope:1650 ncu2025.4_rtx3060_basic_srccounters_sassscope:1735; do
 	b=${pair%:*}
 	floor=${pair#*:}
 	clean "$D/$b.details.csv" >"$tmp/want.csv"
