@@ -218,14 +218,6 @@ static void do_raw(struct ncu_report *r, const struct ncu_opts *o, struct report
 
 /* --- session --- */
 
-static const char *version_of(const struct ncu_report *r, const char *provider)
-{
-	for (size_t i = 0; i < r->session.nversions; i++)
-		if (!strcmp(r->session.versions[i].provider, provider))
-			return r->session.versions[i].version;
-	return NULL;
-}
-
 static void kv_str(struct report *rp, const char *key, const char *title, const char *s)
 {
 	rep_kv(rp, key, title, REP_STR, s && s[0] ? rep_s(s) : rep_null());
@@ -241,10 +233,7 @@ static void sysinfo_kv(struct report *rp, const struct ncu_sysinfo *si, const ch
 		snprintf(title, sizeof title, "%s %s", who[0] == 'h' ? "Host" : "Target", t); \
 		kv_str(rp, key, title, v);                           \
 	} while (0)
-	if (who[0] == 't')
-		KV("name", "Name", si->computer);
-	else
-		KV("name", "Name", si->computer);
+	KV("name", "Name", si->computer);
 	if (who[0] == 't' && si->naddresses) {
 		size_t k = 0;
 		buf[0] = 0;
@@ -332,7 +321,6 @@ static void do_session(struct ncu_report *r, struct report *rp)
 		}
 	}
 	rep_table_end(rp);
-	(void)version_of;
 }
 
 /* --- hints --- */
