@@ -31,6 +31,8 @@ static const struct cmd commands[] = {
 	 cmd_memory_help, cmd_memory},
 	{"dist", "distributed view: overlap, wait time, collectives per worker (tb)",
 	 cmd_dist_help, cmd_dist},
+	{"ncu", "Nsight Compute reports: list, raw, session, details, hints", cmd_ncu_help,
+	 cmd_ncu},
 	{"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help,
 	 cmd_synth},
 };

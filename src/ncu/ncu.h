@@ -1,0 +1,248 @@
+/* ncu: the Nsight Compute report (.ncu-rep) reader and its model.
+ *
+ * ncu_load reads a whole report (magic "NVR\0", a FileHeader, then blocks of
+ * BlockHeader + payload; see docs/ncu.md and shared/reference/ncu.md) into
+ * one struct ncu_report: the profiled launches (results) with their metrics,
+ * section definitions and rule results, the merged session details and the
+ * processes. All strings are NUL-terminated copies in the report's arena;
+ * metric names are resolved through the file's cumulative string table after
+ * every block was read (ids may point forward). Bad input gives ERR_FORMAT
+ * (or ERR_LIMIT) with the byte offset of the problem, never a crash; every
+ * length is checked against what remains and every allocation is bounded by
+ * the file size.
+ *
+ * Owns: everything reachable from the report (freed by ncu_free). Depends on
+ * core, io and pb; knows nothing about printing (see ncu_fmt_* for the value
+ * formatting `ncu --csv` uses, and ncu_metric_unit for units).
+ */
+#ifndef GP_NCU_H
+#define GP_NCU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/err.h"
+
+#define NCU_MAX_FILE_BYTES ((size_t)8 << 30) /* refuse reports larger than this */
+
+enum ncu_vtype { NCU_V_NONE, NCU_V_STR, NCU_V_FLOAT, NCU_V_DOUBLE, NCU_V_U32, NCU_V_U64 };
+
+struct ncu_value {
+	enum ncu_vtype type;
+	const char *s; /* NCU_V_STR */
+	double d;      /* NCU_V_FLOAT, NCU_V_DOUBLE */
+	uint64_t u;    /* NCU_V_U32, NCU_V_U64 */
+};
+
+struct ncu_instance {
+	struct ncu_value corr; /* correlation id: PC, opcode, x value, time... */
+	struct ncu_value value;
+};
+
+struct ncu_metric {
+	const char *name;	  /* resolved from name_id ("" when out of range) */
+	uint32_t name_id;
+	uint32_t kind;		  /* 1 = sampled time series (2023.2+) */
+	struct ncu_value value;	  /* NCU_V_NONE when only a list is stored */
+	struct ncu_instance *inst; /* per-instance values */
+	size_t ninst;
+};
+
+struct ncu_sec_metric {
+	const char *name, *label; /* label may be "" */
+};
+
+/* One body item of a section, reduced to what the details page lists:
+ * its kind (field number), label and the metrics it shows. */
+struct ncu_body_item {
+	uint32_t kind; /* 1 table, 2 bar chart, 3 histogram, 4 line chart, ... */
+	const char *label;
+	struct ncu_sec_metric *metrics;
+	size_t nmetrics;
+};
+
+struct ncu_section {
+	const char *id, *name, *description;
+	uint32_t order;
+	struct ncu_sec_metric *header; /* header table (spacers removed) */
+	size_t nheader;
+	struct ncu_sec_metric *extra; /* field 6: metrics collected for rules */
+	size_t nextra;
+	struct ncu_body_item *body;
+	size_t nbody;
+};
+
+enum ncu_msg_type { NCU_MSG_NONE = 0, NCU_MSG_INF = 1, NCU_MSG_WRN = 2, NCU_MSG_ERR = 3,
+		    NCU_MSG_OPT = 4 };
+
+/* One message of a rule. The estimated speedup is the Speedup body item
+ * (2023.2+) that follows the message in the rule's body. */
+struct ncu_rule_msg {
+	uint32_t type; /* enum ncu_msg_type (other values kept as read) */
+	uint32_t id;   /* links the message to key-metric items (2022.1+) */
+	const char *text, *title;
+	uint32_t speedup_type; /* 0 none, 1 local, 2 global */
+	double speedup_pct;
+};
+
+struct ncu_rule {
+	const char *id, *name, *section_id;
+	struct ncu_rule_msg *msgs;
+	size_t nmsgs;
+};
+
+struct ncu_process {
+	uint32_t pid;
+	const char *host, *name; /* name: full path, trailing NULs stripped */
+};
+
+struct ncu_result {
+	uint32_t thread_id;
+	uint64_t api_call_id, program_handle, kernel_id;
+	const char *mangled, *function, *demangled;
+	uint64_t grid[3], block[3]; /* grid in blocks (converted for old reports) */
+	uint64_t grid_raw[3];	    /* field 10 as stored */
+	uint32_t context, stream;
+	bool has_context, has_stream;
+	uint64_t creation_time;
+	uint64_t source_ref;
+	int process; /* index into report.processes, -1 when none */
+	struct ncu_metric *metrics;
+	size_t nmetrics;
+	struct ncu_section *sections;
+	size_t nsections;
+	struct ncu_rule *rules;
+	size_t nrules;
+	int64_t offset; /* file offset of the result's entry */
+};
+
+struct ncu_attr {
+	const char *name;
+	struct ncu_value value;
+};
+
+struct ncu_device {
+	uint32_t id;
+	const char *name;
+	struct ncu_attr *attrs;
+	size_t nattrs;
+};
+
+struct ncu_sysinfo {
+	const char *os, *build, *processor, *arch, *computer;
+	uint32_t platform; /* 1 Windows, 2 Linux */
+	const char **addresses;
+	size_t naddresses;
+};
+
+struct ncu_version {
+	const char *provider, *version;
+};
+
+struct ncu_session {
+	uint64_t creation_time;
+	bool has_host, has_target;
+	struct ncu_sysinfo host, target;
+	struct ncu_device *devices;
+	size_t ndevices;
+	struct ncu_version *versions;
+	size_t nversions;
+	const char *command_line; /* "" when absent (before 2022.4) */
+};
+
+struct ncu_source {
+	uint64_t ref;
+	uint32_t sass_level, sm_revision;
+	size_t binary_bytes;
+};
+
+struct ncu_index;
+
+struct ncu_report {
+	struct arena arena;
+	const char *path;
+	uint32_t file_version;
+	size_t nblocks;
+	struct ncu_result *results;
+	size_t nresults;
+	struct ncu_process *processes;
+	size_t nprocesses;
+	struct ncu_session session;
+	struct ncu_source *sources;
+	size_t nsources;
+	const char **strings; /* the global string table */
+	size_t nstrings;
+	int64_t file_bytes;
+	struct ncu_index *index; /* per result, for ncu_lookup (lazy) */
+};
+
+/* Loads a report from path ("-" = stdin; gzip is inflated). */
+int ncu_load(struct ncu_report **out, const char *path, struct err *e);
+/* Parses a report held in memory (len bytes at data; copied where kept). */
+int ncu_parse(struct ncu_report **out, const void *data, size_t len, const char *path,
+	      struct err *e);
+void ncu_free(struct ncu_report *r);
+
+/* Lookups. ncu_find_metric returns the first metric with that name or NULL. */
+const struct ncu_metric *ncu_find_metric(const struct ncu_result *res, const char *name);
+/* The best display name: demangled, else function, else mangled. */
+const char *ncu_kernel_name(const struct ncu_result *res);
+/* The device attribute `name` of device `id` (NULL when absent). */
+const struct ncu_value *ncu_device_attr(const struct ncu_report *r, uint32_t dev,
+					 const char *name);
+/* Value helpers: numeric view (NaN when not numeric/absent). */
+double ncu_value_num(const struct ncu_value *v);
+bool ncu_value_is_na(const struct ncu_value *v);
+const char *ncu_msg_type_name(uint32_t type); /* "INF", "OPT", ... or "" */
+
+/* Formatting as `ncu --csv --print-units base` prints values: integers and
+ * integral doubles without decimals, other doubles with 2, thousands
+ * separators, NaN/absent "n/a", strings as is. Returns buf. */
+char *ncu_fmt_value(const struct ncu_value *v, char *buf, size_t n);
+char *ncu_fmt_double(double d, char *buf, size_t n);
+
+/* The base unit ncu prints for a metric ("" for unit-less). Units are not
+ * stored in reports; see units.c. */
+const char *ncu_metric_unit(const char *name);
+
+/* Rule-message text with NCU markup expanded (@section:ID:Name@ -> Name,
+ * @url:Text:URL@ -> "Text (URL)"), allocated in the report's arena. */
+const char *ncu_expand_markup(struct ncu_report *r, const char *text);
+
+#endif
+
+/* --- pages: what `ncu --import --page raw|details` shows (pages.c) --- */
+
+/* The 11 identification columns shared by the raw and details pages. */
+struct ncu_ident {
+	char id[24], pid[24], process[512], host[256], kernel[4096], context[24],
+		stream[24], block[80], grid[80], device[24], cc[48];
+};
+extern const char *const ncu_ident_titles[11];
+void ncu_result_ident(const struct ncu_report *r, size_t idx, struct ncu_ident *id);
+/* The 11 fields of id in column order. */
+void ncu_ident_fields(const struct ncu_ident *id, const char *f[11]);
+
+/* Raw page columns: the metric names of all results (only = SIZE_MAX) or of
+ * result `only`, bytewise sorted, each once, without the breakdown:/group:
+ * pseudo metrics. Arena-allocated. */
+int ncu_raw_columns(struct ncu_report *r, size_t only, const char ***names, size_t *n);
+/* The result's metrics sorted by name, first of duplicates kept, for
+ * ncu_lookup (arena-allocated, built once per result and cached). */
+const struct ncu_metric *ncu_lookup(struct ncu_report *r, size_t idx, const char *name);
+
+/* One row of the details page (`--print-details all`): a metric row (rule
+ * fields NULL) or a rule-message row (metric fields NULL). */
+struct ncu_detail_row {
+	const char *section, *body_label, *metric, *unit, *value;
+	const char *rule, *rule_type, *rule_text, *speedup_type, *speedup;
+};
+typedef void (*ncu_detail_fn)(void *ctx, const struct ncu_detail_row *row);
+/* Emits the details rows of result idx in ncu's order (sections by Order
+ * then display name; per section the header and labelled metrics sorted by
+ * metric name, then body items, then the rule messages). section, when not
+ * NULL, keeps only the section with that identifier or display name. */
+int ncu_details(struct ncu_report *r, size_t idx, const char *section, ncu_detail_fn fn,
+		void *ctx);

@@ -1,0 +1,45 @@
+/* ncu_int: what the files of src/ncu share while parsing a report. */
+#ifndef GP_NCU_INT_H
+#define GP_NCU_INT_H
+
+#include "core/vec.h"
+#include "ncu/ncu.h"
+#include "pb/pb.h"
+
+/* Caps on the growable tables of one report (each entry costs file bytes,
+ * so these only stop pathological files early). */
+#define NCU_MAX_ENTRIES (1u << 26)
+
+struct ncu_span {
+	const uint8_t *p;
+	size_t n;
+};
+
+struct ncu_ctx {
+	struct ncu_report *r;
+	struct err *e;
+	const char *path;
+	VEC(struct ncu_result) results;
+	VEC(struct ncu_process) procs;
+	VEC(struct ncu_span) strs;
+	VEC(struct ncu_device) devs;
+	VEC(struct ncu_version) vers;
+	VEC(struct ncu_source) sources;
+	VEC(const char *) host_addrs, target_addrs;
+};
+
+/* A NUL-terminated arena copy of a length-delimited field ("" on failure is
+ * never returned: NULL means out of memory). */
+const char *ncu_str(struct ncu_ctx *c, const struct pb_field *f);
+/* Counts the fields numbered num in the message r points at (r unchanged). */
+int ncu_count(const struct pb_reader *r, uint32_t num, size_t *n, struct err *e);
+/* Checks f's wire type; returns 0 or ERR_FORMAT. */
+int ncu_want(const struct pb_reader *r, const struct pb_field *f, enum pb_wire w,
+	     struct err *e);
+int ncu_nomem(struct ncu_ctx *c, int64_t off);
+int ncu_parse_value(struct ncu_ctx *c, const struct pb_reader *r, const struct pb_field *f,
+		    struct ncu_value *v);
+/* Parses one ProfileResult entry into *res (ncu_result.c). */
+int ncu_parse_result(struct ncu_ctx *c, struct pb_reader *r, struct ncu_result *res);
+
+#endif

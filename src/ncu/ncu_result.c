@@ -1,0 +1,427 @@
+/* ncu_result: one ProfileResult (a profiled kernel launch): identification,
+ * launch geometry, metric values with their instance lists, the embedded
+ * section definitions and the rule results. Repeated fields are counted
+ * first so each array is allocated once, at its exact size, in the arena. */
+#include <string.h>
+
+#include "ncu/ncu_int.h"
+
+#define ARENA_ARRAY(c, n, p) arena_array(&(c)->r->arena, (n) ? (n) : 1, sizeof *(p))
+
+static int want_str(struct ncu_ctx *c, const struct pb_reader *r, const struct pb_field *f,
+		    const char **dst)
+{
+	int rc = ncu_want(r, f, PB_LEN, c->e);
+	if (rc)
+		return rc;
+	return (*dst = ncu_str(c, f)) ? 0 : ncu_nomem(c, f->off);
+}
+
+static int want_u64(struct ncu_ctx *c, const struct pb_reader *r, const struct pb_field *f,
+		    uint64_t *dst)
+{
+	int rc = ncu_want(r, f, PB_VARINT, c->e);
+	if (!rc)
+		*dst = f->u;
+	return rc;
+}
+
+static int want_u32(struct ncu_ctx *c, const struct pb_reader *r, const struct pb_field *f,
+		    uint32_t *dst)
+{
+	uint64_t v = 0;
+	int rc = want_u64(c, r, f, &v);
+	*dst = (uint32_t)v;
+	return rc;
+}
+
+static int parse_xyz(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+		     uint64_t xyz[3])
+{
+	struct pb_reader s;
+	struct pb_field g;
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc)
+		return rc;
+	while ((rc = pb_next(&s, &g, c->e)) > 0)
+		if (g.num >= 1 && g.num <= 3 && (rc = want_u64(c, &s, &g, &xyz[g.num - 1])))
+			return rc;
+	return rc;
+}
+
+/* SourceData reference: only field 1 is filled in results. */
+static int parse_ref(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+		     uint64_t *ref)
+{
+	struct pb_reader s;
+	struct pb_field g;
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc)
+		return rc;
+	while ((rc = pb_next(&s, &g, c->e)) > 0)
+		if (g.num == 1 && (rc = want_u64(c, &s, &g, ref)))
+			return rc;
+	return rc;
+}
+
+static int parse_metric(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			struct ncu_metric *m)
+{
+	struct pb_reader s, a;
+	struct pb_field g, h;
+	memset(m, 0, sizeof *m);
+	m->name = "";
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc || (rc = ncu_count(&s, 3, &m->ninst, c->e)))
+		return rc;
+	if (m->ninst && !(m->inst = ARENA_ARRAY(c, m->ninst, m->inst)))
+		return ncu_nomem(c, f->off);
+	size_t k = 0;
+	while ((rc = pb_next(&s, &g, c->e)) > 0) {
+		rc = 0;
+		switch (g.num) {
+		case 1:
+			rc = want_u32(c, &s, &g, &m->name_id);
+			break;
+		case 2:
+			rc = ncu_parse_value(c, &s, &g, &m->value);
+			break;
+		case 3: {
+			struct ncu_instance *in = &m->inst[k++];
+			memset(in, 0, sizeof *in);
+			if ((rc = pb_sub(&s, &g, &a, c->e)))
+				return rc;
+			while ((rc = pb_next(&a, &h, c->e)) > 0) {
+				rc = 0;
+				if (h.num == 1 || h.num == 2)
+					rc = ncu_parse_value(c, &a, &h,
+							     h.num == 1 ? &in->corr : &in->value);
+				if (rc)
+					return rc;
+			}
+			break;
+		}
+		case 4:
+			rc = want_u32(c, &s, &g, &m->kind);
+			break;
+		default:
+			break;
+		}
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+/* ProfilerSectionMetric {1 Name, 2 Label, ...} */
+static int parse_sec_metric(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			    struct ncu_sec_metric *sm)
+{
+	struct pb_reader s;
+	struct pb_field g;
+	sm->name = sm->label = "";
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc)
+		return rc;
+	while ((rc = pb_next(&s, &g, c->e)) > 0)
+		if ((g.num == 1 || g.num == 2) &&
+		    (rc = want_str(c, &s, &g, g.num == 1 ? &sm->name : &sm->label)))
+			return rc;
+	return rc;
+}
+
+/* The metrics numbered num inside the message f (e.g. a header's field 2);
+ * empty names (layout spacers) are dropped. */
+static int parse_metric_list(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			     uint32_t num, struct ncu_sec_metric **out, size_t *nout)
+{
+	struct pb_reader s;
+	struct pb_field g;
+	size_t n;
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc || (rc = ncu_count(&s, num, &n, c->e)))
+		return rc;
+	struct ncu_sec_metric *v = ARENA_ARRAY(c, n, v);
+	if (!v)
+		return ncu_nomem(c, f->off);
+	size_t k = 0;
+	while ((rc = pb_next(&s, &g, c->e)) > 0) {
+		if (g.num != num)
+			continue;
+		if ((rc = parse_sec_metric(c, &s, &g, &v[k])))
+			return rc;
+		if (v[k].name[0])
+			k++;
+	}
+	*out = v;
+	*nout = k;
+	return rc;
+}
+
+/* Body items nest (kind 5 = group of items): they are flattened, in order,
+ * into the section's list. */
+struct items {
+	struct ncu_body_item *v;
+	size_t n, cap;
+};
+
+static int add_item(struct ncu_ctx *c, struct items *it, const struct ncu_body_item *b,
+		    int64_t off)
+{
+	if (vec_push(*it, *b, NCU_MAX_ENTRIES))
+		return ncu_nomem(c, off);
+	return 0;
+}
+
+static int parse_body_item(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			   struct items *it);
+
+static int parse_item_kind(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			   struct items *it)
+{
+	struct pb_reader s;
+	struct pb_field g;
+	struct ncu_body_item b = {.kind = f->num, .label = ""};
+	if (f->wire != PB_LEN)
+		return 0; /* a flag-like item: nothing to list */
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc)
+		return rc;
+	if (f->num == 5) { /* group: nested body items */
+		while ((rc = pb_next(&s, &g, c->e)) > 0)
+			if (g.num == 1 && (rc = parse_body_item(c, &s, &g, it)))
+				return rc;
+		return rc;
+	}
+	/* metric list field: table/bar chart 5, line chart 4, histogram 4 (one) */
+	uint32_t mnum = f->num == 1 || f->num == 2 ? 5 : f->num == 3 || f->num == 4 ? 4 : 0;
+	if (f->num <= 4) {
+		while ((rc = pb_next(&s, &g, c->e)) > 0)
+			if (g.num == 1 && g.wire == PB_LEN && (rc = want_str(c, &s, &g, &b.label)))
+				return rc;
+		if (rc)
+			return rc;
+		if ((rc = parse_metric_list(c, r, f, mnum, &b.metrics, &b.nmetrics)))
+			return rc;
+	}
+	return add_item(c, it, &b, f->off);
+}
+
+static int parse_body_item(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			   struct items *it)
+{
+	struct pb_reader s;
+	struct pb_field g;
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc)
+		return rc;
+	while ((rc = pb_next(&s, &g, c->e)) > 0)
+		if ((rc = parse_item_kind(c, &s, &g, it)))
+			return rc;
+	return rc;
+}
+
+static int parse_section(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			 struct ncu_section *sec)
+{
+	struct pb_reader s, b;
+	struct pb_field g, h;
+	struct items it = {0};
+	memset(sec, 0, sizeof *sec);
+	sec->id = sec->name = sec->description = "";
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc)
+		return rc;
+	while (!rc && (rc = pb_next(&s, &g, c->e)) > 0) {
+		rc = 0;
+		switch (g.num) {
+		case 1: rc = want_str(c, &s, &g, &sec->id); break;
+		case 2: rc = want_str(c, &s, &g, &sec->name); break;
+		case 3: rc = want_u32(c, &s, &g, &sec->order); break;
+		case 4: rc = parse_metric_list(c, &s, &g, 2, &sec->header, &sec->nheader); break;
+		case 6: rc = parse_metric_list(c, &s, &g, 1, &sec->extra, &sec->nextra); break;
+		case 7: rc = want_str(c, &s, &g, &sec->description); break;
+		case 5:
+			if ((rc = pb_sub(&s, &g, &b, c->e)))
+				break;
+			while ((rc = pb_next(&b, &h, c->e)) > 0)
+				if (h.num == 1 && (rc = parse_body_item(c, &b, &h, &it)))
+					break;
+			break;
+		default:
+			break;
+		}
+	}
+	if (!rc && it.n) {
+		sec->body = ARENA_ARRAY(c, it.n, sec->body);
+		if (!sec->body)
+			rc = ncu_nomem(c, f->off);
+		else
+			memcpy(sec->body, it.v, it.n * sizeof *it.v);
+		sec->nbody = it.n;
+	}
+	vec_free(it);
+	return rc;
+}
+
+/* RuleResultMessage {1 text, 2 type, 3 id, 4 title} */
+static int parse_rule_msg(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			  struct ncu_rule_msg *m)
+{
+	struct pb_reader s;
+	struct pb_field g;
+	memset(m, 0, sizeof *m);
+	m->text = m->title = "";
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc)
+		return rc;
+	while ((rc = pb_next(&s, &g, c->e)) > 0) {
+		rc = 0;
+		if (g.num == 1 || g.num == 4)
+			rc = want_str(c, &s, &g, g.num == 1 ? &m->text : &m->title);
+		else if (g.num == 2 || g.num == 3)
+			rc = want_u32(c, &s, &g, g.num == 2 ? &m->type : &m->id);
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+static int parse_speedup(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			 struct ncu_rule_msg *m)
+{
+	struct pb_reader s;
+	struct pb_field g;
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc)
+		return rc;
+	while ((rc = pb_next(&s, &g, c->e)) > 0) {
+		if (g.num == 1) {
+			if ((rc = want_u32(c, &s, &g, &m->speedup_type)))
+				return rc;
+		} else if (g.num == 2) {
+			if ((rc = ncu_want(&s, &g, PB_I64, c->e)))
+				return rc;
+			m->speedup_pct = pb_double(&g);
+		}
+	}
+	return rc;
+}
+
+static int parse_rule_body(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			   struct ncu_rule *ru)
+{
+	struct pb_reader s, it;
+	struct pb_field g, h;
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc)
+		return rc;
+	/* count messages: items (field 1) holding a Message (item field 1) */
+	size_t n = 0;
+	struct pb_reader q = s;
+	while ((rc = pb_next(&q, &g, c->e)) > 0) {
+		if (g.num != 1)
+			continue;
+		size_t k;
+		if ((rc = pb_sub(&q, &g, &it, c->e)) || (rc = ncu_count(&it, 1, &k, c->e)))
+			return rc;
+		n += k;
+	}
+	if (rc)
+		return rc;
+	ru->msgs = ARENA_ARRAY(c, n, ru->msgs);
+	if (!ru->msgs)
+		return ncu_nomem(c, f->off);
+	while ((rc = pb_next(&s, &g, c->e)) > 0) {
+		if (g.num != 1)
+			continue;
+		if ((rc = pb_sub(&s, &g, &it, c->e)))
+			return rc;
+		while ((rc = pb_next(&it, &h, c->e)) > 0) {
+			rc = 0;
+			if (h.num == 1)
+				rc = parse_rule_msg(c, &it, &h, &ru->msgs[ru->nmsgs++]);
+			else if (h.num == 10 && ru->nmsgs)
+				rc = parse_speedup(c, &it, &h, &ru->msgs[ru->nmsgs - 1]);
+			if (rc)
+				return rc;
+		}
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+static int parse_rule(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+		      struct ncu_rule *ru)
+{
+	struct pb_reader s;
+	struct pb_field g;
+	memset(ru, 0, sizeof *ru);
+	ru->id = ru->name = ru->section_id = "";
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc)
+		return rc;
+	while ((rc = pb_next(&s, &g, c->e)) > 0) {
+		rc = 0;
+		switch (g.num) {
+		case 1: rc = want_str(c, &s, &g, &ru->id); break;
+		case 2: rc = want_str(c, &s, &g, &ru->name); break;
+		case 3: rc = parse_rule_body(c, &s, &g, ru); break;
+		case 4: rc = want_str(c, &s, &g, &ru->section_id); break;
+		default: break;
+		}
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+int ncu_parse_result(struct ncu_ctx *c, struct pb_reader *r, struct ncu_result *res)
+{
+	struct pb_field f;
+	int rc;
+	if ((rc = ncu_count(r, 13, &res->nmetrics, c->e)) ||
+	    (rc = ncu_count(r, 17, &res->nsections, c->e)) ||
+	    (rc = ncu_count(r, 19, &res->nrules, c->e)))
+		return rc;
+	res->metrics = ARENA_ARRAY(c, res->nmetrics, res->metrics);
+	res->sections = ARENA_ARRAY(c, res->nsections, res->sections);
+	res->rules = ARENA_ARRAY(c, res->nrules, res->rules);
+	if (!res->metrics || !res->sections || !res->rules)
+		return ncu_nomem(c, pb_offset(r));
+	res->mangled = res->function = res->demangled = "";
+	size_t km = 0, ks = 0, kr = 0;
+	while ((rc = pb_next(r, &f, c->e)) > 0) {
+		rc = 0;
+		switch (f.num) {
+		case 1: rc = want_u32(c, r, &f, &res->thread_id); break;
+		case 2: rc = want_u64(c, r, &f, &res->api_call_id); break;
+		case 3: rc = want_u64(c, r, &f, &res->program_handle); break;
+		case 4: rc = want_u64(c, r, &f, &res->kernel_id); break;
+		case 5: rc = want_str(c, r, &f, &res->mangled); break;
+		case 6: rc = want_str(c, r, &f, &res->function); break;
+		case 7: rc = want_str(c, r, &f, &res->demangled); break;
+		case 10: rc = parse_xyz(c, r, &f, res->grid_raw); break;
+		case 11: rc = parse_xyz(c, r, &f, res->block); break;
+		case 13: rc = parse_metric(c, r, &f, &res->metrics[km++]); break;
+		case 14: rc = want_u64(c, r, &f, &res->creation_time); break;
+		case 15: rc = parse_ref(c, r, &f, &res->source_ref); break;
+		case 17: rc = parse_section(c, r, &f, &res->sections[ks++]); break;
+		case 19: rc = parse_rule(c, r, &f, &res->rules[kr++]); break;
+		case 22:
+			rc = want_u32(c, r, &f, &res->context);
+			res->has_context = true;
+			break;
+		case 23:
+			rc = want_u32(c, r, &f, &res->stream);
+			res->has_stream = true;
+			break;
+		default:
+			break;
+		}
+		if (rc)
+			return rc;
+	}
+	return rc;
+}

@@ -1,0 +1,84 @@
+/* pb: protobuf wire-format reader (zero-copy, bounds-checked).
+ *
+ * Walks the fields of one message held in memory: varint, fixed64,
+ * length-delimited and fixed32 values, nothing else (groups, wire types 3/4,
+ * are rejected: no format we read uses them). Length-delimited values are
+ * pointers into the caller's buffer, never copied. Every length is checked
+ * against what remains of the enclosing message; nesting is bounded by
+ * PB_MAX_DEPTH. Errors name the byte offset of the offending field (offsets
+ * count from the start of the file the buffer came from, see pb_init).
+ *
+ * The reader knows no schema: callers switch on field numbers and skip what
+ * they do not know (new fields appear in every release of the formats we
+ * read). Owns nothing. Depends on core/err only. We write this small reader
+ * instead of using libprotobuf because we need no generated code, no copies
+ * and byte offsets in errors.
+ */
+#ifndef GP_PB_H
+#define GP_PB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+#define PB_MAX_DEPTH 64	      /* nested messages below the top one */
+#define PB_MAX_VARINT_BYTES 10 /* a 64-bit varint never needs more */
+
+enum pb_wire { PB_VARINT = 0, PB_I64 = 1, PB_LEN = 2, PB_I32 = 5 };
+
+struct pb_reader {
+	const uint8_t *p, *end; /* unread bytes of this message */
+	const uint8_t *base;	/* first byte of the outermost buffer */
+	int64_t base_off;	/* file offset of base */
+	int depth;		/* nesting level (0 = outermost) */
+	const char *path;	/* for errors; may be NULL */
+};
+
+struct pb_field {
+	uint32_t num;	   /* field number, >= 1 */
+	enum pb_wire wire; /* wire type */
+	uint64_t u;	   /* PB_VARINT, PB_I64, PB_I32 value (raw bits) */
+	const uint8_t *data; /* PB_LEN: the bytes (points into the buffer) */
+	size_t len;	   /* PB_LEN: their count */
+	int64_t off;	   /* file offset of the field's key */
+};
+
+/* Reader over len bytes at data; off is the file offset of data[0]. */
+void pb_init(struct pb_reader *r, const void *data, size_t len, int64_t off, const char *path);
+/* Reads the next field. Returns 1 with *f filled, 0 at the end of the
+ * message, or a negative err_code (ERR_FORMAT) with e filled. */
+int pb_next(struct pb_reader *r, struct pb_field *f, struct err *e);
+/* Reader over the bytes of a PB_LEN field f read by r (a nested message).
+ * Fails with ERR_FORMAT when f is not length-delimited and with ERR_LIMIT
+ * when nesting passes PB_MAX_DEPTH. */
+int pb_sub(const struct pb_reader *r, const struct pb_field *f, struct pb_reader *sub,
+	   struct err *e);
+/* File offset of the next unread byte. */
+int64_t pb_offset(const struct pb_reader *r);
+/* File offset of a pointer inside r's buffer. */
+int64_t pb_offset_of(const struct pb_reader *r, const uint8_t *p);
+/* Error for a field with an unexpected wire type ("field N has wire type W,
+ * expected X"). Returns ERR_FORMAT. */
+int pb_bad_wire(const struct pb_reader *r, const struct pb_field *f, enum pb_wire want,
+		struct err *e);
+
+/* Decodes a varint at *p (not past end), advancing *p. Returns 0, -1 when
+ * the bytes end inside it, -2 when it is longer than 10 bytes or overflows
+ * 64 bits. */
+int pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *v);
+
+static inline int64_t pb_zigzag64(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+static inline int32_t pb_zigzag32(uint32_t v)
+{
+	return (int32_t)(v >> 1) ^ -(int32_t)(v & 1);
+}
+/* The value of a PB_I64 field as a double / of a PB_I32 field as a float. */
+double pb_double(const struct pb_field *f);
+float pb_float(const struct pb_field *f);
+
+#endif

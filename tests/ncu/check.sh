@@ -1,0 +1,168 @@
+#!/bin/sh
+# ncu stage: the real reports in ../shared/data/ncu read through the CLI and
+# compared with ncu's own exports (see shared/data/ncu/PROVENANCE.md), plus
+# corrupted copies made here (exit 2, one line naming a byte offset).
+# Prints "ncu: N passed, N failed"; skips cleanly without ../shared.
+set -u
+: "${GPUPROF:?}"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL ncu: $*"; fail=$((fail + 1)); }
+shared=${GPUPROF_SHARED:-../shared}
+D=$shared/data/ncu
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# Cuts the Python traceback that the 2025.3.1 exports end with.
+clean() { sed '/^Traceback (most recent call last):/,$d' "$1"; }
+
+# Cell-by-cell comparison of two all-quoted CSV files (same row order):
+# prints "MATCH TOTAL" and the first differences on stderr.
+cells() {
+	awk -v other="$2" -v skip="${3:-}" 'BEGIN { FS = "\",\"" }
+	{ gl[NR] = $0 } END {
+		n = 0
+		while ((getline line < other) > 0) ml[++n] = line
+		match_ = 0; total = 0; shown = 0
+		for (r = 1; r <= NR; r++) {
+			ng = split(gl[r], g, "\",\""); nm = split(ml[r], m, "\",\"")
+			for (c = 1; c <= ng; c++) {
+				total++
+				if (c <= nm && g[c] == m[c]) match_++
+				else if (shown++ < 5) printf "  row %d col %d: want [%s] got [%s]\n", r, c, g[c], m[c] > "/dev/stderr"
+			}
+		}
+		print match_, total
+	}' "$1"
+}
+
+if [ ! -d "$D" ]; then
+	echo "ncu: skipped: $D not found (set GPUPROF_SHARED)"
+	echo "ncu: 0 passed, 0 failed"
+	exit 0
+fi
+
+# 1. every report loads; results and kernel names as ncu.md's ground truth
+while read -r file n first; do
+	f=$D/$file
+	[ -f "$f" ] || { bad "$file missing"; continue; }
+	out=$("$GPUPROF" --format csv ncu list "$f" 2>"$tmp/err")
+	rc=$?
+	[ $rc -eq 0 ] || { bad "$file: list exit $rc: $(cat "$tmp/err")"; continue; }
+	got=$(printf '%s\n' "$out" | tail -n +2 | wc -l)
+	k=$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f2)
+	if [ "$got" -eq "$n" ] && [ "$k" = "$first" ]; then ok; else
+		bad "$file: $got results (want $n), first kernel '$k' (want '$first')"; fi
+done <<'LIST'
+ncu2019_rtx2070_metrics_matrixmul.nsight-cuprof-report 8 matrixMulCUDA
+ncu2021.1_gtx1660s_raytracer.ncu-rep 3 build_meshes
+ncu2022.4_a40_full_indexspaces.ncu-rep 5 julia__5_11155
+ncu2023.2_a10_default_105kernels.ncu-rep 105 __cuda_linear_fp32_fp16_kernel
+ncu2023.3_h800_full_nvtx.ncu-rep 5 distribution_elementwise_grid_stride_kernel
+ncu2024.2_t4_full_mlp.ncu-rep 1 matrix_addition2D
+ncu2025.2_rtx5060ti_default_transpose.ncu-rep 4 transposeMatrix
+ncu2025.3_rtx3080ti_basic_sassscope.ncu-rep 1 probe_timer_only
+ncu2025.3_rtx3080ti_full_probeffma.ncu-rep 3 probe_timer_only
+ncu2025.4_rtx3060_basic_srccounters_sassscope.ncu-rep 1 probe_timer_only
+LIST
+
+# every verb runs on every report
+for f in "$D"/*.ncu-rep "$D"/*.nsight-cuprof-report; do
+	for v in raw session details hints; do
+		if "$GPUPROF" ncu $v "$f" >/dev/null 2>"$tmp/err"; then ok; else
+			bad "ncu $v $(basename "$f"): $(cat "$tmp/err")"; fi
+	done
+done
+
+# 2. raw CSV against the base-unit golden exports: every cell must match
+for b in ncu2025.3_rtx3080ti_basic_sassscope ncu2025.4_rtx3060_basic_srccounters_sassscope; do
+	clean "$D/$b.raw.csv" >"$tmp/want.csv"
+	"$GPUPROF" --format csv ncu raw "$D/$b.ncu-rep" >"$tmp/got.csv"
+	set -- $(cells "$tmp/want.csv" "$tmp/got.csv")
+	echo "ncu: raw $b: $1 of $2 cells match"
+	if [ "$1" -eq "$2" ]; then ok; else bad "raw $b: $1 of $2 cells"; fi
+done
+# the full-set export used default (scaled) units: columns must match, and
+# unit-less cells (printed the same way in both modes)
+b=ncu2025.3_rtx3080ti_full_probeffma
+clean "$D/$b.raw.csv" >"$tmp/want.csv"
+"$GPUPROF" --format csv ncu raw "$D/$b.ncu-rep" >"$tmp/got.csv"
+if [ "$(head -n 1 "$tmp/want.csv")" = "$(head -n 1 "$tmp/got.csv")" ]; then ok; else
+	bad "raw $b: header row differs"; fi
+set -- $(awk 'BEGIN { FS = "\",\"" }
+	NR == FNR { w[FNR] = $0; next }
+	{ g[FNR] = $0 }
+	END { nu = split(w[2], u, "\",\""); m = 0; t = 0
+		for (r = 3; r in w; r++) { nw = split(w[r], a, "\",\""); split(g[r], b, "\",\"")
+			for (c = 1; c <= nw; c++) if (c <= 11 || u[c] == "" || u[c] == "\"") { t++; if (a[c] == b[c]) m++ } }
+		print m, t }' "$tmp/want.csv" "$tmp/got.csv")
+echo "ncu: raw $b (default units): $1 of $2 unit-less cells match"
+if [ "$1" -ge $(($2 - 3)) ]; then ok; else bad "raw $b: only $1 of $2 unit-less cells"; fi
+
+# 3. session values against the session page
+for b in ncu2025.3_rtx3080ti_basic_sassscope ncu2025.4_rtx3060_basic_srccounters_sassscope; do
+	clean "$D/$b.session.txt" >"$tmp/want.txt"
+	"$GPUPROF" --format csv ncu session "$D/$b.ncu-rep" >"$tmp/got.csv"
+	n=0
+	m=0
+	for key in "Created" "Host Name" "Host OS" "Host Architecture" "Host Processor" \
+		"Target OS" "CUDA Version" "Display Driver Version" "PerfWorks" "Nsight Compute Target"; do
+		want=$(grep "^$key  " "$tmp/want.txt" | head -n 1 | sed "s/^$key  *//; s/ *\$//")
+		n=$((n + 1))
+		if grep -F -q -- "$want" "$tmp/got.csv"; then m=$((m + 1)); else echo "  session $b: $key '$want' not found"; fi
+	done
+	pid=$(sed -n '/^Processes/,/^$/p' "$tmp/want.txt" | awk '$1 ~ /^[0-9]+$/ { print $1 }')
+	n=$((n + 1))
+	if grep -q "^$pid," "$tmp/got.csv"; then m=$((m + 1)); fi
+	for a in multiprocessor_count display_name compute_capability_major compute_capability_minor; do
+		want=$(grep "^$a " "$tmp/want.txt" | sed "s/^$a  *//; s/ *\$//")
+		n=$((n + 1))
+		if grep -F -q ",$a,$want" "$tmp/got.csv"; then m=$((m + 1)); else echo "  session $b: $a '$want' not found"; fi
+	done
+	echo "ncu: session $b: $m of $n values match"
+	if [ "$m" -eq "$n" ]; then ok; else bad "session $b: $m of $n values"; fi
+done
+
+# 4. details CSV against the details exports (--print-details all)
+for pair in ncu2025.3_rtx3080ti_basic_sassscope:1650 ncu2025.4_rtx3060_basic_srccounters_sassscope:1735; do
+	b=${pair%:*}
+	floor=${pair#*:}
+	clean "$D/$b.details.csv" >"$tmp/want.csv"
+	"$GPUPROF" --format csv ncu details "$D/$b.ncu-rep" >"$tmp/got.csv" 2>/dev/null
+	set -- $(cells "$tmp/want.csv" "$tmp/got.csv" 2>/dev/null)
+	echo "ncu: details $b: $1 of $2 cells match (rows $(wc -l <"$tmp/got.csv") of $(wc -l <"$tmp/want.csv"))"
+	# recorded floor (cells matching today): raise it when details improve
+	if [ "$1" -ge "$floor" ]; then ok; else bad "details $b: $1 cells (floor $floor)"; fi
+done
+
+# 5. corrupted copies: exit 2, one line on stderr naming a byte offset
+src=$D/ncu2025.3_rtx3080ti_basic_sassscope.ncu-rep
+size=$(wc -c <"$src")
+i=0
+for cut in 3 7 11 100 1000 50000 $((size - 1)); do
+	head -c "$cut" "$src" >"$tmp/cut$i.ncu-rep"
+	i=$((i + 1))
+done
+printf 'XVR\000' >"$tmp/magic.ncu-rep"
+tail -c +5 "$src" >>"$tmp/magic.ncu-rep"
+for off in 4 8 12 200 5000 40000 90000; do
+	cp "$src" "$tmp/flip$off.ncu-rep"
+	printf '\377' | dd of="$tmp/flip$off.ncu-rep" bs=1 seek="$off" conv=notrunc 2>/dev/null
+done
+for f in "$tmp"/cut*.ncu-rep "$tmp"/magic.ncu-rep "$tmp"/flip*.ncu-rep; do
+	"$GPUPROF" ncu list "$f" >/dev/null 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	case $f in
+	*flip*)
+		# a flipped byte inside a string or a value can still be valid
+		if [ $rc -eq 0 ] || { [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -q "byte [0-9]" "$tmp/err"; }; then
+			ok
+		else bad "$(basename "$f"): exit $rc, $lines lines: $(cat "$tmp/err")"; fi ;;
+	*)
+		if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -q "byte [0-9]" "$tmp/err"; then ok; else
+			bad "$(basename "$f"): exit $rc, $lines lines: $(cat "$tmp/err")"; fi ;;
+	esac
+done
+echo "ncu: $pass passed, $fail failed"

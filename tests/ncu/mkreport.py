@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""mkreport: writes a tiny, valid Nsight Compute report (.ncu-rep) built by
+hand from the layout in docs/ncu.md: magic, FileHeader, a session block, a
+string-table + result block and a version block. Used for the golden tests
+and the fuzz seeds; the bytes are ours, no real report is copied.
+
+Usage: mkreport.py OUT [--seeds DIR]  (--seeds also writes truncated and
+bit-flipped copies for the fuzz corpus)."""
+import struct, sys, os
+
+def varint(v):
+    out = b""
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out += bytes([b | 0x80])
+        else:
+            return out + bytes([b])
+
+def key(num, wire):
+    return varint(num << 3 | wire)
+
+def u(num, v):
+    return key(num, 0) + varint(v)
+
+def s(num, data):
+    if isinstance(data, str):
+        data = data.encode()
+    return key(num, 2) + varint(len(data)) + data
+
+def d(num, x):
+    return key(num, 1) + struct.pack("<d", x)
+
+def val_str(x): return s(1, x)
+def val_dbl(x): return d(3, x)
+def val_u64(x): return u(5, x)
+
+STRINGS = ["gpu__time_duration.sum", "launch__registers_per_thread",
+           "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+           "launch__grid_size", "device__attribute_display_name",
+           "device__attribute_compute_capability_major",
+           "device__attribute_compute_capability_minor",
+           "device__attribute_device_index", "launch__func_cache_config",
+           "launch__block_size"]
+
+def metric(name, value, insts=()):
+    m = u(1, STRINGS.index(name)) + s(2, value)
+    for c, v in insts:
+        m += s(3, s(1, c) + s(2, v))
+    return s(13, m)
+
+def section():
+    hdr = s(2, s(1, "gpu__time_duration.sum") + s(2, "Duration")) + \
+        s(2, b"") + \
+        s(2, s(1, "sm__throughput.avg.pct_of_peak_sustained_elapsed") + s(2, "Compute (SM) Throughput"))
+    extra = s(1, s(1, "launch__registers_per_thread") + s(2, "Registers Per Thread"))
+    body = s(1, s(2, s(1, "Throughput") + s(5, s(1, "sm__throughput.avg.pct_of_peak_sustained_elapsed") + s(2, "SM [%]"))))
+    return s(17, s(1, "SpeedOfLight") + s(2, "GPU Speed Of Light Throughput") + u(3, 10) +
+             s(4, u(1, 2) + hdr) + s(5, body) + s(6, extra) + s(7, "Throughput overview"))
+
+def rule():
+    msg = s(1, s(1, "Only @section:LaunchStats:Launch Statistics@ matter; see @url:Guide:https://example.org/g@.") + u(2, 4) + u(3, 1) + s(4, "Small Grid"))
+    speed = s(10, u(1, 2) + d(2, 96.875))
+    return s(19, s(1, "SOLBottleneck") + s(2, "Bottleneck") + s(3, s(1, msg + speed)) + s(4, "SpeedOfLight"))
+
+def result():
+    r = u(1, 4242) + u(2, 7) + u(4, 1) + s(5, "_Z4tinyPf") + s(6, "tiny") + s(7, "tiny(float *)")
+    r += u(8, 3) + s(10, u(1, 4) + u(2, 2) + u(3, 1)) + s(11, u(1, 128) + u(2, 1) + u(3, 1))
+    r += metric("gpu__time_duration.sum", val_dbl(1536.0))
+    r += metric("launch__registers_per_thread", val_u64(32))
+    r += metric("sm__throughput.avg.pct_of_peak_sustained_elapsed", val_dbl(12.3456))
+    r += metric("launch__grid_size", val_u64(8), [(val_u64(0), val_u64(8))])
+    r += metric("launch__block_size", val_u64(128))
+    r += metric("launch__func_cache_config", val_str("CachePreferNone"))
+    r += metric("device__attribute_display_name", val_str("Tiny GPU"))
+    r += metric("device__attribute_compute_capability_major", val_u64(8))
+    r += metric("device__attribute_compute_capability_minor", val_u64(6))
+    r += metric("device__attribute_device_index", val_u64(0))
+    r += u(14, 1700000000) + s(15, u(1, 1)) + section() + rule() + u(22, 1) + u(23, 7)
+    return r
+
+def block(header, entries=()):
+    payload = b"".join(struct.pack("<I", len(e)) + e for e in entries)
+    h = header + (u(5, len(payload)) if payload else b"")
+    return struct.pack("<I", len(h)) + h + payload
+
+def report():
+    proc = s(6, u(1, 4242) + s(2, "127.0.0.1") + s(3, "/opt/app/tiny\0"))
+    host = s(3, s(1, "Linux") + s(2, "6.1") + s(3, "x86_64 CPU") + s(4, "x86_64") + s(5, "box") + u(6, 2))
+    target = s(4, s(1, "Linux") + s(4, "x86_64") + s(5, "box") + s(7, s(1, "10.0.0.1") + u(2, 1)))
+    dev = s(6, u(1, 0) + s(2, "Tiny GPU") +
+            s(3, s(1, "device__attribute_multiprocessor_count") + s(2, val_u64(4))) +
+            s(3, s(1, "device__attribute_display_name") + s(2, val_str("Tiny GPU"))))
+    vers = s(8, s(1, "CUDA Version") + s(2, "12.4")) + s(8, s(1, "Nsight Compute Target") + s(2, "2025.1.0.0 (test)"))
+    out = b"NVR\0" + struct.pack("<I", 2) + u(1, 7)
+    out += block(u(1, 0) + u(2, 0) + s(3, u(2, 1700000000) + host) + s(4, b"") + proc)
+    src = u(1, 1) + s(4, b"\x7fELF") + u(5, 8) + u(6, 0x80006)
+    out += block(u(1, 1) + s(4, b"") + proc, [src])
+    table = s(4, b"".join(s(1, x) for x in STRINGS[:6]))
+    out += block(u(2, 1) + table + proc, [result()])
+    out += block(s(3, dev + vers + target + s(11, "ncu --set basic -o tiny ./tiny")) +
+                 s(4, b"".join(s(1, x) for x in STRINGS[6:])) + proc)
+    return out
+
+def main():
+    data = report()
+    with open(sys.argv[1], "wb") as f:
+        f.write(data)
+    if len(sys.argv) > 3 and sys.argv[2] == "--seeds":
+        dirn = sys.argv[3]
+        os.makedirs(dirn, exist_ok=True)
+        open(os.path.join(dirn, "tiny.ncu-rep"), "wb").write(data)
+        for cut in (2, 6, 9, 15, 40, len(data) // 2, len(data) - 1):
+            open(os.path.join(dirn, "cut%d" % cut), "wb").write(data[:cut])
+        for off in (4, 10, 14, 60, len(data) // 3, len(data) - 20):
+            b = bytearray(data)
+            b[off] ^= 0xFF
+            open(os.path.join(dirn, "flip%d" % off), "wb").write(bytes(b))
+        # a deeply nested message and an absurd length
+        deep = b""
+        for _ in range(200):
+            deep = s(3, deep)
+        bad = b"NVR\0" + struct.pack("<I", 2) + u(1, 7)
+        open(os.path.join(dirn, "deep"), "wb").write(bad + block(s(3, deep)))
+        open(os.path.join(dirn, "absurd"), "wb").write(bad + struct.pack("<I", 0xFFFFFFF0))
+
+main()
