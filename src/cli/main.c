@@ -31,6 +31,8 @@ static const struct cmd commands[] = {
 	 cmd_memory_help, cmd_memory},
 	{"dist", "distributed view: overlap, wait time, collectives per worker (tb)",
 	 cmd_dist_help, cmd_dist},
+	{"nsys", "Nsight Systems: per-iteration NVTX analysis, SQLite export summaries",
+	 cmd_nsys_help, cmd_nsys},
 	{"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help,
 	 cmd_synth},
 };

@@ -1,0 +1,165 @@
+/* nsys: Nsight Systems commands: the per-iteration NVTX analysis of a
+ * profiling run directory (`nsys analyze`) and summaries read straight from
+ * an `nsys export --type sqlite` file. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "io/source.h"
+#include "nsys/nsys.h"
+
+const char cmd_nsys_help[] =
+	"Usage: gpuprof nsys analyze --run-dir DIR [--from-csv] [--nsys-version TEXT]\n"
+	"       gpuprof nsys FILE.sqlite [info|kernels|memcpy|api|nvtx|gpus|steps]\n"
+	"                    [--manifest FILE] [--capture-range NAME] [--iterations N]\n"
+	"\n"
+	"nsys analyze: per-iteration NVTX analysis of a profiling run directory\n"
+	"(the roboflow harness layout: DIR/manifest.yaml, DIR/trace.nsys-rep).\n"
+	"Runs, with an argument vector (never a shell),\n"
+	"  nsys stats --report nvtx_pushpop_trace --report nvtx_gpu_proj_trace\n"
+	"    --format csv --output DIR/stats/nsys --force-overwrite=true DIR/trace.nsys-rep\n"
+	"then `nsys --version`, reads the two CSVs by header name, finds the capture\n"
+	"range named by the manifest's capture_range and its direct 'iteration N'\n"
+	"children, joins host ranges with their GPU projections on (PID, TID,\n"
+	"RangeId), scopes repeated names by their NVTX ancestry below the iteration\n"
+	"(preprocessing.resize), and writes DIR/analysis.json (schema_version 1,\n"
+	"sorted keys, written to a temp file and renamed): host inclusive,\n"
+	"exclusive and child time, GPU-projected time, each as total, mean, median,\n"
+	"min, max and sample standard deviation in ns, plus provenance and warnings.\n"
+	"Host and GPU numbers use different clocks: never add or compare them.\n"
+	"  --run-dir DIR        the run directory (required)\n"
+	"  --from-csv           do not run nsys; use DIR/stats/nsys_nvtx_pushpop_trace.csv\n"
+	"                       and DIR/stats/nsys_nvtx_gpu_proj_trace.csv as they are\n"
+	"  --nsys-version TEXT  the Nsight version to record with --from-csv (default:\n"
+	"                       'unknown', which adds a warning)\n"
+	"\n"
+	"nsys FILE.sqlite VIEW: reads an `nsys export --type sqlite` file (read-only)\n"
+	"with libsqlite3; exports from Nsight 2023.4 to 2026.2 are understood.\n"
+	"  info     product and schema version, which tables hold data (default)\n"
+	"  kernels  GPU kernel summary like `nsys stats -r cuda_gpu_kern_sum`\n"
+	"  memcpy   memory copies and sets by kind: count, bytes, time\n"
+	"  api      CUDA runtime/driver API summary like cuda_api_sum\n"
+	"  nvtx     NVTX range summary with GPU projection: kernels, copies and sets\n"
+	"           launched by CUDA calls inside each range (span and summed time)\n"
+	"  gpus     kernel and memory time per GPU and per stream\n"
+	"  steps    the same analysis as `nsys analyze`, on the export's NVTX ranges\n"
+	"           (needs the harness structure: capture range + 'iteration N')\n"
+	"  --manifest FILE       steps: the run's manifest.yaml\n"
+	"  --capture-range NAME  steps without a manifest (default: profile-target)\n"
+	"  --iterations N        steps without a manifest: expected iteration count\n"
+	"A .nsys-rep cannot be read directly; make the export with\n"
+	"  nsys export --type sqlite -o FILE.sqlite FILE.nsys-rep\n"
+	"\n"
+	"Examples:\n"
+	"  gpuprof nsys analyze --run-dir snippets/smoke/runs/20260101T000000Z\n"
+	"  gpuprof nsys trace.sqlite kernels --format csv\n";
+
+static int usage(struct app *app, const char *msg)
+{
+	return app_usage(app, "nsys", "%s", msg);
+}
+
+/* Writes v to path through app's atomic output (temp file + rename). */
+static int write_json(struct app *app, const char *path, const struct nsys_jv *v, struct err *e)
+{
+	const char *saved = app->output;
+	app->output = path;
+	int rc = app_out_open(app, e);
+	if (!rc) {
+		nsys_jv_write(app->out, v);
+		rc = app_out_close(app, true, e);
+	}
+	app->output = saved;
+	return rc;
+}
+
+static char *dir_file(struct arena *a, const char *dir, const char *name)
+{
+	size_t len = strlen(dir) + strlen(name) + 2;
+	char *s = arena_alloc(a, len);
+	if (s)
+		snprintf(s, len, "%s/%s", dir, name);
+	return s;
+}
+
+static int analyze(struct app *app, int argc, char **argv)
+{
+	const char *run_dir = NULL, *version = NULL;
+	bool from_csv = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--run-dir") && i + 1 < argc)
+			run_dir = argv[++i];
+		else if (!strncmp(argv[i], "--run-dir=", 10))
+			run_dir = argv[i] + 10;
+		else if (!strcmp(argv[i], "--from-csv"))
+			from_csv = true;
+		else if (!strcmp(argv[i], "--nsys-version") && i + 1 < argc)
+			version = argv[++i];
+		else
+			return usage(app, "analyze: unexpected argument (see --help)");
+	}
+	if (!run_dir)
+		return usage(app, "analyze: --run-dir DIR is required");
+	struct stat st;
+	if (stat(run_dir, &st) || !S_ISDIR(st.st_mode))
+		return usage(app, "analyze: --run-dir must be an existing directory");
+	struct arena a;
+	arena_init(&a);
+	struct err e = {0};
+	int rc = 0;
+	struct nsys_jv *manifest = NULL, *out = NULL;
+	struct nsys_csv hc, gc;
+	struct nsys_ranges host, gpu;
+	char *mpath = dir_file(&a, run_dir, "manifest.yaml");
+	char *hpath = dir_file(&a, run_dir, "stats/nsys_nvtx_pushpop_trace.csv");
+	char *gpath = dir_file(&a, run_dir, "stats/nsys_nvtx_gpu_proj_trace.csv");
+	char *jpath = dir_file(&a, run_dir, "analysis.json");
+	rc = nsys_manifest_read(&a, mpath, &manifest, &e);
+	if (!rc && !from_csv) {
+		const char *nsys = nsys_which(&a, "nsys");
+		if (!nsys)
+			rc = err_set(&e, ERR_USAGE, NULL, -1,
+				     "Nsight Systems executable not found: 'nsys'. Install Nsight "
+				     "Systems and ensure `nsys` is on PATH.");
+		if (!rc)
+			rc = nsys_run_stats(&a, nsys, run_dir, &e);
+		if (!rc)
+			version = nsys_run_version(&a, nsys);
+	}
+	if (!rc)
+		rc = nsys_csv_read(&a, hpath, &hc, &e);
+	if (!rc)
+		rc = nsys_csv_read(&a, gpath, &gc, &e);
+	if (!rc)
+		rc = nsys_host_from_csv(&a, &hc, &host, &e);
+	if (!rc)
+		rc = nsys_gpu_from_csv(&a, &gc, &gpu, &e);
+	/* paths inside the run directory are recorded relative to it */
+	struct nsys_provenance prov = {version ? version : "unknown", "manifest.yaml",
+				       "trace.nsys-rep", "stats/nsys_nvtx_pushpop_trace.csv",
+				       "stats/nsys_nvtx_gpu_proj_trace.csv"};
+	if (!rc)
+		rc = nsys_analyze(&a, manifest, &host, &gpu, &prov, &out, &e);
+	if (!rc)
+		rc = write_json(app, jpath, out, &e);
+	if (rc) {
+		rc = app_fail(app, &e);
+	} else {
+		if (!app->quiet)
+			printf("Wrote analysis: %s\n", jpath);
+		rc = 0;
+	}
+	arena_free(&a);
+	return rc;
+}
+
+int cmd_nsys(struct app *app, int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(app, "expected 'analyze' or a .sqlite file");
+	if (!strcmp(argv[1], "analyze"))
+		return analyze(app, argc - 1, argv + 1);
+	return usage(app, "SQLite reading is not built yet");
+}
