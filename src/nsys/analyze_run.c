@@ -126,22 +126,24 @@ static int run_child(struct arena *a, const char *const *argv, int *status, char
 	return *out && *errout ? 0 : -1;
 }
 
-static void one_line(char *s)
+/* s with each run of line breaks replaced by "; " (a new arena string). */
+static char *one_line(struct arena *a, const char *s)
 {
-	char *o = s;
-	for (char *p = s; *p; p++) {
-		if (*p == '\r')
-			continue;
-		if (*p == '\n') {
-			*o++ = ';';
-			*o++ = ' ';
+	char *o = arena_alloc(a, strlen(s) * 2 + 1), *w = o;
+	if (!o)
+		return NULL;
+	for (const char *p = s; *p; p++) {
+		if (*p == '\r' || *p == '\n') {
 			while (p[1] == '\n' || p[1] == '\r')
 				p++;
+			*w++ = ';';
+			*w++ = ' ';
 			continue;
 		}
-		*o++ = *p;
+		*w++ = *p;
 	}
-	*o = 0;
+	*w = 0;
+	return o;
 }
 
 int nsys_run_stats(struct arena *a, const char *nsys, const char *run_dir, struct err *e)
@@ -163,10 +165,9 @@ int nsys_run_stats(struct arena *a, const char *nsys, const char *run_dir, struc
 	if (run_child(a, argv, &status, &out, &errout))
 		return err_set(e, ERR_IO, NULL, -1, "cannot run %s", nsys);
 	if (status != 0) {
-		char *msg = *errout ? errout : out;
-		one_line(msg);
+		char *msg = one_line(a, *errout ? errout : out);
 		return err_set(e, ERR_IO, NULL, -1, "`nsys stats` failed with exit code %d: %s", status,
-			       msg);
+			       msg ? msg : "");
 	}
 	const char *names[] = {"nsys_nvtx_pushpop_trace.csv", "nsys_nvtx_gpu_proj_trace.csv"};
 	char missing[1100] = "";
