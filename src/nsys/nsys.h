@@ -165,13 +165,15 @@ const char *nsys_run_version(struct arena *a, const char *nsys);
 /* ---- SQLite export ---- */
 
 enum nsys_sql_view { NSYS_SQL_INFO, NSYS_SQL_KERNELS, NSYS_SQL_MEMCPY, NSYS_SQL_API, NSYS_SQL_NVTX,
-		     NSYS_SQL_STEPS };
+		     NSYS_SQL_STEPS, NSYS_SQL_DEVICES };
 
 struct nsys_sql; /* an open export */
 
 int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e);
 void nsys_sql_close(struct nsys_sql *s);
 bool nsys_sql_has_table(struct nsys_sql *s, const char *table);
+/* Rows of table, or -1 when the export has no such table. */
+int64_t nsys_sql_count(struct nsys_sql *s, const char *table);
 /* Product version (EXPORT_PRODUCT_VERSION), or NULL. */
 const char *nsys_sql_version(struct nsys_sql *s, struct arena *a);
 
