@@ -305,7 +305,7 @@ def main():
             print(f"nsys: shared-data cases skipped: no folder {DATA} (set GPUPROF_SHARED)")
         try:
             import check_sqlite  # noqa: E402  (same folder)
-            p, f = check_sqlite.run_all(GPUPROF, DATA if HAVE_SHARED else None, tmp, ok)
+            check_sqlite.run_all(GPUPROF, DATA if HAVE_SHARED else None, tmp, ok)
         except ImportError:
             pass
     finally:
