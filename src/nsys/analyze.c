@@ -534,15 +534,13 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 		return OOM();
 	size_t nhost = 0, ngpu = 0;
 	int64_t *missing_gpu = arena_array(a, nit + 1, sizeof *missing_gpu);
-	int64_t *idxs = arena_array(a, nit + 1, sizeof *idxs);
-	if (!missing_gpu || !idxs)
+	if (!missing_gpu)
 		return OOM();
 	size_t nmissing_gpu = 0;
 	for (size_t i = 0; i < nit; i++) {
 		struct nsys_jv *o = nsys_jv_new(a, NSYS_JOBJ);
 		if (!o)
 			return OOM();
-		idxs[i] = it[i].index;
 		int rc = nsys_jv_set(a, o, "index", nsys_jv_int(a, it[i].index));
 		struct nsys_jv *h = nsys_jv_null(a), *g = nsys_jv_null(a);
 		if (it[i].host != SIZE_MAX) {
@@ -638,7 +636,6 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 	rc |= nsys_jv_set(a, root, "iterations", its);
 	rc |= nsys_jv_set(a, root, "iteration_summary", sum);
 	rc |= nsys_jv_set(a, root, "warnings", warnings);
-	(void)idxs;
 	if (rc)
 		return OOM();
 	*out = root;

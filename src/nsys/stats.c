@@ -44,7 +44,8 @@ double nsys_stddev(const int64_t *values, size_t n)
 	__int128 den = (__int128)n * (__int128)(n - 1);
 	if (num <= 0)
 		return 0.0;
-	/* Reduce so the quotient is formed from exact values where possible. */
+	/* long double keeps num and den exact up to 2^64, so one rounding in the
+	 * quotient and one in the root. */
 	long double var = (long double)num / (long double)den;
 	return (double)sqrtl(var);
 }
