@@ -16,7 +16,7 @@ CC := gcc
 endif
 PREFIX ?= /usr/local
 PKG_CONFIG ?= pkg-config
-PKGS := zlib libisal
+PKGS := zlib libisal sqlite3 yaml-0.1
 VERSION := 0.1.0
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 

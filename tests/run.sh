@@ -40,5 +40,6 @@ stage tbsteps sh tests/tbprof/steps.sh
 stage tbops sh tests/tbprof/ops.sh
 stage tbmemory sh tests/tbprof/memory.sh
 stage tbdist sh tests/tbprof/dist.sh
+stage nsys sh tests/nsys/check.sh
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -63,6 +63,7 @@ int cmd_kernels(struct app *app, int argc, char **argv);
 int cmd_memory(struct app *app, int argc, char **argv);
 int cmd_dist(struct app *app, int argc, char **argv);
 int cmd_ncu(struct app *app, int argc, char **argv);
+int cmd_nsys(struct app *app, int argc, char **argv);
 
 extern const char cmd_info_help[];
 extern const char cmd_synth_help[];
@@ -73,5 +74,6 @@ extern const char cmd_kernels_help[];
 extern const char cmd_memory_help[];
 extern const char cmd_dist_help[];
 extern const char cmd_ncu_help[];
+extern const char cmd_nsys_help[];
 
 #endif

@@ -33,6 +33,8 @@ static const struct cmd commands[] = {
 	 cmd_dist_help, cmd_dist},
 	{"ncu", "Nsight Compute reports: list, raw, session, details, hints", cmd_ncu_help,
 	 cmd_ncu},
+	{"nsys", "Nsight Systems: per-iteration NVTX analysis, SQLite export summaries",
+	 cmd_nsys_help, cmd_nsys},
 	{"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help,
 	 cmd_synth},
 };

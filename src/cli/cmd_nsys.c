@@ -1,0 +1,378 @@
+/* nsys: Nsight Systems commands: the per-iteration NVTX analysis of a
+ * profiling run directory (`nsys analyze`) and summaries read straight from
+ * an `nsys export --type sqlite` file. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "io/source.h"
+#include "nsys/nsys.h"
+
+const char cmd_nsys_help[] =
+	"Usage: gpuprof nsys analyze --run-dir DIR [--from-csv] [--nsys-version TEXT]\n"
+	"       gpuprof nsys FILE.sqlite [info|kernels|memcpy|api|nvtx|gpus|steps]\n"
+	"                    [--manifest FILE] [--capture-range NAME] [--iterations N]\n"
+	"\n"
+	"nsys analyze: per-iteration NVTX analysis of a profiling run directory\n"
+	"(the roboflow harness layout: DIR/manifest.yaml, DIR/trace.nsys-rep).\n"
+	"Runs, with an argument vector (never a shell),\n"
+	"  nsys stats --report nvtx_pushpop_trace --report nvtx_gpu_proj_trace\n"
+	"    --format csv --output DIR/stats/nsys --force-overwrite=true DIR/trace.nsys-rep\n"
+	"then `nsys --version`, reads the two CSVs by header name, finds the capture\n"
+	"range named by the manifest's capture_range and its direct 'iteration N'\n"
+	"children, joins host ranges with their GPU projections on (PID, TID,\n"
+	"RangeId), scopes repeated names by their NVTX ancestry below the iteration\n"
+	"(preprocessing.resize), and writes DIR/analysis.json (schema_version 1,\n"
+	"sorted keys, written to a temp file and renamed): host inclusive,\n"
+	"exclusive and child time, GPU-projected time, each as total, mean, median,\n"
+	"min, max and sample standard deviation in ns, plus provenance and warnings.\n"
+	"Host and GPU numbers use different clocks: never add or compare them.\n"
+	"  --run-dir DIR        the run directory (required)\n"
+	"  --from-csv           do not run nsys; use DIR/stats/nsys_nvtx_pushpop_trace.csv\n"
+	"                       and DIR/stats/nsys_nvtx_gpu_proj_trace.csv as they are\n"
+	"  --nsys-version TEXT  the Nsight version to record with --from-csv (default:\n"
+	"                       'unknown', which adds a warning)\n"
+	"\n"
+	"nsys FILE.sqlite VIEW: reads an `nsys export --type sqlite` file (read-only)\n"
+	"with libsqlite3; exports from Nsight 2023.4 to 2026.2 are understood.\n"
+	"  info     product and schema version, which tables hold data (default)\n"
+	"  kernels  GPU kernel summary like `nsys stats -r cuda_gpu_kern_sum`\n"
+	"  memcpy   memory copies and sets by kind: count, bytes, time\n"
+	"  api      CUDA runtime/driver API summary like cuda_api_sum\n"
+	"  nvtx     NVTX range summary with GPU projection: kernels, copies and sets\n"
+	"           launched by CUDA calls inside each range (span and summed time)\n"
+	"  gpus     kernel and memory time per GPU and per stream\n"
+	"  steps    the same analysis as `nsys analyze`, on the export's NVTX ranges\n"
+	"           (needs the harness structure: capture range + 'iteration N')\n"
+	"  --manifest FILE       steps: the run's manifest.yaml\n"
+	"  --capture-range NAME  steps without a manifest (default: profile-target)\n"
+	"  --iterations N        steps without a manifest: expected iteration count\n"
+	"A .nsys-rep cannot be read directly; make the export with\n"
+	"  nsys export --type sqlite -o FILE.sqlite FILE.nsys-rep\n"
+	"\n"
+	"Examples:\n"
+	"  gpuprof nsys analyze --run-dir snippets/smoke/runs/20260101T000000Z\n"
+	"  gpuprof nsys trace.sqlite kernels --format csv\n";
+
+static int usage(struct app *app, const char *msg)
+{
+	return app_usage(app, "nsys", "%s", msg);
+}
+
+/* Writes v to path through app's atomic output (temp file + rename). */
+static int write_json(struct app *app, const char *path, const struct nsys_jv *v, struct err *e)
+{
+	const char *saved = app->output;
+	app->output = path;
+	int rc = app_out_open(app, e);
+	if (!rc) {
+		nsys_jv_write(app->out, v);
+		rc = app_out_close(app, true, e);
+	}
+	app->output = saved;
+	return rc;
+}
+
+static char *dir_file(struct arena *a, const char *dir, const char *name)
+{
+	size_t len = strlen(dir) + strlen(name) + 2;
+	char *s = arena_alloc(a, len);
+	if (s)
+		snprintf(s, len, "%s/%s", dir, name);
+	return s;
+}
+
+static int analyze(struct app *app, int argc, char **argv)
+{
+	const char *run_dir = NULL, *version = NULL;
+	bool from_csv = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--run-dir") && i + 1 < argc)
+			run_dir = argv[++i];
+		else if (!strncmp(argv[i], "--run-dir=", 10))
+			run_dir = argv[i] + 10;
+		else if (!strcmp(argv[i], "--from-csv"))
+			from_csv = true;
+		else if (!strcmp(argv[i], "--nsys-version") && i + 1 < argc)
+			version = argv[++i];
+		else
+			return usage(app, "analyze: unexpected argument (see --help)");
+	}
+	if (!run_dir)
+		return usage(app, "analyze: --run-dir DIR is required");
+	struct stat st;
+	if (stat(run_dir, &st) || !S_ISDIR(st.st_mode))
+		return usage(app, "analyze: --run-dir must be an existing directory");
+	struct arena a;
+	arena_init(&a);
+	struct err e = {0};
+	int rc = 0;
+	struct nsys_jv *manifest = NULL, *out = NULL;
+	struct nsys_csv hc, gc;
+	struct nsys_ranges host, gpu;
+	char *mpath = dir_file(&a, run_dir, "manifest.yaml");
+	char *hpath = dir_file(&a, run_dir, "stats/nsys_nvtx_pushpop_trace.csv");
+	char *gpath = dir_file(&a, run_dir, "stats/nsys_nvtx_gpu_proj_trace.csv");
+	char *jpath = dir_file(&a, run_dir, "analysis.json");
+	rc = nsys_manifest_read(&a, mpath, &manifest, &e);
+	if (!rc && !from_csv) {
+		const char *nsys = nsys_which(&a, "nsys");
+		if (!nsys)
+			rc = err_set(&e, ERR_USAGE, NULL, -1,
+				     "Nsight Systems executable not found: 'nsys'. Install Nsight "
+				     "Systems and ensure `nsys` is on PATH.");
+		if (!rc)
+			rc = nsys_run_stats(&a, nsys, run_dir, &e);
+		if (!rc)
+			version = nsys_run_version(&a, nsys);
+	}
+	if (!rc)
+		rc = nsys_csv_read(&a, hpath, &hc, &e);
+	if (!rc)
+		rc = nsys_csv_read(&a, gpath, &gc, &e);
+	if (!rc)
+		rc = nsys_host_from_csv(&a, &hc, &host, &e);
+	if (!rc)
+		rc = nsys_gpu_from_csv(&a, &gc, &gpu, &e);
+	/* paths inside the run directory are recorded relative to it */
+	struct nsys_provenance prov = {version ? version : "unknown", "manifest.yaml",
+				       "trace.nsys-rep", "stats/nsys_nvtx_pushpop_trace.csv",
+				       "stats/nsys_nvtx_gpu_proj_trace.csv"};
+	if (!rc)
+		rc = nsys_analyze(&a, manifest, &host, &gpu, &prov, &out, &e);
+	if (!rc)
+		rc = write_json(app, jpath, out, &e);
+	if (rc) {
+		rc = app_fail(app, &e);
+	} else {
+		if (!app->quiet)
+			printf("Wrote analysis: %s\n", jpath);
+		rc = 0;
+	}
+	arena_free(&a);
+	return rc;
+}
+
+/* ---- SQLite views ---- */
+
+#define STAT_COLS(count_key, count_title)                                                \
+	{"time_pct", "Time", REP_PCT}, {"total_ns", "Total", REP_DUR_NS},                    \
+		{count_key, count_title, REP_INT}, {"avg_ns", "Avg", REP_FLOAT},             \
+		{"med_ns", "Med", REP_FLOAT}, {"min_ns", "Min", REP_DUR_NS},                 \
+		{"max_ns", "Max", REP_DUR_NS}, {"stddev_ns", "StdDev", REP_FLOAT}
+#define STAT_VALS(r)                                                                       \
+	rep_f((r)->pct), rep_i((r)->total_ns), rep_i((r)->instances), rep_f((r)->avg_ns),      \
+		rep_f((r)->med_ns), rep_i((r)->min_ns), rep_i((r)->max_ns), rep_f((r)->stddev_ns)
+
+static const struct rep_col kern_cols[] = {STAT_COLS("instances", "Instances"),
+					   {"name", "Name", REP_STR}};
+static const struct rep_col api_cols[] = {STAT_COLS("calls", "Calls"), {"name", "Name", REP_STR}};
+static const struct rep_col mem_cols[] = {STAT_COLS("count", "Count"),
+					  {"bytes", "Bytes", REP_BYTES},
+					  {"operation", "Operation", REP_STR}};
+static const struct rep_col nvtx_cols[] = {STAT_COLS("instances", "Instances"),
+					   {"gpu_ops", "GPU ops", REP_INT},
+					   {"gpu_projected_ns", "GPU projected", REP_DUR_NS},
+					   {"gpu_op_time_ns", "GPU op time", REP_DUR_NS},
+					   {"style", "Style", REP_STR},
+					   {"range", "Range", REP_STR}};
+static const struct rep_col gpu_cols[] = {{"scope", "GPU / stream", REP_STR},
+					  {"kind", "Kind", REP_STR},
+					  {"count", "Count", REP_INT},
+					  {"total_ns", "Total", REP_DUR_NS},
+					  {"bytes", "Bytes", REP_BYTES}};
+
+static int emit_table(struct report *r, enum nsys_sql_view view, const struct nsys_sql_table *t)
+{
+	const struct rep_col *cols;
+	int ncols;
+	const char *name, *title;
+	switch (view) {
+	case NSYS_SQL_KERNELS:
+		cols = kern_cols, ncols = 9, name = "kernels", title = "GPU kernels";
+		break;
+	case NSYS_SQL_API:
+		cols = api_cols, ncols = 9, name = "cuda_api", title = "CUDA API calls";
+		break;
+	case NSYS_SQL_MEMCPY:
+		cols = mem_cols, ncols = 10, name = "memory_operations",
+		title = "GPU memory operations";
+		break;
+	case NSYS_SQL_NVTX:
+		cols = nvtx_cols, ncols = 13, name = "nvtx_ranges",
+		title = "NVTX ranges (host time; GPU work launched inside)";
+		break;
+	default:
+		cols = gpu_cols, ncols = 5, name = "gpus", title = "GPU work per GPU and per stream";
+		break;
+	}
+	if (rep_table_begin(r, name, title, cols, ncols))
+		return -1;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct nsys_sql_row *w = &t->v[i];
+		struct rep_val v[13];
+		if (view == NSYS_SQL_DEVICES) {
+			struct rep_val d[] = {rep_s(w->group), rep_s(w->name), rep_i(w->instances),
+					      rep_i(w->total_ns), rep_i(w->bytes)};
+			memcpy(v, d, sizeof d);
+		} else {
+			struct rep_val st[] = {STAT_VALS(w)};
+			memcpy(v, st, sizeof st);
+			if (view == NSYS_SQL_MEMCPY) {
+				v[8] = rep_i(w->bytes);
+				v[9] = rep_s(w->name);
+			} else if (view == NSYS_SQL_NVTX) {
+				v[8] = rep_i(w->gpu_ops);
+				v[9] = rep_i(w->proj_ns);
+				v[10] = rep_i(w->gpu_time_ns);
+				v[11] = rep_s(w->group);
+				v[12] = rep_s(w->name);
+			} else {
+				v[8] = rep_s(w->name);
+			}
+		}
+		if (rep_row(r, v))
+			return -1;
+	}
+	return rep_table_end(r);
+}
+
+static int sql_info(struct report *r, struct nsys_sql *s, struct arena *a, const char *path)
+{
+	static const char *const tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+					     "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME",
+					     "NVTX_EVENTS", "TARGET_INFO_GPU"};
+	static const char *const keys[] = {"kernels", "memcpy", "memset", "cuda_api_calls",
+					   "nvtx_events", "gpus"};
+	rep_kv_begin(r, "export", "Nsight Systems SQLite export");
+	rep_kv(r, "path", "Path", REP_STR, rep_s(path));
+	const char *v = nsys_sql_version(s, a);
+	rep_kv(r, "product_version", "Nsight Systems version", REP_STR, rep_s(v));
+	for (int i = 0; i < 6; i++) {
+		int64_t n = nsys_sql_count(s, tables[i]);
+		rep_kv(r, keys[i], tables[i], REP_INT, n >= 0 ? rep_i(n) : rep_null());
+	}
+	return rep_kv_end(r);
+}
+
+/* The manifest for `steps`: --manifest FILE, or one made of the options. */
+static int steps_manifest(struct arena *a, const char *path, const char *capture,
+			  const char *iterations, struct nsys_jv **out, struct err *e)
+{
+	if (path)
+		return nsys_manifest_read(a, path, out, e);
+	struct nsys_jv *m = nsys_jv_new(a, NSYS_JOBJ);
+	if (!m || nsys_jv_set(a, m, "capture_range", nsys_jv_str(a, capture)))
+		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	if (iterations) {
+		char *end;
+		long long n = strtoll(iterations, &end, 10);
+		if (*end || end == iterations || n < 0)
+			return err_set(e, ERR_USAGE, NULL, -1, "--iterations needs a count, not '%s'",
+				       iterations);
+		struct nsys_jv *w = nsys_jv_new(a, NSYS_JOBJ);
+		if (!w || nsys_jv_set(a, w, "iterations", nsys_jv_int(a, n)) ||
+		    nsys_jv_set(a, m, "workload", w))
+			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	}
+	*out = m;
+	return 0;
+}
+
+static int sqlite_cmd(struct app *app, int argc, char **argv)
+{
+	const char *path = argv[0], *manifest = NULL, *capture = "profile-target",
+		   *iterations = NULL;
+	enum nsys_sql_view view = NSYS_SQL_INFO;
+	static const char *const names[] = {"info", "kernels", "memcpy", "api", "nvtx", "steps",
+					    "gpus"};
+	static const enum nsys_sql_view views[] = {NSYS_SQL_INFO, NSYS_SQL_KERNELS, NSYS_SQL_MEMCPY,
+						   NSYS_SQL_API, NSYS_SQL_NVTX, NSYS_SQL_STEPS,
+						   NSYS_SQL_DEVICES};
+	bool view_set = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--manifest") && i + 1 < argc) {
+			manifest = argv[++i];
+			continue;
+		}
+		if (!strcmp(argv[i], "--capture-range") && i + 1 < argc) {
+			capture = argv[++i];
+			continue;
+		}
+		if (!strcmp(argv[i], "--iterations") && i + 1 < argc) {
+			iterations = argv[++i];
+			continue;
+		}
+		bool found = false;
+		for (size_t k = 0; k < sizeof names / sizeof names[0] && !view_set; k++)
+			if (!strcmp(argv[i], names[k])) {
+				view = views[k];
+				found = view_set = true;
+			}
+		if (!found)
+			return usage(app, "unexpected argument (see --help)");
+	}
+	struct arena a;
+	arena_init(&a);
+	struct err e = {0};
+	struct nsys_sql *s = NULL;
+	struct nsys_sql_table t = {0};
+	struct nsys_jv *analysis = NULL;
+	int rc = nsys_sql_open(path, &s, &e);
+	if (!rc) {
+		switch (view) {
+		case NSYS_SQL_KERNELS: rc = nsys_sql_kernels(s, &a, &t, &e); break;
+		case NSYS_SQL_MEMCPY: rc = nsys_sql_memcpy(s, &a, &t, &e); break;
+		case NSYS_SQL_API: rc = nsys_sql_api(s, &a, &t, &e); break;
+		case NSYS_SQL_NVTX: rc = nsys_sql_nvtx(s, &a, &t, &e); break;
+		case NSYS_SQL_DEVICES: rc = nsys_sql_devices(s, &a, &t, &e); break;
+		case NSYS_SQL_STEPS: {
+			struct nsys_jv *m = NULL;
+			struct nsys_ranges host, gpu;
+			rc = steps_manifest(&a, manifest, capture, iterations, &m, &e);
+			if (!rc)
+				rc = nsys_sql_ranges(s, &a, &host, &gpu, &e);
+			const char *v = nsys_sql_version(s, &a);
+			struct nsys_provenance prov = {v ? v : "unknown", manifest, path, NULL, NULL};
+			if (!rc)
+				rc = nsys_analyze(&a, m, &host, &gpu, &prov, &analysis, &e);
+			break;
+		}
+		case NSYS_SQL_INFO: break;
+		}
+	}
+	if (!rc)
+		rc = app_out_open(app, &e);
+	if (!rc) {
+		if (view == NSYS_SQL_STEPS) {
+			nsys_jv_write(app->out, analysis);
+		} else {
+			struct report *r = rep_open(app->out, app->format);
+			int wrc = !r ? -1 : view == NSYS_SQL_INFO ? sql_info(r, s, &a, path)
+								 : emit_table(r, view, &t);
+			if (r && rep_close(r))
+				wrc = -1;
+			if (wrc)
+				rc = err_set(&e, ERR_IO, app->output, -1, "write failed");
+		}
+		int crc = app_out_close(app, rc == 0, &e);
+		if (!rc)
+			rc = crc;
+	}
+	nsys_sql_close(s);
+	arena_free(&a);
+	return rc ? app_fail(app, &e) : 0;
+}
+
+int cmd_nsys(struct app *app, int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(app, "expected 'analyze' or a .sqlite file");
+	if (!strcmp(argv[1], "analyze"))
+		return analyze(app, argc - 1, argv + 1);
+	if (argv[1][0] == '-')
+		return usage(app, "expected 'analyze' or a .sqlite file before options");
+	return sqlite_cmd(app, argc - 1, argv + 1);
+}

@@ -1,0 +1,302 @@
+/* jv: the JSON value tree of analysis.json and its writer.
+ *
+ * The writer reproduces Python's json.dumps(indent=2, sort_keys=True) byte
+ * for byte, because the reference analyzer writes analysis.json that way and
+ * users diff the files: keys sorted by code point (strcmp on UTF-8 gives the
+ * same order), ", " never (indent mode uses "," + newline), ": " between key
+ * and value, empty containers as [] and {}, non-ASCII as \uXXXX (surrogate
+ * pairs above U+FFFF), and floats in repr form (shortest round-trip digits,
+ * ".0" on integral values, exponent form below 1e-4 and from 1e16).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsys/nsys.h"
+
+struct nsys_jv *nsys_jv_new(struct arena *a, enum nsys_jv_kind kind)
+{
+	struct nsys_jv *v = arena_zalloc(a, sizeof *v);
+	if (v)
+		v->kind = kind;
+	return v;
+}
+
+struct nsys_jv *nsys_jv_int(struct arena *a, int64_t i)
+{
+	struct nsys_jv *v = nsys_jv_new(a, NSYS_JINT);
+	if (v)
+		v->i = i;
+	return v;
+}
+
+struct nsys_jv *nsys_jv_float(struct arena *a, double f)
+{
+	struct nsys_jv *v = nsys_jv_new(a, NSYS_JFLOAT);
+	if (v)
+		v->f = f;
+	return v;
+}
+
+struct nsys_jv *nsys_jv_str(struct arena *a, const char *s)
+{
+	if (!s)
+		return nsys_jv_new(a, NSYS_JNULL);
+	struct nsys_jv *v = nsys_jv_new(a, NSYS_JSTR);
+	if (v && !(v->s = arena_strndup(a, s, strlen(s))))
+		return NULL;
+	return v;
+}
+
+struct nsys_jv *nsys_jv_null(struct arena *a)
+{
+	return nsys_jv_new(a, NSYS_JNULL);
+}
+
+/* Grows items (and keys for objects) in the arena; old blocks stay in the
+ * arena, which is fine for the few hundred values an analysis holds. */
+static int jv_grow(struct arena *a, struct nsys_jv *c)
+{
+	if (c->n < c->cap)
+		return 0;
+	size_t ncap = c->cap ? c->cap * 2 : 8;
+	struct nsys_jv **items = arena_array(a, ncap, sizeof *items);
+	const char **keys = arena_array(a, ncap, sizeof *keys);
+	if (!items || !keys)
+		return -1;
+	if (c->n) {
+		memcpy(items, c->items, c->n * sizeof *items);
+		if (c->keys)
+			memcpy(keys, c->keys, c->n * sizeof *keys);
+	}
+	c->items = items;
+	c->keys = keys;
+	c->cap = ncap;
+	return 0;
+}
+
+int nsys_jv_push(struct arena *a, struct nsys_jv *arr, struct nsys_jv *v)
+{
+	if (!arr || !v || jv_grow(a, arr))
+		return -1;
+	arr->items[arr->n++] = v;
+	return 0;
+}
+
+int nsys_jv_set(struct arena *a, struct nsys_jv *obj, const char *key, struct nsys_jv *v)
+{
+	if (!obj || !v || !key)
+		return -1;
+	for (size_t i = 0; i < obj->n; i++)
+		if (!strcmp(obj->keys[i], key)) {
+			obj->items[i] = v;
+			return 0;
+		}
+	if (jv_grow(a, obj))
+		return -1;
+	const char *k = arena_strndup(a, key, strlen(key));
+	if (!k)
+		return -1;
+	obj->keys[obj->n] = k;
+	obj->items[obj->n++] = v;
+	return 0;
+}
+
+struct nsys_jv *nsys_jv_get(const struct nsys_jv *obj, const char *key)
+{
+	if (!obj || obj->kind != NSYS_JOBJ)
+		return NULL;
+	for (size_t i = 0; i < obj->n; i++)
+		if (!strcmp(obj->keys[i], key))
+			return obj->items[i];
+	return NULL;
+}
+
+void nsys_fmt_double(char *buf, size_t n, double v)
+{
+	if (isnan(v) || isinf(v)) {
+		/* Python writes NaN/Infinity; analysis values are always finite. */
+		snprintf(buf, n, "%s", isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+		return;
+	}
+	char tmp[40];
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(tmp, sizeof tmp, "%.*e", prec - 1, v);
+		if (strtod(tmp, NULL) == v)
+			break;
+	}
+	/* tmp is [-]d[.ddd]e[+-]xx: collect the digits and the exponent. */
+	const char *p = tmp;
+	bool neg = *p == '-';
+	if (neg)
+		p++;
+	char digits[24];
+	int nd = 0;
+	for (; *p && *p != 'e'; p++)
+		if (*p != '.')
+			digits[nd++] = *p;
+	int exp10 = atoi(p + 1);
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	digits[nd] = 0;
+	char *o = buf, *end = buf + n - 1;
+#define PUT(ch) (o < end ? (void)(*o++ = (ch)) : (void)0)
+	if (neg)
+		PUT('-');
+	if (exp10 < -4 || exp10 >= 16) {
+		PUT(digits[0]);
+		if (nd > 1) {
+			PUT('.');
+			for (int i = 1; i < nd; i++)
+				PUT(digits[i]);
+		}
+		char e[16];
+		snprintf(e, sizeof e, "e%c%02d", exp10 < 0 ? '-' : '+', abs(exp10));
+		for (char *q = e; *q; q++)
+			PUT(*q);
+	} else if (exp10 < 0) {
+		PUT('0');
+		PUT('.');
+		for (int i = 0; i < -exp10 - 1; i++)
+			PUT('0');
+		for (int i = 0; i < nd; i++)
+			PUT(digits[i]);
+	} else {
+		for (int i = 0; i <= exp10; i++)
+			PUT(i < nd ? digits[i] : '0');
+		PUT('.');
+		if (nd > exp10 + 1)
+			for (int i = exp10 + 1; i < nd; i++)
+				PUT(digits[i]);
+		else
+			PUT('0');
+	}
+#undef PUT
+	*o = 0;
+}
+
+/* Decodes one UTF-8 sequence at s; returns its length (1 and U+FFFD for a
+ * malformed byte). */
+static int utf8_next(const unsigned char *s, unsigned *cp)
+{
+	unsigned c = s[0];
+	int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+	if (len == 1) {
+		*cp = c;
+		return 1;
+	}
+	if (!len) {
+		*cp = 0xFFFD;
+		return 1;
+	}
+	unsigned v = c & (0x7F >> len);
+	for (int i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80) {
+			*cp = 0xFFFD;
+			return 1;
+		}
+		v = v << 6 | (s[i] & 0x3F);
+	}
+	*cp = v;
+	return len;
+}
+
+static void write_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	fputc('"', f);
+	while (*p) {
+		unsigned cp;
+		p += utf8_next(p, &cp);
+		switch (cp) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\b': fputs("\\b", f); break;
+		case '\f': fputs("\\f", f); break;
+		default:
+			if (cp < 0x20 || (cp >= 0x7F && cp < 0x10000))
+				fprintf(f, "\\u%04x", cp);
+			else if (cp >= 0x10000) {
+				cp -= 0x10000;
+				fprintf(f, "\\u%04x\\u%04x", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
+			} else
+				fputc((int)cp, f);
+		}
+	}
+	fputc('"', f);
+}
+
+static void indent(FILE *f, int depth)
+{
+	fputc('\n', f);
+	for (int i = 0; i < depth; i++)
+		fputs("  ", f);
+}
+
+static void write_val(FILE *f, const struct nsys_jv *v, int depth)
+{
+	char buf[48];
+	switch (v->kind) {
+	case NSYS_JNULL: fputs("null", f); return;
+	case NSYS_JBOOL: fputs(v->b ? "true" : "false", f); return;
+	case NSYS_JINT: fprintf(f, "%lld", (long long)v->i); return;
+	case NSYS_JFLOAT:
+		nsys_fmt_double(buf, sizeof buf, v->f);
+		fputs(buf, f);
+		return;
+	case NSYS_JSTR: write_str(f, v->s); return;
+	case NSYS_JARR:
+		if (!v->n) {
+			fputs("[]", f);
+			return;
+		}
+		fputc('[', f);
+		for (size_t i = 0; i < v->n; i++) {
+			if (i)
+				fputc(',', f);
+			indent(f, depth + 1);
+			write_val(f, v->items[i], depth + 1);
+		}
+		indent(f, depth);
+		fputc(']', f);
+		return;
+	case NSYS_JOBJ: break;
+	}
+	if (!v->n) {
+		fputs("{}", f);
+		return;
+	}
+	/* Sorted order without touching the tree: repeatedly pick the smallest
+	 * key above the last one written (objects here have a few keys). */
+	const char *last = NULL;
+	fputc('{', f);
+	for (size_t k = 0; k < v->n; k++) {
+		size_t best = v->n;
+		for (size_t i = 0; i < v->n; i++) {
+			if (last && strcmp(v->keys[i], last) <= 0)
+				continue;
+			if (best == v->n || strcmp(v->keys[i], v->keys[best]) < 0)
+				best = i;
+		}
+		if (best == v->n)
+			break;
+		if (k)
+			fputc(',', f);
+		indent(f, depth + 1);
+		write_str(f, v->keys[best]);
+		fputs(": ", f);
+		write_val(f, v->items[best], depth + 1);
+		last = v->keys[best];
+	}
+	indent(f, depth);
+	fputc('}', f);
+}
+
+void nsys_jv_write(FILE *f, const struct nsys_jv *v)
+{
+	write_val(f, v, 0);
+	fputc('\n', f);
+}

@@ -1,0 +1,212 @@
+/* nsys: Nsight Systems readers and the per-iteration NVTX analysis.
+ *
+ * Two inputs: the CSVs of `nsys stats` (nvtx_pushpop_trace and
+ * nvtx_gpu_proj_trace, read by header name) and the SQLite file of
+ * `nsys export --type sqlite` (read with libsqlite3, see nsys_sql_*). Both
+ * feed one model (struct nsys_ranges) and one analysis (nsys_analyze), which
+ * follows the roboflow harness contract in shared/reference/nsys.md section 2
+ * and produces analysis.json schema version 1 as a value tree (struct nsys_jv)
+ * that nsys_jv_write prints the way Python's json.dumps(indent=2,
+ * sort_keys=True) does, so the bytes match the reference implementation.
+ *
+ * Owns: everything parsed lives in the caller's arena. Never prints; the
+ * only outside effects are nsys_run_stats / nsys_run_version, which run the
+ * `nsys` executable (fork + execv with an argument vector, never a shell).
+ * Depends on core, libyaml and libsqlite3; never on other readers.
+ */
+#ifndef GP_NSYS_H
+#define GP_NSYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/arena.h"
+#include "core/err.h"
+
+/* ---- JSON value tree (analysis.json, manifest values) ---- */
+
+enum nsys_jv_kind { NSYS_JNULL, NSYS_JBOOL, NSYS_JINT, NSYS_JFLOAT, NSYS_JSTR, NSYS_JARR, NSYS_JOBJ };
+
+struct nsys_jv {
+	enum nsys_jv_kind kind;
+	bool b;
+	int64_t i;
+	double f;
+	const char *s;		 /* string, NUL-terminated */
+	struct nsys_jv **items;	 /* array items or object values */
+	const char **keys;	 /* object keys (parallel to items) */
+	size_t n, cap;
+};
+
+struct nsys_jv *nsys_jv_new(struct arena *a, enum nsys_jv_kind kind);
+struct nsys_jv *nsys_jv_int(struct arena *a, int64_t v);
+struct nsys_jv *nsys_jv_float(struct arena *a, double v);
+struct nsys_jv *nsys_jv_str(struct arena *a, const char *s);
+struct nsys_jv *nsys_jv_null(struct arena *a);
+/* Appends to an array, or sets key in an object (replacing an earlier value
+ * of the same key). Returns -1 when out of memory. */
+int nsys_jv_push(struct arena *a, struct nsys_jv *arr, struct nsys_jv *v);
+int nsys_jv_set(struct arena *a, struct nsys_jv *obj, const char *key, struct nsys_jv *v);
+/* The value of key in obj, or NULL (also when obj is not an object). */
+struct nsys_jv *nsys_jv_get(const struct nsys_jv *obj, const char *key);
+/* Writes v like Python's json.dumps(v, indent=2, sort_keys=True) (ASCII
+ * only, \uXXXX escapes, floats in repr form), plus a final newline. */
+void nsys_jv_write(FILE *f, const struct nsys_jv *v);
+/* Python repr() of a finite double into buf (at least 32 bytes). */
+void nsys_fmt_double(char *buf, size_t n, double v);
+
+/* ---- duration summaries ---- */
+
+/* S(values): total, mean, median (int for an odd count, float for an even
+ * one, as Python's statistics.median gives), min, max, sample stddev (0.0
+ * for one value). values is sorted in place. n must be > 0. */
+struct nsys_jv *nsys_summary(struct arena *a, int64_t *values, size_t n);
+/* Median of sorted values as a double; *is_int says whether it is a middle
+ * element (odd count). */
+double nsys_median(const int64_t *sorted, size_t n, bool *is_int);
+/* Sample standard deviation (n - 1 denominator) of values, 0.0 when n < 2. */
+double nsys_stddev(const int64_t *values, size_t n);
+
+/* ---- CSV ---- */
+
+/* One CSV file in memory: a header row and data rows of fields. Quoted fields
+ * ("a,b", doubled quotes) follow RFC 4180; CRLF line ends are accepted. */
+struct nsys_csv {
+	const char *path;
+	size_t ncols;
+	const char **header;
+	size_t nrows;
+	const char ***rows; /* rows[r][c]; short rows are padded with "" */
+	bool empty;	    /* zero bytes */
+};
+
+int nsys_csv_read(struct arena *a, const char *path, struct nsys_csv *out, struct err *e);
+int nsys_csv_parse(struct arena *a, const char *path, const char *text, size_t len,
+		   struct nsys_csv *out, struct err *e);
+/* Column index of name in the header, or -1. */
+int nsys_csv_col(const struct nsys_csv *c, const char *name);
+/* Finds every name of required[0..n) and stores its index in idx; when any
+ * is missing, fails with "Nsight report PATH is missing required columns:
+ * a, b". */
+int nsys_csv_require(const struct nsys_csv *c, const char *const *required, size_t n, int *idx,
+		     struct err *e);
+
+/* ---- the NVTX range model shared by the CSV and SQLite paths ---- */
+
+struct nsys_range {
+	const char *name; /* normalized: one leading ':' stripped */
+	int64_t pid, tid, id;
+	bool has_parent;
+	int64_t parent;
+	/* host (nvtx_pushpop_trace) */
+	int64_t dur, dur_child, dur_nonchild;
+	/* GPU projection (nvtx_gpu_proj_trace) */
+	int64_t proj_dur, orig_dur, num_ops;
+	const char *style;
+};
+
+struct nsys_ranges {
+	struct nsys_range *v;
+	size_t n;
+};
+
+/* Parse the two reports. Host: "contains no rows" when empty. GPU: zero
+ * bytes or header only give n == 0. */
+int nsys_host_from_csv(struct arena *a, const struct nsys_csv *c, struct nsys_ranges *out,
+		       struct err *e);
+int nsys_gpu_from_csv(struct arena *a, const struct nsys_csv *c, struct nsys_ranges *out,
+		      struct err *e);
+
+/* ---- manifest ---- */
+
+/* Reads a YAML manifest into a value tree (YAML 1.1 scalar typing as PyYAML's
+ * safe_load). Errors use the analyzer's messages. */
+int nsys_manifest_read(struct arena *a, const char *path, struct nsys_jv **out, struct err *e);
+int nsys_yaml_parse(struct arena *a, const char *path, const unsigned char *text, size_t len,
+		    struct nsys_jv **out, struct err *e);
+
+/* ---- analysis ---- */
+
+#define NSYS_VALIDATED_MAJOR 2025
+#define NSYS_VALIDATED_MINOR 1
+
+struct nsys_provenance {
+	const char *nsys_version;  /* `nsys --version` output, or "unknown" */
+	const char *manifest_path; /* as written into analysis.json */
+	const char *trace_path;
+	const char *pushpop_path;
+	const char *gpu_proj_path;
+};
+
+/* The version warning, or NULL when version is the validated one. */
+const char *nsys_version_warning(struct arena *a, const char *version);
+/* Builds the schema-1 analysis.json tree. prov may be NULL (no provenance
+ * object and no version warning: the SQLite `steps` view). */
+int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct nsys_ranges *host,
+		 const struct nsys_ranges *gpu, const struct nsys_provenance *prov,
+		 struct nsys_jv **out, struct err *e);
+
+/* ---- running nsys ---- */
+
+/* Finds name on PATH (an executable regular file); returns an arena copy of
+ * the path as found, or NULL. */
+const char *nsys_which(struct arena *a, const char *name);
+/* Builds the exact `nsys stats` argument vector (NULL-terminated) for a run
+ * directory: see nsys.md 2.3. */
+const char **nsys_stats_argv(struct arena *a, const char *nsys, const char *run_dir);
+/* Runs `nsys stats` for run_dir (trace must exist; stats/ is created) and
+ * checks the two CSVs appeared. */
+int nsys_run_stats(struct arena *a, const char *nsys, const char *run_dir, struct err *e);
+/* `nsys --version` stdout, stripped, or "unknown" when it fails. */
+const char *nsys_run_version(struct arena *a, const char *nsys);
+
+/* ---- SQLite export ---- */
+
+enum nsys_sql_view { NSYS_SQL_INFO, NSYS_SQL_KERNELS, NSYS_SQL_MEMCPY, NSYS_SQL_API, NSYS_SQL_NVTX,
+		     NSYS_SQL_STEPS, NSYS_SQL_DEVICES };
+
+struct nsys_sql; /* an open export */
+
+int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e);
+void nsys_sql_close(struct nsys_sql *s);
+bool nsys_sql_has_table(struct nsys_sql *s, const char *table);
+/* Rows of table, or -1 when the export has no such table. */
+int64_t nsys_sql_count(struct nsys_sql *s, const char *table);
+/* Product version (EXPORT_PRODUCT_VERSION), or NULL. */
+const char *nsys_sql_version(struct nsys_sql *s, struct arena *a);
+
+/* One row of a summary table; the caller's sink decides how to print it. */
+struct nsys_sql_row {
+	const char *name;     /* kernel/API/range name, memcpy kind */
+	const char *group;    /* style, GPU, stream, ... (may be NULL) */
+	int64_t instances;
+	int64_t total_ns, min_ns, max_ns;
+	double avg_ns, med_ns, stddev_ns, pct;
+	int64_t bytes;	      /* memcpy/memset */
+	int64_t gpu_ops;      /* NVTX: distinct correlated GPU operations */
+	int64_t proj_ns;      /* NVTX: summed projected spans */
+	int64_t gpu_time_ns;  /* NVTX: summed GPU operation durations */
+};
+
+struct nsys_sql_table {
+	struct nsys_sql_row *v;
+	size_t n;
+};
+
+int nsys_sql_kernels(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out,
+		     struct err *e);
+int nsys_sql_memcpy(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out,
+		    struct err *e);
+int nsys_sql_api(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e);
+int nsys_sql_nvtx(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e);
+/* Per-GPU (group "gpu") and per-stream (group "stream") kernel+memory totals. */
+int nsys_sql_devices(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out,
+		     struct err *e);
+/* The host and GPU range lists that nvtx_pushpop_trace / nvtx_gpu_proj_trace
+ * would report for this export. */
+int nsys_sql_ranges(struct nsys_sql *s, struct arena *a, struct nsys_ranges *host,
+		    struct nsys_ranges *gpu, struct err *e);
+
+#endif
