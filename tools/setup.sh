@@ -7,7 +7,7 @@ set -eu
 PKGS="make gcc pkg-config zlib1g-dev libisal-dev"
 # Test-only tools: clang (the second compiler and libFuzzer), protobuf-compiler
 # (independent decoding in tests), python3 (golden comparisons).
-TEST_PKGS="clang python3"
+TEST_PKGS="clang python3 protobuf-compiler"
 missing=""
 for p in $PKGS $TEST_PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
