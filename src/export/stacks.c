@@ -218,6 +218,7 @@ struct open_ev {
 	uint32_t frame, node;
 	int64_t end, dur; /* clipped */
 	int64_t child_ns; /* summed clipped durations of the children */
+	int64_t gpu_ns;	  /* GPU leaf time below it (gpu option) */
 	bool outer;	  /* outermost occurrence of its frame on the stack */
 };
 
@@ -227,8 +228,9 @@ static bool walkable(const struct trace *t, size_t r)
 }
 
 /* GPU leaves under the runtime row rt (node parent). */
-static int add_gpu_leaves(struct build *b, uint32_t rt, uint32_t parent, uint32_t track)
+static int add_gpu_leaves(struct build *b, uint32_t rt, struct open_ev *top, uint32_t track)
 {
+	uint32_t parent = top->node;
 	struct stk_profile *p = b->p;
 	const struct trace *t = p->t;
 	size_t nd;
@@ -259,6 +261,7 @@ static int add_gpu_leaves(struct build *b, uint32_t rt, uint32_t parent, uint32_
 			p->frames[f].total_ns += dur;
 		p->gpu_ns += dur;
 		p->self_ns += dur;
+		top->gpu_ns += dur;
 		p->events++;
 	}
 	return 0;
@@ -275,18 +278,19 @@ static int pop(struct build *b, struct open_ev *st, size_t *depth, const struct 
 	int64_t self = o->dur - o->child_ns;
 	struct stk_node *n = &wp->nodes[o->node];
 	n->self_ns += self;
-	n->incl_ns += o->dur;
+	n->incl_ns += o->dur + o->gpu_ns;
 	struct stk_frame *f = &wp->frames[o->frame];
 	f->self_ns += self;
 	if (o->outer)
-		f->total_ns += o->dur;
+		f->total_ns += o->dur + o->gpu_ns;
 	wp->self_ns += self;
-	if (*depth)
+	if (*depth) {
 		st[*depth - 1].child_ns += o->dur;
-	else {
+		st[*depth - 1].gpu_ns += o->gpu_ns;
+	} else {
 		wp->root_ns += o->dur;
 		if (n->parent != STK_NONE && wp->nodes[n->parent].frame != STK_NONE)
-			wp->nodes[n->parent].incl_ns += o->dur; /* the track frame */
+			wp->nodes[n->parent].incl_ns += o->dur + o->gpu_ns; /* the track frame */
 	}
 	return 0;
 }
@@ -392,7 +396,7 @@ static int walk(struct walk *w, const uint32_t *rows, size_t n, uint32_t track)
 		if (w->v && w->v->open(w->v->ctx, f, ts))
 			return -1;
 		if (b && b->have_links && t->ev.kind[r] == TR_RUNTIME &&
-		    add_gpu_leaves(b, r, node, track))
+		    add_gpu_leaves(b, r, &w->st[depth - 1], track))
 			return -1;
 	}
 	while (depth)

@@ -22,8 +22,9 @@
  * gpu: each kernel / memcpy / memset that a runtime call launched
  * (torch/link.h) becomes a leaf under that runtime's stack, with its GPU
  * duration as its self time, and is left out of its stream's track (so it
- * is counted once). These leaves add GPU time to the CPU stack's inclusive
- * time: the runtime call's self time stays its host time. Unlinked GPU
+ * is counted once). These leaves add GPU time to the inclusive (and total)
+ * time of every frame above them, as pprof's cum does: the runtime call's
+ * self time stays its host time, root_ns stays host time. Unlinked GPU
  * activities stay on their stream tracks.
  *
  * threads: a frame naming the track ("PROCESS (pid P) / THREAD (tid T)")
@@ -81,7 +82,8 @@ struct stk_node {
 	int32_t device, stream; /* GPU leaves: where they ran; -1 otherwise */
 	uint64_t count;	 /* events with this stack */
 	int64_t self_ns;
-	int64_t incl_ns; /* inclusive (clipped) duration summed */
+	int64_t incl_ns; /* inclusive (clipped) duration summed, GPU leaves
+			    below included */
 };
 
 struct stk_profile {
