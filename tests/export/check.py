@@ -243,6 +243,19 @@ def check_pprof():
     ok(gl and gl[0].get("device") == 0 and gl[0].get("stream") == 7 and
        gl[0].get("category") == "kernel" and gl[0].get("pid") == 1,
        "GPU leaf labels (device, stream, category, launching thread)", gl)
+    # top's numbers are pprof's: total = cum, self = flat, per function
+    rc, tout, _ = gp("top", "--gpu", "-n", "0", "--format", "json", trace("gpu.json"))
+    top = {(r["name"], r["category"]): (r["calls"], r["total_ns"], r["self_ns"])
+           for r in json.loads(tout)["top_total"]}
+    cum, flat, calls = {}, {}, {}
+    for path, vals, lb in s4:
+        for fn in set(path):
+            cum[fn] = cum.get(fn, 0) + vals[1]
+        flat[path[-1]] = flat.get(path[-1], 0) + vals[1]
+        calls[path[-1]] = calls.get(path[-1], 0) + vals[0]
+    fromp = {k[0]: (calls.get(k[0], 0), cum.get(k[0], 0), flat.get(k[0], 0)) for k in top}
+    ok({k[0]: v for k, v in top.items()} == fromp and fromp["aten::mm"][1] == 30250,
+       "top --gpu totals/self/calls equal pprof cum/flat/counts", (top, fromp))
     # determinism: the same bytes twice
     out5 = os.path.join(TMP, "nest2.pb.gz")
     gp("export", "pprof", trace("nest.json"), "-o", out5)
