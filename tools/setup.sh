@@ -6,8 +6,9 @@
 set -eu
 PKGS="make gcc pkg-config zlib1g-dev libisal-dev libsqlite3-dev libyaml-dev"
 # Test-only tools: clang (the second compiler and libFuzzer), protobuf-compiler
-# (independent decoding in tests), python3 (golden comparisons).
-TEST_PKGS="clang python3 sqlite3"
+# (independent decoding of our pprof output), python3 (reference
+# comparisons), sqlite3 (tiny Nsight Systems exports made by the tests).
+TEST_PKGS="clang python3 sqlite3 protobuf-compiler"
 missing=""
 for p in $PKGS $TEST_PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

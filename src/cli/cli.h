@@ -64,6 +64,8 @@ int cmd_memory(struct app *app, int argc, char **argv);
 int cmd_dist(struct app *app, int argc, char **argv);
 int cmd_ncu(struct app *app, int argc, char **argv);
 int cmd_nsys(struct app *app, int argc, char **argv);
+int cmd_export(struct app *app, int argc, char **argv);
+int cmd_top(struct app *app, int argc, char **argv);
 
 extern const char cmd_info_help[];
 extern const char cmd_synth_help[];
@@ -75,5 +77,7 @@ extern const char cmd_memory_help[];
 extern const char cmd_dist_help[];
 extern const char cmd_ncu_help[];
 extern const char cmd_nsys_help[];
+extern const char cmd_export_help[];
+extern const char cmd_top_help[];
 
 #endif

@@ -81,4 +81,55 @@ static inline int32_t pb_zigzag32(uint32_t v)
 double pb_double(const struct pb_field *f);
 float pb_float(const struct pb_field *f);
 
+/* ---- writer (pb_write.c) ----
+ *
+ * pbw: an encoder into one growable heap buffer. Nested messages are
+ * written either with their size known up front (pbw_len then the body) or
+ * with pbw_begin/pbw_end, which write the body first and then move it right
+ * by the size of its length prefix (cost: one memmove of the body, so keep
+ * such messages small; top-level fields need neither). Errors (out of memory,
+ * the buffer passing its cap) are sticky: every call after the first failure
+ * does nothing and pbw_failed says so, so callers check once at the end.
+ * Integers are plain varints (int64 as its two's-complement bits, no zigzag),
+ * as pprof and most schemas declare them. */
+struct pbw {
+	uint8_t *buf;
+	size_t n, cap;
+	size_t max; /* cap on n (0 = 4 GiB) */
+	bool failed;
+};
+
+void pbw_init(struct pbw *w);
+void pbw_free(struct pbw *w);
+static inline bool pbw_failed(const struct pbw *w)
+{
+	return w->failed;
+}
+/* Bytes a varint of v takes (1..10). */
+size_t pbw_varint_size(uint64_t v);
+/* Raw pieces. */
+void pbw_raw(struct pbw *w, const void *data, size_t len);
+void pbw_varint(struct pbw *w, uint64_t v);
+void pbw_key(struct pbw *w, uint32_t field, enum pb_wire wire);
+/* A varint field (written even when v is 0: proto3 omission is the
+ * caller's choice). */
+void pbw_uint64(struct pbw *w, uint32_t field, uint64_t v);
+static inline void pbw_int64(struct pbw *w, uint32_t field, int64_t v)
+{
+	pbw_uint64(w, field, (uint64_t)v);
+}
+void pbw_bool(struct pbw *w, uint32_t field, bool v);
+/* A length-delimited field holding len bytes (strings, bytes). */
+void pbw_bytes(struct pbw *w, uint32_t field, const void *data, size_t len);
+/* The key and length prefix of a length-delimited field whose len body bytes
+ * the caller writes next. */
+void pbw_len(struct pbw *w, uint32_t field, size_t len);
+/* Packed repeated varints: one length-delimited field (nothing when n is 0). */
+void pbw_packed_uint64(struct pbw *w, uint32_t field, const uint64_t *v, size_t n);
+void pbw_packed_int64(struct pbw *w, uint32_t field, const int64_t *v, size_t n);
+/* A nested message of unknown size: pbw_begin returns a mark, pbw_end
+ * writes the length prefix in front of what was written since. */
+size_t pbw_begin(struct pbw *w, uint32_t field);
+void pbw_end(struct pbw *w, size_t mark);
+
 #endif

@@ -1,0 +1,148 @@
+/* export: `gpuprof export pprof|folded|speedscope TRACE`, a trace's call
+ * stacks for other tools (src/export). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/load.h"
+#include "export/export.h"
+
+
+const char cmd_export_help[] =
+	"Usage: gpuprof export pprof|folded|speedscope [options] TRACE -o FILE\n"
+	"\n"
+	"Write the trace's call stacks for other tools. Stacks come from how events\n"
+	"nest in time on each thread or GPU stream (pid, tid): an event inside\n"
+	"another is its callee. Events are ordered by start, longer first at equal\n"
+	"starts, then input order, so the output is the same on every run. An event\n"
+	"that starts inside another and ends after it (a partial overlap) is clipped\n"
+	"to its parent's end and counted (stderr note); it never cuts the thread\n"
+	"off from its ancestors. Times are exact integer nanoseconds. Values are\n"
+	"self times (duration minus callees): pprof's flat = self, cum = inclusive.\n"
+	"\n"
+	"Formats:\n"
+	"  pprof       gzip-compressed pprof profile (go tool pprof, speedscope,\n"
+	"              Pyroscope): sample types calls/count and time/nanoseconds\n"
+	"              (default), one function per (name, category), labels pid,\n"
+	"              tid, category, and device/stream for GPU work\n"
+	"  folded      Brendan Gregg's collapsed stacks, 'root;...;leaf VALUE', one\n"
+	"              line per distinct stack (flamegraph.pl, inferno, speedscope)\n"
+	"  speedscope  speedscope's JSON: one evented profile per thread and GPU\n"
+	"              stream, open/close events in time order (--gpu not used)\n"
+	"\n"
+	"Options:\n"
+	"  --gpu          kernels, memcpys and memsets as leaves under the CPU stack\n"
+	"                 of the runtime call that launched them, with their GPU time\n"
+	"                 (instead of on their stream's own stacks)\n"
+	"  --threads      the thread (process name (pid) / thread name (tid)) as the\n"
+	"                 root frame of every stack\n"
+	"  --unit ns|us   folded: values in integer ns (default) or µs with three\n"
+	"                 decimals\n"
+	"\n"
+	"Without -o the output goes to standard output. docs/export.md describes the\n"
+	"formats and how they differ from torch2pprof's.\n"
+	"\n"
+	"Examples:\n"
+	"  gpuprof export pprof trace.json.gz -o trace.pb.gz && go tool pprof -top trace.pb.gz\n"
+	"  gpuprof export folded --threads trace.json.gz | flamegraph.pl > flame.svg\n"
+	"  gpuprof export speedscope trace.json.gz -o trace.speedscope.json\n";
+
+enum fmt { FMT_PPROF, FMT_FOLDED, FMT_SPEEDSCOPE };
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+int cmd_export(struct app *app, int argc, char **argv)
+{
+	if (argc < 2)
+		return app_usage(app, "export", "give a format: pprof, folded or speedscope");
+	enum fmt fmt;
+	const char *verb = argv[1];
+	if (!strcmp(verb, "pprof"))
+		fmt = FMT_PPROF;
+	else if (!strcmp(verb, "folded"))
+		fmt = FMT_FOLDED;
+	else if (!strcmp(verb, "speedscope"))
+		fmt = FMT_SPEEDSCOPE;
+	else
+		return app_usage(app, "export",
+				 "unknown format '%s' (pprof, folded or speedscope)", verb);
+	struct stk_opts so = {0};
+	enum fold_unit unit = FOLD_NS;
+	const char *path = NULL;
+	bool dashdash = false;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		if (dashdash || a[0] != '-' || !a[1]) {
+			if (path)
+				return app_usage(app, "export", "one TRACE only (got '%s' and '%s')",
+						 path, a);
+			path = a;
+		} else if (!strcmp(a, "--")) {
+			dashdash = true;
+		} else if (!strcmp(a, "--gpu")) {
+			so.gpu = true;
+		} else if (!strcmp(a, "--threads")) {
+			so.threads = true;
+		} else if (!strcmp(a, "--unit")) {
+			if (i + 1 >= argc)
+				return app_usage(app, "export", "option --unit needs a value");
+			const char *v = argv[++i];
+			if (!strcmp(v, "ns"))
+				unit = FOLD_NS;
+			else if (!strcmp(v, "us"))
+				unit = FOLD_US;
+			else
+				return app_usage(app, "export", "--unit must be ns or us, not '%s'", v);
+			if (fmt != FMT_FOLDED)
+				return app_usage(app, "export", "--unit applies to folded only");
+		} else {
+			return app_usage(app, "export", "unknown option '%s'", a);
+		}
+	}
+	if (!path)
+		return app_usage(app, "export", "no TRACE given");
+	if (fmt == FMT_SPEEDSCOPE && so.gpu)
+		return app_usage(app, "export",
+				 "--gpu does not apply to speedscope (GPU streams are profiles)");
+	so.merge_tracks = fmt == FMT_FOLDED;
+	struct trace *t;
+	int rc = app_load_trace(app, path, &t);
+	if (rc)
+		return rc;
+	struct err e = {0};
+	struct stk_profile p;
+	if (stk_build(t, &so, &p, &e)) {
+		rc = app_fail(app, &e);
+		tr_free(t);
+		return rc;
+	}
+	if (p.clipped && !app->quiet)
+		fprintf(stderr,
+			"gpuprof: note: %llu partially overlapping events clipped to their parent "
+			"(%lld ns cut off)\n",
+			(unsigned long long)p.clipped, (long long)p.clipped_ns);
+	if (app_out_open(app, &e)) {
+		rc = app_fail(app, &e);
+	} else {
+		int wrc;
+		if (fmt == FMT_FOLDED)
+			wrc = fold_write(&p, app->out, unit, &e);
+		else if (fmt == FMT_PPROF)
+			wrc = pprof_write(&p, app->out, &e);
+		else
+			wrc = ss_write(&p, app->out, base_name(t->path), "gpuprof", &e);
+		if (wrc) {
+			rc = app_fail(app, &e);
+			app_out_close(app, false, &e);
+		} else if (app_out_close(app, true, &e)) {
+			rc = app_fail(app, &e);
+		}
+	}
+	stk_free(&p);
+	tr_free(t);
+	return rc;
+}

@@ -1,0 +1,195 @@
+/* top: `gpuprof top`, where a trace's time goes, from the same stacks as
+ * the exports (src/export/stacks.h): pprof's flat is our self, its cum our
+ * total. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/load.h"
+#include "export/stacks.h"
+
+const char cmd_top_help[] =
+	"Usage: gpuprof top [options] TRACE\n"
+	"\n"
+	"Where the time goes: event counts, time by category, and the top operations\n"
+	"by total and by self time. The numbers are those of `gpuprof export`: stacks\n"
+	"from how events nest in time per thread and GPU stream, partial overlaps\n"
+	"clipped to their parent; self = duration minus callees (pprof's flat),\n"
+	"total = inclusive time with nested calls of the same operation counted\n"
+	"once (pprof's cum). An operation is a (name, category) pair.\n"
+	"\n"
+	"Options:\n"
+	"  -n, --top N   rows in each top table (default 20; 0 = all)\n"
+	"  --gpu         count kernels, memcpys and memsets under the runtime call\n"
+	"                that launched them (as export --gpu)\n"
+	"\n"
+	"Examples:\n"
+	"  gpuprof top trace.json.gz\n"
+	"  gpuprof top -n 50 --format csv trace.json.gz\n";
+
+/* A row to sort: the value sorted by beside its frame, since qsort passes
+ * no context. Ties: name bytes, then category, so the order is total. */
+struct top_row {
+	int64_t v;
+	const struct stk_frame *f;
+};
+
+static int by_value(const void *x, const void *y)
+{
+	const struct top_row *ra = x, *rb = y;
+	const struct stk_frame *a = ra->f, *b = rb->f;
+	if (ra->v != rb->v)
+		return ra->v > rb->v ? -1 : 1;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, n);
+	if (c)
+		return c;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return (int)a->kind - (int)b->kind;
+}
+
+static const struct rep_col op_cols[] = {
+	{"name", "Name", REP_STR},	   {"category", "Category", REP_STR},
+	{"calls", "Calls", REP_INT},	   {"total_ns", "Total", REP_DUR_NS},
+	{"self_ns", "Self", REP_DUR_NS},
+};
+
+static void op_table(struct report *r, const char *name, const char *title,
+		     const struct top_row *rows, size_t n, size_t top)
+{
+	rep_table_begin(r, name, title, op_cols, 5);
+	for (size_t i = 0; i < n && (!top || i < top); i++) {
+		const struct stk_frame *f = rows[i].f;
+		const struct rep_val v[] = {rep_s(f->len ? f->name : "[unnamed]"),
+					    rep_s(stk_kind_label(f->kind)), rep_i((int64_t)f->calls),
+					    rep_i(f->total_ns), rep_i(f->self_ns)};
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+}
+
+static const struct rep_col cat_cols[] = {
+	{"category", "Category", REP_STR},
+	{"events", "Events", REP_INT},
+	{"self_ns", "Self", REP_DUR_NS},
+	{"self_pct", "Self %", REP_PCT},
+};
+
+static void emit(struct report *r, const struct stk_profile *p, struct top_row *rows,
+		 size_t n, size_t top)
+{
+	const struct trace *t = p->t;
+	rep_kv_begin(r, "events", "Events");
+	rep_kv(r, "events", "Events read", REP_INT, rep_i((int64_t)t->counts.events));
+	rep_kv(r, "in_stacks", "In stacks", REP_INT, rep_i((int64_t)p->events));
+	rep_kv(r, "tracks", "Threads and streams", REP_INT, rep_i((int64_t)t->tracks.n));
+	rep_kv(r, "operations", "Distinct operations", REP_INT, rep_i((int64_t)n));
+	rep_kv(r, "stacks", "Distinct stacks", REP_INT, rep_i((int64_t)p->nnodes));
+	rep_kv(r, "clipped", "Clipped (partial overlap)", REP_INT, rep_i((int64_t)p->clipped));
+	rep_kv(r, "clipped_ns", "Time clipped", REP_DUR_NS, rep_i(p->clipped_ns));
+	rep_kv(r, "self_ns", "Self time, all", REP_DUR_NS, rep_i(p->self_ns));
+	rep_kv(r, "span_ns", "Trace span", REP_DUR_NS,
+	       rep_i(p->min_ts == INT64_MAX ? 0 : p->max_end - p->min_ts));
+	rep_kv_end(r);
+	/* time by category: self time summed over the frames of each kind */
+	uint64_t ev[256] = {0};
+	int64_t self[256] = {0};
+	for (size_t f = 0; f < p->nframes; f++) {
+		ev[p->frames[f].kind] += p->frames[f].calls;
+		self[p->frames[f].kind] += p->frames[f].self_ns;
+	}
+	rep_table_begin(r, "categories", "Time by category", cat_cols, 4);
+	for (;;) {
+		int best = -1;
+		for (int k = 0; k < 256; k++)
+			if ((ev[k] || self[k]) && (best < 0 || self[k] > self[best]))
+				best = k;
+		if (best < 0)
+			break;
+		const struct rep_val v[] = {
+			rep_s(stk_kind_label((uint8_t)best)), rep_i((int64_t)ev[best]),
+			rep_i(self[best]),
+			rep_f(p->self_ns ? 100.0 * (double)self[best] / (double)p->self_ns : 0)};
+		rep_row(r, v);
+		ev[best] = 0;
+		self[best] = 0;
+	}
+	rep_table_end(r);
+	for (size_t i = 0; i < n; i++)
+		rows[i].v = rows[i].f->total_ns;
+	qsort(rows, n, sizeof *rows, by_value);
+	op_table(r, "top_total", "Top operations by total time", rows, n, top);
+	for (size_t i = 0; i < n; i++)
+		rows[i].v = rows[i].f->self_ns;
+	qsort(rows, n, sizeof *rows, by_value);
+	op_table(r, "top_self", "Top operations by self time", rows, n, top);
+}
+
+int cmd_top(struct app *app, int argc, char **argv)
+{
+	struct stk_opts so = {.merge_tracks = true};
+	size_t top = 20;
+	const char *path = NULL;
+	bool dashdash = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (dashdash || a[0] != '-' || !a[1]) {
+			if (path)
+				return app_usage(app, "top", "one TRACE only (got '%s' and '%s')", path, a);
+			path = a;
+		} else if (!strcmp(a, "--")) {
+			dashdash = true;
+		} else if (!strcmp(a, "--gpu")) {
+			so.gpu = true;
+		} else if (!strcmp(a, "-n") || !strcmp(a, "--top")) {
+			if (i + 1 >= argc)
+				return app_usage(app, "top", "option %s needs a value", a);
+			const char *v = argv[++i];
+			char *end;
+			long long n = strtoll(v, &end, 10);
+			if (*end || end == v || n < 0)
+				return app_usage(app, "top", "%s needs a count, not '%s'", a, v);
+			top = (size_t)n;
+		} else {
+			return app_usage(app, "top", "unknown option '%s'", a);
+		}
+	}
+	if (!path)
+		return app_usage(app, "top", "no TRACE given");
+	struct trace *t;
+	int rc = app_load_trace(app, path, &t);
+	if (rc)
+		return rc;
+	struct err e = {0};
+	struct stk_profile p;
+	if (stk_build(t, &so, &p, &e)) {
+		rc = app_fail(app, &e);
+		tr_free(t);
+		return rc;
+	}
+	struct top_row *rows = malloc((p.nframes ? p.nframes : 1) * sizeof *rows);
+	size_t n = 0;
+	if (!rows) {
+		err_set(&e, ERR_NOMEM, "", -1, "out of memory");
+		rc = app_fail(app, &e);
+	} else if (app_out_open(app, &e)) {
+		rc = app_fail(app, &e);
+	} else {
+		for (size_t f = 0; f < p.nframes; f++)
+			if (p.frames[f].kind != STK_THREAD_KIND)
+				rows[n++] = (struct top_row){.f = &p.frames[f]};
+		struct report *r = rep_open(app->out, app->format);
+		if (r)
+			emit(r, &p, rows, n, top);
+		bool ok = r && rep_close(r) == 0;
+		if ((rc = app_out_close(app, ok, &e)))
+			rc = app_fail(app, &e);
+		else if (!ok)
+			rc = 2;
+	}
+	free(rows);
+	stk_free(&p);
+	tr_free(t);
+	return rc;
+}

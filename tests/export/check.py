@@ -1,0 +1,458 @@
+"""Checks of gpuprof's exports (run by tests/export/check.sh).
+
+Expected values were computed by hand from the traces in this folder:
+nest.json (thread pid 1/tid 1, times in ns):
+  A [0,10000]; B [2000,5000] and C [2000,3000] share a start (B, the longer,
+  is the parent although C comes first in the file); D [5000,5500] starts
+  exactly at B's end (a sibling under A); E [8000,12000] partially overlaps
+  A: clipped to [8000,10000] under A; F [9000,9001] (1 ns) inside E;
+  G [11000,12000] a root.  Self: A 10000-3000-500-2000 = 4500, B 2000,
+  C 1000, D 500, E 2000-1 = 1999, F 1, G 1000 (sum 11000 = roots A + G).
+  pid 2/tid 1 (same tid, another process): B/E pair H [0,4500] with
+  I [1000,2000] inside: H 3500, I 1000.
+ties.json: P and Q both [100000,105000] (Q, later in the file, is the
+  child), Z [105000,105000] zero length inside R [105000,105002], f;g h
+  [105001,105002] inside R.
+gpu.json: aten::mm [0,10000] > cudaLaunchKernel [1000,3000] (launches gemm,
+  20000 ns on device 0 stream 7) and cudaMemcpyAsync [4000,5000] (launches
+  a 250 ns memcpy); kernel "orphan" (1000 ns) has no launcher.
+"""
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from decimal import Decimal
+
+GP = sys.argv[1]
+SHARED = sys.argv[2] if len(sys.argv) > 2 else ""
+HERE = os.path.dirname(os.path.abspath(__file__))
+TMP = tempfile.mkdtemp(prefix="gpuprof-export-")
+PROTOC = shutil.which("protoc")
+passed = failed = 0
+
+
+def ok(cond, what, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL export: %s%s" % (what, (": " + str(detail)) if detail else ""))
+
+
+def gp(*args):
+    r = subprocess.run([GP, "-q"] + list(args), capture_output=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+def trace(name):
+    return os.path.join(HERE, name)
+
+
+# ---- protoc text format -> nested dicts of lists ----
+
+def parse_text(text):
+    root = {}
+    stack = [root]
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if line == "}":
+            stack.pop()
+        elif line.endswith("{"):
+            d = {}
+            stack[-1].setdefault(line[:-1].strip(), []).append(d)
+            stack.append(d)
+        else:
+            k, v = line.split(":", 1)
+            v = v.strip()
+            if v.startswith('"'):
+                v = decode_c_string(v[1:-1])
+            else:
+                v = int(v)
+            stack[-1].setdefault(k.strip(), []).append(v)
+    return root
+
+
+def decode_c_string(s):
+    out = bytearray()
+    i = 0
+    b = s.encode("latin-1", "backslashreplace") if False else s.encode("utf-8")
+    while i < len(b):
+        c = b[i]
+        if c == 0x5C:
+            n = b[i + 1]
+            esc = {ord("n"): 10, ord("t"): 9, ord("r"): 13, ord('"'): 34, ord("'"): 39, 0x5C: 0x5C}
+            if n in esc:
+                out.append(esc[n])
+                i += 2
+            elif 0x30 <= n <= 0x37:
+                j = i + 1
+                while j < len(b) and j < i + 4 and 0x30 <= b[j] <= 0x37:
+                    j += 1
+                out.append(int(b[i + 1:j], 8))
+                i = j
+            else:
+                out.append(n)
+                i += 2
+        else:
+            out.append(c)
+            i += 1
+    return out.decode("utf-8", "replace")
+
+
+def decode_pprof(path):
+    """The Profile as dicts, after checking pprof's structural rules."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    ok(raw[:2] == b"\x1f\x8b", "pprof output is gzip", path)
+    data = gzip.decompress(raw)
+    r = subprocess.run([PROTOC, "-I" + HERE, "--decode=perftools.profiles.Profile",
+                        "profile.proto"], input=data, capture_output=True, cwd=HERE)
+    ok(r.returncode == 0, "protoc decodes the profile", r.stderr.decode()[:300])
+    p = parse_text(r.stdout.decode())
+    st = p.get("string_table", [])
+    ok(st and st[0] == "", "string_table[0] is empty")
+    ns = len(st)
+
+    errs = []
+
+    def sidx(v, what):
+        if not (0 <= v < ns):
+            errs.append("string index %s=%d out of range" % (what, v))
+    types = p.get("sample_type", [])
+    ok([st[t.get("type", [0])[0]] for t in types] == ["calls", "time"] and
+       [st[t.get("unit", [0])[0]] for t in types] == ["count", "nanoseconds"],
+       "sample types calls/count, time/nanoseconds")
+    ok(st[p.get("default_sample_type", [0])[0]] == "time", "default_sample_type is time")
+    funcs = {}
+    for fn in p.get("function", []):
+        fid = fn.get("id", [0])[0]
+        if fid == 0 or fid in funcs:
+            errs.append("function id %d zero or repeated" % fid)
+        for k in ("name", "system_name", "filename"):
+            sidx(fn.get(k, [0])[0], k)
+        funcs[fid] = (st[fn.get("name", [0])[0]], st[fn.get("filename", [0])[0]])
+    locs = {}
+    for lo in p.get("location", []):
+        lid = lo.get("id", [0])[0]
+        if lid == 0 or lid in locs:
+            errs.append("location id %d zero or repeated" % lid)
+        lines = lo.get("line", [])
+        for ln in lines:
+            if ln.get("function_id", [0])[0] not in funcs:
+                errs.append("line of location %d names no function" % lid)
+        locs[lid] = funcs.get(lines[-1].get("function_id", [0])[0]) if lines else None
+    samples = []
+    bad = 0
+    for s in p.get("sample", []):
+        vals = s.get("value", [])
+        if len(vals) != len(types):
+            bad += 1
+        ids = s.get("location_id", [])
+        if any(i not in locs for i in ids):
+            bad += 1
+        labels = {}
+        for lb in s.get("label", []):
+            key = st[lb.get("key", [0])[0]]
+            if "str" in lb:
+                sidx(lb["str"][0], "label str")
+                labels[key] = st[lb["str"][0]]
+            else:
+                labels[key] = lb.get("num", [0])[0]
+        path = tuple(locs[i][0] for i in reversed(ids) if i in locs)
+        samples.append((path, vals, labels))
+    ok(bad == 0, "every sample has 2 values and existing locations", bad)
+    ok(not errs, "ids nonzero and unique, references resolve, string indexes in range",
+       errs[:5])
+    return p, samples
+
+
+def by_path(samples, key=lambda lb: ()):
+    out = {}
+    for path, vals, labels in samples:
+        k = key(labels) + (";".join(path),)
+        c, v = out.get(k, (0, 0))
+        out[k] = (c + vals[0], v + vals[1])
+    return out
+
+
+NEST = {
+    (1, 1, "A"): (1, 4500), (1, 1, "A;B"): (1, 2000), (1, 1, "A;B;C"): (1, 1000),
+    (1, 1, "A;D"): (1, 500), (1, 1, "A;E"): (1, 1999), (1, 1, "A;E;F"): (1, 1),
+    (1, 1, "G"): (1, 1000), (2, 1, "H"): (1, 3500), (2, 1, "H;I"): (1, 1000),
+}
+NEST_FOLDED = ("A 4500\nA;B 2000\nA;B;C 1000\nA;D 500\nA;E 1999\nA;E;F 1\nG 1000\n"
+               "H 3500\nH;I 1000\n")
+
+
+def check_pprof():
+    if not PROTOC:
+        print("skip export: protoc not installed (Debian protobuf-compiler): pprof decoding checks skipped")
+        return
+    out = os.path.join(TMP, "nest.pb.gz")
+    rc, _, err = gp("export", "pprof", trace("nest.json"), "-o", out)
+    ok(rc == 0, "export pprof nest.json", err.decode())
+    p, samples = decode_pprof(out)
+    got = by_path(samples, lambda lb: (lb.get("pid"), lb.get("tid")))
+    ok(got == NEST, "pprof samples of nest.json (self ns, counts, pid/tid labels)", got)
+    cats = {lb.get("category") for _, _, lb in samples}
+    ok(cats == {"cpu_op", "user_annotation"}, "category labels", cats)
+    # cum = inclusive: every sample containing A adds up to A's duration
+    cum_a = sum(v[1] for path, v, _ in samples if "A" in path)
+    ok(cum_a == 10000, "pprof cum of A = its duration", cum_a)
+    total = sum(v[1] for _, v, _ in samples)
+    ok(total == 11000 + 4500, "self times sum to the roots' durations", total)
+    ok(p.get("duration_nanos", [0])[0] == 12000, "duration_nanos = trace span",
+       p.get("duration_nanos"))
+    st = p["string_table"]
+    ok(len(st) == len(set(st)), "string table has no duplicates")
+    funcs = {(st[f["name"][0]], st[f["filename"][0]]) for f in p["function"]}
+    ok(len(funcs) == len(p["function"]) == 9, "one function per (name, category)", funcs)
+    # --threads: the thread is the root frame
+    out2 = os.path.join(TMP, "nest-threads.pb.gz")
+    gp("export", "pprof", "--threads", trace("nest.json"), "-o", out2)
+    _, s2 = decode_pprof(out2)
+    got2 = by_path(s2)
+    ok(got2.get(("trainer (pid 1) / main (tid 1);A;E;F",)) == (1, 1) and
+       got2.get(("pid 2 / tid 1;H",)) == (1, 3500), "--threads root frames", got2)
+    # ties: equal intervals nest in input order; zero-length events count
+    out3 = os.path.join(TMP, "ties.pb.gz")
+    gp("export", "pprof", trace("ties.json"), "-o", out3)
+    _, s3 = decode_pprof(out3)
+    got3 = by_path(s3)
+    want3 = {("P",): (1, 0), ("P;Q",): (1, 5000), ("R",): (1, 1), ("R;Z",): (1, 0),
+             ("R;f;g h",): (1, 1)}
+    ok(got3 == want3, "ties.json samples", got3)
+    # --gpu: kernels under their launch, with device/stream labels
+    out4 = os.path.join(TMP, "gpu.pb.gz")
+    gp("export", "pprof", "--gpu", trace("gpu.json"), "-o", out4)
+    _, s4 = decode_pprof(out4)
+    got4 = by_path(s4)
+    want4 = {("aten::mm",): (1, 7000), ("aten::mm;cudaLaunchKernel",): (1, 2000),
+             ("aten::mm;cudaLaunchKernel;gemm",): (1, 20000),
+             ("aten::mm;cudaMemcpyAsync",): (1, 1000),
+             ("aten::mm;cudaMemcpyAsync;Memcpy HtoD",): (1, 250), ("orphan",): (1, 1000)}
+    ok(got4 == want4, "--gpu samples", got4)
+    gl = [lb for path, _, lb in s4 if path and path[-1] == "gemm"]
+    ok(gl and gl[0].get("device") == 0 and gl[0].get("stream") == 7 and
+       gl[0].get("category") == "kernel" and gl[0].get("pid") == 1,
+       "GPU leaf labels (device, stream, category, launching thread)", gl)
+    # top's numbers are pprof's: total = cum, self = flat, per function
+    rc, tout, _ = gp("top", "--gpu", "-n", "0", "--format", "json", trace("gpu.json"))
+    top = {(r["name"], r["category"]): (r["calls"], r["total_ns"], r["self_ns"])
+           for r in json.loads(tout)["top_total"]}
+    cum, flat, calls = {}, {}, {}
+    for path, vals, lb in s4:
+        for fn in set(path):
+            cum[fn] = cum.get(fn, 0) + vals[1]
+        flat[path[-1]] = flat.get(path[-1], 0) + vals[1]
+        calls[path[-1]] = calls.get(path[-1], 0) + vals[0]
+    fromp = {k[0]: (calls.get(k[0], 0), cum.get(k[0], 0), flat.get(k[0], 0)) for k in top}
+    ok({k[0]: v for k, v in top.items()} == fromp and fromp["aten::mm"][1] == 30250,
+       "top --gpu totals/self/calls equal pprof cum/flat/counts", (top, fromp))
+    # determinism: the same bytes twice
+    out5 = os.path.join(TMP, "nest2.pb.gz")
+    gp("export", "pprof", trace("nest.json"), "-o", out5)
+    ok(open(out, "rb").read() == open(out5, "rb").read(), "pprof output is byte-identical")
+    go = shutil.which("go")
+    if go:
+        r = subprocess.run([go, "tool", "pprof", "-top", "-symbolize=none",
+                            "-unit=nanoseconds", out], capture_output=True, text=True)
+        ok(r.returncode == 0 and "15500ns total" in r.stdout.replace(" ", ""),
+           "go tool pprof -top reads the profile", r.stdout[-400:] + r.stderr[-400:])
+    else:
+        print("skip export: go not installed: 'go tool pprof -top' check skipped")
+
+
+def check_folded():
+    rc, out, err = gp("export", "folded", trace("nest.json"))
+    ok(rc == 0 and out.decode() == NEST_FOLDED, "folded nest.json", out.decode())
+    rc, out, _ = gp("export", "folded", "--unit", "us", trace("ties.json"))
+    ok(out.decode() == "P;Q 5.000\nR 0.001\nR;f:g h 0.001\n", "folded --unit us, ';' sanitized",
+       out.decode())
+    line = re.compile(r"^[^;\n]+(;[^;\n]+)* \d+$")
+    rc, out, _ = gp("export", "folded", "--threads", "--gpu", trace("gpu.json"))
+    lines = out.decode().splitlines()
+    ok(lines and all(line.match(x) for x in lines), "folded lines are 'a;b;c N'", lines)
+    ok(len(lines) == len({x.rsplit(" ", 1)[0] for x in lines}), "folded stacks are merged")
+    rc, _, err = gp("export", "folded", "--unit", "ms", trace("nest.json"))
+    ok(rc == 2, "folded --unit ms is a usage error", rc)
+
+
+def check_speedscope_doc(doc, what):
+    ok(doc.get("$schema") == "https://www.speedscope.app/file-format-schema.json",
+       what + ": $schema")
+    frames = doc.get("shared", {}).get("frames")
+    ok(isinstance(frames, list) and all(isinstance(f.get("name"), str) for f in frames),
+       what + ": shared.frames with names")
+    units = {"none", "nanoseconds", "microseconds", "milliseconds", "seconds", "bytes"}
+    profs = doc.get("profiles")
+    ok(isinstance(profs, list) and profs, what + ": profiles")
+    errs = []
+    for p in profs:
+        if p.get("type") != "evented" or p.get("unit") not in units or \
+                not isinstance(p.get("name"), str):
+            errs.append("header of " + str(p.get("name")))
+            continue
+        stack, last = [], None
+        for e in p["events"]:
+            if not (0 <= e["frame"] < len(frames)):
+                errs.append("frame out of range")
+            if last is not None and e["at"] < last:
+                errs.append("at decreases in " + p["name"])
+            last = e["at"]
+            if e["type"] == "O":
+                stack.append(e["frame"])
+            elif e["type"] == "C":
+                if not stack or stack.pop() != e["frame"]:
+                    errs.append("unbalanced close in " + p["name"])
+            else:
+                errs.append("bad event type")
+        if stack:
+            errs.append("unclosed frames in " + p["name"])
+        if p["events"] and (p["startValue"] > p["events"][0]["at"] or
+                            p["endValue"] < p["events"][-1]["at"]):
+            errs.append("start/endValue do not cover the events")
+    ok(not errs, what + ": evented profiles valid (frames in range, ordered, balanced)",
+       errs[:5])
+    return frames, profs
+
+
+def check_speedscope():
+    rc, out, err = gp("export", "speedscope", trace("nest.json"))
+    ok(rc == 0, "export speedscope", err)
+    doc = json.loads(out)
+    frames, profs = check_speedscope_doc(doc, "nest.json")
+    names = [f["name"] for f in frames]
+    p1 = [p for p in profs if p["name"] == "trainer (pid 1) / main (tid 1)"]
+    ok(len(p1) == 1 and len(profs) == 2, "one profile per thread", [p["name"] for p in profs])
+    if p1:
+        ev = [(e["type"], names[e["frame"]], e["at"]) for e in p1[0]["events"]]
+        want = [("O", "A", 0), ("O", "B", 2000), ("O", "C", 2000), ("C", "C", 3000),
+                ("C", "B", 5000), ("O", "D", 5000), ("C", "D", 5500), ("O", "E", 8000),
+                ("O", "F", 9000), ("C", "F", 9001), ("C", "E", 10000), ("C", "A", 10000),
+                ("O", "G", 11000), ("C", "G", 12000)]
+        ok(ev == want, "speedscope events of nest.json (E clipped at A's end)", ev)
+    rc, out2, _ = gp("export", "speedscope", trace("nest.json"))
+    ok(out == out2, "speedscope output is deterministic")
+    rc, _, _ = gp("export", "speedscope", "--gpu", trace("gpu.json"))
+    ok(rc == 2, "speedscope --gpu is a usage error")
+
+
+def check_top():
+    rc, out, err = gp("top", "--format", "json", trace("nest.json"))
+    ok(rc == 0, "top --format json", err)
+    doc = json.loads(out)
+    text = json.dumps(doc)
+    ok('"self_ns": 15500' in text, "top: all self time = 15500 ns", text[:300])
+    rows = None
+    for v in (doc.values() if isinstance(doc, dict) else []):
+        if isinstance(v, dict) and "top_self" in v:
+            rows = v["top_self"]
+    if rows is None and isinstance(doc, dict):
+        rows = doc.get("top_self")
+    ok(isinstance(rows, list) and rows and rows[0].get("name") == "A" and
+       rows[0].get("self_ns") == 4500 and rows[0].get("total_ns") == 10000,
+       "top by self: A first, 4500 self, 10000 total", str(rows)[:300])
+
+
+# ---- real traces: invariant and determinism ----
+
+def root_ns_per_thread(path):
+    """Sum of top-level durations per (pid, tid), computed independently:
+    events (X, and B/E pairs) sorted by (ts, longer first, file order); an
+    event is top-level when it starts at or after the end of the current
+    top-level event (nested and clipped events never extend it)."""
+    with gzip.open(path, "rb") as f:
+        doc = json.load(f, parse_float=Decimal, parse_int=Decimal)
+    evs = doc["traceEvents"] if isinstance(doc, dict) else doc
+    tracks = {}
+    open_b = {}
+    for i, e in enumerate(evs):
+        ph = e.get("ph")
+        if ph not in ("X", "B", "E") or "ts" not in e:
+            continue
+        key = (e.get("pid"), e.get("tid"))
+        ts = int(Decimal(e["ts"]) * 1000)
+        if ph == "X":
+            dur = int(Decimal(e.get("dur", 0)) * 1000)
+            tracks.setdefault(key, []).append((ts, -max(dur, 0), i))
+        elif ph == "B":
+            open_b.setdefault(key, []).append((ts, i))
+        elif open_b.get(key):
+            bts, bi = open_b[key].pop()
+            tracks.setdefault(key, []).append((bts, -max(ts - bts, 0), bi))
+    out = {}
+    for key, ev in tracks.items():
+        ev.sort()
+        end = None
+        tot = 0
+        for ts, ndur, _ in ev:
+            if end is None or ts >= end:
+                tot += -ndur
+                end = ts - ndur
+        def norm(v):
+            return int(v) if isinstance(v, Decimal) else v
+        out[(norm(key[0]), norm(key[1]))] = tot
+    return out
+
+
+def check_shared():
+    d = os.path.join(SHARED, "data", "torch-large")
+    if not os.path.isdir(d):
+        print("skip export: no shared data at %s: real-trace checks skipped" % d)
+        return
+    if not PROTOC:
+        return
+    for name in sorted(os.listdir(d)):
+        if not name.endswith(".json.gz"):
+            continue
+        path = os.path.join(d, name)
+        out = os.path.join(TMP, name + ".pb.gz")
+        rc, _, err = gp("export", "pprof", path, "-o", out)
+        ok(rc == 0, "export pprof " + name, err.decode()[-300:])
+        if rc:
+            continue
+        _, samples = decode_pprof(out)
+        got = {}
+        for _, vals, lb in samples:
+            k = (lb.get("pid"), lb.get("tid"))
+            got[k] = got.get(k, 0) + vals[1]
+        want = {k: v for k, v in root_ns_per_thread(path).items() if v or k in got}
+        bad = {k: (got.get(k), want.get(k)) for k in set(got) | set(want)
+               if got.get(k, 0) != want.get(k, 0)}
+        ok(not bad, name + ": self times sum to the top-level durations per thread",
+           list(bad.items())[:5])
+        out2 = os.path.join(TMP, name + ".2.pb.gz")
+        gp("export", "pprof", path, "-o", out2)
+        ok(open(out, "rb").read() == open(out2, "rb").read(), name + ": pprof is deterministic")
+        rc, f1, _ = gp("export", "folded", "--threads", path)
+        rc2, f2, _ = gp("export", "folded", "--threads", path)
+        ok(rc == 0 and f1 == f2, name + ": folded is deterministic")
+        tot = sum(int(x.rsplit(b" ", 1)[1]) for x in f1.splitlines())
+        ok(tot == sum(got.values()), name + ": folded total = pprof total", tot)
+        rc, s1, _ = gp("export", "speedscope", path)
+        if rc == 0:
+            check_speedscope_doc(json.loads(s1), name)
+        else:
+            ok(False, "export speedscope " + name)
+        os.unlink(out)
+        os.unlink(out2)
+
+
+try:
+    check_folded()
+    check_pprof()
+    check_speedscope()
+    check_top()
+    check_shared()
+finally:
+    shutil.rmtree(TMP, ignore_errors=True)
+print("export: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
