@@ -52,15 +52,21 @@ struct ncu_metric {
 
 struct ncu_sec_metric {
 	const char *name, *label; /* label may be "" */
+	bool show_instances;	  /* field 4: print the instance values too */
 };
 
 /* One body item of a section, reduced to what the details page lists:
  * its kind (field number), label and the metrics it shows. */
 struct ncu_body_item {
-	uint32_t kind; /* 1 table, 2 bar chart, 3 histogram, 4 line chart, ... */
+	uint32_t kind; /* 1 table, 2 bar chart, 3 histogram, 4 line chart,
+			* 7 source table, 8 instance table, ... */
 	const char *label;
-	struct ncu_sec_metric *metrics;
+	struct ncu_sec_metric *metrics; /* kind 8: the rows' base names */
 	size_t nmetrics;
+	struct ncu_sec_metric *extra; /* kind 4: highlight metrics; kind 8:
+				       * columns (name = suffix such as ".avg") */
+	size_t nextra;
+	uint32_t min_arch, max_arch; /* item filter (field 200), 0 = none */
 };
 
 struct ncu_section {
@@ -70,6 +76,8 @@ struct ncu_section {
 	size_t nheader;
 	struct ncu_sec_metric *extra; /* field 6: metrics collected for rules */
 	size_t nextra;
+	struct ncu_sec_metric *source; /* field 13: source-view metrics */
+	size_t nsource;
 	struct ncu_body_item *body;
 	size_t nbody;
 };
@@ -206,6 +214,8 @@ char *ncu_fmt_double(double d, char *buf, size_t n);
 /* The base unit ncu prints for a metric ("" for unit-less). Units are not
  * stored in reports; see units.c. */
 const char *ncu_metric_unit(const char *name);
+/* The unit of a details-page row (a few metrics differ from the raw page). */
+const char *ncu_detail_unit(const char *name);
 
 /* Rule-message text with NCU markup expanded (@section:ID:Name@ -> Name,
  * @url:Text:URL@ -> "Text (URL)"), allocated in the report's arena. */

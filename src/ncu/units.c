@@ -329,3 +329,20 @@ const char *ncu_metric_unit(const char *name)
 }
 
 
+/* The details page prints a different unit than the raw page for a few
+ * warp-stall sampling metrics (seen in the NCU 2025.4 details export: the
+ * membar stall in "byte", the no-instruction stall in "warp"); these
+ * overrides apply to details rows only. */
+const char *ncu_detail_unit(const char *name)
+{
+	static const struct unit_exc details[] = {
+		{"smsp__pcsamp_warps_issue_stalled_membar", "byte"},
+		{"smsp__pcsamp_warps_issue_stalled_membar_not_issued", "byte"},
+		{"smsp__pcsamp_warps_issue_stalled_no_instructions", "warp"},
+		{"smsp__pcsamp_warps_issue_stalled_no_instructions_not_issued", "warp"},
+	};
+	for (size_t i = 0; i < sizeof details / sizeof details[0]; i++)
+		if (!strcmp(details[i].name, name))
+			return details[i].unit;
+	return ncu_metric_unit(name);
+}

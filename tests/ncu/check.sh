@@ -124,16 +124,15 @@ for b in ncu2025.3_rtx3080ti_basic_sassscope ncu2025.4_rtx3060_basic_srccounters
 	if [ "$m" -eq "$n" ]; then ok; else bad "session $b: $m of $n values"; fi
 done
 
-# 4. details CSV against the details exports (--print-details all)
-for pair in ncu2025.3_rtx3080ti_basic_sassscope:1650 ncu2025.4_rtx3060_basic_srccounters_sassscope:1735; do
-	b=${pair%:*}
-	floor=${pair#*:}
+# 4. details CSV against the details exports (--print-details all
+# --print-units base): every cell, and the files byte for byte
+for b in ncu2025.3_rtx3080ti_basic_sassscope ncu2025.4_rtx3060_basic_srccounters_sassscope; do
 	clean "$D/$b.details.csv" >"$tmp/want.csv"
 	"$GPUPROF" --format csv ncu details "$D/$b.ncu-rep" >"$tmp/got.csv" 2>/dev/null
-	set -- $(cells "$tmp/want.csv" "$tmp/got.csv" 2>/dev/null)
+	set -- $(cells "$tmp/want.csv" "$tmp/got.csv")
 	echo "ncu: details $b: $1 of $2 cells match (rows $(wc -l <"$tmp/got.csv") of $(wc -l <"$tmp/want.csv"))"
-	# recorded floor (cells matching today): raise it when details improve
-	if [ "$1" -ge "$floor" ]; then ok; else bad "details $b: $1 cells (floor $floor)"; fi
+	if [ "$1" -eq "$2" ] && cmp -s "$tmp/want.csv" "$tmp/got.csv"; then ok; else
+		bad "details $b: $1 of $2 cells, files differ"; fi
 done
 
 # 5. corrupted copies: exit 2, one line on stderr naming a byte offset
