@@ -16,9 +16,11 @@ const char cmd_ncu_help[] =
 	"without NVIDIA software. Values equal what `ncu --import REPORT --csv\n"
 	"--print-units base` prints. Verbs:\n"
 	"\n"
-	"  list      one row per profiled launch: ID, kernel, grid, block, duration,\n"
-	"            SM and memory throughput, achieved occupancy, registers/thread,\n"
-	"            number of rule messages (hints)\n"
+	"  list      one row per profiled launch: ID, kernel, kernel type (GEMM,\n"
+	"            Conv, Attention, Reduce, Softmax, Elementwise, Memory,\n"
+	"            Communication or Other, guessed from the name), grid, block,\n"
+	"            duration, SM and memory throughput, achieved occupancy,\n"
+	"            registers/thread, number of rule messages (hints)\n"
 	"  raw       every metric of every result. --format csv writes exactly the\n"
 	"            table of `ncu --import R --page raw --csv --print-units base`\n"
 	"            (11 identification columns, one column per metric sorted by\n"
@@ -102,6 +104,7 @@ static struct rep_val num_or_null(const struct ncu_metric *m)
 static const struct rep_col list_cols[] = {
 	{"id", "ID", REP_INT},
 	{"kernel", "Kernel", REP_STR},
+	{"type", "Type", REP_STR},
 	{"grid", "Grid", REP_STR},
 	{"block", "Block", REP_STR},
 	{"dur_ns", "Duration", REP_DUR_NS},
@@ -130,6 +133,7 @@ static void do_list(struct ncu_report *r, const struct ncu_opts *o, struct repor
 		struct rep_val v[] = {
 			rep_i((int64_t)i),
 			rep_s(res->function[0] ? res->function : ncu_kernel_name(res)),
+			rep_s(ncu_ktype_name(ncu_kernel_type(res))),
 			rep_s(id.grid),
 			rep_s(id.block),
 			dur && !ncu_value_is_na(&dur->value)

@@ -200,6 +200,16 @@ const char *ncu_kernel_name(const struct ncu_result *res);
 /* The device attribute `name` of device `id` (NULL when absent). */
 const struct ncu_value *ncu_device_attr(const struct ncu_report *r, uint32_t dev,
 					 const char *name);
+/* A coarse kernel type guessed from kernel names (ktype.c; rules in
+ * docs/ncu.md). */
+enum ncu_ktype { NCU_KT_OTHER, NCU_KT_GEMM, NCU_KT_CONV, NCU_KT_ATTENTION, NCU_KT_REDUCE,
+		 NCU_KT_SOFTMAX, NCU_KT_ELEMENTWISE, NCU_KT_MEMORY, NCU_KT_COMMUNICATION };
+/* The type of one name (case-insensitive substring rules). */
+enum ncu_ktype ncu_ktype_of(const char *name);
+/* The type of a result: its function name, else its demangled name, else
+ * its mangled name decides. */
+enum ncu_ktype ncu_kernel_type(const struct ncu_result *res);
+const char *ncu_ktype_name(enum ncu_ktype t);
 /* Value helpers: numeric view (NaN when not numeric/absent). */
 double ncu_value_num(const struct ncu_value *v);
 bool ncu_value_is_na(const struct ncu_value *v);

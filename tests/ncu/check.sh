@@ -67,6 +67,30 @@ ncu2025.3_rtx3080ti_full_probeffma.ncu-rep 3 probe_timer_only
 ncu2025.4_rtx3060_basic_srccounters_sassscope.ncu-rep 1 probe_timer_only
 LIST
 
+# list: kernel type column and the --id / --kernel filters
+# (want = the "id,type" pairs of the rows printed, space separated)
+while IFS='@' read -r file opts want; do
+	got=$("$GPUPROF" --format csv ncu list $opts "$D/$file" 2>&1 | tail -n +2 | cut -d, -f1,3 | tr '\n' ' ')
+	if [ "$got" = "$want " ] || { [ -z "$want" ] && [ -z "$got" ]; }; then ok; else
+		bad "list $opts $file: got '$got' want '$want'"; fi
+done <<'FILTERS'
+ncu2025.2_rtx5060ti_default_transpose.ncu-rep@--kernel transposeMatrix(Advanced|Optimized)$@1,Memory 3,Memory
+ncu2025.2_rtx5060ti_default_transpose.ncu-rep@--kernel ^transposeMatrix$@0,Memory
+ncu2025.2_rtx5060ti_default_transpose.ncu-rep@--kernel no_such_kernel@
+ncu2023.2_a10_default_105kernels.ncu-rep@--id 104@104,GEMM
+ncu2023.2_a10_default_105kernels.ncu-rep@--id 105@
+ncu2023.3_h800_full_nvtx.ncu-rep@--kernel flash@4,Attention
+ncu2023.3_h800_full_nvtx.ncu-rep@--id 0@0,Elementwise
+ncu2019_rtx2070_metrics_matrixmul.nsight-cuprof-report@--kernel _int$ --id 5@5,GEMM
+ncu2024.2_t4_full_mlp.ncu-rep@--kernel matrix_addition2D@0,Elementwise
+ncu2022.4_a40_full_indexspaces.ncu-rep@--id 4@4,Other
+FILTERS
+# the --kernel filter also matches the demangled name (template arguments)
+n=$("$GPUPROF" --format csv ncu list --kernel 'fp16_kernel<\(int\)256, \(int\)4>' "$D/ncu2023.2_a10_default_105kernels.ncu-rep" | tail -n +2 | wc -l)
+if [ "$n" -eq 105 ]; then ok; else bad "list --kernel on demangled names: $n rows, want 105"; fi
+n=$("$GPUPROF" --format csv ncu details --id 0 "$D/ncu2025.2_rtx5060ti_default_transpose.ncu-rep" | cut -d, -f1 | sort -u | tr '\n' ' ')
+if [ "$n" = '"0" "ID" ' ]; then ok; else bad "details --id 0: ids '$n'"; fi
+
 # every verb runs on every report
 for f in "$D"/*.ncu-rep "$D"/*.nsight-cuprof-report; do
 	for v in raw session details hints; do

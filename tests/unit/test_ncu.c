@@ -176,3 +176,67 @@ void test_ncu_shared(struct t *t)
 	CHECK_INT(t, r->nprocesses, 0);
 	ncu_free(r);
 }
+
+/* Kernel types from real-style kernel names (cuBLAS, cuDNN, CUTLASS,
+ * PyTorch, Triton, FlashAttention, NCCL), one group per type. */
+void test_ncu_ktype(struct t *t)
+{
+	static const struct {
+		const char *name;
+		enum ncu_ktype want;
+	} cases[] = {
+		{"ampere_sgemm_128x64_nn", NCU_KT_GEMM},
+		{"sm80_xmma_gemm_f16f16_f16f32_f32_nn_n_tilesize128x128x32_stage4", NCU_KT_GEMM},
+		{"void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_16x5_nn_align4>("
+		 "cutlass_80_tensorop_s1688gemm_128x128_16x5_nn_align4::Params)", NCU_KT_GEMM},
+		{"matrixMulCUDA", NCU_KT_GEMM},
+		{"__cuda_linear_fp32_fp16_kernel", NCU_KT_GEMM},
+		{"gemv2T_kernel_val", NCU_KT_GEMM},
+		{"triton_tem_fused_addmm_0", NCU_KT_GEMM},
+		{"sm86_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw",
+		 NCU_KT_CONV},
+		{"void cudnn::winograd_nonfused::winogradForwardData4x4<float, float>(...)",
+		 NCU_KT_CONV},
+		{"void implicit_convolve_sgemm<float, float, 1024, 5, 5, 3, 3, 3, 1, false>(...)",
+		 NCU_KT_CONV},
+		{"flash_fwd_kernel", NCU_KT_ATTENTION},
+		{"fmha_cutlassF_f16_aligned_64x64_rf_sm80", NCU_KT_ATTENTION},
+		{"void vllm::paged_attention_v2_kernel<unsigned short, 128, 16>(...)",
+		 NCU_KT_ATTENTION},
+		{"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
+		 "at::native::MeanOps<float, float>, unsigned int, float, 4>>(...)", NCU_KT_REDUCE},
+		{"void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>(...)",
+		 NCU_KT_REDUCE},
+		{"triton_red_fused_sum_0", NCU_KT_REDUCE},
+		{"void cub::DeviceScanKernel<...>", NCU_KT_REDUCE},
+		{"void (anonymous namespace)::softmax_warp_forward<float, float, float, 10, false>(...)",
+		 NCU_KT_SOFTMAX},
+		{"cunn_SoftMaxForward", NCU_KT_SOFTMAX},
+		{"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+		 "at::detail::Array<char *, 3>>(...)", NCU_KT_ELEMENTWISE},
+		{"distribution_elementwise_grid_stride_kernel", NCU_KT_ELEMENTWISE},
+		{"triton_poi_fused_relu_0", NCU_KT_ELEMENTWISE},
+		{"matrix_addition2D", NCU_KT_ELEMENTWISE},
+		{"transposeMatrixAdvanced", NCU_KT_MEMORY},
+		{"void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 4>",
+		 NCU_KT_MEMORY},
+		{"void at::native::index_select_small_index_kernel<float, long>(...)", NCU_KT_MEMORY},
+		{"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm *, unsigned long, ncclWork *)",
+		 NCU_KT_COMMUNICATION},
+		{"ncclKernel_AllGather_RING_LL_Sum_int8_t", NCU_KT_COMMUNICATION},
+		{"julia__5_11155", NCU_KT_OTHER},
+		{"probe_timer_only", NCU_KT_OTHER},
+		{"", NCU_KT_OTHER},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		CHECK_STR(t, ncu_ktype_name(ncu_ktype_of(cases[i].name)),
+			  ncu_ktype_name(cases[i].want));
+	CHECK_STR(t, ncu_ktype_name(NCU_KT_COMMUNICATION), "Communication");
+	CHECK_STR(t, ncu_ktype_name((enum ncu_ktype)99), "Other");
+	/* the function name decides first; the demangled name only after Other */
+	struct ncu_result res = {.function = "Kernel2", .mangled = "",
+				 .demangled = "void cutlass::Kernel2<cutlass_80_wmma_tensorop_h161616gemm>"};
+	CHECK_STR(t, ncu_ktype_name(ncu_kernel_type(&res)), "GEMM");
+	res.function = "softmax_warp_forward";
+	CHECK_STR(t, ncu_ktype_name(ncu_kernel_type(&res)), "Softmax");
+}
