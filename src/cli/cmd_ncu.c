@@ -40,6 +40,9 @@ const char cmd_ncu_help[] =
 	"                  mangled) matches the POSIX extended REGEX\n"
 	"  --section NAME  details, hints: only the section with this identifier or\n"
 	"                  display name\n"
+	"  --sort KEY      hints: order by `type` (ERR, WRN, OPT, INF), `section`\n"
+	"                  (ncu's section order) or `speedup` (estimated speedup,\n"
+	"                  highest first, none last); ties keep file order\n"
 	"\n"
 	"Units are not stored in reports: they come from a built-in table (the\n"
 	"metric naming of NCU); unknown metrics print an empty unit.\n"
@@ -53,6 +56,7 @@ const char cmd_ncu_help[] =
 struct ncu_opts {
 	const char *verb, *path, *kernel, *section;
 	long id; /* -1 = all */
+	int sort; /* hints: enum hint_sort (0 = file order) */
 	regex_t re;
 	bool has_re;
 };
@@ -353,9 +357,74 @@ static bool section_match(const struct ncu_result *res, const char *want, const 
 	return false;
 }
 
-static void do_hints(struct ncu_report *r, const struct ncu_opts *o, struct report *rp)
+/* One hint row, for sorting (--sort type|section|speedup). */
+struct hint_ref {
+	size_t res, seq;
+	const struct ncu_rule *rule;
+	const struct ncu_rule_msg *msg;
+	uint32_t sec_order;
+	const char *sec_name;
+	int sort; /* enum hint_sort */
+};
+
+enum hint_sort { HINT_SORT_NONE, HINT_SORT_TYPE, HINT_SORT_SECTION, HINT_SORT_SPEEDUP };
+
+/* Severity rank of a message type: ERR, WRN, OPT, INF, then the rest. */
+static int type_rank(uint32_t type)
 {
-	rep_table_begin(rp, "hints", "Rule results", hint_cols, 9);
+	switch (type) {
+	case NCU_MSG_ERR: return 0;
+	case NCU_MSG_WRN: return 1;
+	case NCU_MSG_OPT: return 2;
+	case NCU_MSG_INF: return 3;
+	default: return 4;
+	}
+}
+
+static int cmp_hint(const void *a, const void *b)
+{
+	const struct hint_ref *x = a, *y = b;
+	if (x->sort == HINT_SORT_TYPE && type_rank(x->msg->type) != type_rank(y->msg->type))
+		return type_rank(x->msg->type) - type_rank(y->msg->type);
+	if (x->sort == HINT_SORT_SECTION) {
+		if (x->sec_order != y->sec_order)
+			return x->sec_order < y->sec_order ? -1 : 1;
+		int c = strcmp(x->sec_name, y->sec_name);
+		if (c)
+			return c;
+	}
+	if (x->sort == HINT_SORT_SPEEDUP) {
+		/* highest estimated speedup first, messages without one last */
+		double sx = x->msg->speedup_type ? x->msg->speedup_pct : -INFINITY;
+		double sy = y->msg->speedup_type ? y->msg->speedup_pct : -INFINITY;
+		if (sx != sy)
+			return sx > sy ? -1 : 1;
+	}
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void section_key(const struct ncu_result *res, const char *sec_id, struct hint_ref *h)
+{
+	h->sec_order = UINT32_MAX;
+	h->sec_name = sec_id;
+	for (size_t i = 0; i < res->nsections; i++)
+		if (!strcmp(res->sections[i].id, sec_id)) {
+			h->sec_order = res->sections[i].order;
+			h->sec_name = res->sections[i].name;
+			return;
+		}
+}
+
+static int do_hints(struct ncu_report *r, const struct ncu_opts *o, struct report *rp)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nresults; i++)
+		for (size_t k = 0; k < r->results[i].nrules; k++)
+			n += r->results[i].rules[k].nmsgs;
+	struct hint_ref *v = calloc(n ? n : 1, sizeof *v);
+	if (!v)
+		return -1;
+	size_t m = 0;
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!selected(o, r, i))
 			continue;
@@ -364,27 +433,39 @@ static void do_hints(struct ncu_report *r, const struct ncu_opts *o, struct repo
 			const struct ncu_rule *ru = &res->rules[k];
 			if (!section_match(res, o->section, ru->section_id))
 				continue;
-			for (size_t m = 0; m < ru->nmsgs; m++) {
-				const struct ncu_rule_msg *msg = &ru->msgs[m];
-				const char *st = msg->speedup_type == 1	  ? "local"
-						 : msg->speedup_type == 2 ? "global"
-									  : NULL;
-				struct rep_val v[] = {
-					rep_i((int64_t)i),
-					rep_s(res->function[0] ? res->function : ncu_kernel_name(res)),
-					rep_s(ru->section_id),
-					rep_s(ru->id),
-					rep_s(ncu_msg_type_name(msg->type)),
-					msg->title[0] ? rep_s(msg->title) : rep_null(),
-					rep_s(st),
-					st ? rep_f(msg->speedup_pct) : rep_null(),
-					rep_s(ncu_expand_markup(r, msg->text)),
-				};
-				rep_row(rp, v);
+			for (size_t j = 0; j < ru->nmsgs; j++) {
+				struct hint_ref *h = &v[m];
+				*h = (struct hint_ref){.res = i, .seq = m, .rule = ru,
+						       .msg = &ru->msgs[j], .sort = o->sort};
+				section_key(res, ru->section_id, h);
+				m++;
 			}
 		}
 	}
+	qsort(v, m, sizeof *v, cmp_hint);
+	rep_table_begin(rp, "hints", "Rule results", hint_cols, 9);
+	for (size_t k = 0; k < m; k++) {
+		const struct ncu_result *res = &r->results[v[k].res];
+		const struct ncu_rule_msg *msg = v[k].msg;
+		const char *st = msg->speedup_type == 1	  ? "local"
+				 : msg->speedup_type == 2 ? "global"
+							  : NULL;
+		struct rep_val row[] = {
+			rep_i((int64_t)v[k].res),
+			rep_s(res->function[0] ? res->function : ncu_kernel_name(res)),
+			rep_s(v[k].rule->section_id),
+			rep_s(v[k].rule->id),
+			rep_s(ncu_msg_type_name(msg->type)),
+			msg->title[0] ? rep_s(msg->title) : rep_null(),
+			rep_s(st),
+			st ? rep_f(msg->speedup_pct) : rep_null(),
+			rep_s(ncu_expand_markup(r, msg->text)),
+		};
+		rep_row(rp, row);
+	}
 	rep_table_end(rp);
+	free(v);
+	return 0;
 }
 
 /* --- details: see the second half (do_details) --- */
@@ -413,6 +494,17 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_opts *o
 			} else {
 				o->section = v;
 			}
+		} else if (!strcmp(a, "--sort")) {
+			if (i + 1 >= argc)
+				return app_usage(app, "ncu", "option %s needs a value", a);
+			const char *v = argv[++i];
+			o->sort = !strcmp(v, "type")	    ? 1
+				  : !strcmp(v, "section") ? 2
+				  : !strcmp(v, "speedup") ? 3
+							  : -1;
+			if (o->sort < 0)
+				return app_usage(app, "ncu",
+						 "--sort takes type, section or speedup, not '%s'", v);
 		} else if (!strcmp(a, "--")) {
 			continue;
 		} else if (a[0] == '-' && a[1]) {
@@ -474,8 +566,8 @@ int cmd_ncu(struct app *app, int argc, char **argv)
 		else if (!strcmp(o.verb, "details"))
 			do_details(r, &o, rp);
 		else
-			do_hints(r, &o, rp);
-		ok = rp && rep_close(rp) == 0;
+			ok = do_hints(r, &o, rp) == 0;
+		ok = rp && rep_close(rp) == 0 && ok;
 	}
 	if ((rc = app_out_close(app, ok, &e)))
 		rc = app_fail(app, &e);

@@ -91,6 +91,32 @@ if [ "$n" -eq 105 ]; then ok; else bad "list --kernel on demangled names: $n row
 n=$("$GPUPROF" --format csv ncu details --id 0 "$D/ncu2025.2_rtx5060ti_default_transpose.ncu-rep" | cut -d, -f1 | sort -u | tr '\n' ' ')
 if [ "$n" = '"0" "ID" ' ]; then ok; else bad "details --id 0: ids '$n'"; fi
 
+# hints --sort: the first rows (id,section,rule,type,speedup) of the full-set
+# report, the row count (34 messages) and the order over all rows
+F=$D/ncu2025.3_rtx3080ti_full_probeffma.ncu-rep
+while IFS='@' read -r key want; do
+	"$GPUPROF" --format csv ncu hints ${key:+--sort $key} "$F" | tail -n +2 >"$tmp/h.csv"
+	got=$(head -n 4 "$tmp/h.csv" | cut -d, -f1,3,4,5,8 | tr '\n' ' ')
+	n=$(wc -l <"$tmp/h.csv")
+	if [ "$got" = "$want " ] && [ "$n" -eq 34 ]; then ok; else
+		bad "hints --sort '$key': $n rows, got '$got' want '$want'"; fi
+done <<'SORTS'
+@0,SpeedOfLight,SOLBottleneck,OPT, 0,SchedulerStats,IssueSlotUtilization,OPT,96.7741935483871 0,Occupancy,AchievedOccupancy,OPT,93.64742086752638 0,WarpStateStats,CPIStall,OPT,71.99046483909416
+speedup@0,ComputeWorkloadAnalysis,HighPipeUtilization,OPT,99.99840624242965 1,ComputeWorkloadAnalysis,HighPipeUtilization,OPT,99.90194378609142 2,ComputeWorkloadAnalysis,HighPipeUtilization,OPT,99.72236661813496 0,LaunchStats,LaunchConfiguration,OPT,98.27586206896551
+type@0,PmSampling,PMSamplingData,WRN, 0,SpeedOfLight,SOLBottleneck,OPT, 0,SchedulerStats,IssueSlotUtilization,OPT,96.7741935483871 0,Occupancy,AchievedOccupancy,OPT,93.64742086752638
+section@0,SpeedOfLight,SOLBottleneck,OPT, 1,SpeedOfLight,SOLBottleneck,OPT, 2,SpeedOfLight,SOLBottleneck,OPT, 0,SpeedOfLight_RooflineChart,SOLFPRoofline,INF,
+SORTS
+# speedup: non-increasing, rows without a speedup last (25 have one)
+"$GPUPROF" --format csv ncu hints --sort speedup "$F" | tail -n +2 | cut -d, -f8 >"$tmp/s.txt"
+if awk 'BEGIN { prev = 1e9; seen_empty = 0; n = 0 }
+	$0 == "" { seen_empty = 1; next }
+	{ if (seen_empty || $0 + 0 > prev) exit 1; prev = $0 + 0; n++ }
+	END { exit n == 25 ? 0 : 1 }' "$tmp/s.txt"; then ok; else bad "hints --sort speedup: order"; fi
+# type: WRN before OPT before INF over all rows
+t=$("$GPUPROF" --format csv ncu hints --sort type "$F" | tail -n +2 | cut -d, -f5 | uniq -c | awk '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $2, $1 }')
+if [ "$t" = "WRN:1 OPT:28 INF:5" ]; then ok; else bad "hints --sort type: '$t'"; fi
+if "$GPUPROF" ncu hints --sort nope "$F" >/dev/null 2>&1; then bad "hints --sort nope accepted"; else ok; fi
+
 # every verb runs on every report
 for f in "$D"/*.ncu-rep "$D"/*.nsight-cuprof-report; do
 	for v in raw session details hints; do
