@@ -13,8 +13,8 @@ const char cmd_ncu_help[] =
 	"Usage: gpuprof ncu VERB [options] REPORT\n"
 	"\n"
 	"Read an Nsight Compute report (.ncu-rep, also the old .nsight-cuprof-report)\n"
-	"without NVIDIA software. Values equal what `ncu --import REPORT --csv\n"
-	"--print-units base` prints. Verbs:\n"
+	"without NVIDIA software. Values equal what `ncu --import REPORT --csv`\n"
+	"prints (auto-scaled units by default, as ncu). Verbs:\n"
 	"\n"
 	"  list      one row per profiled launch: ID, kernel, kernel type (GEMM,\n"
 	"            Conv, Attention, Reduce, Softmax, Elementwise, Memory,\n"
@@ -22,7 +22,7 @@ const char cmd_ncu_help[] =
 	"            duration, SM and memory throughput, achieved occupancy,\n"
 	"            registers/thread, number of rule messages (hints)\n"
 	"  raw       every metric of every result. --format csv writes exactly the\n"
-	"            table of `ncu --import R --page raw --csv --print-units base`\n"
+	"            table of `ncu --import R --page raw --csv [--print-units U]`\n"
 	"            (11 identification columns, one column per metric sorted by\n"
 	"            name, a units row, one row per result); table/json give one row\n"
 	"            per (result, metric) with its unit\n"
@@ -40,6 +40,12 @@ const char cmd_ncu_help[] =
 	"                  mangled) matches the POSIX extended REGEX\n"
 	"  --section NAME  details, hints: only the section with this identifier or\n"
 	"                  display name\n"
+	"  --print-units U raw, details: `auto` (default, as ncu: us, Mbyte/s, Ghz,\n"
+	"                  sector/ms ...) or `base` (ns, byte/s, hz, sector/s ...)\n"
+	"  --print-details P  details: `all` (default: header, labelled rule and\n"
+	"                  source metrics, body items; 21 CSV columns), `header`\n"
+	"                  (header tables only; 20 columns, ncu's default) or\n"
+	"                  `body` (body items only)\n"
 	"  --sort KEY      hints: order by `type` (ERR, WRN, OPT, INF), `section`\n"
 	"                  (ncu's section order) or `speedup` (estimated speedup,\n"
 	"                  highest first, none last); ties keep file order\n"
@@ -57,6 +63,8 @@ struct ncu_opts {
 	const char *verb, *path, *kernel, *section;
 	long id; /* -1 = all */
 	int sort; /* hints: enum hint_sort (0 = file order) */
+	bool base_units;   /* --print-units base (default auto, as ncu) */
+	unsigned parts;	   /* --print-details: NCU_DETAILS_HEADER | _BODY */
 	regex_t re;
 	bool has_re;
 };
@@ -158,11 +166,40 @@ static void do_list(struct ncu_report *r, const struct ncu_opts *o, struct repor
 
 /* --- raw --- */
 
+/* The unit of raw column `name` and the divisor of its values: the base
+ * unit, or (auto) the unit scaled for the largest value of the column over
+ * the selected results. */
+static const char *raw_unit(struct ncu_report *r, const struct ncu_opts *o, const char *name,
+			    double *div, char *buf, size_t n)
+{
+	const char *base = ncu_metric_unit(name);
+	*div = 1;
+	if (o->base_units)
+		return base;
+	double maxabs = 0;
+	*div = 0; /* 0 = the column is all zero */
+	for (size_t i = 0; i < r->nresults; i++) {
+		if (!selected(o, r, i))
+			continue;
+		const struct ncu_metric *m = ncu_lookup(r, i, name);
+		double v = m && m->value.type != NCU_V_STR ? fabs(ncu_value_num(&m->value)) : NAN;
+		if (!isnan(v) && v > maxabs)
+			maxabs = v;
+	}
+	const char *u = ncu_auto_unit(base, maxabs, div, buf, n);
+	if (maxabs == 0)
+		*div = 0;
+	return u;
+}
+
 static int do_raw_csv(struct ncu_report *r, const struct ncu_opts *o, FILE *f)
 {
 	const char **cols;
 	size_t n;
 	if (ncu_raw_columns(r, SIZE_MAX, &cols, &n))
+		return -1;
+	double *div = calloc(n ? n : 1, sizeof *div);
+	if (!div)
 		return -1;
 	char buf[512];
 	for (int i = 0; i < 11; i++)
@@ -173,7 +210,7 @@ static int do_raw_csv(struct ncu_report *r, const struct ncu_opts *o, FILE *f)
 	for (int i = 0; i < 11; i++)
 		csv_field(f, "", i == 0);
 	for (size_t k = 0; k < n; k++)
-		csv_field(f, ncu_metric_unit(cols[k]), false);
+		csv_field(f, raw_unit(r, o, cols[k], &div[k], buf, sizeof buf), false);
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!selected(o, r, i))
@@ -183,14 +220,22 @@ static int do_raw_csv(struct ncu_report *r, const struct ncu_opts *o, FILE *f)
 		csv_ident(f, &id);
 		for (size_t k = 0; k < n; k++) {
 			const struct ncu_metric *m = ncu_lookup(r, i, cols[k]);
-			/* a metric stored with only an instance list prints empty */
-			if (m && m->value.type == NCU_V_NONE)
+			/* a metric stored with only an instance list: empty, in auto
+			 * units "no data" unless it is a sampled time series */
+			if (m && m->value.type == NCU_V_NONE && (o->base_units || m->kind == 1))
 				csv_field(f, "", false);
-			else
+			else if (o->base_units)
 				csv_field(f, ncu_fmt_value(m ? &m->value : NULL, buf, sizeof buf), false);
+			else
+				csv_field(f,
+					  ncu_fmt_raw_auto(m ? &m->value : NULL, ncu_metric_unit(cols[k]),
+							   div[k] ? div[k] : 1, div[k] == 0, buf,
+							   sizeof buf),
+					  false);
 		}
 		fputc('\n', f);
 	}
+	free(div);
 	return 0;
 }
 
@@ -202,7 +247,7 @@ static const struct rep_col raw_cols[] = {
 
 static void do_raw(struct ncu_report *r, const struct ncu_opts *o, struct report *rp)
 {
-	char buf[512];
+	char buf[512], ubuf[64];
 	rep_table_begin(rp, "metrics", "Metrics", raw_cols, 6);
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!selected(o, r, i))
@@ -214,9 +259,15 @@ static void do_raw(struct ncu_report *r, const struct ncu_opts *o, struct report
 			continue;
 		for (size_t k = 0; k < n; k++) {
 			const struct ncu_metric *m = ncu_lookup(r, i, cols[k]);
+			const char *base = ncu_metric_unit(cols[k]);
+			const char *unit = base;
+			double div = 1;
+			if (!o->base_units && base[0] && m->value.type != NCU_V_STR)
+				unit = ncu_auto_unit(base, fabs(ncu_value_num(&m->value)), &div, ubuf,
+						     sizeof ubuf);
 			struct rep_val v[] = {rep_i((int64_t)i), rep_s(ncu_kernel_name(res)),
-					      rep_s(cols[k]), rep_s(ncu_metric_unit(cols[k])),
-					      rep_s(ncu_fmt_value(&m->value, buf, sizeof buf)),
+					      rep_s(cols[k]), rep_s(unit),
+					      rep_s(ncu_fmt_detail_auto(&m->value, div, buf, sizeof buf)),
 					      rep_i((int64_t)m->ninst)};
 			rep_row(rp, v);
 		}
@@ -478,6 +529,7 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_opts *o
 {
 	memset(o, 0, sizeof *o);
 	o->id = -1;
+	o->parts = NCU_DETAILS_HEADER | NCU_DETAILS_BODY;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--id") || !strcmp(a, "--kernel") || !strcmp(a, "--section")) {
@@ -493,6 +545,25 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_opts *o
 				o->kernel = v;
 			} else {
 				o->section = v;
+			}
+		} else if (!strcmp(a, "--print-units") || !strcmp(a, "--print-details")) {
+			if (i + 1 >= argc)
+				return app_usage(app, "ncu", "option %s needs a value", a);
+			const char *v = argv[++i];
+			if (a[8] == 'u') {
+				if (strcmp(v, "base") && strcmp(v, "auto"))
+					return app_usage(app, "ncu",
+							 "--print-units takes base or auto, not '%s'", v);
+				o->base_units = !strcmp(v, "base");
+			} else if (!strcmp(v, "header")) {
+				o->parts = NCU_DETAILS_HEADER;
+			} else if (!strcmp(v, "body")) {
+				o->parts = NCU_DETAILS_BODY;
+			} else if (!strcmp(v, "all")) {
+				o->parts = NCU_DETAILS_HEADER | NCU_DETAILS_BODY;
+			} else {
+				return app_usage(app, "ncu",
+						 "--print-details takes header, body or all, not '%s'", v);
 			}
 		} else if (!strcmp(a, "--sort")) {
 			if (i + 1 >= argc)
@@ -593,6 +664,7 @@ struct det_ctx {
 	const struct ncu_ident *id;
 	size_t idx;
 	const char *kernel;
+	bool label_col;
 };
 
 /* ncu's layout: metric rows stop after the value with one empty field;
@@ -602,7 +674,8 @@ static void det_csv_row(void *ctx, const struct ncu_detail_row *row)
 	struct det_ctx *c = ctx;
 	csv_ident(c->f, c->id);
 	csv_field(c->f, row->section, false);
-	csv_field(c->f, row->body_label, false);
+	if (c->label_col)
+		csv_field(c->f, row->body_label, false);
 	if (!row->rule) {
 		csv_field(c->f, row->metric, false);
 		csv_field(c->f, row->unit, false);
@@ -622,18 +695,22 @@ static void det_csv_row(void *ctx, const struct ncu_detail_row *row)
 
 static int do_details_csv(struct ncu_report *r, const struct ncu_opts *o, FILE *f)
 {
+	struct ncu_details_opts dopts = {o->section, o->parts, !o->base_units};
+	/* header-only output has no "Body Item Label" column (20 columns) */
+	bool label_col = o->parts & NCU_DETAILS_BODY;
 	for (int i = 0; i < 11; i++)
 		csv_field(f, ncu_ident_titles[i], i == 0);
 	for (int i = 0; i < 10; i++)
-		csv_field(f, details_titles[i], false);
+		if (i != 1 || label_col)
+			csv_field(f, details_titles[i], false);
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!selected(o, r, i))
 			continue;
 		struct ncu_ident id;
 		ncu_result_ident(r, i, &id);
-		struct det_ctx c = {.f = f, .id = &id};
-		if (ncu_details(r, i, o->section, det_csv_row, &c))
+		struct det_ctx c = {.f = f, .id = &id, .label_col = label_col};
+		if (ncu_details(r, i, &dopts, det_csv_row, &c))
 			return -1;
 	}
 	return 0;
@@ -667,13 +744,14 @@ static void det_rep_row(void *ctx, const struct ncu_detail_row *row)
 
 static void do_details(struct ncu_report *r, const struct ncu_opts *o, struct report *rp)
 {
+	struct ncu_details_opts dopts = {o->section, o->parts, !o->base_units};
 	rep_table_begin(rp, "details", "Details", det_cols,
 			(int)(sizeof det_cols / sizeof det_cols[0]));
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!selected(o, r, i))
 			continue;
 		struct det_ctx c = {.rp = rp, .idx = i};
-		ncu_details(r, i, o->section, det_rep_row, &c);
+		ncu_details(r, i, &dopts, det_rep_row, &c);
 	}
 	rep_table_end(rp);
 }

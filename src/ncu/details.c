@@ -57,6 +57,8 @@ struct emit {
 	void *ctx;
 	const char *section;
 	uint32_t arch; /* CC x 10 of the result's device, 0 when unknown */
+	const struct ncu_details_opts *o;
+	char unit[64];
 	char *value;   /* growable value buffer */
 	size_t cap;
 	int rc;
@@ -82,10 +84,11 @@ static bool reserve(struct emit *em, size_t n)
 
 /* The value as ncu prints it; with show_instances the instance values
  * follow in parentheses: "6,665 (33; 33; ...)". */
-static const char *fmt_metric(struct emit *em, const struct ncu_metric *m, bool show_instances)
+static const char *fmt_metric(struct emit *em, const struct ncu_metric *m, bool show_instances,
+			      double div)
 {
 	char one[400];
-	ncu_fmt_value(m ? &m->value : NULL, one, sizeof one);
+	ncu_fmt_detail_auto(m ? &m->value : NULL, div, one, sizeof one);
 	size_t len = strlen(one);
 	if (!reserve(em, len + 1))
 		return "";
@@ -93,7 +96,7 @@ static const char *fmt_metric(struct emit *em, const struct ncu_metric *m, bool 
 	if (!show_instances || !m || !m->ninst)
 		return em->value;
 	for (size_t i = 0; i < m->ninst; i++) {
-		ncu_fmt_value(&m->inst[i].value, one, sizeof one);
+		ncu_fmt_detail_auto(&m->inst[i].value, div, one, sizeof one);
 		size_t k = strlen(one);
 		if (!reserve(em, len + k + 4))
 			return "";
@@ -112,7 +115,11 @@ static void metric_row(struct emit *em, const char *body, const char *name, cons
 	struct ncu_detail_row row = {.section = em->section, .body_label = body,
 				     .metric = label[0] ? label : name,
 				     .unit = m ? ncu_detail_unit(name) : ""};
-	row.value = fmt_metric(em, m, show_instances);
+	double div = 1;
+	if (em->o->auto_units && m && m->value.type != NCU_V_STR)
+		row.unit = ncu_auto_unit(row.unit, fabs(ncu_value_num(&m->value)), &div, em->unit,
+					 sizeof em->unit);
+	row.value = fmt_metric(em, m, show_instances, div);
 	if (!em->rc)
 		em->fn(em->ctx, &row);
 }
@@ -307,6 +314,10 @@ static int emit_section(struct emit *em, const struct ncu_result *res, const str
 	if (!rows)
 		return ERR_NOMEM;
 	size_t n = 0;
+	if (!(em->o->parts & NCU_DETAILS_HEADER))
+		cap = 0;
+	else if (!(em->o->parts & NCU_DETAILS_BODY))
+		cap = s->nheader; /* header mode: the header table only */
 	for (size_t k = 0; k < cap; k++) {
 		const struct ncu_sec_metric *sm =
 			k < s->nheader		      ? &s->header[k]
@@ -330,7 +341,7 @@ static int emit_section(struct emit *em, const struct ncu_result *res, const str
 	free(rows);
 	if (em->rc)
 		return em->rc;
-	for (size_t b = 0; b < s->nbody; b++)
+	for (size_t b = 0; b < s->nbody && (em->o->parts & NCU_DETAILS_BODY); b++)
 		if (s->body[b].label[0] && (s->body[b].nmetrics || s->body[b].nextra)) {
 			int rc = emit_item(em, &s->body[b]);
 			if (rc)
@@ -368,9 +379,14 @@ static uint32_t result_arch(struct ncu_report *r, size_t idx)
 	return (uint32_t)(ncu_value_num(&ma->value) * 10 + ncu_value_num(&mi->value));
 }
 
-int ncu_details(struct ncu_report *r, size_t idx, const char *section, ncu_detail_fn fn,
-		void *ctx)
+int ncu_details(struct ncu_report *r, size_t idx, const struct ncu_details_opts *o,
+		ncu_detail_fn fn, void *ctx)
 {
+	static const struct ncu_details_opts all = {NULL, NCU_DETAILS_HEADER | NCU_DETAILS_BODY,
+						    false};
+	if (!o)
+		o = &all;
+	const char *section = o->section;
 	if (idx >= r->nresults)
 		return 0;
 	const struct ncu_result *res = &r->results[idx];
@@ -380,7 +396,7 @@ int ncu_details(struct ncu_report *r, size_t idx, const char *section, ncu_detai
 	for (size_t i = 0; i < res->nsections; i++)
 		secs[i] = &res->sections[i];
 	qsort(secs, res->nsections, sizeof *secs, cmp_section);
-	struct emit em = {.r = r, .idx = idx, .fn = fn, .ctx = ctx, .arch = result_arch(r, idx)};
+	struct emit em = {.r = r, .idx = idx, .fn = fn, .ctx = ctx, .arch = result_arch(r, idx), .o = o};
 	int rc = 0;
 	for (size_t i = 0; i < res->nsections && !rc; i++)
 		if (!section || !strcmp(section, secs[i]->id) || !strcmp(section, secs[i]->name))

@@ -224,6 +224,20 @@ char *ncu_fmt_double(double d, char *buf, size_t n);
 /* The base unit ncu prints for a metric ("" for unit-less). Units are not
  * stored in reports; see units.c. */
 const char *ncu_metric_unit(const char *name);
+/* ncu's default auto-scaled unit for a base unit, given the largest
+ * magnitude to show: returns the unit (buf or base) and sets *div, the
+ * divisor to apply to values (1 when unchanged). */
+const char *ncu_auto_unit(const char *base, double maxabs, double *div, char *buf, size_t n);
+/* A value of a raw-page cell in auto units (`--print-units auto`), as the
+ * NCU 2025.3 default export prints it: unit-less metrics as ncu_fmt_value;
+ * others scaled by div with 6 decimals and no separators, unscaled integers
+ * as integers, a 0.0 as "0" only when the whole column (col_zero) is zero;
+ * NaN "nan"; a metric with only an instance list "no data". */
+char *ncu_fmt_raw_auto(const struct ncu_value *v, const char *unit, double div, bool col_zero,
+		       char *buf, size_t n);
+/* A details-page value in auto units: scaled by div, then formatted like
+ * ncu_fmt_value (2 decimals, separators). */
+char *ncu_fmt_detail_auto(const struct ncu_value *v, double div, char *buf, size_t n);
 /* The unit of a details-page row (a few metrics differ from the raw page). */
 const char *ncu_detail_unit(const char *name);
 
@@ -260,9 +274,16 @@ struct ncu_detail_row {
 	const char *rule, *rule_type, *rule_text, *speedup_type, *speedup;
 };
 typedef void (*ncu_detail_fn)(void *ctx, const struct ncu_detail_row *row);
+enum { NCU_DETAILS_HEADER = 1, NCU_DETAILS_BODY = 2 };
+struct ncu_details_opts {
+	const char *section; /* only the section with this identifier or display name */
+	unsigned parts;	     /* NCU_DETAILS_HEADER (header metrics; with BODY also the
+			      * labelled rule/source metrics) | NCU_DETAILS_BODY */
+	bool auto_units;     /* ncu's default auto-scaled units */
+};
 /* Emits the details rows of result idx in ncu's order (sections by Order
  * then display name; per section the header and labelled metrics sorted by
- * metric name, then body items, then the rule messages). section, when not
- * NULL, keeps only the section with that identifier or display name. */
-int ncu_details(struct ncu_report *r, size_t idx, const char *section, ncu_detail_fn fn,
-		void *ctx);
+ * metric name, then body items, then the rule messages). o NULL = every
+ * section, header and body, base units. */
+int ncu_details(struct ncu_report *r, size_t idx, const struct ncu_details_opts *o,
+		ncu_detail_fn fn, void *ctx);

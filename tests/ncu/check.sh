@@ -128,27 +128,31 @@ done
 # 2. raw CSV against the base-unit golden exports: every cell must match
 for b in ncu2025.3_rtx3080ti_basic_sassscope ncu2025.4_rtx3060_basic_srccounters_sassscope; do
 	clean "$D/$b.raw.csv" >"$tmp/want.csv"
-	"$GPUPROF" --format csv ncu raw "$D/$b.ncu-rep" >"$tmp/got.csv"
+	"$GPUPROF" --format csv ncu raw --print-units base "$D/$b.ncu-rep" >"$tmp/got.csv"
 	set -- $(cells "$tmp/want.csv" "$tmp/got.csv")
 	echo "ncu: raw $b: $1 of $2 cells match"
 	if [ "$1" -eq "$2" ]; then ok; else bad "raw $b: $1 of $2 cells"; fi
 done
-# the full-set export used default (scaled) units: columns must match, and
-# unit-less cells (printed the same way in both modes)
+# the full-set export used ncu's default auto-scaled units (us, Mbyte/s,
+# Ghz, sector/ms ...), our default too: every cell, and byte for byte
 b=ncu2025.3_rtx3080ti_full_probeffma
 clean "$D/$b.raw.csv" >"$tmp/want.csv"
 "$GPUPROF" --format csv ncu raw "$D/$b.ncu-rep" >"$tmp/got.csv"
-if [ "$(head -n 1 "$tmp/want.csv")" = "$(head -n 1 "$tmp/got.csv")" ]; then ok; else
-	bad "raw $b: header row differs"; fi
-set -- $(awk 'BEGIN { FS = "\",\"" }
-	NR == FNR { w[FNR] = $0; next }
-	{ g[FNR] = $0 }
-	END { nu = split(w[2], u, "\",\""); m = 0; t = 0
-		for (r = 3; r in w; r++) { nw = split(w[r], a, "\",\""); split(g[r], b, "\",\"")
-			for (c = 1; c <= nw; c++) if (c <= 11 || u[c] == "" || u[c] == "\"") { t++; if (a[c] == b[c]) m++ } }
-		print m, t }' "$tmp/want.csv" "$tmp/got.csv")
-echo "ncu: raw $b (default units): $1 of $2 unit-less cells match"
-if [ "$1" -ge $(($2 - 3)) ]; then ok; else bad "raw $b: only $1 of $2 unit-less cells"; fi
+set -- $(cells "$tmp/want.csv" "$tmp/got.csv")
+echo "ncu: raw $b (auto units): $1 of $2 cells match"
+if [ "$1" -eq "$2" ] && cmp -s "$tmp/want.csv" "$tmp/got.csv"; then ok; else bad "raw $b: $1 of $2 cells"; fi
+"$GPUPROF" --format csv ncu raw --print-units auto "$D/$b.ncu-rep" >"$tmp/got2.csv"
+if cmp -s "$tmp/got.csv" "$tmp/got2.csv"; then ok; else bad "raw: --print-units auto is not the default"; fi
+# some auto units and values, by column name (units row, result 1)
+for want in gpu__time_duration.sum:us:984.832000 dram__bytes.sum.per_second:Mbyte/s:64.465818 \
+	gpc__cycles_elapsed.avg.per_second:Mhz:584.923283 lts__t_sectors.sum.per_second:sector/us:6.108656 \
+	launch__shared_mem_config_size:Kbyte:16.384000 lts__t_sectors_srcunit_tex.sum.per_second:sector/ms:2.030803 \
+	launch__registers_per_thread:register/thread:16 dram__bytes_write.sum:byte:512.000000; do
+	col=${want%%:*}
+	got=$(awk -v col="$col" 'BEGIN { FS = "\",\"" } NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i }
+		NR == 2 { u = $c } NR == 4 { print col ":" u ":" $c }' "$tmp/got.csv")
+	if [ "$got" = "$want" ]; then ok; else bad "raw auto: got '$got' want '$want'"; fi
+done
 
 # 3. session values against the session page
 for b in ncu2025.3_rtx3080ti_basic_sassscope ncu2025.4_rtx3060_basic_srccounters_sassscope; do
@@ -178,11 +182,36 @@ done
 # --print-units base): every cell, and the files byte for byte
 for b in ncu2025.3_rtx3080ti_basic_sassscope ncu2025.4_rtx3060_basic_srccounters_sassscope; do
 	clean "$D/$b.details.csv" >"$tmp/want.csv"
-	"$GPUPROF" --format csv ncu details "$D/$b.ncu-rep" >"$tmp/got.csv" 2>/dev/null
+	"$GPUPROF" --format csv ncu details --print-units base --print-details all "$D/$b.ncu-rep" >"$tmp/got.csv" 2>/dev/null
 	set -- $(cells "$tmp/want.csv" "$tmp/got.csv")
 	echo "ncu: details $b: $1 of $2 cells match (rows $(wc -l <"$tmp/got.csv") of $(wc -l <"$tmp/want.csv"))"
 	if [ "$1" -eq "$2" ] && cmp -s "$tmp/want.csv" "$tmp/got.csv"; then ok; else
 		bad "details $b: $1 of $2 cells, files differ"; fi
+done
+
+# --print-details header|body and auto units on the details page
+F=$D/ncu2025.3_rtx3080ti_basic_sassscope.ncu-rep
+"$GPUPROF" --format csv ncu details --print-details header "$F" >"$tmp/h.csv"
+nf=$(head -n 1 "$tmp/h.csv" | awk -F'","' '{ print NF }')
+sol=$(awk -F'","' '$12 == "GPU Speed Of Light Throughput"' "$tmp/h.csv" | wc -l)
+# (Waves Per SM: once, from the LaunchStats header; not in SOL in this mode)
+got=$(awk -F'","' '$13 == "DRAM Frequency" || $13 == "Duration" || $13 == "Waves Per SM" { printf "%s|%s|%s|%s ", $12, $13, $14, $15 }' "$tmp/h.csv")
+if [ "$nf" -eq 20 ] && [ "$sol" -eq 10 ] && [ "$(wc -l <"$tmp/h.csv")" -eq 49 ] &&
+	[ "$got" = 'GPU Speed Of Light Throughput|DRAM Frequency|Ghz|6.85", GPU Speed Of Light Throughput|Duration|us|4.80", Launch Statistics|Waves Per SM||0.00", ' ]; then ok; else
+	bad "details header: $nf columns, $sol SOL rows, '$got'"; fi
+got=$("$GPUPROF" --format csv ncu details --print-details header --print-units base "$F" |
+	awk -F'","' '$13 == "DRAM Frequency" || $13 == "Shared Memory Configuration Size" { printf "%s|%s|%s ", $13, $14, $15 }')
+if [ "$got" = 'DRAM Frequency|hz|6,853,333,333.33", Shared Memory Configuration Size|byte|16,384", ' ]; then ok; else
+	bad "details header base units: '$got'"; fi
+got=$("$GPUPROF" --format csv ncu details --print-details all "$F" |
+	awk -F'","' '$14 == "Shared Memory Configuration Size" || $14 == "Shared Memory Per Block" { printf "%s|%s|%s ", $14, $15, $16 }')
+if [ "$got" = 'Shared Memory Configuration Size|Kbyte|16.38", Shared Memory Per Block|Kbyte/block|1.02", Shared Memory Per Block|Kbyte/block|1.02", ' ]; then ok; else
+	bad "details auto units: '$got'"; fi
+"$GPUPROF" --format csv ncu details --print-details body "$F" >"$tmp/b.csv"
+n=$(awk -F'","' 'NR > 1 && $13 == "" && $14 != ""' "$tmp/b.csv" | wc -l)
+if [ "$n" -eq 0 ] && [ "$(wc -l <"$tmp/b.csv")" -eq 84 ]; then ok; else bad "details body: $n header rows"; fi
+for bad_opt in "--print-units si" "--print-details none"; do
+	if "$GPUPROF" ncu details $bad_opt "$F" >/dev/null 2>&1; then bad "accepted $bad_opt"; else ok; fi
 done
 
 # 5. corrupted copies: exit 2, one line on stderr naming a byte offset
