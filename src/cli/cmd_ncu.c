@@ -243,12 +243,14 @@ static const struct rep_col raw_cols[] = {
 	{"id", "ID", REP_INT},	      {"kernel", "Kernel", REP_STR},
 	{"metric", "Metric", REP_STR}, {"unit", "Unit", REP_STR},
 	{"value", "Value", REP_STR},  {"instances", "Instances", REP_INT},
+	{"description", "Description", REP_STR},
 };
 
-static void do_raw(struct ncu_report *r, const struct ncu_opts *o, struct report *rp)
+/* json adds the description column (tooltips); table/csv stay compact */
+static void do_raw(struct ncu_report *r, const struct ncu_opts *o, struct report *rp, bool json)
 {
 	char buf[512], ubuf[64];
-	rep_table_begin(rp, "metrics", "Metrics", raw_cols, 6);
+	rep_table_begin(rp, "metrics", "Metrics", raw_cols, json ? 7 : 6);
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!selected(o, r, i))
 			continue;
@@ -268,7 +270,8 @@ static void do_raw(struct ncu_report *r, const struct ncu_opts *o, struct report
 			struct rep_val v[] = {rep_i((int64_t)i), rep_s(ncu_kernel_name(res)),
 					      rep_s(cols[k]), rep_s(unit),
 					      rep_s(ncu_fmt_detail_auto(&m->value, div, buf, sizeof buf)),
-					      rep_i((int64_t)m->ninst)};
+					      rep_i((int64_t)m->ninst),
+					      json ? rep_s(ncu_metric_description(cols[k])) : rep_null()};
 			rep_row(rp, v);
 		}
 	}
@@ -631,7 +634,7 @@ int cmd_ncu(struct app *app, int argc, char **argv)
 		if (!strcmp(o.verb, "list"))
 			do_list(r, &o, rp);
 		else if (!strcmp(o.verb, "raw"))
-			do_raw(r, &o, rp);
+			do_raw(r, &o, rp, app->format == REP_JSON);
 		else if (!strcmp(o.verb, "session"))
 			do_session(r, rp);
 		else if (!strcmp(o.verb, "details"))

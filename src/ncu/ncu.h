@@ -238,6 +238,10 @@ char *ncu_fmt_raw_auto(const struct ncu_value *v, const char *unit, double div, 
 /* A details-page value in auto units: scaled by div, then formatted like
  * ncu_fmt_value (2 decimals, separators). */
 char *ncu_fmt_detail_auto(const struct ncu_value *v, double div, char *buf, size_t n);
+/* A one-sentence description of a metric of the default sections
+ * (SpeedOfLight, LaunchStats, Occupancy), in our words; NULL when none. */
+const char *ncu_metric_description(const char *name);
+bool ncu_descriptions_sorted(void); /* table self-check for the tests */
 /* The unit of a details-page row (a few metrics differ from the raw page). */
 const char *ncu_detail_unit(const char *name);
 

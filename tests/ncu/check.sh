@@ -214,6 +214,12 @@ for bad_opt in "--print-units si" "--print-details none"; do
 	if "$GPUPROF" ncu details $bad_opt "$F" >/dev/null 2>&1; then bad "accepted $bad_opt"; else ok; fi
 done
 
+# raw --format json carries a description per metric of the default sections
+n=$("$GPUPROF" --format json ncu raw "$D/ncu2025.3_rtx3080ti_basic_sassscope.ncu-rep" |
+	grep -c '"description": "Wall time the kernel ran on the GPU."')
+d=$("$GPUPROF" --format json ncu raw "$D/ncu2025.3_rtx3080ti_basic_sassscope.ncu-rep" | grep -c '"description": "')
+if [ "$n" -eq 1 ] && [ "$d" -eq 35 ]; then ok; else bad "raw json descriptions: $n / $d"; fi
+
 # 5. corrupted copies: exit 2, one line on stderr naming a byte offset
 src=$D/ncu2025.3_rtx3080ti_basic_sassscope.ncu-rep
 size=$(wc -c <"$src")

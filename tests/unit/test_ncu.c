@@ -240,3 +240,88 @@ void test_ncu_ktype(struct t *t)
 	res.function = "softmax_warp_forward";
 	CHECK_STR(t, ncu_ktype_name(ncu_kernel_type(&res)), "Softmax");
 }
+
+/* ncu's auto units (values of the golden auto-unit raw export). */
+void test_ncu_auto_units(struct t *t)
+{
+	char b[64], v[64];
+	double div;
+	CHECK_STR(t, ncu_auto_unit("ns", 984832, &div, b, sizeof b), "us");
+	CHECK_DBL(t, div, 1e3, 0);
+	CHECK_STR(t, ncu_auto_unit("ns", 999, &div, b, sizeof b), "ns");
+	CHECK_DBL(t, div, 1, 0);
+	CHECK_STR(t, ncu_auto_unit("ns", 2.5e9, &div, b, sizeof b), "s");
+	CHECK_STR(t, ncu_auto_unit("byte", 1024, &div, b, sizeof b), "Kbyte");
+	CHECK_STR(t, ncu_auto_unit("byte", 16056320, &div, b, sizeof b), "Mbyte");
+	CHECK_STR(t, ncu_auto_unit("byte/s", 611111111.11, &div, b, sizeof b), "Mbyte/s");
+	CHECK_DBL(t, div, 1e6, 0);
+	CHECK_STR(t, ncu_auto_unit("byte/s", 2777777777.78, &div, b, sizeof b), "Gbyte/s");
+	CHECK_STR(t, ncu_auto_unit("byte/block", 1024, &div, b, sizeof b), "Kbyte/block");
+	CHECK_STR(t, ncu_auto_unit("hz", 3741.62, &div, b, sizeof b), "Khz");
+	CHECK_STR(t, ncu_auto_unit("hz", 571578414.35, &div, b, sizeof b), "Mhz");
+	CHECK_STR(t, ncu_auto_unit("hz", 6916666666.67, &div, b, sizeof b), "Ghz");
+	CHECK_STR(t, ncu_auto_unit("sector/s", 434027.78, &div, b, sizeof b), "sector/ms");
+	CHECK_STR(t, ncu_auto_unit("sector/s", 179470486.11, &div, b, sizeof b), "sector/us");
+	CHECK_STR(t, ncu_auto_unit("sector", 1968, &div, b, sizeof b), "sector");
+	CHECK_STR(t, ncu_auto_unit("inst/cycle", 5000, &div, b, sizeof b), "inst/cycle");
+	CHECK_STR(t, ncu_auto_unit("%", 100, &div, b, sizeof b), "%");
+	CHECK_STR(t, ncu_auto_unit("", 1e9, &div, b, sizeof b), "");
+	struct ncu_value d = {.type = NCU_V_DOUBLE, .d = 611111111.111};
+	CHECK_STR(t, ncu_fmt_raw_auto(&d, "byte/s", 1e6, false, v, sizeof v), "611.111111");
+	d.d = 0;
+	CHECK_STR(t, ncu_fmt_raw_auto(&d, "byte/s", 1e6, false, v, sizeof v), "0.000000");
+	CHECK_STR(t, ncu_fmt_raw_auto(&d, "byte/s", 1, true, v, sizeof v), "0");
+	d.d = 128;
+	CHECK_STR(t, ncu_fmt_raw_auto(&d, "byte", 1, false, v, sizeof v), "128.000000");
+	d.d = NAN;
+	CHECK_STR(t, ncu_fmt_raw_auto(&d, "", 1, false, v, sizeof v), "nan");
+	d.d = 0.0527;
+	CHECK_STR(t, ncu_fmt_raw_auto(&d, "", 1, false, v, sizeof v), "0.05");
+	struct ncu_value u = {.type = NCU_V_U64, .u = 147475};
+	CHECK_STR(t, ncu_fmt_raw_auto(&u, "inst", 1, false, v, sizeof v), "147475");
+	struct ncu_value none = {.type = NCU_V_NONE};
+	CHECK_STR(t, ncu_fmt_raw_auto(&none, "inst", 1, false, v, sizeof v), "no data");
+	d.d = 16384;
+	CHECK_STR(t, ncu_fmt_detail_auto(&d, 1e3, v, sizeof v), "16.38");
+	d.d = 6853333333.33;
+	CHECK_STR(t, ncu_fmt_detail_auto(&d, 1, v, sizeof v), "6,853,333,333.33");
+}
+
+/* Descriptions: table sorted, concrete texts, and every header or labelled
+ * metric of the default sections of a real report has one. */
+void test_ncu_descriptions(struct t *t)
+{
+	CHECK(t, ncu_descriptions_sorted());
+	CHECK_STR(t, ncu_metric_description("gpu__time_duration.sum"),
+		  "Wall time the kernel ran on the GPU.");
+	CHECK(t, ncu_metric_description("launch__waves_per_multiprocessor") != NULL);
+	CHECK(t, ncu_metric_description("no_such_metric") == NULL);
+	NEED_SHARED(t);
+	char path[512];
+	snprintf(path, sizeof path, "%s/data/ncu/ncu2025.3_rtx3080ti_basic_sassscope.ncu-rep",
+		 t->shared);
+	struct ncu_report *r;
+	struct err e;
+	CHECK_INT(t, ncu_load(&r, path, &e), 0);
+	if (!r)
+		return;
+	const struct ncu_result *res = &r->results[0];
+	size_t checked = 0;
+	for (size_t i = 0; i < res->nsections; i++) {
+		const struct ncu_section *s = &res->sections[i];
+		if (strcmp(s->id, "SpeedOfLight") && strcmp(s->id, "LaunchStats") &&
+		    strcmp(s->id, "Occupancy"))
+			continue;
+		for (size_t k = 0; k < s->nheader + s->nextra; k++) {
+			const struct ncu_sec_metric *sm =
+				k < s->nheader ? &s->header[k] : &s->extra[k - s->nheader];
+			if ((k >= s->nheader && !sm->label[0]) || !ncu_lookup(r, 0, sm->name))
+				continue;
+			if (!ncu_metric_description(sm->name))
+				t_fail(t, __FILE__, __LINE__, "no description for %s", sm->name);
+			checked++;
+		}
+	}
+	CHECK_INT(t, checked, 38);
+	ncu_free(r);
+}
