@@ -13,14 +13,16 @@ const char cmd_ncu_help[] =
 	"Usage: gpuprof ncu VERB [options] REPORT\n"
 	"\n"
 	"Read an Nsight Compute report (.ncu-rep, also the old .nsight-cuprof-report)\n"
-	"without NVIDIA software. Values equal what `ncu --import REPORT --csv\n"
-	"--print-units base` prints. Verbs:\n"
+	"without NVIDIA software. Values equal what `ncu --import REPORT --csv`\n"
+	"prints (auto-scaled units by default, as ncu). Verbs:\n"
 	"\n"
-	"  list      one row per profiled launch: ID, kernel, grid, block, duration,\n"
-	"            SM and memory throughput, achieved occupancy, registers/thread,\n"
-	"            number of rule messages (hints)\n"
+	"  list      one row per profiled launch: ID, kernel, kernel type (GEMM,\n"
+	"            Conv, Attention, Reduce, Softmax, Elementwise, Memory,\n"
+	"            Communication or Other, guessed from the name), grid, block,\n"
+	"            duration, SM and memory throughput, achieved occupancy,\n"
+	"            registers/thread, number of rule messages (hints)\n"
 	"  raw       every metric of every result. --format csv writes exactly the\n"
-	"            table of `ncu --import R --page raw --csv --print-units base`\n"
+	"            table of `ncu --import R --page raw --csv [--print-units U]`\n"
 	"            (11 identification columns, one column per metric sorted by\n"
 	"            name, a units row, one row per result); table/json give one row\n"
 	"            per (result, metric) with its unit\n"
@@ -38,6 +40,15 @@ const char cmd_ncu_help[] =
 	"                  mangled) matches the POSIX extended REGEX\n"
 	"  --section NAME  details, hints: only the section with this identifier or\n"
 	"                  display name\n"
+	"  --print-units U raw, details: `auto` (default, as ncu: us, Mbyte/s, Ghz,\n"
+	"                  sector/ms ...) or `base` (ns, byte/s, hz, sector/s ...)\n"
+	"  --print-details P  details: `all` (default: header, labelled rule and\n"
+	"                  source metrics, body items; 21 CSV columns), `header`\n"
+	"                  (header tables only; 20 columns, ncu's default) or\n"
+	"                  `body` (body items only)\n"
+	"  --sort KEY      hints: order by `type` (ERR, WRN, OPT, INF), `section`\n"
+	"                  (ncu's section order) or `speedup` (estimated speedup,\n"
+	"                  highest first, none last); ties keep file order\n"
 	"\n"
 	"Units are not stored in reports: they come from a built-in table (the\n"
 	"metric naming of NCU); unknown metrics print an empty unit.\n"
@@ -51,6 +62,9 @@ const char cmd_ncu_help[] =
 struct ncu_opts {
 	const char *verb, *path, *kernel, *section;
 	long id; /* -1 = all */
+	int sort; /* hints: enum hint_sort (0 = file order) */
+	bool base_units;   /* --print-units base (default auto, as ncu) */
+	unsigned parts;	   /* --print-details: NCU_DETAILS_HEADER | _BODY */
 	regex_t re;
 	bool has_re;
 };
@@ -102,6 +116,7 @@ static struct rep_val num_or_null(const struct ncu_metric *m)
 static const struct rep_col list_cols[] = {
 	{"id", "ID", REP_INT},
 	{"kernel", "Kernel", REP_STR},
+	{"type", "Type", REP_STR},
 	{"grid", "Grid", REP_STR},
 	{"block", "Block", REP_STR},
 	{"dur_ns", "Duration", REP_DUR_NS},
@@ -130,6 +145,7 @@ static void do_list(struct ncu_report *r, const struct ncu_opts *o, struct repor
 		struct rep_val v[] = {
 			rep_i((int64_t)i),
 			rep_s(res->function[0] ? res->function : ncu_kernel_name(res)),
+			rep_s(ncu_ktype_name(ncu_kernel_type(res))),
 			rep_s(id.grid),
 			rep_s(id.block),
 			dur && !ncu_value_is_na(&dur->value)
@@ -150,11 +166,40 @@ static void do_list(struct ncu_report *r, const struct ncu_opts *o, struct repor
 
 /* --- raw --- */
 
+/* The unit of raw column `name` and the divisor of its values: the base
+ * unit, or (auto) the unit scaled for the largest value of the column over
+ * the selected results. */
+static const char *raw_unit(struct ncu_report *r, const struct ncu_opts *o, const char *name,
+			    double *div, char *buf, size_t n)
+{
+	const char *base = ncu_metric_unit(name);
+	*div = 1;
+	if (o->base_units)
+		return base;
+	double maxabs = 0;
+	*div = 0; /* 0 = the column is all zero */
+	for (size_t i = 0; i < r->nresults; i++) {
+		if (!selected(o, r, i))
+			continue;
+		const struct ncu_metric *m = ncu_lookup(r, i, name);
+		double v = m && m->value.type != NCU_V_STR ? fabs(ncu_value_num(&m->value)) : NAN;
+		if (!isnan(v) && v > maxabs)
+			maxabs = v;
+	}
+	const char *u = ncu_auto_unit(base, maxabs, div, buf, n);
+	if (maxabs == 0)
+		*div = 0;
+	return u;
+}
+
 static int do_raw_csv(struct ncu_report *r, const struct ncu_opts *o, FILE *f)
 {
 	const char **cols;
 	size_t n;
 	if (ncu_raw_columns(r, SIZE_MAX, &cols, &n))
+		return -1;
+	double *div = calloc(n ? n : 1, sizeof *div);
+	if (!div)
 		return -1;
 	char buf[512];
 	for (int i = 0; i < 11; i++)
@@ -165,7 +210,7 @@ static int do_raw_csv(struct ncu_report *r, const struct ncu_opts *o, FILE *f)
 	for (int i = 0; i < 11; i++)
 		csv_field(f, "", i == 0);
 	for (size_t k = 0; k < n; k++)
-		csv_field(f, ncu_metric_unit(cols[k]), false);
+		csv_field(f, raw_unit(r, o, cols[k], &div[k], buf, sizeof buf), false);
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!selected(o, r, i))
@@ -175,14 +220,22 @@ static int do_raw_csv(struct ncu_report *r, const struct ncu_opts *o, FILE *f)
 		csv_ident(f, &id);
 		for (size_t k = 0; k < n; k++) {
 			const struct ncu_metric *m = ncu_lookup(r, i, cols[k]);
-			/* a metric stored with only an instance list prints empty */
-			if (m && m->value.type == NCU_V_NONE)
+			/* a metric stored with only an instance list: empty, in auto
+			 * units "no data" unless it is a sampled time series */
+			if (m && m->value.type == NCU_V_NONE && (o->base_units || m->kind == 1))
 				csv_field(f, "", false);
-			else
+			else if (o->base_units)
 				csv_field(f, ncu_fmt_value(m ? &m->value : NULL, buf, sizeof buf), false);
+			else
+				csv_field(f,
+					  ncu_fmt_raw_auto(m ? &m->value : NULL, ncu_metric_unit(cols[k]),
+							   div[k] ? div[k] : 1, div[k] == 0, buf,
+							   sizeof buf),
+					  false);
 		}
 		fputc('\n', f);
 	}
+	free(div);
 	return 0;
 }
 
@@ -190,12 +243,14 @@ static const struct rep_col raw_cols[] = {
 	{"id", "ID", REP_INT},	      {"kernel", "Kernel", REP_STR},
 	{"metric", "Metric", REP_STR}, {"unit", "Unit", REP_STR},
 	{"value", "Value", REP_STR},  {"instances", "Instances", REP_INT},
+	{"description", "Description", REP_STR},
 };
 
-static void do_raw(struct ncu_report *r, const struct ncu_opts *o, struct report *rp)
+/* json adds the description column (tooltips); table/csv stay compact */
+static void do_raw(struct ncu_report *r, const struct ncu_opts *o, struct report *rp, bool json)
 {
-	char buf[512];
-	rep_table_begin(rp, "metrics", "Metrics", raw_cols, 6);
+	char buf[512], ubuf[64];
+	rep_table_begin(rp, "metrics", "Metrics", raw_cols, json ? 7 : 6);
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!selected(o, r, i))
 			continue;
@@ -206,10 +261,17 @@ static void do_raw(struct ncu_report *r, const struct ncu_opts *o, struct report
 			continue;
 		for (size_t k = 0; k < n; k++) {
 			const struct ncu_metric *m = ncu_lookup(r, i, cols[k]);
+			const char *base = ncu_metric_unit(cols[k]);
+			const char *unit = base;
+			double div = 1;
+			if (!o->base_units && base[0] && m->value.type != NCU_V_STR)
+				unit = ncu_auto_unit(base, fabs(ncu_value_num(&m->value)), &div, ubuf,
+						     sizeof ubuf);
 			struct rep_val v[] = {rep_i((int64_t)i), rep_s(ncu_kernel_name(res)),
-					      rep_s(cols[k]), rep_s(ncu_metric_unit(cols[k])),
-					      rep_s(ncu_fmt_value(&m->value, buf, sizeof buf)),
-					      rep_i((int64_t)m->ninst)};
+					      rep_s(cols[k]), rep_s(unit),
+					      rep_s(ncu_fmt_detail_auto(&m->value, div, buf, sizeof buf)),
+					      rep_i((int64_t)m->ninst),
+					      json ? rep_s(ncu_metric_description(cols[k])) : rep_null()};
 			rep_row(rp, v);
 		}
 	}
@@ -349,9 +411,74 @@ static bool section_match(const struct ncu_result *res, const char *want, const 
 	return false;
 }
 
-static void do_hints(struct ncu_report *r, const struct ncu_opts *o, struct report *rp)
+/* One hint row, for sorting (--sort type|section|speedup). */
+struct hint_ref {
+	size_t res, seq;
+	const struct ncu_rule *rule;
+	const struct ncu_rule_msg *msg;
+	uint32_t sec_order;
+	const char *sec_name;
+	int sort; /* enum hint_sort */
+};
+
+enum hint_sort { HINT_SORT_NONE, HINT_SORT_TYPE, HINT_SORT_SECTION, HINT_SORT_SPEEDUP };
+
+/* Severity rank of a message type: ERR, WRN, OPT, INF, then the rest. */
+static int type_rank(uint32_t type)
 {
-	rep_table_begin(rp, "hints", "Rule results", hint_cols, 9);
+	switch (type) {
+	case NCU_MSG_ERR: return 0;
+	case NCU_MSG_WRN: return 1;
+	case NCU_MSG_OPT: return 2;
+	case NCU_MSG_INF: return 3;
+	default: return 4;
+	}
+}
+
+static int cmp_hint(const void *a, const void *b)
+{
+	const struct hint_ref *x = a, *y = b;
+	if (x->sort == HINT_SORT_TYPE && type_rank(x->msg->type) != type_rank(y->msg->type))
+		return type_rank(x->msg->type) - type_rank(y->msg->type);
+	if (x->sort == HINT_SORT_SECTION) {
+		if (x->sec_order != y->sec_order)
+			return x->sec_order < y->sec_order ? -1 : 1;
+		int c = strcmp(x->sec_name, y->sec_name);
+		if (c)
+			return c;
+	}
+	if (x->sort == HINT_SORT_SPEEDUP) {
+		/* highest estimated speedup first, messages without one last */
+		double sx = x->msg->speedup_type ? x->msg->speedup_pct : -INFINITY;
+		double sy = y->msg->speedup_type ? y->msg->speedup_pct : -INFINITY;
+		if (sx != sy)
+			return sx > sy ? -1 : 1;
+	}
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void section_key(const struct ncu_result *res, const char *sec_id, struct hint_ref *h)
+{
+	h->sec_order = UINT32_MAX;
+	h->sec_name = sec_id;
+	for (size_t i = 0; i < res->nsections; i++)
+		if (!strcmp(res->sections[i].id, sec_id)) {
+			h->sec_order = res->sections[i].order;
+			h->sec_name = res->sections[i].name;
+			return;
+		}
+}
+
+static int do_hints(struct ncu_report *r, const struct ncu_opts *o, struct report *rp)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nresults; i++)
+		for (size_t k = 0; k < r->results[i].nrules; k++)
+			n += r->results[i].rules[k].nmsgs;
+	struct hint_ref *v = calloc(n ? n : 1, sizeof *v);
+	if (!v)
+		return -1;
+	size_t m = 0;
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!selected(o, r, i))
 			continue;
@@ -360,27 +487,39 @@ static void do_hints(struct ncu_report *r, const struct ncu_opts *o, struct repo
 			const struct ncu_rule *ru = &res->rules[k];
 			if (!section_match(res, o->section, ru->section_id))
 				continue;
-			for (size_t m = 0; m < ru->nmsgs; m++) {
-				const struct ncu_rule_msg *msg = &ru->msgs[m];
-				const char *st = msg->speedup_type == 1	  ? "local"
-						 : msg->speedup_type == 2 ? "global"
-									  : NULL;
-				struct rep_val v[] = {
-					rep_i((int64_t)i),
-					rep_s(res->function[0] ? res->function : ncu_kernel_name(res)),
-					rep_s(ru->section_id),
-					rep_s(ru->id),
-					rep_s(ncu_msg_type_name(msg->type)),
-					msg->title[0] ? rep_s(msg->title) : rep_null(),
-					rep_s(st),
-					st ? rep_f(msg->speedup_pct) : rep_null(),
-					rep_s(ncu_expand_markup(r, msg->text)),
-				};
-				rep_row(rp, v);
+			for (size_t j = 0; j < ru->nmsgs; j++) {
+				struct hint_ref *h = &v[m];
+				*h = (struct hint_ref){.res = i, .seq = m, .rule = ru,
+						       .msg = &ru->msgs[j], .sort = o->sort};
+				section_key(res, ru->section_id, h);
+				m++;
 			}
 		}
 	}
+	qsort(v, m, sizeof *v, cmp_hint);
+	rep_table_begin(rp, "hints", "Rule results", hint_cols, 9);
+	for (size_t k = 0; k < m; k++) {
+		const struct ncu_result *res = &r->results[v[k].res];
+		const struct ncu_rule_msg *msg = v[k].msg;
+		const char *st = msg->speedup_type == 1	  ? "local"
+				 : msg->speedup_type == 2 ? "global"
+							  : NULL;
+		struct rep_val row[] = {
+			rep_i((int64_t)v[k].res),
+			rep_s(res->function[0] ? res->function : ncu_kernel_name(res)),
+			rep_s(v[k].rule->section_id),
+			rep_s(v[k].rule->id),
+			rep_s(ncu_msg_type_name(msg->type)),
+			msg->title[0] ? rep_s(msg->title) : rep_null(),
+			rep_s(st),
+			st ? rep_f(msg->speedup_pct) : rep_null(),
+			rep_s(ncu_expand_markup(r, msg->text)),
+		};
+		rep_row(rp, row);
+	}
 	rep_table_end(rp);
+	free(v);
+	return 0;
 }
 
 /* --- details: see the second half (do_details) --- */
@@ -393,6 +532,7 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_opts *o
 {
 	memset(o, 0, sizeof *o);
 	o->id = -1;
+	o->parts = NCU_DETAILS_HEADER | NCU_DETAILS_BODY;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--id") || !strcmp(a, "--kernel") || !strcmp(a, "--section")) {
@@ -409,6 +549,36 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_opts *o
 			} else {
 				o->section = v;
 			}
+		} else if (!strcmp(a, "--print-units") || !strcmp(a, "--print-details")) {
+			if (i + 1 >= argc)
+				return app_usage(app, "ncu", "option %s needs a value", a);
+			const char *v = argv[++i];
+			if (a[8] == 'u') {
+				if (strcmp(v, "base") && strcmp(v, "auto"))
+					return app_usage(app, "ncu",
+							 "--print-units takes base or auto, not '%s'", v);
+				o->base_units = !strcmp(v, "base");
+			} else if (!strcmp(v, "header")) {
+				o->parts = NCU_DETAILS_HEADER;
+			} else if (!strcmp(v, "body")) {
+				o->parts = NCU_DETAILS_BODY;
+			} else if (!strcmp(v, "all")) {
+				o->parts = NCU_DETAILS_HEADER | NCU_DETAILS_BODY;
+			} else {
+				return app_usage(app, "ncu",
+						 "--print-details takes header, body or all, not '%s'", v);
+			}
+		} else if (!strcmp(a, "--sort")) {
+			if (i + 1 >= argc)
+				return app_usage(app, "ncu", "option %s needs a value", a);
+			const char *v = argv[++i];
+			o->sort = !strcmp(v, "type")	    ? 1
+				  : !strcmp(v, "section") ? 2
+				  : !strcmp(v, "speedup") ? 3
+							  : -1;
+			if (o->sort < 0)
+				return app_usage(app, "ncu",
+						 "--sort takes type, section or speedup, not '%s'", v);
 		} else if (!strcmp(a, "--")) {
 			continue;
 		} else if (a[0] == '-' && a[1]) {
@@ -464,14 +634,14 @@ int cmd_ncu(struct app *app, int argc, char **argv)
 		if (!strcmp(o.verb, "list"))
 			do_list(r, &o, rp);
 		else if (!strcmp(o.verb, "raw"))
-			do_raw(r, &o, rp);
+			do_raw(r, &o, rp, app->format == REP_JSON);
 		else if (!strcmp(o.verb, "session"))
 			do_session(r, rp);
 		else if (!strcmp(o.verb, "details"))
 			do_details(r, &o, rp);
 		else
-			do_hints(r, &o, rp);
-		ok = rp && rep_close(rp) == 0;
+			ok = do_hints(r, &o, rp) == 0;
+		ok = rp && rep_close(rp) == 0 && ok;
 	}
 	if ((rc = app_out_close(app, ok, &e)))
 		rc = app_fail(app, &e);
@@ -497,6 +667,7 @@ struct det_ctx {
 	const struct ncu_ident *id;
 	size_t idx;
 	const char *kernel;
+	bool label_col;
 };
 
 /* ncu's layout: metric rows stop after the value with one empty field;
@@ -506,7 +677,8 @@ static void det_csv_row(void *ctx, const struct ncu_detail_row *row)
 	struct det_ctx *c = ctx;
 	csv_ident(c->f, c->id);
 	csv_field(c->f, row->section, false);
-	csv_field(c->f, row->body_label, false);
+	if (c->label_col)
+		csv_field(c->f, row->body_label, false);
 	if (!row->rule) {
 		csv_field(c->f, row->metric, false);
 		csv_field(c->f, row->unit, false);
@@ -526,18 +698,22 @@ static void det_csv_row(void *ctx, const struct ncu_detail_row *row)
 
 static int do_details_csv(struct ncu_report *r, const struct ncu_opts *o, FILE *f)
 {
+	struct ncu_details_opts dopts = {o->section, o->parts, !o->base_units};
+	/* header-only output has no "Body Item Label" column (20 columns) */
+	bool label_col = o->parts & NCU_DETAILS_BODY;
 	for (int i = 0; i < 11; i++)
 		csv_field(f, ncu_ident_titles[i], i == 0);
 	for (int i = 0; i < 10; i++)
-		csv_field(f, details_titles[i], false);
+		if (i != 1 || label_col)
+			csv_field(f, details_titles[i], false);
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!selected(o, r, i))
 			continue;
 		struct ncu_ident id;
 		ncu_result_ident(r, i, &id);
-		struct det_ctx c = {.f = f, .id = &id};
-		if (ncu_details(r, i, o->section, det_csv_row, &c))
+		struct det_ctx c = {.f = f, .id = &id, .label_col = label_col};
+		if (ncu_details(r, i, &dopts, det_csv_row, &c))
 			return -1;
 	}
 	return 0;
@@ -571,13 +747,14 @@ static void det_rep_row(void *ctx, const struct ncu_detail_row *row)
 
 static void do_details(struct ncu_report *r, const struct ncu_opts *o, struct report *rp)
 {
+	struct ncu_details_opts dopts = {o->section, o->parts, !o->base_units};
 	rep_table_begin(rp, "details", "Details", det_cols,
 			(int)(sizeof det_cols / sizeof det_cols[0]));
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!selected(o, r, i))
 			continue;
 		struct det_ctx c = {.rp = rp, .idx = i};
-		ncu_details(r, i, o->section, det_rep_row, &c);
+		ncu_details(r, i, &dopts, det_rep_row, &c);
 	}
 	rep_table_end(rp);
 }

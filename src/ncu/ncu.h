@@ -52,15 +52,21 @@ struct ncu_metric {
 
 struct ncu_sec_metric {
 	const char *name, *label; /* label may be "" */
+	bool show_instances;	  /* field 4: print the instance values too */
 };
 
 /* One body item of a section, reduced to what the details page lists:
  * its kind (field number), label and the metrics it shows. */
 struct ncu_body_item {
-	uint32_t kind; /* 1 table, 2 bar chart, 3 histogram, 4 line chart, ... */
+	uint32_t kind; /* 1 table, 2 bar chart, 3 histogram, 4 line chart,
+			* 7 source table, 8 instance table, ... */
 	const char *label;
-	struct ncu_sec_metric *metrics;
+	struct ncu_sec_metric *metrics; /* kind 8: the rows' base names */
 	size_t nmetrics;
+	struct ncu_sec_metric *extra; /* kind 4: highlight metrics; kind 8:
+				       * columns (name = suffix such as ".avg") */
+	size_t nextra;
+	uint32_t min_arch, max_arch; /* item filter (field 200), 0 = none */
 };
 
 struct ncu_section {
@@ -70,6 +76,8 @@ struct ncu_section {
 	size_t nheader;
 	struct ncu_sec_metric *extra; /* field 6: metrics collected for rules */
 	size_t nextra;
+	struct ncu_sec_metric *source; /* field 13: source-view metrics */
+	size_t nsource;
 	struct ncu_body_item *body;
 	size_t nbody;
 };
@@ -192,6 +200,16 @@ const char *ncu_kernel_name(const struct ncu_result *res);
 /* The device attribute `name` of device `id` (NULL when absent). */
 const struct ncu_value *ncu_device_attr(const struct ncu_report *r, uint32_t dev,
 					 const char *name);
+/* A coarse kernel type guessed from kernel names (ktype.c; rules in
+ * docs/ncu.md). */
+enum ncu_ktype { NCU_KT_OTHER, NCU_KT_GEMM, NCU_KT_CONV, NCU_KT_ATTENTION, NCU_KT_REDUCE,
+		 NCU_KT_SOFTMAX, NCU_KT_ELEMENTWISE, NCU_KT_MEMORY, NCU_KT_COMMUNICATION };
+/* The type of one name (case-insensitive substring rules). */
+enum ncu_ktype ncu_ktype_of(const char *name);
+/* The type of a result: its function name, else its demangled name, else
+ * its mangled name decides. */
+enum ncu_ktype ncu_kernel_type(const struct ncu_result *res);
+const char *ncu_ktype_name(enum ncu_ktype t);
 /* Value helpers: numeric view (NaN when not numeric/absent). */
 double ncu_value_num(const struct ncu_value *v);
 bool ncu_value_is_na(const struct ncu_value *v);
@@ -206,6 +224,26 @@ char *ncu_fmt_double(double d, char *buf, size_t n);
 /* The base unit ncu prints for a metric ("" for unit-less). Units are not
  * stored in reports; see units.c. */
 const char *ncu_metric_unit(const char *name);
+/* ncu's default auto-scaled unit for a base unit, given the largest
+ * magnitude to show: returns the unit (buf or base) and sets *div, the
+ * divisor to apply to values (1 when unchanged). */
+const char *ncu_auto_unit(const char *base, double maxabs, double *div, char *buf, size_t n);
+/* A value of a raw-page cell in auto units (`--print-units auto`), as the
+ * NCU 2025.3 default export prints it: unit-less metrics as ncu_fmt_value;
+ * others scaled by div with 6 decimals and no separators, unscaled integers
+ * as integers, a 0.0 as "0" only when the whole column (col_zero) is zero;
+ * NaN "nan"; a metric with only an instance list "no data". */
+char *ncu_fmt_raw_auto(const struct ncu_value *v, const char *unit, double div, bool col_zero,
+		       char *buf, size_t n);
+/* A details-page value in auto units: scaled by div, then formatted like
+ * ncu_fmt_value (2 decimals, separators). */
+char *ncu_fmt_detail_auto(const struct ncu_value *v, double div, char *buf, size_t n);
+/* A one-sentence description of a metric of the default sections
+ * (SpeedOfLight, LaunchStats, Occupancy), in our words; NULL when none. */
+const char *ncu_metric_description(const char *name);
+bool ncu_descriptions_sorted(void); /* table self-check for the tests */
+/* The unit of a details-page row (a few metrics differ from the raw page). */
+const char *ncu_detail_unit(const char *name);
 
 /* Rule-message text with NCU markup expanded (@section:ID:Name@ -> Name,
  * @url:Text:URL@ -> "Text (URL)"), allocated in the report's arena. */
@@ -240,9 +278,16 @@ struct ncu_detail_row {
 	const char *rule, *rule_type, *rule_text, *speedup_type, *speedup;
 };
 typedef void (*ncu_detail_fn)(void *ctx, const struct ncu_detail_row *row);
+enum { NCU_DETAILS_HEADER = 1, NCU_DETAILS_BODY = 2 };
+struct ncu_details_opts {
+	const char *section; /* only the section with this identifier or display name */
+	unsigned parts;	     /* NCU_DETAILS_HEADER (header metrics; with BODY also the
+			      * labelled rule/source metrics) | NCU_DETAILS_BODY */
+	bool auto_units;     /* ncu's default auto-scaled units */
+};
 /* Emits the details rows of result idx in ncu's order (sections by Order
  * then display name; per section the header and labelled metrics sorted by
- * metric name, then body items, then the rule messages). section, when not
- * NULL, keeps only the section with that identifier or display name. */
-int ncu_details(struct ncu_report *r, size_t idx, const char *section, ncu_detail_fn fn,
-		void *ctx);
+ * metric name, then body items, then the rule messages). o NULL = every
+ * section, header and body, base units. */
+int ncu_details(struct ncu_report *r, size_t idx, const struct ncu_details_opts *o,
+		ncu_detail_fn fn, void *ctx);

@@ -104,3 +104,33 @@ const char *ncu_expand_markup(struct ncu_report *r, const char *text)
 	out[k] = 0;
 	return out;
 }
+
+char *ncu_fmt_raw_auto(const struct ncu_value *v, const char *unit, double div, bool col_zero,
+		       char *buf, size_t n)
+{
+	if (v && v->type == NCU_V_NONE) {
+		snprintf(buf, n, "no data"); /* only an instance list is stored */
+		return buf;
+	}
+	double d = ncu_value_num(v);
+	if (v && (v->type == NCU_V_FLOAT || v->type == NCU_V_DOUBLE) && isnan(d)) {
+		snprintf(buf, n, "nan");
+		return buf;
+	}
+	if (!v || !unit[0] || v->type == NCU_V_STR)
+		return ncu_fmt_value(v, buf, n);
+	if ((v->type == NCU_V_U32 || v->type == NCU_V_U64) && div == 1)
+		snprintf(buf, n, "%llu", (unsigned long long)v->u);
+	else if (d == 0 && col_zero)
+		snprintf(buf, n, "0");
+	else
+		snprintf(buf, n, "%.6f", d / div);
+	return buf;
+}
+
+char *ncu_fmt_detail_auto(const struct ncu_value *v, double div, char *buf, size_t n)
+{
+	if (!v || div == 1 || v->type == NCU_V_STR || v->type == NCU_V_NONE)
+		return ncu_fmt_value(v, buf, n);
+	return ncu_fmt_double(ncu_value_num(v) / div, buf, n);
+}

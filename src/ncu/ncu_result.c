@@ -120,13 +120,17 @@ static int parse_sec_metric(struct ncu_ctx *c, struct pb_reader *r, const struct
 	struct pb_reader s;
 	struct pb_field g;
 	sm->name = sm->label = "";
+	sm->show_instances = false;
 	int rc = pb_sub(r, f, &s, c->e);
 	if (rc)
 		return rc;
-	while ((rc = pb_next(&s, &g, c->e)) > 0)
+	while ((rc = pb_next(&s, &g, c->e)) > 0) {
 		if ((g.num == 1 || g.num == 2) &&
 		    (rc = want_str(c, &s, &g, g.num == 1 ? &sm->name : &sm->label)))
 			return rc;
+		if (g.num == 4 && g.wire == PB_VARINT)
+			sm->show_instances = g.u != 0;
+	}
 	return rc;
 }
 
@@ -176,14 +180,47 @@ static int add_item(struct ncu_ctx *c, struct items *it, const struct ncu_body_i
 static int parse_body_item(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
 			   struct items *it);
 
+/* The metric list numbered num inside the sub-message numbered sub of the
+ * item f (line-chart highlights: 5 {1 metric...}; instance tables: 2
+ * {1 column...} and 3 {1 row...}). */
+static int parse_nested_list(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			     uint32_t sub, struct ncu_sec_metric **out, size_t *nout)
+{
+	struct pb_reader s;
+	struct pb_field g;
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc)
+		return rc;
+	while ((rc = pb_next(&s, &g, c->e)) > 0)
+		if (g.num == sub && g.wire == PB_LEN &&
+		    (rc = parse_metric_list(c, &s, &g, 1, out, nout)))
+			return rc;
+	return rc;
+}
+
+/* Item filter {1 MinArch, 2 MaxArch} (arch = CC x 10). */
+static int parse_item_filter(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			     uint32_t *min, uint32_t *max)
+{
+	struct pb_reader s;
+	struct pb_field g;
+	int rc = pb_sub(r, f, &s, c->e);
+	if (rc)
+		return rc;
+	while ((rc = pb_next(&s, &g, c->e)) > 0)
+		if ((g.num == 1 || g.num == 2) && g.wire == PB_VARINT)
+			*(g.num == 1 ? min : max) = (uint32_t)g.u;
+	return rc;
+}
+
 static int parse_item_kind(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
 			   struct items *it)
 {
 	struct pb_reader s;
 	struct pb_field g;
 	struct ncu_body_item b = {.kind = f->num, .label = ""};
-	if (f->wire != PB_LEN)
-		return 0; /* a flag-like item: nothing to list */
+	if (f->wire != PB_LEN || f->num == 200)
+		return 0; /* a flag-like item or the filter: nothing to list */
 	int rc = pb_sub(r, f, &s, c->e);
 	if (rc)
 		return rc;
@@ -193,17 +230,26 @@ static int parse_item_kind(struct ncu_ctx *c, struct pb_reader *r, const struct 
 				return rc;
 		return rc;
 	}
-	/* metric list field: table/bar chart 5, line chart 4, histogram 4 (one) */
-	uint32_t mnum = f->num == 1 || f->num == 2 ? 5 : f->num == 3 || f->num == 4 ? 4 : 0;
-	if (f->num <= 4) {
+	/* metric list field: table/bar chart 5, line chart/histogram 4,
+	 * source table 3 */
+	uint32_t mnum = f->num == 1 || f->num == 2   ? 5
+			: f->num == 3 || f->num == 4 ? 4
+			: f->num == 7		     ? 3
+						     : 0;
+	if (f->num <= 4 || f->num == 7 || f->num == 8) {
 		while ((rc = pb_next(&s, &g, c->e)) > 0)
 			if (g.num == 1 && g.wire == PB_LEN && (rc = want_str(c, &s, &g, &b.label)))
 				return rc;
 		if (rc)
 			return rc;
-		if ((rc = parse_metric_list(c, r, f, mnum, &b.metrics, &b.nmetrics)))
-			return rc;
 	}
+	if (mnum && (rc = parse_metric_list(c, r, f, mnum, &b.metrics, &b.nmetrics)))
+		return rc;
+	if (f->num == 4 && (rc = parse_nested_list(c, r, f, 5, &b.extra, &b.nextra)))
+		return rc;
+	if (f->num == 8 && ((rc = parse_nested_list(c, r, f, 3, &b.metrics, &b.nmetrics)) ||
+			    (rc = parse_nested_list(c, r, f, 2, &b.extra, &b.nextra))))
+		return rc;
 	return add_item(c, it, &b, f->off);
 }
 
@@ -212,13 +258,45 @@ static int parse_body_item(struct ncu_ctx *c, struct pb_reader *r, const struct 
 {
 	struct pb_reader s;
 	struct pb_field g;
+	uint32_t min = 0, max = 0;
+	size_t first = it->n;
 	int rc = pb_sub(r, f, &s, c->e);
 	if (rc)
 		return rc;
-	while ((rc = pb_next(&s, &g, c->e)) > 0)
-		if ((rc = parse_item_kind(c, &s, &g, it)))
+	while ((rc = pb_next(&s, &g, c->e)) > 0) {
+		if (g.num == 200 && g.wire == PB_LEN)
+			rc = parse_item_filter(c, &s, &g, &min, &max);
+		else
+			rc = parse_item_kind(c, &s, &g, it);
+		if (rc)
 			return rc;
+	}
+	for (size_t k = first; k < it->n; k++) {
+		if (min)
+			it->v[k].min_arch = min;
+		if (max)
+			it->v[k].max_arch = max;
+	}
 	return rc;
+}
+
+static int parse_source_metric(struct ncu_ctx *c, struct pb_reader *r,
+			       const struct pb_field *f, struct ncu_section *sec)
+{
+	struct ncu_sec_metric *v = NULL;
+	size_t n = 0;
+	int rc = parse_metric_list(c, r, f, 1, &v, &n);
+	if (rc || !n)
+		return rc;
+	struct ncu_sec_metric *all = ARENA_ARRAY(c, sec->nsource + n, all);
+	if (!all)
+		return ncu_nomem(c, f->off);
+	if (sec->nsource)
+		memcpy(all, sec->source, sec->nsource * sizeof *all);
+	memcpy(all + sec->nsource, v, n * sizeof *all);
+	sec->source = all;
+	sec->nsource += n;
+	return 0;
 }
 
 static int parse_section(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
@@ -241,6 +319,10 @@ static int parse_section(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 		case 4: rc = parse_metric_list(c, &s, &g, 2, &sec->header, &sec->nheader); break;
 		case 6: rc = parse_metric_list(c, &s, &g, 1, &sec->extra, &sec->nextra); break;
 		case 7: rc = want_str(c, &s, &g, &sec->description); break;
+		case 13:
+			/* repeated: one metric per field, appended */
+			rc = parse_source_metric(c, &s, &g, sec);
+			break;
 		case 5:
 			if ((rc = pb_sub(&s, &g, &b, c->e)))
 				break;

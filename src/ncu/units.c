@@ -7,6 +7,8 @@
  * unit/cycle), which reproduces 1552 of the 1699 metrics of the golden raw
  * exports in shared/data/ncu; the other 147 are listed as exceptions below
  * (data, from those exports). Unknown metrics fall back to the rules. */
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,3 +331,57 @@ const char *ncu_metric_unit(const char *name)
 }
 
 
+/* The details page prints a different unit than the raw page for a few
+ * warp-stall sampling metrics (seen in the NCU 2025.4 details export: the
+ * membar stall in "byte", the no-instruction stall in "warp"); these
+ * overrides apply to details rows only. */
+const char *ncu_detail_unit(const char *name)
+{
+	static const struct unit_exc details[] = {
+		{"smsp__pcsamp_warps_issue_stalled_membar", "byte"},
+		{"smsp__pcsamp_warps_issue_stalled_membar_not_issued", "byte"},
+		{"smsp__pcsamp_warps_issue_stalled_no_instructions", "warp"},
+		{"smsp__pcsamp_warps_issue_stalled_no_instructions_not_issued", "warp"},
+	};
+	for (size_t i = 0; i < sizeof details / sizeof details[0]; i++)
+		if (!strcmp(details[i].name, name))
+			return details[i].unit;
+	return ncu_metric_unit(name);
+}
+
+/* ncu's default (auto) units: decimal prefixes chosen so that the largest
+ * magnitude shown stays below 1000. byte-based units scale the numerator
+ * (Kbyte, Mbyte/s, Kbyte/block), hz and ns scale themselves (Khz..Thz,
+ * us/ms/s), other per-second rates scale the denominator (sector/ms,
+ * sector/us, sector/ns); every other unit stays as it is. */
+const char *ncu_auto_unit(const char *base, double maxabs, double *div, char *buf, size_t n)
+{
+	static const char pre[] = "KMGTP";
+	*div = 1;
+	if (!base || !base[0] || !(maxabs >= 1000) || isinf(maxabs))
+		return base ? base : "";
+	int steps = 0, max_steps;
+	bool bytes = !strncmp(base, "byte", 4), hz = !strcmp(base, "hz"), ns = !strcmp(base, "ns");
+	size_t len = strlen(base);
+	bool rate = !bytes && len > 2 && !strcmp(base + len - 2, "/s");
+	if (bytes || hz)
+		max_steps = 5;
+	else if (ns || rate)
+		max_steps = 3;
+	else
+		return base;
+	while (steps < max_steps && maxabs / (*div * 1000) >= 1) {
+		*div *= 1000;
+		steps++;
+	}
+	if (bytes)
+		snprintf(buf, n, "%cbyte%s", pre[steps - 1], base + 4);
+	else if (hz)
+		snprintf(buf, n, "%chz", pre[steps - 1]);
+	else if (ns)
+		snprintf(buf, n, "%s", steps == 1 ? "us" : steps == 2 ? "ms" : "s");
+	else
+		snprintf(buf, n, "%.*s/%s", (int)(len - 2), base,
+			 steps == 1 ? "ms" : steps == 2 ? "us" : "ns");
+	return buf;
+}

@@ -176,3 +176,152 @@ void test_ncu_shared(struct t *t)
 	CHECK_INT(t, r->nprocesses, 0);
 	ncu_free(r);
 }
+
+/* Kernel types from real-style kernel names (cuBLAS, cuDNN, CUTLASS,
+ * PyTorch, Triton, FlashAttention, NCCL), one group per type. */
+void test_ncu_ktype(struct t *t)
+{
+	static const struct {
+		const char *name;
+		enum ncu_ktype want;
+	} cases[] = {
+		{"ampere_sgemm_128x64_nn", NCU_KT_GEMM},
+		{"sm80_xmma_gemm_f16f16_f16f32_f32_nn_n_tilesize128x128x32_stage4", NCU_KT_GEMM},
+		{"void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_16x5_nn_align4>("
+		 "cutlass_80_tensorop_s1688gemm_128x128_16x5_nn_align4::Params)", NCU_KT_GEMM},
+		{"matrixMulCUDA", NCU_KT_GEMM},
+		{"__cuda_linear_fp32_fp16_kernel", NCU_KT_GEMM},
+		{"gemv2T_kernel_val", NCU_KT_GEMM},
+		{"triton_tem_fused_addmm_0", NCU_KT_GEMM},
+		{"sm86_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw",
+		 NCU_KT_CONV},
+		{"void cudnn::winograd_nonfused::winogradForwardData4x4<float, float>(...)",
+		 NCU_KT_CONV},
+		{"void implicit_convolve_sgemm<float, float, 1024, 5, 5, 3, 3, 3, 1, false>(...)",
+		 NCU_KT_CONV},
+		{"flash_fwd_kernel", NCU_KT_ATTENTION},
+		{"fmha_cutlassF_f16_aligned_64x64_rf_sm80", NCU_KT_ATTENTION},
+		{"void vllm::paged_attention_v2_kernel<unsigned short, 128, 16>(...)",
+		 NCU_KT_ATTENTION},
+		{"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
+		 "at::native::MeanOps<float, float>, unsigned int, float, 4>>(...)", NCU_KT_REDUCE},
+		{"void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>(...)",
+		 NCU_KT_REDUCE},
+		{"triton_red_fused_sum_0", NCU_KT_REDUCE},
+		{"void cub::DeviceScanKernel<...>", NCU_KT_REDUCE},
+		{"void (anonymous namespace)::softmax_warp_forward<float, float, float, 10, false>(...)",
+		 NCU_KT_SOFTMAX},
+		{"cunn_SoftMaxForward", NCU_KT_SOFTMAX},
+		{"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+		 "at::detail::Array<char *, 3>>(...)", NCU_KT_ELEMENTWISE},
+		{"distribution_elementwise_grid_stride_kernel", NCU_KT_ELEMENTWISE},
+		{"triton_poi_fused_relu_0", NCU_KT_ELEMENTWISE},
+		{"matrix_addition2D", NCU_KT_ELEMENTWISE},
+		{"transposeMatrixAdvanced", NCU_KT_MEMORY},
+		{"void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 4>",
+		 NCU_KT_MEMORY},
+		{"void at::native::index_select_small_index_kernel<float, long>(...)", NCU_KT_MEMORY},
+		{"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm *, unsigned long, ncclWork *)",
+		 NCU_KT_COMMUNICATION},
+		{"ncclKernel_AllGather_RING_LL_Sum_int8_t", NCU_KT_COMMUNICATION},
+		{"julia__5_11155", NCU_KT_OTHER},
+		{"probe_timer_only", NCU_KT_OTHER},
+		{"", NCU_KT_OTHER},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		CHECK_STR(t, ncu_ktype_name(ncu_ktype_of(cases[i].name)),
+			  ncu_ktype_name(cases[i].want));
+	CHECK_STR(t, ncu_ktype_name(NCU_KT_COMMUNICATION), "Communication");
+	CHECK_STR(t, ncu_ktype_name((enum ncu_ktype)99), "Other");
+	/* the function name decides first; the demangled name only after Other */
+	struct ncu_result res = {.function = "Kernel2", .mangled = "",
+				 .demangled = "void cutlass::Kernel2<cutlass_80_wmma_tensorop_h161616gemm>"};
+	CHECK_STR(t, ncu_ktype_name(ncu_kernel_type(&res)), "GEMM");
+	res.function = "softmax_warp_forward";
+	CHECK_STR(t, ncu_ktype_name(ncu_kernel_type(&res)), "Softmax");
+}
+
+/* ncu's auto units (values of the golden auto-unit raw export). */
+void test_ncu_auto_units(struct t *t)
+{
+	char b[64], v[64];
+	double div;
+	CHECK_STR(t, ncu_auto_unit("ns", 984832, &div, b, sizeof b), "us");
+	CHECK_DBL(t, div, 1e3, 0);
+	CHECK_STR(t, ncu_auto_unit("ns", 999, &div, b, sizeof b), "ns");
+	CHECK_DBL(t, div, 1, 0);
+	CHECK_STR(t, ncu_auto_unit("ns", 2.5e9, &div, b, sizeof b), "s");
+	CHECK_STR(t, ncu_auto_unit("byte", 1024, &div, b, sizeof b), "Kbyte");
+	CHECK_STR(t, ncu_auto_unit("byte", 16056320, &div, b, sizeof b), "Mbyte");
+	CHECK_STR(t, ncu_auto_unit("byte/s", 611111111.11, &div, b, sizeof b), "Mbyte/s");
+	CHECK_DBL(t, div, 1e6, 0);
+	CHECK_STR(t, ncu_auto_unit("byte/s", 2777777777.78, &div, b, sizeof b), "Gbyte/s");
+	CHECK_STR(t, ncu_auto_unit("byte/block", 1024, &div, b, sizeof b), "Kbyte/block");
+	CHECK_STR(t, ncu_auto_unit("hz", 3741.62, &div, b, sizeof b), "Khz");
+	CHECK_STR(t, ncu_auto_unit("hz", 571578414.35, &div, b, sizeof b), "Mhz");
+	CHECK_STR(t, ncu_auto_unit("hz", 6916666666.67, &div, b, sizeof b), "Ghz");
+	CHECK_STR(t, ncu_auto_unit("sector/s", 434027.78, &div, b, sizeof b), "sector/ms");
+	CHECK_STR(t, ncu_auto_unit("sector/s", 179470486.11, &div, b, sizeof b), "sector/us");
+	CHECK_STR(t, ncu_auto_unit("sector", 1968, &div, b, sizeof b), "sector");
+	CHECK_STR(t, ncu_auto_unit("inst/cycle", 5000, &div, b, sizeof b), "inst/cycle");
+	CHECK_STR(t, ncu_auto_unit("%", 100, &div, b, sizeof b), "%");
+	CHECK_STR(t, ncu_auto_unit("", 1e9, &div, b, sizeof b), "");
+	struct ncu_value d = {.type = NCU_V_DOUBLE, .d = 611111111.111};
+	CHECK_STR(t, ncu_fmt_raw_auto(&d, "byte/s", 1e6, false, v, sizeof v), "611.111111");
+	d.d = 0;
+	CHECK_STR(t, ncu_fmt_raw_auto(&d, "byte/s", 1e6, false, v, sizeof v), "0.000000");
+	CHECK_STR(t, ncu_fmt_raw_auto(&d, "byte/s", 1, true, v, sizeof v), "0");
+	d.d = 128;
+	CHECK_STR(t, ncu_fmt_raw_auto(&d, "byte", 1, false, v, sizeof v), "128.000000");
+	d.d = NAN;
+	CHECK_STR(t, ncu_fmt_raw_auto(&d, "", 1, false, v, sizeof v), "nan");
+	d.d = 0.0527;
+	CHECK_STR(t, ncu_fmt_raw_auto(&d, "", 1, false, v, sizeof v), "0.05");
+	struct ncu_value u = {.type = NCU_V_U64, .u = 147475};
+	CHECK_STR(t, ncu_fmt_raw_auto(&u, "inst", 1, false, v, sizeof v), "147475");
+	struct ncu_value none = {.type = NCU_V_NONE};
+	CHECK_STR(t, ncu_fmt_raw_auto(&none, "inst", 1, false, v, sizeof v), "no data");
+	d.d = 16384;
+	CHECK_STR(t, ncu_fmt_detail_auto(&d, 1e3, v, sizeof v), "16.38");
+	d.d = 6853333333.33;
+	CHECK_STR(t, ncu_fmt_detail_auto(&d, 1, v, sizeof v), "6,853,333,333.33");
+}
+
+/* Descriptions: table sorted, concrete texts, and every header or labelled
+ * metric of the default sections of a real report has one. */
+void test_ncu_descriptions(struct t *t)
+{
+	CHECK(t, ncu_descriptions_sorted());
+	CHECK_STR(t, ncu_metric_description("gpu__time_duration.sum"),
+		  "Wall time the kernel ran on the GPU.");
+	CHECK(t, ncu_metric_description("launch__waves_per_multiprocessor") != NULL);
+	CHECK(t, ncu_metric_description("no_such_metric") == NULL);
+	NEED_SHARED(t);
+	char path[512];
+	snprintf(path, sizeof path, "%s/data/ncu/ncu2025.3_rtx3080ti_basic_sassscope.ncu-rep",
+		 t->shared);
+	struct ncu_report *r;
+	struct err e;
+	CHECK_INT(t, ncu_load(&r, path, &e), 0);
+	if (!r)
+		return;
+	const struct ncu_result *res = &r->results[0];
+	size_t checked = 0;
+	for (size_t i = 0; i < res->nsections; i++) {
+		const struct ncu_section *s = &res->sections[i];
+		if (strcmp(s->id, "SpeedOfLight") && strcmp(s->id, "LaunchStats") &&
+		    strcmp(s->id, "Occupancy"))
+			continue;
+		for (size_t k = 0; k < s->nheader + s->nextra; k++) {
+			const struct ncu_sec_metric *sm =
+				k < s->nheader ? &s->header[k] : &s->extra[k - s->nheader];
+			if ((k >= s->nheader && !sm->label[0]) || !ncu_lookup(r, 0, sm->name))
+				continue;
+			if (!ncu_metric_description(sm->name))
+				t_fail(t, __FILE__, __LINE__, "no description for %s", sm->name);
+			checked++;
+		}
+	}
+	CHECK_INT(t, checked, 38);
+	ncu_free(r);
+}
