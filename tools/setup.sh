@@ -4,10 +4,11 @@
 #   tools/setup.sh          install what is missing (apt-get)
 #   tools/setup.sh --check  only report what is missing (exit 1 if any)
 set -eu
-PKGS="make gcc pkg-config zlib1g-dev libisal-dev libsqlite3-dev libyaml-dev"
+PKGS="make gcc pkg-config zlib1g-dev libisal-dev libsqlite3-dev libyaml-dev libmicrohttpd-dev"
 # Test-only tools: clang (the second compiler and libFuzzer), protobuf-compiler
-# (independent decoding in tests), python3 (golden comparisons).
-TEST_PKGS="clang python3 sqlite3"
+# (independent decoding in tests), python3 (golden comparisons), curl (the
+# server's API tests).
+TEST_PKGS="clang python3 sqlite3 curl"
 missing=""
 for p in $PKGS $TEST_PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -70,6 +70,7 @@ int cmd_memory(struct app *app, int argc, char **argv);
 int cmd_dist(struct app *app, int argc, char **argv);
 int cmd_ncu(struct app *app, int argc, char **argv);
 int cmd_nsys(struct app *app, int argc, char **argv);
+int cmd_serve(struct app *app, int argc, char **argv);
 
 extern const char cmd_info_help[];
 extern const char cmd_synth_help[];
@@ -81,5 +82,6 @@ extern const char cmd_memory_help[];
 extern const char cmd_dist_help[];
 extern const char cmd_ncu_help[];
 extern const char cmd_nsys_help[];
+extern const char cmd_serve_help[];
 
 #endif
