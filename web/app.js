@@ -9,8 +9,9 @@ import { memoryCurve, stackedBar } from './charts.js';
 
 const VIEWS = ['overview', 'ops', 'kernels', 'memory'];
 const $ = (id) => document.getElementById(id);
-const el = (tag, props = {}, ...kids) => {
+const el = (tag, { dataset, ...props } = {}, ...kids) => {
 	const e = Object.assign(document.createElement(tag), props);
+	Object.assign(e.dataset, dataset || {});
 	e.append(...kids);
 	return e;
 };
@@ -212,7 +213,8 @@ function keys(ev) {
 		const j = (i + (ev.key === ']' ? 1 : files.length - 1)) % files.length;
 		writeHash({ ...s, file: String(files[j].id) }, false);
 	} else if (ev.key === 'Escape') {
-		showError('');
+		showError(''); // and the browser closes an open dialog
+		return;
 	} else {
 		return;
 	}

@@ -38,7 +38,7 @@ export function fmtBytes(b) {
 export function kind(key) {
 	if (key.endsWith('_ns')) return 'dur';
 	if (key.endsWith('_bytes')) return 'bytes';
-	if (key.endsWith('_pct')) return 'pct';
+	if (key.endsWith('_pct') || key === 'pct') return 'pct';
 	return 'raw';
 }
 
@@ -56,6 +56,6 @@ export function fmt(key, v) {
 
 // "device_self_ns" -> "Device self"
 export function title(key) {
-	const s = key.replace(/_(ns|bytes|pct)$/, '').replace(/_/g, ' ');
+	const s = key === 'pct' ? 'percentage' : key.replace(/_(ns|bytes|pct)$/, '').replace(/_/g, ' ');
 	return s.charAt(0).toUpperCase() + s.slice(1);
 }
