@@ -165,7 +165,8 @@ test('a bad upload shows the error text; a good one is added', async () => {
 	await err.waitFor({ state: 'hidden' });
 	const good = path.join(root, 'tests/golden/_inputs/memory.json');
 	await page.getByTestId('upload').setInputFiles(good);
-	await page.waitForFunction(() => document.querySelectorAll('#file option').length === 2);
+	// (locators, not waitForFunction: the page's CSP forbids eval)
+	await page.locator('#file option').nth(1).waitFor({ state: 'attached' });
 	assert.deepEqual(await page.locator('#file option').allTextContents(), ['resnet_like.json.gz', 'memory.json']);
 	rmSync(dir, { recursive: true, force: true });
 });
