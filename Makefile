@@ -16,7 +16,7 @@ CC := gcc
 endif
 PREFIX ?= /usr/local
 PKG_CONFIG ?= pkg-config
-PKGS := zlib libisal sqlite3 yaml-0.1
+PKGS := zlib libisal sqlite3 yaml-0.1 libmicrohttpd
 VERSION := 0.1.0
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
@@ -41,17 +41,20 @@ BUILD := build/$(VARIANT)-$(notdir $(CC))
 BUILDINFO := -DGP_VERSION='"$(VERSION)"' -DGP_COMMIT='"$(COMMIT)"' \
 	-DGP_BUILD='"$(VARIANT) $(notdir $(CC)) $(OPT)"'
 
-LIB_SRC := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
-CLI_SRC := $(sort $(wildcard src/cli/*.c))
+LIB_SRC := $(sort $(filter-out src/cli/% src/server/%,$(wildcard src/*/*.c)))
+# the server and its embedded viewer (web/ -> build/assets.c) go only into
+# the binary
+CLI_SRC := $(sort $(wildcard src/cli/*.c src/server/*.c))
+WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css web/*.svg web/*/*.js))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
-CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/assets.o
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libgpuprof.a
 BIN := $(BUILD)/gpuprof
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/fuzz-replay-%)
-DEPS := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+DEPS := $(LIB_OBJ:.o=.d) $(filter-out %/assets.d,$(CLI_OBJ:.o=.d)) $(UNIT_OBJ:.o=.d)
 
 all: gpuprof
 
@@ -65,6 +68,18 @@ endif
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+# the viewer's files as C arrays (tools/embed.c, a build-time tool)
+build/embed: tools/embed.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O1 -o $@ $<
+
+build/assets.c: build/embed $(WEB_FILES)
+	build/embed $@ web $(WEB_FILES)
+
+$(BUILD)/assets.o: build/assets.c src/server/assets.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(BUILD)/src/cli/main.o: CFLAGS_ALL += $(BUILDINFO)
 $(BUILD)/src/cli/main.o: $(wildcard .git/HEAD)

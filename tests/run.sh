@@ -42,5 +42,7 @@ stage tbops sh tests/tbprof/ops.sh
 stage tbmemory sh tests/tbprof/memory.sh
 stage tbdist sh tests/tbprof/dist.sh
 stage nsys sh tests/nsys/check.sh
+stage server sh tests/server/check.sh
+stage web sh tests/web/run.sh
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -4,12 +4,17 @@
 #   tools/setup.sh          install what is missing (apt-get)
 #   tools/setup.sh --check  only report what is missing (exit 1 if any)
 set -eu
-PKGS="make gcc pkg-config zlib1g-dev libisal-dev libsqlite3-dev libyaml-dev"
+PKGS="make gcc pkg-config zlib1g-dev libisal-dev libsqlite3-dev libyaml-dev libmicrohttpd-dev"
 # Test-only tools: clang (the second compiler and libFuzzer), protobuf-compiler
 # (independent decoding of our pprof output), python3 (reference
-# comparisons), sqlite3 (tiny Nsight Systems exports made by the tests).
-TEST_PKGS="clang python3 sqlite3 protobuf-compiler"
+# comparisons), sqlite3 (tiny Nsight Systems exports made by the tests),
+# curl (the server's API tests), chromium (the viewer's browser tests,
+# driven from node by playwright-core: tests/web, `npm ci` there).
+TEST_PKGS="clang python3 sqlite3 protobuf-compiler curl chromium"
 missing=""
+# node and npm may come from elsewhere (nvm, NodeSource): Debian's only if absent
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 for p in $PKGS $TEST_PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
 		missing="$missing $p"

@@ -97,3 +97,29 @@ int app_usage(struct app *app, const char *cmd, const char *fmt, ...)
 	fprintf(stderr, "\nTry 'gpuprof %s --help'.\n", cmd);
 	return 2;
 }
+
+int app_write_view(struct app *app, const char *cmd, enum view_kind k, const struct trace *t,
+		   const struct view_opts *o)
+{
+	struct err e = {0};
+	struct view *v;
+	int rc = view_compute(k, t, o, &v, &e);
+	if (rc) {
+		/* a request the trace cannot answer is the user's to fix */
+		if (rc == ERR_USAGE && !e.path[0])
+			return app_usage(app, cmd, "%s", e.msg);
+		return app_fail(app, &e);
+	}
+	if ((rc = app_out_open(app, &e)) == 0) {
+		struct report *r = rep_open(app->out, app->format);
+		if (r)
+			view_emit(v, r);
+		bool ok = r && rep_close(r) == 0;
+		rc = app_out_close(app, ok, &e);
+		if (!rc && !ok)
+			rc = err_set(&e, ERR_IO, app->output ? app->output : "stdout", -1,
+				     "could not write the report");
+	}
+	view_free(v);
+	return rc ? app_fail(app, &e) : 0;
+}

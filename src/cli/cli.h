@@ -17,6 +17,7 @@
 
 #include "core/err.h"
 #include "report/report.h"
+#include "views/view.h"
 
 struct app {
 	const char *argv0;
@@ -50,6 +51,11 @@ int app_fail(struct app *app, const struct err *e);
 /* Prints "gpuprof: NAME: MSG" usage error plus a hint, returns 2. */
 int app_usage(struct app *app, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Computes view k of t and writes it to the output (the trace commands'
+ * common tail). Returns the exit code; errors are printed (a request the
+ * trace cannot answer, such as an unknown device, as a usage error of cmd). */
+int app_write_view(struct app *app, const char *cmd, enum view_kind k, const struct trace *t,
+		   const struct view_opts *o);
 /* True when argv[i] is -h/--help. */
 bool cli_is_help(const char *arg);
 
@@ -66,6 +72,7 @@ int cmd_ncu(struct app *app, int argc, char **argv);
 int cmd_nsys(struct app *app, int argc, char **argv);
 int cmd_export(struct app *app, int argc, char **argv);
 int cmd_top(struct app *app, int argc, char **argv);
+int cmd_serve(struct app *app, int argc, char **argv);
 
 extern const char cmd_info_help[];
 extern const char cmd_synth_help[];
@@ -79,5 +86,6 @@ extern const char cmd_ncu_help[];
 extern const char cmd_nsys_help[];
 extern const char cmd_export_help[];
 extern const char cmd_top_help[];
+extern const char cmd_serve_help[];
 
 #endif

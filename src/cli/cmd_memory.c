@@ -6,7 +6,6 @@
 
 #include "cli/cli.h"
 #include "cli/load.h"
-#include "torch/memory.h"
 
 const char cmd_memory_help[] =
 	"Usage: gpuprof memory [options] TRACE\n"
@@ -54,40 +53,6 @@ const char cmd_memory_help[] =
 	"  gpuprof memory --device cpu --events --start 10ms --end 20ms trace.json.gz\n"
 	"  gpuprof memory --curve --format csv -o curve.csv trace.json.gz\n";
 
-static const struct rep_col stat_cols[] = {
-	{"name", "Operator", REP_STR},
-	{"calls", "Calls", REP_INT},
-	{"size_increase_bytes", "Size Increase", REP_BYTES},
-	{"self_size_increase_bytes", "Self Size Increase", REP_BYTES},
-	{"allocation_count", "Allocations", REP_INT},
-	{"self_allocation_count", "Self Allocations", REP_INT},
-	{"allocation_size_bytes", "Allocation Size", REP_BYTES},
-	{"self_allocation_size_bytes", "Self Allocation Size", REP_BYTES},
-};
-
-static const struct rep_col peak_cols[] = {
-	{"device", "Device", REP_STR},
-	{"records", "Records", REP_INT},
-	{"peak_allocated_bytes", "Peak Allocated", REP_BYTES},
-	{"peak_reserved_bytes", "Peak Reserved", REP_BYTES},
-};
-
-static const struct rep_col curve_cols[] = {
-	{"time_ns", "Time", REP_DUR_NS},
-	{"allocated_bytes", "Allocated", REP_BYTES},
-	{"reserved_bytes", "Reserved", REP_BYTES},
-};
-
-static const struct rep_col event_cols[] = {
-	{"operator", "Operator", REP_STR},
-	{"size_bytes", "Size", REP_BYTES},
-	{"allocation_time_ns", "Allocation Time", REP_DUR_NS},
-	{"release_time_ns", "Release Time", REP_DUR_NS},
-	{"duration_ns", "Duration", REP_DUR_NS},
-};
-
-#define NC(a) ((int)(sizeof a / sizeof a[0]))
-
 /* TIME: digits with an optional fraction and unit ns/us/ms/s (ns when
  * bare), exact in ns. -1 when malformed or out of range. */
 static int parse_time(const char *s, int64_t *out)
@@ -126,93 +91,6 @@ static int parse_time(const char *s, int64_t *out)
 		return -1;
 	*out = (int64_t)v;
 	return 0;
-}
-
-static struct rep_val bytes_or_null(bool has, int64_t v)
-{
-	return has ? rep_i(v) : rep_null();
-}
-
-static void emit_stats(struct report *r, const struct memory *m, const struct mem_stats *s,
-		       const char *dev)
-{
-	char title[64];
-	snprintf(title, sizeof title, "Memory by operator (%s)", dev);
-	rep_table_begin(r, "operators", title, stat_cols, NC(stat_cols));
-	for (size_t i = 0; i < s->n; i++) {
-		const struct mem_stat_row *x = &s->rows[i];
-		const struct rep_val v[] = {
-			rep_s(tr_str(m->o->t, x->name)), rep_i((int64_t)x->calls),
-			rep_i(x->increase),		 rep_i(x->self_increase),
-			rep_i(x->alloc_count),		 rep_i(x->self_alloc_count),
-			rep_i(x->alloc_size),		 rep_i(x->self_alloc_size),
-		};
-		rep_row(r, v);
-	}
-	rep_table_end(r);
-	rep_table_begin(r, "peaks", "Peaks", peak_cols, NC(peak_cols));
-	for (size_t i = 0; i < m->ndevs; i++) {
-		const struct mem_device *d = &m->devs[i];
-		const struct rep_val v[] = {
-			rep_s(d->name),
-			rep_i((int64_t)d->records),
-			bytes_or_null(d->has_allocated, d->peak_allocated),
-			bytes_or_null(d->has_reserved, d->peak_reserved),
-		};
-		rep_row(r, v);
-	}
-	rep_table_end(r);
-}
-
-static void emit_curve(struct report *r, const struct mem_curve *c, const char *dev)
-{
-	char title[64];
-	snprintf(title, sizeof title, "Memory curve (%s)", dev);
-	rep_table_begin(r, "curve", title, curve_cols, NC(curve_cols));
-	for (size_t i = 0; i < c->n; i++) {
-		const struct rep_val v[] = {rep_i(c->v[i].time), rep_i(c->v[i].allocated),
-					    rep_i(c->v[i].reserved)};
-		rep_row(r, v);
-	}
-	rep_table_end(r);
-}
-
-static void emit_events(struct report *r, const struct memory *m, const struct mem_events *ev,
-			const char *dev)
-{
-	char title[64];
-	snprintf(title, sizeof title, "Memory events (%s)", dev);
-	rep_table_begin(r, "events", title, event_cols, NC(event_cols));
-	for (size_t i = 0; i < ev->n; i++) {
-		const struct mem_event *x = &ev->v[i];
-		bool a = x->alloc != MEM_NIL, f = x->release != MEM_NIL;
-		int64_t ta = a ? m->recs[x->alloc].ts : 0, tf = f ? m->recs[x->release].ts : 0;
-		const struct rep_val v[] = {
-			rep_s(mem_event_label(ev, x)),
-			rep_i(x->bytes),
-			a ? rep_i(ta - m->start) : rep_null(),
-			f ? rep_i(tf - m->start) : rep_null(),
-			a && f ? rep_i(tf - ta) : rep_null(),
-		};
-		rep_row(r, v);
-	}
-	rep_table_end(r);
-}
-
-static void emit_info(struct report *r, const struct memory *m, const char *dev)
-{
-	rep_kv_begin(r, "memory", "Memory records");
-	rep_kv(r, "device", "Device", REP_STR, rep_s(dev));
-	rep_kv(r, "profiler_start_ns", "Profiler start (ns)", REP_INT, rep_i(m->start));
-	rep_kv(r, "records", "Records", REP_INT, rep_i((int64_t)m->n));
-	rep_kv(r, "in_operators", "In an operator", REP_INT, rep_i((int64_t)m->assigned));
-	rep_kv(r, "outside_operators", "Outside every operator", REP_INT,
-	       rep_i((int64_t)m->stale));
-	rep_kv(r, "without_addr", "Without an address", REP_INT, rep_i((int64_t)m->no_addr));
-	rep_kv(r, "other_device_types", "Of other device types", REP_INT,
-	       rep_i((int64_t)m->unknown_device));
-	rep_kv(r, "tb_compat", "tb-compat", REP_BOOL, rep_b(m->opts.tb_compat));
-	rep_kv_end(r);
 }
 
 struct mem_args {
@@ -270,85 +148,25 @@ static int parse_args(struct app *app, int argc, char **argv, struct mem_args *a
 	return 0;
 }
 
-/* Builds the asked views of device dev and writes them. */
-static int report_views(struct app *app, const struct memory *m, uint16_t dev,
-			const struct mem_args *a)
-{
-	struct err e = {0};
-	struct mem_window w = a->w;
-	if (a->windowed) { /* relative to the profiler start; open sides stay open */
-		if (w.start != INT64_MIN)
-			w.start = w.start > INT64_MAX - m->start ? INT64_MAX : m->start + w.start;
-		if (w.end != INT64_MAX)
-			w.end = w.end > INT64_MAX - m->start ? INT64_MAX : m->start + w.end;
-	}
-	const struct mem_window *wp = a->windowed ? &w : NULL;
-	const char *name = dev == MEM_NO_DEV ? "none" : m->devs[dev].name;
-	bool stats = !a->curve && !a->events;
-	struct mem_stats s = {0};
-	struct mem_curve c = {0};
-	struct mem_events ev = {0};
-	int rc = 0;
-	if ((stats && mem_stats(m, dev, wp, &s, &e)) ||
-	    (a->curve && mem_curve(m, dev, wp, a->step_plot, &c, &e)) ||
-	    (a->events && mem_events(m, dev, wp, &ev, &e))) {
-		rc = app_fail(app, &e);
-	} else if (app_out_open(app, &e)) {
-		rc = app_fail(app, &e);
-	} else {
-		struct report *r = rep_open(app->out, app->format);
-		if (r) {
-			if (stats)
-				emit_stats(r, m, &s, name);
-			if (a->curve)
-				emit_curve(r, &c, name);
-			if (a->events)
-				emit_events(r, m, &ev, name);
-			emit_info(r, m, name);
-		}
-		bool ok = r && rep_close(r) == 0;
-		if (app_out_close(app, ok, &e))
-			rc = app_fail(app, &e);
-		else if (!ok)
-			rc = 2;
-	}
-	mem_stats_free(&s);
-	mem_curve_free(&c);
-	mem_events_free(&ev);
-	return rc;
-}
-
 int cmd_memory(struct app *app, int argc, char **argv)
 {
 	struct mem_args a = {0};
 	int rc = parse_args(app, argc, argv, &a);
 	if (rc)
 		return rc;
+	struct view_opts o;
+	view_opts_init(&o);
+	o.tb_compat = a.tb_compat;
+	o.device = a.device;
+	o.curve = a.curve;
+	o.events = a.events;
+	o.step_plot = a.step_plot;
+	o.windowed = a.windowed;
+	o.window = a.w;
 	struct trace *t;
 	if ((rc = app_load_trace(app, a.path, &t)))
 		return rc;
-	struct err e = {0};
-	struct optree_opts to = {.tb_compat = a.tb_compat};
-	struct mem_opts mo = {.tb_compat = a.tb_compat};
-	struct optree o;
-	struct memory m;
-	if (optree_build(t, &to, &o, &e)) {
-		rc = app_fail(app, &e);
-	} else {
-		if (mem_build(&o, &mo, &m, &e)) {
-			rc = app_fail(app, &e);
-		} else {
-			uint16_t dev = a.device ? mem_find_device(&m, a.device) : mem_default_device(&m);
-			if (a.device && dev == MEM_NO_DEV)
-				rc = app_usage(app, "memory",
-					       "the trace has no memory records of device '%s'",
-					       a.device);
-			else
-				rc = report_views(app, &m, dev, &a);
-			mem_free(&m);
-		}
-		optree_free(&o);
-	}
+	rc = app_write_view(app, "memory", VIEW_MEMORY, t, &o);
 	tr_free(t);
 	return rc;
 }

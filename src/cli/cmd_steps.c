@@ -4,7 +4,6 @@
 
 #include "cli/cli.h"
 #include "cli/load.h"
-#include "torch/steps.h"
 
 const char cmd_steps_help[] =
 	"Usage: gpuprof steps [options] TRACE\n"
@@ -41,62 +40,11 @@ const char cmd_steps_help[] =
 	"  gpuprof steps run/worker0.pt.trace.json.gz\n"
 	"  gpuprof steps --tb-compat --format csv trace.json > steps.csv\n";
 
-static const struct rep_col step_cols[] = {
-	{"step", "Step", REP_STR},
-	{"start_ns", "Start (ns)", REP_INT},
-	{"end_ns", "End (ns)", REP_INT},
-#define X(id, key, title) {key "_ns", title, REP_DUR_NS},
-	ST_PARTS(X)
-#undef X
-};
-#define NSTEP_COLS ((int)(sizeof step_cols / sizeof step_cols[0]))
-
-static void emit(struct report *r, const struct st_result *s, bool compat)
-{
-	rep_table_begin(r, "steps", "Steps (time breakdown)", step_cols, NSTEP_COLS);
-	struct rep_val v[NSTEP_COLS];
-	char name[32];
-	for (size_t i = 0; i < s->n; i++) {
-		const struct st_step *st = &s->steps[i];
-		snprintf(name, sizeof name, "%lld", (long long)st->number);
-		v[0] = rep_s(name);
-		v[1] = rep_i(st->start);
-		v[2] = rep_i(st->end);
-		for (int k = 0; k < ST_NPARTS; k++)
-			v[3 + k] = rep_i(st->cost[k]);
-		rep_row(r, v);
-	}
-	if (s->n) {
-		v[0] = rep_s("average");
-		v[1] = rep_null();
-		v[2] = rep_null();
-		for (int k = 0; k < ST_NPARTS; k++)
-			v[3 + k] = rep_i(st_avg_ns(s, (enum st_part)k));
-		rep_row(r, v);
-	}
-	rep_table_end(r);
-	rep_kv_begin(r, "step_detection", "Step detection");
-	rep_kv(r, "mode", "Mode", REP_STR, rep_s(compat ? "tb-compat" : "default"));
-	rep_kv(r, "source", "Steps from", REP_STR,
-	       rep_s(!s->fallback ? "ProfilerStep events"
-		     : s->n   ? "no ProfilerStep: one step over the CPU operators"
-			      : "no ProfilerStep and no CPU operators: no step"));
-	rep_kv(r, "steps", "Steps", REP_INT, rep_i((int64_t)s->n));
-	rep_kv(r, "removed_tail_steps", "Tail steps removed", REP_INT,
-	       rep_i((int64_t)(s->host_steps - s->n)));
-	rep_kv(r, "device_adjusted", "Stretched to GPU work", REP_BOOL, rep_b(s->device_adjusted));
-	rep_kv(r, "has_kernel", "Has kernels", REP_BOOL, rep_b(s->has_kernel));
-	rep_kv(r, "has_runtime", "Has runtime calls", REP_BOOL, rep_b(s->has_runtime));
-	rep_kv(r, "has_memcpy_or_memset", "Has memcpy/memset", REP_BOOL,
-	       rep_b(s->has_memcpy_or_memset));
-	rep_kv(r, "has_communication", "Has communication", REP_BOOL, rep_b(s->has_communication));
-	rep_kv_end(r);
-}
-
 int cmd_steps(struct app *app, int argc, char **argv)
 {
 	const char *path = NULL;
-	struct st_opts o = {0};
+	struct view_opts o;
+	view_opts_init(&o);
 	bool dashdash = false;
 	for (int i = 1; i < argc; i++) {
 		if (!dashdash && !strcmp(argv[i], "--")) {
@@ -113,56 +61,20 @@ int cmd_steps(struct app *app, int argc, char **argv)
 	}
 	if (!path)
 		return app_usage(app, "steps", "no TRACE given");
-	/* --step picks rows of the whole trace's steps, so that each row is
-	 * the one the full table shows (a step's start depends on the one
-	 * before it); --range still restricts the events. */
+	/* --step picks rows of the whole trace's steps (the view does it), so
+	 * that each row is the one the full table shows; --range still
+	 * restricts the events. */
 	const char *only = app->step;
 	app->step = NULL;
-	int64_t lo = 0, hi = INT64_MAX;
-	if (only && app_parse_steps(only, &lo, &hi))
+	if (only && app_parse_steps(only, &o.step_lo, &o.step_hi))
 		return app_usage(app, "steps", "--step takes N or A-B, not '%s'", only);
+	o.only_steps = only != NULL;
+	o.step_text = only;
 	struct trace *t;
 	int rc = app_load_trace(app, path, &t);
 	if (rc)
 		return rc;
-	struct err e = {0};
-	struct tr_links l;
-	struct st_result s;
-	if ((rc = tr_links_build(t, false, &l, &e))) {
-		tr_free(t);
-		return app_fail(app, &e);
-	}
-	rc = st_compute(t, &l, &o, &s, &e);
-	tr_links_free(&l);
-	if (!rc && only) {
-		size_t k = 0;
-		memset(s.sum, 0, sizeof s.sum);
-		for (size_t i = 0; i < s.n; i++) {
-			if (s.steps[i].number < lo || s.steps[i].number > hi)
-				continue;
-			s.steps[k] = s.steps[i];
-			for (int p = 0; p < ST_NPARTS; p++)
-				s.sum[p] += s.steps[k].cost[p];
-			k++;
-		}
-		if (!k)
-			rc = err_set(&e, ERR_USAGE, t->path, -1, "--step: no step %s", only);
-		s.host_steps -= s.n - k; /* keep "removed tail steps" about the trace */
-		s.n = k;
-	}
-	if (!rc && (rc = app_out_open(app, &e)) == 0) {
-		struct report *r = rep_open(app->out, app->format);
-		if (r)
-			emit(r, &s, o.tb_compat);
-		bool ok = r && rep_close(r) == 0;
-		rc = app_out_close(app, ok, &e);
-		if (!rc && !ok)
-			rc = err_set(&e, ERR_IO, app->output ? app->output : "stdout", -1,
-				     "could not write the report");
-	}
-	if (rc)
-		rc = app_fail(app, &e);
-	st_free(&s);
+	rc = app_write_view(app, "steps", VIEW_STEPS, t, &o);
 	tr_free(t);
 	return rc;
 }

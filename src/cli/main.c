@@ -39,6 +39,7 @@ static const struct cmd commands[] = {
 	 cmd_ncu},
 	{"nsys", "Nsight Systems: per-iteration NVTX analysis, SQLite export summaries",
 	 cmd_nsys_help, cmd_nsys},
+	{"serve", "local web viewer of traces (prints the URL)", cmd_serve_help, cmd_serve},
 	{"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help,
 	 cmd_synth},
 };

@@ -1,0 +1,161 @@
+/* serve: `gpuprof serve`, the local web viewer (src/server): loads the
+ * given traces, starts the server, prints the URL and serves until
+ * interrupted (SIGINT/SIGTERM). */
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "cli/cli.h"
+#include "cli/load.h"
+#include "server/server.h"
+
+extern char **environ;
+
+const char cmd_serve_help[] =
+	"Usage: gpuprof serve [options] [TRACE...]\n"
+	"\n"
+	"A local web viewer of PyTorch profiler (Kineto) traces: loads the TRACEs,\n"
+	"prints the viewer's URL and serves until interrupted (Ctrl-C). The page\n"
+	"shows the Overview (summary), Operators, Kernels and Memory views with the\n"
+	"numbers of the matching commands; more traces can be dropped onto the\n"
+	"page. Everything stays on this machine: the viewer is built into the\n"
+	"binary and the server only listens on the loopback address unless told\n"
+	"otherwise. The JSON API (GET /api/files, /api/file/ID/VIEW) answers what\n"
+	"`gpuprof VIEW --format json` prints; docs/viewer.md describes it.\n"
+	"\n"
+	"Options:\n"
+	"  --port N          port to listen on (default 8765; 0 = any free port)\n"
+	"  --host ADDR       address to bind (default 127.0.0.1); anything but a\n"
+	"                    loopback address exposes the traces to the network\n"
+	"  --open            open the URL in the default browser (xdg-open)\n"
+	"  --max-upload SIZE largest upload accepted, bytes or with K, M, G\n"
+	"                    (default 2G)\n"
+	"\n"
+	"Examples:\n"
+	"  gpuprof serve examples/resnet_like.json.gz\n"
+	"  gpuprof serve --port 0 --open run/*.pt.trace.json.gz\n";
+
+/* SIZE: digits with an optional K, M or G (powers of 1024). */
+static int parse_size(const char *s, int64_t *out)
+{
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (end == s || v <= 0)
+		return -1;
+	int shift = 0;
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift)
+		end++;
+	if (*end || v > (INT64_MAX >> shift))
+		return -1;
+	*out = (int64_t)v << shift;
+	return 0;
+}
+
+static void open_browser(const char *url)
+{
+	pid_t pid;
+	char *argv[] = {"xdg-open", (char *)url, NULL};
+	int status;
+	if (posix_spawnp(&pid, "xdg-open", NULL, NULL, argv, environ) ||
+	    waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		fprintf(stderr, "gpuprof: serve: could not open a browser; open the URL yourself\n");
+}
+
+int cmd_serve(struct app *app, int argc, char **argv)
+{
+	struct srv_opts so = {.host = "127.0.0.1", .port = 8765, .max_upload = (int64_t)2 << 30,
+			      .max_jobs = 2, .max_files = 64};
+	bool open = false, dashdash = false;
+	const char **paths = calloc((size_t)argc, sizeof *paths);
+	int npaths = 0;
+	if (!paths)
+		return 2;
+	int rc = 0;
+	for (int i = 1; i < argc && !rc; i++) {
+		const char *a = argv[i];
+		if (dashdash || a[0] != '-' || !a[1]) {
+			paths[npaths++] = a;
+		} else if (!strcmp(a, "--")) {
+			dashdash = true;
+		} else if (!strcmp(a, "--open")) {
+			open = true;
+		} else if (!strcmp(a, "--port") || !strcmp(a, "--host") ||
+			   !strcmp(a, "--max-upload")) {
+			if (i + 1 >= argc) {
+				rc = app_usage(app, "serve", "option %s needs a value", a);
+				break;
+			}
+			const char *v = argv[++i];
+			char *end;
+			if (!strcmp(a, "--host")) {
+				so.host = v;
+			} else if (!strcmp(a, "--port")) {
+				long p = strtol(v, &end, 10);
+				if (*end || end == v || p < 0 || p > 65535)
+					rc = app_usage(app, "serve", "--port needs 0..65535, not '%s'", v);
+				so.port = (int)p;
+			} else if (parse_size(v, &so.max_upload)) {
+				rc = app_usage(app, "serve", "--max-upload needs a size such as 512M, not '%s'",
+					       v);
+			}
+		} else {
+			rc = app_usage(app, "serve", "unknown option '%s'", a);
+		}
+	}
+	if (rc) {
+		free(paths);
+		return rc;
+	}
+	if (!srv_is_loopback(so.host))
+		fprintf(stderr, "gpuprof: warning: serving on %s: anyone who can reach this "
+				"address can read the loaded traces\n", so.host);
+	/* the server's threads inherit this mask; this thread waits for them */
+	sigset_t sigs;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	struct err e = {0};
+	struct srv *s;
+	if (srv_start(&so, &s, &e)) {
+		free(paths);
+		return e.code == ERR_USAGE ? app_usage(app, "serve", "%s", e.msg) : app_fail(app, &e);
+	}
+	for (int i = 0; i < npaths && !rc; i++) {
+		struct trace *t;
+		if ((rc = app_load_trace(app, paths[i], &t)))
+			break;
+		struct stat st;
+		int64_t bytes = strcmp(paths[i], "-") && !stat(paths[i], &st) ? (int64_t)st.st_size : -1;
+		if (srv_add(s, paths[i], bytes, t, &e) < 0)
+			rc = app_fail(app, &e);
+	}
+	free(paths);
+	if (rc) {
+		srv_stop(s);
+		return rc;
+	}
+	char url[128];
+	srv_url(s, url, sizeof url);
+	printf("gpuprof: serving %d file%s at %s (Ctrl-C to stop)\n", npaths, npaths == 1 ? "" : "s",
+	       url);
+	fflush(stdout);
+	if (open)
+		open_browser(url);
+	int sig;
+	sigwait(&sigs, &sig);
+	srv_stop(s);
+	if (!app->quiet)
+		fprintf(stderr, "gpuprof: serve: stopped\n");
+	return 0;
+}

@@ -1,0 +1,300 @@
+/* srv: the HTTP side of `gpuprof serve` (see server.h): the libmicrohttpd
+ * daemon, the checks every request passes (Host, Origin, URL size), the
+ * embedded assets and the dispatch to the API (srv_api.c). */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "report/report.h"
+#include "server/assets.h"
+#include "server/srv_int.h"
+
+bool srv_is_loopback(const char *host)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+	if (!strcasecmp(host, "localhost"))
+		return true;
+	if (inet_pton(AF_INET, host, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	return inet_pton(AF_INET6, host, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
+}
+
+static void add_headers(struct MHD_Response *r, const char *mime)
+{
+	if (mime)
+		MHD_add_response_header(r, "Content-Type", mime);
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+	MHD_add_response_header(r, "X-Frame-Options", "DENY");
+	MHD_add_response_header(r, "Content-Security-Policy",
+				"default-src 'self'; img-src 'self' data: blob:; "
+				"style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+}
+
+enum MHD_Result srv_reply(struct MHD_Connection *c, unsigned status, const char *mime,
+			  const void *body, size_t len)
+{
+	struct MHD_Response *r =
+		MHD_create_response_from_buffer(len, (void *)(body ? body : ""), MHD_RESPMEM_MUST_COPY);
+	if (!r)
+		return MHD_NO;
+	add_headers(r, mime);
+	enum MHD_Result ok = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
+enum MHD_Result srv_reply_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return MHD_NO;
+	/* the JSON sink escapes the message */
+	struct report *r = rep_open(f, REP_JSON);
+	if (r) {
+		rep_kv_begin(r, "error", "Error");
+		rep_kv(r, "status", "Status", REP_INT, rep_i(status));
+		rep_kv(r, "message", "Message", REP_STR, rep_s(msg));
+		rep_kv_end(r);
+		rep_close(r);
+	}
+	fclose(f);
+	enum MHD_Result ok = srv_reply(c, status, "application/json", buf, len);
+	free(buf);
+	return ok;
+}
+
+/* Host must be "localhost", "127.0.0.1", "[::1]" or another IP literal,
+ * with our port: a DNS name (what a rebinding attack uses) never is. */
+static bool host_ok(const struct srv *s, const char *h)
+{
+	char name[128];
+	const char *colon = h[0] == '[' ? strstr(h, "]:") : strrchr(h, ':');
+	if (!colon)
+		return false;
+	if (h[0] == '[')
+		colon++;
+	size_t n = (size_t)(colon - h);
+	if (n == 0 || n >= sizeof name)
+		return false;
+	memcpy(name, h, n);
+	name[n] = 0;
+	char *end;
+	long port = strtol(colon + 1, &end, 10);
+	if (*end || end == colon + 1 || port != s->port)
+		return false;
+	if (!strcasecmp(name, "localhost"))
+		return true;
+	struct in_addr a4;
+	struct in6_addr a6;
+	if (name[0] == '[') {
+		if (name[n - 1] != ']')
+			return false;
+		name[n - 1] = 0;
+		return inet_pton(AF_INET6, name + 1, &a6) == 1;
+	}
+	return inet_pton(AF_INET, name, &a4) == 1;
+}
+
+/* No Origin (not a browser's cross-site request) or exactly ours. */
+static bool origin_ok(const char *origin, const char *host)
+{
+	if (!origin)
+		return true;
+	return !strncmp(origin, "http://", 7) && !strcmp(origin + 7, host);
+}
+
+static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *url)
+{
+	if (!strcmp(url, "/"))
+		url = "/index.html";
+	for (const struct srv_asset *a = srv_assets; a->path; a++) {
+		if (strcmp(a->path, url))
+			continue;
+		struct MHD_Response *r = MHD_create_response_from_buffer(
+			a->len, (void *)a->data, MHD_RESPMEM_PERSISTENT);
+		if (!r)
+			return MHD_NO;
+		add_headers(r, a->mime);
+		enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
+		MHD_destroy_response(r);
+		return ok;
+	}
+	return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no such page: %s", url);
+}
+
+static enum MHD_Result add_len(void *cls, enum MHD_ValueKind kind, const char *key,
+			       const char *value)
+{
+	size_t *n = cls;
+	*n += strlen(key) + (value ? strlen(value) : 0) + 2;
+	return MHD_YES;
+}
+
+/* The URL's length, its (decoded) query included. */
+static size_t url_len(struct MHD_Connection *c, const char *url)
+{
+	size_t n = strlen(url);
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_len, &n);
+	return n;
+}
+
+static struct srv_upload *upload_new(struct MHD_Connection *c)
+{
+	struct srv_upload *u = calloc(1, sizeof *u);
+	if (!u)
+		return NULL;
+	u->fd = -1;
+	const char *name = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "name");
+	snprintf(u->name, sizeof u->name, "%s", name && *name ? name : "upload");
+	return u;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+				  const char *method, const char *version, const char *data,
+				  size_t *data_size, void **state)
+{
+	struct srv *s = cls;
+	bool post = !strcmp(method, "POST");
+	if (*state) { /* the body of an upload, then its end */
+		struct srv_upload *u = *state;
+		if (*data_size) {
+			srv_upload_data(s, u, data, *data_size);
+			*data_size = 0;
+			return MHD_YES;
+		}
+		if (u->too_big)
+			return srv_reply_error(c, MHD_HTTP_CONTENT_TOO_LARGE,
+					       "the file is larger than the upload limit (%lld bytes)",
+					       (long long)s->o.max_upload);
+		return srv_api_upload(s, c, u);
+	}
+	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+	if (!host || !host_ok(s, host))
+		return srv_reply_error(c, MHD_HTTP_FORBIDDEN,
+				       "Host '%s' is not this server's address", host ? host : "");
+	const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+	if (!origin_ok(origin, host))
+		return srv_reply_error(c, MHD_HTTP_FORBIDDEN, "cross-origin requests are refused");
+	if (url_len(c, url) > SRV_MAX_URL)
+		return srv_reply_error(c, MHD_HTTP_URI_TOO_LONG, "the URL is too long");
+	if (post && !strcmp(url, "/api/upload")) {
+		const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+		if (len && strtoll(len, NULL, 10) > s->o.max_upload)
+			return srv_reply_error(c, MHD_HTTP_CONTENT_TOO_LARGE,
+					       "the file is larger than the upload limit (%lld bytes)",
+					       (long long)s->o.max_upload);
+		struct srv_upload *u = upload_new(c);
+		if (!u)
+			return MHD_NO;
+		*state = u;
+		return MHD_YES;
+	}
+	if (post)
+		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint: POST %s", url);
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return srv_reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method %s not allowed",
+				       method);
+	if (!strncmp(url, "/api/", 5))
+		return srv_api_get(s, c, url);
+	return serve_asset(c, url);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **state,
+			 enum MHD_RequestTerminationCode why)
+{
+	struct srv_upload *u = *state;
+	if (!u)
+		return;
+	if (u->fd >= 0)
+		close(u->fd);
+	free(u);
+	*state = NULL;
+}
+
+int srv_start(const struct srv_opts *o, struct srv **out, struct err *e)
+{
+	*out = NULL;
+	union {
+		struct sockaddr sa;
+		struct sockaddr_in in4;
+		struct sockaddr_in6 in6;
+	} addr;
+	memset(&addr, 0, sizeof addr);
+	const char *h = !strcasecmp(o->host, "localhost") ? "127.0.0.1" : o->host;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION;
+	if (inet_pton(AF_INET, h, &addr.in4.sin_addr) == 1) {
+		addr.in4.sin_family = AF_INET;
+		addr.in4.sin_port = htons((uint16_t)o->port);
+	} else if (inet_pton(AF_INET6, h, &addr.in6.sin6_addr) == 1) {
+		addr.in6.sin6_family = AF_INET6;
+		addr.in6.sin6_port = htons((uint16_t)o->port);
+		flags |= MHD_USE_IPv6;
+	} else {
+		return err_set(e, ERR_USAGE, NULL, -1, "--host must be an IP address, not '%s'",
+			       o->host);
+	}
+	struct srv *s = calloc(1, sizeof *s);
+	if (!s)
+		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	s->o = *o;
+	s->next_id = 1;
+	snprintf(s->host, sizeof s->host, addr.sa.sa_family == AF_INET6 ? "[%s]" : "%s", h);
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	s->d = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, on_request, s,
+				MHD_OPTION_SOCK_ADDR, &addr.sa, MHD_OPTION_NOTIFY_COMPLETED,
+				on_completed, s, MHD_OPTION_CONNECTION_LIMIT, 64u,
+				MHD_OPTION_CONNECTION_TIMEOUT, 120u,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_END);
+	if (!s->d) {
+		int port = o->port;
+		srv_stop(s);
+		return err_set(e, ERR_IO, NULL, -1,
+			       "could not listen on %s port %d (in use? try --port 0)", o->host,
+			       port);
+	}
+	const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
+	s->port = di ? di->port : o->port;
+	*out = s;
+	return 0;
+}
+
+int srv_port(const struct srv *s)
+{
+	return s->port;
+}
+
+void srv_url(const struct srv *s, char *buf, size_t n)
+{
+	snprintf(buf, n, "http://%s:%d/", s->host, s->port);
+}
+
+void srv_stop(struct srv *s)
+{
+	if (!s)
+		return;
+	if (s->d)
+		MHD_stop_daemon(s->d);
+	for (int i = 0; i < s->nfiles; i++)
+		tr_free(s->files[i].t);
+	free(s->files);
+	pthread_cond_destroy(&s->cv);
+	pthread_mutex_destroy(&s->mu);
+	free(s);
+}

@@ -1,0 +1,310 @@
+/* srv_api: the JSON API of `gpuprof serve` (see server.h) and the loaded
+ * files. Each view answer is what `gpuprof VIEW --format json` prints: the
+ * same views/ code writes it through the same JSON sink, into memory. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/report.h"
+#include "server/srv_int.h"
+#include "views/view.h"
+
+void srv_job_begin(struct srv *s)
+{
+	pthread_mutex_lock(&s->mu);
+	while (s->jobs >= s->o.max_jobs)
+		pthread_cond_wait(&s->cv, &s->mu);
+	s->jobs++;
+	pthread_mutex_unlock(&s->mu);
+}
+
+void srv_job_end(struct srv *s)
+{
+	pthread_mutex_lock(&s->mu);
+	s->jobs--;
+	pthread_cond_signal(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+int srv_add(struct srv *s, const char *name, int64_t bytes, struct trace *t, struct err *e)
+{
+	pthread_mutex_lock(&s->mu);
+	int rc = 0;
+	if (s->nfiles >= s->o.max_files) {
+		rc = err_set(e, ERR_LIMIT, name, -1, "too many files (at most %d)", s->o.max_files);
+	} else {
+		struct srv_file *f = realloc(s->files, (size_t)(s->nfiles + 1) * sizeof *f);
+		if (!f) {
+			rc = err_set(e, ERR_NOMEM, name, -1, "out of memory");
+		} else {
+			s->files = f;
+			f = &s->files[s->nfiles++];
+			f->id = s->next_id++;
+			f->t = t;
+			f->bytes = bytes;
+			rc = f->id;
+			const char *base = strrchr(name, '/');
+			snprintf(f->name, sizeof f->name, "%s", base ? base + 1 : name);
+		}
+	}
+	pthread_mutex_unlock(&s->mu);
+	if (rc < 0)
+		tr_free(t);
+	return rc;
+}
+
+static const struct rep_col file_cols[] = {
+	{"id", "ID", REP_INT},
+	{"name", "Name", REP_STR},
+	{"bytes", "Size", REP_BYTES},
+	{"events", "Events", REP_INT},
+};
+
+/* The files table: all files, or only the one with id `only` (> 0). */
+static enum MHD_Result reply_files(struct srv *s, struct MHD_Connection *c, int only)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return MHD_NO;
+	struct report *r = rep_open(f, REP_JSON);
+	if (r) {
+		rep_table_begin(r, "files", "Files", file_cols, 4);
+		pthread_mutex_lock(&s->mu);
+		for (int i = 0; i < s->nfiles; i++) {
+			const struct srv_file *x = &s->files[i];
+			if (only > 0 && x->id != only)
+				continue;
+			struct rep_val v[] = {rep_i(x->id), rep_s(x->name),
+					      x->bytes >= 0 ? rep_i(x->bytes) : rep_null(),
+					      rep_i((int64_t)x->t->ev.n)};
+			rep_row(r, v);
+		}
+		pthread_mutex_unlock(&s->mu);
+		rep_table_end(r);
+	}
+	bool ok = r && rep_close(r) == 0;
+	fclose(f);
+	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+				 : srv_reply_error(c, 500, "could not write the answer");
+	free(buf);
+	return res;
+}
+
+/* The query parameters each view takes (the commands' options). */
+static const char *const view_params[VIEW_COUNT] = {
+	[VIEW_SUMMARY] = " tb_compat timeline ",
+	[VIEW_STEPS] = " tb_compat step ",
+	[VIEW_OPS] = " tb_compat group_by stack sort top ",
+	[VIEW_KERNELS] = " tb_compat group_by top ",
+	[VIEW_MEMORY] = " tb_compat device curve events step_plot ",
+};
+
+struct param_check {
+	enum view_kind k;
+	char bad[64];
+};
+
+static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
+				   const char *value)
+{
+	struct param_check *pc = cls;
+	char pat[80];
+	snprintf(pat, sizeof pat, " %s ", key);
+	if (strlen(key) > 40 || !strstr(view_params[pc->k], pat)) {
+		snprintf(pc->bad, sizeof pc->bad, "%.40s", key);
+		return MHD_NO;
+	}
+	return MHD_YES;
+}
+
+static bool flag(struct MHD_Connection *c, const char *key)
+{
+	const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
+	return v && (!strcmp(v, "1") || !strcmp(v, "true") || !*v);
+}
+
+/* Fills o from the query; a message in msg (and -1) when a value is bad. */
+static int parse_opts(struct MHD_Connection *c, enum view_kind k, struct view_opts *o, char *msg,
+		      size_t n)
+{
+	view_opts_init(o);
+	o->tb_compat = flag(c, "tb_compat");
+	o->timeline = flag(c, "timeline");
+	o->ops_stack = flag(c, "stack");
+	o->curve = flag(c, "curve");
+	o->events = flag(c, "events");
+	o->step_plot = flag(c, "step_plot") && o->curve;
+	o->device = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "device");
+	if (o->device && !*o->device)
+		o->device = NULL;
+	const char *g = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "group_by");
+	if (g && k == VIEW_OPS) {
+		if (!strcmp(g, "op+shape") || !strcmp(g, "op shape"))
+			o->ops_group = OPS_BY_NAME_SHAPE;
+		else if (strcmp(g, "op"))
+			return snprintf(msg, n, "group_by must be op or op+shape"), -1;
+	} else if (g && k == VIEW_KERNELS) {
+		if (!strcmp(g, "kernel+op") || !strcmp(g, "kernel op"))
+			o->kern_group = KERN_BY_NAME_OP;
+		else if (strcmp(g, "kernel"))
+			return snprintf(msg, n, "group_by must be kernel or kernel+op"), -1;
+	}
+	const char *sort = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "sort");
+	if (sort && *sort) {
+		int sv = ops_sort_parse(sort);
+		if (sv < 0 || sv == OPS_SORT_TB)
+			return snprintf(msg, n, "unknown sort column"), -1;
+		o->ops_sort = (enum ops_sort)sv;
+	}
+	const char *top = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "top");
+	if (top && *top) {
+		char *end;
+		long long v = strtoll(top, &end, 10);
+		if (*end || v < 0)
+			return snprintf(msg, n, "top needs a count"), -1;
+		o->top = (size_t)v;
+	}
+	const char *step = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "step");
+	if (step && *step) {
+		char *end;
+		long long a = strtoll(step, &end, 10), b = a;
+		if (end != step && *end == '-') {
+			const char *s2 = end + 1;
+			b = strtoll(s2, &end, 10);
+			if (end == s2)
+				b = -1;
+		}
+		if (end == step || *end || a < 0 || b < a)
+			return snprintf(msg, n, "step takes N or A-B"), -1;
+		o->only_steps = true;
+		o->step_lo = a;
+		o->step_hi = b;
+		o->step_text = step;
+	}
+	return 0;
+}
+
+static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int id,
+				  enum view_kind k)
+{
+	struct param_check pc = {.k = k};
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, &pc);
+	if (pc.bad[0])
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s takes no parameter '%s'",
+				       view_kind_name(k), pc.bad);
+	struct view_opts o;
+	char msg[128];
+	if (parse_opts(c, k, &o, msg, sizeof msg))
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
+	const struct trace *t = NULL;
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < s->nfiles; i++)
+		if (s->files[i].id == id)
+			t = s->files[i].t; /* traces live as long as the server */
+	pthread_mutex_unlock(&s->mu);
+	if (!t)
+		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	struct err e = {0};
+	struct view *v;
+	srv_job_begin(s);
+	int rc = view_compute(k, t, &o, &v, &e);
+	srv_job_end(s);
+	if (rc)
+		return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s", e.msg);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct report *r = f ? rep_open(f, REP_JSON) : NULL;
+	if (r)
+		view_emit(v, r);
+	bool ok = r && rep_close(r) == 0;
+	if (f)
+		fclose(f);
+	view_free(v);
+	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+				 : srv_reply_error(c, 500, "could not write the answer");
+	free(buf);
+	return res;
+}
+
+enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char *url)
+{
+	if (!strcmp(url, "/api/files"))
+		return reply_files(s, c, 0);
+	if (!strncmp(url, "/api/file/", 10)) {
+		const char *p = url + 10;
+		char *end;
+		long id = strtol(p, &end, 10);
+		if (end != p && *end == '/' && id > 0 && id < 1000000) {
+			enum view_kind k = view_kind_parse(end + 1);
+			if (k != VIEW_COUNT)
+				return reply_view(s, c, (int)id, k);
+		}
+	}
+	return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint: %s", url);
+}
+
+int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n)
+{
+	if (u->too_big || u->io_failed)
+		return -1;
+	if ((int64_t)n > s->o.max_upload - u->n) {
+		u->too_big = true;
+		return -1;
+	}
+	if (u->fd < 0) {
+		/* a private temp file, unlinked at once: nobody else can open it
+		 * and it vanishes with the connection */
+		const char *dir = getenv("TMPDIR");
+		char path[4096];
+		snprintf(path, sizeof path, "%s/gpuprof-upload-XXXXXX", dir && *dir ? dir : "/tmp");
+		u->fd = mkostemp(path, O_CLOEXEC);
+		if (u->fd < 0) {
+			u->io_failed = true;
+			return -1;
+		}
+		unlink(path);
+	}
+	while (n) {
+		ssize_t w = write(u->fd, data, n);
+		if (w <= 0) {
+			u->io_failed = true;
+			return -1;
+		}
+		data += w;
+		n -= (size_t)w;
+		u->n += w;
+	}
+	return 0;
+}
+
+enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct srv_upload *u)
+{
+	if (u->io_failed)
+		return srv_reply_error(c, 500, "could not store the upload");
+	if (u->fd < 0 || u->n == 0)
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s: the file is empty", u->name);
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/fd/%d", u->fd);
+	struct err e = {0};
+	struct trace *t;
+	struct tr_load_opts lo = {0};
+	srv_job_begin(s);
+	int rc = tr_load(path, &lo, &t, &e);
+	srv_job_end(s);
+	if (rc) {
+		char where[64] = "";
+		if (e.offset >= 0)
+			snprintf(where, sizeof where, " at byte %lld%s", (long long)e.offset,
+				 e.uncompressed ? " (uncompressed)" : "");
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s%s: %s", u->name, where, e.msg);
+	}
+	int id = srv_add(s, u->name, u->n, t, &e);
+	if (id < 0)
+		return srv_reply_error(c, MHD_HTTP_INSUFFICIENT_STORAGE, "%s", e.msg);
+	return reply_files(s, c, id);
+}

@@ -1,0 +1,56 @@
+/* server internals, shared by srv.c (HTTP, security, assets) and srv_api.c
+ * (the JSON API and the loaded files). */
+#ifndef GP_SERVER_SRV_INT_H
+#define GP_SERVER_SRV_INT_H
+
+#include <microhttpd.h>
+#include <pthread.h>
+
+#include "server/server.h"
+
+#define SRV_MAX_URL 2048
+#define SRV_MAX_NAME 200
+
+struct srv_file {
+	int id;
+	char name[SRV_MAX_NAME + 1];
+	int64_t bytes; /* input size, -1 when unknown */
+	struct trace *t;
+};
+
+struct srv {
+	struct srv_opts o;
+	struct MHD_Daemon *d;
+	int port;
+	char host[64]; /* as bound, for the URL ("[::1]" for IPv6) */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int jobs; /* analyses/loads running */
+	struct srv_file *files;
+	int nfiles, next_id;
+};
+
+/* An upload in progress (the connection's state). */
+struct srv_upload {
+	int fd;		 /* unlinked private temp file, -1 before the first byte */
+	int64_t n;	 /* bytes received */
+	bool too_big;	 /* over max_upload: the rest is discarded */
+	bool io_failed;	 /* a write failed */
+	char name[SRV_MAX_NAME + 1];
+};
+
+/* Queues a response; copies body (len bytes) when it is not NULL. */
+enum MHD_Result srv_reply(struct MHD_Connection *c, unsigned status, const char *mime,
+			  const void *body, size_t len);
+/* {"error": {"status": N, "message": "..."}} with that status. */
+enum MHD_Result srv_reply_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The API (srv_api.c). url starts with "/api/". */
+enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char *url);
+enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct srv_upload *u);
+int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
+void srv_job_begin(struct srv *s);
+void srv_job_end(struct srv *s);
+
+#endif

@@ -1,0 +1,206 @@
+/* view: the view table (names, compute, emit, free) and the steps view
+ * (`gpuprof steps`: one row per training step and where its time went). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "views/view_int.h"
+
+static const char *const kind_names[VIEW_COUNT] = {
+	[VIEW_SUMMARY] = "summary", [VIEW_STEPS] = "steps",   [VIEW_OPS] = "ops",
+	[VIEW_KERNELS] = "kernels", [VIEW_MEMORY] = "memory",
+};
+
+void view_opts_init(struct view_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->ops_group = OPS_BY_NAME;
+	o->ops_sort = OPS_SORT_TB;
+	o->kern_group = KERN_BY_NAME;
+	o->top = SIZE_MAX;
+	o->window = (struct mem_window){INT64_MIN, INT64_MAX};
+}
+
+enum view_kind view_kind_parse(const char *name)
+{
+	for (int k = 0; k < VIEW_COUNT; k++)
+		if (!strcmp(name, kind_names[k]))
+			return (enum view_kind)k;
+	return VIEW_COUNT;
+}
+
+const char *view_kind_name(enum view_kind k)
+{
+	return k < VIEW_COUNT ? kind_names[k] : "?";
+}
+
+static const struct rep_col step_cols[] = {
+	{"step", "Step", REP_STR},
+	{"start_ns", "Start (ns)", REP_INT},
+	{"end_ns", "End (ns)", REP_INT},
+#define X(id, key, title) {key "_ns", title, REP_DUR_NS},
+	ST_PARTS(X)
+#undef X
+};
+#define NSTEP_COLS ((int)(sizeof step_cols / sizeof step_cols[0]))
+
+static void steps_emit(struct view *vw, struct report *r)
+{
+	const struct st_result *s = &vw->steps;
+	bool compat = vw->o.tb_compat;
+	rep_table_begin(r, "steps", "Steps (time breakdown)", step_cols, NSTEP_COLS);
+	struct rep_val v[NSTEP_COLS];
+	char name[32];
+	for (size_t i = 0; i < s->n; i++) {
+		const struct st_step *st = &s->steps[i];
+		snprintf(name, sizeof name, "%lld", (long long)st->number);
+		v[0] = rep_s(name);
+		v[1] = rep_i(st->start);
+		v[2] = rep_i(st->end);
+		for (int k = 0; k < ST_NPARTS; k++)
+			v[3 + k] = rep_i(st->cost[k]);
+		rep_row(r, v);
+	}
+	if (s->n) {
+		v[0] = rep_s("average");
+		v[1] = rep_null();
+		v[2] = rep_null();
+		for (int k = 0; k < ST_NPARTS; k++)
+			v[3 + k] = rep_i(st_avg_ns(s, (enum st_part)k));
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+	rep_kv_begin(r, "step_detection", "Step detection");
+	rep_kv(r, "mode", "Mode", REP_STR, rep_s(compat ? "tb-compat" : "default"));
+	rep_kv(r, "source", "Steps from", REP_STR,
+	       rep_s(!s->fallback ? "ProfilerStep events"
+		     : s->n   ? "no ProfilerStep: one step over the CPU operators"
+			      : "no ProfilerStep and no CPU operators: no step"));
+	rep_kv(r, "steps", "Steps", REP_INT, rep_i((int64_t)s->n));
+	rep_kv(r, "removed_tail_steps", "Tail steps removed", REP_INT,
+	       rep_i((int64_t)(s->host_steps - s->n)));
+	rep_kv(r, "device_adjusted", "Stretched to GPU work", REP_BOOL, rep_b(s->device_adjusted));
+	rep_kv(r, "has_kernel", "Has kernels", REP_BOOL, rep_b(s->has_kernel));
+	rep_kv(r, "has_runtime", "Has runtime calls", REP_BOOL, rep_b(s->has_runtime));
+	rep_kv(r, "has_memcpy_or_memset", "Has memcpy/memset", REP_BOOL,
+	       rep_b(s->has_memcpy_or_memset));
+	rep_kv(r, "has_communication", "Has communication", REP_BOOL, rep_b(s->has_communication));
+	rep_kv_end(r);
+}
+
+/* The whole trace's steps; with only_steps, the rows of those steps (each
+ * the row the full table shows: a step's start depends on the one before). */
+static int steps_compute(struct view *v, struct err *e)
+{
+	struct st_opts so = {.tb_compat = v->o.tb_compat};
+	struct tr_links l;
+	int rc = tr_links_build(v->t, false, &l, e);
+	if (rc)
+		return rc;
+	struct st_result *s = &v->steps;
+	rc = st_compute(v->t, &l, &so, s, e);
+	tr_links_free(&l);
+	if (rc || !v->o.only_steps)
+		return rc;
+	size_t k = 0;
+	memset(s->sum, 0, sizeof s->sum);
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->steps[i].number < v->o.step_lo || s->steps[i].number > v->o.step_hi)
+			continue;
+		s->steps[k] = s->steps[i];
+		for (int p = 0; p < ST_NPARTS; p++)
+			s->sum[p] += s->steps[k].cost[p];
+		k++;
+	}
+	if (!k)
+		rc = err_set(e, ERR_USAGE, v->t->path, -1, "--step: no step %s",
+			     v->o.step_text ? v->o.step_text : "in that range");
+	s->host_steps -= s->n - k; /* keep "removed tail steps" about the trace */
+	s->n = k;
+	return rc;
+}
+
+int view_compute(enum view_kind k, const struct trace *t, const struct view_opts *o,
+		 struct view **out, struct err *e)
+{
+	*out = NULL;
+	if (k >= VIEW_COUNT)
+		return err_set(e, ERR_USAGE, NULL, -1, "no such view");
+	struct view *v = calloc(1, sizeof *v);
+	if (!v)
+		return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
+	v->kind = k;
+	v->o = *o;
+	v->t = t;
+	v->dev = MEM_NO_DEV;
+	int rc;
+	switch (k) {
+	case VIEW_SUMMARY:
+		rc = view_summary_compute(v, e);
+		break;
+	case VIEW_STEPS:
+		rc = steps_compute(v, e);
+		break;
+	case VIEW_MEMORY:
+		rc = view_memory_compute(v, e);
+		break;
+	default:
+		rc = view_tables_compute(v, e);
+		break;
+	}
+	if (rc) {
+		view_free(v);
+		return rc;
+	}
+	*out = v;
+	return 0;
+}
+
+void view_emit(struct view *v, struct report *r)
+{
+	switch (v->kind) {
+	case VIEW_SUMMARY:
+		view_summary_emit(v, r);
+		break;
+	case VIEW_STEPS:
+		steps_emit(v, r);
+		break;
+	case VIEW_OPS:
+		view_ops_emit(v, r);
+		break;
+	case VIEW_KERNELS:
+		view_kernels_emit(v, r);
+		break;
+	default:
+		view_memory_emit(v, r);
+		break;
+	}
+}
+
+void view_free(struct view *v)
+{
+	if (!v)
+		return;
+	mem_stats_free(&v->mstats);
+	mem_curve_free(&v->mcurve);
+	mem_events_free(&v->mevents);
+	mem_free(&v->mem);
+	kern_free(&v->kern);
+	ops_free(&v->ops);
+	ov_free(&v->ov);
+	optree_free(&v->tree);
+	gm_free(&v->gm);
+	st_free(&v->steps);
+	free(v);
+}
+
+int view_write(enum view_kind k, const struct trace *t, const struct view_opts *o,
+	       struct report *r, struct err *e)
+{
+	struct view *v;
+	int rc = view_compute(k, t, o, &v, e);
+	if (rc)
+		return rc;
+	view_emit(v, r);
+	view_free(v);
+	return 0;
+}

@@ -1,0 +1,74 @@
+/* views: the trace views (summary, steps, ops, kernels, memory) as
+ * computations that write to any report sink, with no CLI around them.
+ *
+ * A view is computed once (view_compute: the analyses of src/torch) and then
+ * emitted into a struct report (view_emit) with the one column declaration
+ * of each table, so `gpuprof <cmd>` and the HTTP API of `gpuprof serve`
+ * produce the same tables from the same code. The split lets a caller open
+ * its output only once the analysis has succeeded (the CLI writes nothing
+ * on an error).
+ *
+ * Layering: this area sits between the analyses and the front ends: it
+ * depends on torch/ and report/ (and core), never on cli/ or server/. It was
+ * given its own folder rather than src/report/ because report/ depends on
+ * core only and must not know the trace model.
+ *
+ * A view owns its analysis results and reads the trace (which must outlive
+ * it) without changing it, so several views may be computed on one trace
+ * from different threads at once.
+ */
+#ifndef GP_VIEWS_VIEW_H
+#define GP_VIEWS_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "report/report.h"
+#include "torch/kernels.h"
+#include "torch/memory.h"
+#include "torch/ops.h"
+#include "torch/trace.h"
+
+enum view_kind { VIEW_SUMMARY, VIEW_STEPS, VIEW_OPS, VIEW_KERNELS, VIEW_MEMORY, VIEW_COUNT };
+
+/* The options of every view (the commands' options); view_opts_init gives
+ * the commands' defaults. Fields a view does not use are ignored. */
+struct view_opts {
+	bool tb_compat;		  /* all: --tb-compat */
+	bool timeline;		  /* summary: --timeline */
+	bool only_steps;	  /* steps: --step, rows step_lo..step_hi only */
+	int64_t step_lo, step_hi; /* inclusive */
+	const char *step_text;	  /* the --step text, for the error message */
+	enum ops_group ops_group; /* ops: --group-by */
+	bool ops_stack;		  /* ops: --stack */
+	enum ops_sort ops_sort;	  /* ops: --sort (OPS_SORT_TB = tb's default) */
+	enum kern_group kern_group; /* kernels: --group-by */
+	size_t top;		  /* ops, kernels: --top (SIZE_MAX = all) */
+	const char *device;	  /* memory: --device (NULL = default) */
+	bool curve, events, step_plot; /* memory: --curve, --events, --step-plot */
+	bool windowed;		  /* memory: --start/--end given */
+	struct mem_window window; /* relative to the profiler start */
+};
+
+struct view;
+
+void view_opts_init(struct view_opts *o);
+/* "summary", "steps", "ops", "kernels", "memory"; VIEW_COUNT when unknown. */
+enum view_kind view_kind_parse(const char *name);
+const char *view_kind_name(enum view_kind k);
+
+/* Runs the analyses of view k on t. Errors: ERR_USAGE for a request the
+ * trace cannot answer (no such memory device, no such step), else what the
+ * analyses return. */
+int view_compute(enum view_kind k, const struct trace *t, const struct view_opts *o,
+		 struct view **out, struct err *e);
+/* Writes the view's tables and sections into r (which stays open). */
+void view_emit(struct view *v, struct report *r);
+void view_free(struct view *v);
+/* view_compute + view_emit + view_free. */
+int view_write(enum view_kind k, const struct trace *t, const struct view_opts *o,
+	       struct report *r, struct err *e);
+
+#endif

@@ -1,0 +1,41 @@
+/* views internals: the state of a computed view, shared by view*.c only. */
+#ifndef GP_VIEWS_VIEW_INT_H
+#define GP_VIEWS_VIEW_INT_H
+
+#include "torch/gpumetrics.h"
+#include "torch/optree.h"
+#include "torch/overview.h"
+#include "torch/steps.h"
+#include "views/view.h"
+
+/* Every analysis result a view may hold; those a view does not use stay
+ * zero (their *_free functions accept zeroed structs). */
+struct view {
+	enum view_kind kind;
+	struct view_opts o;
+	const struct trace *t;
+	struct st_result steps;
+	struct gm_result gm;
+	struct optree tree;
+	struct ov_result ov;
+	struct ops_view ops;
+	enum ops_sort sorted;
+	struct kern_view kern;
+	struct memory mem;
+	uint16_t dev;
+	struct mem_stats mstats;
+	struct mem_curve mcurve;
+	struct mem_events mevents;
+};
+
+int view_tables_compute(struct view *v, struct err *e); /* ops, kernels */
+void view_ops_emit(struct view *v, struct report *r);
+void view_kernels_emit(struct view *v, struct report *r);
+int view_memory_compute(struct view *v, struct err *e);
+void view_memory_emit(struct view *v, struct report *r);
+int view_summary_compute(struct view *v, struct err *e);
+void view_summary_emit(struct view *v, struct report *r);
+
+#define VIEW_NC(a) ((int)(sizeof a / sizeof a[0]))
+
+#endif

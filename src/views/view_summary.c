@@ -1,0 +1,228 @@
+/* view_summary: the overview of one trace (torch-tb-profiler's Overview
+ * page), as `gpuprof summary` and GET /api/file/ID/summary show it:
+ * configuration, steps, the average step's breakdown, per-GPU metrics, the
+ * recommendations and the input anomalies. */
+#include <string.h>
+
+#include "views/view_int.h"
+
+static struct rep_val pct_or_null(bool has, double v)
+{
+	return has ? rep_f(v) : rep_null();
+}
+
+static const struct tr_device_prop *device_prop(const struct trace *t, int64_t id)
+{
+	for (size_t i = 0; i < t->meta.ndevices; i++)
+		if (t->meta.devices[i].id == id)
+			return &t->meta.devices[i];
+	/* no "id" fields: the list is indexed by GPU id, as the plugin reads it */
+	if (id >= 0 && (size_t)id < t->meta.ndevices && t->meta.devices[id].id == INT64_MIN)
+		return &t->meta.devices[id];
+	return NULL;
+}
+
+static const struct rep_col gpu_cols[] = {
+	{"gpu", "GPU", REP_INT},
+	{"name", "Name", REP_STR},
+	{"memory_bytes", "Memory", REP_BYTES},
+	{"compute_capability", "Compute capability", REP_STR},
+	{"sms", "SMs", REP_INT},
+	{"kernels", "Kernels", REP_INT},
+	{"gpu_utilization_pct", "GPU Utilization", REP_PCT},
+	{"est_sm_efficiency_pct", "Est. SM Efficiency", REP_PCT},
+	{"est_achieved_occupancy_pct", "Est. Achieved Occupancy", REP_PCT},
+	{"tensor_cores_pct", "Kernel Time using Tensor Cores", REP_PCT},
+};
+
+static void gpu_row(struct report *r, const struct trace *t, int64_t id, const struct gm_gpu *g,
+		    const struct ov_result *ov)
+{
+	double tc = ov_tc_ratio(ov, id);
+	const struct tr_device_prop *p = device_prop(t, id);
+	char cc[48] = "";
+	bool has_cc = p && p->compute_major != INT64_MIN && p->compute_minor != INT64_MIN;
+	if (has_cc)
+		snprintf(cc, sizeof cc, "%lld.%lld", (long long)p->compute_major,
+			 (long long)p->compute_minor);
+	struct rep_val v[] = {
+		rep_i(id),
+		p && p->name ? rep_s(tr_str(t, p->name)) : rep_null(),
+		p && p->total_global_mem != INT64_MIN ? rep_i(p->total_global_mem) : rep_null(),
+		has_cc ? rep_s(cc) : rep_null(),
+		p && p->num_sms != INT64_MIN ? rep_i(p->num_sms) : rep_null(),
+		rep_i(g ? (int64_t)g->kernels : 0),
+		/* the plugin shows round(x * 100, 2): the same double product */
+		pct_or_null(g && g->has_utilization, g ? g->utilization * 100 : 0),
+		pct_or_null(g && g->has_sm_efficiency, g ? g->sm_efficiency * 100 : 0),
+		pct_or_null(g && g->has_occupancy, g ? g->occupancy : 0),
+		pct_or_null(tc >= 0, tc * 100),
+	};
+	rep_row(r, v);
+}
+
+/* GPUs with kernels, then those only in deviceProperties, by id. */
+static void emit_gpus(struct report *r, const struct trace *t, const struct gm_result *g,
+		      const struct ov_result *ov)
+{
+	rep_table_begin(r, "gpus", "GPUs", gpu_cols, (int)(sizeof gpu_cols / sizeof gpu_cols[0]));
+	size_t i = 0;
+	int64_t last = INT64_MIN;
+	for (;;) {
+		/* the next id above last among both lists (both are small) */
+		int64_t next = INT64_MAX;
+		if (i < g->n)
+			next = g->gpus[i].id;
+		for (size_t d = 0; d < t->meta.ndevices; d++) {
+			int64_t id = t->meta.devices[d].id != INT64_MIN ? t->meta.devices[d].id
+									  : (int64_t)d;
+			if (id > last && id < next)
+				next = id;
+		}
+		if (next == INT64_MAX)
+			break;
+		const struct gm_gpu *gg = i < g->n && g->gpus[i].id == next ? &g->gpus[i++] : NULL;
+		gpu_row(r, t, next, gg, ov);
+		last = next;
+	}
+	rep_table_end(r);
+}
+
+static const struct rep_col part_cols[] = {
+	{"part", "Part", REP_STR},
+	{"avg_ns", "Average", REP_DUR_NS},
+	{"pct", "Percentage", REP_PCT},
+};
+
+static void emit_breakdown(struct report *r, const struct st_result *s)
+{
+	rep_table_begin(r, "breakdown", "Average step time breakdown", part_cols, 3);
+	double total = st_avg_us(s, ST_TOTAL);
+	for (int k = 0; k < ST_NPARTS && s->n; k++) {
+		if (!st_part_shown(s, (enum st_part)k))
+			continue;
+		/* the plugin's round(100 * part / total, 2) divides the same
+		 * float averages (µs) */
+		double pct = 100 * st_avg_us(s, (enum st_part)k) / total;
+		struct rep_val v[] = {rep_s(st_part_title((enum st_part)k)),
+				      rep_i(st_avg_ns(s, (enum st_part)k)),
+				      total > 0 ? rep_f(k == ST_TOTAL ? 100.0 : pct) : rep_null()};
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+}
+
+static const struct rep_col anomaly_cols[] = {
+	{"anomaly", "Anomaly", REP_STR},
+	{"count", "Count", REP_INT},
+	{"description", "What", REP_STR},
+};
+
+static void emit_anomalies(struct report *r, const struct trace *t)
+{
+	rep_table_begin(r, "anomalies", "Input anomalies", anomaly_cols, 3);
+	for (int k = 0; k < AN_COUNT; k++) {
+		if (!t->anomalies.count[k])
+			continue;
+		struct rep_val v[] = {rep_s(tr_anomaly_key(k)), rep_i((int64_t)t->anomalies.count[k]),
+				      rep_s(tr_anomaly_desc(k))};
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+}
+
+static const struct rep_col bucket_cols[] = {
+	{"gpu", "GPU", REP_INT},
+	{"start_ns", "Start (ns)", REP_INT},
+	{"utilization", "Utilization", REP_FLOAT},
+};
+static const struct rep_col smr_cols[] = {
+	{"gpu", "GPU", REP_INT},
+	{"start_ns", "Start (ns)", REP_INT},
+	{"end_ns", "End (ns)", REP_INT},
+	{"value", "SM efficiency", REP_FLOAT},
+};
+
+static void emit_timeline(struct report *r, const struct gm_result *g)
+{
+	rep_table_begin(r, "gpu_utilization_timeline", "GPU utilization timeline", bucket_cols, 3);
+	for (size_t i = 0; i < g->n; i++)
+		for (size_t b = 0; b < g->gpus[i].nbuckets; b++) {
+			struct rep_val v[] = {rep_i(g->gpus[i].id), rep_i(g->gpus[i].buckets[b].start),
+					      rep_f(g->gpus[i].buckets[b].value)};
+			rep_row(r, v);
+		}
+	rep_table_end(r);
+	rep_table_begin(r, "sm_efficiency_ranges", "Est. SM efficiency ranges", smr_cols, 4);
+	for (size_t i = 0; i < g->n; i++)
+		for (size_t k = 0; k < g->gpus[i].sm_ranges.n; k++) {
+			const struct rgv *x = &g->gpus[i].sm_ranges.v[k];
+			struct rep_val v[] = {rep_i(g->gpus[i].id), rep_i(x->start), rep_i(x->end),
+					      rep_f(x->value)};
+			rep_row(r, v);
+		}
+	rep_table_end(r);
+}
+
+static const struct rep_col rec_cols[] = {{"text", "Recommendation", REP_STR}};
+
+static void emit_recommendations(struct report *r, const struct ov_result *ov)
+{
+	rep_table_begin(r, "recommendations", "Recommendations", rec_cols, 1);
+	for (size_t i = 0; i < ov->nrecs; i++) {
+		struct rep_val v[] = {rep_s(ov->recs[i])};
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+}
+
+void view_summary_emit(struct view *v, struct report *r)
+{
+	const struct trace *t = v->t;
+	const struct st_result *s = &v->steps;
+	const struct gm_result *g = &v->gm;
+	const struct ov_result *ov = &v->ov;
+	bool compat = v->o.tb_compat, timeline = v->o.timeline;
+	bool gpu = t->counts.by_kind[TR_KERNEL] || t->counts.by_kind[TR_MEMCPY] ||
+		   t->counts.by_kind[TR_MEMSET];
+	rep_kv_begin(r, "overview", "Overview");
+	rep_kv(r, "mode", "Mode", REP_STR, rep_s(compat ? "tb-compat" : "default"));
+	rep_kv(r, "device_type", "Device type", REP_STR, rep_s(gpu ? "GPU" : "CPU"));
+	rep_kv(r, "steps", "Steps", REP_INT, rep_i((int64_t)s->n));
+	rep_kv(r, "avg_step_ns", "Average step time", REP_DUR_NS,
+	       s->n ? rep_i(st_avg_ns(s, ST_TOTAL)) : rep_null());
+	rep_kv(r, "window_ns", "Steps time (first start .. last end)", REP_DUR_NS,
+	       g->has_window ? rep_i(g->win_end - g->win_start) : rep_null());
+	rep_kv(r, "tc_eligible_pct", "Kernel time of Tensor-Core-eligible ops", REP_PCT,
+	       ov->has_kernels ? rep_f(ov->tc_eligible_ratio * 100) : rep_null());
+	if (timeline)
+		rep_kv(r, "timeline_bucket_ns", "Timeline bucket", REP_DUR_NS,
+		       g->bucket_ns ? rep_i(g->bucket_ns) : rep_null());
+	rep_kv_end(r);
+	emit_gpus(r, t, g, ov);
+	emit_breakdown(r, s);
+	emit_recommendations(r, ov);
+	if (timeline)
+		emit_timeline(r, g);
+	emit_anomalies(r, t);
+}
+
+int view_summary_compute(struct view *v, struct err *e)
+{
+	const struct trace *t = v->t;
+	struct st_opts so = {.tb_compat = v->o.tb_compat};
+	struct optree_opts to = {.tb_compat = v->o.tb_compat};
+	struct tr_links l;
+	int rc = tr_links_build(t, false, &l, e);
+	if (rc)
+		return rc;
+	rc = st_compute(t, &l, &so, &v->steps, e);
+	tr_links_free(&l);
+	const struct st_result *s = &v->steps;
+	if (!rc)
+		rc = gm_compute(t, s->n > 0, s->n ? s->steps[0].start : 0,
+				s->n ? s->steps[s->n - 1].end : 0, v->o.timeline, &v->gm, e);
+	if (!rc && (rc = optree_build(t, &to, &v->tree, e)) == 0)
+		rc = ov_compute(t, &v->tree, s, &v->gm, v->o.tb_compat, &v->ov, e);
+	return rc;
+}

@@ -1,0 +1,199 @@
+/* view_tables: the operator and kernel tables (torch-tb-profiler's Operator
+ * and Kernel views; src/torch/ops.h, src/torch/kernels.h), as `gpuprof ops`,
+ * `gpuprof kernels` and GET /api/file/ID/{ops,kernels} show them. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "views/view_int.h"
+
+int view_tables_compute(struct view *v, struct err *e)
+{
+	struct optree_opts to = {.tb_compat = v->o.tb_compat};
+	int rc = optree_build(v->t, &to, &v->tree, e);
+	if (rc)
+		return rc;
+	if (v->kind == VIEW_KERNELS)
+		return kern_build(&v->tree, v->o.kern_group, &v->kern, e);
+	struct ops_opts oo = {.group = v->o.ops_group, .stack = v->o.ops_stack};
+	if ((rc = ops_build(&v->tree, &oo, &v->ops, e)))
+		return rc;
+	v->sorted = ops_sort(&v->ops, &v->tree, v->o.ops_sort);
+	return 0;
+}
+
+enum { OCOL_ALWAYS, OCOL_SHAPE, OCOL_STACK, OCOL_NOSTACK };
+
+/* Every column of the table, declared once; `when` says which option
+ * shows it. */
+static const struct ops_col {
+	struct rep_col col;
+	int when;
+} ops_cols[] = {
+	{{"name", "Name", REP_STR}, OCOL_ALWAYS},
+	{{"input_shape", "Input Shape", REP_STR}, OCOL_SHAPE},
+	{{"call_stack", "Call Stack", REP_STR}, OCOL_STACK},
+	{{"calls", "Calls", REP_INT}, OCOL_ALWAYS},
+	{{"device_self_ns", "Device Self", REP_DUR_NS}, OCOL_ALWAYS},
+	{{"device_total_ns", "Device Total", REP_DUR_NS}, OCOL_ALWAYS},
+	{{"host_self_ns", "Host Self", REP_DUR_NS}, OCOL_ALWAYS},
+	{{"host_total_ns", "Host Total", REP_DUR_NS}, OCOL_ALWAYS},
+	{{"tc_eligible", "TC Eligible", REP_BOOL}, OCOL_ALWAYS},
+	{{"tc_self_pct", "TC Self", REP_PCT}, OCOL_ALWAYS},
+	{{"tc_total_pct", "TC Total", REP_PCT}, OCOL_ALWAYS},
+	{{"has_call_stack", "Has Stack", REP_BOOL}, OCOL_NOSTACK},
+};
+#define OPS_NCOLS (sizeof ops_cols / sizeof ops_cols[0])
+
+static bool col_on(int when, const struct ops_opts *oo)
+{
+	return when == OCOL_ALWAYS || (when == OCOL_SHAPE && oo->group == OPS_BY_NAME_SHAPE) ||
+	       (when == OCOL_STACK && oo->stack) || (when == OCOL_NOSTACK && !oo->stack);
+}
+
+void view_ops_emit(struct view *vw, struct report *r)
+{
+	const struct optree *o = &vw->tree;
+	const struct ops_view *v = &vw->ops;
+	const struct ops_opts oo_ = {.group = vw->o.ops_group, .stack = vw->o.ops_stack};
+	const struct ops_opts *oo = &oo_;
+	size_t top = vw->o.top;
+	enum ops_sort sorted = vw->sorted;
+	const struct trace *t = o->t;
+	struct rep_col cols[OPS_NCOLS];
+	int nc = 0;
+	for (size_t i = 0; i < OPS_NCOLS; i++)
+		if (col_on(ops_cols[i].when, oo))
+			cols[nc++] = ops_cols[i].col;
+	rep_table_begin(r, "operators", "Operators", cols, nc);
+	for (size_t i = 0; i < v->n && i < top; i++) {
+		const struct ops_row *row = &v->rows[i];
+		const struct rep_val vals[] = {
+			rep_s(tr_str(t, row->name)),
+			rep_s(ops_shape(v, row)),
+			row->call_stack ? rep_s(tr_str(t, row->call_stack)) : rep_null(),
+			rep_i((int64_t)row->calls),
+			rep_i(row->self_device),
+			rep_i(row->device),
+			rep_i(row->self_host),
+			rep_i(row->host),
+			rep_b(row->tc_eligible),
+			rep_f(ops_tc_self_pct(row)),
+			rep_f(ops_tc_total_pct(row)),
+			rep_b(row->has_call_stack),
+		};
+		struct rep_val out[OPS_NCOLS];
+		int k = 0;
+		for (size_t c = 0; c < OPS_NCOLS; c++)
+			if (col_on(ops_cols[c].when, oo))
+				out[k++] = vals[c];
+		rep_row(r, out);
+	}
+	rep_table_end(r);
+	int64_t nodes = 0, ops = 0;
+	for (size_t i = 0; i < o->npost; i++) {
+		nodes += o->nodes[o->post[i]].cls != OPC_ROOT;
+		ops += o->nodes[o->post[i]].is_op;
+	}
+	rep_kv_begin(r, "tree", "Call tree");
+	rep_kv(r, "threads", "Threads", REP_INT, rep_i((int64_t)o->nthreads));
+	rep_kv(r, "host_nodes", "Host nodes", REP_INT, rep_i(nodes));
+	rep_kv(r, "operators", "Operator calls", REP_INT, rep_i(ops));
+	rep_kv(r, "groups", "Rows", REP_INT, rep_i((int64_t)v->n));
+	rep_kv(r, "dropped_overlaps", "Dropped (partial overlap)", REP_INT,
+	       rep_i((int64_t)o->dropped));
+	rep_kv(r, "unclaimed_runtimes", "Runtime calls no operator claimed", REP_INT,
+	       rep_i((int64_t)o->orphan_runtimes));
+	rep_kv(r, "stale_kernels", "Kernels no runtime launched", REP_INT,
+	       rep_i((int64_t)o->nstale));
+	rep_kv(r, "sorted_by", "Sorted by", REP_STR, rep_s(ops_sort_name(sorted)));
+	rep_kv(r, "tb_compat", "tb-compat", REP_BOOL, rep_b(o->opts.tb_compat));
+	rep_kv_end(r);
+}
+
+enum { KCOL_ALWAYS, KCOL_OP };
+
+/* Every column, declared once; KCOL_OP ones only by kernel + op. */
+static const struct kern_col {
+	struct rep_col col;
+	int when;
+} kern_cols[] = {
+	{{"name", "Name", REP_STR}, KCOL_ALWAYS},
+	{{"op", "Operator", REP_STR}, KCOL_OP},
+	{{"grid", "Grid", REP_STR}, KCOL_OP},
+	{{"block", "Block", REP_STR}, KCOL_OP},
+	{{"registers_per_thread", "Registers", REP_INT}, KCOL_OP},
+	{{"shared_memory_bytes", "Shared Mem", REP_BYTES}, KCOL_OP},
+	{{"tc_used", "Uses TC", REP_BOOL}, KCOL_ALWAYS},
+	{{"op_tc_eligible", "Op TC Eligible", REP_BOOL}, KCOL_OP},
+	{{"calls", "Calls", REP_INT}, KCOL_ALWAYS},
+	{{"total_ns", "Total", REP_DUR_NS}, KCOL_ALWAYS},
+	{{"mean_ns", "Mean", REP_DUR_NS}, KCOL_ALWAYS},
+	{{"max_ns", "Max", REP_DUR_NS}, KCOL_ALWAYS},
+	{{"min_ns", "Min", REP_DUR_NS}, KCOL_ALWAYS},
+	{{"mean_blocks_per_sm", "Blocks/SM", REP_FLOAT}, KCOL_ALWAYS},
+	{{"mean_occupancy_pct", "Est. Occupancy", REP_PCT}, KCOL_ALWAYS},
+};
+#define KERN_NCOLS (sizeof kern_cols / sizeof kern_cols[0])
+
+/* Python's str() of a dim3 list: "[128, 2, 1]". */
+static struct rep_val dim3(char *buf, size_t n, const int32_t *d)
+{
+	if (d[0] < 0 && d[1] < 0 && d[2] < 0)
+		return rep_null();
+	snprintf(buf, n, "[%" PRId32 ", %" PRId32 ", %" PRId32 "]", d[0], d[1], d[2]);
+	return rep_s(buf);
+}
+
+void view_kernels_emit(struct view *vw, struct report *r)
+{
+	struct optree *o = &vw->tree;
+	const struct kern_view *v = &vw->kern;
+	enum kern_group group = vw->o.kern_group;
+	size_t top = vw->o.top;
+	const struct trace *t = o->t;
+	struct rep_col cols[KERN_NCOLS];
+	int nc = 0;
+	for (size_t i = 0; i < KERN_NCOLS; i++)
+		if (kern_cols[i].when == KCOL_ALWAYS || group == KERN_BY_NAME_OP)
+			cols[nc++] = kern_cols[i].col;
+	rep_table_begin(r, "kernels", group == KERN_BY_NAME ? "Kernels" : "Kernels by operator",
+			cols, nc);
+	for (size_t i = 0; i < v->n && i < top; i++) {
+		const struct kern_row *k = &v->rows[i];
+		char gb[48], bb[48];
+		const struct rep_val vals[] = {
+			rep_s(tr_str(t, k->name)),
+			k->op == OPT_NIL ? rep_s("N/A") : rep_s(optree_name(o, k->op)),
+			dim3(gb, sizeof gb, k->grid),
+			dim3(bb, sizeof bb, k->block),
+			k->regs < 0 ? rep_null() : rep_i(k->regs),
+			k->shared_mem < 0 ? rep_null() : rep_i(k->shared_mem),
+			rep_b(k->tc_used),
+			rep_b(k->op_tc_eligible),
+			rep_i((int64_t)k->calls),
+			rep_i(k->total),
+			rep_i(kern_mean(k)),
+			rep_i(k->max),
+			rep_i(k->min),
+			v->has_blocks_per_sm ? rep_f(k->mean_bps) : rep_null(),
+			v->has_occupancy ? rep_f(k->mean_occ) : rep_null(),
+		};
+		struct rep_val out[KERN_NCOLS];
+		int n = 0;
+		for (size_t c = 0; c < KERN_NCOLS; c++)
+			if (kern_cols[c].when == KCOL_ALWAYS || group == KERN_BY_NAME_OP)
+				out[n++] = vals[c];
+		rep_row(r, out);
+	}
+	rep_table_end(r);
+	rep_kv_begin(r, "tensor_cores", "Tensor Cores");
+	rep_kv(r, "kernel_time_ns", "Kernel time", REP_DUR_NS, rep_i(v->kernel_time));
+	rep_kv(r, "tc_kernel_time_ns", "In Tensor Core kernels", REP_DUR_NS, rep_i(v->tc_time));
+	rep_kv(r, "tc_used_pct", "Share using Tensor Cores", REP_PCT,
+	       rep_f(v->kernel_time > 0 ? 100.0 * ((double)v->tc_time / (double)v->kernel_time)
+					: 0.0));
+	rep_kv(r, "tc_eligible_ops_kernel_pct", "Operator kernel time of TC-eligible ops", REP_PCT,
+	       rep_f(100.0 * optree_tc_eligible_ratio(o)));
+	rep_kv(r, "tb_compat", "tb-compat", REP_BOOL, rep_b(o->opts.tb_compat));
+	rep_kv_end(r);
+}

@@ -1,0 +1,172 @@
+// Browser tests of the gpuprof viewer: starts `gpuprof serve` on a free
+// loopback port with examples/resnet_like.json.gz, drives Debian's chromium
+// (headless, through playwright-core) and checks what a user sees against
+// `gpuprof ... --format json` on the same file. Screenshots go to
+// build/web-artifacts/. Run by tests/web/run.sh (GPUPROF = the binary).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const gpuprof = path.resolve(root, process.env.GPUPROF || 'gpuprof');
+const fixture = path.join(root, 'examples/resnet_like.json.gz');
+const artifacts = path.join(root, 'build/web-artifacts');
+const chromePath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+const cli = (...args) => JSON.parse(execFileSync(gpuprof, [...args, '--format', 'json', fixture], { encoding: 'utf8' }));
+const cliText = (...args) => execFileSync(gpuprof, [...args, fixture], { encoding: 'utf8' });
+
+let server, url, browser, page;
+
+before(async () => {
+	mkdirSync(artifacts, { recursive: true });
+	server = spawn(gpuprof, ['serve', '-q', '--port', '0', fixture], { stdio: ['ignore', 'pipe', 'inherit'] });
+	url = await new Promise((resolve, reject) => {
+		let out = '';
+		const timer = setTimeout(() => reject(new Error(`server did not print its URL: ${out}`)), 20000);
+		server.stdout.on('data', (d) => {
+			out += d;
+			const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+			if (m) { clearTimeout(timer); resolve(m[0]); }
+		});
+		server.on('exit', (c) => reject(new Error(`server exited (${c}): ${out}`)));
+	});
+	browser = await chromium.launch({
+		executablePath: chromePath,
+		headless: true,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+			'--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+		// playwright gives the browser a new empty profile of its own
+	});
+	page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+	page.setDefaultTimeout(10000);
+	page.on('pageerror', (e) => { throw e; });
+});
+
+after(async () => {
+	await browser?.close();
+	if (server && server.exitCode === null) {
+		const done = new Promise((r) => server.on('exit', r));
+		server.kill('SIGTERM');
+		await done;
+	}
+});
+
+const shot = (name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
+
+test('overview shows the summary numbers', async () => {
+	const want = cli('summary');
+	await page.goto(url);
+	await page.getByTestId('card-steps').waitFor();
+	assert.equal(await page.getByTestId('card-steps').textContent(), String(want.overview.steps));
+	// the text table's own rendering of the same number
+	const avg = cliText('summary').match(/Average step time:\s+(.+)/)[1].trim();
+	assert.equal(await page.getByTestId('card-avg-step').textContent(), avg);
+	assert.equal(await page.getByTestId('card-device').textContent(), want.overview.device_type);
+	// the breakdown chart has one bar per part (Total excluded)
+	const parts = want.breakdown.filter((p) => p.part !== 'Total');
+	assert.equal(await page.locator('[data-testid=breakdown-chart] rect').count(), parts.length);
+	const rows = await page.locator('[data-testid=table-breakdown] tbody tr').allTextContents();
+	assert.equal(rows.length, want.breakdown.length);
+	assert.ok(rows[0].startsWith(want.breakdown[0].part));
+	const gpus = await page.locator('[data-testid=table-gpus] tbody tr').count();
+	assert.equal(gpus, want.gpus.length);
+	await shot('overview');
+	await page.emulateMedia({ colorScheme: 'dark' });
+	await page.click('#theme');
+	assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+	await shot('overview-dark');
+	await page.click('#theme');
+});
+
+test('operators table sorts and searches', async () => {
+	const want = cli('ops').operators;
+	await page.goto(`${url}#file=1&view=ops`);
+	const table = page.getByTestId('table-operators');
+	await table.locator('tbody tr').first().waitFor();
+	const names = () => table.locator('tbody tr td:first-child').allTextContents();
+	// the server's order (device self time, as `gpuprof ops`)
+	assert.deepEqual(await names(), want.map((r) => r.name));
+	// sort by calls: descending, ties in the server's order
+	await table.locator('th[data-key=calls]').click();
+	const byCalls = want.map((r, i) => [r, i]).sort((a, b) => b[0].calls - a[0].calls || a[1] - b[1]).map((x) => x[0].name);
+	assert.deepEqual(await names(), byCalls);
+	assert.match(await page.evaluate(() => location.hash), /sort=calls/);
+	// again: ascending
+	await table.locator('th[data-key=calls]').click();
+	const asc = want.map((r, i) => [r, i]).sort((a, b) => a[0].calls - b[0].calls || a[1] - b[1]).map((x) => x[0].name);
+	assert.deepEqual(await names(), asc);
+	// search narrows the rows to the names containing the text
+	await page.getByTestId('search-operators').fill('conv');
+	const hits = want.filter((r) => r.name.toLowerCase().includes('conv'));
+	assert.ok(hits.length > 0);
+	assert.deepEqual((await names()).sort(), hits.map((r) => r.name).sort());
+	// a row's values are the CLI's text rendering
+	const first = hits.find((r) => r.name === (hits.map((h) => h).sort((a, b) => a.calls - b.calls)[0].name));
+	const cells = await table.locator('tbody tr').first().locator('td').allTextContents();
+	assert.equal(cells[0], first.name);
+	assert.equal(cells[1], String(first.calls));
+	await shot('operators');
+	// the state survives a reload (URL hash)
+	await page.reload();
+	await table.locator('tbody tr').first().waitFor();
+	assert.equal(await page.getByTestId('search-operators').inputValue(), 'conv');
+	assert.deepEqual((await names()).sort(), hits.map((r) => r.name).sort());
+});
+
+test('kernels and memory pages render', async () => {
+	const kernels = cli('kernels').kernels;
+	await page.goto(`${url}#file=1&view=kernels`);
+	const table = page.getByTestId('table-kernels');
+	await table.locator('tbody tr').first().waitFor();
+	assert.equal(await table.locator('tbody tr').count(), kernels.length);
+	await shot('kernels');
+	const mem = cli('memory');
+	await page.goto(`${url}#file=1&view=memory`);
+	await page.getByTestId('memory-curve').waitFor();
+	await page.getByTestId('table-memory').locator('tbody tr').first().waitFor();
+	assert.equal(await page.getByTestId('table-memory').locator('tbody tr').count(), mem.operators.length);
+	await page.waitForTimeout(100);
+	await shot('memory');
+});
+
+test('keyboard shortcuts: help overlay and view keys', async () => {
+	await page.goto(`${url}#file=1&view=overview`);
+	await page.getByTestId('card-steps').waitFor();
+	await page.locator('h1').click(); // focus the page, not a field
+	await page.keyboard.press('?');
+	await page.getByTestId('help').waitFor({ state: 'visible' });
+	await shot('help');
+	await page.keyboard.press('Escape');
+	await page.getByTestId('help').waitFor({ state: 'hidden' });
+	await page.keyboard.press('2');
+	await page.getByTestId('table-operators').waitFor();
+	assert.match(await page.evaluate(() => location.hash), /view=ops/);
+});
+
+test('a bad upload shows the error text; a good one is added', async () => {
+	const dir = mkdtempSync(path.join(tmpdir(), 'gpuprof-web-'));
+	const bad = path.join(dir, 'notes.txt');
+	writeFileSync(bad, 'this is not a trace\n');
+	await page.goto(url);
+	await page.getByTestId('card-steps').waitFor();
+	await page.getByTestId('upload').setInputFiles(bad);
+	const err = page.getByTestId('error');
+	await err.waitFor({ state: 'visible' });
+	const text = await err.textContent();
+	assert.match(text, /Could not load notes\.txt: notes\.txt at byte 0: expected a trace/);
+	await shot('upload-error');
+	await page.keyboard.press('Escape');
+	await err.waitFor({ state: 'hidden' });
+	const good = path.join(root, 'tests/golden/_inputs/memory.json');
+	await page.getByTestId('upload').setInputFiles(good);
+	// (locators, not waitForFunction: the page's CSP forbids eval)
+	await page.locator('#file option').nth(1).waitFor({ state: 'attached' });
+	assert.deepEqual(await page.locator('#file option').allTextContents(), ['resnet_like.json.gz', 'memory.json']);
+	rmSync(dir, { recursive: true, force: true });
+});

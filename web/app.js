@@ -1,0 +1,248 @@
+// app: the gpuprof viewer, one page over the server's JSON API (see
+// docs/viewer.md). State lives in the URL hash (file, view, sort, dir, q,
+// group), so a link reopens the same table; the server computes every
+// number and the page only formats, sorts and filters rows.
+
+import { fmt, fmtDur } from './fmt.js';
+import { dataTable } from './table.js';
+import { memoryCurve, stackedBar } from './charts.js';
+
+const VIEWS = ['overview', 'ops', 'kernels', 'memory'];
+const $ = (id) => document.getElementById(id);
+const el = (tag, { dataset, ...props } = {}, ...kids) => {
+	const e = Object.assign(document.createElement(tag), props);
+	Object.assign(e.dataset, dataset || {});
+	e.append(...kids);
+	return e;
+};
+
+let files = [];
+let current = null; // the table box the '/' key searches
+
+function readHash() {
+	const p = new URLSearchParams(location.hash.slice(1));
+	const s = Object.fromEntries(p.entries());
+	if (!VIEWS.includes(s.view)) s.view = 'overview';
+	return s;
+}
+
+function writeHash(s, replace = true) {
+	const clean = Object.fromEntries(Object.entries(s).filter(([, v]) => v !== '' && v !== undefined && v !== null));
+	const h = '#' + new URLSearchParams(clean).toString();
+	if (h === location.hash) return;
+	if (replace) history.replaceState(null, '', h);
+	else location.hash = h;
+}
+
+function showError(msg) {
+	const e = $('error');
+	e.textContent = msg;
+	e.hidden = !msg;
+}
+
+async function api(path, init) {
+	const r = await fetch(path, init);
+	let body;
+	try {
+		body = await r.json();
+	} catch {
+		throw new Error(`${path}: HTTP ${r.status}`);
+	}
+	if (!r.ok) throw new Error(body?.error?.message || `HTTP ${r.status}`);
+	return body;
+}
+
+async function loadFiles() {
+	files = (await api('/api/files')).files;
+	const sel = $('file');
+	sel.replaceChildren(...files.map((f) => el('option', { value: String(f.id), textContent: f.name })));
+}
+
+function card(label, value, testid) {
+	return el('div', { className: 'card' }, el('div', { className: 'label', textContent: label }),
+		el('div', { className: 'value', textContent: value, dataset: { testid } }));
+}
+
+function section(title, ...kids) {
+	return el('section', {}, el('h2', { textContent: title }), ...kids);
+}
+
+async function renderOverview(id, s) {
+	const d = await api(`/api/file/${id}/summary`);
+	const ov = d.overview;
+	const parts = d.breakdown.filter((p) => p.part !== 'Total');
+	const body = [
+		el('div', { className: 'cards' },
+			card('Steps', String(ov.steps), 'card-steps'),
+			card('Average step time', fmt('avg_step_ns', ov.avg_step_ns), 'card-avg-step'),
+			card('Steps time', fmt('window_ns', ov.window_ns), 'card-window'),
+			card('Device type', ov.device_type, 'card-device'),
+			card('Tensor-Core-eligible kernel time', fmt('tc_eligible_pct', ov.tc_eligible_pct), 'card-tc')),
+		section('Average step time breakdown', parts.length ? stackedBar(parts) : el('p', { className: 'empty', textContent: 'No steps.' }),
+			dataTable({ name: 'breakdown', rows: d.breakdown, search: false })),
+		section('GPUs', dataTable({ name: 'gpus', rows: d.gpus, search: false })),
+		section('Recommendations', d.recommendations.length
+			? el('ul', { className: 'recs' }, ...d.recommendations.map((r) => el('li', { textContent: r.text.replace(/<[^>]*>/g, '') })))
+			: el('p', { className: 'empty', textContent: 'None.' })),
+		section('Input anomalies', d.anomalies.length ? dataTable({ name: 'anomalies', rows: d.anomalies, search: false })
+			: el('p', { className: 'empty', textContent: 'None: the input was well-formed.' })),
+	];
+	return body;
+}
+
+function groupSelect(s, choices) {
+	const sel = el('select', { dataset: { testid: 'group-by' }, title: 'Group by' },
+		...choices.map(([v, t]) => el('option', { value: v, textContent: t, selected: (s.group || choices[0][0]) === v })));
+	sel.addEventListener('change', () => { writeHash({ ...s, group: sel.value }, false); });
+	return el('label', {}, 'Group by ', sel);
+}
+
+function tableState(s) {
+	return { sort: s.sort || '', dir: s.dir || 'desc', q: s.q || '' };
+}
+
+function onTableState(s) {
+	return (t) => writeHash({ ...readHash(), sort: t.sort, dir: t.dir, q: t.q });
+}
+
+async function renderOps(id, s) {
+	const g = s.group === 'op+shape' ? 'op%2Bshape' : 'op';
+	const d = await api(`/api/file/${id}/ops?group_by=${g}`);
+	current = dataTable({ name: 'operators', rows: d.operators, state: tableState(s), onState: onTableState(s),
+		tools: [groupSelect(s, [['op', 'Operator'], ['op+shape', 'Operator + input shape']])] });
+	return [section(`Operators (${d.tree.sorted_by.replace('_', ' ')} first)`, current)];
+}
+
+async function renderKernels(id, s) {
+	const g = s.group === 'kernel+op' ? 'kernel%2Bop' : 'kernel';
+	const d = await api(`/api/file/${id}/kernels?group_by=${g}`);
+	current = dataTable({ name: 'kernels', rows: d.kernels, state: tableState(s), onState: onTableState(s),
+		tools: [groupSelect(s, [['kernel', 'Kernel'], ['kernel+op', 'Kernel + operator']])] });
+	const tc = d.tensor_cores;
+	return [
+		el('div', { className: 'cards' },
+			card('Kernel time', fmtDur(tc.kernel_time_ns), 'card-kernel-time'),
+			card('Using Tensor Cores', fmt('tc_used_pct', tc.tc_used_pct), 'card-tc-used')),
+		section('Kernels', current),
+	];
+}
+
+async function renderMemory(id, s) {
+	const dev = s.device ? `&device=${encodeURIComponent(s.device)}` : '';
+	const [stats, curve] = await Promise.all([
+		api(`/api/file/${id}/memory?${dev.slice(1)}`),
+		api(`/api/file/${id}/memory?curve=1${dev}`),
+	]);
+	current = dataTable({ name: 'memory', rows: stats.operators, state: tableState(s), onState: onTableState(s) });
+	const devices = stats.peaks.map((p) => p.device);
+	const sel = el('select', { dataset: { testid: 'device' } }, ...devices.map((d) => el('option', { value: d, textContent: d, selected: d === stats.memory.device })));
+	sel.addEventListener('change', () => writeHash({ ...s, device: sel.value }, false));
+	const canvas = memoryCurve(curve.curve);
+	return [
+		el('div', { className: 'tools' }, el('label', {}, 'Device ', sel)),
+		section(`Memory curve (${stats.memory.device})`, canvas),
+		section('Peaks', dataTable({ name: 'peaks', rows: stats.peaks, search: false })),
+		section('Memory by operator', current),
+	];
+}
+
+const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory };
+
+let seq = 0;
+async function render() {
+	const s = readHash();
+	for (const a of document.querySelectorAll('#tabs a')) {
+		a.classList.toggle('active', a.dataset.view === s.view);
+		a.href = '#' + new URLSearchParams({ ...(s.file ? { file: s.file } : {}), view: a.dataset.view });
+	}
+	if (!files.length) return;
+	if (!files.some((f) => String(f.id) === s.file)) {
+		s.file = String(files[0].id);
+		writeHash(s);
+	}
+	$('file').value = s.file;
+	const my = ++seq;
+	$('busy').hidden = false;
+	current = null;
+	try {
+		const kids = await RENDER[s.view](s.file, s);
+		if (my !== seq) return;
+		$('view').replaceChildren(...kids);
+		$('view').dataset.view = s.view;
+	} catch (e) {
+		if (my === seq) $('view').replaceChildren(el('p', { className: 'empty', textContent: `Could not show this view: ${e.message}` }));
+	} finally {
+		if (my === seq) $('busy').hidden = true;
+	}
+}
+
+async function upload(file) {
+	showError('');
+	$('busy').hidden = false;
+	try {
+		const d = await api(`/api/upload?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
+		await loadFiles();
+		writeHash({ file: String(d.files[0].id), view: readHash().view }, false);
+		await render();
+	} catch (e) {
+		showError(`Could not load ${file.name}: ${e.message}`);
+	} finally {
+		$('busy').hidden = true;
+	}
+}
+
+function setTheme(t) {
+	document.documentElement.dataset.theme = t;
+	try { localStorage.setItem('gpuprof-theme', t); } catch { /* private mode */ }
+	document.querySelectorAll('canvas').forEach((c) => c.redraw?.());
+}
+
+function keys(ev) {
+	if (ev.target.matches('input, select, textarea') || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+	const s = readHash();
+	if (ev.key >= '1' && ev.key <= '4') {
+		writeHash({ file: s.file, view: VIEWS[+ev.key - 1] }, false);
+	} else if (ev.key === '?') {
+		$('help').open ? $('help').close() : $('help').showModal();
+	} else if (ev.key === 't') {
+		setTheme(document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark');
+	} else if (ev.key === '/' && current) {
+		current.focusSearch();
+	} else if ((ev.key === '[' || ev.key === ']') && files.length) {
+		const i = files.findIndex((f) => String(f.id) === s.file);
+		const j = (i + (ev.key === ']' ? 1 : files.length - 1)) % files.length;
+		writeHash({ ...s, file: String(files[j].id) }, false);
+	} else if (ev.key === 'Escape') {
+		showError(''); // and the browser closes an open dialog
+		return;
+	} else {
+		return;
+	}
+	ev.preventDefault();
+}
+
+function init() {
+	let theme = null;
+	try { theme = localStorage.getItem('gpuprof-theme'); } catch { /* private mode */ }
+	setTheme(theme || (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
+	$('theme').addEventListener('click', () => setTheme(document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark'));
+	$('help-button').addEventListener('click', () => $('help').showModal());
+	$('file').addEventListener('change', () => writeHash({ file: $('file').value, view: readHash().view }, false));
+	$('upload').addEventListener('change', () => { const f = $('upload').files[0]; if (f) upload(f); $('upload').value = ''; });
+	let depth = 0;
+	addEventListener('dragenter', (e) => { e.preventDefault(); depth++; $('drop').hidden = false; });
+	addEventListener('dragleave', () => { if (--depth <= 0) { depth = 0; $('drop').hidden = true; } });
+	addEventListener('dragover', (e) => e.preventDefault());
+	addEventListener('drop', (e) => {
+		e.preventDefault();
+		depth = 0;
+		$('drop').hidden = true;
+		const f = e.dataTransfer?.files?.[0];
+		if (f) upload(f);
+	});
+	addEventListener('keydown', keys);
+	addEventListener('hashchange', render);
+	loadFiles().then(render).catch((e) => showError(`Could not reach the gpuprof server: ${e.message}`));
+}
+
+init();
