@@ -274,6 +274,75 @@ for want in gpu__time_duration.sum:us:984.832000 dram__bytes.sum.per_second:Mbyt
 	if [ "$got" = "$want" ]; then ok; else bad "raw auto: got '$got' want '$want'"; fi
 done
 
+# the GUI's transposed raw export (raw_transposed.csv: "metric [unit]" rows,
+# one column per result, cells "value {instances}"; UTF-8 BOM). Not
+# reproduced byte for byte (see docs/ncu.md, "Transposed raw export"); what
+# we do reproduce is asserted: the identification rows, every metric row
+# name (ours plus the 16 breakdown:/group: rows), the instance count of every
+# cell, and the values and units of all cells but the 32 / 49 known GUI
+# differences (binary Kbytes/Gbytes, one unit per row, nan, unit spellings)
+b=ncu2025.3_rtx3080ti_full_probeffma
+"$GPUPROF" --format json ncu raw "$D/$b.ncu-rep" | jflat >"$tmp/rj.txt"
+got=$(awk -v ours="$tmp/rj.txt" '
+function csv(line, f,    n, i, c, q, cur) {
+	n = 0; cur = ""; q = 0
+	for (i = 1; i <= length(line); i++) {
+		c = substr(line, i, 1)
+		if (q) { if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } else q = 0 } else cur = cur c }
+		else if (c == "\"") q = 1
+		else if (c == ",") { f[++n] = cur; cur = "" }
+		else cur = cur c
+	}
+	f[++n] = cur
+	return n
+}
+BEGIN {
+	while ((getline l < ours) > 0) {
+		n = split(l, kv, "|"); delete o
+		for (i = 1; i <= n; i++) { k = kv[i]; sub(/=.*/, "", k); v = kv[i]; sub(/^[^=]*=/, "", v); o[k] = v }
+		key = o["id"] SUBSEP o["metric"]
+		val[key] = o["value"]; unit[key] = o["unit"]; inst[key] = o["instances"]; names[o["metric"]] = 1
+	}
+}
+{ sub(/\r$/, "") }
+NR == 1 { sub(/^\357\273\277/, ""); csv($0, f); hdr = f[1] "," f[2] "," f[3] "," f[4]; next }
+{
+	csv($0, f); name = f[1]; u = ""
+	if (match(name, / \[[^]]*\]$/)) { u = substr(name, RSTART + 2, RLENGTH - 3); name = substr(name, 1, RSTART - 1) }
+	if (!(name in names)) {
+		if (name ~ /^(breakdown|group):/) pseudo++
+		else if (name ~ /^(Function Name|Demangled Name|Device Name|Grid Size|Block Size)$/) id[name] = f[2] "/" f[3] "/" f[4]
+		else if (name ~ /^Process$/) id[name] = f[2]
+		else other++
+		next
+	}
+	rowsn++
+	for (r = 0; r < 3; r++) {
+		key = r SUBSEP name
+		if (!(key in val)) continue
+		cells++; c = f[r + 2]; ni = ""
+		if (match(c, / ?\{[0-9]+\}$/)) { ni = substr(c, RSTART, RLENGTH); gsub(/[ {}]/, "", ni); c = substr(c, 1, RSTART - 1) }
+		if ((ni == "" && inst[key] <= 1) || ni == inst[key]) ninst++
+		if (c == val[key] || c == "") nval++
+		if (u == unit[key]) nunit++
+	}
+}
+END {
+	printf "%s|%d rows|%d pseudo|0 other|%d other|%d cells|%d inst|%d val|%d unit", hdr, rowsn, pseudo, other, cells, ninst, nval, nunit
+	for (k in id) printf "|%s=%s", k, id[k]
+	printf "\n"
+}' "$D/$b.raw_transposed.csv" | tr '|' '\n' | sort | tr '\n' '|')
+# identification rows from our list / session output
+"$GPUPROF" --format json ncu list "$D/$b.ncu-rep" | jflat >"$tmp/lj.txt"
+"$GPUPROF" --format json ncu session "$D/$b.ncu-rep" | jflat >"$tmp/sj.txt"
+dim() { sed -n "s/.*|$1=(\([0-9]*\), \([0-9]*\), \([0-9]*\)).*/\1 \2 \3/p" "$tmp/lj.txt" |
+	while read -r x y z; do printf '%5s,%5s,%5s\n' "$x" "$y" "$z"; done | paste -sd/ -; }
+kn=$(sed -n 's/.*|kernel=\([^|]*\).*/\1/p' "$tmp/lj.txt" | paste -sd/ -)
+dev=$(sed -n 's/.*|attribute=display_name|value=//p' "$tmp/sj.txt")
+pid=$(sed -n 's/^pid=\([0-9]*\)|name=.*[\\/]\([^\\/|]*\)|.*/[\1] \2/p' "$tmp/sj.txt")
+want="0 other|12 other|16 pseudo|1688 rows|5015 unit|5032 val|5064 cells|5064 inst|Block Size=$(dim block)|Demangled Name=$kn|Device Name=$dev/$dev/$dev|Function Name=$kn|Grid Size=$(dim grid)|ID,0,1,2|Process=$pid|"
+if [ "$got" = "$want" ]; then ok; else bad "raw_transposed $b: got '$got' want '$want'"; fi
+
 # 3. session values against the session page
 for b in ncu2025.3_rtx3080ti_basic_sassscope ncu2025.4_rtx3060_basic_srccounters_sassscope; do
 	clean "$D/$b.session.txt" >"$tmp/want.txt"
