@@ -6,6 +6,7 @@
 #   BENCH_RUNS   runs per measurement, best wall time kept (default 3)
 #   BENCH_PREV   1 = also re-run build/bench/gpuprof.prev on every file
 #   CC           compiler for bench/rusage.c (default gcc)
+#   BENCH_ONLY   "ncu" = only the `gpuprof ncu list` row (synthetic report)
 set -u
 : "${BUILD:?set BUILD to the build folder}" "${GPUPROF:?set GPUPROF to the binary}"
 SIZES=${BENCH_SIZES:-100M 1G 4G}
@@ -21,6 +22,48 @@ if [ ! -x "$RUSAGE" ] || [ bench/rusage.c -nt "$RUSAGE" ]; then
 fi
 INFLATE=$BUILD/inflate-bench
 [ -x "$INFLATE" ] || INFLATE=
+
+# ---- measuring ----
+# best_of CMD...: prints "wall maxrss_kb rc" of the fastest of $RUNS runs
+# (rc: the first non-zero exit status seen, else 0).
+best_of() {
+	i=0
+	best=
+	while [ "$i" -lt "$RUNS" ]; do
+		line=$("$RUSAGE" "$@" 2>/dev/null)
+		best=$(printf '%s\n%s\n' "$best" "$line" | awk '
+			/wall_s=/ { split($1, a, "="); split($2, b, "="); split($3, c, "=")
+				if (!seen || a[2] < w) { w = a[2]; r = b[2] }
+				if (c[2] != 0 && !bad) bad = c[2]; seen = 1 }
+			/^[0-9.]+ [0-9]+ [0-9]+$/ { if (!seen || $1 < w) { w = $1; r = $2 }
+				if ($3 != 0 && !bad) bad = $3; seen = 1 }
+			END { if (seen) printf "%s %s %d\n", w, r, bad }')
+		i=$((i + 1))
+	done
+	echo "${best:-- 0 1}"
+}
+
+# ---- ncu row: `gpuprof ncu list` on a ~100 MB synthetic .ncu-rep ----
+# (bench/mkncu.py, cached; targets: wall <= 0.5 s, peak RSS <= 2 x file size)
+ncu_row() {
+	r=$DIR/synth-ncu-100M.ncu-rep
+	if [ ! -f "$r" ] || [ bench/mkncu.py -nt "$r" ]; then
+		echo "bench: generating $r" >&2
+		python3 bench/mkncu.py "$r" 100 || { echo "bench: mkncu failed"; return 1; }
+	fi
+	sz=$(wc -c <"$r" | tr -d ' ')
+	set -- $(best_of "$GPUPROF" --quiet ncu list "$r")
+	echo "$1 $2 $3 $sz" | awk '{
+		printf "%-36s %13s %8s %8s %7s\n", "file", "bytes", "ours_s", "rss_MB", "rss/sz"
+		ok = $3 == 0
+		printf "%-36s %13d %8s %8.1f %7.2f\n", "synth-ncu-100M (ncu list)", $4, ok ? $1 : "-", $2 / 1024, $2 * 1024 / $4
+		printf "targets:\n  %s ncu list wall <= 0.5 s\n  %s ncu list rss <= 2 x file\n",
+			(ok && $1 <= 0.5) ? "PASS" : "MISS", (ok && $2 * 1024 <= 2 * $4) ? "PASS" : "MISS" }'
+}
+if [ "${BENCH_ONLY:-}" = ncu ]; then
+	ncu_row
+	exit 0
+fi
 
 # ---- inputs: "plain gz label" per line ----
 LIST=$DIR/files.txt
@@ -50,26 +93,6 @@ if [ -d "$SHARED_LARGE" ]; then
 else
 	echo "bench: $SHARED_LARGE not found: real traces skipped" >&2
 fi
-
-# ---- measuring ----
-# best_of CMD...: prints "wall maxrss_kb rc" of the fastest of $RUNS runs
-# (rc: the first non-zero exit status seen, else 0).
-best_of() {
-	i=0
-	best=
-	while [ "$i" -lt "$RUNS" ]; do
-		line=$("$RUSAGE" "$@" 2>/dev/null)
-		best=$(printf '%s\n%s\n' "$best" "$line" | awk '
-			/wall_s=/ { split($1, a, "="); split($2, b, "="); split($3, c, "=")
-				if (!seen || a[2] < w) { w = a[2]; r = b[2] }
-				if (c[2] != 0 && !bad) bad = c[2]; seen = 1 }
-			/^[0-9.]+ [0-9]+ [0-9]+$/ { if (!seen || $1 < w) { w = $1; r = $2 }
-				if ($3 != 0 && !bad) bad = $3; seen = 1 }
-			END { if (seen) printf "%s %s %d\n", w, r, bad }')
-		i=$((i + 1))
-	done
-	echo "${best:-- 0 1}"
-}
 
 # inflate_time FILE: best "seconds" reported by inflate-bench, or "-".
 inflate_time() {
@@ -160,6 +183,9 @@ END {
 	if (na) printf "  n/a  %d measurements: `gpuprof info` failed or is not built yet\n", na
 	printf "targets: %d pass, %d miss\n", np, nm
 }' "$RESULTS"
+
+echo
+ncu_row
 
 # keep this run for the next comparison
 awk '{ print $1, $2, $3, $4, $5 }' "$RESULTS" >"$LAST.tmp" && mv "$LAST.tmp" "$LAST"

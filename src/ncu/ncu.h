@@ -184,6 +184,9 @@ struct ncu_report {
 	size_t nstrings;
 	int64_t file_bytes;
 	struct ncu_index *index; /* per result, for ncu_lookup (lazy) */
+	const char **name_sorted; /* distinct strings, sorted (ncu_lookup) */
+	size_t nnames;
+	uint32_t *name_rank; /* per string id: its index in name_sorted */
 };
 
 /* Loads a report from path ("-" = stdin; gzip is inflated). */
@@ -267,8 +270,9 @@ void ncu_ident_fields(const struct ncu_ident *id, const char *f[11]);
  * result `only`, bytewise sorted, each once, without the breakdown:/group:
  * pseudo metrics. Arena-allocated. */
 int ncu_raw_columns(struct ncu_report *r, size_t only, const char ***names, size_t *n);
-/* The result's metrics sorted by name, first of duplicates kept, for
- * ncu_lookup (arena-allocated, built once per result and cached). */
+/* The first metric named `name` of result idx, or NULL: a binary search in
+ * the sorted string table, then a rank -> metric table per result
+ * (arena-allocated, built on the first lookup and cached). */
 const struct ncu_metric *ncu_lookup(struct ncu_report *r, size_t idx, const char *name);
 
 /* One row of the details page (`--print-details all`): a metric row (rule

@@ -113,49 +113,95 @@ int ncu_raw_columns(struct ncu_report *r, size_t only, const char ***names, size
 	return 0;
 }
 
-static int cmp_metric(const void *a, const void *b)
+/* Lookups by name without sorting every result's metrics (a 100 MB report
+ * has ~5 M metric entries): the string table is sorted once into distinct
+ * names, each string id gets the rank of its name, and each result gets,
+ * lazily, a rank -> metric table (the first duplicate wins). */
+struct ncu_index {
+	uint32_t *pos; /* per rank: metric index + 1, 0 = absent */
+};
+
+struct name_id {
+	const char *s;
+	uint32_t id;
+};
+
+static int cmp_name_id(const void *a, const void *b)
 {
-	const struct ncu_metric *x = *(const struct ncu_metric *const *)a;
-	const struct ncu_metric *y = *(const struct ncu_metric *const *)b;
-	int c = strcmp(x->name, y->name);
-	/* stable on position so the first duplicate wins */
-	return c ? c : (x < y ? -1 : x > y);
+	const struct name_id *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+	return c ? c : (x->id > y->id) - (x->id < y->id);
 }
 
-/* The sorted index is cached in the report, one per result, built lazily. */
-struct ncu_index {
-	const struct ncu_metric **v;
-	size_t n;
-};
+static int build_ranks(struct ncu_report *r)
+{
+	size_t n = r->nstrings;
+	struct name_id *v = malloc((n ? n : 1) * sizeof *v);
+	r->name_rank = arena_array(&r->arena, n ? n : 1, sizeof *r->name_rank);
+	r->name_sorted = arena_array(&r->arena, n ? n : 1, sizeof *r->name_sorted);
+	r->index = arena_zalloc(&r->arena, (r->nresults ? r->nresults : 1) * sizeof *r->index);
+	if (!v || !r->name_rank || !r->name_sorted || !r->index) {
+		free(v);
+		r->index = NULL;
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct name_id){r->strings[i], (uint32_t)i};
+	qsort(v, n, sizeof *v, cmp_name_id);
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!u || strcmp(r->name_sorted[u - 1], v[i].s))
+			r->name_sorted[u++] = v[i].s;
+		r->name_rank[v[i].id] = (uint32_t)(u - 1);
+	}
+	r->nnames = u;
+	free(v);
+	return 0;
+}
+
+/* The first metric of res whose name has rank rk, by a linear scan. */
+static const struct ncu_metric *scan_rank(const struct ncu_report *r,
+					  const struct ncu_result *res, uint32_t rk)
+{
+	for (size_t i = 0; i < res->nmetrics; i++) {
+		uint32_t id = res->metrics[i].name_id;
+		if (id < r->nstrings && r->name_rank[id] == rk)
+			return &res->metrics[i];
+	}
+	return NULL;
+}
 
 const struct ncu_metric *ncu_lookup(struct ncu_report *r, size_t idx, const char *name)
 {
 	if (idx >= r->nresults)
 		return NULL;
-	if (!r->index) {
-		r->index = arena_zalloc(&r->arena, r->nresults * sizeof *r->index);
-		if (!r->index)
-			return ncu_find_metric(&r->results[idx], name);
-	}
-	struct ncu_index *ix = &r->index[idx];
 	const struct ncu_result *res = &r->results[idx];
-	if (!ix->v) {
-		ix->v = arena_array(&r->arena, res->nmetrics ? res->nmetrics : 1, sizeof *ix->v);
-		if (!ix->v)
-			return ncu_find_metric(res, name);
-		for (size_t i = 0; i < res->nmetrics; i++)
-			ix->v[i] = &res->metrics[i];
-		qsort(ix->v, res->nmetrics, sizeof *ix->v, cmp_metric);
-		ix->n = res->nmetrics;
-	}
-	size_t lo = 0, hi = ix->n;
+	if (!r->index && build_ranks(r))
+		return ncu_find_metric(res, name);
+	size_t lo = 0, hi = r->nnames;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(ix->v[mid]->name, name);
-		if (c < 0)
+		if (strcmp(r->name_sorted[mid], name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < ix->n && !strcmp(ix->v[lo]->name, name) ? ix->v[lo] : NULL;
+	if (lo >= r->nnames || strcmp(r->name_sorted[lo], name))
+		return NULL; /* not in the string table: no metric has it */
+	uint32_t rk = (uint32_t)lo;
+	struct ncu_index *ix = &r->index[idx];
+	/* a per-result table costs 4 bytes per distinct name: only when that
+	 * is in proportion to the result's own metrics */
+	if (!ix->pos && r->nnames <= 8 * res->nmetrics + 256) {
+		ix->pos = arena_zalloc(&r->arena, r->nnames * sizeof *ix->pos);
+		if (ix->pos)
+			for (size_t i = 0; i < res->nmetrics; i++) {
+				uint32_t id = res->metrics[i].name_id;
+				if (id < r->nstrings && !ix->pos[r->name_rank[id]])
+					ix->pos[r->name_rank[id]] = (uint32_t)i + 1;
+			}
+	}
+	if (!ix->pos)
+		return scan_rank(r, res, rk);
+	return ix->pos[rk] ? &res->metrics[ix->pos[rk] - 1] : NULL;
 }
