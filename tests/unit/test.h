@@ -59,6 +59,12 @@ void t_fail(struct t *t, const char *file, int line, const char *fmt, ...)
 		}                                                                   \
 	} while (0)
 
+/* fixture.c: JSON text -> a temp file (caller unlinks and frees the path),
+ * and -> a loaded trace (NULL after a reported failure). */
+struct trace;
+char *t_write_tmp(const char *data, size_t len);
+struct trace *t_load_text(struct t *t, const char *text);
+
 #define T(name) void test_##name(struct t *t);
 #include "tests.def"
 #undef T

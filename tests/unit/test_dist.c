@@ -7,25 +7,6 @@
 #include "torch/dist.h"
 #include "test.h"
 
-static struct trace *load(struct t *t, const char *text)
-{
-	char path[] = "/tmp/gpuprof-dist-XXXXXX";
-	int fd = mkstemp(path);
-	size_t len = strlen(text);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
-		t_fail(t, __FILE__, __LINE__, "cannot write %s", path);
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	close(fd);
-	struct trace *tr = NULL;
-	struct err e = {0};
-	if (tr_load(path, NULL, &tr, &e))
-		t_fail(t, __FILE__, __LINE__, "load failed: %s", e.msg);
-	unlink(path);
-	return tr;
-}
 
 /* dist over n traces (workers "w0", "w1", ...). */
 static int run(struct t *t, const char *const *texts, size_t n, bool compat,
@@ -35,7 +16,7 @@ static int run(struct t *t, const char *const *texts, size_t n, bool compat,
 	struct dist_opts o = {.tb_compat = compat};
 	int rc = dist_init(d, &o, &e);
 	for (size_t i = 0; !rc && i < n; i++) {
-		struct trace *tr = load(t, texts[i]);
+		struct trace *tr = t_load_text(t, texts[i]);
 		if (!tr)
 			return -1;
 		char name[8];

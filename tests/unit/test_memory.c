@@ -7,25 +7,6 @@
 #include "torch/memory.h"
 #include "test.h"
 
-static struct trace *load(struct t *t, const char *text)
-{
-	char path[] = "/tmp/gpuprof-memory-XXXXXX";
-	int fd = mkstemp(path);
-	size_t len = strlen(text);
-	struct trace *tr = NULL;
-	struct err e = {0};
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
-		t_fail(t, __FILE__, __LINE__, "cannot write a temp file");
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	close(fd);
-	if (tr_load(path, NULL, &tr, &e))
-		t_fail(t, __FILE__, __LINE__, "load failed: %s", e.msg);
-	unlink(path);
-	return tr;
-}
 
 struct fixture {
 	struct trace *tr;
@@ -40,7 +21,7 @@ static bool setup(struct t *t, struct fixture *f, const char *text, bool tb_comp
 	struct optree_opts oo = {.tb_compat = tb_compat};
 	struct mem_opts mo = {.tb_compat = tb_compat};
 	memset(f, 0, sizeof *f);
-	if (!(f->tr = load(t, text)))
+	if (!(f->tr = t_load_text(t, text)))
 		return false;
 	if (optree_build(f->tr, &oo, &f->o, &e)) {
 		t_fail(t, __FILE__, __LINE__, "optree_build: %s", e.msg);

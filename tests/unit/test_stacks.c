@@ -6,25 +6,6 @@
 #include "export/stacks.h"
 #include "test.h"
 
-static struct trace *load(struct t *t, const char *text)
-{
-	char path[] = "/tmp/gpuprof-stacks-XXXXXX";
-	int fd = mkstemp(path);
-	size_t len = strlen(text);
-	struct trace *tr = NULL;
-	struct err e = {0};
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
-		t_fail(t, __FILE__, __LINE__, "cannot write a temp file");
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	close(fd);
-	if (tr_load(path, NULL, &tr, &e))
-		t_fail(t, __FILE__, __LINE__, "load failed: %s", e.msg);
-	unlink(path);
-	return tr;
-}
 
 /* "A;B;C" of node i (frames only, root first) into buf. */
 static const char *path_of(const struct stk_profile *p, size_t i, char *buf, size_t n)
@@ -84,7 +65,7 @@ static const char nest[] =
 
 void test_stacks_nesting(struct t *t)
 {
-	struct trace *tr = load(t, nest);
+	struct trace *tr = t_load_text(t, nest);
 	if (!tr)
 		return;
 	struct stk_opts o = {0};
@@ -111,7 +92,7 @@ void test_stacks_nesting(struct t *t)
  * P's end is a root (ends are exclusive for starting children). */
 void test_stacks_ties(struct t *t)
 {
-	struct trace *tr = load(
+	struct trace *tr = t_load_text(
 		t, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"P\",\"pid\":3,\"tid\":3,\"ts\":1,\"dur\":5},"
 		   "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"Q\",\"pid\":3,\"tid\":3,\"ts\":1,\"dur\":5},"
 		   "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"Z\",\"pid\":3,\"tid\":3,\"ts\":6,\"dur\":0}]");
@@ -133,7 +114,7 @@ void test_stacks_ties(struct t *t)
  * frame's total (pprof cum) counts the outermost call only: 10000. */
 void test_stacks_recursion(struct t *t)
 {
-	struct trace *tr = load(
+	struct trace *tr = t_load_text(
 		t, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
 		   "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":4},"
 		   "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1}]");
@@ -162,7 +143,7 @@ static const char two[] =
 
 void test_stacks_tracks(struct t *t)
 {
-	struct trace *tr = load(t, two);
+	struct trace *tr = t_load_text(t, two);
 	if (!tr)
 		return;
 	struct stk_profile p;
@@ -191,7 +172,7 @@ void test_stacks_tracks(struct t *t)
  * 2000 + 20000), as in pprof's cum. */
 void test_stacks_gpu(struct t *t)
 {
-	struct trace *tr = load(
+	struct trace *tr = t_load_text(
 		t, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
 		   "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"launch\",\"pid\":1,\"tid\":1,\"ts\":1,"
 		   "\"dur\":2,\"args\":{\"correlation\":7}},"
@@ -249,7 +230,7 @@ static int rec_close(void *c, uint32_t f, int64_t at)
 
 void test_stacks_walk(struct t *t)
 {
-	struct trace *tr = load(t, nest);
+	struct trace *tr = t_load_text(t, nest);
 	if (!tr)
 		return;
 	struct stk_opts o = {0};

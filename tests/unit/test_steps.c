@@ -8,29 +8,10 @@
 #include "torch/steps.h"
 #include "test.h"
 
-static struct trace *load(struct t *t, const char *text)
-{
-	char path[] = "/tmp/gpuprof-steps-XXXXXX";
-	int fd = mkstemp(path);
-	size_t len = strlen(text);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
-		t_fail(t, __FILE__, __LINE__, "cannot write %s", path);
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	close(fd);
-	struct trace *tr = NULL;
-	struct err e = {0};
-	if (tr_load(path, NULL, &tr, &e))
-		t_fail(t, __FILE__, __LINE__, "load failed: %s", e.msg);
-	unlink(path);
-	return tr;
-}
 
 static int compute(struct t *t, const char *text, bool compat, struct st_result *s)
 {
-	struct trace *tr = load(t, text);
+	struct trace *tr = t_load_text(t, text);
 	if (!tr)
 		return -1;
 	struct err e = {0};
@@ -269,7 +250,7 @@ void test_gpumetrics_upstream(struct t *t)
 		EV("Kernel", "k", 0, 7, 200, 20, "\"correlation\":337,\"external id\":2,\"device\":1,"
 		   "\"blocks per SM\":10.5,\"est. achieved occupancy %\":0.3") ","
 		EV("Runtime", "cudaLaunchKernel", 1, 1, 195, 1, "\"correlation\":337,\"external id\":2") "]";
-	struct trace *tr = load(t, text);
+	struct trace *tr = t_load_text(t, text);
 	if (!tr)
 		return;
 	struct err e = {0};

@@ -7,28 +7,10 @@
 #include "torch/trace.h"
 #include "test.h"
 
-static char *write_tmp(const char *data, size_t len)
-{
-	char *path = strdup("/tmp/gpuprof-test-XXXXXX");
-	int fd = mkstemp(path);
-	if (fd < 0 || write(fd, data, len) != (ssize_t)len) {
-		free(path);
-		return NULL;
-	}
-	close(fd);
-	return path;
-}
-
 static struct trace *load_text(struct t *t, const char *text, struct err *e)
 {
-	char *path = write_tmp(text, strlen(text));
-	struct trace *tr = NULL;
-	int rc = tr_load(path, NULL, &tr, e);
-	unlink(path);
-	free(path);
-	if (rc)
-		t_fail(t, __FILE__, __LINE__, "load failed: %s", e->msg);
-	return tr;
+	(void)e;
+	return t_load_text(t, text);
 }
 
 static size_t find_name(const struct trace *tr, const char *name)
@@ -224,7 +206,7 @@ void test_torch_anomalies(struct t *t)
 void test_torch_syntax_error(struct t *t)
 {
 	const char *text = "{\"traceEvents\": [{\"ph\":\"X\" \"ts\":1}]}";
-	char *path = write_tmp(text, strlen(text));
+	char *path = t_write_tmp(text, strlen(text));
 	struct trace *tr = NULL;
 	struct err e = {0};
 	CHECK_INT(t, tr_load(path, NULL, &tr, &e), ERR_FORMAT);
@@ -375,7 +357,7 @@ void test_torch_parallel_same(struct t *t)
 				i % 3, 10 * i + 1, i, i % 9, i, 10 * i + 1, 10 * i, i, 10 * i, i);
 	}
 	n += (size_t)sprintf(text + n, "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, \"tid\": 1, \"ts\": 5}\n]}\n");
-	char *path = write_tmp(text, n);
+	char *path = t_write_tmp(text, n);
 	struct trace *a = NULL, *b = NULL;
 	struct err e = {0};
 	struct tr_load_opts serial = {.threads = 1}, par = {.threads = 2, .split_min = 2048, .window = 16384};
@@ -486,7 +468,7 @@ void test_torch_wide_values(struct t *t)
 				     i % 4 == 0 ? "5000000000" : "17", i % 5 == 0 ? -7 : i);
 	n += (size_t)sprintf(text + n, "{\"ph\": \"B\", \"name\": \"long\", \"pid\": 2, \"tid\": 2, \"ts\": 1},\n"
 				       "{\"ph\": \"E\", \"pid\": 2, \"tid\": 2, \"ts\": 9000000}]\n");
-	char *path = write_tmp(text, n);
+	char *path = t_write_tmp(text, n);
 	for (int threads = 1; threads <= 2; threads++) {
 		struct tr_load_opts o = {.threads = threads, .split_min = 4096, .window = 65536};
 		struct trace *tr = NULL;
@@ -576,7 +558,7 @@ void test_torch_track_order(struct t *t)
 				     "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":2,"
 				     "\"ts\":%u,\"dur\":1},\n", 1 + (unsigned)(i * 2654435761u % 1000));
 	n += (size_t)sprintf(text + n, "{\"ph\":\"i\",\"name\":\"end\",\"pid\":1,\"tid\":1,\"ts\":1}]\n");
-	char *path = write_tmp(text, n);
+	char *path = t_write_tmp(text, n);
 	struct trace *tr = NULL;
 	struct err e = {0};
 	struct tr_load_opts o = {.threads = 1};
