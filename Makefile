@@ -82,7 +82,11 @@ $(BUILD)/assets.o: build/assets.c src/server/assets.h
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(BUILD)/src/cli/main.o: CFLAGS_ALL += $(BUILDINFO)
-$(BUILD)/src/cli/main.o: $(wildcard .git/HEAD)
+# --version names the commit: main.o depends on a stamp rewritten only when
+# the commit changes (HEAD itself does not change when a branch moves).
+COMMIT_STAMP := $(BUILD)/commit.stamp
+$(shell mkdir -p $(BUILD) && (echo '$(COMMIT)' | cmp -s - $(COMMIT_STAMP) || echo '$(COMMIT)' > $(COMMIT_STAMP)))
+$(BUILD)/src/cli/main.o: $(COMMIT_STAMP)
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -63,7 +63,8 @@ static const char global_help[] =
 
 static void print_help(FILE *f)
 {
-	fprintf(f, "gpuprof %s: answers from GPU profiles (PyTorch/Kineto traces)\n\n"
+	fprintf(f, "gpuprof %s: answers from GPU profiles (PyTorch profiler traces, Nsight\n"
+		   "Compute reports, Nsight Systems runs and exports)\n\n"
 		   "Usage: gpuprof [global options] COMMAND [options] FILE...\n\nCommands:\n",
 		GP_VERSION);
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
