@@ -6,8 +6,10 @@
 import { fmt, fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
 import { memoryCurve, stackedBar } from './charts.js';
+import { renderNcu } from './ncu.js';
 
 const VIEWS = ['overview', 'ops', 'kernels', 'memory'];
+const ALL_VIEWS = [...VIEWS, 'ncu']; // ncu: the page of Nsight Compute reports
 const $ = (id) => document.getElementById(id);
 const el = (tag, { dataset, ...props } = {}, ...kids) => {
 	const e = Object.assign(document.createElement(tag), props);
@@ -22,7 +24,7 @@ let current = null; // the table box the '/' key searches
 function readHash() {
 	const p = new URLSearchParams(location.hash.slice(1));
 	const s = Object.fromEntries(p.entries());
-	if (!VIEWS.includes(s.view)) s.view = 'overview';
+	if (!ALL_VIEWS.includes(s.view)) s.view = 'overview';
 	return s;
 }
 
@@ -146,20 +148,33 @@ async function renderMemory(id, s) {
 	];
 }
 
-const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory };
+async function renderNcuView(id, s) {
+	const r = await renderNcu(api, id, s, writeHash, section);
+	current = r.search;
+	return r.kids;
+}
+
+const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, ncu: renderNcuView };
 
 let seq = 0;
 async function render() {
 	const s = readHash();
-	for (const a of document.querySelectorAll('#tabs a')) {
-		a.classList.toggle('active', a.dataset.view === s.view);
-		a.href = '#' + new URLSearchParams({ ...(s.file ? { file: s.file } : {}), view: a.dataset.view });
-	}
-	if (!files.length) return;
-	if (!files.some((f) => String(f.id) === s.file)) {
+	if (files.length && !files.some((f) => String(f.id) === s.file)) {
 		s.file = String(files[0].id);
 		writeHash(s);
 	}
+	// an Nsight Compute report has its own page; a trace has the others
+	const isNcu = files.find((f) => String(f.id) === s.file)?.kind === 'ncu';
+	if (isNcu !== (s.view === 'ncu')) {
+		s.view = isNcu ? 'ncu' : 'overview';
+		writeHash({ file: s.file, view: s.view });
+	}
+	for (const a of document.querySelectorAll('#tabs a')) {
+		a.classList.toggle('active', a.dataset.view === s.view);
+		a.hidden = files.length > 0 && (a.dataset.view === 'ncu') !== isNcu;
+		a.href = '#' + new URLSearchParams({ ...(s.file ? { file: s.file } : {}), view: a.dataset.view });
+	}
+	if (!files.length) return;
 	$('file').value = s.file;
 	const my = ++seq;
 	$('busy').hidden = false;

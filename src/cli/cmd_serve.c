@@ -11,21 +11,24 @@
 
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "ncu/ncu.h"
 #include "server/server.h"
 
 extern char **environ;
 
 const char cmd_serve_help[] =
-	"Usage: gpuprof serve [options] [TRACE...]\n"
+	"Usage: gpuprof serve [options] [TRACE|REPORT...]\n"
 	"\n"
-	"A local web viewer of PyTorch profiler (Kineto) traces: loads the TRACEs,\n"
-	"prints the viewer's URL and serves until interrupted (Ctrl-C). The page\n"
-	"shows the Overview (summary), Operators, Kernels and Memory views with the\n"
-	"numbers of the matching commands; more traces can be dropped onto the\n"
-	"page. Everything stays on this machine: the viewer is built into the\n"
+	"A local web viewer of PyTorch profiler (Kineto) traces and Nsight Compute\n"
+	"reports (.ncu-rep, recognised by their magic): loads the TRACEs, prints\n"
+	"the viewer's URL and serves until interrupted (Ctrl-C). The page shows\n"
+	"the Overview (summary), Operators, Kernels and Memory views of a trace, or\n"
+	"the Nsight Compute page of a report, with the numbers of the matching\n"
+	"commands; more files can be dropped onto the page. Everything stays on this machine: the viewer is built into the\n"
 	"binary and the server only listens on the loopback address unless told\n"
 	"otherwise. The JSON API (GET /api/files, /api/file/ID/VIEW) answers what\n"
-	"`gpuprof VIEW --format json` prints; docs/viewer.md describes it.\n"
+	"`gpuprof VIEW --format json` prints (/api/file/ID/ncu/VERB: `gpuprof ncu\n"
+	"VERB --format json`); docs/viewer.md describes it.\n"
 	"\n"
 	"Options:\n"
 	"  --port N          port to listen on (default 8765; 0 = any free port)\n"
@@ -132,11 +135,17 @@ int cmd_serve(struct app *app, int argc, char **argv)
 		return e.code == ERR_USAGE ? app_usage(app, "serve", "%s", e.msg) : app_fail(app, &e);
 	}
 	for (int i = 0; i < npaths && !rc; i++) {
+		struct stat st;
+		int64_t bytes = strcmp(paths[i], "-") && !stat(paths[i], &st) ? (int64_t)st.st_size : -1;
+		if (srv_is_ncu_file(paths[i])) {
+			struct ncu_report *r;
+			if (ncu_load(&r, paths[i], &e) || srv_add_ncu(s, paths[i], bytes, r, &e) < 0)
+				rc = app_fail(app, &e);
+			continue;
+		}
 		struct trace *t;
 		if ((rc = app_load_trace(app, paths[i], &t)))
 			break;
-		struct stat st;
-		int64_t bytes = strcmp(paths[i], "-") && !stat(paths[i], &st) ? (int64_t)st.st_size : -1;
 		if (srv_add(s, paths[i], bytes, t, &e) < 0)
 			rc = app_fail(app, &e);
 	}

@@ -5,7 +5,11 @@
  *   GET  /api/files                   the loaded files
  *   GET  /api/file/ID/VIEW?OPTIONS    VIEW = summary|steps|ops|kernels|memory,
  *                                     the JSON of `gpuprof VIEW --format json`
- *   POST /api/upload?name=NAME        the body is a trace; it is loaded and
+ *   GET  /api/file/ID/ncu/VERB?OPTS   VERB = list|raw|session|details|hints
+ *                                     of an Nsight Compute report: the JSON
+ *                                     of `gpuprof ncu VERB --format json`
+ *   POST /api/upload?name=NAME        the body is a trace or an .ncu-rep
+ *                                     (sniffed by magic); it is loaded and
  *                                     added (its entry is the answer)
  *
  * Security (a page on another site must not read the traces): a request
@@ -16,7 +20,8 @@
  * max_jobs analyses or loads run at once (the others wait).
  *
  * Owns the loaded traces (srv_add hands them over). Talks to the outside
- * (sockets); depends on views/, torch/, report/, core/ and libmicrohttpd.
+ * (sockets); depends on views/, torch/, ncu/, io/, report/, core/ and
+ * libmicrohttpd.
  * The handlers' state lives in struct srv: no global mutable state.
  */
 #ifndef GP_SERVER_H
@@ -45,6 +50,13 @@ int srv_start(const struct srv_opts *o, struct srv **out, struct err *e);
  * input bytes (-1 unknown); the server owns t from now on (also on
  * failure). Returns the file's id (> 0), or a negative err code. */
 int srv_add(struct srv *s, const char *name, int64_t bytes, struct trace *t, struct err *e);
+struct ncu_report;
+/* As srv_add, for an Nsight Compute report (owned from now on). */
+int srv_add_ncu(struct srv *s, const char *name, int64_t bytes, struct ncu_report *r,
+		struct err *e);
+/* Whether path is an Nsight Compute report (magic "NVR\0", also inside
+ * gzip), as the CLI sniffs; false for "-" and unreadable files. */
+bool srv_is_ncu_file(const char *path);
 /* The bound port and the viewer's URL ("http://127.0.0.1:8765/"). */
 int srv_port(const struct srv *s);
 void srv_url(const struct srv *s, char *buf, size_t n);

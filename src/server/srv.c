@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "ncu/ncu.h"
 #include "report/report.h"
 #include "server/assets.h"
 #include "server/srv_int.h"
@@ -257,6 +258,7 @@ int srv_start(const struct srv_opts *o, struct srv **out, struct err *e)
 	snprintf(s->host, sizeof s->host, addr.sa.sa_family == AF_INET6 ? "[%s]" : "%s", h);
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
+	pthread_mutex_init(&s->ncu_mu, NULL);
 	s->d = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, on_request, s,
 				MHD_OPTION_SOCK_ADDR, &addr.sa, MHD_OPTION_NOTIFY_COMPLETED,
 				on_completed, s, MHD_OPTION_CONNECTION_LIMIT, 64u,
@@ -291,9 +293,12 @@ void srv_stop(struct srv *s)
 		return;
 	if (s->d)
 		MHD_stop_daemon(s->d);
-	for (int i = 0; i < s->nfiles; i++)
+	for (int i = 0; i < s->nfiles; i++) {
 		tr_free(s->files[i].t);
+		ncu_free(s->files[i].ncu);
+	}
 	free(s->files);
+	pthread_mutex_destroy(&s->ncu_mu);
 	pthread_cond_destroy(&s->cv);
 	pthread_mutex_destroy(&s->mu);
 	free(s);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ncu/ncu.h"
 #include "report/report.h"
 #include "server/srv_int.h"
 #include "views/view.h"
@@ -28,7 +29,9 @@ void srv_job_end(struct srv *s)
 	pthread_mutex_unlock(&s->mu);
 }
 
-int srv_add(struct srv *s, const char *name, int64_t bytes, struct trace *t, struct err *e)
+/* Adds t or r (the other NULL); frees it on failure. */
+static int add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t,
+		    struct ncu_report *r, struct err *e)
 {
 	pthread_mutex_lock(&s->mu);
 	int rc = 0;
@@ -43,6 +46,7 @@ int srv_add(struct srv *s, const char *name, int64_t bytes, struct trace *t, str
 			f = &s->files[s->nfiles++];
 			f->id = s->next_id++;
 			f->t = t;
+			f->ncu = r;
 			f->bytes = bytes;
 			rc = f->id;
 			const char *base = strrchr(name, '/');
@@ -50,9 +54,22 @@ int srv_add(struct srv *s, const char *name, int64_t bytes, struct trace *t, str
 		}
 	}
 	pthread_mutex_unlock(&s->mu);
-	if (rc < 0)
+	if (rc < 0) {
 		tr_free(t);
+		ncu_free(r);
+	}
 	return rc;
+}
+
+int srv_add(struct srv *s, const char *name, int64_t bytes, struct trace *t, struct err *e)
+{
+	return add_file(s, name, bytes, t, NULL, e);
+}
+
+int srv_add_ncu(struct srv *s, const char *name, int64_t bytes, struct ncu_report *r,
+		struct err *e)
+{
+	return add_file(s, name, bytes, NULL, r, e);
 }
 
 static const struct rep_col file_cols[] = {
@@ -60,6 +77,7 @@ static const struct rep_col file_cols[] = {
 	{"name", "Name", REP_STR},
 	{"bytes", "Size", REP_BYTES},
 	{"events", "Events", REP_INT},
+	{"kind", "Kind", REP_STR},
 };
 
 /* The files table: all files, or only the one with id `only` (> 0). */
@@ -72,7 +90,7 @@ static enum MHD_Result reply_files(struct srv *s, struct MHD_Connection *c, int 
 		return MHD_NO;
 	struct report *r = rep_open(f, REP_JSON);
 	if (r) {
-		rep_table_begin(r, "files", "Files", file_cols, 4);
+		rep_table_begin(r, "files", "Files", file_cols, 5);
 		pthread_mutex_lock(&s->mu);
 		for (int i = 0; i < s->nfiles; i++) {
 			const struct srv_file *x = &s->files[i];
@@ -80,7 +98,9 @@ static enum MHD_Result reply_files(struct srv *s, struct MHD_Connection *c, int 
 				continue;
 			struct rep_val v[] = {rep_i(x->id), rep_s(x->name),
 					      x->bytes >= 0 ? rep_i(x->bytes) : rep_null(),
-					      rep_i((int64_t)x->t->ev.n)};
+					      x->t ? rep_i((int64_t)x->t->ev.n)
+						   : rep_i((int64_t)x->ncu->nresults),
+					      rep_s(x->t ? "torch" : "ncu")};
 			rep_row(r, v);
 		}
 		pthread_mutex_unlock(&s->mu);
@@ -201,13 +221,20 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 	if (parse_opts(c, k, &o, msg, sizeof msg))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
 	const struct trace *t = NULL;
+	bool found = false;
 	pthread_mutex_lock(&s->mu);
 	for (int i = 0; i < s->nfiles; i++)
-		if (s->files[i].id == id)
+		if (s->files[i].id == id) {
 			t = s->files[i].t; /* traces live as long as the server */
+			found = true;
+		}
 	pthread_mutex_unlock(&s->mu);
-	if (!t)
+	if (!found)
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	if (!t)
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "file %d is an Nsight Compute report: ask /api/file/%d/ncu/list",
+				       id, id);
 	struct err e = {0};
 	struct view *v;
 	srv_job_begin(s);
@@ -231,6 +258,26 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 	return res;
 }
 
+static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id,
+				 const char *verb)
+{
+	struct ncu_report *r = NULL;
+	bool found = false;
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < s->nfiles; i++)
+		if (s->files[i].id == id) {
+			r = s->files[i].ncu; /* reports live as long as the server */
+			found = true;
+		}
+	pthread_mutex_unlock(&s->mu);
+	if (!found)
+		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	if (!r)
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "file %d is not an Nsight Compute report", id);
+	return srv_api_ncu(s, c, r, verb);
+}
+
 enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char *url)
 {
 	if (!strcmp(url, "/api/files"))
@@ -240,6 +287,8 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 		char *end;
 		long id = strtol(p, &end, 10);
 		if (end != p && *end == '/' && id > 0 && id < 1000000) {
+			if (!strncmp(end, "/ncu/", 5))
+				return reply_ncu(s, c, (int)id, end + 5);
 			enum view_kind k = view_kind_parse(end + 1);
 			if (k != VIEW_COUNT)
 				return reply_view(s, c, (int)id, k);
@@ -291,10 +340,12 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 	char path[64];
 	snprintf(path, sizeof path, "/proc/self/fd/%d", u->fd);
 	struct err e = {0};
-	struct trace *t;
+	struct trace *t = NULL;
+	struct ncu_report *nr = NULL;
 	struct tr_load_opts lo = {0};
 	srv_job_begin(s);
-	int rc = tr_load(path, &lo, &t, &e);
+	/* an .ncu-rep by its magic (as the CLI), else a trace */
+	int rc = srv_is_ncu_file(path) ? ncu_load(&nr, path, &e) : tr_load(path, &lo, &t, &e);
 	srv_job_end(s);
 	if (rc) {
 		char where[64] = "";
@@ -303,7 +354,7 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 				 e.uncompressed ? " (uncompressed)" : "");
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s%s: %s", u->name, where, e.msg);
 	}
-	int id = srv_add(s, u->name, u->n, t, &e);
+	int id = add_file(s, u->name, u->n, t, nr, &e);
 	if (id < 0)
 		return srv_reply_error(c, MHD_HTTP_INSUFFICIENT_STORAGE, "%s", e.msg);
 	return reply_files(s, c, id);

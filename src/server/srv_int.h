@@ -15,7 +15,8 @@ struct srv_file {
 	int id;
 	char name[SRV_MAX_NAME + 1];
 	int64_t bytes; /* input size, -1 when unknown */
-	struct trace *t;
+	struct trace *t;	  /* a PyTorch trace, or NULL */
+	struct ncu_report *ncu; /* an Nsight Compute report, or NULL */
 };
 
 struct srv {
@@ -28,6 +29,9 @@ struct srv {
 	int jobs; /* analyses/loads running */
 	struct srv_file *files;
 	int nfiles, next_id;
+	/* ncu reports fill lazy caches in their arena on reads (ncu_lookup,
+	 * ncu_expand_markup): one ncu answer at a time */
+	pthread_mutex_t ncu_mu;
 };
 
 /* An upload in progress (the connection's state). */
@@ -49,6 +53,9 @@ enum MHD_Result srv_reply_error(struct MHD_Connection *c, unsigned status, const
 /* The API (srv_api.c). url starts with "/api/". */
 enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char *url);
 enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct srv_upload *u);
+/* GET /api/file/ID/ncu/VERB (srv_ncu.c) on report r. */
+enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_report *r,
+			    const char *verb);
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
 void srv_job_begin(struct srv *s);
 void srv_job_end(struct srv *s);

@@ -1,7 +1,9 @@
 #!/bin/sh
 # API tests of `gpuprof serve`: starts the server on a free loopback port
-# (--port 0) with a known trace, checks that every endpoint answers exactly
-# what `gpuprof VIEW --format json` prints, and every security rule (Host,
+# (--port 0) with a known trace and Nsight Compute reports (the tiny one of
+# tests/ncu/mkreport.py, and ../shared/data/ncu reports when present), checks
+# that every endpoint answers exactly what `gpuprof VIEW --format json` and
+# `gpuprof ncu VERB --format json` print, and every security rule (Host,
 # Origin, paths, sizes), then stops it. Needs curl; closing line
 # "server: N passed, N failed".
 set -u
@@ -16,8 +18,17 @@ if ! command -v curl >/dev/null 2>&1; then
 fi
 fix=examples/resnet_like.json.gz
 small=tests/golden/_inputs/memory.json
+ncu_small=tests/golden/_inputs/tiny.ncu-rep # written by tests/ncu/mkreport.py
+shared=${GPUPROF_SHARED:-../shared}
+ncu_shared=
+for f in ncu2023.2_a10_default_105kernels.ncu-rep ncu2025.3_rtx3080ti_basic_sassscope.ncu-rep; do
+	[ -f "$shared/data/ncu/$f" ] && ncu_shared="$ncu_shared $shared/data/ncu/$f"
+done
+[ -z "$ncu_shared" ] && echo "server: no $shared/data/ncu reports: the API is checked on $ncu_small only"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuprof-server.XXXXXX")
-"$GPUPROF" serve -q --port 0 --max-upload 64K "$fix" >"$tmp/out" 2>"$tmp/err" &
+# file 1 is the trace, 2 the tiny report, 3.. the shared reports
+# shellcheck disable=SC2086
+"$GPUPROF" serve -q --port 0 --max-upload 64K "$fix" "$ncu_small" $ncu_shared >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 url=
 for _ in $(seq 1 100); do
@@ -62,6 +73,39 @@ same 'kernels?group_by=kernel%2Bop&top=3' kernels --group-by kernel+op --top 3
 same memory memory
 same 'memory?curve=1' memory --curve
 same 'memory?curve=1&step_plot=1&events=1' memory --curve --step-plot --events
+# Nsight Compute: same_ncu ID REPORT QUERY ARGS...: /api/file/ID/ncu/QUERY
+# equals `gpuprof ncu ARGS --format json REPORT`, byte for byte
+same_ncu() {
+	fid=$1 rep=$2 q=$3; shift 3
+	got=$(status "${url}api/file/$fid/ncu/$q")
+	"$GPUPROF" ncu "$@" --format json "$rep" >"$tmp/want" 2>/dev/null
+	if [ "$got" = 200 ] && cmp -s "$tmp/want" "$tmp/body"; then ok; else bad "ncu/$q of $rep: HTTP $got, differs from 'gpuprof ncu $*'"; fi
+}
+fid=2
+for rep in "$ncu_small" $ncu_shared; do
+	same_ncu $fid "$rep" list list
+	same_ncu $fid "$rep" session session
+	same_ncu $fid "$rep" details details
+	same_ncu $fid "$rep" 'details?id=0' details --id 0
+	same_ncu $fid "$rep" 'details?id=0&section=SpeedOfLight&print_units=base' details --id 0 --section SpeedOfLight --print-units base
+	same_ncu $fid "$rep" 'details?print_details=header' details --print-details header
+	same_ncu $fid "$rep" hints hints
+	same_ncu $fid "$rep" 'hints?sort=speedup' hints --sort speedup
+	same_ncu $fid "$rep" 'hints?sort=type&kernel=.' hints --sort type --kernel .
+	same_ncu $fid "$rep" 'raw?id=0' raw --id 0
+	same_ncu $fid "$rep" 'list?kernel=%5E%5B_a-m%5D' list --kernel '^[_a-m]'
+	fid=$((fid + 1))
+done
+expect 200 "files lists the reports" "${url}api/files"
+grep -q '"name": "tiny.ncu-rep"' "$tmp/body" && grep -q '"kind": "ncu"' "$tmp/body" && ok || bad "files: no tiny.ncu-rep of kind ncu"
+expect 404 "unknown ncu verb" "${url}api/file/2/ncu/frobnicate"
+expect 400 "ncu unknown parameter" "${url}api/file/2/ncu/list?section=x"
+expect 400 "ncu bad id" "${url}api/file/2/ncu/details?id=-1"
+expect 400 "ncu bad sort" "${url}api/file/2/ncu/hints?sort=size"
+expect 400 "ncu bad regex" "${url}api/file/2/ncu/list?kernel=%28"
+expect 400 "ncu verb on a trace" "${url}api/file/1/ncu/list"
+expect 400 "trace view on a report" "${url}api/file/2/summary"
+expect 404 "ncu of an unknown file" "${url}api/file/99/ncu/list"
 # the files list and the viewer
 expect 200 "files" "${url}api/files"
 grep -q '"name": "resnet_like.json.gz"' "$tmp/body" && ok || bad "files: no resnet_like.json.gz"
@@ -104,6 +148,17 @@ printf 'not a trace' >"$tmp/bad.txt"
 expect 400 "bad upload" "${url}api/upload?name=bad.txt" --data-binary @"$tmp/bad.txt"
 grep -q 'bad.txt.*expected a trace' "$tmp/body" && ok || bad "bad upload: message: $(cat "$tmp/body")"
 expect 400 "empty upload" "${url}api/upload?name=empty.json" --data-binary ''
+# an .ncu-rep upload is recognised by its magic, whatever its name
+expect 200 "ncu upload" "${url}api/upload?name=prof.bin" --data-binary @"$ncu_small"
+grep -q '"kind": "ncu"' "$tmp/body" && ok || bad "ncu upload: not of kind ncu: $(cat "$tmp/body")"
+id=$(sed -n 's/.*"id": \([0-9]*\).*/\1/p' "$tmp/body")
+same_ncu "$id" "$ncu_small" hints hints
+gzip -c "$ncu_small" >"$tmp/tiny.ncu-rep.gz"
+expect 200 "gzip ncu upload" "${url}api/upload?name=tiny.ncu-rep.gz" --data-binary @"$tmp/tiny.ncu-rep.gz"
+id=$(sed -n 's/.*"id": \([0-9]*\).*/\1/p' "$tmp/body")
+same_ncu "$id" "$ncu_small" details details
+head -c 300 "$ncu_small" >"$tmp/cut.ncu-rep"
+expect 400 "cut ncu upload" "${url}api/upload?name=cut.ncu-rep" --data-binary @"$tmp/cut.ncu-rep"
 # stop
 kill "$pid"
 wait "$pid"

@@ -170,3 +170,54 @@ test('a bad upload shows the error text; a good one is added', async () => {
 	assert.deepEqual(await page.locator('#file option').allTextContents(), ['resnet_like.json.gz', 'memory.json']);
 	rmSync(dir, { recursive: true, force: true });
 });
+
+test('the Nsight Compute page shows the report\'s kernels, sections and hints', async () => {
+	// a server of its own, with the report of tests/ncu/mkreport.py
+	const rep = path.join(root, 'tests/golden/_inputs/tiny.ncu-rep');
+	const ncu = (...args) => JSON.parse(execFileSync(gpuprof, ['ncu', ...args, '--format', 'json', rep], { encoding: 'utf8' }));
+	const srv = spawn(gpuprof, ['serve', '-q', '--port', '0', rep], { stdio: ['ignore', 'pipe', 'inherit'] });
+	try {
+		const u = await new Promise((resolve, reject) => {
+			let out = '';
+			srv.stdout.on('data', (d) => { out += d; const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//); if (m) resolve(m[0]); });
+			srv.on('exit', (c) => reject(new Error(`server exited (${c}): ${out}`)));
+		});
+		const list = ncu('list').kernels;
+		await page.goto(u);
+		const items = page.getByTestId('ncu-kernel');
+		await items.first().waitFor();
+		assert.match(await page.evaluate(() => location.hash), /view=ncu/);
+		const names = await items.locator('.kname').allTextContents();
+		assert.deepEqual(names.map((t) => t.replace(/^\S+\s+/, '')), list.map((k) => k.kernel));
+		assert.deepEqual(await items.locator('.badge').allTextContents(), list.map((k) => k.type));
+		assert.match(await items.first().locator('.kmeta').textContent(), new RegExp(`grid \\(4, 2, 1\\) · block \\(128, 1, 1\\) · 1\\.536 us`));
+		// the Speed Of Light section: the CLI's metric rows, value for value
+		const det = ncu('details', '--id', '0').details;
+		const sol = det.filter((r) => r.rule === null && r.section === 'GPU Speed Of Light Throughput');
+		await page.locator('[data-testid=ncu-section-tab][data-name="GPU Speed Of Light Throughput"]').click();
+		const rows = page.getByTestId('table-ncu-metrics').locator('tbody tr');
+		await rows.first().waitFor();
+		const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+		assert.deepEqual(cells, sol.map((r) => [r.item ?? '-', r.metric, r.unit, r.value]));
+		// its rule result, with the estimated speedup
+		const rule = det.find((r) => r.rule !== null);
+		const rules = await page.getByTestId('ncu-rules').locator('li').allTextContents();
+		assert.equal(rules.length, 1);
+		assert.ok(rules[0].includes(rule.rule) && rules[0].includes(`est. speedup ${rule.speedup_pct} % (global)`), rules[0]);
+		// session panel and hints table
+		assert.match(await page.getByTestId('ncu-session-info').textContent(), /ncu --set basic -o tiny \.\/tiny/);
+		const hints = ncu('hints').hints;
+		assert.equal(await page.getByTestId('table-hints').locator('tbody tr').count(), hints.length);
+		await page.getByTestId('table-hints').locator('th[data-key=speedup_pct]').click();
+		assert.match(await page.evaluate(() => location.hash), /sort=speedup_pct/);
+		// search narrows the sidebar
+		await page.getByTestId('ncu-search').fill('no-such-kernel');
+		assert.equal(await items.count(), 0);
+		await page.getByTestId('ncu-search').fill('');
+		await shot('ncu');
+	} finally {
+		const done = new Promise((r) => srv.on('exit', r));
+		srv.kill('SIGTERM');
+		await done;
+	}
+});

@@ -1,0 +1,49 @@
+/* view_ncu: the Nsight Compute tables of `gpuprof ncu list|raw|session|
+ * details|hints` written into any report sink, so that the CLI and the HTTP
+ * API of `gpuprof serve` print the same JSON from the same code (the ncu
+ * CSV exports, which imitate ncu's own files, stay in cli/cmd_ncu.c).
+ *
+ * Depends on ncu/ (its public API) and report/. The report is not changed
+ * in its contents, but ncu_lookup and ncu_expand_markup allocate lazily in
+ * its arena: calls on one report must not run concurrently (the server
+ * serializes them per file).
+ */
+#ifndef GP_VIEWS_VIEW_NCU_H
+#define GP_VIEWS_VIEW_NCU_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/report.h"
+
+/* ncu/ncu.h is not included here: its second half has no include guard. */
+struct ncu_report;
+
+enum ncu_hint_sort { NCU_HINT_SORT_NONE, NCU_HINT_SORT_TYPE, NCU_HINT_SORT_SECTION,
+		     NCU_HINT_SORT_SPEEDUP };
+
+/* The options of `gpuprof ncu` (verb, path and kernel are the CLI's). */
+struct ncu_view_opts {
+	const char *verb, *path, *kernel, *section;
+	long id; /* -1 = all */
+	int sort; /* hints: enum ncu_hint_sort (0 = file order) */
+	bool base_units;   /* --print-units base (default auto, as ncu) */
+	unsigned parts;	   /* --print-details: NCU_DETAILS_HEADER | _BODY (ncu.h) */
+	regex_t re;
+	bool has_re;
+};
+
+/* Whether result i passes --id and --kernel. */
+bool ncu_view_selected(const struct ncu_view_opts *o, const struct ncu_report *r, size_t i);
+
+void ncu_view_list(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp);
+/* json adds the description column */
+void ncu_view_raw(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp,
+		  bool json);
+void ncu_view_session(struct ncu_report *r, struct report *rp);
+/* -1 when out of memory */
+int ncu_view_hints(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp);
+void ncu_view_details(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp);
+
+#endif

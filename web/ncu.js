@@ -1,0 +1,131 @@
+// ncu: the Nsight Compute page of the viewer, over /api/file/ID/ncu/VERB
+// (the JSON of `gpuprof ncu VERB --format json`): a kernel sidebar (search,
+// type badge, grid/block, duration), the selected kernel's sections as tabs
+// with their metric rows and rule results, the session/device panel and the
+// report's hints table. State in the hash: kernel=ID, section=NAME, kq=TEXT.
+
+import { fmtDur } from './fmt.js';
+import { dataTable, downloadCsv } from './table.js';
+
+const el = (tag, { dataset, ...props } = {}, ...kids) => {
+	const e = Object.assign(document.createElement(tag), props);
+	Object.assign(e.dataset, dataset || {});
+	e.append(...kids);
+	return e;
+};
+
+const cache = new Map(); // file id -> {list, session, hints}
+
+// Groups details rows into sections in the server's order: metric rows carry
+// the section's display name; rule rows (which carry the section's
+// identifier) follow their section's metrics.
+export function groupSections(rows) {
+	const secs = [];
+	let last = null, lastRuleId = null;
+	for (const r of rows) {
+		if (r.rule === null) {
+			if (!last || last.name !== r.section) {
+				last = secs.find((s) => s.name === r.section) || (secs.push({ name: r.section, metrics: [], rules: [] }), secs[secs.length - 1]);
+				lastRuleId = null;
+			}
+			last.metrics.push(r);
+		} else {
+			if (!last || (lastRuleId !== null && lastRuleId !== r.section && !last.metrics.length)) {
+				last = { name: r.section, metrics: [], rules: [] };
+				secs.push(last);
+			}
+			lastRuleId = r.section;
+			last.rules.push(r);
+		}
+	}
+	return secs;
+}
+
+async function load(api, id) {
+	if (!cache.has(id)) {
+		const [list, session, hints] = await Promise.all([
+			api(`/api/file/${id}/ncu/list`), api(`/api/file/${id}/ncu/session`), api(`/api/file/${id}/ncu/hints`)]);
+		cache.set(id, { list: list.kernels, session, hints: hints.hints });
+	}
+	return cache.get(id);
+}
+
+function sidebar(kernels, s, writeHash) {
+	const search = el('input', { type: 'search', placeholder: 'Search kernels…', value: s.kq || '', dataset: { testid: 'ncu-search' } });
+	search.setAttribute('aria-label', 'Search kernels');
+	const csv = el('button', { textContent: 'CSV', title: 'Download the kernel list as CSV', dataset: { testid: 'csv-ncu-kernels' } });
+	const ul = el('ul', { className: 'ncu-kernels', dataset: { testid: 'ncu-kernels' } });
+	const count = el('span', { className: 'count' });
+	const shown = () => {
+		const q = search.value.trim().toLowerCase();
+		return q ? kernels.filter((k) => k.kernel.toLowerCase().includes(q) || k.type.toLowerCase().includes(q)) : kernels;
+	};
+	const render = () => {
+		const rows = shown();
+		ul.replaceChildren(...rows.slice(0, 2000).map((k) => {
+			const li = el('li', { className: String(k.id) === String(s.kernel) ? 'active' : '', title: k.kernel, dataset: { testid: 'ncu-kernel', id: String(k.id) } },
+				el('div', { className: 'kname' }, el('span', { className: 'badge', textContent: k.type, dataset: { type: k.type } }), ` ${k.kernel}`),
+				el('div', { className: 'kmeta', textContent: `#${k.id} · grid ${k.grid} · block ${k.block} · ${k.dur_ns === null ? '-' : fmtDur(k.dur_ns)}` }));
+			li.addEventListener('click', () => writeHash({ ...s, kernel: String(k.id), kq: search.value }, false));
+			return li;
+		}));
+		count.textContent = rows.length === kernels.length ? `${kernels.length} kernels` : `${rows.length} of ${kernels.length} kernels`;
+	};
+	search.addEventListener('input', () => { render(); writeHash({ ...s, kq: search.value }); });
+	csv.addEventListener('click', () => downloadCsv('ncu-kernels.csv', Object.keys(kernels[0] || {}), shown()));
+	render();
+	const box = el('aside', { className: 'ncu-side' }, el('div', { className: 'tools' }, search, csv), count, ul);
+	box.focusSearch = () => search.focus();
+	return box;
+}
+
+function kvTable(obj, testid) {
+	return el('table', { className: 'kv', dataset: { testid } }, ...Object.entries(obj).map(([k, v]) =>
+		el('tr', {}, el('th', { textContent: k.replace(/_/g, ' ') }), el('td', { textContent: v === null ? '-' : String(v) }))));
+}
+
+function hintText(r) {
+	return r.speedup_pct === null || r.speedup_pct === undefined ? '' : `est. speedup ${typeof r.speedup_pct === 'number' ? r.speedup_pct.toFixed(2) : r.speedup_pct} % (${r.speedup_type})`;
+}
+
+export async function renderNcu(api, id, s, writeHash, section) {
+	const d = await load(api, id);
+	const kernels = d.list;
+	const side = sidebar(kernels, s, writeHash);
+	const kid = kernels.some((k) => String(k.id) === String(s.kernel)) ? String(s.kernel) : kernels.length ? String(kernels[0].id) : null;
+	const main = [];
+	if (kid !== null) {
+		const k = kernels.find((x) => String(x.id) === kid);
+		const det = await api(`/api/file/${id}/ncu/details?id=${kid}`);
+		const secs = groupSections(det.details);
+		const cur = secs.find((x) => x.name === s.section) || secs[0];
+		const tabs = el('nav', { className: 'ncu-tabs', dataset: { testid: 'ncu-sections' } }, ...secs.map((x) => {
+			const b = el('button', { textContent: x.rules.length ? `${x.name} (${x.rules.length})` : x.name, className: x === cur ? 'active' : '', dataset: { testid: 'ncu-section-tab', name: x.name } });
+			b.addEventListener('click', () => writeHash({ ...s, kernel: kid, section: x.name }, false));
+			return b;
+		}));
+		const body = [];
+		if (cur) {
+			body.push(dataTable({ name: 'ncu-metrics', rows: cur.metrics.map((r) => ({ item: r.item, metric: r.metric, unit: r.unit, value: r.value })), search: false }));
+			if (cur.rules.length) {
+				body.push(el('h3', { textContent: 'Rule results' }), el('ul', { className: 'ncu-rules', dataset: { testid: 'ncu-rules' } }, ...cur.rules.map((r) =>
+					el('li', {}, el('span', { className: 'badge', textContent: r.type ?? '', dataset: { type: r.type ?? '' } }), ` ${r.rule}: `,
+						el('span', { className: 'speedup', textContent: hintText(r) }), el('div', { textContent: r.message ?? '' })))));
+			}
+		}
+		main.push(section(`Kernel #${kid}: ${k.kernel}`,
+			el('div', { className: 'kmeta', dataset: { testid: 'ncu-kernel-meta' }, textContent: `${k.type} · grid ${k.grid} · block ${k.block} · ${k.dur_ns === null ? '-' : fmtDur(k.dur_ns)} · ${k.hints} hints` }),
+			tabs, el('div', { dataset: { testid: 'ncu-section', section: cur ? cur.name : '' } }, ...body)));
+	} else {
+		main.push(el('p', { className: 'empty', textContent: 'The report has no profiled kernels.' }));
+	}
+	const ses = d.session;
+	main.push(section('Session', el('div', { className: 'ncu-session', dataset: { testid: 'ncu-session' } },
+		kvTable({ ...ses.launch_settings, ...ses.session_info }, 'ncu-session-info')),
+	dataTable({ name: 'device-attributes', rows: ses.device_attributes, search: true }),
+	dataTable({ name: 'processes', rows: ses.processes, search: false })));
+	const hints = dataTable({ name: 'hints', rows: d.hints, state: { sort: s.sort || '', dir: s.dir || 'desc', q: s.q || '' },
+		onState: (t) => writeHash({ ...s, sort: t.sort, dir: t.dir, q: t.q }) });
+	main.push(section('Hints (all kernels)', hints));
+	return { kids: [el('div', { className: 'ncu-page' }, side, el('div', { className: 'ncu-main' }, ...main))], search: side };
+}
