@@ -6,7 +6,9 @@
  * section definitions and rule results, the merged session details and the
  * processes. All strings are NUL-terminated copies in the report's arena;
  * metric names are resolved through the file's cumulative string table after
- * every block was read (ids may point forward). Bad input gives ERR_FORMAT
+ * every block was read (ids may point forward). Metrics are checked while
+ * loading but kept as references into the report's bytes (mapped, or one
+ * owned copy) and decoded when first asked for. Bad input gives ERR_FORMAT
  * (or ERR_LIMIT) with the byte offset of the problem, never a crash; every
  * length is checked against what remains and every allocation is bounded by
  * the file size.
@@ -49,6 +51,14 @@ struct ncu_metric {
 	struct ncu_instance *inst; /* per-instance values */
 	size_t ninst;
 };
+
+/* A metric as stored: its name id and the offset of its field in the
+ * result's entry; 8 bytes instead of a decoded struct ncu_metric. */
+struct ncu_mref {
+	uint32_t name_id;
+	uint32_t off;
+};
+struct ncu_mcache;
 
 struct ncu_sec_metric {
 	const char *name, *label; /* label may be "" */
@@ -117,8 +127,13 @@ struct ncu_result {
 	uint64_t creation_time;
 	uint64_t source_ref;
 	int process; /* index into report.processes, -1 when none */
-	struct ncu_metric *metrics;
+	/* metrics stay in the report's bytes: (name id, offset) references,
+	 * decoded on demand by ncu_metric_at / ncu_lookup (and cached) */
+	struct ncu_mref *metrics;
 	size_t nmetrics;
+	const uint8_t *data; /* the result's entry bytes (in the report's buffer) */
+	size_t data_len;
+	struct ncu_mcache *cache; /* decoded metrics (lazy) */
 	struct ncu_section *sections;
 	size_t nsections;
 	struct ncu_rule *rules;
@@ -167,6 +182,7 @@ struct ncu_source {
 };
 
 struct ncu_index;
+struct src;
 
 struct ncu_report {
 	struct arena arena;
@@ -187,6 +203,8 @@ struct ncu_report {
 	const char **name_sorted; /* distinct strings, sorted (ncu_lookup) */
 	size_t nnames;
 	uint32_t *name_rank; /* per string id: its index in name_sorted */
+	void *buf;	     /* the report's bytes when copied or read (owned) */
+	struct src *src;     /* the mapped file (owned) */
 };
 
 /* Loads a report from path ("-" = stdin; gzip is inflated). */
@@ -196,8 +214,11 @@ int ncu_parse(struct ncu_report **out, const void *data, size_t len, const char 
 	      struct err *e);
 void ncu_free(struct ncu_report *r);
 
-/* Lookups. ncu_find_metric returns the first metric with that name or NULL. */
-const struct ncu_metric *ncu_find_metric(const struct ncu_result *res, const char *name);
+/* Metric k of result idx, decoded on first use (NULL when out of memory);
+ * the name of metric k without decoding it ("" when its id is out of
+ * range). */
+const struct ncu_metric *ncu_metric_at(struct ncu_report *r, size_t idx, size_t k);
+const char *ncu_metric_name(const struct ncu_report *r, const struct ncu_result *res, size_t k);
 /* The best display name: demangled, else function, else mangled. */
 const char *ncu_kernel_name(const struct ncu_result *res);
 /* The device attribute `name` of device `id` (NULL when absent). */
@@ -262,7 +283,7 @@ struct ncu_ident {
 		stream[24], block[80], grid[80], device[24], cc[48];
 };
 extern const char *const ncu_ident_titles[11];
-void ncu_result_ident(const struct ncu_report *r, size_t idx, struct ncu_ident *id);
+void ncu_result_ident(struct ncu_report *r, size_t idx, struct ncu_ident *id);
 /* The 11 fields of id in column order. */
 void ncu_ident_fields(const struct ncu_ident *id, const char *f[11]);
 

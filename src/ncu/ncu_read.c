@@ -429,6 +429,8 @@ static int parse_block(struct ncu_ctx *c, const uint8_t *d, size_t size, size_t 
 		memset(&res, 0, sizeof res);
 		res.process = proc;
 		res.offset = (int64_t)es - 4;
+		res.data = d + es;
+		res.data_len = en;
 		pb_init(&r, d + es, en, (int64_t)es, c->path);
 		if ((rc = ncu_parse_result(c, &r, &res)))
 			return rc;
@@ -467,8 +469,9 @@ static bool has_target_version(const struct ncu_report *r)
 	return false;
 }
 
-/* After all blocks: the model's tables move into the arena, metric names
- * are resolved, and old grid semantics are converted. */
+/* After all blocks: the model's tables move into the arena and old grid
+ * semantics are converted (metric names resolve through r->strings on
+ * demand). */
 static int finish(struct ncu_ctx *c)
 {
 	struct ncu_report *r = c->r;
@@ -492,10 +495,6 @@ static int finish(struct ncu_ctx *c)
 	bool old_grid = !has_target_version(r);
 	for (size_t i = 0; i < r->nresults; i++) {
 		struct ncu_result *res = &r->results[i];
-		for (size_t k = 0; k < res->nmetrics; k++) {
-			struct ncu_metric *m = &res->metrics[k];
-			m->name = m->name_id < r->nstrings ? r->strings[m->name_id] : "";
-		}
 		for (int d = 0; d < 3; d++) {
 			res->grid[d] = res->grid_raw[d];
 			/* <= 2020.x stored grid x block threads per dimension */
@@ -506,8 +505,9 @@ static int finish(struct ncu_ctx *c)
 	return 0;
 }
 
-int ncu_parse(struct ncu_report **out, const void *data, size_t size, const char *path,
-	      struct err *e)
+/* Parses the report at data, which must outlive it (see ncu_parse). */
+static int parse_in_place(struct ncu_report **out, const void *data, size_t size,
+			  const char *path, struct err *e)
 {
 	*out = NULL;
 	const uint8_t *d = data;
@@ -555,6 +555,23 @@ int ncu_parse(struct ncu_report **out, const void *data, size_t size, const char
 	return 0;
 }
 
+int ncu_parse(struct ncu_report **out, const void *data, size_t size, const char *path,
+	      struct err *e)
+{
+	*out = NULL;
+	void *copy = malloc(size ? size : 1);
+	if (!copy)
+		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
+	if (size)
+		memcpy(copy, data, size);
+	int rc = parse_in_place(out, copy, size, path, e);
+	if (rc)
+		free(copy);
+	else
+		(*out)->buf = copy;
+	return rc;
+}
+
 int ncu_load(struct ncu_report **out, const char *path, struct err *e)
 {
 	*out = NULL;
@@ -565,8 +582,12 @@ int ncu_load(struct ncu_report **out, const char *path, struct err *e)
 	const char *map;
 	size_t len;
 	if (src_map(s, &map, &len) == 0) {
-		rc = ncu_parse(out, map, len, path, e);
-		src_close(s);
+		/* the report keeps the mapping: metrics are decoded from it */
+		rc = parse_in_place(out, map, len, path, e);
+		if (rc)
+			src_close(s);
+		else
+			(*out)->src = s;
 		return rc;
 	}
 	uint8_t *buf = NULL;
@@ -592,9 +613,13 @@ int ncu_load(struct ncu_report **out, const char *path, struct err *e)
 		n += got;
 	}
 	if (!rc) {
-		rc = ncu_parse(out, buf, n, path, e);
+		rc = parse_in_place(out, buf, n, path, e);
 		if (rc && src_is_gzip(s))
 			err_mark_uncompressed(e, true);
+	}
+	if (!rc) {
+		(*out)->buf = buf;
+		buf = NULL;
 	}
 	free(buf);
 	src_close(s);
@@ -606,15 +631,9 @@ void ncu_free(struct ncu_report *r)
 	if (!r)
 		return;
 	arena_free(&r->arena);
+	free(r->buf);
+	src_close(r->src);
 	free(r);
-}
-
-const struct ncu_metric *ncu_find_metric(const struct ncu_result *res, const char *name)
-{
-	for (size_t i = 0; i < res->nmetrics; i++)
-		if (!strcmp(res->metrics[i].name, name))
-			return &res->metrics[i];
-	return NULL;
 }
 
 const char *ncu_kernel_name(const struct ncu_result *res)

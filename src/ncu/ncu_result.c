@@ -2,6 +2,7 @@
  * launch geometry, metric values with their instance lists, the embedded
  * section definitions and the rule results. Repeated fields are counted
  * first so each array is allocated once, at its exact size, in the arena. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "ncu/ncu_int.h"
@@ -459,14 +460,181 @@ static int parse_rule(struct ncu_ctx *c, struct pb_reader *r, const struct pb_fi
 	return rc;
 }
 
+/* Metric checking without decoding: a bounds-checked walk of the usual
+ * layout (one-byte keys of the known fields, well-formed varints and
+ * lengths). It accepts only what parse_metric accepts; anything else
+ * (unknown fields, other wire types, bad bytes) goes through parse_metric,
+ * which gives the same result or error as ever. */
+static bool fast_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *q = *p;
+	if (q < end && !(*q & 0x80)) {
+		*v = *q;
+		*p = q + 1;
+		return true;
+	}
+	return pb_varint(p, end, v) == 0;
+}
+
+static bool fast_len(const uint8_t **p, const uint8_t *end, const uint8_t **body)
+{
+	uint64_t n;
+	if (!fast_varint(p, end, &n) || n > (uint64_t)(end - *p))
+		return false;
+	*body = *p;
+	*p += n;
+	return true;
+}
+
+/* A MetricValueMessage {1 string, 2 float, 3 double, 4 uint32, 5 uint64}. */
+static bool fast_value(const uint8_t *q, const uint8_t *end)
+{
+	const uint8_t *b;
+	uint64_t v;
+	while (q < end) {
+		switch (*q++) {
+		case 0x0a: if (!fast_len(&q, end, &b)) return false; break;
+		case 0x15: if (end - q < 4) return false; q += 4; break;
+		case 0x19: if (end - q < 8) return false; q += 8; break;
+		case 0x20:
+		case 0x28: if (!fast_varint(&q, end, &v)) return false; break;
+		default: return false;
+		}
+	}
+	return true;
+}
+
+/* A metric {1 name id, 2 value, 3 instance {1 corr, 2 value}, 4 kind}. */
+static bool fast_metric(const uint8_t *q, const uint8_t *end, uint32_t *name_id)
+{
+	const uint8_t *b, *ie, *vb;
+	uint64_t v;
+	while (q < end) {
+		switch (*q++) {
+		case 0x08:
+			if (!fast_varint(&q, end, &v))
+				return false;
+			*name_id = (uint32_t)v;
+			break;
+		case 0x20:
+			if (!fast_varint(&q, end, &v))
+				return false;
+			break;
+		case 0x12:
+			if (!fast_len(&q, end, &b) || !fast_value(b, q))
+				return false;
+			break;
+		case 0x1a:
+			if (!fast_len(&q, end, &b))
+				return false;
+			for (ie = q; b < ie;) {
+				if ((*b != 0x0a && *b != 0x12) || (b++, !fast_len(&b, ie, &vb)) ||
+				    !fast_value(vb, b))
+					return false;
+			}
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Checks metric field f of result res and records its reference. */
+static int scan_metric(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+		       struct ncu_result *res, struct ncu_mref *m)
+{
+	m->name_id = 0;
+	m->off = (uint32_t)(f->off - (res->offset + 4));
+	if (f->wire == PB_LEN && r->depth < PB_MAX_DEPTH - 2 &&
+	    fast_metric(f->data, f->data + f->len, &m->name_id))
+		return 0;
+	struct ncu_metric tmp;
+	int rc = parse_metric(c, r, f, &tmp);
+	m->name_id = tmp.name_id;
+	return rc;
+}
+
+/* Decoded metrics of a result: the first few one by one (`list` asks for
+ * ~10), then all at once. */
+#define NCU_SMALL_CACHE 16
+struct ncu_mcache {
+	struct ncu_metric *full; /* all nmetrics, once more were asked for */
+	size_t n;
+	uint32_t k[NCU_SMALL_CACHE];
+	struct ncu_metric *m[NCU_SMALL_CACHE];
+};
+
+const char *ncu_metric_name(const struct ncu_report *r, const struct ncu_result *res, size_t k)
+{
+	uint32_t id = res->metrics[k].name_id;
+	return id < r->nstrings ? r->strings[id] : "";
+}
+
+static int decode_metric(struct ncu_report *r, const struct ncu_result *res, size_t k,
+			 struct ncu_metric *m)
+{
+	struct err e;
+	struct ncu_ctx c = {.r = r, .e = &e, .path = r->path};
+	struct pb_reader rd;
+	struct pb_field f;
+	size_t off = res->metrics[k].off;
+	pb_init(&rd, res->data + off, res->data_len - off, res->offset + 4 + (int64_t)off,
+		r->path);
+	if (pb_next(&rd, &f, &e) <= 0 || parse_metric(&c, &rd, &f, m))
+		return -1;
+	m->name = ncu_metric_name(r, res, k);
+	return 0;
+}
+
+const struct ncu_metric *ncu_metric_at(struct ncu_report *r, size_t idx, size_t k)
+{
+	if (idx >= r->nresults || k >= r->results[idx].nmetrics)
+		return NULL;
+	struct ncu_result *res = &r->results[idx];
+	struct ncu_mcache *mc = res->cache;
+	if (!mc && !(mc = res->cache = arena_zalloc(&r->arena, sizeof *mc)))
+		return NULL;
+	if (mc->full)
+		return &mc->full[k];
+	for (size_t i = 0; i < mc->n; i++)
+		if (mc->k[i] == k)
+			return mc->m[i];
+	if (mc->n < NCU_SMALL_CACHE) {
+		struct ncu_metric *m = arena_alloc(&r->arena, sizeof *m);
+		if (!m || decode_metric(r, res, k, m))
+			return NULL;
+		mc->k[mc->n] = (uint32_t)k;
+		mc->m[mc->n++] = m;
+		return m;
+	}
+	struct ncu_metric *all = arena_array(&r->arena, res->nmetrics, sizeof *all);
+	if (!all)
+		return NULL;
+	for (size_t i = 0; i < res->nmetrics; i++)
+		if (decode_metric(r, res, i, &all[i]))
+			return NULL;
+	mc->full = all;
+	return &all[k];
+}
+
 int ncu_parse_result(struct ncu_ctx *c, struct pb_reader *r, struct ncu_result *res)
 {
 	struct pb_field f;
 	int rc;
-	if ((rc = ncu_count(r, 13, &res->nmetrics, c->e)) ||
-	    (rc = ncu_count(r, 17, &res->nsections, c->e)) ||
-	    (rc = ncu_count(r, 19, &res->nrules, c->e)))
-		return rc;
+	{
+		struct pb_reader q = *r;
+		res->nmetrics = res->nsections = res->nrules = 0;
+		while ((rc = pb_next(&q, &f, c->e)) > 0)
+			if (f.num == 13)
+				res->nmetrics++;
+			else if (f.num == 17)
+				res->nsections++;
+			else if (f.num == 19)
+				res->nrules++;
+		if (rc)
+			return rc;
+	}
 	res->metrics = ARENA_ARRAY(c, res->nmetrics, res->metrics);
 	res->sections = ARENA_ARRAY(c, res->nsections, res->sections);
 	res->rules = ARENA_ARRAY(c, res->nrules, res->rules);
@@ -486,7 +654,7 @@ int ncu_parse_result(struct ncu_ctx *c, struct pb_reader *r, struct ncu_result *
 		case 7: rc = want_str(c, r, &f, &res->demangled); break;
 		case 10: rc = parse_xyz(c, r, &f, res->grid_raw); break;
 		case 11: rc = parse_xyz(c, r, &f, res->block); break;
-		case 13: rc = parse_metric(c, r, &f, &res->metrics[km++]); break;
+		case 13: rc = scan_metric(c, r, &f, res, &res->metrics[km++]); break;
 		case 14: rc = want_u64(c, r, &f, &res->creation_time); break;
 		case 15: rc = parse_ref(c, r, &f, &res->source_ref); break;
 		case 17: rc = parse_section(c, r, &f, &res->sections[ks++]); break;

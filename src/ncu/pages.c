@@ -28,7 +28,7 @@ static void fmt_num_metric(const struct ncu_metric *m, char *buf, size_t n)
 		snprintf(buf, n, "%.0f", ncu_value_num(&m->value));
 }
 
-void ncu_result_ident(const struct ncu_report *r, size_t idx, struct ncu_ident *id)
+void ncu_result_ident(struct ncu_report *r, size_t idx, struct ncu_ident *id)
 {
 	const struct ncu_result *res = &r->results[idx];
 	memset(id, 0, sizeof *id);
@@ -49,10 +49,10 @@ void ncu_result_ident(const struct ncu_report *r, size_t idx, struct ncu_ident *
 		 (unsigned long long)res->block[2]);
 	snprintf(id->grid, sizeof id->grid, "(%llu, %llu, %llu)", (unsigned long long)res->grid[0],
 		 (unsigned long long)res->grid[1], (unsigned long long)res->grid[2]);
-	fmt_num_metric(ncu_find_metric(res, "device__attribute_device_index"), id->device,
+	fmt_num_metric(ncu_lookup(r, idx, "device__attribute_device_index"), id->device,
 		       sizeof id->device);
-	const struct ncu_metric *ma = ncu_find_metric(res, "device__attribute_compute_capability_major");
-	const struct ncu_metric *mi = ncu_find_metric(res, "device__attribute_compute_capability_minor");
+	const struct ncu_metric *ma = ncu_lookup(r, idx, "device__attribute_compute_capability_major");
+	const struct ncu_metric *mi = ncu_lookup(r, idx, "device__attribute_compute_capability_minor");
 	char a[24], b[24];
 	fmt_num_metric(ma, a, sizeof a);
 	fmt_num_metric(mi, b, sizeof b);
@@ -99,7 +99,7 @@ int ncu_raw_columns(struct ncu_report *r, size_t only, const char ***names, size
 	size_t k = 0;
 	for (size_t i = 0; i < r->nresults; i++)
 		for (size_t j = 0; j < r->results[i].nmetrics && (only == SIZE_MAX || only == i); j++) {
-			const char *nm = r->results[i].metrics[j].name;
+			const char *nm = ncu_metric_name(r, &r->results[i], j);
 			if (nm[0] && !is_pseudo(nm))
 				v[k++] = nm;
 		}
@@ -159,15 +159,25 @@ static int build_ranks(struct ncu_report *r)
 	return 0;
 }
 
-/* The first metric of res whose name has rank rk, by a linear scan. */
-static const struct ncu_metric *scan_rank(const struct ncu_report *r,
-					  const struct ncu_result *res, uint32_t rk)
+/* The first metric of result idx whose name has rank rk, by a linear scan. */
+static const struct ncu_metric *scan_rank(struct ncu_report *r, size_t idx, uint32_t rk)
 {
+	const struct ncu_result *res = &r->results[idx];
 	for (size_t i = 0; i < res->nmetrics; i++) {
 		uint32_t id = res->metrics[i].name_id;
 		if (id < r->nstrings && r->name_rank[id] == rk)
-			return &res->metrics[i];
+			return ncu_metric_at(r, idx, i);
 	}
+	return NULL;
+}
+
+/* Without the rank tables (out of memory): by name. */
+static const struct ncu_metric *scan_name(struct ncu_report *r, size_t idx, const char *name)
+{
+	const struct ncu_result *res = &r->results[idx];
+	for (size_t i = 0; i < res->nmetrics; i++)
+		if (!strcmp(ncu_metric_name(r, res, i), name))
+			return ncu_metric_at(r, idx, i);
 	return NULL;
 }
 
@@ -177,7 +187,7 @@ const struct ncu_metric *ncu_lookup(struct ncu_report *r, size_t idx, const char
 		return NULL;
 	const struct ncu_result *res = &r->results[idx];
 	if (!r->index && build_ranks(r))
-		return ncu_find_metric(res, name);
+		return scan_name(r, idx, name);
 	size_t lo = 0, hi = r->nnames;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -202,6 +212,6 @@ const struct ncu_metric *ncu_lookup(struct ncu_report *r, size_t idx, const char
 			}
 	}
 	if (!ix->pos)
-		return scan_rank(r, res, rk);
-	return ix->pos[rk] ? &res->metrics[ix->pos[rk] - 1] : NULL;
+		return scan_rank(r, idx, rk);
+	return ix->pos[rk] ? ncu_metric_at(r, idx, ix->pos[rk] - 1) : NULL;
 }
