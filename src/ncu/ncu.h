@@ -273,8 +273,6 @@ const char *ncu_detail_unit(const char *name);
  * @url:Text:URL@ -> "Text (URL)"), allocated in the report's arena. */
 const char *ncu_expand_markup(struct ncu_report *r, const char *text);
 
-#endif
-
 /* --- pages: what `ncu --import --page raw|details` shows (pages.c) --- */
 
 /* The 11 identification columns shared by the raw and details pages. */
@@ -316,3 +314,5 @@ struct ncu_details_opts {
  * section, header and body, base units. */
 int ncu_details(struct ncu_report *r, size_t idx, const struct ncu_details_opts *o,
 		ncu_detail_fn fn, void *ctx);
+
+#endif
