@@ -15,6 +15,7 @@
 #include "report/report.h"
 #include "server/assets.h"
 #include "server/srv_int.h"
+#include "views/view.h"
 
 bool srv_is_loopback(const char *host)
 {
@@ -296,6 +297,7 @@ void srv_stop(struct srv *s)
 	for (int i = 0; i < s->nfiles; i++) {
 		tr_free(s->files[i].t);
 		ncu_free(s->files[i].ncu);
+		tl_index_free(s->files[i].tl);
 	}
 	free(s->files);
 	pthread_mutex_destroy(&s->ncu_mu);

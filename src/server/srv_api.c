@@ -1,6 +1,7 @@
 /* srv_api: the JSON API of `gpuprof serve` (see server.h) and the loaded
  * files. Each view answer is what `gpuprof VIEW --format json` prints: the
  * same views/ code writes it through the same JSON sink, into memory. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,7 @@ static int add_file(struct srv *s, const char *name, int64_t bytes, struct trace
 			f->id = s->next_id++;
 			f->t = t;
 			f->ncu = r;
+			f->tl = NULL;
 			f->bytes = bytes;
 			rc = f->id;
 			const char *base = strrchr(name, '/');
@@ -278,6 +280,94 @@ static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id
 	return srv_api_ncu(s, c, r, verb);
 }
 
+static enum MHD_Result check_tl_param(void *cls, enum MHD_ValueKind kind, const char *key,
+				      const char *value)
+{
+	char *bad = cls;
+	if (strcmp(key, "start_ns") && strcmp(key, "end_ns") && strcmp(key, "px")) {
+		snprintf(bad, 64, "%.40s", key);
+		return MHD_NO;
+	}
+	return MHD_YES;
+}
+
+/* An int64 query value into *v; false when absent or empty. */
+static int int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has)
+{
+	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
+	*has = s && *s;
+	if (!*has)
+		return 0;
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (*end || errno)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* GET /api/file/ID/timeline?start_ns=A&end_ns=B&px=W (views/view_timeline.c) */
+static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, int id)
+{
+	char bad[64] = "";
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_tl_param, bad);
+	if (bad[0])
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "timeline takes no parameter '%s'", bad);
+	struct tl_opts o = {0};
+	int64_t px = 1000;
+	bool has_px;
+	if (int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
+	    int_arg(c, "end_ns", &o.end_ns, &o.has_end))
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
+	if (int_arg(c, "px", &px, &has_px) || px < 1 || px > TL_MAX_PX)
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "px takes a width of 1 to %d pixels", TL_MAX_PX);
+	o.px = (int)px;
+	struct srv_file *fl = NULL;
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < s->nfiles; i++)
+		if (s->files[i].id == id)
+			fl = &s->files[i];
+	const struct trace *t = fl ? fl->t : NULL;
+	struct tl_index *ix = fl ? fl->tl : NULL;
+	pthread_mutex_unlock(&s->mu);
+	if (!fl)
+		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	if (!t)
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "file %d is an Nsight Compute report: ask /api/file/%d/ncu/list",
+				       id, id);
+	struct err e = {0};
+	srv_job_begin(s);
+	if (!ix) { /* built once; a concurrent builder's copy is dropped */
+		struct tl_index *nix;
+		if (tl_index_build(t, &nix, &e)) {
+			srv_job_end(s);
+			return srv_reply_error(c, 500, "%s", e.msg);
+		}
+		pthread_mutex_lock(&s->mu);
+		for (int i = 0; i < s->nfiles; i++)
+			if (s->files[i].id == id) {
+				if (!s->files[i].tl)
+					s->files[i].tl = nix, nix = NULL;
+				ix = s->files[i].tl;
+			}
+		pthread_mutex_unlock(&s->mu);
+		tl_index_free(nix);
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc = f ? tl_write_json(ix, &o, f, &e) : err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
+	srv_job_end(s);
+	bool ok = f && fclose(f) == 0 && rc == 0;
+	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+			      : srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
+						rc ? e.msg : "could not write the answer");
+	free(buf);
+	return res;
+}
+
 enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char *url)
 {
 	if (!strcmp(url, "/api/files"))
@@ -289,6 +379,8 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 		if (end != p && *end == '/' && id > 0 && id < 1000000) {
 			if (!strncmp(end, "/ncu/", 5))
 				return reply_ncu(s, c, (int)id, end + 5);
+			if (!strcmp(end, "/timeline"))
+				return reply_timeline(s, c, (int)id);
 			enum view_kind k = view_kind_parse(end + 1);
 			if (k != VIEW_COUNT)
 				return reply_view(s, c, (int)id, k);

@@ -17,6 +17,7 @@ struct srv_file {
 	int64_t bytes; /* input size, -1 when unknown */
 	struct trace *t;	  /* a PyTorch trace, or NULL */
 	struct ncu_report *ncu; /* an Nsight Compute report, or NULL */
+	struct tl_index *tl;	/* the timeline's index of t, built on first use */
 };
 
 struct srv {

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/err.h"
 #include "report/report.h"
@@ -70,5 +71,30 @@ void view_free(struct view *v);
 /* view_compute + view_emit + view_free. */
 int view_write(enum view_kind k, const struct trace *t, const struct view_opts *o,
 	       struct report *r, struct err *e);
+
+
+/* The timeline (view_timeline.c, GET /api/file/ID/timeline): the events of
+ * every track in a time window at a level of detail. Not a report table:
+ * lanes of nested items do not fit the sinks' flat tables, so it has a small
+ * JSON writer of its own. */
+struct tl_index; /* per-track order, nesting depth and running max end */
+
+/* Builds the index of t once (O(n log n)); t must outlive it. */
+int tl_index_build(const struct trace *t, struct tl_index **out, struct err *e);
+void tl_index_free(struct tl_index *ix);
+
+#define TL_MAX_PX 8192
+#define TL_MAX_DEPTH 64	      /* deeper events are drawn at the last level */
+#define TL_MAX_ITEMS 250000   /* over all lanes; more sets "truncated" */
+
+struct tl_opts {
+	bool has_start, has_end;
+	int64_t start_ns, end_ns; /* trace clock; default: the whole trace */
+	int px;			  /* 1..TL_MAX_PX */
+};
+
+/* Writes the window's lanes as JSON to f: O(events overlapping the window +
+ * log n) per track. ERR_USAGE for an empty or reversed window. */
+int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, struct err *e);
 
 #endif

@@ -106,6 +106,67 @@ expect 400 "ncu bad regex" "${url}api/file/2/ncu/list?kernel=%28"
 expect 400 "ncu verb on a trace" "${url}api/file/1/ncu/list"
 expect 400 "trace view on a report" "${url}api/file/2/summary"
 expect 404 "ncu of an unknown file" "${url}api/file/99/ncu/list"
+# the timeline, on a hand-made trace (tests/server/timeline.json): thread
+# main: outer 0-100 µs, inner1 10-11, inner2 11-12, inner3 50-70 (nested in
+# outer); stream 7: k1 20-22, k2 23-25. tl QUERY: the answer in $tmp/body
+tl_fix=tests/server/timeline.json
+"$GPUPROF" serve -q --port 0 "$tl_fix" >"$tmp/tlout" 2>"$tmp/tlerr" &
+tlpid=$!
+tlurl=
+for _ in $(seq 1 100); do
+	tlurl=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/tlout" 2>/dev/null)
+	[ -n "$tlurl" ] && break
+	sleep 0.1
+done
+# has WHAT LINE...: every LINE is a whole line of $tmp/body; lacks: none is
+has() { w=$1; shift; for l in "$@"; do grep -qxF -- "$l" "$tmp/body" || { bad "timeline $w: no line '$l' in: $(cat "$tmp/body")"; return; }; done; ok; }
+lacks() { w=$1; shift; for l in "$@"; do grep -qF -- "$l" "$tmp/body" && { bad "timeline $w: has '$l'"; return; }; done; ok; }
+# px=10 over the whole trace: 10 µs columns; events shorter are merged
+expect 200 "timeline coarse" "${tlurl}api/file/1/timeline?px=10"
+has coarse \
+	'  "timeline": {"trace_start_ns": 0, "trace_end_ns": 100000, "start_ns": 0, "end_ns": 100000, "px": 10, "ns_per_px": 10000.000},' \
+	'   {"track": 0, "pid": "1", "tid": "1", "process": "python", "thread": "main", "items": [' \
+	'    {"type": "event", "depth": 0, "row": 0, "ts": 0, "dur": 100000, "kind": "cpu_op", "name": "outer"},' \
+	'    {"type": "event", "depth": 1, "row": 3, "ts": 50000, "dur": 20000, "kind": "cpu_op", "name": "inner3"},' \
+	'    {"type": "span", "depth": 1, "col": 1, "ts": 10000, "end": 12000, "count": 2, "busy_ns": 2000}' \
+	'    "events": 4, "busy_ns": 100000, "depths": 2, "items_shown": 3},' \
+	'    {"type": "span", "depth": 0, "col": 2, "ts": 20000, "end": 25000, "count": 2, "busy_ns": 4000}' \
+	'    "events": 2, "busy_ns": 4000, "depths": 1, "items_shown": 1}' \
+	'  "truncated": false'
+lacks coarse '"name": "inner1"' '"name": "k1"'
+# px=1000: 100 ns columns, every event comes alone
+expect 200 "timeline fine" "${tlurl}api/file/1/timeline?start_ns=0&end_ns=100000&px=1000"
+has fine \
+	'    {"type": "event", "depth": 1, "row": 1, "ts": 10000, "dur": 1000, "kind": "cpu_op", "name": "inner1"},' \
+	'    {"type": "event", "depth": 1, "row": 2, "ts": 11000, "dur": 1000, "kind": "cpu_op", "name": "inner2"},' \
+	'    {"type": "event", "depth": 0, "row": 4, "ts": 20000, "dur": 2000, "kind": "kernel", "name": "k1"},' \
+	'    {"type": "event", "depth": 0, "row": 5, "ts": 23000, "dur": 2000, "kind": "kernel", "name": "k2"}' \
+	'    "events": 4, "busy_ns": 100000, "depths": 2, "items_shown": 4},'
+lacks fine '"type": "span"'
+# a window inside outer and inner3 (both start before it): clipped totals
+expect 200 "timeline window" "${tlurl}api/file/1/timeline?start_ns=55000&end_ns=60000&px=5"
+has window \
+	'    {"type": "event", "depth": 0, "row": 0, "ts": 0, "dur": 100000, "kind": "cpu_op", "name": "outer"},' \
+	'    {"type": "event", "depth": 1, "row": 3, "ts": 50000, "dur": 20000, "kind": "cpu_op", "name": "inner3"}' \
+	'    "events": 2, "busy_ns": 5000, "depths": 2, "items_shown": 2},' \
+	'    "events": 0, "busy_ns": 0, "depths": 0, "items_shown": 0}'
+# an empty window: the lanes with no items
+expect 200 "timeline after the trace" "${tlurl}api/file/1/timeline?start_ns=200000&end_ns=300000&px=10"
+has empty '   {"track": 1, "pid": "0", "tid": "7", "process": "", "thread": "", "items": [],' \
+	'    "events": 0, "busy_ns": 0, "depths": 0, "items_shown": 0}'
+lacks empty '"type":'
+expect 400 "timeline start = end" "${tlurl}api/file/1/timeline?start_ns=5&end_ns=5"
+expect 400 "timeline px 0" "${tlurl}api/file/1/timeline?px=0"
+expect 400 "timeline px too wide" "${tlurl}api/file/1/timeline?px=100000"
+expect 400 "timeline bad start" "${tlurl}api/file/1/timeline?start_ns=1e3"
+expect 400 "timeline unknown parameter" "${tlurl}api/file/1/timeline?step=1"
+expect 404 "timeline of an unknown file" "${tlurl}api/file/9/timeline"
+kill "$tlpid"
+wait "$tlpid" 2>/dev/null
+# the timeline of the example trace: the per-lane items stay within the bound
+expect 200 "timeline of the example" "${url}api/file/1/timeline?px=200"
+grep -q '"truncated": false' "$tmp/body" && ok || bad "timeline of the example: truncated"
+expect 400 "timeline of a report" "${url}api/file/2/timeline"
 # the files list and the viewer
 expect 200 "files" "${url}api/files"
 grep -q '"name": "resnet_like.json.gz"' "$tmp/body" && ok || bad "files: no resnet_like.json.gz"
@@ -113,7 +174,7 @@ expect 200 "index" "$url"
 curl -s -D - -o /dev/null "$url" | grep -qi '^content-type: text/html' && ok || bad "index: not text/html"
 # errors of the API
 expect 404 "unknown file" "${url}api/file/9/summary"
-expect 404 "unknown view" "${url}api/file/1/timeline"
+expect 404 "unknown view" "${url}api/file/1/frobnicate"
 expect 400 "unknown parameter" "${url}api/file/1/ops?frobnicate=1"
 expect 400 "bad group_by" "${url}api/file/1/ops?group_by=kernel"
 expect 400 "unknown device" "${url}api/file/1/memory?device=cuda:7"
