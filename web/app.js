@@ -7,8 +7,9 @@ import { fmt, fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
 import { memoryCurve, stackedBar } from './charts.js';
 import { renderNcu } from './ncu.js';
+import { renderTimeline, timelineKey } from './timeline.js';
 
-const VIEWS = ['overview', 'ops', 'kernels', 'memory'];
+const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline'];
 const ALL_VIEWS = [...VIEWS, 'ncu']; // ncu: the page of Nsight Compute reports
 const $ = (id) => document.getElementById(id);
 const el = (tag, { dataset, ...props } = {}, ...kids) => {
@@ -154,7 +155,11 @@ async function renderNcuView(id, s) {
 	return r.kids;
 }
 
-const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, ncu: renderNcuView };
+function renderTimelineView(id, s) {
+	return renderTimeline(api, id, s, writeHash);
+}
+
+const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, ncu: renderNcuView };
 
 let seq = 0;
 async function render() {
@@ -215,7 +220,9 @@ function setTheme(t) {
 function keys(ev) {
 	if (ev.target.matches('input, select, textarea') || ev.ctrlKey || ev.metaKey || ev.altKey) return;
 	const s = readHash();
-	if (ev.key >= '1' && ev.key <= '4') {
+	if (s.view === 'timeline' && timelineKey(ev.key)) {
+		// + - arrows 0: the timeline's window
+	} else if (ev.key >= '1' && ev.key <= '5') {
 		writeHash({ file: s.file, view: VIEWS[+ev.key - 1] }, false);
 	} else if (ev.key === '?') {
 		$('help').open ? $('help').close() : $('help').showModal();

@@ -89,7 +89,7 @@ void tl_index_free(struct tl_index *ix);
 
 struct tl_opts {
 	bool has_start, has_end;
-	int64_t start_ns, end_ns; /* trace clock; default: the whole trace */
+	int64_t start_ns, end_ns; /* from the trace's start; default: all of it */
 	int px;			  /* 1..TL_MAX_PX */
 };
 

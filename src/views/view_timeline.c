@@ -12,6 +12,9 @@
  * is found by binary search, so a request costs O(log n + the events from
  * there to the window end) per track.
  *
+ * Times in the answer (the window, items' ts and end) are relative to the
+ * trace's start, trace_start_ns (the trace's clock).
+ *
  * Output: a small JSON writer of its own (not the report sinks: their
  * tables are flat and a lane holds a list of items). */
 #include <stdlib.h>
@@ -106,13 +109,13 @@ struct agg {
 	int64_t ts, end, busy, count;
 };
 
-static void flush_agg(FILE *f, struct agg *a, int depth, bool *first)
+static void flush_agg(FILE *f, struct agg *a, int depth, bool *first, int64_t base)
 {
 	if (a->col < 0)
 		return;
 	fprintf(f, "%s\n    {\"type\": \"span\", \"depth\": %d, \"col\": %lld, \"ts\": %lld, \"end\": %lld, "
 		   "\"count\": %lld, \"busy_ns\": %lld}",
-		*first ? "" : ",", depth, (long long)a->col, (long long)a->ts, (long long)a->end,
+		*first ? "" : ",", depth, (long long)a->col, (long long)(a->ts - base), (long long)(a->end - base),
 		(long long)a->count, (long long)a->busy);
 	*first = false;
 	a->col = -1;
@@ -140,8 +143,12 @@ int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, s
 	const struct trace *t = ix->t;
 	int64_t lo = t->min_ts <= t->max_end ? t->min_ts : 0;
 	int64_t hi = t->min_ts <= t->max_end ? t->max_end : 0;
-	int64_t A = o->has_start ? o->start_ns : lo;
-	int64_t B = o->has_end ? o->end_ns : hi;
+	/* the window is relative to the trace's start (JavaScript numbers hold
+	 * 2^53: a trace clock in epoch nanoseconds does not fit) */
+	int64_t A = lo, B = hi;
+	if ((o->has_start && __builtin_add_overflow(lo, o->start_ns, &A)) ||
+	    (o->has_end && __builtin_add_overflow(lo, o->end_ns, &B)))
+		return err_set(e, ERR_USAGE, NULL, -1, "start_ns or end_ns is out of range");
 	if (B <= A && !o->has_start && !o->has_end)
 		B = A + 1; /* an empty trace or only instants at one time */
 	if (B <= A)
@@ -150,7 +157,7 @@ int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, s
 	double W = (double)B - (double)A;
 	fprintf(f, "{\n  \"timeline\": {\"trace_start_ns\": %lld, \"trace_end_ns\": %lld, \"start_ns\": %lld, "
 		   "\"end_ns\": %lld, \"px\": %d, \"ns_per_px\": %.3f",
-		(long long)lo, (long long)hi, (long long)A, (long long)B, px, W / px);
+		(long long)lo, (long long)hi, (long long)(A - lo), (long long)(B - lo), px, W / px);
 	fputs("},\n  \"lanes\": [", f);
 	size_t items = 0;
 	bool truncated = false, first_lane = true;
@@ -202,7 +209,7 @@ int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, s
 				if (a->col != col) {
 					if (a->col >= 0)
 						nshown++, items++;
-					flush_agg(f, a, d, &first);
+					flush_agg(f, a, d, &first, lo);
 					*a = (struct agg){.col = col, .ts = ts, .end = end};
 				}
 				a->count++;
@@ -212,7 +219,7 @@ int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, s
 			}
 			fprintf(f, "%s\n    {\"type\": \"event\", \"depth\": %d, \"row\": %u, \"ts\": %lld, "
 				   "\"dur\": %lld, \"kind\": ",
-				first ? "" : ",", d, row, (long long)ts, (long long)dur);
+				first ? "" : ",", d, row, (long long)(ts - lo), (long long)dur);
 			put_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
 			fputs(", \"name\": ", f);
 			put_str(f, tr_str(t, t->ev.name[row]));
@@ -223,7 +230,7 @@ int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, s
 		}
 		for (int d = 0; d < TL_MAX_DEPTH; d++)
 			if (agg[d].col >= 0) {
-				flush_agg(f, &agg[d], d, &first);
+				flush_agg(f, &agg[d], d, &first, lo);
 				nshown++;
 				items++;
 			}

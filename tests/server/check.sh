@@ -107,7 +107,7 @@ expect 400 "ncu verb on a trace" "${url}api/file/1/ncu/list"
 expect 400 "trace view on a report" "${url}api/file/2/summary"
 expect 404 "ncu of an unknown file" "${url}api/file/99/ncu/list"
 # the timeline, on a hand-made trace (tests/server/timeline.json): thread
-# main: outer 0-100 µs, inner1 10-11, inner2 11-12, inner3 50-70 (nested in
+# main (from 1 ms on; the answer's times are relative to it): outer 0-100 µs, inner1 10-11, inner2 11-12, inner3 50-70 (nested in
 # outer); stream 7: k1 20-22, k2 23-25. tl QUERY: the answer in $tmp/body
 tl_fix=tests/server/timeline.json
 "$GPUPROF" serve -q --port 0 "$tl_fix" >"$tmp/tlout" 2>"$tmp/tlerr" &
@@ -124,7 +124,7 @@ lacks() { w=$1; shift; for l in "$@"; do grep -qF -- "$l" "$tmp/body" && { bad "
 # px=10 over the whole trace: 10 µs columns; events shorter are merged
 expect 200 "timeline coarse" "${tlurl}api/file/1/timeline?px=10"
 has coarse \
-	'  "timeline": {"trace_start_ns": 0, "trace_end_ns": 100000, "start_ns": 0, "end_ns": 100000, "px": 10, "ns_per_px": 10000.000},' \
+	'  "timeline": {"trace_start_ns": 1000000, "trace_end_ns": 1100000, "start_ns": 0, "end_ns": 100000, "px": 10, "ns_per_px": 10000.000},' \
 	'   {"track": 0, "pid": "1", "tid": "1", "process": "python", "thread": "main", "items": [' \
 	'    {"type": "event", "depth": 0, "row": 0, "ts": 0, "dur": 100000, "kind": "cpu_op", "name": "outer"},' \
 	'    {"type": "event", "depth": 1, "row": 3, "ts": 50000, "dur": 20000, "kind": "cpu_op", "name": "inner3"},' \

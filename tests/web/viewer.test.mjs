@@ -221,3 +221,62 @@ test('the Nsight Compute page shows the report\'s kernels, sections and hints', 
 		await done;
 	}
 });
+
+test('the Timeline page draws the lanes and zooming asks for the new window', async () => {
+	const api = async (q) => JSON.parse(await page.evaluate(async (u) => (await fetch(u)).text(), `${url}api/file/1/timeline${q}`));
+	await page.goto(`${url}#file=1&view=timeline`);
+	const canvas = page.getByTestId('timeline-canvas');
+	// polls an attribute of the canvas from here (the page's CSP forbids
+	// waitForFunction's eval)
+	const until = async (attr, ok) => {
+		for (let i = 0; i < 200; i++) {
+			const v = await canvas.getAttribute(attr).catch(() => null);
+			if (v !== null && ok(v)) return v;
+			await page.waitForTimeout(25);
+		}
+		throw new Error(`timeline: ${attr} never changed`);
+	};
+	await until('data-lanes', () => true);
+	const whole = await api('?px=100');
+	const T = whole.timeline.end_ns;
+	assert.ok(whole.lanes.length > 0);
+	assert.equal(await canvas.getAttribute('data-lanes'), String(whole.lanes.length));
+	assert.equal(await canvas.getAttribute('data-start'), '0');
+	assert.equal(await canvas.getAttribute('data-end'), String(T));
+	assert.ok(Number(await canvas.getAttribute('data-items')) > 0);
+	await shot('timeline');
+	// a wheel step at the middle zooms in by 0.8 around it
+	const asked = [];
+	page.on('request', (r) => { if (r.url().includes('/timeline?')) asked.push(new URL(r.url()).searchParams); });
+	await page.waitForTimeout(200); // the answer at the laid-out width
+	const box = await canvas.boundingBox();
+	await page.mouse.move(box.x + box.width / 2, box.y + 5);
+	await page.mouse.wheel(0, -100);
+	await until('data-end', (v) => v !== String(T));
+	const h = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+	const start = Number(h.get('start')), end = Number(h.get('end'));
+	const mid = T / 2;
+	assert.equal(end - start, Math.round(mid + (T - mid) * 0.8) - Math.round(mid - mid * 0.8));
+	assert.ok(Math.abs(start - (mid - mid * 0.8)) <= 1, `start ${start}`);
+	assert.equal(await canvas.getAttribute('data-start'), String(start));
+	assert.equal(await canvas.getAttribute('data-end'), String(end));
+	const last = asked[asked.length - 1];
+	assert.equal(last.get('start_ns'), String(start));
+	assert.equal(last.get('end_ns'), String(end));
+	// one column per pixel of the lanes' box
+	assert.equal(last.get('px'), String(await page.evaluate(() => document.querySelector('.tl-wrap').clientWidth)));
+	// the answer drawn is the server's for that window
+	const zoomed = await api(`?start_ns=${start}&end_ns=${end}&px=${last.get('px')}`);
+	assert.equal(await canvas.getAttribute('data-items'), String(zoomed.lanes.reduce((n, l) => n + l.items.length, 0)));
+	// + halves the window around its middle; a reload keeps it
+	await page.keyboard.press('+');
+	await until('data-end', (v) => v !== String(end));
+	const h2 = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+	assert.ok(Math.abs((Number(h2.get('end')) - Number(h2.get('start'))) - (end - start) / 2) <= 1);
+	await page.reload();
+	await until('data-end', (v) => v === h2.get('end'));
+	// a click on a drawn event shows its details
+	await canvas.click({ position: { x: 5, y: 18 + 8 } });
+	await page.getByTestId('timeline-event').waitFor();
+	await shot('timeline-zoomed');
+});
