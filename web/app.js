@@ -8,8 +8,9 @@ import { dataTable } from './table.js';
 import { memoryCurve, stackedBar } from './charts.js';
 import { renderNcu } from './ncu.js';
 import { renderTimeline, timelineKey } from './timeline.js';
+import { renderSteps } from './steps.js';
 
-const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline'];
+const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps'];
 const ALL_VIEWS = [...VIEWS, 'ncu']; // ncu: the page of Nsight Compute reports
 const $ = (id) => document.getElementById(id);
 const el = (tag, { dataset, ...props } = {}, ...kids) => {
@@ -155,11 +156,17 @@ async function renderNcuView(id, s) {
 	return r.kids;
 }
 
+async function renderStepsView(id, s) {
+	const r = await renderSteps(api, id, s, writeHash, section);
+	current = r.search;
+	return r.kids;
+}
+
 function renderTimelineView(id, s) {
 	return renderTimeline(api, id, s, writeHash);
 }
 
-const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, ncu: renderNcuView };
+const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, ncu: renderNcuView };
 
 let seq = 0;
 async function render() {
@@ -222,7 +229,7 @@ function keys(ev) {
 	const s = readHash();
 	if (s.view === 'timeline' && timelineKey(ev.key)) {
 		// + - arrows 0: the timeline's window
-	} else if (ev.key >= '1' && ev.key <= '5') {
+	} else if (ev.key >= '1' && ev.key <= '6') {
 		writeHash({ file: s.file, view: VIEWS[+ev.key - 1] }, false);
 	} else if (ev.key === '?') {
 		$('help').open ? $('help').close() : $('help').showModal();

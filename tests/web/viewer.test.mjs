@@ -280,3 +280,36 @@ test('the Timeline page draws the lanes and zooming asks for the new window', as
 	await page.getByTestId('timeline-event').waitFor();
 	await shot('timeline-zoomed');
 });
+
+test('the Steps page shows gpuprof steps\' rows and a bar per step', async () => {
+	const want = cli('steps').steps;
+	await page.goto(`${url}#file=1&view=steps`);
+	const table = page.getByTestId('table-steps');
+	await table.locator('tbody tr').first().waitFor();
+	// every row, cell for cell, is the CLI's row as the page formats it
+	const { fmt } = await import('../../web/fmt.js');
+	const cols = Object.keys(want[0]);
+	assert.deepEqual(await table.locator('th').evaluateAll((ths) => ths.map((t) => t.dataset.key)), cols);
+	const cells = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+	assert.deepEqual(cells, want.map((r) => cols.map((c) => fmt(c, r[c]))));
+	// one stacked bar per step, one rect per part
+	const chart = page.getByTestId('steps-chart');
+	assert.deepEqual(await chart.locator('g').evaluateAll((gs) => gs.map((g) => g.dataset.step)), want.map((r) => r.step));
+	const parts = cols.filter((c) => c.endsWith('_ns') && !['start_ns', 'end_ns', 'total_ns'].includes(c));
+	assert.equal(await chart.locator('rect').count(), want.length * parts.length);
+	// sorting by total: the state goes to the hash and survives a reload
+	await table.locator('th[data-key=total_ns]').click();
+	const byTotal = want.map((r, i) => [r, i]).sort((a, b) => b[0].total_ns - a[0].total_ns || a[1] - b[1]).map((x) => x[0].step);
+	const steps = () => table.locator('tbody tr td:first-child').allTextContents();
+	assert.deepEqual(await steps(), byTotal);
+	assert.match(await page.evaluate(() => location.hash), /view=steps.*sort=total_ns/);
+	await page.reload();
+	await table.locator('tbody tr').first().waitFor();
+	assert.deepEqual(await steps(), byTotal);
+	// the CSV is the API's columns and raw numbers
+	const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv-steps').click()]);
+	const csv = (await (await dl.createReadStream()).toArray()).join('');
+	assert.equal(csv.split('\n')[0], cols.join(','));
+	assert.equal(csv.trim().split('\n').length, want.length + 1);
+	await shot('steps');
+});

@@ -1,0 +1,70 @@
+// steps: the Steps page of a trace, over /api/file/ID/steps (the JSON of
+// `gpuprof steps --format json`): one stacked bar per step (SVG, the parts
+// of its time in the CLI's column order) and the per-step table (sortable,
+// searchable, CSV). State in the hash: sort, dir, q (the table).
+
+import { fmtDur } from './fmt.js';
+import { dataTable } from './table.js';
+
+const COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#9c755f', '#bab0ac'];
+const SVG = 'http://www.w3.org/2000/svg';
+const NOT_PARTS = new Set(['start_ns', 'end_ns', 'total_ns']);
+
+const svgEl = (tag, attrs) => {
+	const e = document.createElementNS(SVG, tag);
+	for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+	return e;
+};
+
+// rows: the API's steps; every *_ns column but start, end and total is a part.
+export function stepBars(rows) {
+	const parts = rows.length ? Object.keys(rows[0]).filter((k) => k.endsWith('_ns') && !NOT_PARTS.has(k)) : [];
+	const box = document.createElement('div');
+	const rowH = 22, labelW = 90, W = 1000;
+	const max = Math.max(1, ...rows.map((r) => parts.reduce((s, p) => s + Math.max(0, r[p] ?? 0), 0)));
+	const svg = svgEl('svg', { viewBox: `0 0 ${W + labelW} ${rows.length * rowH}`, width: '100%', role: 'img', 'aria-label': 'Step time breakdown per step' });
+	svg.dataset.testid = 'steps-chart';
+	rows.forEach((r, i) => {
+		const g = svgEl('g', {});
+		g.dataset.step = r.step;
+		const label = svgEl('text', { x: labelW - 8, y: i * rowH + rowH * 0.7, 'text-anchor': 'end', fill: 'currentColor', 'font-size': 12 });
+		label.textContent = `Step ${r.step}`;
+		g.append(label);
+		let x = labelW;
+		parts.forEach((p, j) => {
+			const w = (W * Math.max(0, r[p] ?? 0)) / max;
+			const rect = svgEl('rect', { x, y: i * rowH + 2, width: w, height: rowH - 4, fill: COLORS[j % COLORS.length] });
+			rect.dataset.part = p;
+			const t = svgEl('title', {});
+			t.textContent = `Step ${r.step} ${p.replace(/_ns$/, '')}: ${fmtDur(r[p] ?? 0)}`;
+			rect.append(t);
+			g.append(rect);
+			x += w;
+		});
+		svg.append(g);
+	});
+	const legend = document.createElement('div');
+	legend.className = 'legend';
+	parts.forEach((p, j) => {
+		const s = document.createElement('span');
+		const sw = document.createElement('i');
+		sw.style.background = COLORS[j % COLORS.length];
+		s.append(sw, p.replace(/_ns$/, '').replace(/_/g, ' '));
+		legend.append(s);
+	});
+	box.append(svg, legend);
+	return box;
+}
+
+export async function renderSteps(api, id, s, writeHash, section) {
+	const d = await api(`/api/file/${id}/steps`);
+	const table = dataTable({ name: 'steps', rows: d.steps, state: { sort: s.sort || '', dir: s.dir || 'desc', q: s.q || '' },
+		onState: (t) => writeHash({ ...s, sort: t.sort, dir: t.dir, q: t.q }) });
+	return {
+		kids: [
+			section(`Steps (${d.steps.length})`, d.steps.length ? stepBars(d.steps) : document.createTextNode('')),
+			section('Per-step breakdown', table),
+		],
+		search: table,
+	};
+}
