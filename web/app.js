@@ -9,9 +9,10 @@ import { memoryCurve, stackedBar } from './charts.js';
 import { renderNcu } from './ncu.js';
 import { renderTimeline, timelineKey } from './timeline.js';
 import { renderSteps } from './steps.js';
+import { renderNsys } from './nsys.js';
 
 const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps'];
-const ALL_VIEWS = [...VIEWS, 'ncu']; // ncu: the page of Nsight Compute reports
+const ALL_VIEWS = [...VIEWS, 'ncu', 'nsys']; // the pages of Nsight Compute reports and Nsight Systems exports
 const $ = (id) => document.getElementById(id);
 const el = (tag, { dataset, ...props } = {}, ...kids) => {
 	const e = Object.assign(document.createElement(tag), props);
@@ -162,11 +163,17 @@ async function renderStepsView(id, s) {
 	return r.kids;
 }
 
+async function renderNsysView(id, s) {
+	const r = await renderNsys(api, id, s, writeHash, section);
+	current = r.search;
+	return r.kids;
+}
+
 function renderTimelineView(id, s) {
 	return renderTimeline(api, id, s, writeHash);
 }
 
-const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, ncu: renderNcuView };
+const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, nsys: renderNsysView, ncu: renderNcuView };
 
 let seq = 0;
 async function render() {
@@ -175,15 +182,18 @@ async function render() {
 		s.file = String(files[0].id);
 		writeHash(s);
 	}
-	// an Nsight Compute report has its own page; a trace has the others
-	const isNcu = files.find((f) => String(f.id) === s.file)?.kind === 'ncu';
-	if (isNcu !== (s.view === 'ncu')) {
-		s.view = isNcu ? 'ncu' : 'overview';
+	// an Nsight Compute report and an Nsight Systems export have a page
+	// each (the view of the kind's name); a trace has the others
+	const kind = files.find((f) => String(f.id) === s.file)?.kind;
+	const own = kind === 'ncu' || kind === 'nsys' ? kind : null;
+	const ownView = (v) => v === 'ncu' || v === 'nsys';
+	if (own ? s.view !== own : ownView(s.view)) {
+		s.view = own || 'overview';
 		writeHash({ file: s.file, view: s.view });
 	}
 	for (const a of document.querySelectorAll('#tabs a')) {
 		a.classList.toggle('active', a.dataset.view === s.view);
-		a.hidden = files.length > 0 && (a.dataset.view === 'ncu') !== isNcu;
+		a.hidden = files.length > 0 && (own ? a.dataset.view !== own : ownView(a.dataset.view));
 		a.href = '#' + new URLSearchParams({ ...(s.file ? { file: s.file } : {}), view: a.dataset.view });
 	}
 	if (!files.length) return;

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "io/source.h"
 #include "nsys/nsys.h"
+#include "views/view_nsys.h"
 
 const char cmd_nsys_help[] =
 	"Usage: gpuprof nsys analyze --run-dir DIR [--from-csv] [--nsys-version TEXT]\n"
@@ -157,106 +158,6 @@ static int analyze(struct app *app, int argc, char **argv)
 
 /* ---- SQLite views ---- */
 
-#define STAT_COLS(count_key, count_title)                                                \
-	{"time_pct", "Time", REP_PCT}, {"total_ns", "Total", REP_DUR_NS},                    \
-		{count_key, count_title, REP_INT}, {"avg_ns", "Avg", REP_FLOAT},             \
-		{"med_ns", "Med", REP_FLOAT}, {"min_ns", "Min", REP_DUR_NS},                 \
-		{"max_ns", "Max", REP_DUR_NS}, {"stddev_ns", "StdDev", REP_FLOAT}
-#define STAT_VALS(r)                                                                       \
-	rep_f((r)->pct), rep_i((r)->total_ns), rep_i((r)->instances), rep_f((r)->avg_ns),      \
-		rep_f((r)->med_ns), rep_i((r)->min_ns), rep_i((r)->max_ns), rep_f((r)->stddev_ns)
-
-static const struct rep_col kern_cols[] = {STAT_COLS("instances", "Instances"),
-					   {"name", "Name", REP_STR}};
-static const struct rep_col api_cols[] = {STAT_COLS("calls", "Calls"), {"name", "Name", REP_STR}};
-static const struct rep_col mem_cols[] = {STAT_COLS("count", "Count"),
-					  {"bytes", "Bytes", REP_BYTES},
-					  {"operation", "Operation", REP_STR}};
-static const struct rep_col nvtx_cols[] = {STAT_COLS("instances", "Instances"),
-					   {"gpu_ops", "GPU ops", REP_INT},
-					   {"gpu_projected_ns", "GPU projected", REP_DUR_NS},
-					   {"gpu_op_time_ns", "GPU op time", REP_DUR_NS},
-					   {"style", "Style", REP_STR},
-					   {"range", "Range", REP_STR}};
-static const struct rep_col gpu_cols[] = {{"scope", "GPU / stream", REP_STR},
-					  {"kind", "Kind", REP_STR},
-					  {"count", "Count", REP_INT},
-					  {"total_ns", "Total", REP_DUR_NS},
-					  {"bytes", "Bytes", REP_BYTES}};
-
-static int emit_table(struct report *r, enum nsys_sql_view view, const struct nsys_sql_table *t)
-{
-	const struct rep_col *cols;
-	int ncols;
-	const char *name, *title;
-	switch (view) {
-	case NSYS_SQL_KERNELS:
-		cols = kern_cols, ncols = 9, name = "kernels", title = "GPU kernels";
-		break;
-	case NSYS_SQL_API:
-		cols = api_cols, ncols = 9, name = "cuda_api", title = "CUDA API calls";
-		break;
-	case NSYS_SQL_MEMCPY:
-		cols = mem_cols, ncols = 10, name = "memory_operations",
-		title = "GPU memory operations";
-		break;
-	case NSYS_SQL_NVTX:
-		cols = nvtx_cols, ncols = 13, name = "nvtx_ranges",
-		title = "NVTX ranges (host time; GPU work launched inside)";
-		break;
-	default:
-		cols = gpu_cols, ncols = 5, name = "gpus", title = "GPU work per GPU and per stream";
-		break;
-	}
-	if (rep_table_begin(r, name, title, cols, ncols))
-		return -1;
-	for (size_t i = 0; i < t->n; i++) {
-		const struct nsys_sql_row *w = &t->v[i];
-		struct rep_val v[13];
-		if (view == NSYS_SQL_DEVICES) {
-			struct rep_val d[] = {rep_s(w->group), rep_s(w->name), rep_i(w->instances),
-					      rep_i(w->total_ns), rep_i(w->bytes)};
-			memcpy(v, d, sizeof d);
-		} else {
-			struct rep_val st[] = {STAT_VALS(w)};
-			memcpy(v, st, sizeof st);
-			if (view == NSYS_SQL_MEMCPY) {
-				v[8] = rep_i(w->bytes);
-				v[9] = rep_s(w->name);
-			} else if (view == NSYS_SQL_NVTX) {
-				v[8] = rep_i(w->gpu_ops);
-				v[9] = rep_i(w->proj_ns);
-				v[10] = rep_i(w->gpu_time_ns);
-				v[11] = rep_s(w->group);
-				v[12] = rep_s(w->name);
-			} else {
-				v[8] = rep_s(w->name);
-			}
-		}
-		if (rep_row(r, v))
-			return -1;
-	}
-	return rep_table_end(r);
-}
-
-static int sql_info(struct report *r, struct nsys_sql *s, struct arena *a, const char *path)
-{
-	static const char *const tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-					     "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME",
-					     "NVTX_EVENTS", "TARGET_INFO_GPU"};
-	static const char *const keys[] = {"kernels", "memcpy", "memset", "cuda_api_calls",
-					   "nvtx_events", "gpus"};
-	rep_kv_begin(r, "export", "Nsight Systems SQLite export");
-	rep_kv(r, "path", "Path", REP_STR, rep_s(path));
-	const char *v = nsys_sql_version(s, a);
-	rep_kv(r, "product_version", "Nsight Systems version", REP_STR, rep_s(v));
-	for (int i = 0; i < 6; i++) {
-		int64_t n = nsys_sql_count(s, tables[i]);
-		rep_kv(r, keys[i], tables[i], REP_INT, n >= 0 ? rep_i(n) : rep_null());
-	}
-	return rep_kv_end(r);
-}
-
 /* The manifest for `steps`: --manifest FILE, or one made of the options. */
 static int steps_manifest(struct arena *a, const char *path, const char *capture,
 			  const char *iterations, struct nsys_jv **out, struct err *e)
@@ -323,11 +224,11 @@ static int sqlite_cmd(struct app *app, int argc, char **argv)
 	int rc = nsys_sql_open(path, &s, &e);
 	if (!rc) {
 		switch (view) {
-		case NSYS_SQL_KERNELS: rc = nsys_sql_kernels(s, &a, &t, &e); break;
-		case NSYS_SQL_MEMCPY: rc = nsys_sql_memcpy(s, &a, &t, &e); break;
-		case NSYS_SQL_API: rc = nsys_sql_api(s, &a, &t, &e); break;
-		case NSYS_SQL_NVTX: rc = nsys_sql_nvtx(s, &a, &t, &e); break;
-		case NSYS_SQL_DEVICES: rc = nsys_sql_devices(s, &a, &t, &e); break;
+		case NSYS_SQL_KERNELS:
+		case NSYS_SQL_MEMCPY:
+		case NSYS_SQL_API:
+		case NSYS_SQL_NVTX:
+		case NSYS_SQL_DEVICES: rc = nsys_view_compute(s, &a, view, &t, &e); break;
 		case NSYS_SQL_STEPS: {
 			struct nsys_jv *m = NULL;
 			struct nsys_ranges host, gpu;
@@ -350,8 +251,8 @@ static int sqlite_cmd(struct app *app, int argc, char **argv)
 			nsys_jv_write(app->out, analysis);
 		} else {
 			struct report *r = rep_open(app->out, app->format);
-			int wrc = !r ? -1 : view == NSYS_SQL_INFO ? sql_info(r, s, &a, path)
-								 : emit_table(r, view, &t);
+			int wrc = !r ? -1 : view == NSYS_SQL_INFO ? nsys_view_info(r, s, &a, path)
+								 : nsys_view_table(r, view, &t);
 			if (r && rep_close(r))
 				wrc = -1;
 			if (wrc)

@@ -143,6 +143,11 @@ int cmd_serve(struct app *app, int argc, char **argv)
 				rc = app_fail(app, &e);
 			continue;
 		}
+		if (srv_is_nsys_file(paths[i])) {
+			if (srv_add_nsys(s, paths[i], bytes, paths[i], &e) < 0)
+				rc = app_fail(app, &e);
+			continue;
+		}
 		struct trace *t;
 		if ((rc = app_load_trace(app, paths[i], &t)))
 			break;

@@ -20,7 +20,7 @@
  * max_jobs analyses or loads run at once (the others wait).
  *
  * Owns the loaded traces (srv_add hands them over). Talks to the outside
- * (sockets); depends on views/, torch/, ncu/, io/, report/, core/ and
+ * (sockets); depends on views/, torch/, ncu/, nsys/, io/, report/, core/ and
  * libmicrohttpd.
  * The handlers' state lives in struct srv: no global mutable state.
  */
@@ -57,6 +57,13 @@ int srv_add_ncu(struct srv *s, const char *name, int64_t bytes, struct ncu_repor
 /* Whether path is an Nsight Compute report (magic "NVR\0", also inside
  * gzip), as the CLI sniffs; false for "-" and unreadable files. */
 bool srv_is_ncu_file(const char *path);
+/* Whether path is an Nsight Systems SQLite export (magic "SQLite format
+ * 3\0"), as the CLI sniffs; false for "-" and unreadable files. */
+bool srv_is_nsys_file(const char *path);
+/* Adds the Nsight Systems SQLite export at path (opened once to check it;
+ * each answer opens it read-only again). */
+int srv_add_nsys(struct srv *s, const char *name, int64_t bytes, const char *path,
+		 struct err *e);
 /* The bound port and the viewer's URL ("http://127.0.0.1:8765/"). */
 int srv_port(const struct srv *s);
 void srv_url(const struct srv *s, char *buf, size_t n);

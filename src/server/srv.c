@@ -298,6 +298,11 @@ void srv_stop(struct srv *s)
 		tr_free(s->files[i].t);
 		ncu_free(s->files[i].ncu);
 		tl_index_free(s->files[i].tl);
+		if (s->files[i].nsys_fd >= 0) { /* an upload's named copy */
+			unlink(s->files[i].nsys);
+			close(s->files[i].nsys_fd);
+		}
+		free(s->files[i].nsys);
 	}
 	free(s->files);
 	pthread_mutex_destroy(&s->ncu_mu);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ncu/ncu.h"
+#include "nsys/nsys.h"
 #include "report/report.h"
 #include "server/srv_int.h"
 #include "views/view.h"
@@ -32,7 +33,7 @@ void srv_job_end(struct srv *s)
 
 /* Adds t or r (the other NULL); frees it on failure. */
 static int add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t,
-		    struct ncu_report *r, struct err *e)
+		    struct ncu_report *r, char *nsys, int nsys_fd, struct err *e)
 {
 	pthread_mutex_lock(&s->mu);
 	int rc = 0;
@@ -49,6 +50,8 @@ static int add_file(struct srv *s, const char *name, int64_t bytes, struct trace
 			f->t = t;
 			f->ncu = r;
 			f->tl = NULL;
+			f->nsys = nsys;
+			f->nsys_fd = nsys_fd;
 			f->bytes = bytes;
 			rc = f->id;
 			const char *base = strrchr(name, '/');
@@ -59,19 +62,51 @@ static int add_file(struct srv *s, const char *name, int64_t bytes, struct trace
 	if (rc < 0) {
 		tr_free(t);
 		ncu_free(r);
+		if (nsys_fd >= 0) {
+			unlink(nsys);
+			close(nsys_fd);
+		}
+		free(nsys);
 	}
 	return rc;
 }
 
 int srv_add(struct srv *s, const char *name, int64_t bytes, struct trace *t, struct err *e)
 {
-	return add_file(s, name, bytes, t, NULL, e);
+	return add_file(s, name, bytes, t, NULL, NULL, -1, e);
 }
 
 int srv_add_ncu(struct srv *s, const char *name, int64_t bytes, struct ncu_report *r,
 		struct err *e)
 {
-	return add_file(s, name, bytes, NULL, r, e);
+	return add_file(s, name, bytes, NULL, r, NULL, -1, e);
+}
+
+/* Checks that path opens as an export; fd (or -1) is handed over. */
+static int add_nsys(struct srv *s, const char *name, int64_t bytes, const char *path, int fd,
+		    struct err *e)
+{
+	struct nsys_sql *q = NULL;
+	srv_job_begin(s);
+	int rc = nsys_sql_open(path, &q, e);
+	nsys_sql_close(q);
+	srv_job_end(s);
+	char *p = rc ? NULL : strdup(path);
+	if (!rc && !p)
+		rc = err_set(e, ERR_NOMEM, name, -1, "out of memory");
+	if (rc) {
+		if (fd >= 0) {
+			unlink(path);
+			close(fd);
+		}
+		return rc < 0 ? rc : -rc;
+	}
+	return add_file(s, name, bytes, NULL, NULL, p, fd, e);
+}
+
+int srv_add_nsys(struct srv *s, const char *name, int64_t bytes, const char *path, struct err *e)
+{
+	return add_nsys(s, name, bytes, path, -1, e);
 }
 
 static const struct rep_col file_cols[] = {
@@ -100,9 +135,10 @@ static enum MHD_Result reply_files(struct srv *s, struct MHD_Connection *c, int 
 				continue;
 			struct rep_val v[] = {rep_i(x->id), rep_s(x->name),
 					      x->bytes >= 0 ? rep_i(x->bytes) : rep_null(),
-					      x->t ? rep_i((int64_t)x->t->ev.n)
-						   : rep_i((int64_t)x->ncu->nresults),
-					      rep_s(x->t ? "torch" : "ncu")};
+					      x->t     ? rep_i((int64_t)x->t->ev.n)
+					      : x->ncu ? rep_i((int64_t)x->ncu->nresults)
+						       : rep_null(),
+					      rep_s(x->t ? "torch" : x->ncu ? "ncu" : "nsys")};
 			rep_row(r, v);
 		}
 		pthread_mutex_unlock(&s->mu);
@@ -223,20 +259,20 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 	if (parse_opts(c, k, &o, msg, sizeof msg))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
 	const struct trace *t = NULL;
-	bool found = false;
+	bool found = false, nsys = false;
 	pthread_mutex_lock(&s->mu);
 	for (int i = 0; i < s->nfiles; i++)
 		if (s->files[i].id == id) {
 			t = s->files[i].t; /* traces live as long as the server */
+			nsys = s->files[i].nsys != NULL;
 			found = true;
 		}
 	pthread_mutex_unlock(&s->mu);
 	if (!found)
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
 	if (!t)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       "file %d is an Nsight Compute report: ask /api/file/%d/ncu/list",
-				       id, id);
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "file %d is not a trace: ask /api/file/%d/%s",
+				       id, id, nsys ? "nsys/info" : "ncu/list");
 	struct err e = {0};
 	struct view *v;
 	srv_job_begin(s);
@@ -278,6 +314,27 @@ static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "file %d is not an Nsight Compute report", id);
 	return srv_api_ncu(s, c, r, verb);
+}
+
+static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int id,
+				  const char *view)
+{
+	char path[4096] = "";
+	bool found = false;
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < s->nfiles; i++)
+		if (s->files[i].id == id) {
+			if (s->files[i].nsys)
+				snprintf(path, sizeof path, "%s", s->files[i].nsys);
+			found = true;
+		}
+	pthread_mutex_unlock(&s->mu);
+	if (!found)
+		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	if (!path[0])
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "file %d is not an Nsight Systems SQLite export", id);
+	return srv_api_nsys(s, c, path, view);
 }
 
 static enum MHD_Result check_tl_param(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -334,9 +391,8 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 	if (!fl)
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
 	if (!t)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       "file %d is an Nsight Compute report: ask /api/file/%d/ncu/list",
-				       id, id);
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "file %d is not a trace: ask /api/file/%d/%s",
+				       id, id, fl->nsys ? "nsys/info" : "ncu/list");
 	struct err e = {0};
 	srv_job_begin(s);
 	if (!ix) { /* built once; a concurrent builder's copy is dropped */
@@ -379,6 +435,8 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 		if (end != p && *end == '/' && id > 0 && id < 1000000) {
 			if (!strncmp(end, "/ncu/", 5))
 				return reply_ncu(s, c, (int)id, end + 5);
+			if (!strncmp(end, "/nsys/", 6))
+				return reply_nsys(s, c, (int)id, end + 6);
 			if (!strcmp(end, "/timeline"))
 				return reply_timeline(s, c, (int)id);
 			enum view_kind k = view_kind_parse(end + 1);
@@ -423,18 +481,57 @@ int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_
 	return 0;
 }
 
+/* Copies the upload in fd to a new private temp file whose name goes to
+ * path; returns its fd, or -1 (nothing left behind). */
+static int copy_upload(int fd, char *path, size_t n)
+{
+	const char *dir = getenv("TMPDIR");
+	snprintf(path, n, "%s/gpuprof-upload-XXXXXX", dir && *dir ? dir : "/tmp");
+	int out = mkostemp(path, O_CLOEXEC);
+	if (out < 0)
+		return -1;
+	char buf[65536];
+	off_t off = 0;
+	for (;;) {
+		ssize_t r = pread(fd, buf, sizeof buf, off);
+		if (r == 0)
+			return out;
+		if (r < 0 || write(out, buf, (size_t)r) != r)
+			break;
+		off += r;
+	}
+	close(out);
+	unlink(path);
+	return -1;
+}
+
 enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct srv_upload *u)
 {
 	if (u->io_failed)
 		return srv_reply_error(c, 500, "could not store the upload");
 	if (u->fd < 0 || u->n == 0)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s: the file is empty", u->name);
-	char path[64];
+	char path[4096];
 	snprintf(path, sizeof path, "/proc/self/fd/%d", u->fd);
 	struct err e = {0};
 	struct trace *t = NULL;
 	struct ncu_report *nr = NULL;
 	struct tr_load_opts lo = {0};
+	if (srv_is_nsys_file(path)) {
+		/* SQLite opens files by name (it resolves /proc/self/fd links to
+		 * the unlinked name): a private copy with a name, removed when the
+		 * server stops */
+		int fd = copy_upload(u->fd, path, sizeof path);
+		if (fd < 0)
+			return srv_reply_error(c, 500, "could not keep the upload");
+		int id = add_nsys(s, u->name, u->n, path, fd, &e);
+		if (id < 0)
+			return srv_reply_error(c, e.code == ERR_LIMIT || e.code == ERR_NOMEM
+							  ? MHD_HTTP_INSUFFICIENT_STORAGE
+							  : MHD_HTTP_BAD_REQUEST,
+					       "%s: %s", u->name, e.msg);
+		return reply_files(s, c, id);
+	}
 	srv_job_begin(s);
 	/* an .ncu-rep by its magic (as the CLI), else a trace */
 	int rc = srv_is_ncu_file(path) ? ncu_load(&nr, path, &e) : tr_load(path, &lo, &t, &e);
@@ -446,7 +543,7 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 				 e.uncompressed ? " (uncompressed)" : "");
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s%s: %s", u->name, where, e.msg);
 	}
-	int id = add_file(s, u->name, u->n, t, nr, &e);
+	int id = add_file(s, u->name, u->n, t, nr, NULL, -1, &e);
 	if (id < 0)
 		return srv_reply_error(c, MHD_HTTP_INSUFFICIENT_STORAGE, "%s", e.msg);
 	return reply_files(s, c, id);

@@ -18,6 +18,8 @@ struct srv_file {
 	struct trace *t;	  /* a PyTorch trace, or NULL */
 	struct ncu_report *ncu; /* an Nsight Compute report, or NULL */
 	struct tl_index *tl;	/* the timeline's index of t, built on first use */
+	char *nsys;		/* an Nsight Systems SQLite export: its path, or NULL */
+	int nsys_fd;		/* an upload's private named copy (removed at stop), or -1 */
 };
 
 struct srv {
@@ -57,6 +59,9 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 /* GET /api/file/ID/ncu/VERB (srv_ncu.c) on report r. */
 enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_report *r,
 			    const char *verb);
+/* GET /api/file/ID/nsys/VIEW (srv_nsys.c) on the export at path. */
+enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char *path,
+			     const char *view);
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
 void srv_job_begin(struct srv *s);
 void srv_job_end(struct srv *s);

@@ -220,6 +220,53 @@ id=$(sed -n 's/.*"id": \([0-9]*\).*/\1/p' "$tmp/body")
 same_ncu "$id" "$ncu_small" details details
 head -c 300 "$ncu_small" >"$tmp/cut.ncu-rep"
 expect 400 "cut ncu upload" "${url}api/upload?name=cut.ncu-rep" --data-binary @"$tmp/cut.ncu-rep"
+# Nsight Systems SQLite exports (tests/nsys/check_sqlite.py's tiny one):
+# same_nsys ID VIEW: /api/file/ID/nsys/VIEW equals `gpuprof nsys PATH VIEW
+# --format json` (PATH as the server got it), byte for byte
+nsys_db=$tmp/tiny.sqlite
+if python3 -c "import sys; sys.path.insert(0, 'tests/nsys'); import check_sqlite; check_sqlite.make_tiny(sys.argv[1], True)" "$nsys_db" 2>"$tmp/py.err"; then
+	same_nsys() {
+		got=$(status "${nurl}api/file/$1/nsys/$2")
+		"$GPUPROF" nsys "$3" "$2" --format json >"$tmp/want" 2>/dev/null
+		[ "$got" = 200 ] && cmp -s "$tmp/want" "$tmp/body" && ok || bad "nsys/$2 of file $1: HTTP $got, differs from 'gpuprof nsys $3 $2'"
+	}
+	"$GPUPROF" serve -q --port 0 "$nsys_db" "$fix" >"$tmp/nout" 2>"$tmp/nerr" &
+	npid=$!
+	nurl=
+	for _ in $(seq 1 100); do
+		nurl=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/nout" 2>/dev/null)
+		[ -n "$nurl" ] && break
+		kill -0 "$npid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [ -n "$nurl" ]; then
+		ok
+		status "${nurl}api/files" >/dev/null
+		grep -q '"kind": "nsys"' "$tmp/body" && ok || bad "nsys: not of kind nsys: $(cat "$tmp/body")"
+		for v in info kernels memcpy api nvtx gpus; do same_nsys 1 $v "$nsys_db"; done
+		expect 404 "nsys: unknown view" "${nurl}api/file/1/nsys/steps"
+		expect 400 "nsys: a parameter" "${nurl}api/file/1/nsys/kernels?top=3"
+		expect 400 "nsys: a trace view of an export" "${nurl}api/file/1/summary"
+		expect 400 "nsys: an nsys view of a trace" "${nurl}api/file/2/nsys/info"
+		expect 400 "nsys: ncu verb of an export" "${nurl}api/file/1/ncu/list"
+		kill "$npid"
+		wait "$npid" && ok || bad "nsys server: stop"
+	else
+		bad "nsys server did not start: $(cat "$tmp/nerr")"
+		kill "$npid" 2>/dev/null
+	fi
+	# an upload, whatever its name, by the magic; the tables are the CLI's
+	expect 200 "nsys upload" "${url}api/upload?name=prof.bin" --data-binary @"$nsys_db"
+	grep -q '"kind": "nsys"' "$tmp/body" && ok || bad "nsys upload: not of kind nsys: $(cat "$tmp/body")"
+	id=$(sed -n 's/.*"id": \([0-9]*\).*/\1/p' "$tmp/body")
+	nurl=$url
+	for v in kernels memcpy api nvtx gpus; do same_nsys "$id" $v "$nsys_db"; done
+	expect 200 "nsys upload: info" "${url}api/file/$id/nsys/info"
+	head -c 2000 "$nsys_db" >"$tmp/cut.sqlite"
+	expect 400 "cut nsys upload" "${url}api/upload?name=cut.sqlite" --data-binary @"$tmp/cut.sqlite"
+else
+	bad "nsys: could not make the tiny export: $(cat "$tmp/py.err")"
+fi
 # stop
 kill "$pid"
 wait "$pid"

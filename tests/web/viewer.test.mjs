@@ -313,3 +313,41 @@ test('the Steps page shows gpuprof steps\' rows and a bar per step', async () =>
 	assert.equal(csv.trim().split('\n').length, want.length + 1);
 	await shot('steps');
 });
+
+test('the Nsight Systems page shows the export\'s tables', async () => {
+	// a server of its own, with the tiny export of tests/nsys/check_sqlite.py
+	const dir = mkdtempSync(path.join(tmpdir(), 'gpuprof-web-'));
+	const db = path.join(dir, 'tiny.sqlite');
+	execFileSync('python3', ['-c', 'import sys; sys.path.insert(0, sys.argv[1]); import check_sqlite; check_sqlite.make_tiny(sys.argv[2], True)',
+		path.join(root, 'tests/nsys'), db]);
+	const nsys = (v) => JSON.parse(execFileSync(gpuprof, ['nsys', db, v, '--format', 'json'], { encoding: 'utf8' }));
+	const srv = spawn(gpuprof, ['serve', '-q', '--port', '0', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+	try {
+		const u = await new Promise((resolve, reject) => {
+			let out = '';
+			srv.stdout.on('data', (d) => { out += d; const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//); if (m) resolve(m[0]); });
+			srv.on('exit', (c) => reject(new Error(`server exited (${c}): ${out}`)));
+		});
+		await page.goto(u);
+		const kt = page.getByTestId('table-nsys-kernels');
+		await kt.locator('tbody tr').first().waitFor();
+		assert.match(await page.evaluate(() => location.hash), /view=nsys/);
+		assert.match(await page.getByTestId('nsys-info').textContent(), new RegExp(nsys('info').export.product_version.replace(/\./g, '\\.')));
+		for (const [v, key] of [['kernels', 'kernels'], ['memcpy', 'memory_operations'], ['api', 'cuda_api'], ['nvtx', 'nvtx_ranges'], ['gpus', 'gpus']]) {
+			const want = nsys(v)[key];
+			const t = page.getByTestId(`table-nsys-${key}`);
+			assert.equal(await t.locator('tbody tr').count(), want.length, v);
+			assert.deepEqual(await t.locator('th').evaluateAll((ths) => ths.map((x) => x.dataset.key)), Object.keys(want[0] || {}), v);
+		}
+		await kt.locator('th[data-key=name]').click();
+		assert.match(await page.evaluate(() => location.hash), /table=nsys-kernels.*sort=name/);
+		const want = nsys('kernels').kernels.map((r) => r.name).sort((a, b) => a.localeCompare(b));
+		assert.deepEqual(await kt.locator('tbody td.name').allTextContents(), want);
+		await shot('nsys');
+	} finally {
+		const done = new Promise((r) => srv.on('exit', r));
+		srv.kill('SIGTERM');
+		await done;
+		rmSync(dir, { recursive: true, force: true });
+	}
+});
