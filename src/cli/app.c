@@ -1,4 +1,5 @@
 #include "cli/cli.h"
+#include "cli/load.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -98,8 +99,8 @@ int app_usage(struct app *app, const char *cmd, const char *fmt, ...)
 	return 2;
 }
 
-int app_write_view(struct app *app, const char *cmd, enum view_kind k, const struct trace *t,
-		   const struct view_opts *o)
+static int write_view(struct app *app, const char *cmd, enum view_kind k, const struct trace *t,
+		      const struct view_opts *o)
 {
 	struct err e = {0};
 	struct view *v;
@@ -122,4 +123,16 @@ int app_write_view(struct app *app, const char *cmd, enum view_kind k, const str
 	}
 	view_free(v);
 	return rc ? app_fail(app, &e) : 0;
+}
+
+int app_run_view(struct app *app, const char *cmd, enum view_kind k, const char *path,
+		 const struct view_opts *o)
+{
+	struct trace *t;
+	int rc = app_load_trace(app, path, &t);
+	if (rc)
+		return rc;
+	rc = write_view(app, cmd, k, t, o);
+	tr_free(t);
+	return rc;
 }

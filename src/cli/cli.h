@@ -51,11 +51,12 @@ int app_fail(struct app *app, const struct err *e);
 /* Prints "gpuprof: NAME: MSG" usage error plus a hint, returns 2. */
 int app_usage(struct app *app, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Computes view k of t and writes it to the output (the trace commands'
+/* Loads the trace at path, computes view k and writes it to the output (the
+ * trace commands'
  * common tail). Returns the exit code; errors are printed (a request the
  * trace cannot answer, such as an unknown device, as a usage error of cmd). */
-int app_write_view(struct app *app, const char *cmd, enum view_kind k, const struct trace *t,
-		   const struct view_opts *o);
+int app_run_view(struct app *app, const char *cmd, enum view_kind k, const char *path,
+		 const struct view_opts *o);
 /* True when argv[i] is -h/--help. */
 bool cli_is_help(const char *arg);
 

@@ -80,11 +80,5 @@ int cmd_kernels(struct app *app, int argc, char **argv)
 	}
 	if (!path)
 		return app_usage(app, "kernels", "no TRACE given");
-	struct trace *t;
-	int rc = app_load_trace(app, path, &t);
-	if (rc)
-		return rc;
-	rc = app_write_view(app, "kernels", VIEW_KERNELS, t, &o);
-	tr_free(t);
-	return rc;
+	return app_run_view(app, "kernels", VIEW_KERNELS, path, &o);
 }

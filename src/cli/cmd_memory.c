@@ -163,10 +163,5 @@ int cmd_memory(struct app *app, int argc, char **argv)
 	o.step_plot = a.step_plot;
 	o.windowed = a.windowed;
 	o.window = a.w;
-	struct trace *t;
-	if ((rc = app_load_trace(app, a.path, &t)))
-		return rc;
-	rc = app_write_view(app, "memory", VIEW_MEMORY, t, &o);
-	tr_free(t);
-	return rc;
+	return app_run_view(app, "memory", VIEW_MEMORY, a.path, &o);
 }

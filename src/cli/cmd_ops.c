@@ -91,11 +91,5 @@ int cmd_ops(struct app *app, int argc, char **argv)
 	}
 	if (!path)
 		return app_usage(app, "ops", "no TRACE given");
-	struct trace *t;
-	int rc = app_load_trace(app, path, &t);
-	if (rc)
-		return rc;
-	rc = app_write_view(app, "ops", VIEW_OPS, t, &o);
-	tr_free(t);
-	return rc;
+	return app_run_view(app, "ops", VIEW_OPS, path, &o);
 }

@@ -70,11 +70,5 @@ int cmd_steps(struct app *app, int argc, char **argv)
 		return app_usage(app, "steps", "--step takes N or A-B, not '%s'", only);
 	o.only_steps = only != NULL;
 	o.step_text = only;
-	struct trace *t;
-	int rc = app_load_trace(app, path, &t);
-	if (rc)
-		return rc;
-	rc = app_write_view(app, "steps", VIEW_STEPS, t, &o);
-	tr_free(t);
-	return rc;
+	return app_run_view(app, "steps", VIEW_STEPS, path, &o);
 }

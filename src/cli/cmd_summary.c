@@ -81,12 +81,6 @@ int cmd_summary(struct app *app, int argc, char **argv)
 	}
 	if (!path)
 		return app_usage(app, "summary", "no TRACE given");
-	struct trace *t;
 	app->anomaly_notes = false; /* the summary lists them */
-	int rc = app_load_trace(app, path, &t);
-	if (rc)
-		return rc;
-	rc = app_write_view(app, "summary", VIEW_SUMMARY, t, &o);
-	tr_free(t);
-	return rc;
+	return app_run_view(app, "summary", VIEW_SUMMARY, path, &o);
 }
