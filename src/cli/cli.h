@@ -52,8 +52,7 @@ int app_fail(struct app *app, const struct err *e);
 int app_usage(struct app *app, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Loads the trace at path, computes view k and writes it to the output (the
- * trace commands'
- * common tail). Returns the exit code; errors are printed (a request the
+ * trace commands' common tail). Returns the exit code; errors are printed (a request the
  * trace cannot answer, such as an unknown device, as a usage error of cmd). */
 int app_run_view(struct app *app, const char *cmd, enum view_kind k, const char *path,
 		 const struct view_opts *o);
