@@ -1,5 +1,5 @@
 #!/bin/sh
-# Browser tests of the viewer (tests/web/viewer.test.mjs): node's test
+# Browser tests of the viewer (tests/web/*.test.mjs, sharing harness.mjs): node's test
 # runner drives Debian's chromium through playwright-core (installed by
 # `npm ci` here; tools/setup.sh and .ci/run do it). Skips, with a message,
 # only when node or chromium is absent. Closing line "web: N passed, N failed".
@@ -33,7 +33,7 @@ if [ ! -d node_modules/playwright-core ]; then
 	fi
 	rm -f npm.log
 fi
-out=$(node --test --test-reporter=tap viewer.test.mjs 2>&1)
+out=$(node --test --test-reporter=tap ./*.test.mjs 2>&1)
 rc=$?
 printf '%s\n' "$out" | grep -E '^# |^not ok|^ok' | grep -v '^# Subtest'
 printf '%s\n' "$out" | grep -q '^not ok' && printf '%s\n' "$out" | sed -n '/^not ok/,/^  \.\.\./p'

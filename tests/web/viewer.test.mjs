@@ -6,17 +6,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { root, gpuprof, startServer, launchBrowser, newPage, shot as shotOf } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const gpuprof = path.resolve(root, process.env.GPUPROF || 'gpuprof');
 const fixture = path.join(root, 'examples/resnet_like.json.gz');
-const artifacts = path.join(root, 'build/web-artifacts');
-const chromePath = process.env.CHROMIUM || '/usr/bin/chromium';
 
 const cli = (...args) => JSON.parse(execFileSync(gpuprof, [...args, '--format', 'json', fixture], { encoding: 'utf8' }));
 const cliText = (...args) => execFileSync(gpuprof, [...args, fixture], { encoding: 'utf8' });
@@ -24,40 +19,18 @@ const cliText = (...args) => execFileSync(gpuprof, [...args, fixture], { encodin
 let server, url, browser, page;
 
 before(async () => {
-	mkdirSync(artifacts, { recursive: true });
-	server = spawn(gpuprof, ['serve', '-q', '--port', '0', fixture], { stdio: ['ignore', 'pipe', 'inherit'] });
-	url = await new Promise((resolve, reject) => {
-		let out = '';
-		const timer = setTimeout(() => reject(new Error(`server did not print its URL: ${out}`)), 20000);
-		server.stdout.on('data', (d) => {
-			out += d;
-			const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-			if (m) { clearTimeout(timer); resolve(m[0]); }
-		});
-		server.on('exit', (c) => reject(new Error(`server exited (${c}): ${out}`)));
-	});
-	browser = await chromium.launch({
-		executablePath: chromePath,
-		headless: true,
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-			'--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-		// playwright gives the browser a new empty profile of its own
-	});
-	page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-	page.setDefaultTimeout(10000);
-	page.on('pageerror', (e) => { throw e; });
+	server = await startServer([fixture]);
+	url = server.url;
+	browser = await launchBrowser();
+	page = await newPage(browser);
 });
 
 after(async () => {
 	await browser?.close();
-	if (server && server.exitCode === null) {
-		const done = new Promise((r) => server.on('exit', r));
-		server.kill('SIGTERM');
-		await done;
-	}
+	await server?.stop();
 });
 
-const shot = (name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
+const shot = (name) => shotOf(page, name);
 
 test('overview shows the summary numbers', async () => {
 	const want = cli('summary');

@@ -1,0 +1,59 @@
+// harness: what every browser test file shares. startServer(files) runs
+// `gpuprof serve -q --port 0 FILES...` and resolves to {url, stop()};
+// launchBrowser() starts Debian's chromium headless through playwright-core;
+// cliJson(args) runs `gpuprof ARGS --format json`; shot(page, name) saves a
+// screenshot under build/web-artifacts/. GPUPROF = the binary.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const gpuprof = path.resolve(root, process.env.GPUPROF || 'gpuprof');
+export const artifacts = path.join(root, 'build/web-artifacts');
+const chromePath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+export const cliJson = (...args) => JSON.parse(execFileSync(gpuprof, [...args, '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+export const cliText = (...args) => execFileSync(gpuprof, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+
+export async function startServer(files, extra = []) {
+	const srv = spawn(gpuprof, ['serve', '-q', '--port', '0', ...extra, ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
+	const url = await new Promise((resolve, reject) => {
+		let out = '';
+		const timer = setTimeout(() => reject(new Error(`server did not print its URL: ${out}`)), 20000);
+		srv.stdout.on('data', (d) => {
+			out += d;
+			const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+			if (m) { clearTimeout(timer); resolve(m[0]); }
+		});
+		srv.on('exit', (c) => { clearTimeout(timer); reject(new Error(`server exited (${c}): ${out}`)); });
+	});
+	const stop = async () => {
+		if (srv.exitCode !== null) return;
+		const done = new Promise((r) => srv.on('exit', r));
+		srv.kill('SIGTERM');
+		await done;
+	};
+	return { url, stop };
+}
+
+export async function launchBrowser() {
+	mkdirSync(artifacts, { recursive: true });
+	// playwright gives the browser a new empty profile of its own
+	return chromium.launch({
+		executablePath: chromePath,
+		headless: true,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+			'--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+	});
+}
+
+export async function newPage(browser) {
+	const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+	page.setDefaultTimeout(10000);
+	page.on('pageerror', (e) => { throw e; });
+	return page;
+}
+
+export const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
