@@ -5,7 +5,7 @@
 #                        an address/undefined sanitizer build (what CI runs)
 #   make bench           performance figures (see bench/README.md)
 #   make fuzz            libFuzzer builds of the fuzz targets (clang), short runs
-#   make demo            summary of the bundled example trace
+#   make demo            summary of the bundled example trace, then the viewer on it
 #   make install PREFIX=/usr/local
 # Variables: CC=gcc|clang, DEVELOPER=1 (-Werror), SANITIZE=address,undefined
 
@@ -112,9 +112,16 @@ check: setup
 	$(MAKE) test
 	$(MAKE) SANITIZE=address,undefined test
 
+# The viewer opens in the desktop's browser when there is a display; the
+# URL is printed either way. DEMO_SERVE=no stops after the summary.
+DEMO_SERVE ?= yes
 demo: setup
 	$(MAKE) gpuprof
 	./gpuprof summary examples/resnet_like.json.gz
+	@if [ "$(DEMO_SERVE)" != no ]; then \
+		echo "gpuprof serve examples/resnet_like.json.gz (Ctrl-C to stop)"; \
+		./gpuprof serve $$([ -n "$$DISPLAY$$WAYLAND_DISPLAY" ] && echo --open) examples/resnet_like.json.gz; \
+	fi
 
 setup:
 	@sh tools/setup.sh

@@ -31,7 +31,8 @@ const char cmd_serve_help[] =
 	"VERB --format json`); docs/viewer.md describes it.\n"
 	"\n"
 	"Options:\n"
-	"  --port N          port to listen on (default 8765; 0 = any free port)\n"
+	"  --port N          port to listen on (default 8765, or any free port when\n"
+	"                    8765 is taken; 0 = any free port)\n"
 	"  --host ADDR       address to bind (default 127.0.0.1); anything but a\n"
 	"                    loopback address exposes the traces to the network\n"
 	"  --open            open the URL in the default browser (xdg-open)\n"
@@ -78,7 +79,7 @@ int cmd_serve(struct app *app, int argc, char **argv)
 {
 	struct srv_opts so = {.host = "127.0.0.1", .port = 8765, .max_upload = (int64_t)2 << 30,
 			      .max_jobs = 2, .max_files = 64};
-	bool open = false, dashdash = false;
+	bool open = false, dashdash = false, port_given = false;
 	const char **paths = calloc((size_t)argc, sizeof *paths);
 	int npaths = 0;
 	if (!paths)
@@ -107,6 +108,7 @@ int cmd_serve(struct app *app, int argc, char **argv)
 				if (*end || end == v || p < 0 || p > 65535)
 					rc = app_usage(app, "serve", "--port needs 0..65535, not '%s'", v);
 				so.port = (int)p;
+				port_given = true;
 			} else if (parse_size(v, &so.max_upload)) {
 				rc = app_usage(app, "serve", "--max-upload needs a size such as 512M, not '%s'",
 					       v);
@@ -130,7 +132,16 @@ int cmd_serve(struct app *app, int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	struct err e = {0};
 	struct srv *s;
-	if (srv_start(&so, &s, &e)) {
+	int src = srv_start(&so, &s, &e);
+	if (src && !port_given && e.code == ERR_IO) {
+		/* the default port is taken (another viewer?): any free one */
+		if (!app->quiet)
+			fprintf(stderr, "gpuprof: note: port %d is in use; taking a free one\n", so.port);
+		so.port = 0;
+		e = (struct err){0};
+		src = srv_start(&so, &s, &e);
+	}
+	if (src) {
 		free(paths);
 		return e.code == ERR_USAGE ? app_usage(app, "serve", "%s", e.msg) : app_fail(app, &e);
 	}

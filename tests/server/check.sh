@@ -277,6 +277,36 @@ rc=$?
 [ $? -eq 2 ] && ok || bad "--port 70000: want exit 2"
 "$GPUPROF" serve --host not-an-address --port 0 >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "--host not-an-address: want exit 2"
+# the default port taken: without --port the server takes a free one (and
+# says so); with an explicit --port 8765 it refuses
+wait_url() { # file pid
+	for _ in $(seq 1 100); do
+		u=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$1" 2>/dev/null) && { echo "$u"; return; }
+		kill -0 "$2" 2>/dev/null || return
+		sleep 0.1
+	done
+}
+"$GPUPROF" serve -q --port 8765 "$small" >"$tmp/p1" 2>&1 &
+p1=$!
+u1=$(wait_url "$tmp/p1" "$p1")
+if [ "$u1" = "http://127.0.0.1:8765/" ]; then
+	"$GPUPROF" serve "$small" >"$tmp/p2" 2>"$tmp/p2.err" &
+	p2=$!
+	u2=$(wait_url "$tmp/p2" "$p2")
+	case $u2 in
+	http://127.0.0.1:8765/ | "") bad "default port taken: got '$u2' ($(cat "$tmp/p2.err"))" ;;
+	*) ok ;;
+	esac
+	grep -q 'note: port 8765 is in use; taking a free one' "$tmp/p2.err" && ok || bad "default port taken: no note: $(cat "$tmp/p2.err")"
+	kill "$p2" 2>/dev/null
+	wait "$p2"
+	"$GPUPROF" serve -q --port 8765 "$small" >/dev/null 2>"$tmp/p3.err"
+	[ $? -eq 2 ] && grep -q 'could not listen on 127.0.0.1 port 8765' "$tmp/p3.err" && ok || bad "--port 8765 taken: want exit 2 and the message"
+else
+	echo "server: port 8765 is not free here: the default-port fallback is not checked"
+fi
+kill "$p1" 2>/dev/null
+wait "$p1" 2>/dev/null
 rm -rf "$tmp"
 echo "server: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
