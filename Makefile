@@ -126,6 +126,9 @@ demo: setup
 setup:
 	@sh tools/setup.sh
 
+bench-serve: gpuprof
+	GPUPROF=$(CURDIR)/gpuprof sh bench/serve.sh
+
 bench: gpuprof $(BUILD)/inflate-bench
 	BUILD=$(BUILD) GPUPROF=$(CURDIR)/gpuprof sh bench/run.sh
 
@@ -154,6 +157,6 @@ clean:
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) src/*/*.h tests/unit/*.c tests/unit/*.h
 
-.PHONY: all gpuprof test check setup demo bench fuzz install clean format
+.PHONY: all gpuprof test check setup demo bench bench-serve fuzz install clean format
 
 -include $(DEPS)

@@ -14,6 +14,7 @@
 #include "ncu/ncu.h"
 #include "report/report.h"
 #include "server/assets.h"
+#include "core/lru.h"
 #include "server/srv_int.h"
 #include "views/view.h"
 
@@ -260,6 +261,7 @@ int srv_start(const struct srv_opts *o, struct srv **out, struct err *e)
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
 	pthread_mutex_init(&s->ncu_mu, NULL);
+	s->cache = lru_new(64, (size_t)256 << 20); /* none (NULL) only costs speed */
 	s->d = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, on_request, s,
 				MHD_OPTION_SOCK_ADDR, &addr.sa, MHD_OPTION_NOTIFY_COMPLETED,
 				on_completed, s, MHD_OPTION_CONNECTION_LIMIT, 64u,
@@ -305,6 +307,7 @@ void srv_stop(struct srv *s)
 		free(s->files[i].nsys);
 	}
 	free(s->files);
+	lru_free(s->cache);
 	pthread_mutex_destroy(&s->ncu_mu);
 	pthread_cond_destroy(&s->cv);
 	pthread_mutex_destroy(&s->mu);

@@ -11,6 +11,7 @@
 #include "ncu/ncu.h"
 #include "nsys/nsys.h"
 #include "report/report.h"
+#include "core/lru.h"
 #include "server/srv_int.h"
 #include "views/view.h"
 
@@ -246,6 +247,21 @@ static int parse_opts(struct MHD_Connection *c, enum view_kind k, struct view_op
 	return 0;
 }
 
+struct cache_key {
+	char key[SRV_MAX_URL + 64];
+	int n; /* >= sizeof key: too long, not cached */
+};
+
+static enum MHD_Result add_key(void *cls, enum MHD_ValueKind kind, const char *key,
+			       const char *value)
+{
+	struct cache_key *ck = cls;
+	if (ck->n < (int)sizeof ck->key)
+		ck->n += snprintf(ck->key + ck->n, sizeof ck->key - (size_t)ck->n, "%s=%s&", key,
+				  value ? value : "");
+	return MHD_YES;
+}
+
 static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int id,
 				  enum view_kind k)
 {
@@ -258,6 +274,17 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 	char msg[128];
 	if (parse_opts(c, k, &o, msg, sizeof msg))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
+	/* the cache key: the file, the view and its parameters in request order
+	 * (the URL's length is capped, so the key's is too) */
+	struct cache_key ck = {.n = snprintf(ck.key, sizeof ck.key, "%d/%s?", id, view_kind_name(k))};
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_key, &ck);
+	size_t clen;
+	char *cached = ck.n < (int)sizeof ck.key ? lru_get(s->cache, ck.key, &clen) : NULL;
+	if (cached) {
+		enum MHD_Result res = srv_reply(c, MHD_HTTP_OK, "application/json", cached, clen);
+		free(cached);
+		return res;
+	}
 	const struct trace *t = NULL;
 	bool found = false, nsys = false;
 	pthread_mutex_lock(&s->mu);
@@ -290,6 +317,8 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 	if (f)
 		fclose(f);
 	view_free(v);
+	if (ok && ck.n < (int)sizeof ck.key)
+		lru_put(s->cache, ck.key, buf, len);
 	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
 				 : srv_reply_error(c, 500, "could not write the answer");
 	free(buf);

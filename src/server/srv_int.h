@@ -35,6 +35,7 @@ struct srv {
 	/* ncu reports fill lazy caches in their arena on reads (ncu_lookup,
 	 * ncu_expand_markup): one ncu answer at a time */
 	pthread_mutex_t ncu_mu;
+	struct lru *cache; /* finished trace-view answers (core/lru.h) */
 };
 
 /* An upload in progress (the connection's state). */
@@ -64,6 +65,7 @@ enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char
 			     const char *view);
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
 void srv_job_begin(struct srv *s);
+
 void srv_job_end(struct srv *s);
 
 #endif

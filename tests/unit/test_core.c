@@ -2,6 +2,7 @@
 
 #include "core/arena.h"
 #include "core/err.h"
+#include "core/lru.h"
 #include "core/strpool.h"
 #include "test.h"
 
@@ -63,4 +64,56 @@ void test_core_err(struct t *t)
 	CHECK_INT(t, err_exit_code(ERR_GATE), 1);
 	CHECK_INT(t, err_exit_code(ERR_FORMAT), 2);
 	CHECK_INT(t, err_exit_code(ERR_OK), 0);
+}
+
+void test_core_lru(struct t *t)
+{
+	struct lru *c = lru_new(3, 400);
+	CHECK(t, c != NULL);
+	size_t n = 0;
+	CHECK(t, lru_get(c, "a", &n) == NULL);
+	lru_put(c, "a", "AAAA", 4);
+	lru_put(c, "b", "BB", 2);
+	char *v = lru_get(c, "a", &n);
+	CHECK(t, v && n == 4 && !memcmp(v, "AAAA", 4));
+	free(v);
+	CHECK_INT(t, lru_bytes(c), 6);
+	/* a third and a fourth entry: the least recently used ("b": "a" was
+	 * just read) leaves */
+	lru_put(c, "c", "C", 1);
+	lru_put(c, "d", "DDD", 3);
+	CHECK(t, lru_get(c, "b", &n) == NULL);
+	v = lru_get(c, "c", &n);
+	CHECK(t, v && n == 1 && v[0] == 'C');
+	free(v);
+	CHECK_INT(t, lru_bytes(c), 8);
+	/* the same key again replaces its value */
+	lru_put(c, "d", "dd", 2);
+	v = lru_get(c, "d", &n);
+	CHECK(t, v && n == 2 && !memcmp(v, "dd", 2));
+	free(v);
+	CHECK_INT(t, lru_bytes(c), 7);
+	/* over a quarter of the byte cap: not stored, nothing evicted */
+	char big[200];
+	memset(big, 'x', sizeof big);
+	lru_put(c, "big", big, 101);
+	CHECK(t, lru_get(c, "big", &n) == NULL);
+	CHECK_INT(t, lru_bytes(c), 7);
+	/* bytes: 100 + 100 + 100 + 100 > 400 - 7 evicts by age until it fits */
+	lru_put(c, "p", big, 100);
+	lru_put(c, "q", big, 100);
+	lru_put(c, "r", big, 100);
+	CHECK_INT(t, lru_bytes(c), 300); /* three entries at most */
+	CHECK(t, lru_get(c, "a", &n) == NULL && lru_get(c, "c", &n) == NULL);
+	v = lru_get(c, "p", &n);
+	CHECK(t, v && n == 100);
+	free(v);
+	lru_put(c, "s", big, 100); /* evicts "q", the oldest after p's hit */
+	CHECK(t, lru_get(c, "q", &n) == NULL);
+	CHECK_INT(t, lru_bytes(c), 300);
+	lru_free(c);
+	/* a NULL cache caches nothing */
+	lru_put(NULL, "a", "A", 1);
+	CHECK(t, lru_get(NULL, "a", &n) == NULL);
+	CHECK(t, lru_new(0, 10) == NULL);
 }
