@@ -10,8 +10,9 @@ import { renderNcu } from './ncu.js';
 import { renderTimeline, timelineKey } from './timeline.js';
 import { renderSteps } from './steps.js';
 import { renderNsys } from './nsys.js';
+import { renderDist } from './dist.js';
 
-const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps'];
+const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'dist'];
 const ALL_VIEWS = [...VIEWS, 'ncu', 'nsys']; // the pages of Nsight Compute reports and Nsight Systems exports
 const $ = (id) => document.getElementById(id);
 const el = (tag, { dataset, ...props } = {}, ...kids) => {
@@ -169,11 +170,17 @@ async function renderNsysView(id, s) {
 	return r.kids;
 }
 
+async function renderDistView(id, s) {
+	const r = await renderDist(api, files, s, writeHash, section);
+	current = r.search;
+	return r.kids;
+}
+
 function renderTimelineView(id, s) {
 	return renderTimeline(api, id, s, writeHash);
 }
 
-const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, nsys: renderNsysView, ncu: renderNcuView };
+const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, dist: renderDistView, nsys: renderNsysView, ncu: renderNcuView };
 
 let seq = 0;
 async function render() {
@@ -239,7 +246,7 @@ function keys(ev) {
 	const s = readHash();
 	if (s.view === 'timeline' && timelineKey(ev.key)) {
 		// + - arrows 0: the timeline's window
-	} else if (ev.key >= '1' && ev.key <= '6') {
+	} else if (ev.key >= '1' && ev.key <= '7') {
 		writeHash({ file: s.file, view: VIEWS[+ev.key - 1] }, false);
 	} else if (ev.key === '?') {
 		$('help').open ? $('help').close() : $('help').showModal();

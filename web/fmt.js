@@ -1,6 +1,6 @@
 // fmt: numbers for people, as gpuprof's text tables print them
 // (src/report/report.c: rep_fmt_dur, rep_fmt_bytes), so the page and the
-// CLI agree to the digit. JSON keys carry the unit: *_ns, *_bytes, *_pct.
+// CLI agree to the digit. JSON keys carry the unit: *_ns, *_bytes (or bytes), *_pct.
 
 function divRound(m, div) {
 	const q = Math.floor(m / div), rem = m - q * div;
@@ -37,7 +37,7 @@ export function fmtBytes(b) {
 
 export function kind(key) {
 	if (key.endsWith('_ns')) return 'dur';
-	if (key.endsWith('_bytes')) return 'bytes';
+	if (key.endsWith('_bytes') || key === 'bytes') return 'bytes';
 	if (key.endsWith('_pct') || key === 'pct') return 'pct';
 	return 'raw';
 }

@@ -457,6 +457,8 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 {
 	if (!strcmp(url, "/api/files"))
 		return reply_files(s, c, 0);
+	if (!strcmp(url, "/api/dist"))
+		return srv_api_dist(s, c);
 	if (!strncmp(url, "/api/file/", 10)) {
 		const char *p = url + 10;
 		char *end;

@@ -63,6 +63,8 @@ enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_
 /* GET /api/file/ID/nsys/VIEW (srv_nsys.c) on the export at path. */
 enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char *path,
 			     const char *view);
+/* GET /api/dist (srv_dist.c): the distributed view over loaded traces. */
+enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c);
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
 void srv_job_begin(struct srv *s);
 

@@ -615,7 +615,7 @@ static int gpus(struct ctx *c)
 	return 0;
 }
 
-static int meta(struct ctx *c, const char *name)
+static int meta(struct ctx *c, const char *name, const char *file)
 {
 	const struct trace *t = c->t;
 	struct dist_worker *w = c->w;
@@ -624,7 +624,7 @@ static int meta(struct ctx *c, const char *name)
 	w->world_size = m->has_dist && m->dist_world_size != INT64_MIN ? m->dist_world_size : -1;
 	w->has_device_props = m->ndevices > 0;
 	if (intern(c, name, strlen(name), &w->name) ||
-	    intern(c, t->path, strlen(t->path), &w->path))
+	    intern(c, file, strlen(file), &w->path))
 		return -1;
 	if (m->has_dist && m->dist_backend &&
 	    intern(c, tr_str(t, m->dist_backend), strpool_len(&t->pool, m->dist_backend),
@@ -633,7 +633,8 @@ static int meta(struct ctx *c, const char *name)
 	return 0;
 }
 
-int dist_add(struct dist_result *r, const struct trace *t, const char *name, struct err *e)
+int dist_add(struct dist_result *r, const struct trace *t, const char *name, const char *file,
+	     struct err *e)
 {
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 8;
@@ -661,7 +662,7 @@ int dist_add(struct dist_result *r, const struct trace *t, const char *name, str
 		have_ld = rc == 0;
 	}
 	if (!rc) {
-		int bad = meta(&c, name) || (r->compat ? collect_tb(&c) : collect_modern(&c, &ld)) ||
+		int bad = meta(&c, name, file ? file : t->path) || (r->compat ? collect_tb(&c) : collect_modern(&c, &ld)) ||
 			  finalize_nodes(&c) || overlap(&c, &s) || gpus(&c);
 		if (bad)
 			rc = err_set(e, ERR_NOMEM, t->path, -1, "out of memory in the distributed view");

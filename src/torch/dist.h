@@ -129,8 +129,11 @@ struct dist_result {
 
 /* Initialises r for workers added one by one. 0 or an err code. */
 int dist_init(struct dist_result *r, const struct dist_opts *o, struct err *e);
-/* Adds worker `name` from trace t (which may be freed afterwards). */
-int dist_add(struct dist_result *r, const struct trace *t, const char *name, struct err *e);
+/* Adds worker `name` from trace t (which may be freed afterwards); file:
+ * what the workers table shows as its file (NULL: the trace's path; the
+ * server gives an upload's name). */
+int dist_add(struct dist_result *r, const struct trace *t, const char *name, const char *file,
+	     struct err *e);
 /* Matches the workers' nodes and computes the wait and op tables. */
 int dist_finish(struct dist_result *r, struct err *e);
 void dist_free(struct dist_result *r);

@@ -277,6 +277,99 @@ rc=$?
 [ $? -eq 2 ] && ok || bad "--port 70000: want exit 2"
 "$GPUPROF" serve --host not-an-address --port 0 >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "--host not-an-address: want exit 2"
+# ---------------------------------------------------------------------------
+# the distributed view: GET /api/dist over the two-rank traces of
+# tests/golden/_inputs (and the tiny report, to ask for a non-trace), then
+# uploads of the same traces under other names, then the multi-worker cases
+# of ../shared/data/tbprof when present. same_dist URL QUERY ARGS... -- FILES:
+# URL/api/dist?QUERY equals `gpuprof dist ARGS --format json FILES`
+# byte for byte
+same_dist() {
+	base=$1 q=$2; shift 2
+	got=$(status "${base}api/dist$q")
+	"$GPUPROF" dist "$@" >"$tmp/want" 2>/dev/null
+	[ "$got" = 200 ] && cmp -s "$tmp/want" "$tmp/body" && ok || bad "dist$q: HTTP $got, differs from 'gpuprof dist $*'"
+}
+# dist_serve FILES...: starts a server, its URL in $durl and pid in $dpid
+dist_serve() {
+	"$GPUPROF" serve -q --port 0 "$@" >"$tmp/dout" 2>"$tmp/derr" &
+	dpid=$!
+	durl=
+	for _ in $(seq 1 100); do
+		durl=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/dout" 2>/dev/null)
+		[ -n "$durl" ] && break
+		kill -0 "$dpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -n "$durl" ] && ok || bad "dist server did not start: $(cat "$tmp/derr")"
+}
+r0=tests/golden/_inputs/node0_0.pt.trace.json
+r1=tests/golden/_inputs/node0_1.pt.trace.json
+dist_serve "$r0" "$r1" "$ncu_small"
+if [ -n "$durl" ]; then
+	same_dist "$durl" '' --format json "$r0" "$r1"
+	same_dist "$durl" '?files=1,2' --format json "$r0" "$r1"
+	same_dist "$durl" '?files=1,2&tb_compat=1' --tb-compat --format json "$r0" "$r1"
+	same_dist "$durl" '?tb_compat=true' --tb-compat --format json "$r0" "$r1"
+	same_dist "$durl" '?files=2,1' --format json "$r1" "$r0"
+	same_dist "$durl" '?files=2&tb_compat=1' --tb-compat --format json "$r1"
+	grep -q '"worker": "node0_1"' "$tmp/body" && ok || bad "dist: worker name of $r1"
+	expect 400 "dist: a report among the files" "${durl}api/dist?files=1,3"
+	grep -q 'file 3 (tiny.ncu-rep) is not a PyTorch trace' "$tmp/body" && ok || bad "dist: non-trace message: $(cat "$tmp/body")"
+	expect 404 "dist: an unknown file" "${durl}api/dist?files=1,99"
+	expect 400 "dist: an unknown parameter" "${durl}api/dist?files=1,2&step=1"
+	expect 400 "dist: an empty list" "${durl}api/dist?files="
+	expect 400 "dist: an empty item" "${durl}api/dist?files=1,,2"
+	expect 400 "dist: not a number" "${durl}api/dist?files=1,two"
+	expect 400 "dist: a negative id" "${durl}api/dist?files=-1"
+	expect 400 "dist: a file twice" "${durl}api/dist?files=1,1"
+	expect 404 "dist: under /api/file" "${durl}api/file/1/dist"
+	# uploads are named by their uploaded name (worker and file), as the
+	# CLI names files by their base names
+	mkdir "$tmp/up"
+	cp "$r0" "$tmp/up/nodeB_0.pt.trace.json"
+	cp "$r1" "$tmp/up/nodeB_1.pt.trace.json"
+	expect 200 "dist: upload rank 0" "${durl}api/upload?name=nodeB_0.pt.trace.json" --data-binary @"$r0"
+	expect 200 "dist: upload rank 1" "${durl}api/upload?name=nodeB_1.pt.trace.json" --data-binary @"$r1"
+	got=$(status "${durl}api/dist?files=4,5")
+	gp=$GPUPROF
+	case $gp in /*) ;; *) gp=$PWD/$gp ;; esac
+	(cd "$tmp/up" && "$gp" dist --format json nodeB_0.pt.trace.json nodeB_1.pt.trace.json) >"$tmp/want" 2>/dev/null
+	[ "$got" = 200 ] && cmp -s "$tmp/want" "$tmp/body" && ok || bad "dist of uploads: HTTP $got, differs from 'gpuprof dist' of the same names"
+	grep -q '"worker": "nodeB_1"' "$tmp/body" && grep -q '"file": "nodeB_1.pt.trace.json"' "$tmp/body" && ok || bad "dist of uploads: worker or file name"
+	# default: every trace, in file-id order (the report is left out); the
+	# CLI sees the server's relative paths through a link to tests/
+	ln -s "$PWD/tests" "$tmp/up/tests"
+	got=$(status "${durl}api/dist?tb_compat=1")
+	(cd "$tmp/up" && "$gp" dist --tb-compat --format json "$r0" "$r1" nodeB_0.pt.trace.json nodeB_1.pt.trace.json) >"$tmp/want" 2>/dev/null
+	[ "$got" = 200 ] && cmp -s "$tmp/want" "$tmp/body" && ok || bad "dist of every trace: HTTP $got, differs from 'gpuprof dist' of the four"
+	grep -q '"workers": 4' "$tmp/body" && ok || bad "dist of every trace: not 4 workers"
+	kill "$dpid"
+	wait "$dpid" && ok || bad "dist server: stop"
+fi
+dist_serve "$r0"
+if [ -n "$durl" ]; then
+	same_dist "$durl" '' --format json "$r0"
+	kill "$dpid"
+	wait "$dpid" && ok || bad "dist server (one trace): stop"
+fi
+tbd=$shared/data/tbprof/cases
+if [ -f "$tbd/test_distributed_nccl.worker0.json" ] && [ -f "$tbd/test_distributed_gloo_gpu.worker0.json" ]; then
+	n0=$tbd/test_distributed_nccl.worker0.json n1=$tbd/test_distributed_nccl.worker1.json
+	g0=$tbd/test_distributed_gloo_gpu.worker0.json g1=$tbd/test_distributed_gloo_gpu.worker1.json
+	dist_serve "$n0" "$n1" "$g0" "$g1"
+	if [ -n "$durl" ]; then
+		same_dist "$durl" '?files=1,2' --format json "$n0" "$n1"
+		same_dist "$durl" '?files=1,2&tb_compat=1' --tb-compat --format json "$n0" "$n1"
+		same_dist "$durl" '?files=3,4&tb_compat=1' --tb-compat --format json "$g0" "$g1"
+		same_dist "$durl" '?tb_compat=1' --tb-compat --format json "$n0" "$n1" "$g0" "$g1"
+		kill "$dpid"
+		wait "$dpid" && ok || bad "dist server (tbprof): stop"
+	fi
+else
+	echo "server: no $tbd/test_distributed_*.json: the distributed API is checked on tests/golden/_inputs only"
+fi
+# ---------------------------------------------------------------------------
 # the default port taken: without --port the server takes a free one (and
 # says so); with an explicit --port 8765 it refuses
 wait_url() { # file pid

@@ -21,7 +21,7 @@ static int run(struct t *t, const char *const *texts, size_t n, bool compat,
 			return -1;
 		char name[8];
 		snprintf(name, sizeof name, "w%zu", i);
-		rc = dist_add(d, tr, name, &e);
+		rc = dist_add(d, tr, name, NULL, &e);
 		tr_free(tr);
 	}
 	if (!rc)

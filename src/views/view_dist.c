@@ -1,0 +1,309 @@
+/* view_dist: the distributed view's tables (see views/view_dist.h), moved
+ * from cli/cmd_dist.c unchanged, so `gpuprof dist` and GET /api/dist write
+ * the same tables from the same code. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "views/view_dist.h"
+
+static const struct rep_col overlap_cols[] = {
+	{"worker", "Worker", REP_STR},
+	{"step", "Step", REP_STR},
+	{"computation_ns", "Computation", REP_DUR_NS},
+	{"overlap_ns", "Overlapping", REP_DUR_NS},
+	{"communication_ns", "Communication", REP_DUR_NS},
+	{"other_ns", "Other", REP_DUR_NS},
+};
+
+static const struct rep_col wait_cols[] = {
+	{"worker", "Worker", REP_STR},
+	{"step", "Step", REP_STR},
+	{"data_transfer_ns", "Data Transfer", REP_DUR_NS},
+	{"synchronizing_ns", "Synchronizing", REP_DUR_NS},
+};
+
+static const struct rep_col op_cols[] = {
+	{"worker", "Worker", REP_STR},
+	{"name", "Name", REP_STR},
+	{"calls", "Calls", REP_INT},
+	{"bytes", "Total Size", REP_BYTES},
+	{"avg_bytes", "Avg Size", REP_BYTES},
+	{"latency_ns", "Total Latency", REP_DUR_NS},
+	{"avg_latency_ns", "Avg Latency", REP_DUR_NS},
+	{"transfer_ns", "Data Transfer", REP_DUR_NS},
+	{"avg_transfer_ns", "Avg Data Transfer", REP_DUR_NS},
+};
+
+static const struct rep_col worker_cols[] = {
+	{"worker", "Worker", REP_STR},
+	{"file", "File", REP_STR},
+	{"rank", "Rank", REP_INT},
+	{"world_size", "World Size", REP_INT},
+	{"backend", "Backend", REP_STR},
+	{"gpus", "GPUs", REP_STR},
+	{"steps", "Steps", REP_INT},
+	{"comm_ops", "Collective Calls", REP_INT},
+	{"has_communication", "Has Communication", REP_BOOL},
+	{"unmatched_ops", "Unmatched Calls", REP_INT},
+};
+
+static const struct rep_col gpu_cols[] = {
+	{"worker", "Worker", REP_STR},
+	{"node", "Node", REP_STR},
+	{"process", "Process", REP_STR},
+	{"gpu", "GPU", REP_STR},
+	{"name", "Name", REP_STR},
+	{"memory_bytes", "Memory", REP_BYTES},
+	{"compute_capability", "Compute Capability", REP_STR},
+};
+
+#define NCOLS(c) ((int)(sizeof c / sizeof c[0]))
+
+static const char *str(const struct dist_result *d, uint32_t id)
+{
+	return strpool_get(&d->pool, id);
+}
+
+static struct rep_val int_or_null(int64_t v)
+{
+	return v < 0 ? rep_null() : rep_i(v);
+}
+
+struct stepkey {
+	int64_t number;
+	size_t idx;
+};
+
+static int cmp_stepkey(const void *x, const void *y)
+{
+	const struct stepkey *a = x, *b = y;
+	if (a->number != b->number)
+		return a->number < b->number ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* The overlap rows of worker w: show[i] = the step whose values row i
+ * prints, or SIZE_MAX for no row. By default every step. With tb_compat
+ * steps sharing a number (the GPU copies of ProfilerStep#N) are one row,
+ * as the plugin keys its table by step name: at the first one's place,
+ * with the last one's values. */
+static int overlap_rows(const struct dist_worker *w, bool compat, size_t *show)
+{
+	for (size_t i = 0; i < w->nsteps; i++)
+		show[i] = i;
+	if (!compat || w->nsteps < 2)
+		return 0;
+	struct stepkey *v = malloc(w->nsteps * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < w->nsteps; i++)
+		v[i] = (struct stepkey){w->overlap[i].step, i};
+	qsort(v, w->nsteps, sizeof *v, cmp_stepkey);
+	for (size_t i = 0, j; i < w->nsteps; i = j) {
+		for (j = i + 1; j < w->nsteps && v[j].number == v[i].number; j++)
+			show[v[j].idx] = SIZE_MAX;
+		show[v[i].idx] = v[j - 1].idx;
+	}
+	free(v);
+	return 0;
+}
+
+static int emit_overlap(struct report *r, const struct dist_result *d)
+{
+	rep_table_begin(r, "overlap", "Computation/Communication Overview", overlap_cols,
+			NCOLS(overlap_cols));
+	struct rep_val v[NCOLS(overlap_cols)];
+	char step[32];
+	for (size_t k = 0; d->view && k < d->n; k++) {
+		const struct dist_worker *w = &d->w[k];
+		size_t *show = malloc((w->nsteps ? w->nsteps : 1) * sizeof *show);
+		if (!show || overlap_rows(w, d->compat, show)) {
+			free(show);
+			return -1;
+		}
+		v[0] = rep_s(str(d, w->name));
+		for (size_t i = 0; i <= w->nsteps && w->nsteps; i++) {
+			if (i < w->nsteps && show[i] == SIZE_MAX)
+				continue;
+			const int64_t *x = i < w->nsteps ? w->overlap[show[i]].v : w->overlap_avg;
+			if (i < w->nsteps)
+				snprintf(step, sizeof step, "%lld", (long long)w->overlap[i].step);
+			v[1] = rep_s(i < w->nsteps ? step : "average");
+			for (int j = 0; j < 4; j++)
+				v[2 + j] = rep_i(x[j]);
+			rep_row(r, v);
+		}
+		free(show);
+	}
+	rep_table_end(r);
+	return 0;
+}
+
+static void emit_wait(struct report *r, const struct dist_result *d)
+{
+	rep_table_begin(r, "waittime", "Synchronizing/Communication Overview", wait_cols,
+			NCOLS(wait_cols));
+	struct rep_val v[NCOLS(wait_cols)];
+	char step[32];
+	for (size_t k = 0; d->view && k < d->n; k++) {
+		const struct dist_worker *w = &d->w[k];
+		v[0] = rep_s(str(d, w->name));
+		for (size_t i = 0; i <= w->nwait && w->nwait; i++) {
+			if (i == w->nwait) {
+				v[1] = rep_s("average");
+				v[2] = rep_i(w->wait_avg[0]);
+				v[3] = rep_i(w->wait_avg[1]);
+			} else {
+				const struct dist_wait *x = &w->wait[i];
+				snprintf(step, sizeof step, "%lld", (long long)x->step);
+				v[1] = x->step == DIST_NO_STEP ? rep_null() : rep_s(step);
+				v[2] = rep_i(x->transfer);
+				v[3] = rep_i(x->comm - x->transfer);
+			}
+			rep_row(r, v);
+		}
+	}
+	rep_table_end(r);
+}
+
+static void emit_ops(struct report *r, const struct dist_result *d)
+{
+	rep_table_begin(r, "commops", "Communication Operations Stats", op_cols, NCOLS(op_cols));
+	struct rep_val v[NCOLS(op_cols)];
+	for (size_t k = 0; d->view && k < d->n; k++) {
+		const struct dist_worker *w = &d->w[k];
+		v[0] = rep_s(str(d, w->name));
+		for (size_t i = 0; i < w->nops; i++) {
+			const struct dist_op *o = &w->ops[i];
+			v[1] = rep_s(str(d, o->name));
+			v[2] = rep_i(o->calls);
+			v[3] = rep_i(o->bytes);
+			v[4] = rep_i(dist_avg_round(o->bytes, o->calls, false));
+			v[5] = rep_i(o->latency);
+			v[6] = rep_i(dist_avg_round(o->latency, o->calls, d->compat));
+			v[7] = rep_i(o->transfer);
+			v[8] = rep_i(dist_avg_round(o->transfer, o->calls, d->compat));
+			rep_row(r, v);
+		}
+	}
+	rep_table_end(r);
+}
+
+static void emit_workers(struct report *r, const struct dist_result *d)
+{
+	rep_table_begin(r, "workers", "Workers", worker_cols, NCOLS(worker_cols));
+	struct rep_val v[NCOLS(worker_cols)];
+	for (size_t k = 0; k < d->n; k++) {
+		const struct dist_worker *w = &d->w[k];
+		char gpus[256] = "";
+		size_t at = 0;
+		for (size_t i = 0; i < w->ngpus && at < sizeof gpus; i++)
+			at += (size_t)snprintf(gpus + at, sizeof gpus - at, "%s%lld", i ? "," : "",
+					       (long long)w->gpus[i].id);
+		v[0] = rep_s(str(d, w->name));
+		v[1] = rep_s(str(d, w->path));
+		v[2] = int_or_null(w->rank);
+		v[3] = int_or_null(w->world_size);
+		v[4] = w->backend ? rep_s(str(d, w->backend)) : rep_null();
+		v[5] = rep_s(gpus);
+		v[6] = rep_i((int64_t)w->nsteps);
+		v[7] = rep_i((int64_t)w->nnodes);
+		v[8] = rep_b(w->has_communication);
+		v[9] = rep_i((int64_t)w->unmatched);
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+}
+
+struct wname {
+	const char *name;
+	size_t idx;
+};
+
+static int cmp_wname(const void *x, const void *y)
+{
+	const struct wname *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* Worker indices in name order (the reference's sorted(..., key=worker)). */
+static int sort_workers(const struct dist_result *d, size_t *idx)
+{
+	struct wname *v = malloc((d->n ? d->n : 1) * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < d->n; i++)
+		v[i] = (struct wname){str(d, d->w[i].name), i};
+	if (d->n > 1)
+		qsort(v, d->n, sizeof *v, cmp_wname);
+	for (size_t i = 0; i < d->n; i++)
+		idx[i] = v[i].idx;
+	free(v);
+	return 0;
+}
+
+/* The reference's gpu_info: workers by name, those with deviceProperties;
+ * a name that does not split into NODE_PROCESS is its own node with the
+ * next number of a counter as process. */
+static int emit_gpus(struct report *r, const struct dist_result *d)
+{
+	size_t *idx = malloc((d->n ? d->n : 1) * sizeof *idx);
+	if (!idx || sort_workers(d, idx)) {
+		free(idx);
+		return -1;
+	}
+	rep_table_begin(r, "gpus", "Device Information", gpu_cols, NCOLS(gpu_cols));
+	struct rep_val v[NCOLS(gpu_cols)];
+	long counter = 0;
+	for (size_t k = 0; d->view && k < d->n; k++) {
+		const struct dist_worker *w = &d->w[idx[k]];
+		if (!w->has_device_props)
+			continue;
+		char node[256], proc[64], gpu[32], cc[48];
+		const char *name = str(d, w->name);
+		if (!dist_node_process(name, node, sizeof node, proc, sizeof proc)) {
+			snprintf(node, sizeof node, "%s", name);
+			snprintf(proc, sizeof proc, "%ld", counter++);
+		}
+		for (size_t i = 0; i < w->ngpus; i++) {
+			const struct dist_gpu *g = &w->gpus[i];
+			if (!g->known)
+				continue;
+			snprintf(gpu, sizeof gpu, "GPU%lld", (long long)g->id);
+			snprintf(cc, sizeof cc, "%lld.%lld", (long long)g->cc_major,
+				 (long long)g->cc_minor);
+			v[0] = rep_s(name);
+			v[1] = rep_s(node);
+			v[2] = rep_s(proc);
+			v[3] = rep_s(gpu);
+			v[4] = g->name ? rep_s(str(d, g->name)) : rep_null();
+			v[5] = int_or_null(g->memory);
+			v[6] = g->cc_major >= 0 ? rep_s(cc) : rep_null();
+			rep_row(r, v);
+		}
+	}
+	rep_table_end(r);
+	free(idx);
+	return 0;
+}
+
+int dist_view_emit(struct report *r, const struct dist_result *d)
+{
+	if (emit_overlap(r, d))
+		return -1;
+	emit_wait(r, d);
+	emit_ops(r, d);
+	emit_workers(r, d);
+	if (emit_gpus(r, d))
+		return -1;
+	rep_kv_begin(r, "distributed", "Distributed view");
+	rep_kv(r, "mode", "Mode", REP_STR, rep_s(d->compat ? "tb-compat" : "default"));
+	rep_kv(r, "workers", "Workers", REP_INT, rep_i((int64_t)d->n));
+	rep_kv(r, "view", "View shown", REP_BOOL, rep_b(d->view));
+	rep_kv(r, "reason", "Why not", REP_STR, d->view ? rep_null() : rep_s(d->why_not));
+	rep_kv_end(r);
+	return 0;
+}
+
