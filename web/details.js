@@ -19,11 +19,15 @@ const el = (tag, props = {}, ...kids) => {
 	return e;
 };
 
-function part(title, name, rows) {
+// drop: the column every row shares (the panel's own name), left out
+function part(title, name, all, drop) {
+	const rows = all.map(({ [drop]: _, ...rest }) => rest);
 	return el('section', {}, el('h3', { textContent: `${title} (${rows.length})` }),
 		rows.length ? dataTable({ name, rows, search: rows.length > 10 }) : el('p', { className: 'empty', textContent: 'None.' }));
 }
 
+// (Each table is the API's rows of that operator or kernel, less the
+// column holding its name.)
 // The panel's frame: a title, a close button, a body filled by fill().
 function panel(kind, name, onClose, fill) {
 	const close = el('button', { textContent: '×', title: 'Close (Esc)', dataset: { testid: 'detail-close' } });
@@ -49,9 +53,9 @@ export function opDetail(api, id, name, onClose) {
 			api(`/api/file/${id}/ops?stack=1`),
 		]);
 		return [
-			part('Kernels it launched', 'op-kernels', k.kernels.filter((r) => r.op === name)),
-			part('Input shapes', 'op-shapes', sh.operators.filter((r) => r.name === name)),
-			part('Call stacks', 'op-stacks', st.operators.filter((r) => r.name === name)),
+			part('Kernels it launched', 'op-kernels', k.kernels.filter((r) => r.op === name), 'op'),
+			part('Input shapes', 'op-shapes', sh.operators.filter((r) => r.name === name), 'name'),
+			part('Call stacks', 'op-stacks', st.operators.filter((r) => r.name === name), 'name'),
 		];
 	});
 }
@@ -60,7 +64,7 @@ export function opDetail(api, id, name, onClose) {
 export function kernelDetail(api, id, name, onClose) {
 	return panel('kernel', name, onClose, async () => {
 		const k = await api(`/api/file/${id}/kernels?group_by=kernel%2Bop`);
-		return [part('Launched by', 'kernel-ops', k.kernels.filter((r) => r.name === name))];
+		return [part('Launched by', 'kernel-ops', k.kernels.filter((r) => r.name === name), 'name')];
 	});
 }
 

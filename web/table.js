@@ -172,9 +172,9 @@ export function dataTable(opts) {
 		const viewH = wrap.clientHeight || 600;
 		first = Math.max(0, Math.floor(top / ROW_H) - MARGIN);
 		last = Math.min(shown.length, Math.ceil((top + viewH) / ROW_H) + MARGIN);
-		const kids = [pad(first * ROW_H)];
+		const kids = first ? [pad(first * ROW_H)] : [];
 		for (let p = first; p < last; p++) kids.push(rowEl(shown[p], p));
-		kids.push(pad((shown.length - last) * ROW_H));
+		if (last < shown.length) kids.push(pad((shown.length - last) * ROW_H));
 		body.replaceChildren(...kids);
 	};
 	const render = () => {
