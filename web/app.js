@@ -5,12 +5,15 @@
 
 import { fmt, fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
-import { memoryCurve, stackedBar } from './charts.js';
+import { stackedBar } from './charts.js';
 import { renderNcu } from './ncu.js';
 import { renderTimeline, timelineKey } from './timeline.js';
 import { renderSteps } from './steps.js';
 import { renderNsys } from './nsys.js';
 import { renderDist } from './dist.js';
+import { detailHost, opDetail, kernelDetail } from './details.js';
+import { renderMemoryPage } from './memory.js';
+import { uploadFile } from './upload.js';
 
 const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'dist'];
 const ALL_VIEWS = [...VIEWS, 'ncu', 'nsys']; // the pages of Nsight Compute reports and Nsight Systems exports
@@ -114,42 +117,34 @@ function onTableState(s) {
 async function renderOps(id, s) {
 	const g = s.group === 'op+shape' ? 'op%2Bshape' : 'op';
 	const d = await api(`/api/file/${id}/ops?group_by=${g}`);
+	const det = detailHost((name, close) => opDetail(api, id, name, close), s, readHash, writeHash);
 	current = dataTable({ name: 'operators', rows: d.operators, state: tableState(s), onState: onTableState(s),
-		tools: [groupSelect(s, [['op', 'Operator'], ['op+shape', 'Operator + input shape']])] });
-	return [section(`Operators (${d.tree.sorted_by.replace('_', ' ')} first)`, current)];
+		tools: [groupSelect(s, [['op', 'Operator'], ['op+shape', 'Operator + input shape']])],
+		onOpen: (r) => det.open(r.name, true), selected: s.sel ? (r) => r.name === s.sel : null });
+	return [section(`Operators (${d.tree.sorted_by.replace('_', ' ')} first)`, current), det.host];
 }
 
 async function renderKernels(id, s) {
 	const g = s.group === 'kernel+op' ? 'kernel%2Bop' : 'kernel';
 	const d = await api(`/api/file/${id}/kernels?group_by=${g}`);
+	const det = detailHost((name, close) => kernelDetail(api, id, name, close), s, readHash, writeHash);
 	current = dataTable({ name: 'kernels', rows: d.kernels, state: tableState(s), onState: onTableState(s),
-		tools: [groupSelect(s, [['kernel', 'Kernel'], ['kernel+op', 'Kernel + operator']])] });
+		tools: [groupSelect(s, [['kernel', 'Kernel'], ['kernel+op', 'Kernel + operator']])],
+		onOpen: (r) => det.open(r.name, true), selected: s.sel ? (r) => r.name === s.sel : null });
 	const tc = d.tensor_cores;
 	return [
 		el('div', { className: 'cards' },
 			card('Kernel time', fmtDur(tc.kernel_time_ns), 'card-kernel-time'),
 			card('Using Tensor Cores', fmt('tc_used_pct', tc.tc_used_pct), 'card-tc-used')),
 		section('Kernels', current),
+		det.host,
 	];
 }
 
 async function renderMemory(id, s) {
-	const dev = s.device ? `&device=${encodeURIComponent(s.device)}` : '';
-	const [stats, curve] = await Promise.all([
-		api(`/api/file/${id}/memory?${dev.slice(1)}`),
-		api(`/api/file/${id}/memory?curve=1${dev}`),
-	]);
-	current = dataTable({ name: 'memory', rows: stats.operators, state: tableState(s), onState: onTableState(s) });
-	const devices = stats.peaks.map((p) => p.device);
-	const sel = el('select', { dataset: { testid: 'device' } }, ...devices.map((d) => el('option', { value: d, textContent: d, selected: d === stats.memory.device })));
-	sel.addEventListener('change', () => writeHash({ ...s, device: sel.value }, false));
-	const canvas = memoryCurve(curve.curve);
-	return [
-		el('div', { className: 'tools' }, el('label', {}, 'Device ', sel)),
-		section(`Memory curve (${stats.memory.device})`, canvas),
-		section('Peaks', dataTable({ name: 'peaks', rows: stats.peaks, search: false })),
-		section('Memory by operator', current),
-	];
+	const r = await renderMemoryPage(api, id, s, { readHash, writeHash, section, tableState, onTableState });
+	current = r.search;
+	return r.kids;
 }
 
 async function renderNcuView(id, s) {
@@ -222,9 +217,11 @@ async function render() {
 
 async function upload(file) {
 	showError('');
-	$('busy').hidden = false;
 	try {
-		const d = await api(`/api/upload?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
+		// XMLHttpRequest for its upload progress (upload.js: the header's bar)
+		const d = await uploadFile(file);
+		if (!d) return; // cancelled
+		$('busy').hidden = false;
 		await loadFiles();
 		writeHash({ file: String(d.files[0].id), view: readHash().view }, false);
 		await render();

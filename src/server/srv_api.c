@@ -159,7 +159,7 @@ static const char *const view_params[VIEW_COUNT] = {
 	[VIEW_STEPS] = " tb_compat step ",
 	[VIEW_OPS] = " tb_compat group_by stack sort top ",
 	[VIEW_KERNELS] = " tb_compat group_by top ",
-	[VIEW_MEMORY] = " tb_compat device curve events step_plot ",
+	[VIEW_MEMORY] = " tb_compat device curve events step_plot start_ns end_ns ",
 };
 
 struct param_check {
@@ -227,6 +227,22 @@ static int parse_opts(struct MHD_Connection *c, enum view_kind k, struct view_op
 			return snprintf(msg, n, "top needs a count"), -1;
 		o->top = (size_t)v;
 	}
+	/* memory: start_ns/end_ns = --start/--end (integer ns since the profiler start) */
+	for (int i = 0; i < 2; i++) {
+		const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
+							    i ? "end_ns" : "start_ns");
+		if (!v || !*v)
+			continue;
+		char *end;
+		errno = 0;
+		long long ns = strtoll(v, &end, 10);
+		if (*end || errno)
+			return snprintf(msg, n, "start_ns and end_ns take integer nanoseconds"), -1;
+		*(i ? &o->window.end : &o->window.start) = ns;
+		o->windowed = true;
+	}
+	if (o->window.end < o->window.start)
+		return snprintf(msg, n, "end_ns is before start_ns"), -1;
 	const char *step = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "step");
 	if (step && *step) {
 		char *end;

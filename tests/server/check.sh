@@ -267,6 +267,21 @@ if python3 -c "import sys; sys.path.insert(0, 'tests/nsys'); import check_sqlite
 else
 	bad "nsys: could not make the tiny export: $(cat "$tmp/py.err")"
 fi
+# ---- memory window: start_ns/end_ns = gpuprof memory --start/--end (ns) ----
+same 'memory?start_ns=10000000&end_ns=20000000' memory --start 10000000 --end 20000000
+same 'memory?events=1&start_ns=10000000&end_ns=20000000' memory --events --start 10ms --end 20ms
+same 'memory?curve=1&events=1&start_ns=5000000' memory --curve --events --start 5ms
+same 'memory?device=cpu&end_ns=9000000' memory --device cpu --end 9ms
+# the window changes the answer: fewer events than the whole trace's
+status "${url}api/file/1/memory?events=1&start_ns=10000000&end_ns=20000000" >/dev/null
+n_win=$(grep -c '"size_bytes"' "$tmp/body")
+status "${url}api/file/1/memory?events=1" >/dev/null
+n_all=$(grep -c '"size_bytes"' "$tmp/body")
+[ "$n_win" -gt 0 ] && [ "$n_win" -lt "$n_all" ] && ok || bad "memory window: $n_win events of $n_all"
+expect 400 "memory: start_ns not an integer" "${url}api/file/1/memory?start_ns=10ms"
+expect 400 "memory: end_ns before start_ns" "${url}api/file/1/memory?start_ns=5&end_ns=4"
+expect 400 "ops: no start_ns" "${url}api/file/1/ops?start_ns=5"
+# ---- end of memory window ----
 # stop
 kill "$pid"
 wait "$pid"

@@ -1,0 +1,249 @@
+// memory: the Memory page of a trace, over /api/file/ID/memory (the JSON of
+// `gpuprof memory`): the device's allocated and reserved curve (canvas),
+// with its peaks marked, zoom (mouse wheel around the pointer, a drag
+// selects a window, Reset shows everything), the peaks of every device, the
+// per-operator table and the allocation events (`memory?events=1`). A zoom
+// puts the window in the hash (`start=NS&end=NS`, ns since the profiler
+// start, as the curve's times) and asks the server for the per-operator
+// table and the events of that window (`start_ns`/`end_ns`, the CLI's
+// `--start/--end`); the curve itself is always the whole one.
+
+import { fmtBytes, fmtDur } from './fmt.js';
+import { dataTable } from './table.js';
+
+const el = (tag, props = {}, ...kids) => {
+	const { dataset, ...rest } = props;
+	const e = Object.assign(document.createElement(tag), rest);
+	Object.assign(e.dataset, dataset || {});
+	e.append(...kids);
+	return e;
+};
+
+const COLORS = { allocated_bytes: '#4e79a7', reserved_bytes: '#f28e2b' };
+const ZOOM = 0.8; // a wheel step keeps this share of the window
+const MIN_SPAN = 1000; // ns
+
+// The window of the hash, or null: integers, end after start.
+export function hashWindow(s) {
+	const a = Number(s.start), b = Number(s.end);
+	return s.start !== undefined && s.end !== undefined && Number.isInteger(a) && Number.isInteger(b) && b > a ? [a, b] : null;
+}
+
+// The time of the first point where key reaches the peak (null: none).
+export function peakTime(points, key, peak) {
+	if (!peak) return null;
+	const p = points.find((q) => q[key] === peak);
+	return p ? p.time_ns : null;
+}
+
+// points: the whole curve; peaks: {allocated_bytes: T|null, reserved_bytes: T|null};
+// win: [a, b] or null; onWindow([a, b] | null) on a zoom.
+function zoomCurve(points, peaks, win, onWindow) {
+	const canvas = el('canvas', { dataset: { testid: 'memory-curve' } });
+	const t0 = points.length ? points[0].time_ns : 0;
+	const t1 = points.length ? Math.max(points[points.length - 1].time_ns, t0 + 1) : 1;
+	let view = win ? [Math.max(t0, win[0]), Math.min(t1, win[1])] : [t0, t1];
+	if (view[1] <= view[0]) view = [t0, t1];
+	let drag = null; // {x0, x1} while selecting
+	const pad = { l: 80, r: 20, t: 24, b: 30 };
+	const plotW = () => Math.max(1, (canvas.clientWidth || 800) - pad.l - pad.r);
+	const T = (x) => view[0] + ((x - pad.l) / plotW()) * (view[1] - view[0]);
+	const setAttrs = () => {
+		canvas.dataset.start = String(view[0]);
+		canvas.dataset.end = String(view[1]);
+	};
+	const draw = () => {
+		const dpr = window.devicePixelRatio || 1;
+		const w = canvas.clientWidth || 800, h = canvas.clientHeight || 320;
+		canvas.width = w * dpr;
+		canvas.height = h * dpr;
+		const g = canvas.getContext('2d');
+		g.scale(dpr, dpr);
+		const css = getComputedStyle(document.documentElement);
+		const fg = css.getPropertyValue('--fg').trim(), line = css.getPropertyValue('--line').trim();
+		g.clearRect(0, 0, w, h);
+		g.font = '12px system-ui, sans-serif';
+		g.fillStyle = fg;
+		setAttrs();
+		if (!points.length) {
+			g.fillText('No memory records with totals for this device.', 20, 30);
+			canvas.dataset.points = '0';
+			return;
+		}
+		const [a, b] = view;
+		// the points in the window and one on each side, so lines reach the edges
+		let i0 = points.findIndex((p) => p.time_ns >= a);
+		if (i0 < 0) i0 = points.length - 1;
+		let i1 = points.length - 1;
+		while (i1 > 0 && points[i1 - 1].time_ns > b) i1--;
+		const vis = points.slice(Math.max(0, i0 - 1), i1 + 1);
+		canvas.dataset.points = String(points.filter((p) => p.time_ns >= a && p.time_ns <= b).length);
+		const ymax = Math.max(1, ...vis.map((p) => Math.max(p.allocated_bytes ?? 0, p.reserved_bytes ?? 0)));
+		const X = (t) => pad.l + ((t - a) / (b - a)) * (w - pad.l - pad.r);
+		const Y = (v) => h - pad.b - (v / ymax) * (h - pad.t - pad.b);
+		g.strokeStyle = line;
+		g.beginPath();
+		g.moveTo(pad.l, pad.t);
+		g.lineTo(pad.l, h - pad.b);
+		g.lineTo(w - pad.r, h - pad.b);
+		g.stroke();
+		g.fillText(fmtBytes(ymax), 4, pad.t + 4);
+		g.fillText('0 B', 4, h - pad.b);
+		g.fillText(fmtDur(a), pad.l, h - 8);
+		const end = fmtDur(b);
+		g.fillText(end, w - pad.r - g.measureText(end).width, h - 8);
+		g.save();
+		g.beginPath();
+		g.rect(pad.l, 0, w - pad.l - pad.r, h);
+		g.clip();
+		Object.entries(COLORS).forEach(([k, c], n) => {
+			g.strokeStyle = c;
+			g.beginPath();
+			vis.forEach((p, j) => (j ? g.lineTo : g.moveTo).call(g, X(p.time_ns), Y(p[k] ?? 0)));
+			g.stroke();
+			g.fillStyle = c;
+			g.fillText(k === 'allocated_bytes' ? 'Allocated' : 'Reserved', pad.l + 10 + n * 90, pad.t - 8);
+			// the peak: a dashed line at its time
+			const pt = peaks[k];
+			if (pt !== null && pt >= a && pt <= b) {
+				g.setLineDash([4, 3]);
+				g.beginPath();
+				g.moveTo(X(pt), pad.t);
+				g.lineTo(X(pt), h - pad.b);
+				g.stroke();
+				g.setLineDash([]);
+				g.fillText('▼ peak', X(pt) + 3, pad.t + 12 + n * 14);
+			}
+		});
+		if (drag) {
+			g.fillStyle = 'rgba(36, 87, 197, .2)';
+			g.fillRect(Math.min(drag.x0, drag.x1), pad.t, Math.abs(drag.x1 - drag.x0), h - pad.t - pad.b);
+		}
+		g.restore();
+	};
+	const set = (a, b) => {
+		a = Math.max(t0, Math.round(a));
+		b = Math.min(t1, Math.round(b));
+		if (b - a < MIN_SPAN) return;
+		const whole = a <= t0 && b >= t1;
+		view = whole ? [t0, t1] : [a, b];
+		draw();
+		onWindow(whole ? null : [a, b]);
+	};
+	const localX = (ev) => ev.clientX - canvas.getBoundingClientRect().left;
+	canvas.addEventListener('wheel', (ev) => {
+		if (!points.length) return;
+		ev.preventDefault();
+		const f = ev.deltaY < 0 ? ZOOM : 1 / ZOOM;
+		const t = Math.min(view[1], Math.max(view[0], T(localX(ev))));
+		set(t - (t - view[0]) * f, t + (view[1] - t) * f);
+	}, { passive: false });
+	canvas.addEventListener('mousedown', (ev) => {
+		if (!points.length || ev.button !== 0) return;
+		drag = { x0: localX(ev), x1: localX(ev) };
+	});
+	canvas.addEventListener('mousemove', (ev) => {
+		if (!drag) return;
+		drag.x1 = localX(ev);
+		draw();
+	});
+	const finish = (ev) => {
+		if (!drag) return;
+		const d = drag;
+		drag = null;
+		if (ev) d.x1 = localX(ev);
+		if (Math.abs(d.x1 - d.x0) < 4) { draw(); return; }
+		const ta = T(Math.min(d.x0, d.x1)), tb = T(Math.max(d.x0, d.x1));
+		set(ta, tb);
+	};
+	canvas.addEventListener('mouseup', finish);
+	canvas.addEventListener('mouseleave', () => { if (drag) { drag = null; draw(); } });
+	setAttrs();
+	requestAnimationFrame(draw);
+	canvas.redraw = draw;
+	canvas.reset = () => set(t0, t1);
+	return canvas;
+}
+
+// h: the app's { readHash, writeHash, section, tableState, onTableState }.
+// Resolves to { kids, search } (search: the table '/' focuses).
+export async function renderMemoryPage(api, id, s, h) {
+	const dev = s.device ? `&device=${encodeURIComponent(s.device)}` : '';
+	const winQ = (w) => (w ? `&start_ns=${w[0]}&end_ns=${w[1]}` : '');
+	const win = hashWindow(s);
+	const [stats, curve, events] = await Promise.all([
+		api(`/api/file/${id}/memory?${dev.slice(1)}${winQ(win)}`.replace('?&', '?')),
+		api(`/api/file/${id}/memory?curve=1${dev}`),
+		api(`/api/file/${id}/memory?events=1${dev}${winQ(win)}`),
+	]);
+	const points = curve.curve;
+	const device = stats.memory.device;
+	const peakRow = stats.peaks.find((p) => p.device === device);
+	const peaks = {
+		allocated_bytes: peakTime(points, 'allocated_bytes', peakRow?.peak_allocated_bytes),
+		reserved_bytes: peakTime(points, 'reserved_bytes', peakRow?.peak_reserved_bytes),
+	};
+
+	// the tables of the window, replaced when it changes
+	const tables = el('div', { className: 'memory-tables', dataset: { testid: 'memory-tables' } });
+	const label = el('span', { className: 'memory-window', dataset: { testid: 'memory-window' } });
+	let opsTable = null;
+	const fill = (w, st, ev) => {
+		opsTable = dataTable({ name: 'memory', rows: st.operators, state: h.tableState(s), onState: h.onTableState(s) });
+		tables.replaceChildren(
+			h.section(`Memory by operator (${device}${w ? ', window' : ''})`, opsTable),
+			h.section(`Allocation events (${ev.events.length})`, dataTable({ name: 'memory-events', rows: ev.events })));
+		tables.dataset.window = w ? `${w[0]}-${w[1]}` : 'all';
+		label.textContent = w ? `Window ${fmtDur(w[0])} – ${fmtDur(w[1])} (${fmtDur(w[1] - w[0])})` : 'Whole trace';
+	};
+	fill(win, stats, events);
+
+	let timer = 0, asked = 0;
+	const onWindow = (w) => {
+		const cur = h.readHash();
+		delete cur.start;
+		delete cur.end;
+		h.writeHash(w ? { ...cur, start: String(w[0]), end: String(w[1]) } : cur);
+		label.textContent = w ? `Window ${fmtDur(w[0])} – ${fmtDur(w[1])} (${fmtDur(w[1] - w[0])})…` : 'Whole trace…';
+		tables.dataset.window = 'loading';
+		clearTimeout(timer);
+		// a burst of wheel steps asks once, for the last window
+		timer = setTimeout(async () => {
+			const my = ++asked;
+			try {
+				const [st, ev] = await Promise.all([
+					api(`/api/file/${id}/memory?${dev.slice(1)}${winQ(w)}`.replace('?&', '?')),
+					api(`/api/file/${id}/memory?events=1${dev}${winQ(w)}`),
+				]);
+				if (my === asked && tables.isConnected) fill(w, st, ev);
+			} catch (e) {
+				if (my === asked) label.textContent = `Could not load the window: ${e.message}`;
+			}
+		}, 150);
+	};
+	const canvas = zoomCurve(points, peaks, win, onWindow);
+
+	const devices = stats.peaks.map((p) => p.device);
+	const sel = el('select', { dataset: { testid: 'device' } }, ...devices.map((d) => el('option', { value: d, textContent: d, selected: d === device })));
+	sel.addEventListener('change', () => h.writeHash({ ...h.readHash(), device: sel.value }, false));
+	const reset = el('button', { textContent: 'Reset zoom', title: 'Show the whole curve', dataset: { testid: 'memory-reset' } });
+	reset.addEventListener('click', () => canvas.reset());
+	const marks = el('div', { className: 'legend memory-peaks' },
+		...Object.entries(peaks).filter(([, t]) => t !== null).map(([k, t]) => {
+			const what = k === 'allocated_bytes' ? 'allocated' : 'reserved';
+			const v = k === 'allocated_bytes' ? peakRow.peak_allocated_bytes : peakRow.peak_reserved_bytes;
+			const sw = el('i');
+			sw.style.background = COLORS[k];
+			return el('span', { dataset: { testid: `memory-peak-${what}`, time: String(t) } }, sw, `Peak ${what} ${fmtBytes(v)} at ${fmtDur(t)}`);
+		}));
+	return {
+		kids: [
+			el('div', { className: 'tools' }, el('label', {}, 'Device ', sel), reset, label),
+			h.section(`Memory curve (${device})`, canvas, marks,
+				el('p', { className: 'hint', textContent: 'Wheel: zoom around the pointer; drag: zoom to a span; Reset: the whole curve.' })),
+			h.section('Peaks', dataTable({ name: 'peaks', rows: stats.peaks, search: false })),
+			tables,
+		],
+		search: { focusSearch: () => opsTable?.focusSearch() },
+	};
+}
