@@ -2,9 +2,12 @@
 // (the JSON of `gpuprof ncu VERB --format json`): a kernel sidebar (search,
 // type badge, grid/block, duration), the selected kernel's sections as tabs
 // with their metric rows and rule results, the session/device panel and the
-// report's hints table. State in the hash: kernel=ID, section=NAME, kq=TEXT.
+// report's hints table. State in the hash: kernel=ID, section=NAME (or a
+// section identifier, as the hints table links), kq=TEXT. The charts above a
+// section's table come from ncu_charts.js (GET .../ncu/body).
 
 import { fmtDur } from './fmt.js';
+import { CHART_METRICS, bySpeedup, indexBody, sectionCharts } from './ncu_charts.js';
 import { dataTable, downloadCsv } from './table.js';
 
 const el = (tag, { dataset, ...props } = {}, ...kids) => {
@@ -96,9 +99,13 @@ export async function renderNcu(api, id, s, writeHash, section) {
 	const main = [];
 	if (kid !== null) {
 		const k = kernels.find((x) => String(x.id) === kid);
-		const det = await api(`/api/file/${id}/ncu/details?id=${kid}`);
+		const [det, bod] = await Promise.all([api(`/api/file/${id}/ncu/details?id=${kid}`),
+			api(`/api/file/${id}/ncu/body?id=${kid}&metric=${encodeURIComponent(CHART_METRICS)}`)]);
 		const secs = groupSections(det.details);
-		const cur = secs.find((x) => x.name === s.section) || secs[0];
+		const idx = indexBody(bod.body);
+		// a section by display name, or by identifier (hint links)
+		const byId = [...idx.sections.values()].find((x) => x.id === s.section);
+		const cur = secs.find((x) => x.name === s.section || (byId && x.name === byId.name) || x.rules.some((r) => r.section === s.section)) || secs[0];
 		const tabs = el('nav', { className: 'ncu-tabs', dataset: { testid: 'ncu-sections' } }, ...secs.map((x) => {
 			const b = el('button', { textContent: x.rules.length ? `${x.name} (${x.rules.length})` : x.name, className: x === cur ? 'active' : '', dataset: { testid: 'ncu-section-tab', name: x.name } });
 			b.addEventListener('click', () => writeHash({ ...s, kernel: kid, section: x.name }, false));
@@ -106,16 +113,28 @@ export async function renderNcu(api, id, s, writeHash, section) {
 		}));
 		const body = [];
 		if (cur) {
+			const charts = sectionCharts(cur.name, idx);
+			if (charts) body.push(charts);
 			body.push(dataTable({ name: 'ncu-metrics', rows: cur.metrics.map((r) => ({ item: r.item, metric: r.metric, unit: r.unit, value: r.value })), search: false }));
 			if (cur.rules.length) {
-				body.push(el('h3', { textContent: 'Rule results' }), el('ul', { className: 'ncu-rules', dataset: { testid: 'ncu-rules' } }, ...cur.rules.map((r) =>
+				body.push(el('h3', { textContent: 'Rule results' }), el('ul', { className: 'ncu-rules', dataset: { testid: 'ncu-rules' } }, ...bySpeedup(cur.rules).map((r) =>
 					el('li', {}, el('span', { className: 'badge', textContent: r.type ?? '', dataset: { type: r.type ?? '' } }), ` ${r.rule}: `,
 						el('span', { className: 'speedup', textContent: hintText(r) }), el('div', { textContent: r.message ?? '' })))));
 			}
 		}
+		// every rule message of the kernel, highest estimated speedup first
+		const mine = bySpeedup(d.hints.filter((x) => String(x.id) === kid));
+		const ranked = el('ol', { className: 'ncu-rules ncu-ranked', dataset: { testid: 'ncu-kernel-hints' } }, ...mine.map((r) => {
+			const li = el('li', { title: `Open ${r.section}` }, el('span', { className: 'badge', textContent: r.type ?? '', dataset: { type: r.type ?? '' } }),
+				` ${r.section} · ${r.rule}${r.title ? ` (${r.title})` : ''}: `, el('span', { className: 'speedup', textContent: hintText(r) || 'no estimate' }));
+			li.dataset.section = r.section;
+			li.addEventListener('click', () => writeHash({ ...s, kernel: kid, section: r.section }, false));
+			return li;
+		}));
 		main.push(section(`Kernel #${kid}: ${k.kernel}`,
 			el('div', { className: 'kmeta', dataset: { testid: 'ncu-kernel-meta' }, textContent: `${k.type} · grid ${k.grid} · block ${k.block} · ${k.dur_ns === null ? '-' : fmtDur(k.dur_ns)} · ${k.hints} hints` }),
-			tabs, el('div', { dataset: { testid: 'ncu-section', section: cur ? cur.name : '' } }, ...body)));
+			tabs, el('div', { dataset: { testid: 'ncu-section', section: cur ? cur.name : '' } }, ...body),
+			...(mine.length ? [el('details', { className: 'ncu-kernel-hints' }, el('summary', { textContent: `Hints of this kernel by estimated speedup (${mine.length})` }), ranked)] : [])));
 	} else {
 		main.push(el('p', { className: 'empty', textContent: 'The report has no profiled kernels.' }));
 	}
@@ -126,6 +145,16 @@ export async function renderNcu(api, id, s, writeHash, section) {
 	dataTable({ name: 'processes', rows: ses.processes, search: false })));
 	const hints = dataTable({ name: 'hints', rows: d.hints, state: { sort: s.sort || '', dir: s.dir || 'desc', q: s.q || '' },
 		onState: (t) => writeHash({ ...s, sort: t.sort, dir: t.dir, q: t.q }) });
+	// a click on a hint row opens its kernel and section
+	hints.classList.add('ncu-hint-links');
+	hints.title = 'Click a row to open its kernel and section';
+	hints.addEventListener('click', (ev) => {
+		const tr = ev.target.closest('tbody tr');
+		if (!tr) return;
+		const keys = [...hints.querySelectorAll('thead th')].map((th) => th.dataset.key);
+		const cell = (k) => tr.cells[keys.indexOf(k)]?.textContent ?? '';
+		writeHash({ ...s, kernel: cell('id'), section: cell('section') }, false);
+	});
 	main.push(section('Hints (all kernels)', hints));
 	return { kids: [el('div', { className: 'ncu-page' }, side, el('div', { className: 'ncu-main' }, ...main))], search: side };
 }

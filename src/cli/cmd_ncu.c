@@ -34,19 +34,24 @@ const char cmd_ncu_help[] =
 	"            ncu's 21-column details CSV\n"
 	"  hints     every rule result message (INF/WRN/ERR/OPT) with its estimated\n"
 	"            speedup\n"
+	"  body      what each section declares it shows: its header, extra and\n"
+	"            body-item (chart, table) metrics with full-precision values and\n"
+	"            the instances of chart metrics (the viewer's charts)\n"
 	"\n"
 	"Options:\n"
 	"  --id N          only the result with ID N (0-based, file order)\n"
 	"  --kernel REGEX  only results whose kernel name (function, demangled or\n"
 	"                  mangled) matches the POSIX extended REGEX\n"
-	"  --section NAME  details, hints: only the section with this identifier or\n"
-	"                  display name\n"
+	"  --section NAME  details, hints, body: only the section with this\n"
+	"                  identifier or display name\n"
 	"  --print-units U raw, details: `auto` (default, as ncu: us, Mbyte/s, Ghz,\n"
 	"                  sector/ms ...) or `base` (ns, byte/s, hz, sector/s ...)\n"
 	"  --print-details P  details: `all` (default: header, labelled rule and\n"
 	"                  source metrics, body items; 21 CSV columns), `header`\n"
 	"                  (header tables only; 20 columns, ncu's default) or\n"
 	"                  `body` (body items only)\n"
+	"  --metric REGEX  body: also every metric of the result whose name matches\n"
+	"                  the POSIX extended REGEX (type \"metric\", no section)\n"
 	"  --sort KEY      hints: order by `type` (ERR, WRN, OPT, INF), `section`\n"
 	"                  (ncu's section order) or `speedup` (estimated speedup,\n"
 	"                  highest first, none last); ties keep file order\n"
@@ -203,6 +208,10 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_op
 				return app_usage(app, "ncu",
 						 "--print-details takes header, body or all, not '%s'", v);
 			}
+		} else if (!strcmp(a, "--metric")) {
+			if (i + 1 >= argc)
+				return app_usage(app, "ncu", "option %s needs a value", a);
+			o->metric = argv[++i];
 		} else if (!strcmp(a, "--sort")) {
 			if (i + 1 >= argc)
 				return app_usage(app, "ncu", "option %s needs a value", a);
@@ -227,13 +236,13 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_op
 		}
 	}
 	if (!o->verb)
-		return app_usage(app, "ncu", "no VERB given (list, raw, session, details, hints)");
-	static const char *const verbs[] = {"list", "raw", "session", "details", "hints"};
+		return app_usage(app, "ncu", "no VERB given (list, raw, session, details, hints, body)");
+	static const char *const verbs[] = {"list", "raw", "session", "details", "hints", "body"};
 	bool ok = false;
-	for (size_t i = 0; i < 5; i++)
+	for (size_t i = 0; i < 6; i++)
 		ok |= !strcmp(o->verb, verbs[i]);
 	if (!ok)
-		return app_usage(app, "ncu", "unknown verb '%s' (list, raw, session, details, hints)",
+		return app_usage(app, "ncu", "unknown verb '%s' (list, raw, session, details, hints, body)",
 				 o->verb);
 	if (!o->path)
 		return app_usage(app, "ncu", "no REPORT given");
@@ -242,6 +251,12 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_op
 			return app_usage(app, "ncu", "--kernel: invalid regular expression '%s'",
 					 o->kernel);
 		o->has_re = true;
+	}
+	if (o->metric) {
+		if (regcomp(&o->mre, o->metric, REG_EXTENDED | REG_NOSUB))
+			return app_usage(app, "ncu", "--metric: invalid regular expression '%s'",
+					 o->metric);
+		o->has_mre = true;
 	}
 	return 0;
 }
@@ -274,6 +289,8 @@ int cmd_ncu(struct app *app, int argc, char **argv)
 			ncu_view_session(r, rp);
 		else if (!strcmp(o.verb, "details"))
 			ncu_view_details(r, &o, rp);
+		else if (!strcmp(o.verb, "body"))
+			ncu_view_body(r, &o, rp);
 		else
 			ok = ncu_view_hints(r, &o, rp) == 0;
 		ok = rp && rep_close(rp) == 0 && ok;
@@ -285,6 +302,8 @@ int cmd_ncu(struct app *app, int argc, char **argv)
 out:
 	if (o.has_re)
 		regfree(&o.re);
+	if (o.has_mre)
+		regfree(&o.mre);
 	ncu_free(r);
 	return rc;
 }

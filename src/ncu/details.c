@@ -161,7 +161,7 @@ static void emit_rows(struct emit *em, const char *body, const struct mrow *rows
 }
 
 /* "lts__t_sectors.avg.pct_of_peak_sustained_elapsed" -> "L2: T Sectors" */
-static void breakdown_label(const char *name, char *buf, size_t n)
+void ncu_breakdown_label(const char *name, char *buf, size_t n)
 {
 	static const struct {
 		const char *unit, *label;
@@ -233,7 +233,7 @@ static bool breakdown_rows(struct emit *em, const char *bname, struct mrow *rows
 			const struct ncu_metric *sub = ncu_lookup(em->r, em->idx, name);
 			if (sub) {
 				char *lab = labels + *n * LABEL_BYTES;
-				breakdown_label(name, lab, LABEL_BYTES);
+				ncu_breakdown_label(name, lab, LABEL_BYTES);
 				/* order by the displayed (rounded) value */
 				double v = ncu_value_num(&sub->value);
 				rows[*n] = (struct mrow){

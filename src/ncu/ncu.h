@@ -314,5 +314,9 @@ struct ncu_details_opts {
  * section, header and body, base units. */
 int ncu_details(struct ncu_report *r, size_t idx, const struct ncu_details_opts *o,
 		ncu_detail_fn fn, void *ctx);
+/* The details-page label of a `breakdown:` sub-metric ("{UNIT}: Title
+ * Case": lts__t_sectors.avg.pct_of_peak_sustained_elapsed -> "L2: T
+ * Sectors"). */
+void ncu_breakdown_label(const char *name, char *buf, size_t n);
 
 #endif

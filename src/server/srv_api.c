@@ -358,6 +358,8 @@ static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id
 	if (!r)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "file %d is not an Nsight Compute report", id);
+	if (!strcmp(verb, "body"))
+		return srv_api_ncu_body(s, c, r);
 	return srv_api_ncu(s, c, r, verb);
 }
 

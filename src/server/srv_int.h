@@ -60,6 +60,8 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 /* GET /api/file/ID/ncu/VERB (srv_ncu.c) on report r. */
 enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_report *r,
 			    const char *verb);
+/* GET /api/file/ID/ncu/body (srv_ncu_body.c) on report r. */
+enum MHD_Result srv_api_ncu_body(struct srv *s, struct MHD_Connection *c, struct ncu_report *r);
 /* GET /api/file/ID/nsys/VIEW (srv_nsys.c) on the export at path. */
 enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char *path,
 			     const char *view);

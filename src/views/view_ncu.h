@@ -14,6 +14,7 @@
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "report/report.h"
 
@@ -32,6 +33,11 @@ struct ncu_view_opts {
 	unsigned parts;	   /* --print-details: NCU_DETAILS_HEADER | _BODY (ncu.h) */
 	regex_t re;
 	bool has_re;
+	/* body: also the result's metrics whose name matches this POSIX
+	 * extended regex (--metric) */
+	const char *metric;
+	regex_t mre;
+	bool has_mre;
 };
 
 /* Whether result i passes --id and --kernel. */
@@ -45,5 +51,11 @@ void ncu_view_session(struct ncu_report *r, struct report *rp);
 /* -1 when out of memory */
 int ncu_view_hints(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp);
 void ncu_view_details(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp);
+/* `ncu body`: the metrics each section's header, extra metrics and body
+ * items declare, with full-precision values and chart instances
+ * (view_ncu_body.c). */
+void ncu_view_body(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp);
+/* A body item kind (field number) by name: "bar", "line", "roofline"... */
+const char *ncu_body_kind_name(uint32_t kind);
 
 #endif

@@ -106,6 +106,34 @@ expect 400 "ncu bad regex" "${url}api/file/2/ncu/list?kernel=%28"
 expect 400 "ncu verb on a trace" "${url}api/file/1/ncu/list"
 expect 400 "trace view on a report" "${url}api/file/2/summary"
 expect 404 "ncu of an unknown file" "${url}api/file/99/ncu/list"
+# --- ncu body (srv_ncu_body.c): the section bodies for the page's charts ---
+fid=2
+for rep in "$ncu_small" $ncu_shared; do
+	same_ncu $fid "$rep" 'body?id=0' body --id 0
+	same_ncu $fid "$rep" 'body?section=SpeedOfLight&kernel=.' body --section SpeedOfLight --kernel .
+	same_ncu $fid "$rep" 'body?id=0&metric=%5Elaunch__%7C%5Edevice__attribute_max_' body --id 0 --metric '^launch__|^device__attribute_max_'
+	fid=$((fid + 1))
+done
+# the values mkreport.py wrote, at full precision, and the declared bar item
+expect 200 "ncu body of tiny" "${url}api/file/2/ncu/body?id=0&metric=%5Elaunch__block_size%24"
+python3 - "$tmp/body" <<'PY' && ok || bad "ncu body of tiny: unexpected rows"
+import json, sys
+rows = json.load(open(sys.argv[1]))["body"]
+key = lambda r: (r["type"], r["item_label"], r["metric"], r["label"], r["value"], r["text"])
+want = [("header", None, "gpu__time_duration.sum", "Duration", 1536, "1,536"),
+        ("header", None, "sm__throughput.avg.pct_of_peak_sustained_elapsed", "Compute (SM) Throughput", 12.3456, "12.35"),
+        ("metrics", None, "launch__registers_per_thread", "Registers Per Thread", 32, "32"),
+        ("bar", "Throughput", "sm__throughput.avg.pct_of_peak_sustained_elapsed", "SM [%]", 12.3456, "12.35"),
+        ("metric", None, "launch__block_size", None, 128, "128")]
+assert [key(r) for r in rows] == want, [key(r) for r in rows]
+assert rows[3]["kind"] == 2 and rows[3]["item"] == 0 and rows[3]["section_id"] == "SpeedOfLight"
+assert rows[4]["section"] is None and rows[4]["unit"] == ""
+PY
+expect 400 "ncu body unknown parameter" "${url}api/file/2/ncu/body?sort=x"
+expect 400 "ncu body bad metric regex" "${url}api/file/2/ncu/body?metric=%28"
+expect 400 "ncu body bad id" "${url}api/file/2/ncu/body?id=x"
+expect 400 "ncu body of a trace" "${url}api/file/1/ncu/body"
+# --- end of ncu body ---
 # the timeline, on a hand-made trace (tests/server/timeline.json): thread
 # main (from 1 ms on; the answer's times are relative to it): outer 0-100 µs, inner1 10-11, inner2 11-12, inner3 50-70 (nested in
 # outer); stream 7: k1 20-22, k2 23-25. tl QUERY: the answer in $tmp/body
