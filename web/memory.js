@@ -6,7 +6,10 @@
 // puts the window in the hash (`start=NS&end=NS`, ns since the profiler
 // start, as the curve's times) and asks the server for the per-operator
 // table and the events of that window (`start_ns`/`end_ns`, the CLI's
-// `--start/--end`); the curve itself is always the whole one.
+// `--start/--end`). The curve comes at a level of detail (`points`, the
+// CLI's `--curve-points`: each of ~2000 columns keeps its first, last and
+// extreme points, so the peaks stay); when it was reduced, a zoom also asks
+// for the window's curve at the same detail.
 
 import { fmtBytes, fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
@@ -22,6 +25,7 @@ const el = (tag, props = {}, ...kids) => {
 const COLORS = { allocated_bytes: '#4e79a7', reserved_bytes: '#f28e2b' };
 const ZOOM = 0.8; // a wheel step keeps this share of the window
 const MIN_SPAN = 1000; // ns
+export const CURVE_POINTS = 12000; // 2000 columns of 6 points: more than the canvas has pixels
 
 // The window of the hash, or null: integers, end after start.
 export function hashWindow(s) {
@@ -45,6 +49,7 @@ function zoomCurve(points, peaks, win, onWindow) {
 	let view = win ? [Math.max(t0, win[0]), Math.min(t1, win[1])] : [t0, t1];
 	if (view[1] <= view[0]) view = [t0, t1];
 	let drag = null; // {x0, x1} while selecting
+	let detail = null; // {a, b, points}: the curve of window [a, b] at full detail
 	const pad = { l: 80, r: 20, t: 24, b: 30 };
 	const plotW = () => Math.max(1, (canvas.clientWidth || 800) - pad.l - pad.r);
 	const T = (x) => view[0] + ((x - pad.l) / plotW()) * (view[1] - view[0]);
@@ -71,13 +76,19 @@ function zoomCurve(points, peaks, win, onWindow) {
 			return;
 		}
 		const [a, b] = view;
-		// the points in the window and one on each side, so lines reach the edges
+		// the points in the window and one on each side, so lines reach the
+		// edges; inside a window asked at full detail, that window's points
+		const fine = detail && detail.a <= a && detail.b >= b;
 		let i0 = points.findIndex((p) => p.time_ns >= a);
 		if (i0 < 0) i0 = points.length - 1;
 		let i1 = points.length - 1;
 		while (i1 > 0 && points[i1 - 1].time_ns > b) i1--;
-		const vis = points.slice(Math.max(0, i0 - 1), i1 + 1);
-		canvas.dataset.points = String(points.filter((p) => p.time_ns >= a && p.time_ns <= b).length);
+		const vis = fine
+			? [...points.slice(Math.max(0, i0 - 1), i0).filter((p) => p.time_ns < detail.a), ...detail.points,
+				...points.slice(i1, i1 + 1).filter((p) => p.time_ns > detail.b)]
+			: points.slice(Math.max(0, i0 - 1), i1 + 1);
+		canvas.dataset.points = String((fine ? detail.points : points).filter((p) => p.time_ns >= a && p.time_ns <= b).length);
+		canvas.dataset.detail = fine ? `${detail.a}-${detail.b}` : '';
 		const ymax = Math.max(1, ...vis.map((p) => Math.max(p.allocated_bytes ?? 0, p.reserved_bytes ?? 0)));
 		const X = (t) => pad.l + ((t - a) / (b - a)) * (w - pad.l - pad.r);
 		const Y = (v) => h - pad.b - (v / ymax) * (h - pad.t - pad.b);
@@ -161,6 +172,7 @@ function zoomCurve(points, peaks, win, onWindow) {
 	setAttrs();
 	requestAnimationFrame(draw);
 	canvas.redraw = draw;
+	canvas.setDetail = (a, b, pts) => { detail = { a, b, points: pts }; draw(); };
 	canvas.reset = () => set(t0, t1);
 	return canvas;
 }
@@ -173,10 +185,12 @@ export async function renderMemoryPage(api, id, s, h) {
 	const win = hashWindow(s);
 	const [stats, curve, events] = await Promise.all([
 		api(`/api/file/${id}/memory?${dev.slice(1)}${winQ(win)}`.replace('?&', '?')),
-		api(`/api/file/${id}/memory?curve=1${dev}`),
+		api(`/api/file/${id}/memory?curve=1${dev}&points=${CURVE_POINTS}`),
 		api(`/api/file/${id}/memory?events=1${dev}${winQ(win)}`),
 	]);
 	const points = curve.curve;
+	// a zoom refines the curve only when the level of detail left points out
+	const reduced = curve.memory.curve_points_all > points.length;
 	const device = stats.memory.device;
 	const peakRow = stats.peaks.find((p) => p.device === device);
 	const peaks = {
@@ -211,17 +225,25 @@ export async function renderMemoryPage(api, id, s, h) {
 		timer = setTimeout(async () => {
 			const my = ++asked;
 			try {
-				const [st, ev] = await Promise.all([
+				const [st, ev, cv] = await Promise.all([
 					api(`/api/file/${id}/memory?${dev.slice(1)}${winQ(w)}`.replace('?&', '?')),
 					api(`/api/file/${id}/memory?events=1${dev}${winQ(w)}`),
+					reduced && w ? api(`/api/file/${id}/memory?curve=1${dev}&points=${CURVE_POINTS}${winQ(w)}`) : null,
 				]);
-				if (my === asked && tables.isConnected) fill(w, st, ev);
+				if (my === asked && tables.isConnected) {
+					fill(w, st, ev);
+					if (cv) canvas.setDetail(w[0], w[1], cv.curve);
+				}
 			} catch (e) {
 				if (my === asked) label.textContent = `Could not load the window: ${e.message}`;
 			}
 		}, 150);
 	};
 	const canvas = zoomCurve(points, peaks, win, onWindow);
+	if (reduced && win) { // a reload of a zoomed page: that window's detail
+		api(`/api/file/${id}/memory?curve=1${dev}&points=${CURVE_POINTS}${winQ(win)}`)
+			.then((cv) => canvas.setDetail(win[0], win[1], cv.curve)).catch(() => { /* the overview stays */ });
+	}
 
 	const devices = stats.peaks.map((p) => p.device);
 	const sel = el('select', { dataset: { testid: 'device' } }, ...devices.map((d) => el('option', { value: d, textContent: d, selected: d === device })));

@@ -31,6 +31,10 @@ const char cmd_memory_help[] =
 	"                   allocated bytes, reserved bytes)\n"
 	"  --step-plot      with --curve: before each point, one at its time holding\n"
 	"                   the previous values (the plugin's step-plot form)\n"
+	"  --curve-points N with --curve: at most N points (N >= 6): the span is cut\n"
+	"                   into N/6 columns, each keeping its first, last, lowest\n"
+	"                   and highest points (allocated and reserved); the peaks\n"
+	"                   remain (what the viewer asks for on big traces)\n"
 	"  --events         instead: the allocation events of the device: allocation\n"
 	"                   and free paired by address, with size, allocation and\n"
 	"                   release times since the profiler start, and lifetime;\n"
@@ -97,6 +101,7 @@ struct mem_args {
 	const char *path, *device;
 	bool curve, events, step_plot, tb_compat, windowed;
 	struct mem_window w;
+	size_t curve_points;
 };
 
 static int parse_args(struct app *app, int argc, char **argv, struct mem_args *a)
@@ -127,6 +132,15 @@ static int parse_args(struct app *app, int argc, char **argv, struct mem_args *a
 				*(!strcmp(s, "--start") ? &a->w.start : &a->w.end) = ns;
 				a->windowed = true;
 			}
+		} else if (!strcmp(s, "--curve-points")) {
+			char *end;
+			const char *v = i + 1 < argc ? argv[++i] : "";
+			long long n = strtoll(v, &end, 10);
+			if (end == v || *end || n < MEM_CURVE_KEEP)
+				return app_usage(app, "memory",
+						 "--curve-points needs a count of at least %d, not '%s'",
+						 MEM_CURVE_KEEP, v);
+			a->curve_points = (size_t)n;
 		} else if (!strcmp(s, "--curve")) {
 			a->curve = true;
 		} else if (!strcmp(s, "--events")) {
@@ -143,6 +157,8 @@ static int parse_args(struct app *app, int argc, char **argv, struct mem_args *a
 		return app_usage(app, "memory", "no TRACE given");
 	if (a->step_plot && !a->curve)
 		return app_usage(app, "memory", "--step-plot goes with --curve");
+	if (a->curve_points && (!a->curve || a->step_plot))
+		return app_usage(app, "memory", "--curve-points goes with --curve, without --step-plot");
 	if (a->w.start != INT64_MIN && a->w.end != INT64_MAX && a->w.end < a->w.start)
 		return app_usage(app, "memory", "--end is before --start");
 	return 0;
@@ -161,6 +177,7 @@ int cmd_memory(struct app *app, int argc, char **argv)
 	o.curve = a.curve;
 	o.events = a.events;
 	o.step_plot = a.step_plot;
+	o.curve_points = a.curve_points;
 	o.windowed = a.windowed;
 	o.window = a.w;
 	return app_run_view(app, "memory", VIEW_MEMORY, a.path, &o);

@@ -159,7 +159,7 @@ static const char *const view_params[VIEW_COUNT] = {
 	[VIEW_STEPS] = " tb_compat step ",
 	[VIEW_OPS] = " tb_compat group_by stack sort top ",
 	[VIEW_KERNELS] = " tb_compat group_by top ",
-	[VIEW_MEMORY] = " tb_compat device curve events step_plot start_ns end_ns ",
+	[VIEW_MEMORY] = " tb_compat device curve events step_plot start_ns end_ns points ",
 };
 
 struct param_check {
@@ -243,6 +243,16 @@ static int parse_opts(struct MHD_Connection *c, enum view_kind k, struct view_op
 	}
 	if (o->window.end < o->window.start)
 		return snprintf(msg, n, "end_ns is before start_ns"), -1;
+	/* memory: points = --curve-points */
+	const char *pts = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "points");
+	if (pts && *pts) {
+		char *end;
+		long long v = strtoll(pts, &end, 10);
+		if (*end || v < MEM_CURVE_KEEP || !o->curve || o->step_plot)
+			return snprintf(msg, n, "points takes a count of at least %d, with curve and without step_plot",
+					MEM_CURVE_KEEP), -1;
+		o->curve_points = (size_t)v;
+	}
 	const char *step = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "step");
 	if (step && *step) {
 		char *end;

@@ -140,6 +140,15 @@ struct mem_curve {
 int mem_curve(const struct memory *m, uint16_t dev, const struct mem_window *w, bool step_plot,
 	      struct mem_curve *out, struct err *e);
 void mem_curve_free(struct mem_curve *c);
+/* Points each column keeps in mem_curve_reduce. */
+#define MEM_CURVE_KEEP 6
+/* A level of detail of the curve with at most max_points points (no change
+ * when it has no more, or max_points < MEM_CURVE_KEEP): its time span is cut
+ * into max_points / MEM_CURVE_KEEP equal columns, and each column keeps its
+ * first and last points and those of its lowest and highest allocated and
+ * reserved values (first occurrences). Points are only dropped, never
+ * changed; each column's extremes, so the peaks, remain. */
+void mem_curve_reduce(struct mem_curve *c, size_t max_points);
 
 /* ---- the allocation events table */
 

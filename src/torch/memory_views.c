@@ -229,6 +229,45 @@ int mem_curve(const struct memory *m, uint16_t dev, const struct mem_window *w, 
 	return 0;
 }
 
+/* Keeps, per column, the indices of its first and last points and of its
+ * lowest and highest allocated and reserved values (first occurrences), in
+ * index order: every point kept is a point of the curve, and the extremes
+ * of every column (so the curve's peaks, at their first time) survive. */
+void mem_curve_reduce(struct mem_curve *c, size_t max_points)
+{
+	if (max_points < MEM_CURVE_KEEP || c->n <= max_points)
+		return;
+	size_t cols = max_points / MEM_CURVE_KEEP;
+	int64_t t0 = c->v[0].time, span = c->v[c->n - 1].time - t0 + 1;
+	size_t out = 0, i = 0;
+	while (i < c->n) {
+		/* the column of point i: [t0 + k*span/cols, t0 + (k+1)*span/cols) */
+		size_t k = (size_t)((__int128)(c->v[i].time - t0) * (__int128)cols / span);
+		int64_t end = t0 + (int64_t)((__int128)(k + 1) * span / (__int128)cols);
+		size_t j = i, amin = i, amax = i, rmin = i, rmax = i;
+		for (; j < c->n && c->v[j].time < end; j++) {
+			const struct mem_point *p = &c->v[j];
+			amin = p->allocated < c->v[amin].allocated ? j : amin;
+			amax = p->allocated > c->v[amax].allocated ? j : amax;
+			rmin = p->reserved < c->v[rmin].reserved ? j : rmin;
+			rmax = p->reserved > c->v[rmax].reserved ? j : rmax;
+		}
+		size_t keep[MEM_CURVE_KEEP] = {i, amin, amax, rmin, rmax, j - 1};
+		/* in index order, once each (a few values: insertion sort) */
+		for (size_t a = 1; a < MEM_CURVE_KEEP; a++)
+			for (size_t b = a; b > 0 && keep[b - 1] > keep[b]; b--) {
+				size_t x = keep[b];
+				keep[b] = keep[b - 1];
+				keep[b - 1] = x;
+			}
+		for (size_t a = 0; a < MEM_CURVE_KEEP; a++)
+			if (!a || keep[a] != keep[a - 1])
+				c->v[out++] = c->v[keep[a]]; /* keep[a] >= out: in place */
+		i = j;
+	}
+	c->n = out;
+}
+
 void mem_curve_free(struct mem_curve *c)
 {
 	free(c->v);

@@ -50,6 +50,7 @@ struct view_opts {
 	const char *device;	  /* memory: --device (NULL = default) */
 	bool curve, events, step_plot; /* memory: --curve, --events, --step-plot */
 	bool windowed;		  /* memory: --start/--end given */
+	size_t curve_points;	  /* memory: --curve-points (0: every point) */
 	struct mem_window window; /* relative to the profiler start */
 };
 

@@ -25,6 +25,7 @@ struct view {
 	uint16_t dev;
 	struct mem_stats mstats;
 	struct mem_curve mcurve;
+	size_t curve_all; /* the curve's points before --curve-points */
 	struct mem_events mevents;
 };
 

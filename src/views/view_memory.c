@@ -109,8 +109,9 @@ static void emit_events(struct report *r, const struct memory *m, const struct m
 	rep_table_end(r);
 }
 
-static void emit_info(struct report *r, const struct memory *m, const char *dev)
+static void emit_info(struct report *r, const struct view *v, const char *dev)
 {
+	const struct memory *m = &v->mem;
 	rep_kv_begin(r, "memory", "Memory records");
 	rep_kv(r, "device", "Device", REP_STR, rep_s(dev));
 	rep_kv(r, "profiler_start_ns", "Profiler start (ns)", REP_INT, rep_i(m->start));
@@ -122,6 +123,9 @@ static void emit_info(struct report *r, const struct memory *m, const char *dev)
 	rep_kv(r, "other_device_types", "Of other device types", REP_INT,
 	       rep_i((int64_t)m->unknown_device));
 	rep_kv(r, "tb_compat", "tb-compat", REP_BOOL, rep_b(m->opts.tb_compat));
+	if (v->o.curve && v->o.curve_points) /* how much --curve-points left out */
+		rep_kv(r, "curve_points_all", "Curve points before --curve-points", REP_INT,
+		       rep_i((int64_t)v->curve_all));
 	rep_kv_end(r);
 }
 
@@ -150,6 +154,9 @@ int view_memory_compute(struct view *v, struct err *e)
 	    (v->o.curve && (rc = mem_curve(m, v->dev, wp, v->o.step_plot, &v->mcurve, e))) ||
 	    (v->o.events && (rc = mem_events(m, v->dev, wp, &v->mevents, e))))
 		return rc;
+	v->curve_all = v->mcurve.n;
+	if (v->o.curve && v->o.curve_points)
+		mem_curve_reduce(&v->mcurve, v->o.curve_points);
 	return 0;
 }
 
@@ -163,5 +170,5 @@ void view_memory_emit(struct view *v, struct report *r)
 		emit_curve(r, &v->mcurve, name);
 	if (v->o.events)
 		emit_events(r, m, &v->mevents, name);
-	emit_info(r, m, name);
+	emit_info(r, v, name);
 }

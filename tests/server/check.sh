@@ -309,6 +309,21 @@ n_all=$(grep -c '"size_bytes"' "$tmp/body")
 expect 400 "memory: start_ns not an integer" "${url}api/file/1/memory?start_ns=10ms"
 expect 400 "memory: end_ns before start_ns" "${url}api/file/1/memory?start_ns=5&end_ns=4"
 expect 400 "ops: no start_ns" "${url}api/file/1/ops?start_ns=5"
+# points = --curve-points: the curve's level of detail; 1,512 points cut to
+# at most 600 (and the peaks kept: their maximum equals the whole curve's)
+same 'memory?curve=1&points=600' memory --curve --curve-points 600
+same 'memory?curve=1&points=60&start_ns=5000000&end_ns=30000000' memory --curve --curve-points 60 --start 5ms --end 30ms
+status "${url}api/file/1/memory?curve=1&points=600" >/dev/null
+n_lod=$(grep -c '"time_ns"' "$tmp/body")
+max_lod=$(sed -n 's/.*"allocated_bytes": \([0-9]*\).*/\1/p' "$tmp/body" | sort -n | tail -1)
+status "${url}api/file/1/memory?curve=1" >/dev/null
+n_all=$(grep -c '"time_ns"' "$tmp/body")
+max_all=$(sed -n 's/.*"allocated_bytes": \([0-9]*\).*/\1/p' "$tmp/body" | sort -n | tail -1)
+[ "$n_lod" -le 600 ] && [ "$n_lod" -lt "$n_all" ] && [ "$max_lod" = "$max_all" ] && ok ||
+	bad "memory points: $n_lod of $n_all points, peak $max_lod vs $max_all"
+expect 400 "memory: points below 6" "${url}api/file/1/memory?curve=1&points=5"
+expect 400 "memory: points without curve" "${url}api/file/1/memory?points=100"
+expect 400 "memory: points with step_plot" "${url}api/file/1/memory?curve=1&step_plot=1&points=100"
 # ---- end of memory window ----
 # stop
 kill "$pid"

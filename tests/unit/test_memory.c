@@ -374,3 +374,38 @@ void test_memory_other_records(struct t *t)
 	}
 	teardown(&f);
 }
+
+/* 20 points 10 ns apart, reduced to 12 points at most: 2 columns (times
+ * below 95 and from 95), each keeping its first and last points and its
+ * first lowest/highest allocated and reserved ones. */
+void test_memory_curve_reduce(struct t *t)
+{
+	static const int64_t alloc[20] = {5, 3, 9, 9, 1, 4, 4, 2, 8, 6, 7, 7, 0, 3, 11, 11, 2, 5, 5, 6};
+	static const int64_t resv[20] = {10, 10, 10, 12, 12, 12, 11, 11, 11, 10,
+					 20, 20, 19, 19, 19, 25, 25, 18, 18, 18};
+	struct mem_point pts[20];
+	for (int i = 0; i < 20; i++)
+		pts[i] = (struct mem_point){10 * i, alloc[i], resv[i]};
+	struct mem_curve c = {pts, 20};
+	mem_curve_reduce(&c, 20); /* fits: unchanged */
+	CHECK_INT(t, c.n, 20);
+	mem_curve_reduce(&c, 5); /* below one column's points: unchanged */
+	CHECK_INT(t, c.n, 20);
+	mem_curve_reduce(&c, 12);
+	static const int kept[] = {0, 2, 3, 4, 9, 10, 12, 14, 15, 17, 19};
+	CHECK_INT(t, c.n, 11);
+	for (size_t i = 0; i < c.n && i < 11; i++) {
+		CHECK_INT(t, c.v[i].time, 10 * kept[i]);
+		CHECK_INT(t, c.v[i].allocated, alloc[kept[i]]);
+		CHECK_INT(t, c.v[i].reserved, resv[kept[i]]);
+	}
+	/* one column: the whole curve's first, last and extremes */
+	for (int i = 0; i < 20; i++)
+		pts[i] = (struct mem_point){10 * i, alloc[i], resv[i]};
+	c = (struct mem_curve){pts, 20};
+	mem_curve_reduce(&c, 6);
+	static const int one[] = {0, 12, 14, 15, 19}; /* first+rmin, amin, amax, rmax, last */
+	CHECK_INT(t, c.n, 5);
+	for (size_t i = 0; i < c.n && i < 5; i++)
+		CHECK_INT(t, c.v[i].time, 10 * one[i]);
+}
