@@ -244,7 +244,7 @@ if python3 -c "import sys; sys.path.insert(0, 'tests/nsys'); import check_sqlite
 		status "${nurl}api/files" >/dev/null
 		grep -q '"kind": "nsys"' "$tmp/body" && ok || bad "nsys: not of kind nsys: $(cat "$tmp/body")"
 		for v in info kernels memcpy api nvtx gpus; do same_nsys 1 $v "$nsys_db"; done
-		expect 404 "nsys: unknown view" "${nurl}api/file/1/nsys/steps"
+		expect 404 "nsys: unknown view" "${nurl}api/file/1/nsys/bogus"
 		expect 400 "nsys: a parameter" "${nurl}api/file/1/nsys/kernels?top=3"
 		expect 400 "nsys: a trace view of an export" "${nurl}api/file/1/summary"
 		expect 400 "nsys: an nsys view of a trace" "${nurl}api/file/2/nsys/info"
@@ -266,6 +266,18 @@ if python3 -c "import sys; sys.path.insert(0, 'tests/nsys'); import check_sqlite
 	expect 400 "cut nsys upload" "${url}api/upload?name=cut.sqlite" --data-binary @"$tmp/cut.sqlite"
 else
 	bad "nsys: could not make the tiny export: $(cat "$tmp/py.err")"
+fi
+# ---- Nsight Systems iterations: tests/server/nsys_iter.sh (its own
+# servers); its counts join ours ----
+iter_out=$(sh tests/server/nsys_iter.sh 2>&1)
+printf '%s\n' "$iter_out" | grep -v '^nsys_iter: [0-9]* passed'
+iter_pass=$(printf '%s\n' "$iter_out" | sed -n 's/^nsys_iter: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+iter_fail=$(printf '%s\n' "$iter_out" | sed -n 's/^nsys_iter: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -n "$iter_pass" ]; then
+	pass=$((pass + iter_pass))
+	fail=$((fail + iter_fail))
+else
+	bad "tests/server/nsys_iter.sh did not finish"
 fi
 # stop
 kill "$pid"
