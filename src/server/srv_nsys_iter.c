@@ -161,8 +161,7 @@ int srv_add_nsys_analysis(struct srv *s, const char *path, struct err *e)
 	return srv_add_file(s, name, (int64_t)len, NULL, NULL, NULL, -1, buf, len, e);
 }
 
-int srv_upload_nsys_analysis(struct srv *s, struct srv_upload *u, const char *path,
-			     struct err *e)
+int srv_upload_nsys_analysis(struct srv *s, struct srv_upload *u, const char *path, struct err *e)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -233,16 +232,16 @@ static enum MHD_Result reply_steps(struct srv *s, struct MHD_Connection *c, cons
 	/* the export does not follow the harness contract (no such capture
 	 * range, a duplicate iteration): the request's fault, 400 */
 	enum MHD_Result res =
-		rc   ? srv_reply_error(c, rc == ERR_USAGE || rc == ERR_FORMAT ? MHD_HTTP_BAD_REQUEST : 500,
-				       "%s", e.msg)
-		: ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
-		     : srv_reply_error(c, 500, "could not write the answer");
+	    rc	 ? srv_reply_error(c,
+				   rc == ERR_USAGE || rc == ERR_FORMAT ? MHD_HTTP_BAD_REQUEST : 500,
+				   "%s", e.msg)
+	    : ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+		 : srv_reply_error(c, 500, "could not write the answer");
 	free(buf);
 	return res;
 }
 
-enum MHD_Result srv_api_nsys_iter(struct srv *s, struct MHD_Connection *c, int id,
-				  const char *view)
+enum MHD_Result srv_api_nsys_iter(struct srv *s, struct MHD_Connection *c, int id, const char *view)
 {
 	bool steps = !strcmp(view, "steps");
 	struct params p = {.steps = steps};
@@ -268,16 +267,18 @@ enum MHD_Result srv_api_nsys_iter(struct srv *s, struct MHD_Connection *c, int i
 	if (!found)
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
 	if (steps && !path[0])
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       analysis ? "file %d is an analysis.json: ask /api/file/%d/nsys/analysis"
-						: "file %d is not an Nsight Systems SQLite export",
-				       id, id);
+		return srv_reply_error(
+		    c, MHD_HTTP_BAD_REQUEST,
+		    analysis ? "file %d is an analysis.json: ask /api/file/%d/nsys/analysis"
+			     : "file %d is not an Nsight Systems SQLite export",
+		    id, id);
 	if (steps)
 		return reply_steps(s, c, path);
 	if (!analysis)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       path[0] ? "file %d is an SQLite export: ask /api/file/%d/nsys/steps"
-					       : "file %d is not an Nsight Systems analysis.json",
-				       id, id);
+		return srv_reply_error(
+		    c, MHD_HTTP_BAD_REQUEST,
+		    path[0] ? "file %d is an SQLite export: ask /api/file/%d/nsys/steps"
+			    : "file %d is not an Nsight Systems analysis.json",
+		    id, id);
 	return srv_reply(c, MHD_HTTP_OK, "application/json", analysis, alen);
 }

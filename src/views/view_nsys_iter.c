@@ -16,8 +16,8 @@ int nsys_steps_manifest(struct arena *a, const char *capture, const char *iterat
 		char *end;
 		long long n = strtoll(iterations, &end, 10);
 		if (*end || end == iterations || n < 0)
-			return err_set(e, ERR_USAGE, NULL, -1, "--iterations needs a count, not '%s'",
-				       iterations);
+			return err_set(e, ERR_USAGE, NULL, -1,
+				       "--iterations needs a count, not '%s'", iterations);
 		struct nsys_jv *w = nsys_jv_new(a, NSYS_JOBJ);
 		if (!w || nsys_jv_set(a, w, "iterations", nsys_jv_int(a, n)) ||
 		    nsys_jv_set(a, m, "workload", w))
@@ -47,10 +47,14 @@ static const struct {
 	char kind;
 	bool optional;
 } schema1[] = {
-	{"gpu_projected_ranges", '[', false}, {"host_ranges", '[', false},
-	{"iteration_summary", '{', false},    {"iterations", '[', false},
-	{"provenance", '{', true},	      {"run", '{', false},
-	{"schema_version", '#', false},	      {"warnings", '[', false},
+    {"gpu_projected_ranges", '[', false},
+    {"host_ranges", '[', false},
+    {"iteration_summary", '{', false},
+    {"iterations", '[', false},
+    {"provenance", '{', true},
+    {"run", '{', false},
+    {"schema_version", '#', false},
+    {"warnings", '[', false},
 };
 #define NKEYS (sizeof schema1 / sizeof schema1[0])
 
@@ -68,8 +72,8 @@ static int json_error(struct jscan *j, int rc, const char *name, size_t len)
 
 int nsys_analysis_check(const char *text, size_t len, const char *name, struct err *e)
 {
-	struct jscan j = {.base = text, .p = text, .end = text + len, .path = name,
-			  .tolerated_off = -1, .e = e};
+	struct jscan j = {
+	    .base = text, .p = text, .end = text + len, .path = name, .tolerated_off = -1, .e = e};
 	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
 		j.p += 3;
 	char kinds[NKEYS] = {0};
@@ -93,7 +97,8 @@ int nsys_analysis_check(const char *text, size_t len, const char *name, struct e
 		if ((rc = jscan_ws(&j)))
 			return json_error(&j, rc, name, len);
 		if (*j.p != '"')
-			return json_error(&j, jscan_error(&j, j.p, "expected a string key"), name, len);
+			return json_error(&j, jscan_error(&j, j.p, "expected a string key"), name,
+					  len);
 		if ((rc = jscan_string(&j, &key)) || (rc = jscan_colon(&j)) || (rc = jscan_ws(&j)))
 			return json_error(&j, rc, name, len);
 		size_t k = 0;
@@ -109,12 +114,15 @@ int nsys_analysis_check(const char *text, size_t len, const char *name, struct e
 				 (int)(num.len < 20 ? num.len : 20), num.s);
 			/* 1.0 is not 1: Python's json writes the integer */
 			schema_int = !memchr(num.s, '.', num.len) && !memchr(num.s, 'e', num.len) &&
-				     !memchr(num.s, 'E', num.len) && !jnum_i64(num.s, num.len, &schema);
+				     !memchr(num.s, 'E', num.len) &&
+				     !jnum_i64(num.s, num.len, &schema);
 		} else if ((rc = jscan_skip(&j))) {
 			return json_error(&j, rc, name, len);
 		}
 		if (k < NKEYS)
-			kinds[k] = first == '{' || first == '[' ? first : jscan_kind(first) == JK_NUMBER ? '#' : '?';
+			kinds[k] = first == '{' || first == '['	    ? first
+				   : jscan_kind(first) == JK_NUMBER ? '#'
+								    : '?';
 		if ((rc = jscan_next(&j, '}', &closed)))
 			return json_error(&j, rc, name, len);
 	}
@@ -126,9 +134,10 @@ int nsys_analysis_check(const char *text, size_t len, const char *name, struct e
 			       "not valid JSON: NaN, Infinity or a trailing comma (strict JSON "
 			       "parsers, the viewer's included, refuse them)");
 	if (!kinds[6])
-		return err_set(e, ERR_FORMAT, name, -1,
-			       "not an analysis.json: no schema_version (gpuprof reads schema_version "
-			       "1, as `gpuprof nsys analyze` writes it)");
+		return err_set(
+		    e, ERR_FORMAT, name, -1,
+		    "not an analysis.json: no schema_version (gpuprof reads schema_version "
+		    "1, as `gpuprof nsys analyze` writes it)");
 	if (!schema_int || schema != 1)
 		return err_set(e, ERR_FORMAT, name, -1,
 			       "analysis.json schema_version %s is not supported: gpuprof reads "
