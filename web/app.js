@@ -160,7 +160,7 @@ async function renderStepsView(id, s) {
 }
 
 async function renderNsysView(id, s) {
-	const r = await renderNsys(api, id, s, writeHash, section);
+	const r = await renderNsys(api, id, s, writeHash, section, files.find((f) => String(f.id) === id)?.kind);
 	current = r.search;
 	return r.kids;
 }
@@ -187,7 +187,7 @@ async function render() {
 	// an Nsight Compute report and an Nsight Systems export have a page
 	// each (the view of the kind's name); a trace has the others
 	const kind = files.find((f) => String(f.id) === s.file)?.kind;
-	const own = kind === 'ncu' || kind === 'nsys' ? kind : null;
+	const own = kind === 'ncu' ? 'ncu' : kind === 'nsys' || kind === 'nsys-analysis' ? 'nsys' : null;
 	const ownView = (v) => v === 'ncu' || v === 'nsys';
 	if (own ? s.view !== own : ownView(s.view)) {
 		s.view = own || 'overview';

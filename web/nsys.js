@@ -1,10 +1,12 @@
 // nsys: the Nsight Systems page of the viewer, over /api/file/ID/nsys/VIEW
 // (the JSON of `gpuprof nsys FILE VIEW --format json`): the export's info
 // and its summary tables (kernels, memory operations, CUDA API, NVTX ranges,
-// GPUs and streams), each sortable, searchable, CSV. State in the hash:
-// table=NAME with its sort, dir, q.
+// GPUs and streams), each sortable, searchable, CSV, and the iteration
+// analysis (nsys_iter.js; the whole page of an analysis.json). State in the
+// hash: table=NAME with its sort, dir, q.
 
 import { dataTable } from './table.js';
+import { renderNsysIter } from './nsys_iter.js';
 
 const el = (tag, props = {}, ...kids) => {
 	const e = Object.assign(document.createElement(tag), props);
@@ -20,22 +22,27 @@ const TABLES = [
 	['gpus', 'gpus', 'GPU work per GPU and per stream'],
 ];
 
-export async function renderNsys(api, id, s, writeHash, section) {
-	const [info, ...tables] = await Promise.all([api(`/api/file/${id}/nsys/info`),
+// kind: the file's kind; an analysis.json (nsys-analysis) has only the
+// iteration analysis (nsys_iter.js), an export has it as a section too
+export async function renderNsys(api, id, s, writeHash, section, kind) {
+	if (kind === 'nsys-analysis') return renderNsysIter(api, id, s, writeHash, section, false);
+	const [info, iter, ...tables] = await Promise.all([api(`/api/file/${id}/nsys/info`),
+		renderNsysIter(api, id, s, writeHash, section, true),
 		...TABLES.map(([v]) => api(`/api/file/${id}/nsys/${v}`))]);
 	const kv = el('table', { className: 'kv' }, ...Object.entries(info.export).map(([k, v]) =>
 		el('tr', {}, el('th', { textContent: k.replace(/_/g, ' ') }), el('td', { textContent: v === null ? '-' : String(v) }))));
 	kv.dataset.testid = 'nsys-info';
 	let first = null;
-	const kids = [section('Nsight Systems export', kv)];
+	const kids = [section('Nsight Systems export', kv), ...iter.kids];
 	TABLES.forEach(([, key, title], i) => {
 		const name = `nsys-${key}`;
 		const mine = s.table === name;
 		const t = dataTable({ name, rows: tables[i][key],
 			state: mine ? { sort: s.sort || '', dir: s.dir || 'desc', q: s.q || '' } : {},
-			onState: (st) => writeHash({ file: s.file, view: s.view, table: name, sort: st.sort, dir: st.dir, q: st.q }) });
+			onState: (st) => writeHash({ file: s.file, view: s.view, cr: s.cr, iters: s.iters, range: s.range, table: name, sort: st.sort, dir: st.dir, q: st.q }) });
 		if (!first || mine) first = t;
 		kids.push(section(title, t));
 	});
-	return { kids, search: first };
+	const iterTable = ['nsys-iterations', 'nsys-host-ranges', 'nsys-gpu-ranges'].includes(s.table);
+	return { kids, search: iterTable && iter.search ? iter.search : first };
 }

@@ -10,6 +10,7 @@
 #include "io/source.h"
 #include "nsys/nsys.h"
 #include "views/view_nsys.h"
+#include "views/view_nsys_iter.h"
 
 const char cmd_nsys_help[] =
 	"Usage: gpuprof nsys analyze --run-dir DIR [--from-csv] [--nsys-version TEXT]\n"
@@ -76,15 +77,6 @@ static int write_json(struct app *app, const char *path, const struct nsys_jv *v
 	return rc;
 }
 
-static char *dir_file(struct arena *a, const char *dir, const char *name)
-{
-	size_t len = strlen(dir) + strlen(name) + 2;
-	char *s = arena_alloc(a, len);
-	if (s)
-		snprintf(s, len, "%s/%s", dir, name);
-	return s;
-}
-
 static int analyze(struct app *app, int argc, char **argv)
 {
 	const char *run_dir = NULL, *version = NULL;
@@ -111,12 +103,8 @@ static int analyze(struct app *app, int argc, char **argv)
 	struct err e = {0};
 	int rc = 0;
 	struct nsys_jv *manifest = NULL, *out = NULL;
-	struct nsys_csv hc, gc;
-	struct nsys_ranges host, gpu;
-	char *mpath = dir_file(&a, run_dir, "manifest.yaml");
-	char *hpath = dir_file(&a, run_dir, "stats/nsys_nvtx_pushpop_trace.csv");
-	char *gpath = dir_file(&a, run_dir, "stats/nsys_nvtx_gpu_proj_trace.csv");
-	char *jpath = dir_file(&a, run_dir, "analysis.json");
+	char *mpath = nsys_dir_file(&a, run_dir, "manifest.yaml");
+	char *jpath = nsys_dir_file(&a, run_dir, "analysis.json");
 	rc = nsys_manifest_read(&a, mpath, &manifest, &e);
 	if (!rc && !from_csv) {
 		const char *nsys = nsys_which(&a, "nsys");
@@ -130,19 +118,7 @@ static int analyze(struct app *app, int argc, char **argv)
 			version = nsys_run_version(&a, nsys);
 	}
 	if (!rc)
-		rc = nsys_csv_read(&a, hpath, &hc, &e);
-	if (!rc)
-		rc = nsys_csv_read(&a, gpath, &gc, &e);
-	if (!rc)
-		rc = nsys_host_from_csv(&a, &hc, &host, &e);
-	if (!rc)
-		rc = nsys_gpu_from_csv(&a, &gc, &gpu, &e);
-	/* paths inside the run directory are recorded relative to it */
-	struct nsys_provenance prov = {version ? version : "unknown", "manifest.yaml",
-				       "trace.nsys-rep", "stats/nsys_nvtx_pushpop_trace.csv",
-				       "stats/nsys_nvtx_gpu_proj_trace.csv"};
-	if (!rc)
-		rc = nsys_analyze(&a, manifest, &host, &gpu, &prov, &out, &e);
+		rc = nsys_analyze_csv_dir(&a, run_dir, manifest, version, &out, &e);
 	if (!rc)
 		rc = write_json(app, jpath, out, &e);
 	if (rc) {
@@ -157,30 +133,6 @@ static int analyze(struct app *app, int argc, char **argv)
 }
 
 /* ---- SQLite views ---- */
-
-/* The manifest for `steps`: --manifest FILE, or one made of the options. */
-static int steps_manifest(struct arena *a, const char *path, const char *capture,
-			  const char *iterations, struct nsys_jv **out, struct err *e)
-{
-	if (path)
-		return nsys_manifest_read(a, path, out, e);
-	struct nsys_jv *m = nsys_jv_new(a, NSYS_JOBJ);
-	if (!m || nsys_jv_set(a, m, "capture_range", nsys_jv_str(a, capture)))
-		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
-	if (iterations) {
-		char *end;
-		long long n = strtoll(iterations, &end, 10);
-		if (*end || end == iterations || n < 0)
-			return err_set(e, ERR_USAGE, NULL, -1, "--iterations needs a count, not '%s'",
-				       iterations);
-		struct nsys_jv *w = nsys_jv_new(a, NSYS_JOBJ);
-		if (!w || nsys_jv_set(a, w, "iterations", nsys_jv_int(a, n)) ||
-		    nsys_jv_set(a, m, "workload", w))
-			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
-	}
-	*out = m;
-	return 0;
-}
 
 static int sqlite_cmd(struct app *app, int argc, char **argv)
 {
@@ -231,14 +183,10 @@ static int sqlite_cmd(struct app *app, int argc, char **argv)
 		case NSYS_SQL_DEVICES: rc = nsys_view_compute(s, &a, view, &t, &e); break;
 		case NSYS_SQL_STEPS: {
 			struct nsys_jv *m = NULL;
-			struct nsys_ranges host, gpu;
-			rc = steps_manifest(&a, manifest, capture, iterations, &m, &e);
+			rc = manifest ? nsys_manifest_read(&a, manifest, &m, &e)
+				      : nsys_steps_manifest(&a, capture, iterations, &m, &e);
 			if (!rc)
-				rc = nsys_sql_ranges(s, &a, &host, &gpu, &e);
-			const char *v = nsys_sql_version(s, &a);
-			struct nsys_provenance prov = {v ? v : "unknown", manifest, path, NULL, NULL};
-			if (!rc)
-				rc = nsys_analyze(&a, m, &host, &gpu, &prov, &analysis, &e);
+				rc = nsys_view_steps(s, &a, m, manifest, path, &analysis, &e);
 			break;
 		}
 		case NSYS_SQL_INFO: break;

@@ -17,14 +17,17 @@
 extern char **environ;
 
 const char cmd_serve_help[] =
-	"Usage: gpuprof serve [options] [TRACE|REPORT...]\n"
+	"Usage: gpuprof serve [options] [TRACE|REPORT|EXPORT|ANALYSIS|RUN_DIR...]\n"
 	"\n"
 	"A local web viewer of PyTorch profiler (Kineto) traces and Nsight Compute\n"
 	"reports (.ncu-rep, recognised by their magic): loads the TRACEs, prints\n"
 	"the viewer's URL and serves until interrupted (Ctrl-C). The page shows\n"
 	"the Overview (summary), Operators, Kernels and Memory views of a trace, or\n"
 	"the Nsight Compute page of a report, with the numbers of the matching\n"
-	"commands; more files can be dropped onto the page. Everything stays on this machine: the viewer is built into the\n"
+	"commands; Nsight Systems SQLite exports, analysis.json files of `gpuprof\n"
+	"nsys analyze` and profiling run directories (DIR/analysis.json, or\n"
+	"DIR/stats/*.csv analysed in memory as `nsys analyze --from-csv`) get the\n"
+	"Nsight Systems page; more files can be dropped onto the page. Everything stays on this machine: the viewer is built into the\n"
 	"binary and the server only listens on the loopback address unless told\n"
 	"otherwise. The JSON API (GET /api/files, /api/file/ID/VIEW) answers what\n"
 	"`gpuprof VIEW --format json` prints (/api/file/ID/ncu/VERB: `gpuprof ncu\n"
@@ -148,6 +151,12 @@ int cmd_serve(struct app *app, int argc, char **argv)
 	for (int i = 0; i < npaths && !rc; i++) {
 		struct stat st;
 		int64_t bytes = strcmp(paths[i], "-") && !stat(paths[i], &st) ? (int64_t)st.st_size : -1;
+		/* a run directory, or an analysis.json of `nsys analyze` */
+		if ((bytes >= 0 && S_ISDIR(st.st_mode)) || srv_is_nsys_analysis(paths[i])) {
+			if (srv_add_nsys_analysis(s, paths[i], &e) < 0)
+				rc = app_fail(app, &e);
+			continue;
+		}
 		if (srv_is_ncu_file(paths[i])) {
 			struct ncu_report *r;
 			if (ncu_load(&r, paths[i], &e) || srv_add_ncu(s, paths[i], bytes, r, &e) < 0)

@@ -148,6 +148,15 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 		 const struct nsys_ranges *gpu, const struct nsys_provenance *prov,
 		 struct nsys_jv **out, struct err *e);
 
+/* DIR/NAME as a new arena string. */
+char *nsys_dir_file(struct arena *a, const char *dir, const char *name);
+/* The analysis of run_dir's stats/nsys_nvtx_pushpop_trace.csv and
+ * stats/nsys_nvtx_gpu_proj_trace.csv with manifest, provenance paths
+ * relative to run_dir and version ("unknown" when NULL): what `nsys analyze
+ * --from-csv` writes. Reads only (run_dir/analysis.json is the caller's). */
+int nsys_analyze_csv_dir(struct arena *a, const char *run_dir, const struct nsys_jv *manifest,
+			 const char *version, struct nsys_jv **out, struct err *e);
+
 /* ---- running nsys ---- */
 
 /* Finds name on PATH (an executable regular file); returns an arena copy of

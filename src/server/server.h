@@ -64,6 +64,15 @@ bool srv_is_nsys_file(const char *path);
  * each answer opens it read-only again). */
 int srv_add_nsys(struct srv *s, const char *name, int64_t bytes, const char *path,
 		 struct err *e);
+/* Whether path is an analysis.json of `nsys analyze` (sniffed by content,
+ * io/sniff.c: a JSON object whose first key is one of schema 1's; also
+ * inside gzip); false for "-" and unreadable files. */
+bool srv_is_nsys_analysis(const char *path);
+/* Adds an analysis.json (checked: strict JSON, schema_version 1, its keys)
+ * or a run directory: DIR/analysis.json when it exists, else the analysis
+ * of DIR/stats/nsys_nvtx_*.csv with DIR/manifest.yaml computed in memory as
+ * `nsys analyze --from-csv` would (nothing is written into DIR). */
+int srv_add_nsys_analysis(struct srv *s, const char *path, struct err *e);
 /* The bound port and the viewer's URL ("http://127.0.0.1:8765/"). */
 int srv_port(const struct srv *s);
 void srv_url(const struct srv *s, char *buf, size_t n);

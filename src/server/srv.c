@@ -305,6 +305,7 @@ void srv_stop(struct srv *s)
 			close(s->files[i].nsys_fd);
 		}
 		free(s->files[i].nsys);
+		free(s->files[i].analysis);
 	}
 	free(s->files);
 	lru_free(s->cache);

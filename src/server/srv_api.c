@@ -32,9 +32,9 @@ void srv_job_end(struct srv *s)
 	pthread_mutex_unlock(&s->mu);
 }
 
-/* Adds t or r (the other NULL); frees it on failure. */
-static int add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t,
-		    struct ncu_report *r, char *nsys, int nsys_fd, struct err *e)
+int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t,
+		 struct ncu_report *r, char *nsys, int nsys_fd, char *analysis, size_t analysis_len,
+		 struct err *e)
 {
 	pthread_mutex_lock(&s->mu);
 	int rc = 0;
@@ -53,6 +53,8 @@ static int add_file(struct srv *s, const char *name, int64_t bytes, struct trace
 			f->tl = NULL;
 			f->nsys = nsys;
 			f->nsys_fd = nsys_fd;
+			f->analysis = analysis;
+			f->analysis_len = analysis_len;
 			f->bytes = bytes;
 			rc = f->id;
 			const char *base = strrchr(name, '/');
@@ -68,19 +70,20 @@ static int add_file(struct srv *s, const char *name, int64_t bytes, struct trace
 			close(nsys_fd);
 		}
 		free(nsys);
+		free(analysis);
 	}
 	return rc;
 }
 
 int srv_add(struct srv *s, const char *name, int64_t bytes, struct trace *t, struct err *e)
 {
-	return add_file(s, name, bytes, t, NULL, NULL, -1, e);
+	return srv_add_file(s, name, bytes, t, NULL, NULL, -1, NULL, 0, e);
 }
 
 int srv_add_ncu(struct srv *s, const char *name, int64_t bytes, struct ncu_report *r,
 		struct err *e)
 {
-	return add_file(s, name, bytes, NULL, r, NULL, -1, e);
+	return srv_add_file(s, name, bytes, NULL, r, NULL, -1, NULL, 0, e);
 }
 
 /* Checks that path opens as an export; fd (or -1) is handed over. */
@@ -102,7 +105,7 @@ static int add_nsys(struct srv *s, const char *name, int64_t bytes, const char *
 		}
 		return rc < 0 ? rc : -rc;
 	}
-	return add_file(s, name, bytes, NULL, NULL, p, fd, e);
+	return srv_add_file(s, name, bytes, NULL, NULL, p, fd, NULL, 0, e);
 }
 
 int srv_add_nsys(struct srv *s, const char *name, int64_t bytes, const char *path, struct err *e)
@@ -139,7 +142,10 @@ static enum MHD_Result reply_files(struct srv *s, struct MHD_Connection *c, int 
 					      x->t     ? rep_i((int64_t)x->t->ev.n)
 					      : x->ncu ? rep_i((int64_t)x->ncu->nresults)
 						       : rep_null(),
-					      rep_s(x->t ? "torch" : x->ncu ? "ncu" : "nsys")};
+					      rep_s(x->t	  ? "torch"
+						    : x->ncu	  ? "ncu"
+						    : x->analysis ? "nsys-analysis"
+								  : "nsys")};
 			rep_row(r, v);
 		}
 		pthread_mutex_unlock(&s->mu);
@@ -494,6 +500,8 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 		if (end != p && *end == '/' && id > 0 && id < 1000000) {
 			if (!strncmp(end, "/ncu/", 5))
 				return reply_ncu(s, c, (int)id, end + 5);
+			if (!strcmp(end, "/nsys/steps") || !strcmp(end, "/nsys/analysis"))
+				return srv_api_nsys_iter(s, c, (int)id, end + 6);
 			if (!strncmp(end, "/nsys/", 6))
 				return reply_nsys(s, c, (int)id, end + 6);
 			if (!strcmp(end, "/timeline"))
@@ -576,6 +584,17 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 	struct trace *t = NULL;
 	struct ncu_report *nr = NULL;
 	struct tr_load_opts lo = {0};
+	if (srv_is_nsys_analysis(path)) {
+		int id = srv_upload_nsys_analysis(s, u, path, &e);
+		char msg[1200];
+		err_format(&e, msg, sizeof msg); /* "NAME: byte N: ..." */
+		if (id < 0)
+			return srv_reply_error(c, e.code == ERR_LIMIT || e.code == ERR_NOMEM
+							  ? MHD_HTTP_INSUFFICIENT_STORAGE
+							  : MHD_HTTP_BAD_REQUEST,
+					       "%s", msg);
+		return reply_files(s, c, id);
+	}
 	if (srv_is_nsys_file(path)) {
 		/* SQLite opens files by name (it resolves /proc/self/fd links to
 		 * the unlinked name): a private copy with a name, removed when the
@@ -602,7 +621,7 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 				 e.uncompressed ? " (uncompressed)" : "");
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s%s: %s", u->name, where, e.msg);
 	}
-	int id = add_file(s, u->name, u->n, t, nr, NULL, -1, &e);
+	int id = srv_add_file(s, u->name, u->n, t, nr, NULL, -1, NULL, 0, &e);
 	if (id < 0)
 		return srv_reply_error(c, MHD_HTTP_INSUFFICIENT_STORAGE, "%s", e.msg);
 	return reply_files(s, c, id);

@@ -20,6 +20,8 @@ struct srv_file {
 	struct tl_index *tl;	/* the timeline's index of t, built on first use */
 	char *nsys;		/* an Nsight Systems SQLite export: its path, or NULL */
 	int nsys_fd;		/* an upload's private named copy (removed at stop), or -1 */
+	char *analysis;		/* an nsys analysis.json (checked; served as is), or NULL */
+	size_t analysis_len;
 };
 
 struct srv {
@@ -67,6 +69,19 @@ enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char
 			     const char *view);
 /* GET /api/dist (srv_dist.c): the distributed view over loaded traces. */
 enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c);
+/* GET /api/file/ID/nsys/steps and /nsys/analysis (srv_nsys_iter.c); view
+ * is the part after "/nsys/". */
+enum MHD_Result srv_api_nsys_iter(struct srv *s, struct MHD_Connection *c, int id,
+				  const char *view);
+/* Adds a file (one of t, r, nsys, analysis; the others NULL), taking
+ * ownership (freed on failure). Returns its id or a negative err code. */
+int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t,
+		 struct ncu_report *r, char *nsys, int nsys_fd, char *analysis, size_t analysis_len,
+		 struct err *e);
+/* Reads, checks and adds the uploaded analysis.json at path (u's file);
+ * returns the id, or a negative err code with e filled. */
+int srv_upload_nsys_analysis(struct srv *s, struct srv_upload *u, const char *path,
+			     struct err *e);
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
 void srv_job_begin(struct srv *s);
 

@@ -272,7 +272,7 @@ if python3 -c "import sys; sys.path.insert(0, 'tests/nsys'); import check_sqlite
 		status "${nurl}api/files" >/dev/null
 		grep -q '"kind": "nsys"' "$tmp/body" && ok || bad "nsys: not of kind nsys: $(cat "$tmp/body")"
 		for v in info kernels memcpy api nvtx gpus; do same_nsys 1 $v "$nsys_db"; done
-		expect 404 "nsys: unknown view" "${nurl}api/file/1/nsys/steps"
+		expect 404 "nsys: unknown view" "${nurl}api/file/1/nsys/bogus"
 		expect 400 "nsys: a parameter" "${nurl}api/file/1/nsys/kernels?top=3"
 		expect 400 "nsys: a trace view of an export" "${nurl}api/file/1/summary"
 		expect 400 "nsys: an nsys view of a trace" "${nurl}api/file/2/nsys/info"
@@ -325,6 +325,18 @@ expect 400 "memory: points below 6" "${url}api/file/1/memory?curve=1&points=5"
 expect 400 "memory: points without curve" "${url}api/file/1/memory?points=100"
 expect 400 "memory: points with step_plot" "${url}api/file/1/memory?curve=1&step_plot=1&points=100"
 # ---- end of memory window ----
+# ---- Nsight Systems iterations: tests/server/nsys_iter.sh (its own
+# servers); its counts join ours ----
+iter_out=$(sh tests/server/nsys_iter.sh 2>&1)
+printf '%s\n' "$iter_out" | grep -v '^nsys_iter: [0-9]* passed'
+iter_pass=$(printf '%s\n' "$iter_out" | sed -n 's/^nsys_iter: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+iter_fail=$(printf '%s\n' "$iter_out" | sed -n 's/^nsys_iter: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -n "$iter_pass" ]; then
+	pass=$((pass + iter_pass))
+	fail=$((fail + iter_fail))
+else
+	bad "tests/server/nsys_iter.sh did not finish"
+fi
 # stop
 kill "$pid"
 wait "$pid"

@@ -758,6 +758,12 @@ void test_io_sniff(struct t *t)
 	    {"\x1f", 1, SNIFF_UNKNOWN},
 	    {"", 0, SNIFF_UNKNOWN},
 	    {"Name,Time (%)\n", 14, SNIFF_UNKNOWN},
+	    /* analysis.json of nsys analyze: the first key is one of its own */
+	    {"{\n  \"gpu_projected_ranges\": [],", 31, SNIFF_NSYS_ANALYSIS},
+	    {"\xef\xbb\xbf{\"schema_version\": 1}", 24, SNIFF_NSYS_ANALYSIS},
+	    {"{\"schemaVersion\": 1, \"traceEvents\": []}", 39, SNIFF_JSON},
+	    {"{\"iterations_total\": 3}", 23, SNIFF_JSON},
+	    {"{\"host_ranges", 13, SNIFF_JSON}, /* cut before the closing quote */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		enum sniff_kind k = sniff_bytes(cases[i].bytes, cases[i].n);
@@ -771,6 +777,7 @@ void test_io_sniff(struct t *t)
 	CHECK_STR(t, sniff_name(SNIFF_NCU_REP), "ncu-rep");
 	CHECK_STR(t, sniff_name(SNIFF_SQLITE), "sqlite");
 	CHECK_STR(t, sniff_name(SNIFF_NSYS_REP), "nsys-rep");
+	CHECK_STR(t, sniff_name(SNIFF_NSYS_ANALYSIS), "nsys-analysis");
 	CHECK_STR(t, sniff_name((enum sniff_kind)99), "unknown");
 }
 

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "nsys/nsys.h"
+#include "views/view_nsys_iter.h"
 #include "test.h"
 
 static const char *field(const struct nsys_csv *c, size_t r, const char *col)
@@ -120,4 +121,50 @@ void test_nsys_version_warning(struct t *t)
 	/* \b before the 4 digits: "x2025.1" has no word boundary */
 	CHECK(t, strncmp(nsys_version_warning(&a, "x2025.1"), "Could not", 9) == 0);
 	arena_free(&a);
+}
+
+/* The checker of served analysis.json files (views/view_nsys_iter.c). */
+void test_nsys_analysis_check(struct t *t)
+{
+	static const char good[] = "{\"gpu_projected_ranges\": [], \"host_ranges\": [], "
+				   "\"iteration_summary\": {}, \"iterations\": [], \"run\": {}, "
+				   "\"schema_version\": 1, \"warnings\": []}\n";
+	static const struct {
+		const char *text;
+		const char *want; /* a part of the message, NULL: accepted */
+		int64_t offset;	  /* -2: any */
+	} cases[] = {
+		{good, NULL, -2},
+		{"{\"schema_version\": 1, \"gpu_projected_ranges\": [], \"host_ranges\": [], "
+		 "\"iteration_summary\": {}, \"iterations\": [], \"run\": {}, \"warnings\": [], "
+		 "\"provenance\": {}, \"extra\": [1, {\"a\": null}]}",
+		 NULL, -2},
+		{"{\"gpu_projected_ranges\": [], \"host_ranges\": [", "the text ends inside the value", 45},
+		{"{\"gpu_projected_ranges\": [} ", "not valid JSON: expected a value", 26},
+		{"{\"gpu_projected_ranges\": [NaN]}", "NaN, Infinity or a trailing comma", 26},
+		{"{\"gpu_projected_ranges\": [1,]}", "NaN, Infinity or a trailing comma", 27},
+		{"{\"host_ranges\": []} x", "more text after the object", 20},
+		{"[1]", "an analysis.json is one JSON object", 0},
+		{"{\"host_ranges\": []}", "no schema_version", -1},
+		{"{\"schema_version\": 2}", "schema_version 2 is not supported", -1},
+		{"{\"schema_version\": 1.0}", "schema_version 1.0 is not supported", -1},
+		{"{\"schema_version\": \"1\"}", "schema_version (not a number) is not supported", -1},
+		{"{\"schema_version\": 1}", "no 'gpu_projected_ranges' key", -1},
+		{"{\"gpu_projected_ranges\": [], \"host_ranges\": [], \"iteration_summary\": {}, "
+		 "\"iterations\": {}, \"run\": {}, \"schema_version\": 1, \"warnings\": []}",
+		 "'iterations' must be an array", -1},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct err e = {0};
+		int rc = nsys_analysis_check(cases[i].text, strlen(cases[i].text), "a.json", &e);
+		if (!cases[i].want) {
+			if (rc)
+				t_fail(t, __FILE__, __LINE__, "case %zu refused: %s", i, e.msg);
+			continue;
+		}
+		if (!rc || !strstr(e.msg, cases[i].want) || strcmp(e.path, "a.json") ||
+		    (cases[i].offset != -2 && e.offset != cases[i].offset))
+			t_fail(t, __FILE__, __LINE__, "case %zu: rc %d, '%s' at %lld, want '%s' at %lld", i,
+			       rc, e.msg, (long long)e.offset, cases[i].want, (long long)cases[i].offset);
+	}
 }
