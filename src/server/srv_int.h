@@ -62,6 +62,9 @@ enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_
 /* GET /api/file/ID/nsys/VIEW (srv_nsys.c) on the export at path. */
 enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char *path,
 			     const char *view);
+/* GET /api/file/ID/trace?start_ns=A&end_ns=B (srv_trace.c): the trace as
+ * chrome-trace JSON (export/chrome.h), whole or a window of it. */
+enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id);
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
 void srv_job_begin(struct srv *s);
 void srv_job_end(struct srv *s);

@@ -129,9 +129,9 @@ has coarse \
 	'    {"type": "event", "depth": 0, "row": 0, "ts": 0, "dur": 100000, "kind": "cpu_op", "name": "outer"},' \
 	'    {"type": "event", "depth": 1, "row": 3, "ts": 50000, "dur": 20000, "kind": "cpu_op", "name": "inner3"},' \
 	'    {"type": "span", "depth": 1, "col": 1, "ts": 10000, "end": 12000, "count": 2, "busy_ns": 2000}' \
-	'    "events": 4, "busy_ns": 100000, "depths": 2, "items_shown": 3},' \
+	'    "events": 4, "busy_ns": 100000, "depths": 2, "items_shown": 3,' \
 	'    {"type": "span", "depth": 0, "col": 2, "ts": 20000, "end": 25000, "count": 2, "busy_ns": 4000}' \
-	'    "events": 2, "busy_ns": 4000, "depths": 1, "items_shown": 1}' \
+	'    "events": 2, "busy_ns": 4000, "depths": 1, "items_shown": 1,' \
 	'  "truncated": false'
 lacks coarse '"name": "inner1"' '"name": "k1"'
 # px=1000: 100 ns columns, every event comes alone
@@ -141,19 +141,19 @@ has fine \
 	'    {"type": "event", "depth": 1, "row": 2, "ts": 11000, "dur": 1000, "kind": "cpu_op", "name": "inner2"},' \
 	'    {"type": "event", "depth": 0, "row": 4, "ts": 20000, "dur": 2000, "kind": "kernel", "name": "k1"},' \
 	'    {"type": "event", "depth": 0, "row": 5, "ts": 23000, "dur": 2000, "kind": "kernel", "name": "k2"}' \
-	'    "events": 4, "busy_ns": 100000, "depths": 2, "items_shown": 4},'
+	'    "events": 4, "busy_ns": 100000, "depths": 2, "items_shown": 4,'
 lacks fine '"type": "span"'
 # a window inside outer and inner3 (both start before it): clipped totals
 expect 200 "timeline window" "${tlurl}api/file/1/timeline?start_ns=55000&end_ns=60000&px=5"
 has window \
 	'    {"type": "event", "depth": 0, "row": 0, "ts": 0, "dur": 100000, "kind": "cpu_op", "name": "outer"},' \
 	'    {"type": "event", "depth": 1, "row": 3, "ts": 50000, "dur": 20000, "kind": "cpu_op", "name": "inner3"}' \
-	'    "events": 2, "busy_ns": 5000, "depths": 2, "items_shown": 2},' \
-	'    "events": 0, "busy_ns": 0, "depths": 0, "items_shown": 0}'
+	'    "events": 2, "busy_ns": 5000, "depths": 2, "items_shown": 2,' \
+	'    "events": 0, "busy_ns": 0, "depths": 0, "items_shown": 0,'
 # an empty window: the lanes with no items
 expect 200 "timeline after the trace" "${tlurl}api/file/1/timeline?start_ns=200000&end_ns=300000&px=10"
 has empty '   {"track": 1, "pid": "0", "tid": "7", "process": "", "thread": "", "items": [],' \
-	'    "events": 0, "busy_ns": 0, "depths": 0, "items_shown": 0}'
+	'    "events": 0, "busy_ns": 0, "depths": 0, "items_shown": 0,'
 lacks empty '"type":'
 expect 400 "timeline start = end" "${tlurl}api/file/1/timeline?start_ns=5&end_ns=5"
 expect 400 "timeline px 0" "${tlurl}api/file/1/timeline?px=0"
