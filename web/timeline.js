@@ -1,11 +1,20 @@
 // timeline: the Timeline page of the viewer over /api/file/ID/timeline
 // (views/view_timeline.c): one canvas lane per track (process / thread or
-// stream), a row per nesting depth; events at least a pixel wide are drawn
-// one by one, shorter ones come from the server merged per pixel column
-// (count, busy time). Mouse wheel zooms around the pointer, a drag pans,
-// + / - zoom and the arrow keys pan; every change asks the server for the
-// visible window again. A click shows the event's details. State in the
-// hash: start=NS&end=NS (from the trace's start, as the API takes them).
+// stream) in the server's lane order (sort indexes, GPU after CPU), a row
+// per nesting depth and a row of instants; events at least a pixel wide
+// are drawn one by one, shorter ones (and instants) come from the server
+// merged per pixel column. Counter lanes (a step chart; min/max per column)
+// follow their process's lanes. Mouse wheel zooms around the pointer, a
+// drag pans, + / - zoom and the arrow keys pan; every change asks the
+// server for the visible window again. A click on a lane's header collapses
+// it; a click on an event shows its details and its linked events
+// (?links=ROW: its kernels, its launch, its flow neighbours), which jump to
+// them. "Flows" (key f) asks for the flow arrows (flows=1). "Open in
+// Perfetto" hands /api/file/ID/trace (the window's slice when zoomed in) to
+// ui.perfetto.dev with its postMessage protocol (PING until PONG, then the
+// buffer). State in the hash: start=NS&end=NS (from the trace's start, as
+// the API takes them), collapsed=t3,c0 (lanes by track, counters by id),
+// flows=1.
 
 import { fmtDur } from './fmt.js';
 
@@ -16,7 +25,8 @@ const el = (tag, { dataset, ...props } = {}, ...kids) => {
 	return e;
 };
 
-const ROW = 16, HEAD = 18, MIN_NS = 10;
+const ROW = 16, HEAD = 18, IROW = 10, CROW = 40, MIN_NS = 10;
+export const PERFETTO = 'https://ui.perfetto.dev';
 let active = null; // the timeline on the page, for the keys
 
 function hue(name) {
@@ -31,26 +41,134 @@ function laneName(l) {
 	return `${p} / ${t}`;
 }
 
+function laneTitle(l) {
+	const labels = l.labels ? ` [${l.labels}]` : '';
+	return `${l.process || 'pid'} (${l.pid})${labels} / ${l.thread || 'tid'} (${l.tid})`;
+}
+
+// Hands bytes to the Perfetto UI in window w: PING until it answers PONG,
+// then the trace (the UI's documented postMessage protocol). Resolves once
+// posted; gives up after timeoutMs.
+function postToPerfetto(w, buffer, title, timeoutMs = 30000) {
+	return new Promise((resolve, reject) => {
+		let done = false;
+		const onMsg = (ev) => {
+			if (done || ev.source !== w || ev.data !== 'PONG') return;
+			done = true;
+			clearInterval(ping);
+			removeEventListener('message', onMsg);
+			w.postMessage({ perfetto: { buffer, title, keepApiOpen: false } }, PERFETTO);
+			resolve();
+		};
+		addEventListener('message', onMsg);
+		const ping = setInterval(() => {
+			if (w.closed) { clearInterval(ping); removeEventListener('message', onMsg); reject(new Error('the Perfetto window was closed')); return; }
+			try { w.postMessage('PING', PERFETTO); } catch { /* not loaded yet */ }
+		}, 100);
+		setTimeout(() => {
+			if (done) return;
+			clearInterval(ping);
+			removeEventListener('message', onMsg);
+			reject(new Error('Perfetto did not answer'));
+		}, timeoutMs);
+	});
+}
+
 export async function renderTimeline(api, id, s, writeHash) {
 	const first = await api(`/api/file/${id}/timeline?px=1`); // the trace's span
+	const files = await api('/api/files').then((d) => d.files).catch(() => []);
+	const fileName = files.find((f) => String(f.id) === String(id))?.name || `file ${id}`;
 	// times are relative to the trace's start (its clock may exceed 2^53 ns)
 	const T0 = 0, T1 = Math.max(first.timeline.end_ns, 1);
 	let start = Number.isFinite(+s.start) && s.start !== undefined && s.start !== '' ? +s.start : T0;
 	let end = Number.isFinite(+s.end) && s.end !== undefined && s.end !== '' ? +s.end : T1;
 	if (!(end > start)) { start = T0; end = T1; }
+	const collapsed = new Set((s.collapsed || '').split(',').filter(Boolean));
+	let flowsOn = s.flows === '1';
+	let selected = null; // row of the event picked from a link
 	const canvas = el('canvas', { tabIndex: 0, dataset: { testid: 'timeline-canvas' } });
 	const info = el('div', { className: 'kmeta', dataset: { testid: 'timeline-window' } });
-	const details = el('div', { className: 'tl-details', dataset: { testid: 'timeline-details' }, textContent: 'Click an event for its details.' });
+	const details = el('div', { className: 'tl-details', dataset: { testid: 'timeline-details' }, textContent: 'Click an event for its details, a lane\'s name to collapse it.' });
 	const wrap = el('div', { className: 'tl-wrap' }, canvas);
-	let data = null, hits = [], seq = 0, timer = null;
+	let data = null, hits = [], heads = [], seq = 0, timer = null;
 
 	const width = () => Math.max(100, Math.floor(wrap.clientWidth || 1000));
 	const x = (ns, W) => (ns - start) / (end - start) * W;
+	const save = () => {
+		s.collapsed = [...collapsed].join(',');
+		s.flows = flowsOn ? '1' : '';
+		writeHash({ ...s, start: String(start), end: String(end) });
+	};
+
+	// Lanes, then each process's counters after its last lane.
+	function blocks() {
+		const lanes = data ? data.lanes : [], counters = data?.counters || [];
+		const out = [], lastOf = new Map();
+		lanes.forEach((l, i) => lastOf.set(l.pid, i));
+		const left = [...counters];
+		lanes.forEach((l, i) => {
+			out.push({ kind: 'lane', key: `t${l.track}`, l });
+			if (lastOf.get(l.pid) === i)
+				for (let j = 0; j < left.length;) {
+					if (left[j].pid === l.pid) out.push({ kind: 'counter', key: `c${left[j].counter}`, c: left.splice(j, 1)[0] });
+					else j++;
+				}
+		});
+		for (const c of left) out.push({ kind: 'counter', key: `c${c.counter}`, c });
+		return out;
+	}
+
+	function drawCounter(g, c, top, W, fg) {
+		const pts = c.points;
+		let lo = Infinity, hi = -Infinity;
+		for (const p of pts) {
+			for (const v of p.value !== undefined ? [p.value] : [p.min, p.max]) {
+				if (v === null) continue;
+				lo = Math.min(lo, v); hi = Math.max(hi, v);
+			}
+		}
+		if (!(hi >= lo)) return;
+		if (hi === lo) { hi += 1; lo -= 1; }
+		const H = CROW - 6;
+		const y = (v) => top + 3 + H - (v - lo) / (hi - lo) * H;
+		g.save();
+		g.beginPath(); g.rect(0, top, W, CROW); g.clip();
+		g.strokeStyle = `hsl(${hue(c.name + c.series)} 60% 45%)`;
+		g.fillStyle = `hsl(${hue(c.name + c.series)} 60% 55% / 0.35)`;
+		g.beginPath();
+		// a step chart: each value holds until the next sample; a merged
+		// column is a vertical bar from its min to its max, ending at its last
+		let pv = null;
+		const path = [];
+		for (const p of pts) {
+			const xx = Math.max(0, x(p.ts, W));
+			if (pv !== null) path.push([xx, pv]);
+			if (p.value !== undefined) path.push([xx, p.value]);
+			else path.push([xx, p.min], [xx, p.max], [xx, p.last]);
+			pv = p.value !== undefined ? p.value : p.last;
+		}
+		if (pv !== null) path.push([W, pv]);
+		if (path.length) {
+			g.moveTo(path[0][0], y(path[0][1]));
+			for (const [xx, v] of path) g.lineTo(xx, y(v));
+			g.stroke();
+			g.lineTo(path[path.length - 1][0], top + CROW - 3);
+			g.lineTo(path[0][0], top + CROW - 3);
+			g.closePath();
+			g.fill();
+		}
+		g.fillStyle = fg;
+		g.fillText(`max ${hi}`, W - 80, top + 8);
+		g.restore();
+	}
 
 	function draw() {
 		const W = width();
 		const lanes = data ? data.lanes : [];
-		const H = Math.max(40, lanes.reduce((h, l) => h + HEAD + Math.max(1, l.depths) * ROW, 0));
+		const bl = blocks();
+		const height = (b) => HEAD + (collapsed.has(b.key) ? 0 : b.kind === 'counter' ? CROW
+			: (b.l.instant_events > 0 ? IROW : 0) + Math.max(1, b.l.depths) * ROW);
+		const H = Math.max(40, bl.reduce((h, b) => h + height(b), 0));
 		const dpr = window.devicePixelRatio || 1;
 		canvas.width = W * dpr; canvas.height = H * dpr;
 		canvas.style.width = `${W}px`; canvas.style.height = `${H}px`;
@@ -61,19 +179,41 @@ export async function renderTimeline(api, id, s, writeHash) {
 		g.clearRect(0, 0, W, H);
 		g.font = '11px sans-serif';
 		g.textBaseline = 'middle';
-		hits = [];
+		hits = []; heads = [];
+		const rowY = new Map(); // track -> y of its depth 0 (or its header when collapsed)
 		let y = 0;
-		for (const l of lanes) {
+		for (const b of bl) {
+			const closed = collapsed.has(b.key);
 			g.fillStyle = fg;
-			g.fillText(`${laneName(l)} · ${l.events} events · busy ${fmtDur(l.busy_ns)}`, 4, y + HEAD / 2);
+			const label = b.kind === 'lane'
+				? `${closed ? '▸' : '▾'} ${laneTitle(b.l)} · ${b.l.events} events · busy ${fmtDur(b.l.busy_ns)}`
+				: `${closed ? '▸' : '▾'} ${b.c.name} · ${b.c.series} (${b.c.process || b.c.pid}) · ${b.c.samples} samples${b.c.samples ? ` · ${b.c.min} – ${b.c.max}` : ''}`;
+			g.fillText(label, 4, y + HEAD / 2);
+			heads.push({ y0: y, y1: y + HEAD, key: b.key });
 			const top = y + HEAD;
+			if (b.kind === 'counter') {
+				if (!closed) drawCounter(g, b.c, top, W, fg);
+				y = top + (closed ? 0 : CROW);
+				continue;
+			}
+			const l = b.l;
+			if (closed) { rowY.set(l.track, { y: y + HEAD / 2, closed: true }); y = top; continue; }
+			const irow = l.instant_events > 0 ? IROW : 0;
+			rowY.set(l.track, { y: top + irow, closed: false });
+			for (const it of l.instants || []) {
+				const x0 = x(it.ts, W), x1 = it.type === 'instants' ? Math.max(x0 + 2, x(it.end, W)) : x0 + 2;
+				g.fillStyle = it.type === 'instant' && it.kind === '[memory]' ? '#c60' : muted;
+				g.fillRect(x0 - 1, top + 1, x1 - x0, IROW - 2);
+				hits.push({ x0: x0 - 2, x1: x1 + 1, y0: top, y1: top + IROW, it, lane: l });
+			}
 			for (const it of l.items) {
-				const ry = top + it.depth * ROW;
+				const ry = top + irow + it.depth * ROW;
 				if (it.type === 'event') {
 					const x0 = Math.max(0, x(it.ts, W)), x1 = Math.min(W, x(it.ts + it.dur, W));
 					const w = Math.max(1, x1 - x0);
 					g.fillStyle = `hsl(${hue(it.name)} 55% 60%)`;
 					g.fillRect(x0, ry + 1, w, ROW - 2);
+					if (it.row === selected) { g.strokeStyle = fg; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; }
 					if (w > 30) {
 						g.save();
 						g.beginPath(); g.rect(x0, ry, w, ROW); g.clip();
@@ -92,23 +232,46 @@ export async function renderTimeline(api, id, s, writeHash) {
 					hits.push({ x0, x1: x0 + w, y0: ry, y1: ry + ROW, it, lane: l });
 				}
 			}
-			y = top + Math.max(1, l.depths) * ROW;
+			y = top + irow + Math.max(1, l.depths) * ROW;
+		}
+		// flow arrows between the ends' lanes (the bound slice's row)
+		let arrows = 0;
+		for (const f of flowsOn ? data?.flows || [] : []) {
+			const a = rowY.get(f.from.track), b = rowY.get(f.to.track);
+			if (!a || !b) continue;
+			const ya = a.closed ? a.y : a.y + f.from.depth * ROW + ROW / 2, yb = b.closed ? b.y : b.y + f.to.depth * ROW + ROW / 2;
+			const xa = x(f.from.ts, W), xb = x(f.to.ts, W);
+			g.strokeStyle = f.kind === 'launch' ? '#d33' : '#36c';
+			g.fillStyle = g.strokeStyle;
+			g.beginPath(); g.moveTo(xa, ya); g.lineTo(xb, yb); g.stroke();
+			const ang = Math.atan2(yb - ya, xb - xa);
+			g.beginPath();
+			g.moveTo(xb, yb);
+			g.lineTo(xb - 7 * Math.cos(ang - 0.4), yb - 7 * Math.sin(ang - 0.4));
+			g.lineTo(xb - 7 * Math.cos(ang + 0.4), yb - 7 * Math.sin(ang + 0.4));
+			g.closePath(); g.fill();
+			arrows++;
 		}
 		canvas.dataset.lanes = String(lanes.length);
-		canvas.dataset.items = String(lanes.reduce((n, l) => n + l.items.length, 0));
-		info.textContent = `${fmtDur(start - T0)} – ${fmtDur(end - T0)} (${fmtDur(end - start)} shown)${data?.truncated ? ' · truncated' : ''}`;
+		canvas.dataset.items = String(lanes.reduce((n, l) => n + (collapsed.has(`t${l.track}`) ? 0 : l.items.length), 0));
+		canvas.dataset.order = lanes.map((l) => `${l.pid}/${l.tid}`).join(' ');
+		canvas.dataset.counters = String((data?.counters || []).length);
+		canvas.dataset.flows = String(arrows);
+		canvas.dataset.collapsed = [...collapsed].join(',');
+		info.textContent = `${fmtDur(start - T0)} – ${fmtDur(end - T0)} (${fmtDur(end - start)} shown)${data?.truncated ? ' · truncated' : ''}${flowsOn && data?.flows_truncated ? ` · ${data.flows.length} of ${data.flows_total} flows` : ''}`;
 	}
 
 	async function load() {
 		const my = ++seq;
 		const W = width();
-		const d = await api(`/api/file/${id}/timeline?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}&px=${W}`);
+		const d = await api(`/api/file/${id}/timeline?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}&px=${W}${flowsOn ? '&flows=1' : ''}`);
 		if (my !== seq) return;
 		data = d;
 		canvas.dataset.start = String(d.timeline.start_ns);
 		canvas.dataset.end = String(d.timeline.end_ns);
 		draw();
 	}
+	const reload = () => { clearTimeout(timer); timer = setTimeout(() => load().catch(() => {}), 80); };
 
 	function setWindow(a, b) {
 		let span = Math.max(MIN_NS, b - a);
@@ -116,10 +279,9 @@ export async function renderTimeline(api, id, s, writeHash) {
 		if (span > full) span = full;
 		a = Math.min(Math.max(a, T0), T1 - span);
 		start = Math.round(a); end = Math.round(a + span);
-		writeHash({ ...s, start: String(start), end: String(end) });
+		save();
 		draw();
-		clearTimeout(timer);
-		timer = setTimeout(() => load().catch(() => {}), 80);
+		reload();
 	}
 	const zoom = (f, at) => { const c = start + (end - start) * at; setWindow(c - (c - start) * f, c + (end - c) * f); };
 	const pan = (frac) => { const d = (end - start) * frac; setWindow(start + d, end + d); };
@@ -140,17 +302,96 @@ export async function renderTimeline(api, id, s, writeHash) {
 		const d = -dx / width() * (drag.end - drag.start);
 		setWindow(drag.start + d, drag.end + d);
 	});
+
+	// a linked event: center the window on it (the span kept, or widened
+	// to show it whole) and outline it
+	function jump(lk) {
+		selected = lk.row;
+		const span = Math.max(end - start, lk.dur * 1.5, MIN_NS);
+		const c = lk.ts + lk.dur / 2;
+		setWindow(c - span / 2, c + span / 2);
+	}
+
+	async function showLinks(it, box) {
+		let d;
+		try { d = await api(`/api/file/${id}/timeline?links=${it.row}`); } catch (e) { box.textContent = `Could not ask for its links: ${e.message}`; return; }
+		if (!d.links.length) { box.textContent = 'No linked events.'; return; }
+		const rel = { launched: 'launched', launcher: 'launched by', flow_to: 'flow to', flow_from: 'flow from' };
+		box.replaceChildren(...d.links.map((lk) => {
+			const b = el('button', { className: 'tl-link', dataset: { testid: 'timeline-link', row: String(lk.row) }, textContent: `${rel[lk.rel] || lk.rel}: ${lk.name} (${lk.kind}, ${fmtDur(lk.dur)} at ${fmtDur(lk.ts)})` });
+			b.addEventListener('click', () => jump(lk));
+			return b;
+		}));
+	}
+
 	canvas.addEventListener('click', (ev) => {
 		if (drag?.moved) return;
 		const r = canvas.getBoundingClientRect();
 		const px = ev.clientX - r.left, py = ev.clientY - r.top;
+		const hd = heads.find((b) => py >= b.y0 && py < b.y1);
+		if (hd) {
+			collapsed.has(hd.key) ? collapsed.delete(hd.key) : collapsed.add(hd.key);
+			save();
+			draw();
+			return;
+		}
 		const h = hits.find((b) => px >= b.x0 - 1 && px <= b.x1 + 1 && py >= b.y0 && py < b.y1);
 		if (!h) return;
 		const it = h.it;
-		details.replaceChildren(it.type === 'event'
-			? el('div', { dataset: { testid: 'timeline-event' }, textContent: `${it.name} · ${it.kind} · start ${fmtDur(it.ts - T0)} · duration ${fmtDur(it.dur)} · depth ${it.depth} · row ${it.row} · ${laneName(h.lane)}` })
-			: el('div', { dataset: { testid: 'timeline-event' }, textContent: `${it.count} short events merged · ${fmtDur(it.ts - T0)} – ${fmtDur(it.end - T0)} · busy ${fmtDur(it.busy_ns)} · depth ${it.depth} · ${laneName(h.lane)} (zoom in to see them)` }));
+		let line;
+		if (it.type === 'event') line = `${it.name} · ${it.kind} · start ${fmtDur(it.ts - T0)} · duration ${fmtDur(it.dur)} · depth ${it.depth} · row ${it.row} · ${laneName(h.lane)}`;
+		else if (it.type === 'instant') line = `${it.name} · ${it.kind} · instant at ${fmtDur(it.ts - T0)} · row ${it.row} · ${laneName(h.lane)}`;
+		else if (it.type === 'instants') line = `${it.count} instants merged · ${fmtDur(it.ts - T0)} – ${fmtDur(it.end - T0)} · ${laneName(h.lane)} (zoom in to see them)`;
+		else line = `${it.count} short events merged · ${fmtDur(it.ts - T0)} – ${fmtDur(it.end - T0)} · busy ${fmtDur(it.busy_ns)} · depth ${it.depth} · ${laneName(h.lane)} (zoom in to see them)`;
+		const kids = [el('div', { dataset: { testid: 'timeline-event' }, textContent: line })];
+		if (it.type === 'event') {
+			const box = el('div', { className: 'tl-links', dataset: { testid: 'timeline-links' }, textContent: 'Linked events…' });
+			kids.push(box);
+			showLinks(it, box);
+		}
+		details.replaceChildren(...kids);
 	});
+
+	const flowsBtn = el('button', { textContent: 'Flows', title: 'Show the flow arrows: launches → kernels, s/t/f flows (f)', dataset: { testid: 'timeline-flows' } });
+	const setFlows = (on) => {
+		flowsOn = on;
+		flowsBtn.setAttribute('aria-pressed', String(on));
+		save();
+		draw();
+		reload();
+	};
+	flowsBtn.setAttribute('aria-pressed', String(flowsOn));
+	flowsBtn.addEventListener('click', () => setFlows(!flowsOn));
+
+	// Open in Perfetto: the window must be opened in the click itself (popup
+	// blockers), the bytes follow once fetched
+	const perfBtn = el('button', { dataset: { testid: 'timeline-perfetto' } });
+	const perfState = () => {
+		const off = navigator.onLine === false;
+		perfBtn.disabled = off;
+		perfBtn.textContent = off ? 'Open in Perfetto (needs the network)' : 'Open in Perfetto';
+		perfBtn.title = off ? 'ui.perfetto.dev is a web page: it needs the network' : 'Open this trace (the window shown, when zoomed in) in ui.perfetto.dev';
+	};
+	perfState();
+	addEventListener('online', perfState);
+	addEventListener('offline', perfState);
+	perfBtn.addEventListener('click', async () => {
+		const whole = start <= T0 && end >= T1;
+		const url = `/api/file/${id}/trace${whole ? '' : `?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}`}`;
+		const w = window.open(`${PERFETTO}/#!/`, '_blank');
+		if (!w) { details.textContent = 'The browser blocked the Perfetto window: allow pop-ups for this page.'; return; }
+		try {
+			const r = await fetch(url);
+			if (!r.ok) throw new Error(`HTTP ${r.status}`);
+			const buffer = await r.arrayBuffer();
+			const title = whole ? fileName : `${fileName} ${fmtDur(start)} – ${fmtDur(end)}`;
+			await postToPerfetto(w, buffer, title);
+			details.textContent = `Sent ${buffer.byteLength} bytes to Perfetto.`;
+		} catch (e) {
+			details.textContent = `Could not open in Perfetto: ${e.message}`;
+		}
+	});
+
 	active = {
 		canvas, key(k) {
 			if (k === '+' || k === '=') zoom(0.5, 0.5);
@@ -158,6 +399,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 			else if (k === 'ArrowLeft') pan(-0.2);
 			else if (k === 'ArrowRight') pan(0.2);
 			else if (k === '0') setWindow(T0, T1);
+			else if (k === 'f') setFlows(!flowsOn);
 			else return false;
 			return true;
 		},
@@ -171,18 +413,17 @@ export async function renderTimeline(api, id, s, writeHash) {
 		if (!wrap.isConnected || W === lastW) return;
 		lastW = W;
 		draw();
-		clearTimeout(timer);
-		timer = setTimeout(() => load().catch(() => {}), 80);
+		reload();
 	}).observe(wrap);
 	await load().catch((e) => { details.textContent = `Could not load the window: ${e.message}`; });
 	const reset = el('button', { textContent: 'Whole trace', title: 'Show the whole trace (0)' });
 	reset.addEventListener('click', () => setWindow(T0, T1));
-	const help = el('span', { className: 'count', textContent: 'wheel / + − zoom · drag / ← → pan' });
+	const help = el('span', { className: 'count', textContent: 'wheel / + − zoom · drag / ← → pan · f flows · click a lane name to collapse it' });
 	return [el('section', { className: 'timeline' }, el('h2', { textContent: 'Timeline' }),
-		el('div', { className: 'tools' }, reset, info, help), wrap, details)];
+		el('div', { className: 'tools' }, reset, flowsBtn, perfBtn, info, help), wrap, details)];
 }
 
-// The page's keys (+ - arrows 0) while a timeline is shown; true when used.
+// The page's keys (+ - arrows 0 f) while a timeline is shown; true when used.
 export function timelineKey(k) {
 	return !!(active && active.canvas.isConnected && active.key(k));
 }

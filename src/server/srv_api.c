@@ -404,7 +404,8 @@ static enum MHD_Result check_tl_param(void *cls, enum MHD_ValueKind kind, const 
 				      const char *value)
 {
 	char *bad = cls;
-	if (strcmp(key, "start_ns") && strcmp(key, "end_ns") && strcmp(key, "px")) {
+	if (strcmp(key, "start_ns") && strcmp(key, "end_ns") && strcmp(key, "px") &&
+	    strcmp(key, "flows") && strcmp(key, "links")) {
 		snprintf(bad, 64, "%.40s", key);
 		return MHD_NO;
 	}
@@ -427,7 +428,8 @@ static int int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *
 	return 0;
 }
 
-/* GET /api/file/ID/timeline?start_ns=A&end_ns=B&px=W (views/view_timeline.c) */
+/* GET /api/file/ID/timeline?start_ns=A&end_ns=B&px=W&flows=1, or ?links=ROW
+ * (views/view_timeline.c) */
 static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, int id)
 {
 	char bad[64] = "";
@@ -443,6 +445,11 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 	if (int_arg(c, "px", &px, &has_px) || px < 1 || px > TL_MAX_PX)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "px takes a width of 1 to %d pixels", TL_MAX_PX);
 	o.px = (int)px;
+	o.flows = flag(c, "flows");
+	int64_t links = -1;
+	bool has_links;
+	if (int_arg(c, "links", &links, &has_links) || (has_links && links < 0))
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "links takes an event row");
 	struct srv_file *fl = NULL;
 	pthread_mutex_lock(&s->mu);
 	for (int i = 0; i < s->nfiles; i++)
@@ -477,7 +484,9 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	int rc = f ? tl_write_json(ix, &o, f, &e) : err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
+	int rc = !f	       ? err_set(&e, ERR_NOMEM, NULL, -1, "out of memory")
+		 : has_links ? tl_write_links(ix, links, f, &e)
+			     : tl_write_json(ix, &o, f, &e);
 	srv_job_end(s);
 	bool ok = f && fclose(f) == 0 && rc == 0;
 	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
@@ -506,6 +515,8 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 				return reply_nsys(s, c, (int)id, end + 6);
 			if (!strcmp(end, "/timeline"))
 				return reply_timeline(s, c, (int)id);
+			if (!strcmp(end, "/trace"))
+				return srv_api_trace(s, c, (int)id);
 			enum view_kind k = view_kind_parse(end + 1);
 			if (k != VIEW_COUNT)
 				return reply_view(s, c, (int)id, k);

@@ -82,6 +82,9 @@ int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t
  * returns the id, or a negative err code with e filled. */
 int srv_upload_nsys_analysis(struct srv *s, struct srv_upload *u, const char *path,
 			     struct err *e);
+/* GET /api/file/ID/trace?start_ns=A&end_ns=B (srv_trace.c): the trace as
+ * chrome-trace JSON (export/chrome.h), whole or a window of it. */
+enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id);
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
 void srv_job_begin(struct srv *s);
 

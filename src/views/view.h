@@ -87,15 +87,21 @@ void tl_index_free(struct tl_index *ix);
 #define TL_MAX_PX 8192
 #define TL_MAX_DEPTH 64	      /* deeper events are drawn at the last level */
 #define TL_MAX_ITEMS 250000   /* over all lanes; more sets "truncated" */
+#define TL_MAX_FLOWS 10000    /* flow arrows per answer; more sets "flows_truncated" */
 
 struct tl_opts {
 	bool has_start, has_end;
 	int64_t start_ns, end_ns; /* from the trace's start; default: all of it */
 	int px;			  /* 1..TL_MAX_PX */
+	bool flows;		  /* add the flow arrows with an end in the window */
 };
 
 /* Writes the window's lanes as JSON to f: O(events overlapping the window +
  * log n) per track. ERR_USAGE for an empty or reversed window. */
 int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, struct err *e);
+/* The events linked to event row `row` (its GPU activities or its launcher,
+ * by correlation; the events its s/t/f flows bind to) as JSON to f.
+ * ERR_USAGE when there is no such row. */
+int tl_write_links(const struct tl_index *ix, int64_t row, FILE *f, struct err *e);
 
 #endif

@@ -157,9 +157,9 @@ has coarse \
 	'    {"type": "event", "depth": 0, "row": 0, "ts": 0, "dur": 100000, "kind": "cpu_op", "name": "outer"},' \
 	'    {"type": "event", "depth": 1, "row": 3, "ts": 50000, "dur": 20000, "kind": "cpu_op", "name": "inner3"},' \
 	'    {"type": "span", "depth": 1, "col": 1, "ts": 10000, "end": 12000, "count": 2, "busy_ns": 2000}' \
-	'    "events": 4, "busy_ns": 100000, "depths": 2, "items_shown": 3},' \
+	'    "events": 4, "busy_ns": 100000, "depths": 2, "items_shown": 3,' \
 	'    {"type": "span", "depth": 0, "col": 2, "ts": 20000, "end": 25000, "count": 2, "busy_ns": 4000}' \
-	'    "events": 2, "busy_ns": 4000, "depths": 1, "items_shown": 1}' \
+	'    "events": 2, "busy_ns": 4000, "depths": 1, "items_shown": 1,' \
 	'  "truncated": false'
 lacks coarse '"name": "inner1"' '"name": "k1"'
 # px=1000: 100 ns columns, every event comes alone
@@ -169,19 +169,19 @@ has fine \
 	'    {"type": "event", "depth": 1, "row": 2, "ts": 11000, "dur": 1000, "kind": "cpu_op", "name": "inner2"},' \
 	'    {"type": "event", "depth": 0, "row": 4, "ts": 20000, "dur": 2000, "kind": "kernel", "name": "k1"},' \
 	'    {"type": "event", "depth": 0, "row": 5, "ts": 23000, "dur": 2000, "kind": "kernel", "name": "k2"}' \
-	'    "events": 4, "busy_ns": 100000, "depths": 2, "items_shown": 4},'
+	'    "events": 4, "busy_ns": 100000, "depths": 2, "items_shown": 4,'
 lacks fine '"type": "span"'
 # a window inside outer and inner3 (both start before it): clipped totals
 expect 200 "timeline window" "${tlurl}api/file/1/timeline?start_ns=55000&end_ns=60000&px=5"
 has window \
 	'    {"type": "event", "depth": 0, "row": 0, "ts": 0, "dur": 100000, "kind": "cpu_op", "name": "outer"},' \
 	'    {"type": "event", "depth": 1, "row": 3, "ts": 50000, "dur": 20000, "kind": "cpu_op", "name": "inner3"}' \
-	'    "events": 2, "busy_ns": 5000, "depths": 2, "items_shown": 2},' \
-	'    "events": 0, "busy_ns": 0, "depths": 0, "items_shown": 0}'
+	'    "events": 2, "busy_ns": 5000, "depths": 2, "items_shown": 2,' \
+	'    "events": 0, "busy_ns": 0, "depths": 0, "items_shown": 0,'
 # an empty window: the lanes with no items
 expect 200 "timeline after the trace" "${tlurl}api/file/1/timeline?start_ns=200000&end_ns=300000&px=10"
 has empty '   {"track": 1, "pid": "0", "tid": "7", "process": "", "thread": "", "items": [],' \
-	'    "events": 0, "busy_ns": 0, "depths": 0, "items_shown": 0}'
+	'    "events": 0, "busy_ns": 0, "depths": 0, "items_shown": 0,'
 lacks empty '"type":'
 expect 400 "timeline start = end" "${tlurl}api/file/1/timeline?start_ns=5&end_ns=5"
 expect 400 "timeline px 0" "${tlurl}api/file/1/timeline?px=0"
@@ -337,6 +337,118 @@ if [ -n "$iter_pass" ]; then
 else
 	bad "tests/server/nsys_iter.sh did not finish"
 fi
+# ---- the timeline's lane order, instants, counters, flows and links, and
+# GET /trace (tests/server/timeline_more.json, written by hand: processes
+# 30 (sort 1), 10 (sort 2, labels CPU), 5 (no sort); pid 10's threads 2
+# (sort 3), 8 (sort 4, a GPU stream), 1 (sort 5), 3 (CPU, none), 0 (GPU,
+# none); times from 1 ms on). Its own server; file 1 is that trace, 2 tiny.json.
+tm_fix=tests/server/timeline_more.json
+awk 'BEGIN { printf "{\"traceEvents\": [\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 20000}";
+	for (i = 0; i < 10005; i++) printf ",\n{\"ph\": \"s\", \"cat\": \"x\", \"name\": \"x\", \"id\": %d, \"pid\": 1, \"tid\": 1, \"ts\": %d},\n{\"ph\": \"f\", \"cat\": \"x\", \"name\": \"x\", \"id\": %d, \"pid\": 1, \"tid\": 1, \"ts\": %d, \"bp\": \"e\"}", i, i, i, i + 1;
+	print "\n]}" }' >"$tmp/manyflows.json"
+"$GPUPROF" serve -q --port 0 "$tm_fix" examples/tiny.json "$tmp/manyflows.json" >"$tmp/tmout" 2>"$tmp/tmerr" &
+tmpid=$!
+tmurl=
+for _ in $(seq 1 100); do
+	tmurl=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/tmout" 2>/dev/null)
+	[ -n "$tmurl" ] && break
+	sleep 0.1
+done
+tm() { expect 200 "timeline_more $1" "${tmurl}api/file/$2"; }
+tm lanes '1/timeline?px=10'
+order=$(sed -n 's/^   {"track": [0-9]*, "pid": "\([^"]*\)", "tid": "\([^"]*\)".*/\1\/\2/p' "$tmp/body" | tr '\n' ' ')
+[ "$order" = "30/1 10/2 10/8 10/1 10/3 10/0 5/1 " ] && ok || bad "lane order: $order"
+has lanes \
+	'    "labels": "CPU", "process_sort": 2, "thread_sort": 3, "gpu": false, "instants": [' \
+	'    "labels": "CPU", "process_sort": 2, "thread_sort": 4, "gpu": true, "instants": [], "instant_events": 0},' \
+	'    "labels": null, "process_sort": null, "thread_sort": null, "gpu": false, "instants": [], "instant_events": 0}' \
+	'     {"type": "instants", "col": 1, "ts": 10000, "end": 10500, "count": 2},' \
+	'     {"type": "instant", "col": 5, "ts": 50000, "row": 10, "kind": "cpu_instant_event", "name": "mark"}' \
+	'    ], "instant_events": 3},' \
+	'     {"type": "instant", "col": 4, "ts": 40000, "row": 9, "kind": "[memory]", "name": "[memory]"}' \
+	'   {"counter": 0, "pid": "10", "process": "trainer", "name": "Memory", "series": "allocated", "points": [' \
+	'    {"col": 0, "ts": 0, "end": 2000, "count": 3, "min": 1, "max": 3, "last": 2},' \
+	'    {"col": 5, "ts": 50000, "value": 5},' \
+	'    {"col": 9, "ts": 99000, "value": 4.5}' \
+	'   ], "samples": 5, "min": 1, "max": 5},' \
+	'    {"col": 0, "ts": 0, "end": 2000, "count": 3, "min": 10, "max": 12, "last": 12},' \
+	'   ], "samples": 5, "min": 8, "max": 12}'
+lacks lanes '"flows"'
+# a window: the counter's value in effect at its start, then its one sample
+tm "counter window" '1/timeline?start_ns=10000&end_ns=60000&px=5'
+has "counter window" '    {"ts": 2000, "value": 2},' '    {"col": 4, "ts": 50000, "value": 5}' \
+	'   ], "samples": 1, "min": 5, "max": 5},' '   ], "samples": 1, "min": 12, "max": 12}'
+# flows: the two launches (correlation 101, 102; the ac2g s/f of 101 is the
+# same arrow) and the s -> t -> f chain of fwdbwd 7, bound to the slices
+# enclosing its events (step row 1, w_op row 3, other row 6)
+tm flows '1/timeline?px=10&flows=1'
+has flows \
+	'   {"kind": "launch", "id": 101, "from": {"track": 0, "ts": 20000, "row": 7, "depth": 1}, "to": {"track": 2, "ts": 30000, "row": 8, "depth": 0}},' \
+	'   {"kind": "launch", "id": 102, "from": {"track": 0, "ts": 60000, "row": 11, "depth": 1}, "to": {"track": 6, "ts": 70000, "row": 12, "depth": 0}},' \
+	'   {"kind": "flow", "id": 7, "cat": "fwdbwd", "name": "fwdbwd", "from": {"track": 0, "ts": 1000, "row": 1, "depth": 0}, "to": {"track": 1, "ts": 6000, "row": 3, "depth": 0}},' \
+	'   {"kind": "flow", "id": 7, "cat": "fwdbwd", "name": "fwdbwd", "from": {"track": 1, "ts": 6000, "row": 3, "depth": 0}, "to": {"track": 5, "ts": 10000, "row": 6, "depth": 0}}' \
+	'  "flows_total": 4, "flows_truncated": false,'
+tm "flows window" '1/timeline?start_ns=65000&end_ns=100000&px=10&flows=1'
+has "flows window" '  "flows_total": 1, "flows_truncated": false,'
+[ "$(grep -c '"kind": "launch", "id": 102' "$tmp/body")" = 1 ] && ok || bad "flows window: not launch 102"
+# 10005 s/f pairs: 10000 arrows written, the total counted
+tm "flows truncated" '3/timeline?px=10&flows=1'
+has "flows truncated" '  "flows_total": 10005, "flows_truncated": true,'
+[ "$(grep -c '"kind": "flow"' "$tmp/body")" = 10000 ] && ok || bad "flows truncated: not 10000 arrows"
+# links of an event: a launch's kernel, a slice's flow neighbours
+tm "links launch" '1/timeline?links=7'
+has "links launch" '   {"rel": "launched", "row": 8, "track": 2, "ts": 30000, "dur": 5000, "depth": 0, "kind": "kernel", "name": "k8"}'
+tm "links kernel" '1/timeline?links=12'
+has "links kernel" '   {"rel": "launcher", "row": 11, "track": 0, "ts": 60000, "dur": 4000, "depth": 1, "kind": "cuda_runtime", "name": "cudaLaunchKernel"}'
+tm "links flow" '1/timeline?links=3'
+has "links flow" \
+	'   {"rel": "flow_from", "row": 1, "track": 0, "ts": 0, "dur": 100000, "depth": 0, "kind": "cpu_op", "name": "step"},' \
+	'   {"rel": "flow_to", "row": 6, "track": 5, "ts": 10000, "dur": 10000, "depth": 0, "kind": "cpu_op", "name": "other"}'
+expect 400 "links: no such row" "${tmurl}api/file/1/timeline?links=13"
+expect 400 "links: negative" "${tmurl}api/file/1/timeline?links=-1"
+expect 400 "timeline_more: unknown parameter" "${tmurl}api/file/1/timeline?flows=1&arrows=1"
+# GET /trace: reloaded, `gpuprof info` counts the same (the path, sizes,
+# format and category spellings aside); a window: hand-counted
+if command -v python3 >/dev/null 2>&1; then
+	# infocmp A B: info of A and B equal but for those keys
+	infocmp() {
+		python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.loads(open(p).read()) for p in sys.argv[1:3])
+for d in (a, b):
+    d.pop("categories", None)
+    for k in ("path", "file_bytes", "json_bytes", "format"):
+        d["trace"].pop(k, None)
+sys.exit(0 if a == b else 1)
+PY
+	}
+	for f in "1 $tm_fix" "2 examples/tiny.json"; do
+		set -- $f
+		tm "trace $2" "$1/trace"
+		cp "$tmp/body" "$tmp/back.json"
+		"$GPUPROF" info "$tmp/back.json" --format json >"$tmp/i1.json" && "$GPUPROF" info "$2" --format json >"$tmp/i2.json" &&
+			infocmp "$tmp/i1.json" "$tmp/i2.json" && ok || bad "trace $2: info differs: $(diff "$tmp/i1.json" "$tmp/i2.json" | head -20)"
+		"$GPUPROF" kernels "$tmp/back.json" --format json | grep -v '"path"' >"$tmp/k1" && "$GPUPROF" kernels "$2" --format json | grep -v '"path"' >"$tmp/k2" &&
+			cmp -s "$tmp/k1" "$tmp/k2" && ok || bad "trace $2: kernels differ"
+	done
+	# [25, 65) µs from the start: step, k8, the second launch (w_op ends at
+	# 25: out); [memory] at 40 and mark at 50; the ac2g f at 30; the sample
+	# at 50; all 12 metadata events
+	tm "trace window" '1/trace?start_ns=25000&end_ns=65000'
+	cp "$tmp/body" "$tmp/slice.json"
+	"$GPUPROF" info "$tmp/slice.json" --format json >"$tmp/i1.json"
+	got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["trace"]; print(t["events"], t["memory_events"], t["kernels"], " ".join("%s=%d" % (p["phase"], p["count"]) for p in d["phases"]))' "$tmp/i1.json")
+	[ "$got" = "19 1 1 C=1 M=12 X=3 f=1 i=2" ] && ok || bad "trace window: $got"
+else
+	echo "server: python3 not found: GET /trace not reloaded"
+fi
+expect 400 "trace: unknown parameter" "${tmurl}api/file/1/trace?px=10"
+expect 400 "trace: empty window" "${tmurl}api/file/1/trace?start_ns=5&end_ns=5"
+expect 400 "trace: bad number" "${tmurl}api/file/1/trace?start_ns=1.5"
+expect 404 "trace: no such file" "${tmurl}api/file/9/trace"
+kill "$tmpid"
+wait "$tmpid" 2>/dev/null
+# ---- end of the timeline_more block
 # stop
 kill "$pid"
 wait "$pid"

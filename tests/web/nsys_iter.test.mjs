@@ -129,7 +129,10 @@ test('the range selector and the CSV of the iteration table', async () => {
 	const row = (m) => page.locator(`[data-testid=nsys-range-summary] tr[data-measure="${m}"] td`).allTextContents();
 	await page.locator('[data-testid=nsys-range-summary] tr[data-measure="Host inclusive"] td').first().waitFor();
 	const keys = ['total_ns', 'mean_ns', 'median_ns', 'minimum_ns', 'maximum_ns', 'stddev_ns'];
-	assert.deepEqual(await row('Host inclusive'), ['Host inclusive', String(h.instances), ...keys.map((k) => String(h.inclusive[k]))]);
+	// the hash changes before the page re-renders: wait for the new range's rows
+	const want = ['Host inclusive', String(h.instances), ...keys.map((k) => String(h.inclusive[k]))];
+	for (let i = 0; i < 100 && JSON.stringify(await row('Host inclusive')) !== JSON.stringify(want); i++) await page.waitForTimeout(50);
+	assert.deepEqual(await row('Host inclusive'), want);
 	assert.deepEqual(await row('Host exclusive'), ['Host exclusive', String(h.instances), ...keys.map((k) => String(h.exclusive[k]))]);
 	assert.deepEqual(await row('GPU projected'), ['GPU projected', String(g.instances), ...keys.map((k) => String(g.projected[k]))]);
 	// the CSV: the columns and the raw numbers, empty where a side is missing

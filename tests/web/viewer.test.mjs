@@ -248,8 +248,10 @@ test('the Timeline page draws the lanes and zooming asks for the new window', as
 	assert.ok(Math.abs((Number(h2.get('end')) - Number(h2.get('start'))) - (end - start) / 2) <= 1);
 	await page.reload();
 	await until('data-end', (v) => v === h2.get('end'));
-	// a click on a drawn event shows its details
-	await canvas.click({ position: { x: 5, y: 18 + 8 } });
+	// a click on a drawn event (the first lane's depth 0, under its header
+	// and, when it has instants in the window, their 10 px row) shows its details
+	const lane0 = (await api(`?start_ns=${h2.get('start')}&end_ns=${h2.get('end')}&px=100`)).lanes[0];
+	await canvas.click({ position: { x: 5, y: 18 + (lane0.instant_events > 0 ? 10 : 0) + 8 } });
 	await page.getByTestId('timeline-event').waitFor();
 	await shot('timeline-zoomed');
 });

@@ -1,0 +1,91 @@
+/* srv_trace: GET /api/file/ID/trace?start_ns=A&end_ns=B: the loaded trace
+ * as chrome-trace JSON, written from the model by export/chrome.c, for the
+ * viewer's "Open in Perfetto" (the page hands these bytes to
+ * ui.perfetto.dev by postMessage; nothing leaves the machine otherwise).
+ * A and B are nanoseconds from the trace's start, as the timeline takes
+ * them; with either, only the events meeting [A, B) (plus all metadata)
+ * are written. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/chrome.h"
+#include "server/srv_int.h"
+
+static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
+				   const char *value)
+{
+	(void)kind;
+	(void)value;
+	if (strcmp(key, "start_ns") && strcmp(key, "end_ns")) {
+		snprintf(cls, 64, "%.40s", key);
+		return MHD_NO;
+	}
+	return MHD_YES;
+}
+
+/* An int64 query value; false (and *has false) when absent or empty. */
+static int int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has)
+{
+	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
+	*has = s && *s;
+	if (!*has)
+		return 0;
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (*end || errno)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
+{
+	char bad[64] = "";
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, bad);
+	if (bad[0])
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "trace takes no parameter '%s'", bad);
+	int64_t a = 0, b = 0;
+	bool has_a, has_b;
+	if (int_arg(c, "start_ns", &a, &has_a) || int_arg(c, "end_ns", &b, &has_b))
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
+	const struct trace *t = NULL;
+	bool found = false, nsys = false;
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < s->nfiles; i++)
+		if (s->files[i].id == id) {
+			t = s->files[i].t; /* traces live as long as the server */
+			nsys = s->files[i].nsys != NULL;
+			found = true;
+		}
+	pthread_mutex_unlock(&s->mu);
+	if (!found)
+		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	if (!t)
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "file %d is not a trace: ask /api/file/%d/%s",
+				       id, id, nsys ? "nsys/info" : "ncu/list");
+	struct chrome_opts o = {.windowed = has_a || has_b};
+	bool some = t->min_ts <= t->max_end;
+	int64_t lo = some ? t->min_ts : 0, hi = some ? t->max_end : 0;
+	o.start_ns = lo;
+	o.end_ns = hi + 1; /* the whole trace, zero-length events at its end included */
+	if ((has_a && __builtin_add_overflow(lo, a, &o.start_ns)) ||
+	    (has_b && __builtin_add_overflow(lo, b, &o.end_ns)))
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns or end_ns is out of range");
+	if (o.windowed && o.end_ns <= o.start_ns)
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "the window is empty: end_ns must be after start_ns");
+	char *buf = NULL;
+	size_t len = 0;
+	struct err e = {0};
+	srv_job_begin(s);
+	FILE *f = open_memstream(&buf, &len);
+	int rc = f ? chrome_write(t, &o, f, &e) : err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
+	bool ok = f && fclose(f) == 0 && rc == 0;
+	srv_job_end(s);
+	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+				 : srv_reply_error(c, 500, "%s", rc ? e.msg : "could not write the trace");
+	free(buf);
+	return res;
+}

@@ -1,0 +1,53 @@
+/* timeline internals: the index of a trace that view_timeline.c (lanes,
+ * lane order, instants) and view_timeline_more.c (counters, flows, an
+ * event's links) share. Private to those two files. */
+#ifndef GP_VIEWS_TIMELINE_INT_H
+#define GP_VIEWS_TIMELINE_INT_H
+
+#include <stdio.h>
+
+#include "torch/link.h"
+#include "views/view.h"
+
+struct tl_index {
+	const struct trace *t;
+	uint32_t *rows;	 /* per track, in (ts, longer first) order; no instants */
+	size_t *first;	 /* rows[first[k] .. first[k+1]) are track k's */
+	uint16_t *depth; /* by position in rows */
+	int64_t *maxend; /* by position: max end over the track up to here */
+	uint32_t *pos;	 /* event row -> position in rows (TR_NONE: an instant) */
+	uint32_t *order; /* the tracks in lane order (tl_lane_before) */
+	uint8_t *gpu;	 /* per track: it holds GPU activities (kernel, memcpy, memset) */
+	uint32_t *inst;	 /* instant rows per track, by (ts, row) */
+	size_t *ifirst;	 /* inst[ifirst[k] .. ifirst[k+1]) are track k's */
+	/* counters: rows of t->counters grouped by (process, name, series),
+	 * groups in lane order of their process then first appearance, rows of
+	 * a group by (ts, row) */
+	uint32_t *crows;
+	size_t *cfirst; /* crows[cfirst[g] .. cfirst[g+1]) are group g's */
+	size_t ngroups;
+	uint32_t *proc_rank; /* process row -> rank of its first lane (lane order) */
+	/* flow events s/t/f by (cat, id, ts, s<t<f, row): consecutive events of
+	 * one (cat, id) are the arrows of a chain */
+	uint32_t *flows;
+	struct tr_links links; /* launcher -> GPU activity (correlation) */
+};
+
+/* JSON string / double / id helpers shared by both files. */
+void tl_put_str(FILE *f, const char *s);
+void tl_put_num(FILE *f, double v); /* shortest round-trip; null if not finite */
+int64_t tl_ev_end(const struct trace *t, uint32_t r);
+
+/* view_timeline_more.c: the extra index parts (counters, flows, links) and
+ * their answers. */
+int tl_more_build(struct tl_index *ix);
+void tl_more_free(struct tl_index *ix);
+/* "counters": [...] of the window [A, B) at px columns (W = B - A); items
+ * adds the points written, capped by TL_MAX_ITEMS (*truncated). lo: the
+ * trace's start. */
+void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int px,
+		       int64_t lo, size_t *items, bool *truncated);
+/* "flows": [...], "flows_total", "flows_truncated" of the window. */
+void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int64_t lo);
+
+#endif
