@@ -31,7 +31,7 @@ printf 'trace %s: %s bytes\n' "$trace" "$bytes"
 printf '%-44s %8s %8s %10s\n' request first_s again_s answer_B
 total=$(awk "BEGIN { print $t1 - $t0 }")
 printf '%-44s %8.3f\n' "load (serve start -> URL printed)" "$total"
-for q in summary steps ops kernels memory "memory?curve=1" timeline \
+for q in summary steps ops kernels memory "memory?curve=1&points=12000" "memory?events=1" timeline \
 	"timeline?start_ns=0&end_ns=10000000&px=1200"; do
 	a=$(curl -s -o "$tmp/body" -w '%{time_total} %{http_code}' "${url}api/file/1/$q")
 	b=$(curl -s -o /dev/null -w '%{time_total}' "${url}api/file/1/$q")

@@ -229,6 +229,13 @@ int mem_curve(const struct memory *m, uint16_t dev, const struct mem_window *w, 
 	return 0;
 }
 
+/* The column of time t: floor((t - t0) * cols / span), in [0, cols). */
+static size_t curve_col(int64_t t, int64_t t0, int64_t span, size_t cols)
+{
+	__int128 k = (__int128)(t - t0) * (__int128)cols / span;
+	return k < 0 ? 0 : k >= (__int128)cols ? cols - 1 : (size_t)k;
+}
+
 /* Keeps, per column, the indices of its first and last points and of its
  * lowest and highest allocated and reserved values (first occurrences), in
  * index order: every point kept is a point of the curve, and the extremes
@@ -239,13 +246,16 @@ void mem_curve_reduce(struct mem_curve *c, size_t max_points)
 		return;
 	size_t cols = max_points / MEM_CURVE_KEEP;
 	int64_t t0 = c->v[0].time, span = c->v[c->n - 1].time - t0 + 1;
+	if (span < 1)
+		span = 1;
 	size_t out = 0, i = 0;
 	while (i < c->n) {
-		/* the column of point i: [t0 + k*span/cols, t0 + (k+1)*span/cols) */
-		size_t k = (size_t)((__int128)(c->v[i].time - t0) * (__int128)cols / span);
-		int64_t end = t0 + (int64_t)((__int128)(k + 1) * span / (__int128)cols);
-		size_t j = i, amin = i, amax = i, rmin = i, rmax = i;
-		for (; j < c->n && c->v[j].time < end; j++) {
+		/* the run of points from i in the column of point i (points are in
+		 * time order; a column's bound is never computed on its own, so a
+		 * point is always in the column its time gives) */
+		size_t k = curve_col(c->v[i].time, t0, span, cols);
+		size_t j = i + 1, amin = i, amax = i, rmin = i, rmax = i;
+		for (; j < c->n && curve_col(c->v[j].time, t0, span, cols) == k; j++) {
 			const struct mem_point *p = &c->v[j];
 			amin = p->allocated < c->v[amin].allocated ? j : amin;
 			amax = p->allocated > c->v[amax].allocated ? j : amax;

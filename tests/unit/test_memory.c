@@ -409,3 +409,59 @@ void test_memory_curve_reduce(struct t *t)
 	for (size_t i = 0; i < c.n && i < 5; i++)
 		CHECK_INT(t, c.v[i].time, 10 * one[i]);
 }
+
+/* A point at a column's fractional bound: 39 points 5 ns apart (span 191,
+ * 2 columns of 95.5 ns): the point at 95 belongs to column 0 (95 * 2 / 191
+ * = 0), so column 0 is the points 0..95 (20 points), column 1 100..190;
+ * allocated = the time, reserved constant: column 0 keeps 0 (first, lowest,
+ * reserved's extremes) and 95 (highest, last), column 1 100 and 190. */
+void test_memory_curve_reduce_bound(struct t *t)
+{
+	struct mem_point pts[39];
+	for (int i = 0; i < 39; i++)
+		pts[i] = (struct mem_point){5 * i, 5 * i, 7};
+	struct mem_curve c = {pts, 39};
+	mem_curve_reduce(&c, 12);
+	static const int kept[] = {0, 95, 100, 190};
+	CHECK_INT(t, c.n, 4);
+	for (size_t i = 0; i < c.n && i < 4; i++)
+		CHECK_INT(t, c.v[i].time, kept[i]);
+}
+
+/* Random curves (fixed seed): at most max points, a subsequence of the
+ * curve in order, and the first point, last point and the first highest
+ * allocated point always kept. */
+void test_memory_curve_reduce_random(struct t *t)
+{
+	static struct mem_point pts[5000], orig[5000];
+	uint64_t x = 42;
+	for (int round = 0; round < 50; round++) {
+		size_t n = 100 + (size_t)(round * 97 % 4900), max = 6 + (size_t)(round * 31 % 300);
+		int64_t time = 0;
+		for (size_t i = 0; i < n; i++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			time += (int64_t)(x >> 60); /* steps of 0..15 ns, ties included */
+			orig[i] = pts[i] = (struct mem_point){time, (int64_t)(x >> 40) % 1000,
+							      (int64_t)(x >> 20) % 1000};
+		}
+		size_t top = 0;
+		for (size_t i = 1; i < n; i++)
+			top = orig[i].allocated > orig[top].allocated ? i : top;
+		struct mem_curve c = {pts, n};
+		mem_curve_reduce(&c, max);
+		CHECK(t, c.n <= max);
+		size_t j = 0; /* c.v must be a subsequence of orig */
+		bool sub = true, has_top = false;
+		for (size_t i = 0; i < c.n && sub; i++) {
+			while (j < n && memcmp(&orig[j], &c.v[i], sizeof orig[j]))
+				j++;
+			sub = j < n;
+			has_top |= j == top;
+			j++;
+		}
+		CHECK(t, sub);
+		CHECK(t, has_top);
+		CHECK(t, c.n && !memcmp(&c.v[0], &orig[0], sizeof orig[0]) &&
+			     !memcmp(&c.v[c.n - 1], &orig[n - 1], sizeof orig[0]));
+	}
+}
