@@ -129,6 +129,10 @@ setup:
 bench-serve: gpuprof
 	GPUPROF=$(CURDIR)/gpuprof sh bench/serve.sh
 
+bench-viewer: gpuprof
+	cd tests/web && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+	GPUPROF=$(CURDIR)/gpuprof node bench/viewer.mjs
+
 bench: gpuprof $(BUILD)/inflate-bench
 	BUILD=$(BUILD) GPUPROF=$(CURDIR)/gpuprof sh bench/run.sh
 
@@ -157,6 +161,6 @@ clean:
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) src/*/*.h tests/unit/*.c tests/unit/*.h
 
-.PHONY: all gpuprof test check setup demo bench bench-serve fuzz install clean format
+.PHONY: all gpuprof test check setup demo bench bench-serve bench-viewer fuzz install clean format
 
 -include $(DEPS)

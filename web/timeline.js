@@ -41,6 +41,14 @@ function laneName(l) {
 	return `${p} / ${t}`;
 }
 
+// "12 events · busy 3.2 ms", "4 instants", or both
+function laneCounts(l) {
+	const parts = [];
+	if (l.events > 0 || !(l.instant_events > 0)) parts.push(`${l.events} events · busy ${fmtDur(l.busy_ns)}`);
+	if (l.instant_events > 0) parts.push(`${l.instant_events} instant${l.instant_events === 1 ? '' : 's'}`);
+	return parts.join(' · ');
+}
+
 function laneTitle(l) {
 	const labels = l.labels ? ` [${l.labels}]` : '';
 	return `${l.process || 'pid'} (${l.pid})${labels} / ${l.thread || 'tid'} (${l.tid})`;
@@ -186,7 +194,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 			const closed = collapsed.has(b.key);
 			g.fillStyle = fg;
 			const label = b.kind === 'lane'
-				? `${closed ? '▸' : '▾'} ${laneTitle(b.l)} · ${b.l.events} events · busy ${fmtDur(b.l.busy_ns)}`
+				? `${closed ? '▸' : '▾'} ${laneTitle(b.l)} · ${laneCounts(b.l)}`
 				: `${closed ? '▸' : '▾'} ${b.c.name} · ${b.c.series} (${b.c.process || b.c.pid}) · ${b.c.samples} samples${b.c.samples ? ` · ${b.c.min} – ${b.c.max}` : ''}`;
 			g.fillText(label, 4, y + HEAD / 2);
 			heads.push({ y0: y, y1: y + HEAD, key: b.key });

@@ -286,7 +286,10 @@ static inline const char *tr_str(const struct trace *t, uint32_t id)
 {
 	return strpool_get(&t->pool, id);
 }
-/* "1234" or "Spans": the id as text into buf. */
-const char *tr_id_text(const struct trace *t, const struct tr_id *id, char *buf, size_t n);
+/* "1234" or "Spans": the id as text, a string id's own text or a number
+ * written into buf; use the returned pointer (buf is untouched for a
+ * string id). */
+const char *tr_id_text(const struct trace *t, const struct tr_id *id, char *buf, size_t n)
+	__attribute__((warn_unused_result));
 
 #endif

@@ -251,9 +251,9 @@ static void flush_agg(FILE *f, struct agg *a, int depth, bool *first, int64_t ba
 
 static void lane_names(const struct trace *t, const struct tr_track *tk, FILE *f)
 {
-	char pid[64], tid[64];
-	tr_id_text(t, &tk->pid, pid, sizeof pid);
-	tr_id_text(t, &tk->tid, tid, sizeof tid);
+	char pb[64], tb[64];
+	const char *pid = tr_id_text(t, &tk->pid, pb, sizeof pb);
+	const char *tid = tr_id_text(t, &tk->tid, tb, sizeof tb);
 	const char *pname = tk->process < t->procs.n ? tr_str(t, t->procs.v[tk->process].name) : "";
 	const char *tname = tr_str(t, tk->thread_name);
 	fputs("\"pid\": ", f);
@@ -277,9 +277,13 @@ static void put_sort(FILE *f, const char *key, int64_t v)
 /* The lane's metadata and its instants in [A, B): one per pixel column
  * ({"type": "instant", col, ts, row, kind, name}) or, where a column has
  * several, {"type": "instants", col, ts, end, count}. */
+/* Instants are in the window when A <= ts < B, or ts == B when B is the
+ * trace's end hi (an instant at the very end, e.g. Kineto's "Record Window
+ * End", is in the whole trace). */
 static void lane_tail(const struct tl_index *ix, size_t k, FILE *f, int64_t A, int64_t B, int px,
-		      int64_t lo, size_t *items, bool *truncated)
+		      int64_t lo, int64_t hi, size_t *items, bool *truncated)
 {
+	int64_t Bi = B == hi && B < INT64_MAX ? B + 1 : B; /* instants: ts < Bi */
 	const struct trace *t = ix->t;
 	const struct tr_track *tk = &t->tracks.v[k];
 	const struct tr_proc *p = tk->process < t->procs.n ? &t->procs.v[tk->process] : NULL;
@@ -302,12 +306,12 @@ static void lane_tail(const struct tl_index *ix, size_t k, FILE *f, int64_t A, i
 	int64_t n = 0;
 	for (size_t i = l; i < en;) {
 		int64_t ts = t->ev.ts[ix->inst[i]];
-		if (ts >= B)
+		if (ts >= Bi)
 			break;
 		int64_t col = (int64_t)((double)(ts - A) * px / W);
 		col = col >= px ? px - 1 : col;
 		size_t j = i + 1;
-		while (j < en && t->ev.ts[ix->inst[j]] < B &&
+		while (j < en && t->ev.ts[ix->inst[j]] < Bi &&
 		       (int64_t)((double)(t->ev.ts[ix->inst[j]] - A) * px / W) == col)
 			j++;
 		n += (int64_t)(j - i);
@@ -435,7 +439,7 @@ int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, s
 			}
 		fprintf(f, "%s],\n    \"events\": %lld, \"busy_ns\": %lld, \"depths\": %d, \"items_shown\": %lld",
 			first ? "" : "\n   ", (long long)nev, (long long)busy, maxd + 1, (long long)nshown);
-		lane_tail(ix, k, f, A, B, px, lo, &items, &truncated);
+		lane_tail(ix, k, f, A, B, px, lo, hi, &items, &truncated);
 	}
 	fprintf(f, "%s],\n  \"counters\": [", first_lane ? "" : "\n  ");
 	tl_write_counters(ix, f, A, B, px, lo, &items, &truncated);

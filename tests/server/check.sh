@@ -194,6 +194,18 @@ wait "$tlpid" 2>/dev/null
 # the timeline of the example trace: the per-lane items stay within the bound
 expect 200 "timeline of the example" "${url}api/file/1/timeline?px=200"
 grep -q '"truncated": false' "$tmp/body" && ok || bad "timeline of the example: truncated"
+# string process/thread ids are the lanes' pid/tid as written ('Spans' /
+# 'PyTorch Profiler', 'Traces', ''), and the instant at the trace's very end
+# (Kineto's "Record Window End", on pid '' tid '') is in the whole trace
+if command -v python3 >/dev/null 2>&1; then
+	lanes=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(";".join("%s/%s/%d/%d" % (l["pid"], l["tid"], l["events"], l["instant_events"]) for l in d["lanes"] if not l["gpu"] and l["pid"] != "1299557"))
+' "$tmp/body")
+	[ "$lanes" = "Spans/PyTorch Profiler/1/0;//0/1;Traces/Trace PyTorch Profiler/0/1" ] && ok ||
+		bad "timeline of the example: string-id lanes: $lanes"
+fi
 expect 400 "timeline of a report" "${url}api/file/2/timeline"
 # the files list and the viewer
 expect 200 "files" "${url}api/files"
