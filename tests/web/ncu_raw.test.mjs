@@ -3,16 +3,18 @@
 // the selected kernel against `gpuprof ncu raw --id N --format json` (auto
 // and base units), the counts mkfull.py writes, search, sort, the units
 // toggle (the request and the values), the kernel switch, the state in
-// the hash and the CSV. Screenshot ncu-raw.
+// the hash and the CSV. Screenshot ncu-raw. On the T4 report of
+// ../shared/data/ncu (skipped when absent): 1,116 rows, a virtual table.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { root, gpuprof, startServer, launchBrowser, newPage, shot } from './harness.mjs';
 
 const full = path.join(root, 'tests/golden/_inputs/full.ncu-rep');
-const raw = (id, units) => JSON.parse(execFileSync(gpuprof, ['ncu', 'raw', '--id', String(id), '--print-units', units, '--format', 'json', full], { encoding: 'utf8' })).metrics;
+const t4 = path.join(root, '../shared/data/ncu/ncu2024.2_t4_full_mlp.ncu-rep');
+const raw = (id, units, rep = full) => JSON.parse(execFileSync(gpuprof, ['ncu', 'raw', '--id', String(id), '--print-units', units, '--format', 'json', rep], { encoding: 'utf8', maxBuffer: 1 << 28 })).metrics;
 // a row as the table shows it (table.js: fmt: null '-', numbers as integers)
 const shown = (r) => [r.metric, r.unit, r.value, String(r.instances), r.description ?? '-'];
 
@@ -100,4 +102,25 @@ test('the Raw metrics tab lists every metric of the kernel as `ncu raw` does, se
 	await page.locator('[data-testid=ncu-section-tab].active').waitFor();
 	assert.doesNotMatch(await page.evaluate(() => location.hash), /tab=raw/);
 	assert.equal(await page.getByTestId('table-ncu-raw').count(), 0);
+});
+
+test('a real report\'s raw metrics: a virtual table with every row reachable', { skip: existsSync(t4) ? false : 'no ../shared T4 report' }, async () => {
+	const s = await startServer([t4]);
+	try {
+		const want = raw(0, 'auto', t4);
+		assert.equal(want.length, 1116);
+		await page.goto(`${s.url}#file=1&view=ncu&kernel=0&tab=raw`);
+		const table = page.getByTestId('table-ncu-raw');
+		await table.locator('tbody tr:not(.vpad)').first().waitFor();
+		assert.equal(await table.getAttribute('data-rows'), '1116');
+		assert.equal(await page.locator('[data-table=ncu-raw] .table-wrap.virtual').count(), 1);
+		assert.ok(await table.locator('tbody tr:not(.vpad)').count() < 200); // only the rows in view
+		assert.deepEqual((await cells(table.locator('tbody tr:not(.vpad)').first()))[0], shown(want[0]));
+		// the last row, scrolled to
+		await page.locator('[data-table=ncu-raw] .table-wrap').evaluate((w) => { w.scrollTop = w.scrollHeight; });
+		await table.locator('tbody tr[data-pos="1115"]').waitFor();
+		assert.deepEqual((await cells(table.locator('tbody tr[data-pos="1115"]')))[0], shown(want[1115]));
+	} finally {
+		await s.stop();
+	}
 });
