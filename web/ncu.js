@@ -4,10 +4,12 @@
 // with their metric rows and rule results, the session/device panel and the
 // report's hints table. State in the hash: kernel=ID, section=NAME (or a
 // section identifier, as the hints table links), kq=TEXT. The charts above a
-// section's table come from ncu_charts.js (GET .../ncu/body).
+// section's table come from ncu_charts.js (GET .../ncu/body). The last tab,
+// "Raw metrics" (tab=raw), lists every metric of the kernel (ncu_raw.js).
 
 import { fmtDur } from './fmt.js';
 import { CHART_METRICS, bySpeedup, indexBody, sectionCharts } from './ncu_charts.js';
+import { rawMetricsTab } from './ncu_raw.js';
 import { dataTable, downloadCsv } from './table.js';
 
 const el = (tag, { dataset, ...props } = {}, ...kids) => {
@@ -18,6 +20,10 @@ const el = (tag, { dataset, ...props } = {}, ...kids) => {
 };
 
 const cache = new Map(); // file id -> {list, session, hints}
+
+// The state in the hash now (handlers write over it, not over the state of
+// the last render: a table's search or sort may have changed it since).
+const now = () => Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
 
 // Groups details rows into sections in the server's order: metric rows carry
 // the section's display name; rule rows (which carry the section's
@@ -69,12 +75,12 @@ function sidebar(kernels, s, writeHash) {
 			const li = el('li', { className: String(k.id) === String(s.kernel) ? 'active' : '', title: k.kernel, dataset: { testid: 'ncu-kernel', id: String(k.id) } },
 				el('div', { className: 'kname' }, el('span', { className: 'badge', textContent: k.type, dataset: { type: k.type } }), ` ${k.kernel}`),
 				el('div', { className: 'kmeta', textContent: `#${k.id} · grid ${k.grid} · block ${k.block} · ${k.dur_ns === null ? '-' : fmtDur(k.dur_ns)}` }));
-			li.addEventListener('click', () => writeHash({ ...s, kernel: String(k.id), kq: search.value }, false));
+			li.addEventListener('click', () => writeHash({ ...now(), kernel: String(k.id), kq: search.value }, false));
 			return li;
 		}));
 		count.textContent = rows.length === kernels.length ? `${kernels.length} kernels` : `${rows.length} of ${kernels.length} kernels`;
 	};
-	search.addEventListener('input', () => { render(); writeHash({ ...s, kq: search.value }); });
+	search.addEventListener('input', () => { render(); writeHash({ ...now(), kq: search.value }); });
 	csv.addEventListener('click', () => downloadCsv('ncu-kernels.csv', Object.keys(kernels[0] || {}), shown()));
 	render();
 	const box = el('aside', { className: 'ncu-side' }, el('div', { className: 'tools' }, search, csv), count, ul);
@@ -99,19 +105,23 @@ export async function renderNcu(api, id, s, writeHash, section) {
 	const main = [];
 	if (kid !== null) {
 		const k = kernels.find((x) => String(x.id) === kid);
+		const raw = s.tab === 'raw';
 		const [det, bod] = await Promise.all([api(`/api/file/${id}/ncu/details?id=${kid}`),
-			api(`/api/file/${id}/ncu/body?id=${kid}&metric=${encodeURIComponent(CHART_METRICS)}`)]);
+			raw ? { body: [] } : api(`/api/file/${id}/ncu/body?id=${kid}&metric=${encodeURIComponent(CHART_METRICS)}`)]);
 		const secs = groupSections(det.details);
 		const idx = indexBody(bod.body);
 		// a section by display name, or by identifier (hint links)
 		const byId = [...idx.sections.values()].find((x) => x.id === s.section);
-		const cur = secs.find((x) => x.name === s.section || (byId && x.name === byId.name) || x.rules.some((r) => r.section === s.section)) || secs[0];
+		const cur = raw ? null : secs.find((x) => x.name === s.section || (byId && x.name === byId.name) || x.rules.some((r) => r.section === s.section)) || secs[0];
+		const rawTab = el('button', { textContent: 'Raw metrics', className: raw ? 'active' : '', title: 'Every metric of this kernel', dataset: { testid: 'ncu-raw-tab' } });
+		rawTab.addEventListener('click', () => writeHash({ ...now(), kernel: kid, tab: 'raw' }, false));
 		const tabs = el('nav', { className: 'ncu-tabs', dataset: { testid: 'ncu-sections' } }, ...secs.map((x) => {
 			const b = el('button', { textContent: x.rules.length ? `${x.name} (${x.rules.length})` : x.name, className: x === cur ? 'active' : '', dataset: { testid: 'ncu-section-tab', name: x.name } });
-			b.addEventListener('click', () => writeHash({ ...s, kernel: kid, section: x.name }, false));
+			b.addEventListener('click', () => writeHash({ ...now(), kernel: kid, section: x.name, tab: '' }, false));
 			return b;
-		}));
+		}), rawTab);
 		const body = [];
+		if (raw) body.push(await rawMetricsTab(api, id, kid, s, writeHash));
 		if (cur) {
 			const charts = sectionCharts(cur.name, idx);
 			if (charts) body.push(charts);
@@ -128,12 +138,12 @@ export async function renderNcu(api, id, s, writeHash, section) {
 			const li = el('li', { title: `Open ${r.section}` }, el('span', { className: 'badge', textContent: r.type ?? '', dataset: { type: r.type ?? '' } }),
 				` ${r.section} · ${r.rule}${r.title ? ` (${r.title})` : ''}: `, el('span', { className: 'speedup', textContent: hintText(r) || 'no estimate' }));
 			li.dataset.section = r.section;
-			li.addEventListener('click', () => writeHash({ ...s, kernel: kid, section: r.section }, false));
+			li.addEventListener('click', () => writeHash({ ...now(), kernel: kid, section: r.section, tab: '' }, false));
 			return li;
 		}));
 		main.push(section(`Kernel #${kid}: ${k.kernel}`,
 			el('div', { className: 'kmeta', dataset: { testid: 'ncu-kernel-meta' }, textContent: `${k.type} · grid ${k.grid} · block ${k.block} · ${k.dur_ns === null ? '-' : fmtDur(k.dur_ns)} · ${k.hints} hints` }),
-			tabs, el('div', { dataset: { testid: 'ncu-section', section: cur ? cur.name : '' } }, ...body),
+			tabs, el('div', { dataset: { testid: raw ? 'ncu-raw-host' : 'ncu-section', section: cur ? cur.name : '' } }, ...body),
 			...(mine.length ? [el('details', { className: 'ncu-kernel-hints' }, el('summary', { textContent: `Hints of this kernel by estimated speedup (${mine.length})` }), ranked)] : [])));
 	} else {
 		main.push(el('p', { className: 'empty', textContent: 'The report has no profiled kernels.' }));
@@ -144,7 +154,7 @@ export async function renderNcu(api, id, s, writeHash, section) {
 	dataTable({ name: 'device-attributes', rows: ses.device_attributes, search: true }),
 	dataTable({ name: 'processes', rows: ses.processes, search: false })));
 	const hints = dataTable({ name: 'hints', rows: d.hints, state: { sort: s.sort || '', dir: s.dir || 'desc', q: s.q || '' },
-		onState: (t) => writeHash({ ...s, sort: t.sort, dir: t.dir, q: t.q }) });
+		onState: (t) => writeHash({ ...now(), sort: t.sort, dir: t.dir, q: t.q }) });
 	// a click on a hint row opens its kernel and section
 	hints.classList.add('ncu-hint-links');
 	hints.title = 'Click a row to open its kernel and section';
@@ -153,7 +163,7 @@ export async function renderNcu(api, id, s, writeHash, section) {
 		if (!tr) return;
 		const keys = [...hints.querySelectorAll('thead th')].map((th) => th.dataset.key);
 		const cell = (k) => tr.cells[keys.indexOf(k)]?.textContent ?? '';
-		writeHash({ ...s, kernel: cell('id'), section: cell('section') }, false);
+		writeHash({ ...now(), kernel: cell('id'), section: cell('section'), tab: '' }, false);
 	});
 	main.push(section('Hints (all kernels)', hints));
 	return { kids: [el('div', { className: 'ncu-page' }, side, el('div', { className: 'ncu-main' }, ...main))], search: side };

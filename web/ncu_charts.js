@@ -236,9 +236,10 @@ export function barSeries(sec) {
 	});
 }
 
-// Memory: the section's %-valued and rate metrics grouped by memory level.
+// Memory: the section's %-valued and rate metrics grouped by memory level
+// (by the metric's unit prefix; gpu__dram_throughput is the DRAM's too).
 export function memoryRows(sec) {
-	const level = (m) => (/^l1tex__|^smsp__sass.*mem_(global|local)/.test(m) ? 'L1/TEX' : /^lts__/.test(m) ? 'L2' : /^(dram|fbpa)__/.test(m) ? 'DRAM' : /^pcie__/.test(m) ? 'PCIe' : 'Other');
+	const level = (m) => (/^l1tex__|^smsp__sass.*mem_(global|local)/.test(m) ? 'L1/TEX' : /^lts__/.test(m) ? 'L2' : /^(dram|fbpa)__|^gpu__dram_/.test(m) ? 'DRAM' : /^pcie__/.test(m) ? 'PCIe' : 'Other');
 	const order = ['L1/TEX', 'L2', 'DRAM', 'PCIe', 'Other'];
 	return [...sec.header, ...sec.extra].filter((m) => m.metric).map((m) => ({ level: level(m.metric), label: m.label, unit: m.unit, value: num(m.value), text: m.text, metric: m.metric }))
 		.sort((a, b) => order.indexOf(a.level) - order.indexOf(b.level));

@@ -5,7 +5,8 @@ string-table + result block and a version block. Used for the golden tests
 and the fuzz seeds; the bytes are ours, no real report is copied.
 
 Usage: mkreport.py OUT [--seeds DIR]  (--seeds also writes truncated and
-bit-flipped copies for the fuzz corpus)."""
+bit-flipped copies for the fuzz corpus)
+       mkreport.py --full OUT  (the chart fixture full.ncu-rep: see mkfull.py)."""
 import struct, sys, os
 
 def varint(v):
@@ -104,6 +105,13 @@ def report():
     return out
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--full":
+        # the chart fixture: its own module, built on the helpers above
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import mkfull
+        with open(sys.argv[2], "wb") as f:
+            f.write(mkfull.report(sys.modules[__name__]))
+        return
     data = report()
     with open(sys.argv[1], "wb") as f:
         f.write(data)
@@ -125,4 +133,5 @@ def main():
         open(os.path.join(dirn, "deep"), "wb").write(bad + block(s(3, deep)))
         open(os.path.join(dirn, "absurd"), "wb").write(bad + struct.pack("<I", 0xFFFFFFF0))
 
-main()
+if __name__ == "__main__":
+    main()

@@ -349,6 +349,19 @@ if [ -n "$iter_pass" ]; then
 else
 	bad "tests/server/nsys_iter.sh did not finish"
 fi
+# ---- Nsight Compute chart fixture: tests/server/ncu_full.sh (its own
+# server on tests/golden/_inputs/full.ncu-rep); its counts join ours ----
+nf_out=$(sh tests/server/ncu_full.sh 2>&1)
+printf '%s\n' "$nf_out" | grep -v '^ncu_full: [0-9]* passed'
+nf_pass=$(printf '%s\n' "$nf_out" | sed -n 's/^ncu_full: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+nf_fail=$(printf '%s\n' "$nf_out" | sed -n 's/^ncu_full: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -n "$nf_pass" ]; then
+	pass=$((pass + nf_pass))
+	fail=$((fail + nf_fail))
+else
+	bad "tests/server/ncu_full.sh did not finish"
+fi
+# ---- end of the Nsight Compute chart fixture ----
 # ---- the timeline's lane order, instants, counters, flows and links, and
 # GET /trace (tests/server/timeline_more.json, written by hand: processes
 # 30 (sort 1), 10 (sort 2, labels CPU), 5 (no sort); pid 10's threads 2

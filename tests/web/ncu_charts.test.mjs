@@ -5,8 +5,11 @@
 // computation from `gpuprof ncu raw`), then the page in chromium: the SOL
 // bars, the roofline point, the stall bars and the occupancy charts against
 // `gpuprof ncu raw|details|body --format json`, the "no data" notes and the
-// hint links on tests/golden/_inputs/tiny.ncu-rep. Screenshots ncu-sol,
-// ncu-roofline, ncu-occupancy. Real reports are skipped when absent.
+// hint links on tests/golden/_inputs/tiny.ncu-rep. Every chart is also
+// checked, without ../shared, on tests/golden/_inputs/full.ncu-rep (written
+// by tests/ncu/mkfull.py): the values its comments derive by hand and the
+// CLI's body/raw/details JSON. Screenshots ncu-sol, ncu-roofline,
+// ncu-occupancy (real report), ncu-full-*. Real reports are skipped when absent.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -14,10 +17,12 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { root, gpuprof, startServer, launchBrowser, newPage, shot } from './harness.mjs';
 import {
-	BAR_W, CHART_METRICS, OCC_CURVES, OCC_REPORT, ROOF_BOX, ROOFLINE, indexBody, occupancy, occupancyCurves, occupancyInputs, rooflineModel,
+	BAR_W, CHART_METRICS, OCC_CURVES, OCC_REPORT, ROOF_BOX, ROOFLINE, barSeries, indexBody, memoryRows, occupancy, occupancyCurves, occupancyInputs,
+	rooflineModel, solSeries,
 } from '../../web/ncu_charts.js';
 
 const tiny = path.join(root, 'tests/golden/_inputs/tiny.ncu-rep');
+const full = path.join(root, 'tests/golden/_inputs/full.ncu-rep'); // tests/ncu/mkfull.py
 const dataDir = path.join(root, '../shared/data/ncu');
 const t4 = path.join(dataDir, 'ncu2024.2_t4_full_mlp.ncu-rep'); // --set full, one kernel
 const reports = existsSync(dataDir) ? readdirSync(dataDir).filter((f) => /\.(ncu-rep|nsight-cuprof-report)$/.test(f)).map((f) => path.join(dataDir, f)) : [];
@@ -97,6 +102,7 @@ before(async () => { browser = await launchBrowser(); page = await newPage(brows
 after(async () => { await browser?.close(); });
 
 const attrs = (loc, names) => loc.evaluateAll((els, ns) => els.map((e) => Object.fromEntries(ns.map((n) => [n, e.getAttribute(n)]))), names);
+const cells = (loc) => loc.evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
 
 test('the tiny report: SOL bar, no-data note, rules by speedup and hint links', async () => {
 	const srv = await startServer([tiny]);
@@ -206,6 +212,208 @@ test('a full report: SOL bars, roofline point, stall bars and occupancy charts',
 		const own = idx.sections.get('Occupancy').items[0].metrics[0].points;
 		assert.deepEqual(regs, own.map((p) => [p.x, p.value]));
 		await shot(page, 'ncu-occupancy');
+	} finally {
+		await srv.stop();
+	}
+});
+
+// --- the project's own fixture: tests/golden/_inputs/full.ncu-rep ---
+
+// mkfull.py's values (its comments derive them): DRAM throughput % of the
+// two kernels (bytes/s over 48 byte/cycle x 7 GHz), the stall and opcode
+// mixes, the occupancy of each launch.
+const DRAM_PCT = [100 * 2e11 / 3.36e11, 100 * 3e11 / 3.36e11];
+const FULL = [{
+	sol: [72.5, DRAM_PCT[0]],
+	compute: [['SM: Pipe Fma Cycles Active', 72.5], ['SM: Issue Active', 48.5], ['SM: Inst Executed', 48.25], ['SM: Pipe Alu Cycles Active', 12.75], ['SM: Inst Executed Pipe Lsu', 9]],
+	memory: [['DRAM: Cycles Active', DRAM_PCT[0]], ['L2: T Sectors', 41.25], ['L1: Data Pipe Lsu Wavefronts', 35.5], ['L1: Lsuin Requests', 30.125], ['L2: D Sectors', 22]],
+	stalls: [['Stall Math Pipe Throttle', 3.25], ['Stall Long Scoreboard', 2.5], ['Stall Wait', 1.75], ['Stall Barrier', 1.125], ['Selected', 1],
+		['Stall Not Selected', 0.625], ['Stall Short Scoreboard', 0.5], ['Stall MIO Throttle', 0.25]], // Stall GMMA: absent (n/a), no bar
+	mix: [['FFMA', 120000], ['LDS', 30000], ['IMAD', 15000], ['LDG', 8000], ['FADD', 5000], ['BRA', 3000], ['ISETP', 3000], ['FMUL', 2500],
+		['BAR', 2000], ['STG', 1000], ['EXIT', 896], ['DFMA', 100]],
+	occ: { warpsPerBlock: 8, blocks: 4, warps: 32, pct: 100 * 32 / 48, limits: { blocks: 16, warps: 6, registers: 4, shared_mem: 7 } },
+	achieved: 61.25,
+	limitsText: '4 blocks x 8 warps = 32 warps per SM; block limits: SM 16, registers 4, shared memory 7, warps 6 (equals the report\'s theoretical occupancy)',
+}, {
+	sol: [14, DRAM_PCT[1]],
+	stalls: [['Stall Long Scoreboard', 18], ['Stall Wait', 1.5], ['Selected', 1], ['Stall MIO Throttle', 0.375], ['Stall Short Scoreboard', 0.25],
+		['Stall Not Selected', 0.125], ['Stall Barrier', 0]],
+	mix: [['IMAD', 8192], ['EXIT', 4096], ['FMNMX', 4096], ['ISETP', 4096], ['LDG', 4096], ['STG', 4096]],
+	occ: { warpsPerBlock: 4, blocks: 12, warps: 48, pct: 100, limits: { blocks: 16, warps: 12, registers: 16, shared_mem: 32 } },
+	achieved: 87.5,
+	limitsText: '12 blocks x 4 warps = 48 warps per SM; block limits: SM 16, registers 16, shared memory 32, warps 12 (equals the report\'s theoretical occupancy)',
+}];
+
+test('the fixture: occupancy, roofline and chart series are the values mkfull.py derives', () => {
+	const rows = bodyOf(full);
+	for (const [id, want] of FULL.entries()) {
+		const idx = indexBody(rows.filter((r) => r.id === id));
+		const c = occupancyInputs(idx.values);
+		const o = occupancy(c);
+		assert.deepEqual(o, want.occ, `#${id}`);
+		assert.equal(idx.values.get(OCC_REPORT.theoretical), o.pct);
+		assert.equal(idx.values.get(OCC_REPORT.achieved), want.achieved);
+		for (const k of ['blocks', 'registers', 'shared_mem', 'warps']) assert.equal(idx.values.get(OCC_REPORT[k]), o.limits[k]);
+		// the report's three curves are ours at every point (the fixture keeps the carveout)
+		const own = {};
+		for (const m of idx.sections.get('Occupancy').items.flatMap((i) => i.metrics)) if (OCC_CURVES[m.metric]) own[OCC_CURVES[m.metric]] = m.points;
+		assert.deepEqual(Object.keys(own).map((k) => [k, own[k].length]), [['registers', 256], ['block_size', 32], ['shared_mem', 25]]);
+		for (const cur of occupancyCurves(c, Object.fromEntries(Object.entries(own).map(([k, p]) => [k, p.map((q) => q.x)])))) {
+			assert.deepEqual(cur.points.map((p) => [p.x, p.warps]), own[cur.key].map((p) => [p.x, p.value]), `#${id} ${cur.key}`);
+		}
+		if (id === 0) { // by hand: 32 regs -> 6 blocks (warps), 255 -> 1; 32 threads -> 7 (shared memory); 96 KiB -> 1
+			const at = (k, x) => own[k].find((p) => p.x === x).value;
+			assert.deepEqual([at('registers', 32), at('registers', 64), at('registers', 255), at('block_size', 32), at('block_size', 1024), at('shared_mem', 0), at('shared_mem', 98304)],
+				[48, 32, 8, 7, 32, 32, 8]);
+		}
+		// Speed Of Light bars and breakdowns
+		const sol = solSeries(idx.sections.get('GPU Speed Of Light Throughput'));
+		assert.deepEqual(sol.main.map((m) => [m.label, m.value]), [['Compute (SM) [%]', want.sol[0]], ['Memory [%]', want.sol[1]]]);
+		if (want.compute) {
+			assert.deepEqual(sol.breakdowns.map((b) => [b.label, b.bars.map((x) => [x.label, x.value])]),
+				[['Compute Throughput Breakdown', want.compute], ['Memory Throughput Breakdown', want.memory]]);
+		}
+		// stalls and instruction mix; the header's sums
+		const stalls = barSeries(idx.sections.get('Warp State Statistics'));
+		assert.deepEqual(stalls.map((s) => [s.label, s.bars.map((b) => [b.label, b.value])]), [['Warp State (All Cycles)', want.stalls]]);
+		assert.equal(idx.sections.get('Warp State Statistics').header[0].value, want.stalls.reduce((a, [, v]) => a + v, 0));
+		const mix = barSeries(idx.sections.get('Instruction Statistics'));
+		assert.deepEqual(mix.map((s) => s.bars.map((b) => [b.label, b.value])), [want.mix]);
+		assert.equal(idx.sections.get('Instruction Statistics').header[0].value, want.mix.reduce((a, [, v]) => a + v, 0));
+		// roofline: three peaks, 336 GB/s; sgemm_tile has FP32 and FP64 points, relu_kernel none
+		const m = rooflineModel(idx.values);
+		assert.equal(m.peakTraffic, 48 * 7e9);
+		assert.deepEqual(m.rooflines.map((r) => [r.key, r.peakWork, r.ridge]), [['single', 2 * 3584 * 1.5e9, 32], ['double', 2 * 56 * 1.5e9, 0.5], ['half', 2 * 7168 * 1.5e9, 64]]);
+		assert.deepEqual(m.points.map((p) => [p.key, p.work, p.ai]), id === 0 ? [['single', 7.425e12, 37.125], ['double', 6e9, 0.03]] : []);
+	}
+	// the memory tables of sgemm_tile, by level
+	const idx = indexBody(rows.filter((r) => r.id === 0));
+	assert.deepEqual(memoryRows(idx.sections.get('Memory Workload Analysis')).map((r) => [r.level, r.label, r.unit, r.value]), [
+		['L1/TEX', 'L1/TEX Hit Rate', '%', 12.5], ['L2', 'L2 Hit Rate', '%', 80], ['DRAM', 'Memory Throughput', 'byte/s', 2e11],
+		['Other', 'Mem Busy', '%', 41.25], ['Other', 'Max Bandwidth', '%', DRAM_PCT[0]], ['Other', 'Mem Pipes Busy', '%', 9]]);
+	assert.deepEqual(memoryRows(idx.sections.get('Memory Workload Analysis Tables')).map((r) => [r.level, r.label, r.value]), [
+		['L1/TEX', 'L1TEX Throughput', 30.125], ['L2', 'L2 Throughput', 41.25], ['DRAM', 'DRAM Throughput', DRAM_PCT[0]], ['PCIe', 'PCIe read bandwidth', 1.5e6]]);
+	// and the raw page agrees with the body's values (2 decimals)
+	const raw = new Map(ncu(full, 'raw', '--id', '0', '--print-units', 'base').metrics.map((r) => [r.metric, r.value]));
+	for (const [name, v] of idx.values) if (typeof v === 'number') close2(v, raw.get(name), name);
+});
+
+test('the fixture in the page: SOL bars and breakdowns, roofline points, stalls, instruction mix, memory and occupancy charts', async () => {
+	const srv = await startServer([full]);
+	try {
+		for (const [id, want] of FULL.entries()) {
+			const tab = (name) => `${srv.url}#file=1&view=ncu&kernel=${id}&section=${encodeURIComponent(name)}`;
+			const body = bodyOf(full, '--id', String(id));
+			const raw = new Map(ncu(full, 'raw', '--id', String(id), '--print-units', 'base').metrics.map((r) => [r.metric, r.value]));
+			const det = ncu(full, 'details', '--id', String(id), '--print-units', 'base').details;
+			const barsOf = async (testid) => attrs(page.getByTestId(testid).locator('rect.bar'), ['data-label', 'data-value', 'data-metric', 'width']);
+
+			// Speed Of Light: the two bars at their values, then one chart per breakdown
+			await page.goto(tab('GPU Speed Of Light Throughput'));
+			await page.getByTestId('ncu-sol').locator('rect.bar').first().waitFor();
+			const sol = await barsOf('ncu-sol');
+			assert.deepEqual(sol.map((b) => [b['data-label'], Number(b['data-value'])]), [['Compute (SM) [%]', want.sol[0]], ['Memory [%]', want.sol[1]]]);
+			for (const b of sol) {
+				assert.equal(Number(b.width), (Number(b['data-value']) / 100) * BAR_W);
+				assert.equal(Number(b['data-value']), body.find((r) => r.item === 0 && r.metric === b['data-metric']).value);
+				close2(Number(b['data-value']), raw.get(b['data-metric']), b['data-metric']);
+			}
+			assert.equal(await page.getByTestId('ncu-chart-nodata').count(), 0);
+			const charts = page.getByTestId('ncu-sol-breakdown');
+			assert.equal(await charts.count(), 2);
+			for (let i = 0; i < 2; i++) {
+				const got = await attrs(charts.nth(i).locator('rect.bar'), ['data-label', 'data-value', 'data-metric']);
+				const rows = body.filter((r) => r.parent && r.item === i + 1);
+				assert.equal(got.length, rows.length);
+				for (const g of got) assert.equal(Number(g['data-value']), rows.find((r) => r.metric === g['data-metric']).value);
+				if (want.compute) assert.deepEqual(got.map((g) => [g['data-label'], Number(g['data-value'])]), i ? want.memory : want.compute);
+			}
+			if (id === 0) await shot(page, 'ncu-full-sol');
+
+			// roofline: FP32, FP64 and FP16 rooflines; sgemm_tile's two points where they belong
+			await page.goto(tab('GPU Speed Of Light Roofline Chart'));
+			await page.getByTestId('ncu-roofline').waitFor();
+			const roofs = await attrs(page.getByTestId('ncu-roof'), ['data-precision', 'data-peak-work', 'data-peak-traffic']);
+			assert.deepEqual(roofs.map((r) => [r['data-precision'], Number(r['data-peak-work']), Number(r['data-peak-traffic'])]),
+				[['single', 1.0752e13, 3.36e11], ['double', 1.68e11, 3.36e11], ['half', 2.1504e13, 3.36e11]]);
+			const pts = await attrs(page.getByTestId('ncu-roof-point'), ['data-precision', 'data-work', 'data-ai', 'cx', 'cy']);
+			if (id === 0) {
+				assert.deepEqual(pts.map((p) => [p['data-precision'], Number(p['data-work']), Number(p['data-ai'])]), [['single', 7.425e12, 37.125], ['double', 6e9, 0.03]]);
+				// the FP32 point from the raw page's values: (FADD + FMUL + 2 FFMA) per cycle x SM clock / DRAM bytes per second
+				const n = (k) => rawNum(raw.get(k));
+				const work = (n('smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed') + n('smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed') +
+					2 * n('smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed')) * n(ROOFLINE.smHz);
+				assert.equal(Number(pts[0]['data-work']), work);
+				assert.equal(Number(pts[0]['data-ai']), work / n(ROOFLINE.dramBytesPerSec));
+				const r = (await attrs(page.getByTestId('ncu-roofline'), ['data-xmin', 'data-xmax', 'data-ymin', 'data-ymax']))[0];
+				const L = Math.log10, { x0, y0, w, h } = ROOF_BOX;
+				for (const p of pts) {
+					const cx = x0 + ((L(Number(p['data-ai'])) - L(Number(r['data-xmin']))) / (L(Number(r['data-xmax'])) - L(Number(r['data-xmin'])))) * w;
+					const cy = y0 + h - ((L(Number(p['data-work'])) - L(Number(r['data-ymin']))) / (L(Number(r['data-ymax'])) - L(Number(r['data-ymin'])))) * h;
+					assert.ok(Math.abs(Number(p.cx) - cx) < 1e-6 && Math.abs(Number(p.cy) - cy) < 1e-6);
+					assert.ok(Number(p.cx) > x0 && Number(p.cx) < x0 + w && Number(p.cy) > y0 && Number(p.cy) < y0 + h);
+				}
+				await shot(page, 'ncu-full-roofline');
+			} else {
+				assert.equal(pts.length, 0);
+				assert.equal(await page.getByTestId('ncu-chart-nodata').textContent(),
+					'Achieved FLOP/s: no data in this report (the kernel executed no floating-point add, multiply or FMA).');
+			}
+
+			// warp stalls, by value, as the details page prints them
+			await page.goto(tab('Warp State Statistics'));
+			await page.getByTestId('ncu-stalls').locator('rect.bar').first().waitFor();
+			const stalls = await barsOf('ncu-stalls');
+			assert.deepEqual(stalls.map((b) => [b['data-label'], Number(b['data-value'])]), want.stalls);
+			const dstall = det.filter((d) => d.item === 'Warp State (All Cycles)');
+			assert.equal(dstall.length, stalls.length);
+			for (const b of stalls) close2(Number(b['data-value']), dstall.find((d) => d.metric === b['data-label']).value, b['data-label']);
+
+			// instruction mix: the opcode instances
+			await page.goto(tab('Instruction Statistics'));
+			await page.getByTestId('ncu-instmix').locator('rect.bar').first().waitFor();
+			const mix = await barsOf('ncu-instmix');
+			assert.deepEqual(mix.map((b) => [b['data-label'], Number(b['data-value'])]), want.mix);
+			assert.deepEqual(mix.map((b) => Number(b.width)), want.mix.map(([, v]) => (v / want.mix[0][1]) * BAR_W));
+
+			// memory: the %-metrics as bars, every metric in the table by level, with ncu's text
+			await page.goto(tab('Memory Workload Analysis'));
+			await page.getByTestId('ncu-memory-table').waitFor();
+			const mem = body.filter((r) => r.section_id === 'MemoryWorkloadAnalysis' && r.metric);
+			const mbars = await barsOf('ncu-memory-bars');
+			assert.equal(mbars.length, mem.filter((r) => r.unit === '%').length);
+			for (const b of mbars) assert.equal(Number(b['data-value']), mem.find((r) => r.metric === b['data-metric']).value);
+			const mrows = await cells(page.getByTestId('ncu-memory-table').locator('tbody tr'));
+			assert.equal(mrows.length, mem.length);
+			if (id === 0) {
+				assert.deepEqual(mbars.map((b) => [b['data-label'], Number(b['data-value'])]),
+					[['L1/TEX: L1/TEX Hit Rate', 12.5], ['L2: L2 Hit Rate', 80], ['Other: Mem Busy', 41.25], ['Other: Max Bandwidth', DRAM_PCT[0]], ['Other: Mem Pipes Busy', 9]]);
+				assert.deepEqual(mrows[2], ['DRAM', 'Memory Throughput', 'byte/s', '200,000,000,000']);
+				await page.goto(tab('Memory Workload Analysis Tables'));
+				// (the previous section's table is there until the page re-renders)
+				await page.locator('[data-testid=ncu-charts][data-section=MemoryWorkloadAnalysis_Tables] [data-testid=ncu-memory-table]').waitFor();
+				assert.deepEqual((await cells(page.getByTestId('ncu-memory-table').locator('tbody tr'))).map((r) => r.slice(0, 2)),
+					[['L1/TEX', 'L1TEX Throughput'], ['L2', 'L2 Throughput'], ['DRAM', 'DRAM Throughput'], ['PCIe', 'PCIe read bandwidth']]);
+				assert.deepEqual((await barsOf('ncu-memory-bars')).map((b) => Number(b['data-value'])), [30.125, 41.25, DRAM_PCT[0]]);
+			}
+
+			// occupancy: the report's theoretical and achieved, ours equal, the limits, the three curves on the report's dots
+			await page.goto(tab('Occupancy'));
+			await page.getByTestId('ncu-occupancy-bars').locator('rect.bar').first().waitFor();
+			const occ = await barsOf('ncu-occupancy-bars');
+			assert.deepEqual(occ.map((b) => Number(b['data-value'])), [want.occ.pct, want.achieved, want.occ.pct]);
+			close2(Number(occ[0]['data-value']), raw.get(OCC_REPORT.theoretical), 'theoretical');
+			assert.equal(await page.getByTestId('ncu-occupancy-limits').textContent(), `Computed: ${want.limitsText}`);
+			const curves = page.getByTestId('ncu-occupancy-curve');
+			assert.deepEqual(await curves.evaluateAll((els) => els.map((e) => e.dataset.curve)), ['registers', 'block_size', 'shared_mem']);
+			for (const [key, metric] of Object.entries({ registers: 'launch__occupancy_per_register_count', block_size: 'launch__occupancy_per_block_size', shared_mem: 'launch__occupancy_per_shared_mem_size' })) {
+				const own = body.filter((r) => r.metric === metric && r.instance !== null).map((r) => [r.x, r.value]);
+				const line = page.locator(`[data-testid=ncu-occupancy-curve][data-curve=${key}]`);
+				assert.deepEqual(JSON.parse(await line.locator('polyline').getAttribute('data-points')), own);
+				assert.equal(await line.locator('circle.own').count(), own.length);
+			}
+			if (id === 0) await shot(page, 'ncu-full-occupancy');
+		}
 	} finally {
 		await srv.stop();
 	}

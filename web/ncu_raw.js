@@ -1,0 +1,44 @@
+// ncu_raw: the "Raw metrics" tab of the Nsight Compute page: every metric
+// of the selected kernel, as `gpuprof ncu raw --id N --format json` lists
+// it (GET /api/file/ID/ncu/raw?id=N&print_units=auto|base): metric, unit,
+// value (ncu's text for that unit choice), instance count and description,
+// in the virtual searchable sortable table of table.js with its CSV
+// button. Values are the server's text: they sort as text.
+//
+// State in the hash, beside ncu.js's: tab=raw (this tab instead of a
+// section), units=base (default auto, as ncu), rq (search), rsort, rdir
+// (the table's sort; the page's sort/dir/q belong to the hints table).
+
+import { dataTable } from './table.js';
+
+export const RAW_COLUMNS = ['metric', 'unit', 'value', 'instances', 'description'];
+
+const el = (tag, { dataset, ...props } = {}, ...kids) => {
+	const e = Object.assign(document.createElement(tag), props);
+	Object.assign(e.dataset, dataset || {});
+	e.append(...kids);
+	return e;
+};
+
+const now = () => Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
+
+// The rows of the table from the API's rows (one kernel's).
+export function rawRows(metrics) {
+	return metrics.map((r) => Object.fromEntries(RAW_COLUMNS.map((c) => [c, r[c] ?? null])));
+}
+
+// The tab's content for kernel kid of file id; s: the hash state.
+export async function rawMetricsTab(api, id, kid, s, writeHash) {
+	const units = s.units === 'base' ? 'base' : 'auto';
+	const d = await api(`/api/file/${id}/ncu/raw?id=${encodeURIComponent(kid)}&print_units=${units}`);
+	const sel = el('select', { dataset: { testid: 'ncu-raw-units' }, title: 'Units: auto (scaled as ncu prints them) or base' },
+		el('option', { value: 'auto', textContent: 'auto', selected: units === 'auto' }),
+		el('option', { value: 'base', textContent: 'base', selected: units === 'base' }));
+	sel.addEventListener('change', () => writeHash({ ...now(), units: sel.value === 'base' ? 'base' : '' }, false));
+	const table = dataTable({
+		name: 'ncu-raw', rows: rawRows(d.metrics), tools: [el('label', {}, 'Units ', sel)],
+		state: { sort: s.rsort || '', dir: s.rdir || 'asc', q: s.rq || '' },
+		onState: (t) => writeHash({ ...now(), rsort: t.sort, rdir: t.dir, rq: t.q }),
+	});
+	return el('div', { className: 'ncu-raw', dataset: { testid: 'ncu-raw', kernel: String(kid), units } }, table);
+}
