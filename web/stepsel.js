@@ -28,7 +28,7 @@ export function withSel(path) {
 	const s = keepSel(Object.fromEntries(new URLSearchParams(location.hash.slice(1))));
 	if (m[1] === 'steps') delete s.step;
 	const q = new URLSearchParams(s).toString();
-	return q ? `${path}${m[2] ? '&' : '?'}${q}` : path;
+	return q ? `${path}${path.endsWith('?') ? '' : m[2] ? '&' : '?'}${q}` : path;
 }
 
 // [lo, hi] of a step selector text, or null.

@@ -62,10 +62,9 @@ async function checkOverview(args) {
 	await until(async () => assert.deepEqual(await cards(), want));
 	return want;
 }
-// the Operators table, every cell, against `gpuprof ops ARGS`
-async function checkOps(args) {
-	const want = cli('ops', ...args).operators;
-	const table = page.getByTestId('table-operators');
+// table testid, every cell, against the CLI's rows want (as the page formats them)
+async function checkTable(testid, want) {
+	const table = page.getByTestId(testid);
 	const cols = Object.keys(want[0]);
 	await until(async () => {
 		assert.deepEqual(await table.locator('th').evaluateAll((ths) => ths.map((t) => t.dataset.key)), cols);
@@ -74,6 +73,8 @@ async function checkOps(args) {
 	});
 	return want;
 }
+// the Operators table against `gpuprof ops ARGS`
+const checkOps = (args) => checkTable('table-operators', cli('ops', ...args).operators);
 
 test('step 3 in the selector: the Overview and Operators are `--step 3`', async () => {
 	await page.goto(`${server.url}#file=1&view=overview`);
@@ -104,6 +105,11 @@ test('step 3 in the selector: the Overview and Operators are `--step 3`', async 
 	await checkOps(['--step', '3']);
 	assert.equal(await page.getByTestId('step-select').inputValue(), '3');
 	assert.equal(await page.getByTestId('sel-chip').locator('span').textContent(), 'Step 3');
+	// the Memory page asks for the step's memory: its tables are `memory --step 3`'s
+	await page.locator('#tabs a[data-view=memory]').click();
+	const mem3 = cli('memory', '--step', '3').operators;
+	assert.notDeepEqual(mem3, cli('memory').operators);
+	await checkTable('table-memory', mem3);
 	// the key 1 (Overview) keeps it too
 	await page.locator('h1').click();
 	await page.keyboard.press('1');
