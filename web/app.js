@@ -14,6 +14,7 @@ import { renderDist } from './dist.js';
 import { detailHost, opDetail, kernelDetail } from './details.js';
 import { renderMemoryPage } from './memory.js';
 import { uploadFile } from './upload.js';
+import { withSel, keepSel, renderSelector, stepSelected, selectState } from './stepsel.js';
 
 const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'dist'];
 const ALL_VIEWS = [...VIEWS, 'ncu', 'nsys']; // the pages of Nsight Compute reports and Nsight Systems exports
@@ -50,7 +51,7 @@ function showError(msg) {
 }
 
 async function api(path, init) {
-	const r = await fetch(path, init);
+	const r = await fetch(withSel(path), init); // with the step/range selection (stepsel.js)
 	let body;
 	try {
 		body = await r.json();
@@ -154,7 +155,8 @@ async function renderNcuView(id, s) {
 }
 
 async function renderStepsView(id, s) {
-	const r = await renderSteps(api, id, s, writeHash, section);
+	const r = await renderSteps(api, id, s, writeHash, section,
+		{ selected: (step) => stepSelected(s, step), select: (step) => writeHash(selectState(readHash(), { step }), false) });
 	current = r.search;
 	return r.kids;
 }
@@ -196,10 +198,11 @@ async function render() {
 	for (const a of document.querySelectorAll('#tabs a')) {
 		a.classList.toggle('active', a.dataset.view === s.view);
 		a.hidden = files.length > 0 && (own ? a.dataset.view !== own : ownView(a.dataset.view));
-		a.href = '#' + new URLSearchParams({ ...(s.file ? { file: s.file } : {}), view: a.dataset.view });
+		a.href = '#' + new URLSearchParams({ ...(s.file ? { file: s.file } : {}), view: a.dataset.view, ...keepSel(s) });
 	}
 	if (!files.length) return;
 	$('file').value = s.file;
+	renderSelector($('stepsel'), s.file, s, (st) => writeHash(st, false), kind === 'torch').catch(() => {});
 	const my = ++seq;
 	$('busy').hidden = false;
 	current = null;
@@ -244,7 +247,7 @@ function keys(ev) {
 	if (s.view === 'timeline' && timelineKey(ev.key)) {
 		// + - arrows 0: the timeline's window
 	} else if (ev.key >= '1' && ev.key <= '7') {
-		writeHash({ file: s.file, view: VIEWS[+ev.key - 1] }, false);
+		writeHash({ file: s.file, view: VIEWS[+ev.key - 1], ...keepSel(s) }, false);
 	} else if (ev.key === '?') {
 		$('help').open ? $('help').close() : $('help').showModal();
 	} else if (ev.key === 't') {
@@ -254,7 +257,7 @@ function keys(ev) {
 	} else if ((ev.key === '[' || ev.key === ']') && files.length) {
 		const i = files.findIndex((f) => String(f.id) === s.file);
 		const j = (i + (ev.key === ']' ? 1 : files.length - 1)) % files.length;
-		writeHash({ ...s, file: String(files[j].id) }, false);
+		writeHash(selectState({ ...s, file: String(files[j].id) }, {}), false); // another file's steps
 	} else if (ev.key === 'Escape') {
 		showError(''); // and the browser closes an open dialog
 		return;

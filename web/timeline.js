@@ -17,6 +17,7 @@
 // flows=1.
 
 import { fmtDur } from './fmt.js';
+import { withSel } from './stepsel.js';
 
 const el = (tag, { dataset, ...props } = {}, ...kids) => {
 	const e = Object.assign(document.createElement(tag), props);
@@ -389,7 +390,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 		const w = window.open(`${PERFETTO}/#!/`, '_blank');
 		if (!w) { details.textContent = 'The browser blocked the Perfetto window: allow pop-ups for this page.'; return; }
 		try {
-			const r = await fetch(url);
+			const r = await fetch(withSel(url)); // the step/range selection's window
 			if (!r.ok) throw new Error(`HTTP ${r.status}`);
 			const buffer = await r.arrayBuffer();
 			const title = whole ? fileName : `${fileName} ${fmtDur(start)} – ${fmtDur(end)}`;

@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "torch/select.h"
 
 const char cmd_steps_help[] =
 	"Usage: gpuprof steps [options] TRACE\n"
@@ -66,7 +67,7 @@ int cmd_steps(struct app *app, int argc, char **argv)
 	 * restricts the events. */
 	const char *only = app->step;
 	app->step = NULL;
-	if (only && app_parse_steps(only, &o.step_lo, &o.step_hi))
+	if (only && tr_parse_steps(only, &o.step_lo, &o.step_hi))
 		return app_usage(app, "steps", "--step takes N or A-B, not '%s'", only);
 	o.only_steps = only != NULL;
 	o.step_text = only;

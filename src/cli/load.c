@@ -1,5 +1,6 @@
 /* load: how every trace command loads a trace: progress on stderr for long
- * loads on a terminal, --strict, and the one-line anomaly note. */
+ * loads on a terminal, --strict, the one-line anomaly note, and the cut to
+ * --step / --range (torch/select.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,9 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/load.h"
-#include "torch/link.h"
-#include "torch/steps.h"
-#include "torch/window.h"
+#include "torch/select.h"
 
 struct progress {
 	const char *path;
@@ -42,95 +41,13 @@ static void on_progress(void *ctx, int64_t done, int64_t total)
 	p->shown = true;
 }
 
-int app_parse_steps(const char *s, int64_t *a, int64_t *b)
-{
-	char *end;
-	long long x = strtoll(s, &end, 10);
-	if (end == s || x < 0)
-		return -1;
-	long long y = x;
-	if (*end == '-') {
-		const char *s2 = end + 1;
-		y = strtoll(s2, &end, 10);
-		if (end == s2 || y < x)
-			return -1;
-	}
-	if (*end)
-		return -1;
-	*a = x;
-	*b = y;
-	return 0;
-}
-
-/* The window of --step / --range, from the trace's own steps (as `gpuprof
- * steps` finds them) or its first user annotation of that name. */
-static int resolve_window(struct app *app, const struct trace *t, int64_t *t0, int64_t *t1,
-			  struct err *e)
-{
-	if (app->step && app->range)
-		return err_set(e, ERR_USAGE, NULL, -1, "give --step or --range, not both");
-	if (app->range) {
-		size_t len = strlen(app->range);
-		for (size_t r = 0; r < t->ev.n; r++) {
-			enum tr_kind k = (enum tr_kind)t->ev.kind[r];
-			if ((k != TR_USER_ANNOTATION && k != TR_CPU_OP) ||
-			    strpool_len(&t->pool, t->ev.name[r]) != len ||
-			    memcmp(tr_str(t, t->ev.name[r]), app->range, len))
-				continue;
-			if (t->ev.ts[r] < *t0 || *t0 == INT64_MAX) {
-				*t0 = t->ev.ts[r];
-				*t1 = t->ev.ts[r] + tr_dur(t, r);
-			}
-		}
-		if (*t0 == INT64_MAX)
-			return err_set(e, ERR_USAGE, t->path, -1,
-				       "--range: no user annotation named '%s'", app->range);
-		return 0;
-	}
-	int64_t a, b;
-	if (app_parse_steps(app->step, &a, &b))
-		return err_set(e, ERR_USAGE, NULL, -1,
-			       "--step takes a step number N or a range A-B, not '%s'", app->step);
-	struct tr_links l;
-	struct st_result s = {0};
-	struct st_opts so = {0};
-	int rc = tr_links_build(t, false, &l, e);
-	if (rc)
-		return rc;
-	rc = st_compute(t, &l, &so, &s, e);
-	tr_links_free(&l);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < s.n; i++) {
-		const struct st_step *st = &s.steps[i];
-		if (st->number < a || st->number > b)
-			continue;
-		int64_t lo = st->start < st->host_start ? st->start : st->host_start;
-		int64_t hi = st->end > st->host_end ? st->end : st->host_end;
-		*t0 = lo < *t0 ? lo : *t0;
-		*t1 = *t1 == INT64_MIN || hi > *t1 ? hi : *t1;
-	}
-	if (*t0 == INT64_MAX) {
-		if (s.n)
-			rc = err_set(e, ERR_USAGE, t->path, -1, "--step: no step %s (steps %lld to %lld)",
-				     app->step, (long long)s.steps[0].number,
-				     (long long)s.steps[s.n - 1].number);
-		else
-			rc = err_set(e, ERR_USAGE, t->path, -1, "--step: the trace has no steps");
-	}
-	st_free(&s);
-	return rc;
-}
-
+/* --step / --range: the trace cut to their window (torch/select.h); the
+ * loaded trace goes with the window, or is freed on an error. */
 static int apply_window(struct app *app, struct trace **t)
 {
 	struct err e = {0};
-	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
 	struct trace *w;
-	int rc = resolve_window(app, *t, &t0, &t1, &e);
-	/* the window is half-open: an end equal to the last event's end keeps it */
-	if (!rc)
-		rc = tr_window(*t, t0, t1 + 1, &w, &e);
+	int rc = tr_select(*t, app->step, app->range, &w, &e);
 	if (rc) {
 		tr_free(*t);
 		*t = NULL;

@@ -8,7 +8,5 @@
 /* Loads path into *out. Returns 0, or the exit code after printing the
  * error (2), in which case *out is NULL. */
 int app_load_trace(struct app *app, const char *path, struct trace **out);
-/* --step's value: "7" or "5-9" -> [*a, *b]; -1 when malformed. */
-int app_parse_steps(const char *s, int64_t *a, int64_t *b);
 
 #endif

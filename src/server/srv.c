@@ -307,6 +307,7 @@ void srv_stop(struct srv *s)
 		free(s->files[i].nsys);
 		free(s->files[i].analysis);
 	}
+	srv_windows_free(s);
 	free(s->files);
 	lru_free(s->cache);
 	pthread_mutex_destroy(&s->ncu_mu);

@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "core/lru.h"
 #include "server/srv_int.h"
+#include "torch/select.h"
 #include "views/view.h"
 
 void srv_job_begin(struct srv *s)
@@ -161,11 +162,11 @@ static enum MHD_Result reply_files(struct srv *s, struct MHD_Connection *c, int 
 
 /* The query parameters each view takes (the commands' options). */
 static const char *const view_params[VIEW_COUNT] = {
-	[VIEW_SUMMARY] = " tb_compat timeline ",
-	[VIEW_STEPS] = " tb_compat step ",
-	[VIEW_OPS] = " tb_compat group_by stack sort top ",
-	[VIEW_KERNELS] = " tb_compat group_by top ",
-	[VIEW_MEMORY] = " tb_compat device curve events step_plot start_ns end_ns points ",
+	[VIEW_SUMMARY] = " tb_compat timeline step range ",
+	[VIEW_STEPS] = " tb_compat step range ",
+	[VIEW_OPS] = " tb_compat group_by stack sort top step range ",
+	[VIEW_KERNELS] = " tb_compat group_by top step range ",
+	[VIEW_MEMORY] = " tb_compat device curve events step_plot start_ns end_ns points step range ",
 };
 
 struct param_check {
@@ -259,21 +260,13 @@ static int parse_opts(struct MHD_Connection *c, enum view_kind k, struct view_op
 					MEM_CURVE_KEEP), -1;
 		o->curve_points = (size_t)v;
 	}
+	/* steps: step picks rows, as `gpuprof steps --step` (the other views'
+	 * step is a cut: srv_select.c) */
 	const char *step = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "step");
-	if (step && *step) {
-		char *end;
-		long long a = strtoll(step, &end, 10), b = a;
-		if (end != step && *end == '-') {
-			const char *s2 = end + 1;
-			b = strtoll(s2, &end, 10);
-			if (end == s2)
-				b = -1;
-		}
-		if (end == step || *end || a < 0 || b < a)
-			return snprintf(msg, n, "step takes N or A-B"), -1;
+	if (step && *step && k == VIEW_STEPS) {
+		if (tr_parse_steps(step, &o->step_lo, &o->step_hi))
+			return snprintf(msg, n, "--step takes N or A-B, not '%.40s'", step), -1;
 		o->only_steps = true;
-		o->step_lo = a;
-		o->step_hi = b;
 		o->step_text = step;
 	}
 	return 0;
@@ -317,7 +310,7 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 		free(cached);
 		return res;
 	}
-	const struct trace *t = NULL;
+	struct trace *t = NULL;
 	bool found = false, nsys = false;
 	pthread_mutex_lock(&s->mu);
 	for (int i = 0; i < s->nfiles; i++)
@@ -334,9 +327,18 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 				       id, id, nsys ? "nsys/info" : "ncu/list");
 	struct err e = {0};
 	struct view *v;
-	srv_job_begin(s);
-	int rc = view_compute(k, t, &o, &v, &e);
-	srv_job_end(s);
+	const char *step, *range;
+	struct srv_win *win = NULL; /* step=/range=: a window of t (srv_select.c) */
+	int rc = srv_selection(c, k == VIEW_STEPS, &step, &range)
+			 ? srv_window_get(s, id, t, step, range, &win, &e)
+			 : 0;
+	if (!rc) {
+		srv_job_begin(s);
+		rc = view_compute(k, win ? srv_window_trace(win) : t, &o, &v, &e);
+		srv_job_end(s);
+	}
+	if (rc)
+		srv_window_put(s, win);
 	if (rc)
 		return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s", e.msg);
 	char *buf = NULL;
@@ -349,6 +351,7 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 	if (f)
 		fclose(f);
 	view_free(v);
+	srv_window_put(s, win);
 	if (ok && ck.n < (int)sizeof ck.key)
 		lru_put(s->cache, ck.key, buf, len);
 	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
@@ -405,7 +408,8 @@ static enum MHD_Result check_tl_param(void *cls, enum MHD_ValueKind kind, const 
 {
 	char *bad = cls;
 	if (strcmp(key, "start_ns") && strcmp(key, "end_ns") && strcmp(key, "px") &&
-	    strcmp(key, "flows") && strcmp(key, "links")) {
+	    strcmp(key, "flows") && strcmp(key, "links") && strcmp(key, "step") &&
+	    strcmp(key, "range")) {
 		snprintf(bad, 64, "%.40s", key);
 		return MHD_NO;
 	}
@@ -455,15 +459,32 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 	for (int i = 0; i < s->nfiles; i++)
 		if (s->files[i].id == id)
 			fl = &s->files[i];
-	const struct trace *t = fl ? fl->t : NULL;
+	struct trace *t = fl ? fl->t : NULL;
 	struct tl_index *ix = fl ? fl->tl : NULL;
+	bool nsys = fl && fl->nsys;
 	pthread_mutex_unlock(&s->mu);
 	if (!fl)
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
 	if (!t)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "file %d is not a trace: ask /api/file/%d/%s",
-				       id, id, fl->nsys ? "nsys/info" : "ncu/list");
+				       id, id, nsys ? "nsys/info" : "ncu/list");
 	struct err e = {0};
+	/* step=/range=: the timeline of the window (its times from its start) */
+	const char *step, *range;
+	struct srv_win *win = NULL;
+	if (srv_selection(c, false, &step, &range)) {
+		int rc = srv_window_get(s, id, t, step, range, &win, &e);
+		if (!rc) {
+			srv_job_begin(s);
+			rc = srv_window_tl(s, win, &ix, &e);
+			srv_job_end(s);
+		}
+		if (rc) {
+			srv_window_put(s, win);
+			return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
+					       e.msg);
+		}
+	}
 	srv_job_begin(s);
 	if (!ix) { /* built once; a concurrent builder's copy is dropped */
 		struct tl_index *nix;
@@ -488,6 +509,7 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 		 : has_links ? tl_write_links(ix, links, f, &e)
 			     : tl_write_json(ix, &o, f, &e);
 	srv_job_end(s);
+	srv_window_put(s, win);
 	bool ok = f && fclose(f) == 0 && rc == 0;
 	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
 			      : srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
@@ -517,6 +539,8 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 				return reply_timeline(s, c, (int)id);
 			if (!strcmp(end, "/trace"))
 				return srv_api_trace(s, c, (int)id);
+			if (!strcmp(end, "/annotations"))
+				return srv_api_annotations(s, c, (int)id);
 			enum view_kind k = view_kind_parse(end + 1);
 			if (k != VIEW_COUNT)
 				return reply_view(s, c, (int)id, k);

@@ -10,6 +10,9 @@
 
 #define SRV_MAX_URL 2048
 #define SRV_MAX_NAME 200
+#define SRV_MAX_WINS 4 /* step/range windows kept (srv_select.c) */
+
+struct srv_win; /* a trace cut to a step/range selection (srv_select.c) */
 
 struct srv_file {
 	int id;
@@ -38,6 +41,8 @@ struct srv {
 	 * ncu_expand_markup): one ncu answer at a time */
 	pthread_mutex_t ncu_mu;
 	struct lru *cache; /* finished trace-view answers (core/lru.h) */
+	struct srv_win *wins[SRV_MAX_WINS]; /* recent selections' windows */
+	uint64_t win_clock;		     /* their last-use stamps */
 };
 
 /* An upload in progress (the connection's state). */
@@ -85,6 +90,24 @@ int srv_upload_nsys_analysis(struct srv *s, struct srv_upload *u, const char *pa
 /* GET /api/file/ID/trace?start_ns=A&end_ns=B (srv_trace.c): the trace as
  * chrome-trace JSON (export/chrome.h), whole or a window of it. */
 enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id);
+/* Selections (srv_select.c). srv_selection: the request's step= and range=
+ * (empty = absent; a steps view's step is its row filter, not a cut, so
+ * NULL there); true when either is set. */
+int srv_selection(struct MHD_Connection *c, bool steps_view, const char **step,
+		  const char **range);
+/* The window of file id's trace t for step or range, shared and counted:
+ * give it back with srv_window_put. Errors: tr_select's (ERR_USAGE with the
+ * CLI's message for a bad selector). */
+int srv_window_get(struct srv *s, int id, struct trace *t, const char *step, const char *range,
+		   struct srv_win **out, struct err *e);
+void srv_window_put(struct srv *s, struct srv_win *w);
+const struct trace *srv_window_trace(const struct srv_win *w);
+/* The timeline index of w's trace, built on first use and kept with w. */
+int srv_window_tl(struct srv *s, struct srv_win *w, struct tl_index **ix, struct err *e);
+/* Frees the windows (server stop: no request is running). */
+void srv_windows_free(struct srv *s);
+/* GET /api/file/ID/annotations (srv_select.c). */
+enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int id);
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
 void srv_job_begin(struct srv *s);
 

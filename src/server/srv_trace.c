@@ -4,7 +4,8 @@
  * ui.perfetto.dev by postMessage; nothing leaves the machine otherwise).
  * A and B are nanoseconds from the trace's start, as the timeline takes
  * them; with either, only the events meeting [A, B) (plus all metadata)
- * are written. */
+ * are written. With step=/range=, the trace cut to that selection
+ * (srv_select.c), its times from the window's start. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,8 @@ static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const cha
 {
 	(void)kind;
 	(void)value;
-	if (strcmp(key, "start_ns") && strcmp(key, "end_ns")) {
+	if (strcmp(key, "start_ns") && strcmp(key, "end_ns") && strcmp(key, "step") &&
+	    strcmp(key, "range")) {
 		snprintf(cls, 64, "%.40s", key);
 		return MHD_NO;
 	}
@@ -40,6 +42,9 @@ static int int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *
 	return 0;
 }
 
+static enum MHD_Result reply_trace(struct srv *s, struct MHD_Connection *c, const struct trace *t,
+				   int64_t a, bool has_a, int64_t b, bool has_b);
+
 enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
 {
 	char bad[64] = "";
@@ -50,7 +55,7 @@ enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
 	bool has_a, has_b;
 	if (int_arg(c, "start_ns", &a, &has_a) || int_arg(c, "end_ns", &b, &has_b))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
-	const struct trace *t = NULL;
+	struct trace *t = NULL;
 	bool found = false, nsys = false;
 	pthread_mutex_lock(&s->mu);
 	for (int i = 0; i < s->nfiles; i++)
@@ -65,6 +70,27 @@ enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
 	if (!t)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "file %d is not a trace: ask /api/file/%d/%s",
 				       id, id, nsys ? "nsys/info" : "ncu/list");
+	/* step=/range=: the window's events, times from its start as the
+	 * timeline's (srv_select.c) */
+	const char *step, *range;
+	struct srv_win *win = NULL;
+	struct err e = {0};
+	if (srv_selection(c, false, &step, &range)) {
+		int rc = srv_window_get(s, id, t, step, range, &win, &e);
+		if (rc)
+			return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
+					       e.msg);
+		t = (struct trace *)srv_window_trace(win);
+	}
+	enum MHD_Result res = reply_trace(s, c, t, a, has_a, b, has_b);
+	srv_window_put(s, win);
+	return res;
+}
+
+/* The answer for trace t (the file's or a window). */
+static enum MHD_Result reply_trace(struct srv *s, struct MHD_Connection *c, const struct trace *t,
+				   int64_t a, bool has_a, int64_t b, bool has_b)
+{
 	struct chrome_opts o = {.windowed = has_a || has_b};
 	bool some = t->min_ts <= t->max_end;
 	int64_t lo = some ? t->min_ts : 0, hi = some ? t->max_end : 0;

@@ -158,3 +158,12 @@ nomem:
 	tr_free(w);
 	return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
 }
+
+void tr_window_release(struct trace *w)
+{
+	if (!w)
+		return;
+	w->base = NULL;
+	w->pool = (struct strpool){0}; /* the base's, as are its arena's strings */
+	tr_free(w);
+}

@@ -17,5 +17,8 @@
 #include "torch/trace.h"
 
 int tr_window(struct trace *t, int64_t t0, int64_t t1, struct trace **out, struct err *e);
+/* Frees window w but not the trace it was cut from (for a caller that keeps
+ * that trace, such as the server); tr_free(w) frees both. NULL is fine. */
+void tr_window_release(struct trace *w);
 
 #endif

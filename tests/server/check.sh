@@ -187,7 +187,7 @@ expect 400 "timeline start = end" "${tlurl}api/file/1/timeline?start_ns=5&end_ns
 expect 400 "timeline px 0" "${tlurl}api/file/1/timeline?px=0"
 expect 400 "timeline px too wide" "${tlurl}api/file/1/timeline?px=100000"
 expect 400 "timeline bad start" "${tlurl}api/file/1/timeline?start_ns=1e3"
-expect 400 "timeline unknown parameter" "${tlurl}api/file/1/timeline?step=1"
+expect 400 "timeline unknown parameter" "${tlurl}api/file/1/timeline?frobnicate=1"
 expect 404 "timeline of an unknown file" "${tlurl}api/file/9/timeline"
 kill "$tlpid"
 wait "$tlpid" 2>/dev/null
@@ -362,6 +362,19 @@ else
 	bad "tests/server/ncu_full.sh did not finish"
 fi
 # ---- end of the Nsight Compute chart fixture ----
+# ---- step and range selection: tests/server/stepsel.sh (its own server);
+# its counts join ours ----
+sel_out=$(sh tests/server/stepsel.sh 2>&1)
+printf '%s\n' "$sel_out" | grep -v '^stepsel: [0-9]* passed'
+sel_pass=$(printf '%s\n' "$sel_out" | sed -n 's/^stepsel: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+sel_fail=$(printf '%s\n' "$sel_out" | sed -n 's/^stepsel: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -n "$sel_pass" ]; then
+	pass=$((pass + sel_pass))
+	fail=$((fail + sel_fail))
+else
+	bad "tests/server/stepsel.sh did not finish"
+fi
+# ---- end of step and range selection ----
 # ---- the timeline's lane order, instants, counters, flows and links, and
 # GET /trace (tests/server/timeline_more.json, written by hand: processes
 # 30 (sort 1), 10 (sort 2, labels CPU), 5 (no sort); pid 10's threads 2

@@ -123,6 +123,9 @@ test('Open in Perfetto posts the trace\'s bytes to ui.perfetto.dev after its PON
 		'});</script>';
 	const opened = [];
 	await ctx.route('https://ui.perfetto.dev/**', (r) => { opened.push(r.request().url()); return r.fulfill({ status: 200, contentType: 'text/html', body: stub }); });
+	// a fresh page: a hash change alone would keep the last test's canvas
+	// (and its window) until the new answer is drawn
+	await page.goto('about:blank');
 	await page.goto(`${url}#file=1&view=timeline`);
 	await until('data-order', (v) => v !== '');
 	const btn = page.getByTestId('timeline-perfetto');

@@ -1,0 +1,280 @@
+/* srv_select: the viewer's step and range selection (`step=N|A-B`,
+ * `range=NAME` on the trace views, the timeline and /trace: what --step and
+ * --range do to `gpuprof VIEW`), and GET /api/file/ID/annotations (the
+ * trace's distinct user annotation names, for the page's --range field).
+ *
+ * The loaded trace is never changed: a selection is answered from a window
+ * of it (torch/select.h, the CLI's own cut), built once per (file, step,
+ * range) and kept in a small table of the last SRV_MAX_WINS windows used.
+ * Each window is reference counted: the table holds one reference and every
+ * request using it one more, so evicting a window another request is still
+ * reading only drops the table's reference; the last one out frees it. The
+ * counts change only under s->mu. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "server/srv_int.h"
+#include "torch/select.h"
+#include "torch/window.h"
+#include "views/view.h"
+
+struct srv_win {
+	int id;		    /* the file */
+	char *step, *range; /* the selector (either NULL) */
+	struct trace *t;    /* the window (borrows the file's trace) */
+	struct tl_index *tl; /* the timeline's index of t, built on first use */
+	int refs;
+	uint64_t used; /* s->win_clock at the last use */
+};
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static void win_free(struct srv_win *w)
+{
+	if (!w)
+		return;
+	tl_index_free(w->tl);
+	tr_window_release(w->t);
+	free(w->step);
+	free(w->range);
+	free(w);
+}
+
+/* Drops one reference; returns w when it was the last (to free outside the
+ * lock), else NULL. Under s->mu. */
+static struct srv_win *unref_locked(struct srv_win *w)
+{
+	return --w->refs == 0 ? w : NULL;
+}
+
+void srv_window_put(struct srv *s, struct srv_win *w)
+{
+	if (!w)
+		return;
+	pthread_mutex_lock(&s->mu);
+	struct srv_win *dead = unref_locked(w);
+	pthread_mutex_unlock(&s->mu);
+	win_free(dead);
+}
+
+const struct trace *srv_window_trace(const struct srv_win *w)
+{
+	return w->t;
+}
+
+/* The table's window of (id, step, range) with one more reference, or NULL.
+ * Under s->mu. */
+static struct srv_win *find_locked(struct srv *s, int id, const char *step, const char *range)
+{
+	for (int i = 0; i < SRV_MAX_WINS; i++) {
+		struct srv_win *w = s->wins[i];
+		if (w && w->id == id && same_str(w->step, step) && same_str(w->range, range)) {
+			w->refs++;
+			w->used = ++s->win_clock;
+			return w;
+		}
+	}
+	return NULL;
+}
+
+int srv_window_get(struct srv *s, int id, struct trace *t, const char *step, const char *range,
+		   struct srv_win **out, struct err *e)
+{
+	pthread_mutex_lock(&s->mu);
+	*out = find_locked(s, id, step, range);
+	pthread_mutex_unlock(&s->mu);
+	if (*out)
+		return 0;
+	struct srv_win *w = calloc(1, sizeof *w);
+	if (!w || (step && !(w->step = strdup(step))) || (range && !(w->range = strdup(range)))) {
+		win_free(w);
+		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	}
+	w->id = id;
+	srv_job_begin(s); /* a cut costs a pass over the trace */
+	int rc = tr_select(t, step, range, &w->t, e);
+	srv_job_end(s);
+	if (rc) {
+		win_free(w);
+		return rc;
+	}
+	/* another request may have cut the same window meanwhile: use one */
+	struct srv_win *dead = NULL;
+	pthread_mutex_lock(&s->mu);
+	*out = find_locked(s, id, step, range);
+	if (*out) {
+		dead = w;
+	} else {
+		int slot = 0;
+		for (int i = 0; i < SRV_MAX_WINS; i++) {
+			if (!s->wins[i]) {
+				slot = i;
+				break;
+			}
+			if (s->wins[i]->used < s->wins[slot]->used)
+				slot = i;
+		}
+		if (s->wins[slot])
+			dead = unref_locked(s->wins[slot]); /* still in use: its last user frees it */
+		w->refs = 2; /* the table's and the caller's */
+		w->used = ++s->win_clock;
+		s->wins[slot] = w;
+		*out = w;
+	}
+	pthread_mutex_unlock(&s->mu);
+	win_free(dead);
+	return 0;
+}
+
+int srv_window_tl(struct srv *s, struct srv_win *w, struct tl_index **ix, struct err *e)
+{
+	pthread_mutex_lock(&s->mu);
+	*ix = w->tl;
+	pthread_mutex_unlock(&s->mu);
+	if (*ix)
+		return 0;
+	struct tl_index *nix;
+	int rc = tl_index_build(w->t, &nix, e);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&s->mu); /* a concurrent builder's copy is dropped */
+	if (!w->tl)
+		w->tl = nix, nix = NULL;
+	*ix = w->tl;
+	pthread_mutex_unlock(&s->mu);
+	tl_index_free(nix);
+	return 0;
+}
+
+void srv_windows_free(struct srv *s)
+{
+	for (int i = 0; i < SRV_MAX_WINS; i++) {
+		win_free(s->wins[i]);
+		s->wins[i] = NULL;
+	}
+}
+
+int srv_selection(struct MHD_Connection *c, bool steps_view, const char **step,
+		  const char **range)
+{
+	*step = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "step");
+	*range = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "range");
+	if (*step && !**step)
+		*step = NULL;
+	if (*range && !**range)
+		*range = NULL;
+	/* the steps view picks its rows by step from the whole trace's steps
+	 * (as `gpuprof steps --step`): only range cuts its events */
+	if (steps_view)
+		*step = NULL;
+	return *step || *range;
+}
+
+/* GET /api/file/ID/annotations: the distinct names of the trace's user
+ * annotations (what --range looks for first), by name, with their count and
+ * the start of the first one (the one --range cuts to), in ns. */
+static const struct rep_col ann_cols[] = {
+	{"name", "Name", REP_STR},
+	{"count", "Count", REP_INT},
+	{"first_start_ns", "First start (ns)", REP_INT},
+};
+
+struct ann {
+	uint32_t name;
+	uint64_t count;
+	int64_t first;
+};
+
+static int ann_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct trace *t = ctx;
+	return strcmp(tr_str(t, ((const struct ann *)a)->name), tr_str(t, ((const struct ann *)b)->name));
+}
+
+static enum MHD_Result no_param(void *cls, enum MHD_ValueKind kind, const char *key,
+				const char *value)
+{
+	(void)kind;
+	(void)value;
+	snprintf(cls, 64, "%.40s", key);
+	return MHD_NO;
+}
+
+enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int id)
+{
+	char bad[64] = "";
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, no_param, bad);
+	if (bad[0])
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "annotations takes no parameter '%s'",
+				       bad);
+	const struct trace *t = NULL;
+	bool found = false;
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < s->nfiles; i++)
+		if (s->files[i].id == id) {
+			t = s->files[i].t; /* traces live as long as the server */
+			found = true;
+		}
+	pthread_mutex_unlock(&s->mu);
+	if (!found)
+		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	if (!t)
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "file %d is not a trace", id);
+	uint32_t *slot = calloc(t->pool.n ? t->pool.n : 1, sizeof *slot); /* name -> index + 1 */
+	struct ann *v = NULL;
+	size_t n = 0, cap = 0;
+	bool ok = slot != NULL;
+	srv_job_begin(s);
+	for (size_t r = 0; ok && r < t->ev.n; r++) {
+		if (t->ev.kind[r] != TR_USER_ANNOTATION || t->ev.name[r] >= t->pool.n)
+			continue;
+		uint32_t nm = t->ev.name[r];
+		if (!slot[nm]) {
+			if (n == cap) {
+				size_t nc = cap ? 2 * cap : 64;
+				struct ann *nv = realloc(v, nc * sizeof *nv);
+				if (!nv) {
+					ok = false;
+					break;
+				}
+				v = nv, cap = nc;
+			}
+			v[n] = (struct ann){.name = nm, .first = t->ev.ts[r]};
+			slot[nm] = (uint32_t)++n;
+		}
+		struct ann *a = &v[slot[nm] - 1];
+		a->count++;
+		if (t->ev.ts[r] < a->first)
+			a->first = t->ev.ts[r];
+	}
+	srv_job_end(s);
+	free(slot);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = ok ? open_memstream(&buf, &len) : NULL;
+	struct report *r = f ? rep_open(f, REP_JSON) : NULL;
+	if (r) {
+		if (n)
+			qsort_r(v, n, sizeof *v, ann_cmp, (void *)t);
+		rep_table_begin(r, "annotations", "User annotations", ann_cols, 3);
+		for (size_t i = 0; i < n; i++) {
+			struct rep_val row[] = {rep_s(tr_str(t, v[i].name)), rep_i((int64_t)v[i].count),
+						rep_i(v[i].first)};
+			rep_row(r, row);
+		}
+		rep_table_end(r);
+	}
+	ok = r && rep_close(r) == 0;
+	if (f)
+		fclose(f);
+	free(v);
+	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+				 : srv_reply_error(c, 500, "could not write the answer");
+	free(buf);
+	return res;
+}
