@@ -85,6 +85,14 @@ int srv_upload_nsys_analysis(struct srv *s, struct srv_upload *u, const char *pa
 /* GET /api/file/ID/trace?start_ns=A&end_ns=B (srv_trace.c): the trace as
  * chrome-trace JSON (export/chrome.h), whole or a window of it. */
 enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id);
+/* The timeline index of trace file id (built on first use, kept with the
+ * file) with a job slot taken (srv_job_end when done); NULL, the job slot
+ * not taken, when there is none: *res is then the error reply (404, 400 for
+ * a file that is not a trace, 500). srv_timeline_find.c. */
+struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id, enum MHD_Result *res);
+/* GET /api/file/ID/timeline/find?find=TEXT&start_ns=A&end_ns=B&limit=N
+ * (srv_timeline_find.c): the timeline's search. */
+enum MHD_Result srv_api_timeline_find(struct srv *s, struct MHD_Connection *c, int id);
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
 void srv_job_begin(struct srv *s);
 
