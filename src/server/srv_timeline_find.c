@@ -29,8 +29,9 @@ struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id, e
 		return NULL;
 	}
 	if (!t) {
-		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "file %d is not a trace: ask /api/file/%d/%s",
-				       id, id, nsys ? "nsys/info" : "ncu/list");
+		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "file %d is not a trace: ask /api/file/%d/%s", id, id,
+				       nsys ? "nsys/info" : "ncu/list");
 		return NULL;
 	}
 	srv_job_begin(s);
@@ -89,16 +90,21 @@ enum MHD_Result srv_api_timeline_find(struct srv *s, struct MHD_Connection *c, i
 	char bad[64] = "";
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, bad);
 	if (bad[0])
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "timeline/find takes no parameter '%s'", bad);
-	struct tl_find_opts o = {.text = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "find")};
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "timeline/find takes no parameter '%s'", bad);
+	struct tl_find_opts o = {.text =
+				     MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "find")};
 	if (!o.text || !*o.text)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "find takes a non-empty text");
-	if (int_arg(c, "start_ns", &o.start_ns, &o.has_start) || int_arg(c, "end_ns", &o.end_ns, &o.has_end))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
+	if (int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
+	    int_arg(c, "end_ns", &o.end_ns, &o.has_end))
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "start_ns and end_ns take integer nanoseconds");
 	int64_t limit = TL_FIND_LIMIT;
 	bool has_limit;
 	if (int_arg(c, "limit", &limit, &has_limit) || limit < 0 || limit > TL_FIND_MAX_LIMIT)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "limit takes 0 to %d matches", TL_FIND_MAX_LIMIT);
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "limit takes 0 to %d matches",
+				       TL_FIND_MAX_LIMIT);
 	o.limit = (int)limit;
 	enum MHD_Result res;
 	struct tl_index *ix = srv_tl_index(s, c, id, &res);
@@ -108,7 +114,8 @@ enum MHD_Result srv_api_timeline_find(struct srv *s, struct MHD_Connection *c, i
 	size_t len = 0;
 	struct err e = {0};
 	FILE *f = open_memstream(&buf, &len);
-	int rc = f ? tl_write_find(ix, &o, f, &e) : err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
+	int rc =
+	    f ? tl_write_find(ix, &o, f, &e) : err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
 	srv_job_end(s);
 	bool ok = f && fclose(f) == 0 && rc == 0;
 	res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)

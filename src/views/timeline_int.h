@@ -35,6 +35,7 @@ struct tl_index {
 	 * of each name (string id), npos[nfirst[id] .. nfirst[id+1]) */
 	uint32_t *nfirst;
 	uint32_t *npos;
+	uint32_t nnames; /* string ids at build time: nfirst has nnames + 1 */
 };
 
 /* JSON string / double / id helpers shared by both files. */

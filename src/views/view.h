@@ -119,9 +119,10 @@ struct tl_find_opts {
 	int limit;		  /* 0..TL_FIND_MAX_LIMIT matches written */
 };
 
-/* *out (malloc'd, t->pool.n bytes): 1 for each string id that names a slice
- * and contains text; *nmatch (when not NULL) their number. O(distinct slice
- * names * text). ERR_USAGE for an empty text. */
+/* *out (malloc'd, a byte per string id the trace had when the index was
+ * built): 1 for each id that names a slice and contains text; *nmatch
+ * (when not NULL) their number. O(distinct slice names * text). ERR_USAGE
+ * for an empty text. */
 int tl_find_match(const struct tl_index *ix, const char *text, uint8_t **out, size_t *nmatch,
 		  struct err *e);
 /* The matches in the window as JSON to f: {find, total, truncated,

@@ -25,6 +25,7 @@ int tl_find_build(struct tl_index *ix)
 	const struct trace *t = ix->t;
 	uint32_t ns = t->pool.n;
 	size_t n = ix->first[t->tracks.n];
+	ix->nnames = ns;
 	ix->nfirst = calloc((size_t)ns + 1, sizeof *ix->nfirst);
 	ix->npos = malloc((n ? n : 1) * sizeof *ix->npos);
 	if (!ix->nfirst || !ix->npos)
@@ -60,7 +61,8 @@ static bool contains_ci(const unsigned char *h, size_t hn, const unsigned char *
 {
 	if (nn > hn)
 		return false;
-	unsigned char c0 = nd[0], c1 = c0 >= 'a' && c0 <= 'z' ? (unsigned char)(c0 - ('a' - 'A')) : c0;
+	unsigned char c0 = nd[0],
+		      c1 = c0 >= 'a' && c0 <= 'z' ? (unsigned char)(c0 - ('a' - 'A')) : c0;
 	for (size_t i = 0; i + nn <= hn; i++) {
 		if (h[i] != c0 && h[i] != c1)
 			continue;
@@ -81,7 +83,7 @@ int tl_find_match(const struct tl_index *ix, const char *text, uint8_t **out, si
 	if (!nn)
 		return err_set(e, ERR_USAGE, NULL, -1, "find takes a non-empty text");
 	const struct trace *t = ix->t;
-	uint32_t ns = t->pool.n;
+	uint32_t ns = ix->nnames;
 	uint8_t *m = calloc((size_t)ns ? ns : 1, 1);
 	unsigned char *nd = malloc(nn);
 	if (!m || !nd) {
@@ -95,8 +97,8 @@ int tl_find_match(const struct tl_index *ix, const char *text, uint8_t **out, si
 	for (uint32_t id = 0; id < ns; id++) {
 		if (ix->nfirst[id] == ix->nfirst[id + 1])
 			continue; /* no slice has this name */
-		if (contains_ci((const unsigned char *)strpool_get(&t->pool, id), strpool_len(&t->pool, id),
-				nd, nn)) {
+		if (contains_ci((const unsigned char *)strpool_get(&t->pool, id),
+				strpool_len(&t->pool, id), nd, nn)) {
 			m[id] = 1;
 			k++;
 		}
@@ -180,14 +182,16 @@ int tl_write_find(const struct tl_index *ix, const struct tl_find_opts *o, FILE 
 {
 	const struct trace *t = ix->t;
 	if (o->limit < 0 || o->limit > TL_FIND_MAX_LIMIT)
-		return err_set(e, ERR_USAGE, NULL, -1, "limit takes 0 to %d matches", TL_FIND_MAX_LIMIT);
+		return err_set(e, ERR_USAGE, NULL, -1, "limit takes 0 to %d matches",
+			       TL_FIND_MAX_LIMIT);
 	int64_t lo = t->min_ts <= t->max_end ? t->min_ts : 0;
 	int64_t A = INT64_MIN, B = INT64_MAX;
 	if ((o->has_start && __builtin_add_overflow(lo, o->start_ns, &A)) ||
 	    (o->has_end && __builtin_add_overflow(lo, o->end_ns, &B)))
 		return err_set(e, ERR_USAGE, NULL, -1, "start_ns or end_ns is out of range");
 	if (o->has_start && o->has_end && B <= A)
-		return err_set(e, ERR_USAGE, NULL, -1, "the window is empty: end_ns must be after start_ns");
+		return err_set(e, ERR_USAGE, NULL, -1,
+			       "the window is empty: end_ns must be after start_ns");
 	uint8_t *m;
 	size_t nm;
 	int rc = tl_find_match(ix, o->text, &m, &nm, e);
@@ -204,7 +208,7 @@ int tl_write_find(const struct tl_index *ix, const struct tl_find_opts *o, FILE 
 	}
 	size_t nheap = 0, nst = 0;
 	int64_t total = 0;
-	for (uint32_t id = 0; id < t->pool.n; id++) {
+	for (uint32_t id = 0; id < ix->nnames; id++) {
 		if (!m[id])
 			continue;
 		struct name_stat s = {.id = id};
@@ -236,17 +240,22 @@ int tl_write_find(const struct tl_index *ix, const struct tl_find_opts *o, FILE 
 		fprintf(f, "%lld", (long long)o->end_ns);
 	else
 		fputs("null", f);
-	fprintf(f, ", \"limit\": %d},\n  \"total\": %lld, \"truncated\": %s, \"names_total\": %zu,\n  \"names\": [",
+	fprintf(f,
+		", \"limit\": %d},\n  \"total\": %lld, \"truncated\": %s, \"names_total\": %zu,\n  "
+		"\"names\": [",
 		o->limit, (long long)total, (size_t)total > nheap ? "true" : "false", nst);
 	for (size_t i = 0; i < nst && i < TL_FIND_MAX_NAMES; i++) {
 		fprintf(f, "%s\n   {\"name\": ", i ? "," : "");
 		tl_put_str(f, tr_str(t, st[i].id));
-		fprintf(f, ", \"count\": %lld, \"total_dur\": %lld}", (long long)st[i].count, (long long)st[i].dur);
+		fprintf(f, ", \"count\": %lld, \"total_dur\": %lld}", (long long)st[i].count,
+			(long long)st[i].dur);
 	}
 	fprintf(f, "%s],\n  \"matches\": [", nst ? "\n  " : "");
 	for (size_t i = 0; i < nheap; i++) {
 		uint32_t p = heap[i], row = ix->rows[p];
-		fprintf(f, "%s\n   {\"row\": %u, \"track\": %u, \"ts\": %lld, \"dur\": %lld, \"depth\": %u, \"kind\": ",
+		fprintf(f,
+			"%s\n   {\"row\": %u, \"track\": %u, \"ts\": %lld, \"dur\": %lld, "
+			"\"depth\": %u, \"kind\": ",
 			i ? "," : "", row, t->ev.track[row], (long long)(t->ev.ts[row] - lo),
 			(long long)tr_dur(t, row), (unsigned)ix->depth[p]);
 		tl_put_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
