@@ -5,7 +5,7 @@
 // `gpuprof VIEW --step ...` prints; the Steps page keeps listing every step
 // (its step= would pick rows) and marks the selected ones.
 
-const VIEWS = /^\/api\/file\/\d+\/(summary|steps|ops|kernels|memory|timeline|trace)(\?|$)/;
+const VIEWS = /^\/api\/file\/\d+\/(summary|steps|ops|kernels|memory|timeline|timeline\/find|trace)(\?|$)/;
 const el = (tag, props = {}, ...kids) => {
 	const e = Object.assign(document.createElement(tag), props);
 	e.append(...kids);

@@ -14,10 +14,12 @@
 // ui.perfetto.dev with its postMessage protocol (PING until PONG, then the
 // buffer). State in the hash: start=NS&end=NS (from the trace's start, as
 // the API takes them), collapsed=t3,c0 (lanes by track, counters by id),
-// flows=1.
+// flows=1. Search (timeline_search.js): find=TEXT&match=K; the windows are
+// asked with find=TEXT, so the server marks the visible matches.
 
 import { fmtDur } from './fmt.js';
 import { withSel } from './stepsel.js';
+import { timelineSearch } from './timeline_search.js';
 
 const el = (tag, { dataset, ...props } = {}, ...kids) => {
 	const e = Object.assign(document.createElement(tag), props);
@@ -27,6 +29,7 @@ const el = (tag, { dataset, ...props } = {}, ...kids) => {
 };
 
 const ROW = 16, HEAD = 18, IROW = 10, CROW = 40, MIN_NS = 10;
+const MARK = '#f0b000', MARK_CUR = '#e0306a'; // search matches, the current one
 export const PERFETTO = 'https://ui.perfetto.dev';
 let active = null; // the timeline on the page, for the keys
 
@@ -99,7 +102,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 	const info = el('div', { className: 'kmeta', dataset: { testid: 'timeline-window' } });
 	const details = el('div', { className: 'tl-details', dataset: { testid: 'timeline-details' }, textContent: 'Click an event for its details, a lane\'s name to collapse it.' });
 	const wrap = el('div', { className: 'tl-wrap' }, canvas);
-	let data = null, hits = [], heads = [], seq = 0, timer = null;
+	let data = null, hits = [], heads = [], seq = 0, timer = null, search = null;
 
 	const width = () => Math.max(100, Math.floor(wrap.clientWidth || 1000));
 	const x = (ns, W) => (ns - start) / (end - start) * W;
@@ -189,6 +192,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 		g.font = '11px sans-serif';
 		g.textBaseline = 'middle';
 		hits = []; heads = [];
+		let marked = 0; // items marked as search matches
 		const rowY = new Map(); // track -> y of its depth 0 (or its header when collapsed)
 		let y = 0;
 		for (const b of bl) {
@@ -222,6 +226,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 					const w = Math.max(1, x1 - x0);
 					g.fillStyle = `hsl(${hue(it.name)} 55% 60%)`;
 					g.fillRect(x0, ry + 1, w, ROW - 2);
+					if (it.match) { g.strokeStyle = MARK; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; marked++; }
 					if (it.row === selected) { g.strokeStyle = fg; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; }
 					if (w > 30) {
 						g.save();
@@ -238,6 +243,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 					g.fillStyle = muted;
 					g.fillRect(x0, ry + 1, w, ROW - 2);
 					g.globalAlpha = 1;
+					if (it.matches) { g.fillStyle = MARK; g.fillRect(x0, ry + ROW - 5, Math.max(2, w), 4); marked++; }
 					hits.push({ x0, x1: x0 + w, y0: ry, y1: ry + ROW, it, lane: l });
 				}
 			}
@@ -267,13 +273,27 @@ export async function renderTimeline(api, id, s, writeHash) {
 		canvas.dataset.counters = String((data?.counters || []).length);
 		canvas.dataset.flows = String(arrows);
 		canvas.dataset.collapsed = [...collapsed].join(',');
+		// the current match: outlined where it is, drawn one by one or merged
+		const cur = search?.current(), at = cur && rowY.get(cur.track);
+		canvas.dataset.marked = String(marked);
+		canvas.dataset.match = cur ? String(cur.row) : '';
+		canvas.dataset.matchShown = '';
+		if (cur && at && !at.closed && cur.ts < end && cur.ts + cur.dur >= start) {
+			const x0 = Math.max(-2, x(cur.ts, W)), x1 = Math.min(W + 2, x(cur.ts + cur.dur, W));
+			const ry = at.y + cur.depth * ROW;
+			g.strokeStyle = MARK_CUR; g.lineWidth = 3;
+			g.strokeRect(x0 - 2, ry, Math.max(4, x1 - x0 + 4), ROW);
+			g.lineWidth = 1;
+			canvas.dataset.matchShown = String(Math.round((x0 + x1) / 2));
+		}
 		info.textContent = `${fmtDur(start - T0)} – ${fmtDur(end - T0)} (${fmtDur(end - start)} shown)${data?.truncated ? ' · truncated' : ''}${flowsOn && data?.flows_truncated ? ` · ${data.flows.length} of ${data.flows_total} flows` : ''}`;
 	}
 
 	async function load() {
 		const my = ++seq;
 		const W = width();
-		const d = await api(`/api/file/${id}/timeline?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}&px=${W}${flowsOn ? '&flows=1' : ''}`);
+		const q = search?.text() ? `&find=${encodeURIComponent(search.text())}` : '';
+		const d = await api(`/api/file/${id}/timeline?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}&px=${W}${flowsOn ? '&flows=1' : ''}${q}`);
 		if (my !== seq) return;
 		data = d;
 		canvas.dataset.start = String(d.timeline.start_ns);
@@ -346,12 +366,16 @@ export async function renderTimeline(api, id, s, writeHash) {
 		}
 		const h = hits.find((b) => px >= b.x0 - 1 && px <= b.x1 + 1 && py >= b.y0 && py < b.y1);
 		if (!h) return;
-		const it = h.it;
+		showDetails(h.it, h.lane);
+	});
+
+	// the details panel of an item (a clicked one, a search match)
+	function showDetails(it, lane) {
 		let line;
-		if (it.type === 'event') line = `${it.name} · ${it.kind} · start ${fmtDur(it.ts - T0)} · duration ${fmtDur(it.dur)} · depth ${it.depth} · row ${it.row} · ${laneName(h.lane)}`;
-		else if (it.type === 'instant') line = `${it.name} · ${it.kind} · instant at ${fmtDur(it.ts - T0)} · row ${it.row} · ${laneName(h.lane)}`;
-		else if (it.type === 'instants') line = `${it.count} instants merged · ${fmtDur(it.ts - T0)} – ${fmtDur(it.end - T0)} · ${laneName(h.lane)} (zoom in to see them)`;
-		else line = `${it.count} short events merged · ${fmtDur(it.ts - T0)} – ${fmtDur(it.end - T0)} · busy ${fmtDur(it.busy_ns)} · depth ${it.depth} · ${laneName(h.lane)} (zoom in to see them)`;
+		if (it.type === 'event') line = `${it.name} · ${it.kind} · start ${fmtDur(it.ts - T0)} · duration ${fmtDur(it.dur)} · depth ${it.depth} · row ${it.row} · ${lane ? laneName(lane) : `track ${it.track}`}`;
+		else if (it.type === 'instant') line = `${it.name} · ${it.kind} · instant at ${fmtDur(it.ts - T0)} · row ${it.row} · ${laneName(lane)}`;
+		else if (it.type === 'instants') line = `${it.count} instants merged · ${fmtDur(it.ts - T0)} – ${fmtDur(it.end - T0)} · ${laneName(lane)} (zoom in to see them)`;
+		else line = `${it.count} short events merged · ${fmtDur(it.ts - T0)} – ${fmtDur(it.end - T0)} · busy ${fmtDur(it.busy_ns)} · depth ${it.depth} · ${laneName(lane)} (zoom in to see them)`;
 		const kids = [el('div', { dataset: { testid: 'timeline-event' }, textContent: line })];
 		if (it.type === 'event') {
 			const box = el('div', { className: 'tl-links', dataset: { testid: 'timeline-links' }, textContent: 'Linked events…' });
@@ -359,6 +383,27 @@ export async function renderTimeline(api, id, s, writeHash) {
 			showLinks(it, box);
 		}
 		details.replaceChildren(...kids);
+	}
+
+	// search: a match is centred (zoomed in until it is drawn one by one,
+	// 8 px wide, when it is shorter), outlined and its details shown
+	let firstLoad = null;
+	search = timelineSearch({
+		api, id, s, save, onText: reload,
+		async onJump(m, fromHash) {
+			selected = m.row;
+			if (!(fromHash && s.start && s.end)) {
+				const W = width();
+				let span = Math.max(end - start, m.dur * 1.5, MIN_NS);
+				if (m.dur > 0 && m.dur / span * W < 8) span = Math.max(MIN_NS, m.dur * W / 8);
+				const c = m.ts + m.dur / 2;
+				setWindow(c - span / 2, c + span / 2);
+			} else {
+				draw();
+			}
+			await firstLoad;
+			showDetails({ type: 'event', ...m }, data?.lanes.find((l) => l.track === m.track));
+		},
 	});
 
 	const flowsBtn = el('button', { textContent: 'Flows', title: 'Show the flow arrows: launches → kernels, s/t/f flows (f)', dataset: { testid: 'timeline-flows' } });
@@ -409,6 +454,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 			else if (k === 'ArrowRight') pan(0.2);
 			else if (k === '0') setWindow(T0, T1);
 			else if (k === 'f') setFlows(!flowsOn);
+			else if (search.key(k)) { /* '/', n, N */ }
 			else return false;
 			return true;
 		},
@@ -424,15 +470,16 @@ export async function renderTimeline(api, id, s, writeHash) {
 		draw();
 		reload();
 	}).observe(wrap);
-	await load().catch((e) => { details.textContent = `Could not load the window: ${e.message}`; });
+	firstLoad = load().catch((e) => { details.textContent = `Could not load the window: ${e.message}`; });
+	await firstLoad;
 	const reset = el('button', { textContent: 'Whole trace', title: 'Show the whole trace (0)' });
 	reset.addEventListener('click', () => setWindow(T0, T1));
-	const help = el('span', { className: 'count', textContent: 'wheel / + − zoom · drag / ← → pan · f flows · click a lane name to collapse it' });
+	const help = el('span', { className: 'count', textContent: 'wheel / + − zoom · drag / ← → pan · f flows · / search, n N next/previous · click a lane name to collapse it' });
 	return [el('section', { className: 'timeline' }, el('h2', { textContent: 'Timeline' }),
-		el('div', { className: 'tools' }, reset, flowsBtn, perfBtn, info, help), wrap, details)];
+		el('div', { className: 'tools' }, reset, flowsBtn, perfBtn, search.bar, info, help), search.panel, wrap, details)];
 }
 
-// The page's keys (+ - arrows 0 f) while a timeline is shown; true when used.
+// The page's keys (+ - arrows 0 f / n N) while a timeline is shown; true when used.
 export function timelineKey(k) {
 	return !!(active && active.canvas.isConnected && active.key(k));
 }

@@ -408,8 +408,8 @@ static enum MHD_Result check_tl_param(void *cls, enum MHD_ValueKind kind, const 
 {
 	char *bad = cls;
 	if (strcmp(key, "start_ns") && strcmp(key, "end_ns") && strcmp(key, "px") &&
-	    strcmp(key, "flows") && strcmp(key, "links") && strcmp(key, "step") &&
-	    strcmp(key, "range")) {
+	    strcmp(key, "flows") && strcmp(key, "links") && strcmp(key, "find") &&
+	    strcmp(key, "step") && strcmp(key, "range")) {
 		snprintf(bad, 64, "%.40s", key);
 		return MHD_NO;
 	}
@@ -432,8 +432,8 @@ static int int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *
 	return 0;
 }
 
-/* GET /api/file/ID/timeline?start_ns=A&end_ns=B&px=W&flows=1, or ?links=ROW
- * (views/view_timeline.c) */
+/* GET /api/file/ID/timeline?start_ns=A&end_ns=B&px=W&flows=1&find=TEXT, or
+ * ?links=ROW (views/view_timeline.c) */
 static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, int id)
 {
 	char bad[64] = "";
@@ -454,54 +454,20 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 	bool has_links;
 	if (int_arg(c, "links", &links, &has_links) || (has_links && links < 0))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "links takes an event row");
-	struct srv_file *fl = NULL;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles; i++)
-		if (s->files[i].id == id)
-			fl = &s->files[i];
-	struct trace *t = fl ? fl->t : NULL;
-	struct tl_index *ix = fl ? fl->tl : NULL;
-	bool nsys = fl && fl->nsys;
-	pthread_mutex_unlock(&s->mu);
-	if (!fl)
-		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
-	if (!t)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "file %d is not a trace: ask /api/file/%d/%s",
-				       id, id, nsys ? "nsys/info" : "ncu/list");
+	enum MHD_Result res;
+	struct srv_win *win; /* step=/range=: the window's timeline, from its start */
+	struct tl_index *ix = srv_tl_index(s, c, id, &win, &res);
+	if (!ix)
+		return res;
 	struct err e = {0};
-	/* step=/range=: the timeline of the window (its times from its start) */
-	const char *step, *range;
-	struct srv_win *win = NULL;
-	if (srv_selection(c, false, &step, &range)) {
-		int rc = srv_window_get(s, id, t, step, range, &win, &e);
-		if (!rc) {
-			srv_job_begin(s);
-			rc = srv_window_tl(s, win, &ix, &e);
-			srv_job_end(s);
-		}
-		if (rc) {
-			srv_window_put(s, win);
-			return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
-					       e.msg);
-		}
+	uint8_t *match = NULL; /* find=TEXT: mark the events of matching names */
+	const char *find = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "find");
+	if (find && *find && tl_find_match(ix, find, &match, NULL, &e)) {
+		srv_job_end(s);
+		srv_window_put(s, win);
+		return srv_reply_error(c, 500, "%s", e.msg);
 	}
-	srv_job_begin(s);
-	if (!ix) { /* built once; a concurrent builder's copy is dropped */
-		struct tl_index *nix;
-		if (tl_index_build(t, &nix, &e)) {
-			srv_job_end(s);
-			return srv_reply_error(c, 500, "%s", e.msg);
-		}
-		pthread_mutex_lock(&s->mu);
-		for (int i = 0; i < s->nfiles; i++)
-			if (s->files[i].id == id) {
-				if (!s->files[i].tl)
-					s->files[i].tl = nix, nix = NULL;
-				ix = s->files[i].tl;
-			}
-		pthread_mutex_unlock(&s->mu);
-		tl_index_free(nix);
-	}
+	o.match = match;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -510,10 +476,11 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 			     : tl_write_json(ix, &o, f, &e);
 	srv_job_end(s);
 	srv_window_put(s, win);
+	free(match);
 	bool ok = f && fclose(f) == 0 && rc == 0;
-	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
-			      : srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
-						rc ? e.msg : "could not write the answer");
+	res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+		 : srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
+				   rc ? e.msg : "could not write the answer");
 	free(buf);
 	return res;
 }
@@ -537,6 +504,8 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 				return reply_nsys(s, c, (int)id, end + 6);
 			if (!strcmp(end, "/timeline"))
 				return reply_timeline(s, c, (int)id);
+			if (!strcmp(end, "/timeline/find"))
+				return srv_api_timeline_find(s, c, (int)id);
 			if (!strcmp(end, "/trace"))
 				return srv_api_trace(s, c, (int)id);
 			if (!strcmp(end, "/annotations"))

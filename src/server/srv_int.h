@@ -108,6 +108,17 @@ int srv_window_tl(struct srv *s, struct srv_win *w, struct tl_index **ix, struct
 void srv_windows_free(struct srv *s);
 /* GET /api/file/ID/annotations (srv_select.c). */
 enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int id);
+/* The timeline index of trace file id (built on first use, kept with the
+ * file), or with the request's step=/range= that of the window (*win, to
+ * give back with srv_window_put; NULL without a selection), with a job slot
+ * taken (srv_job_end when done); NULL, no slot taken and *win NULL, when
+ * there is none: *res is then the error reply (404, 400 for a file that is
+ * not a trace or a bad selection, 500). srv_timeline_find.c. */
+struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id,
+			      struct srv_win **win, enum MHD_Result *res);
+/* GET /api/file/ID/timeline/find?find=TEXT&start_ns=A&end_ns=B&limit=N
+ * (srv_timeline_find.c): the timeline's search. */
+enum MHD_Result srv_api_timeline_find(struct srv *s, struct MHD_Connection *c, int id);
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
 void srv_job_begin(struct srv *s);
 

@@ -1,6 +1,6 @@
 /* timeline internals: the index of a trace that view_timeline.c (lanes,
- * lane order, instants) and view_timeline_more.c (counters, flows, an
- * event's links) share. Private to those two files. */
+ * lane order, instants), view_timeline_more.c (counters, flows, an event's
+ * links) and view_timeline_find.c (search) share. Private to those files. */
 #ifndef GP_VIEWS_TIMELINE_INT_H
 #define GP_VIEWS_TIMELINE_INT_H
 
@@ -31,6 +31,11 @@ struct tl_index {
 	 * one (cat, id) are the arrows of a chain */
 	uint32_t *flows;
 	struct tr_links links; /* launcher -> GPU activity (correlation) */
+	/* search (view_timeline_find.c): the positions in rows of the slices
+	 * of each name (string id), npos[nfirst[id] .. nfirst[id+1]) */
+	uint32_t *nfirst;
+	uint32_t *npos;
+	uint32_t nnames; /* string ids at build time: nfirst has nnames + 1 */
 };
 
 /* JSON string / double / id helpers shared by both files. */
@@ -49,5 +54,9 @@ void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B,
 		       int64_t lo, size_t *items, bool *truncated);
 /* "flows": [...], "flows_total", "flows_truncated" of the window. */
 void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int64_t lo);
+
+/* view_timeline_find.c: the slices by name (the search's index part). */
+int tl_find_build(struct tl_index *ix);
+void tl_find_free(struct tl_index *ix);
 
 #endif

@@ -94,6 +94,8 @@ struct tl_opts {
 	int64_t start_ns, end_ns; /* from the trace's start; default: all of it */
 	int px;			  /* 1..TL_MAX_PX */
 	bool flows;		  /* add the flow arrows with an end in the window */
+	const uint8_t *match;	  /* by string id: 1 marks a searched name (tl_find_match):
+				     events get "match": true, spans "matches": N; or NULL */
 };
 
 /* Writes the window's lanes as JSON to f: O(events overlapping the window +
@@ -103,5 +105,30 @@ int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, s
  * by correlation; the events its s/t/f flows bind to) as JSON to f.
  * ERR_USAGE when there is no such row. */
 int tl_write_links(const struct tl_index *ix, int64_t row, FILE *f, struct err *e);
+
+/* Search (view_timeline_find.c): slices whose name contains a text (ASCII
+ * letters case-insensitive). */
+#define TL_FIND_LIMIT 1000	/* matches written by default */
+#define TL_FIND_MAX_LIMIT 10000
+#define TL_FIND_MAX_NAMES 50	/* matching names listed, most matches first */
+
+struct tl_find_opts {
+	const char *text; /* non-empty */
+	bool has_start, has_end;
+	int64_t start_ns, end_ns; /* from the trace's start; default: no bound */
+	int limit;		  /* 0..TL_FIND_MAX_LIMIT matches written */
+};
+
+/* *out (malloc'd, a byte per string id the trace had when the index was
+ * built): 1 for each id that names a slice and contains text; *nmatch
+ * (when not NULL) their number. O(distinct slice names * text). ERR_USAGE
+ * for an empty text. */
+int tl_find_match(const struct tl_index *ix, const char *text, uint8_t **out, size_t *nmatch,
+		  struct err *e);
+/* The matches in the window as JSON to f: {find, total, truncated,
+ * names_total, names (at most TL_FIND_MAX_NAMES: name, count, total_dur),
+ * matches (the first `limit` by (ts, row): row, track, ts, dur, depth,
+ * kind, name)}. ERR_USAGE for an empty text or window, a bad limit. */
+int tl_write_find(const struct tl_index *ix, const struct tl_find_opts *o, FILE *f, struct err *e);
 
 #endif

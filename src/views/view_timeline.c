@@ -20,7 +20,7 @@
  * pid; a process's threads by thread_sort_index (absent last), then GPU
  * lanes after CPU ones, then tid. Instants (ph i/I) are not nested: each
  * lane has them apart, one per pixel column or merged per column.
- * Counters and flows: view_timeline_more.c.
+ * Counters and flows: view_timeline_more.c; search: view_timeline_find.c.
  *
  * Output: a small JSON writer of its own (not the report sinks: their
  * tables are flat and a lane holds a list of items). */
@@ -46,6 +46,7 @@ void tl_index_free(struct tl_index *ix)
 	free(ix->ifirst);
 	free(ix->proc_rank);
 	tl_more_free(ix);
+	tl_find_free(ix);
 	free(ix);
 }
 
@@ -194,7 +195,7 @@ int tl_index_build(const struct trace *t, struct tl_index **out, struct err *e)
 		}
 	}
 	free(stack);
-	if (build_lanes(ix) || tl_more_build(ix)) {
+	if (build_lanes(ix) || tl_more_build(ix) || tl_find_build(ix)) {
 		tl_index_free(ix);
 		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
 	}
@@ -235,6 +236,7 @@ void tl_put_str(FILE *f, const char *s)
 struct agg {
 	int64_t col; /* -1: none pending */
 	int64_t ts, end, busy, count;
+	int64_t matches; /* events of a searched name (tl_opts.match) */
 };
 
 static void flush_agg(FILE *f, struct agg *a, int depth, bool *first, int64_t base)
@@ -242,9 +244,13 @@ static void flush_agg(FILE *f, struct agg *a, int depth, bool *first, int64_t ba
 	if (a->col < 0)
 		return;
 	fprintf(f, "%s\n    {\"type\": \"span\", \"depth\": %d, \"col\": %lld, \"ts\": %lld, \"end\": %lld, "
-		   "\"count\": %lld, \"busy_ns\": %lld}",
+		   "\"count\": %lld, \"busy_ns\": %lld",
 		*first ? "" : ",", depth, (long long)a->col, (long long)(a->ts - base), (long long)(a->end - base),
 		(long long)a->count, (long long)a->busy);
+	if (a->matches)
+		fprintf(f, ", \"matches\": %lld}", (long long)a->matches);
+	else
+		fputc('}', f);
 	*first = false;
 	a->col = -1;
 }
@@ -416,6 +422,7 @@ int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, s
 					*a = (struct agg){.col = col, .ts = ts, .end = end};
 				}
 				a->count++;
+				a->matches += o->match && o->match[t->ev.name[row]];
 				a->busy += ce - cs;
 				a->end = end > a->end ? end : a->end;
 				continue;
@@ -426,7 +433,7 @@ int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, s
 			put_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
 			fputs(", \"name\": ", f);
 			put_str(f, tr_str(t, t->ev.name[row]));
-			fputc('}', f);
+			fputs(o->match && o->match[t->ev.name[row]] ? ", \"match\": true}" : "}", f);
 			first = false;
 			nshown++;
 			items++;

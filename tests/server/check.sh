@@ -487,6 +487,19 @@ expect 404 "trace: no such file" "${tmurl}api/file/9/trace"
 kill "$tmpid"
 wait "$tmpid" 2>/dev/null
 # ---- end of the timeline_more block
+# ---- the timeline's search: tests/server/timeline_find.sh (its own
+# server; GET /timeline/find and /timeline?find= against python3's count)
+tf_out=$(sh tests/server/timeline_find.sh 2>&1)
+printf '%s\n' "$tf_out" | grep -v '^timeline_find: [0-9]* passed'
+tf_pass=$(printf '%s\n' "$tf_out" | sed -n 's/^timeline_find: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+tf_fail=$(printf '%s\n' "$tf_out" | sed -n 's/^timeline_find: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -n "$tf_pass" ]; then
+	pass=$((pass + tf_pass))
+	fail=$((fail + tf_fail))
+else
+	bad "tests/server/timeline_find.sh did not finish"
+fi
+# ---- end of the timeline search block
 # stop
 kill "$pid"
 wait "$pid"

@@ -1,0 +1,147 @@
+/* srv_timeline_find: GET /api/file/ID/timeline/find?find=TEXT&start_ns=A&
+ * end_ns=B&limit=N, the timeline's search (views/view_timeline_find.c):
+ * the slices whose name contains TEXT, in time order, at most N (default
+ * 1000, 0 to 10000) with their total and the matching names' counts. A and
+ * B are nanoseconds from the trace's start, as the timeline takes them.
+ *
+ * Also srv_tl_index, the timeline index of a file (built on first use and
+ * kept with the file), which /timeline and /timeline/find share. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/srv_int.h"
+#include "views/view.h"
+
+struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id,
+			      struct srv_win **win, enum MHD_Result *res)
+{
+	*win = NULL;
+	struct srv_file *fl = NULL;
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < s->nfiles; i++)
+		if (s->files[i].id == id)
+			fl = &s->files[i];
+	struct trace *t = fl ? fl->t : NULL; /* traces live as long as the server */
+	struct tl_index *ix = fl ? fl->tl : NULL;
+	bool nsys = fl && fl->nsys;
+	pthread_mutex_unlock(&s->mu);
+	if (!fl) {
+		*res = srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+		return NULL;
+	}
+	if (!t) {
+		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "file %d is not a trace: ask /api/file/%d/%s", id, id,
+				       nsys ? "nsys/info" : "ncu/list");
+		return NULL;
+	}
+	struct err e = {0};
+	const char *step, *range;
+	if (srv_selection(c, false, &step, &range)) { /* the window's own index */
+		int rc = srv_window_get(s, id, t, step, range, win, &e);
+		if (!rc) {
+			srv_job_begin(s);
+			if ((rc = srv_window_tl(s, *win, &ix, &e)))
+				srv_job_end(s);
+		}
+		if (rc) {
+			srv_window_put(s, *win);
+			*win = NULL;
+			*res = srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
+					       e.msg);
+			return NULL;
+		}
+		return ix;
+	}
+	srv_job_begin(s);
+	if (!ix) { /* built once; a concurrent builder's copy is dropped */
+		struct tl_index *nix;
+		if (tl_index_build(t, &nix, &e)) {
+			srv_job_end(s);
+			*res = srv_reply_error(c, 500, "%s", e.msg);
+			return NULL;
+		}
+		pthread_mutex_lock(&s->mu);
+		for (int i = 0; i < s->nfiles; i++)
+			if (s->files[i].id == id) {
+				if (!s->files[i].tl)
+					s->files[i].tl = nix, nix = NULL;
+				ix = s->files[i].tl;
+			}
+		pthread_mutex_unlock(&s->mu);
+		tl_index_free(nix);
+	}
+	return ix;
+}
+
+static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
+				   const char *value)
+{
+	(void)kind;
+	(void)value;
+	if (strcmp(key, "find") && strcmp(key, "start_ns") && strcmp(key, "end_ns") &&
+	    strcmp(key, "limit") && strcmp(key, "step") && strcmp(key, "range")) {
+		snprintf(cls, 64, "%.40s", key);
+		return MHD_NO;
+	}
+	return MHD_YES;
+}
+
+/* An int64 query value; *has false when absent or empty. */
+static int int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has)
+{
+	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
+	*has = s && *s;
+	if (!*has)
+		return 0;
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (*end || errno)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+enum MHD_Result srv_api_timeline_find(struct srv *s, struct MHD_Connection *c, int id)
+{
+	char bad[64] = "";
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, bad);
+	if (bad[0])
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "timeline/find takes no parameter '%s'", bad);
+	struct tl_find_opts o = {.text =
+				     MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "find")};
+	if (!o.text || !*o.text)
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "find takes a non-empty text");
+	if (int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
+	    int_arg(c, "end_ns", &o.end_ns, &o.has_end))
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "start_ns and end_ns take integer nanoseconds");
+	int64_t limit = TL_FIND_LIMIT;
+	bool has_limit;
+	if (int_arg(c, "limit", &limit, &has_limit) || limit < 0 || limit > TL_FIND_MAX_LIMIT)
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "limit takes 0 to %d matches",
+				       TL_FIND_MAX_LIMIT);
+	o.limit = (int)limit;
+	enum MHD_Result res;
+	struct srv_win *win; /* step=/range=: search the window */
+	struct tl_index *ix = srv_tl_index(s, c, id, &win, &res);
+	if (!ix)
+		return res;
+	char *buf = NULL;
+	size_t len = 0;
+	struct err e = {0};
+	FILE *f = open_memstream(&buf, &len);
+	int rc =
+	    f ? tl_write_find(ix, &o, f, &e) : err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
+	srv_job_end(s);
+	srv_window_put(s, win);
+	bool ok = f && fclose(f) == 0 && rc == 0;
+	res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+		 : srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
+				   rc ? e.msg : "could not write the answer");
+	free(buf);
+	return res;
+}
