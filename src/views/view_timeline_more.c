@@ -124,8 +124,8 @@ void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B,
 		const struct tr_counter *c0 = &cv[ix->crows[b]];
 		const struct tr_track *tk = &t->tracks.v[c0->track];
 		const struct tr_proc *p = &t->procs.v[tk->process];
-		char pid[64];
-		tr_id_text(t, &p->pid, pid, sizeof pid);
+		char pbuf[64];
+		const char *pid = tr_id_text(t, &p->pid, pbuf, sizeof pbuf);
 		fprintf(f, "%s\n   {\"counter\": %zu, \"pid\": ", g ? "," : "", g);
 		tl_put_str(f, pid);
 		fputs(", \"process\": ", f);
