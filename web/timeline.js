@@ -15,6 +15,11 @@
 // buffer). State in the hash: start=NS&end=NS (from the trace's start, as
 // the API takes them), collapsed=t3,c0 (lanes by track, counters by id),
 // flows=1.
+//
+// An Nsight Systems export draws the same way from
+// /api/file/ID/nsys/timeline (views/view_nsys_tl.c, the same JSON): its
+// lanes carry a "source" (nvtx, cuda_api, kernels, memory) shown in their
+// title, and it has no Open in Perfetto (Perfetto cannot read the SQLite).
 
 import { fmtDur } from './fmt.js';
 
@@ -35,15 +40,19 @@ function hue(name) {
 	return h % 360;
 }
 
+const SOURCES = { nvtx: 'NVTX', cuda_api: 'CUDA API', kernels: 'kernels', memory: 'memory' };
+
 function laneName(l) {
+	if (l.source && l.gpu) return `${l.process} / ${l.thread} · ${SOURCES[l.source] || l.source}`;
 	const p = l.process || `pid ${l.pid}`;
 	const t = l.thread || `tid ${l.tid}`;
-	return `${p} / ${t}`;
+	return `${p} / ${t}${l.source ? ` · ${SOURCES[l.source] || l.source}` : ''}`;
 }
 
 function laneTitle(l) {
+	if (l.source && l.gpu) return laneName(l); // an export's GPU lane: GPU n / stream m (context c) · kernels
 	const labels = l.labels ? ` [${l.labels}]` : '';
-	return `${l.process || 'pid'} (${l.pid})${labels} / ${l.thread || 'tid'} (${l.tid})`;
+	return `${l.process || 'pid'} (${l.pid})${labels} / ${l.thread || 'tid'} (${l.tid})${l.source ? ` · ${SOURCES[l.source] || l.source}` : ''}`;
 }
 
 // Hands bytes to the Perfetto UI in window w: PING until it answers PONG,
@@ -74,8 +83,11 @@ function postToPerfetto(w, buffer, title, timeoutMs = 30000) {
 	});
 }
 
-export async function renderTimeline(api, id, s, writeHash) {
-	const first = await api(`/api/file/${id}/timeline?px=1`); // the trace's span
+// opts.endpoint: the API path under /api/file/ID/ ('timeline', or
+// 'nsys/timeline' for an export); opts.perfetto: show Open in Perfetto.
+export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeline', perfetto = true } = {}) {
+	const TL = `/api/file/${id}/${endpoint}`;
+	const first = await api(`${TL}?px=1`); // the trace's span
 	const files = await api('/api/files').then((d) => d.files).catch(() => []);
 	const fileName = files.find((f) => String(f.id) === String(id))?.name || `file ${id}`;
 	// times are relative to the trace's start (its clock may exceed 2^53 ns)
@@ -264,7 +276,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 	async function load() {
 		const my = ++seq;
 		const W = width();
-		const d = await api(`/api/file/${id}/timeline?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}&px=${W}${flowsOn ? '&flows=1' : ''}`);
+		const d = await api(`${TL}?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}&px=${W}${flowsOn ? '&flows=1' : ''}`);
 		if (my !== seq) return;
 		data = d;
 		canvas.dataset.start = String(d.timeline.start_ns);
@@ -314,7 +326,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 
 	async function showLinks(it, box) {
 		let d;
-		try { d = await api(`/api/file/${id}/timeline?links=${it.row}`); } catch (e) { box.textContent = `Could not ask for its links: ${e.message}`; return; }
+		try { d = await api(`${TL}?links=${it.row}`); } catch (e) { box.textContent = `Could not ask for its links: ${e.message}`; return; }
 		if (!d.links.length) { box.textContent = 'No linked events.'; return; }
 		const rel = { launched: 'launched', launcher: 'launched by', flow_to: 'flow to', flow_from: 'flow from' };
 		box.replaceChildren(...d.links.map((lk) => {
@@ -420,7 +432,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 	reset.addEventListener('click', () => setWindow(T0, T1));
 	const help = el('span', { className: 'count', textContent: 'wheel / + − zoom · drag / ← → pan · f flows · click a lane name to collapse it' });
 	return [el('section', { className: 'timeline' }, el('h2', { textContent: 'Timeline' }),
-		el('div', { className: 'tools' }, reset, flowsBtn, perfBtn, info, help), wrap, details)];
+		el('div', { className: 'tools' }, reset, flowsBtn, ...(perfetto ? [perfBtn] : []), info, help), wrap, details)];
 }
 
 // The page's keys (+ - arrows 0 f) while a timeline is shown; true when used.
