@@ -174,7 +174,9 @@ async function renderDistView(id, s) {
 }
 
 function renderTimelineView(id, s) {
-	return renderTimeline(api, id, s, writeHash);
+	// an Nsight Systems export's timeline: nsys/timeline, no Perfetto
+	const nsys = files.find((f) => String(f.id) === id)?.kind === 'nsys';
+	return renderTimeline(api, id, s, writeHash, nsys ? { endpoint: 'nsys/timeline', perfetto: false } : {});
 }
 
 const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, dist: renderDistView, nsys: renderNsysView, ncu: renderNcuView };
@@ -191,13 +193,15 @@ async function render() {
 	const kind = files.find((f) => String(f.id) === s.file)?.kind;
 	const own = kind === 'ncu' ? 'ncu' : kind === 'nsys' || kind === 'nsys-analysis' ? 'nsys' : null;
 	const ownView = (v) => v === 'ncu' || v === 'nsys';
-	if (own ? s.view !== own : ownView(s.view)) {
+	// an export (not an analysis.json) has the Timeline page too
+	const shown = (v) => (own ? v === own || (kind === 'nsys' && v === 'timeline') : !ownView(v));
+	if (!shown(s.view)) {
 		s.view = own || 'overview';
 		writeHash({ file: s.file, view: s.view });
 	}
 	for (const a of document.querySelectorAll('#tabs a')) {
 		a.classList.toggle('active', a.dataset.view === s.view);
-		a.hidden = files.length > 0 && (own ? a.dataset.view !== own : ownView(a.dataset.view));
+		a.hidden = files.length > 0 && !shown(a.dataset.view);
 		a.href = '#' + new URLSearchParams({ ...(s.file ? { file: s.file } : {}), view: a.dataset.view, ...keepSel(s) });
 	}
 	if (!files.length) return;

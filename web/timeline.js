@@ -16,6 +16,12 @@
 // the API takes them), collapsed=t3,c0 (lanes by track, counters by id),
 // flows=1. Search (timeline_search.js): find=TEXT&match=K; the windows are
 // asked with find=TEXT, so the server marks the visible matches.
+//
+// An Nsight Systems export draws the same way from
+// /api/file/ID/nsys/timeline (views/view_nsys_tl.c, the same JSON): its
+// lanes carry a "source" (nvtx, cuda_api, kernels, memory) shown in their
+// title, and it has neither Open in Perfetto (Perfetto cannot read the
+// SQLite) nor search (the search is the trace's).
 
 import { fmtDur } from './fmt.js';
 import { withSel } from './stepsel.js';
@@ -39,10 +45,13 @@ function hue(name) {
 	return h % 360;
 }
 
+const SOURCES = { nvtx: 'NVTX', cuda_api: 'CUDA API', kernels: 'kernels', memory: 'memory' };
+
 function laneName(l) {
+	if (l.source && l.gpu) return `${l.process} / ${l.thread} · ${SOURCES[l.source] || l.source}`;
 	const p = l.process || `pid ${l.pid}`;
 	const t = l.thread || `tid ${l.tid}`;
-	return `${p} / ${t}`;
+	return `${p} / ${t}${l.source ? ` · ${SOURCES[l.source] || l.source}` : ''}`;
 }
 
 // "12 events · busy 3.2 ms", "4 instants", or both
@@ -54,8 +63,9 @@ function laneCounts(l) {
 }
 
 function laneTitle(l) {
+	if (l.source && l.gpu) return laneName(l); // an export's GPU lane: GPU n / stream m (context c) · kernels
 	const labels = l.labels ? ` [${l.labels}]` : '';
-	return `${l.process || 'pid'} (${l.pid})${labels} / ${l.thread || 'tid'} (${l.tid})`;
+	return `${l.process || 'pid'} (${l.pid})${labels} / ${l.thread || 'tid'} (${l.tid})${l.source ? ` · ${SOURCES[l.source] || l.source}` : ''}`;
 }
 
 // Hands bytes to the Perfetto UI in window w: PING until it answers PONG,
@@ -86,8 +96,11 @@ function postToPerfetto(w, buffer, title, timeoutMs = 30000) {
 	});
 }
 
-export async function renderTimeline(api, id, s, writeHash) {
-	const first = await api(`/api/file/${id}/timeline?px=1`); // the trace's span
+// opts.endpoint: the API path under /api/file/ID/ ('timeline', or
+// 'nsys/timeline' for an export); opts.perfetto: show Open in Perfetto.
+export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeline', perfetto = true } = {}) {
+	const TL = `/api/file/${id}/${endpoint}`;
+	const first = await api(`${TL}?px=1`); // the trace's span
 	const files = await api('/api/files').then((d) => d.files).catch(() => []);
 	const fileName = files.find((f) => String(f.id) === String(id))?.name || `file ${id}`;
 	// times are relative to the trace's start (its clock may exceed 2^53 ns)
@@ -293,7 +306,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 		const my = ++seq;
 		const W = width();
 		const q = search?.text() ? `&find=${encodeURIComponent(search.text())}` : '';
-		const d = await api(`/api/file/${id}/timeline?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}&px=${W}${flowsOn ? '&flows=1' : ''}${q}`);
+		const d = await api(`${TL}?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}&px=${W}${flowsOn ? '&flows=1' : ''}${q}`);
 		if (my !== seq) return;
 		data = d;
 		canvas.dataset.start = String(d.timeline.start_ns);
@@ -343,7 +356,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 
 	async function showLinks(it, box) {
 		let d;
-		try { d = await api(`/api/file/${id}/timeline?links=${it.row}`); } catch (e) { box.textContent = `Could not ask for its links: ${e.message}`; return; }
+		try { d = await api(`${TL}?links=${it.row}`); } catch (e) { box.textContent = `Could not ask for its links: ${e.message}`; return; }
 		if (!d.links.length) { box.textContent = 'No linked events.'; return; }
 		const rel = { launched: 'launched', launcher: 'launched by', flow_to: 'flow to', flow_from: 'flow from' };
 		box.replaceChildren(...d.links.map((lk) => {
@@ -388,7 +401,8 @@ export async function renderTimeline(api, id, s, writeHash) {
 	// search: a match is centred (zoomed in until it is drawn one by one,
 	// 8 px wide, when it is shorter), outlined and its details shown
 	let firstLoad = null;
-	search = timelineSearch({
+	// (an export's timeline has no search: the search is the trace's)
+	search = endpoint !== 'timeline' ? null : timelineSearch({
 		api, id, s, save, onText: reload,
 		async onJump(m, fromHash) {
 			selected = m.row;
@@ -454,7 +468,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 			else if (k === 'ArrowRight') pan(0.2);
 			else if (k === '0') setWindow(T0, T1);
 			else if (k === 'f') setFlows(!flowsOn);
-			else if (search.key(k)) { /* '/', n, N */ }
+			else if (search?.key(k)) { /* '/', n, N */ }
 			else return false;
 			return true;
 		},
@@ -476,7 +490,7 @@ export async function renderTimeline(api, id, s, writeHash) {
 	reset.addEventListener('click', () => setWindow(T0, T1));
 	const help = el('span', { className: 'count', textContent: 'wheel / + − zoom · drag / ← → pan · f flows · / search, n N next/previous · click a lane name to collapse it' });
 	return [el('section', { className: 'timeline' }, el('h2', { textContent: 'Timeline' }),
-		el('div', { className: 'tools' }, reset, flowsBtn, perfBtn, search.bar, info, help), search.panel, wrap, details)];
+		el('div', { className: 'tools' }, reset, flowsBtn, ...(perfetto ? [perfBtn] : []), ...(search ? [search.bar] : []), info, help), ...(search ? [search.panel] : []), wrap, details)];
 }
 
 // The page's keys (+ - arrows 0 f / n N) while a timeline is shown; true when used.

@@ -17,6 +17,7 @@
 #include "core/lru.h"
 #include "server/srv_int.h"
 #include "views/view.h"
+#include "views/view_nsys_tl.h"
 
 bool srv_is_loopback(const char *host)
 {
@@ -300,6 +301,7 @@ void srv_stop(struct srv *s)
 		tr_free(s->files[i].t);
 		ncu_free(s->files[i].ncu);
 		tl_index_free(s->files[i].tl);
+		nsys_tl_index_free(s->files[i].nsys_tl);
 		if (s->files[i].nsys_fd >= 0) { /* an upload's named copy */
 			unlink(s->files[i].nsys);
 			close(s->files[i].nsys_fd);

@@ -52,6 +52,7 @@ int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t
 			f->t = t;
 			f->ncu = r;
 			f->tl = NULL;
+			f->nsys_tl = NULL;
 			f->nsys = nsys;
 			f->nsys_fd = nsys_fd;
 			f->analysis = analysis;
@@ -500,6 +501,8 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 				return reply_ncu(s, c, (int)id, end + 5);
 			if (!strcmp(end, "/nsys/steps") || !strcmp(end, "/nsys/analysis"))
 				return srv_api_nsys_iter(s, c, (int)id, end + 6);
+			if (!strcmp(end, "/nsys/timeline"))
+				return srv_api_nsys_tl(s, c, (int)id);
 			if (!strncmp(end, "/nsys/", 6))
 				return reply_nsys(s, c, (int)id, end + 6);
 			if (!strcmp(end, "/timeline"))

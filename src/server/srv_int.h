@@ -24,6 +24,7 @@ struct srv_file {
 	char *nsys;		/* an Nsight Systems SQLite export: its path, or NULL */
 	int nsys_fd;		/* an upload's private named copy (removed at stop), or -1 */
 	char *analysis;		/* an nsys analysis.json (checked; served as is), or NULL */
+	struct nsys_tl_index *nsys_tl; /* the export's timeline index, built on first use */
 	size_t analysis_len;
 };
 
@@ -119,6 +120,8 @@ struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id,
 /* GET /api/file/ID/timeline/find?find=TEXT&start_ns=A&end_ns=B&limit=N
  * (srv_timeline_find.c): the timeline's search. */
 enum MHD_Result srv_api_timeline_find(struct srv *s, struct MHD_Connection *c, int id);
+/* GET /api/file/ID/nsys/timeline (srv_nsys_tl.c): the export's timeline. */
+enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id);
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
 void srv_job_begin(struct srv *s);
 

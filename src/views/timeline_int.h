@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "torch/link.h"
+#include "views/timeline_lod.h"
 #include "views/view.h"
 
 struct tl_index {
@@ -38,9 +39,7 @@ struct tl_index {
 	uint32_t nnames; /* string ids at build time: nfirst has nnames + 1 */
 };
 
-/* JSON string / double / id helpers shared by both files. */
-void tl_put_str(FILE *f, const char *s);
-void tl_put_num(FILE *f, double v); /* shortest round-trip; null if not finite */
+/* The event's end (a negative duration counts as 0). */
 int64_t tl_ev_end(const struct trace *t, uint32_t r);
 
 /* view_timeline_more.c: the extra index parts (counters, flows, links) and

@@ -20,7 +20,7 @@
  * pid; a process's threads by thread_sort_index (absent last), then GPU
  * lanes after CPU ones, then tid. Instants (ph i/I) are not nested: each
  * lane has them apart, one per pixel column or merged per column.
- * Counters and flows: view_timeline_more.c; search: view_timeline_find.c.
+ * Counters and flows: view_timeline_more.c.
  *
  * Output: a small JSON writer of its own (not the report sinks: their
  * tables are flat and a lane holds a list of items). */
@@ -56,6 +56,23 @@ int64_t tl_ev_end(const struct trace *t, uint32_t r)
 	return t->ev.ts[r] + (d > 0 ? d : 0);
 }
 #define ev_end tl_ev_end
+
+/* The lane accessors of timeline_lod.h: position -> event row. */
+static void ev_at(const void *ctx, size_t pos, struct tl_ev *ev)
+{
+	const struct tl_index *ix = ctx;
+	uint32_t r = ix->rows[pos];
+	*ev = (struct tl_ev){ix->t->ev.ts[r], tr_dur(ix->t, r), r};
+}
+
+static void ev_label(const void *ctx, uint32_t row, FILE *f)
+{
+	const struct trace *t = ((const struct tl_index *)ctx)->t;
+	fputs("\"kind\": ", f);
+	tl_put_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
+	fputs(", \"name\": ", f);
+	tl_put_str(f, tr_str(t, t->ev.name[row]));
+}
 
 /* pid/tid order: numbers by value before strings by text. */
 static int id_cmp(const struct trace *t, const struct tr_id *a, const struct tr_id *b)
@@ -169,32 +186,14 @@ int tl_index_build(const struct trace *t, struct tl_index **out, struct err *e)
 	size_t n = ix->first[t->tracks.n];
 	ix->depth = malloc((n ? n : 1) * sizeof *ix->depth);
 	ix->maxend = malloc((n ? n : 1) * sizeof *ix->maxend);
-	int64_t *stack = malloc((TL_MAX_DEPTH + 1) * sizeof *stack);
-	if (!ix->depth || !ix->maxend || !stack) {
-		free(stack);
+	if (!ix->depth || !ix->maxend) {
 		tl_index_free(ix);
 		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
 	}
 	for (size_t k = 0; k < t->tracks.n; k++) {
-		int sp = 0; /* open events' ends; deeper ones share the last level */
-		int64_t mx = INT64_MIN;
-		for (size_t i = ix->first[k]; i < ix->first[k + 1]; i++) {
-			uint32_t r = ix->rows[i];
-			int64_t ts = t->ev.ts[r], end = ev_end(t, r);
-			while (sp > 0 && stack[sp - 1] <= ts)
-				sp--;
-			/* an event that outlasts its parent still nests under it
-			 * (the overlap is an anomaly tr_check counts) */
-			ix->depth[i] = (uint16_t)sp;
-			if (sp < TL_MAX_DEPTH - 1)
-				stack[sp++] = end;
-			else if (end > stack[sp - 1])
-				stack[sp - 1] = end;
-			mx = end > mx ? end : mx;
-			ix->maxend[i] = mx;
-		}
+		struct tl_lane ln = {.ctx = ix, .b = ix->first[k], .en = ix->first[k + 1], .get = ev_at};
+		tl_nest(&ln, ix->depth, ix->maxend);
 	}
-	free(stack);
 	if (build_lanes(ix) || tl_more_build(ix) || tl_find_build(ix)) {
 		tl_index_free(ix);
 		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
@@ -203,63 +202,13 @@ int tl_index_build(const struct trace *t, struct tl_index **out, struct err *e)
 	return 0;
 }
 
-void tl_put_num(FILE *f, double v)
-{
-	if (!isfinite(v)) {
-		fputs("null", f);
-		return;
-	}
-	char buf[40];
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	fputs(buf, f);
-}
-
 #define put_str tl_put_str
-void tl_put_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-struct agg {
-	int64_t col; /* -1: none pending */
-	int64_t ts, end, busy, count;
-	int64_t matches; /* events of a searched name (tl_opts.match) */
-};
-
-static void flush_agg(FILE *f, struct agg *a, int depth, bool *first, int64_t base)
-{
-	if (a->col < 0)
-		return;
-	fprintf(f, "%s\n    {\"type\": \"span\", \"depth\": %d, \"col\": %lld, \"ts\": %lld, \"end\": %lld, "
-		   "\"count\": %lld, \"busy_ns\": %lld",
-		*first ? "" : ",", depth, (long long)a->col, (long long)(a->ts - base), (long long)(a->end - base),
-		(long long)a->count, (long long)a->busy);
-	if (a->matches)
-		fprintf(f, ", \"matches\": %lld}", (long long)a->matches);
-	else
-		fputc('}', f);
-	*first = false;
-	a->col = -1;
-}
 
 static void lane_names(const struct trace *t, const struct tr_track *tk, FILE *f)
 {
-	char pb[64], tb[64];
-	const char *pid = tr_id_text(t, &tk->pid, pb, sizeof pb);
-	const char *tid = tr_id_text(t, &tk->tid, tb, sizeof tb);
+	char pbuf[64], tbuf[64]; /* a string id is returned as is, not copied */
+	const char *pid = tr_id_text(t, &tk->pid, pbuf, sizeof pbuf);
+	const char *tid = tr_id_text(t, &tk->tid, tbuf, sizeof tbuf);
 	const char *pname = tk->process < t->procs.n ? tr_str(t, t->procs.v[tk->process].name) : "";
 	const char *tname = tr_str(t, tk->thread_name);
 	fputs("\"pid\": ", f);
@@ -346,106 +295,44 @@ static void lane_tail(const struct tl_index *ix, size_t k, FILE *f, int64_t A, i
 	fprintf(f, "%s], \"instant_events\": %lld}", first ? "" : "\n    ", (long long)n);
 }
 
+/* tl_opts.match: the names a search matched (by string id) */
+struct match_ctx {
+	const struct trace *t;
+	const uint8_t *by_name;
+};
+
+static bool match_row(const void *mctx, uint32_t row)
+{
+	const struct match_ctx *m = mctx;
+	return m->by_name[m->t->ev.name[row]];
+}
+
 int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, struct err *e)
 {
 	const struct trace *t = ix->t;
 	int64_t lo = t->min_ts <= t->max_end ? t->min_ts : 0;
 	int64_t hi = t->min_ts <= t->max_end ? t->max_end : 0;
-	/* the window is relative to the trace's start (JavaScript numbers hold
-	 * 2^53: a trace clock in epoch nanoseconds does not fit) */
-	int64_t A = lo, B = hi;
-	if ((o->has_start && __builtin_add_overflow(lo, o->start_ns, &A)) ||
-	    (o->has_end && __builtin_add_overflow(lo, o->end_ns, &B)))
-		return err_set(e, ERR_USAGE, NULL, -1, "start_ns or end_ns is out of range");
-	if (B <= A && !o->has_start && !o->has_end)
-		B = A + 1; /* an empty trace or only instants at one time */
-	if (B <= A)
-		return err_set(e, ERR_USAGE, NULL, -1, "the window is empty: end_ns must be after start_ns");
+	int64_t A, B;
+	if (tl_window(lo, hi, o, &A, &B, e))
+		return e ? e->code : ERR_USAGE;
 	int px = o->px;
-	double W = (double)B - (double)A;
-	fprintf(f, "{\n  \"timeline\": {\"trace_start_ns\": %lld, \"trace_end_ns\": %lld, \"start_ns\": %lld, "
-		   "\"end_ns\": %lld, \"px\": %d, \"ns_per_px\": %.3f",
-		(long long)lo, (long long)hi, (long long)(A - lo), (long long)(B - lo), px, W / px);
-	fputs("},\n  \"lanes\": [", f);
+	tl_write_head(f, lo, hi, A, B, px);
 	size_t items = 0;
 	bool truncated = false, first_lane = true;
-	struct agg agg[TL_MAX_DEPTH];
+	const struct match_ctx mc = {t, o->match};
 	for (size_t o_i = 0; o_i < t->tracks.n; o_i++) {
 		size_t k = ix->order[o_i];
 		size_t b = ix->first[k], en = ix->first[k + 1];
 		if (b == en && ix->ifirst[k] == ix->ifirst[k + 1])
 			continue;
-		/* the first position whose running max end reaches A */
-		size_t l = b, r = en;
-		while (l < r) {
-			size_t m = l + (r - l) / 2;
-			if (ix->maxend[m] >= A)
-				r = m;
-			else
-				l = m + 1;
-		}
 		fprintf(f, "%s\n   {\"track\": %zu, ", first_lane ? "" : ",", k);
 		first_lane = false;
 		lane_names(t, &t->tracks.v[k], f);
-		fputs(", \"items\": [", f);
-		for (int d = 0; d < TL_MAX_DEPTH; d++)
-			agg[d].col = -1;
-		int64_t nev = 0, busy = 0, nshown = 0;
-		int maxd = -1;
-		bool first = true;
-		for (size_t i = l; i < en; i++) {
-			uint32_t row = ix->rows[i];
-			int64_t ts = t->ev.ts[row];
-			if (ts >= B)
-				break;
-			int64_t dur = tr_dur(t, row), end = ev_end(t, row);
-			if (end < A || (end == A && dur > 0))
-				continue; /* ended before the window */
-			int d = ix->depth[i];
-			int64_t cs = ts > A ? ts : A, ce = end < B ? end : B;
-			nev++;
-			if (d == 0)
-				busy += ce - cs;
-			maxd = d > maxd ? d : maxd;
-			if (items >= TL_MAX_ITEMS) {
-				truncated = true;
-				continue;
-			}
-			if ((double)(dur > 0 ? dur : 0) * px < W) {
-				int64_t col = (int64_t)((double)(cs - A) * px / W);
-				col = col < 0 ? 0 : col >= px ? px - 1 : col;
-				struct agg *a = &agg[d];
-				if (a->col != col) {
-					if (a->col >= 0)
-						nshown++, items++;
-					flush_agg(f, a, d, &first, lo);
-					*a = (struct agg){.col = col, .ts = ts, .end = end};
-				}
-				a->count++;
-				a->matches += o->match && o->match[t->ev.name[row]];
-				a->busy += ce - cs;
-				a->end = end > a->end ? end : a->end;
-				continue;
-			}
-			fprintf(f, "%s\n    {\"type\": \"event\", \"depth\": %d, \"row\": %u, \"ts\": %lld, "
-				   "\"dur\": %lld, \"kind\": ",
-				first ? "" : ",", d, row, (long long)(ts - lo), (long long)dur);
-			put_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
-			fputs(", \"name\": ", f);
-			put_str(f, tr_str(t, t->ev.name[row]));
-			fputs(o->match && o->match[t->ev.name[row]] ? ", \"match\": true}" : "}", f);
-			first = false;
-			nshown++;
-			items++;
-		}
-		for (int d = 0; d < TL_MAX_DEPTH; d++)
-			if (agg[d].col >= 0) {
-				flush_agg(f, &agg[d], d, &first, lo);
-				nshown++;
-				items++;
-			}
-		fprintf(f, "%s],\n    \"events\": %lld, \"busy_ns\": %lld, \"depths\": %d, \"items_shown\": %lld",
-			first ? "" : "\n   ", (long long)nev, (long long)busy, maxd + 1, (long long)nshown);
+		struct tl_lane ln = {.ctx = ix, .b = b, .en = en, .depth = ix->depth,
+				     .maxend = ix->maxend, .get = ev_at, .label = ev_label,
+				     .match = o->match ? match_row : NULL, .mctx = &mc};
+		struct tl_lane_sum sum;
+		tl_lane_items(&ln, f, A, B, px, lo, &items, &truncated, &sum);
 		lane_tail(ix, k, f, A, B, px, lo, hi, &items, &truncated);
 	}
 	fprintf(f, "%s],\n  \"counters\": [", first_lane ? "" : "\n  ");

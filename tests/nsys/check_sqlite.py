@@ -196,6 +196,42 @@ def make_tiny(path, textid):
     db.close()
 
 
+TL_SHIFT = 1000000  # make_timeline's clock: the tiny export's times + 1 ms
+
+
+def make_timeline(path):
+    """The tiny export plus what a timeline shows (tests/server/nsys_timeline.py):
+    every time shifted by TL_SHIFT ns (the answer is relative to the first
+    event); process and thread names; a memset (corr 6, launched by
+    cudaMemsetAsync at 780); a second thread (tid 102) with ten 1 ns driver
+    calls cuLaunchKernel at 280 + i (corr 100 + i) launching ten 2 ns kernels
+    tiny_k at 300 + 3 i on stream 8 (context 1)."""
+    make_tiny(path, True)
+    db = sqlite3.connect(path)
+    db.execute("create table CUPTI_ACTIVITY_KIND_MEMSET(start int, end int, deviceId int, contextId int, streamId int, "
+               "correlationId int, globalPid int, value int, bytes int)")
+    db.execute("create table PROCESSES(globalPid int, pid int, name text)")
+    db.execute("create table ThreadNames(nameId int, priority int, globalTid int)")
+    gtid = (1 << 56) | (100 << 24) | 101
+    gtid2 = (1 << 56) | (100 << 24) | 102
+    gpid = (1 << 56) | (100 << 24)
+    db.executemany("insert into StringIds values (?, ?)", [(20, "MainThread"), (21, "cuLaunchKernel"),
+                                                          (22, "cudaMemsetAsync"), (23, "tiny_k")])
+    db.execute("insert into PROCESSES values (?, 100, 'python3')", (gpid,))
+    db.execute("insert into ThreadNames values (20, 0, ?)", (gtid,))
+    db.execute("insert into CUPTI_ACTIVITY_KIND_RUNTIME(start, end, globalTid, correlationId, nameId) values (780, 790, ?, 6, 22)", (gtid,))
+    db.execute("insert into CUPTI_ACTIVITY_KIND_MEMSET values (800, 810, 0, 1, 7, 6, ?, 0, 256)", (gpid,))
+    for i in range(10):
+        db.execute("insert into CUPTI_ACTIVITY_KIND_RUNTIME(start, end, globalTid, correlationId, nameId) values (?,?,?,?,21)",
+                   (280 + i, 281 + i, gtid2, 100 + i))
+        db.execute("insert into CUPTI_ACTIVITY_KIND_KERNEL values (?,?,0,1,8,?,?,23,23,23)", (300 + 3 * i, 302 + 3 * i, 100 + i, gpid))
+    for t in ("CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+              "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS"):
+        db.execute(f"update {t} set start = start + {TL_SHIFT}, end = end + {TL_SHIFT}")
+    db.commit()
+    db.close()
+
+
 def tiny_exports(gpuprof, tmp, ok):
     for textid in (False, True):
         label = "tiny (textId)" if textid else "tiny (text)"

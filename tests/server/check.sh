@@ -375,6 +375,21 @@ else
 	bad "tests/server/stepsel.sh did not finish"
 fi
 # ---- end of step and range selection ----
+# ---- Nsight Systems export timeline: tests/server/nsys_timeline.py (its
+# own server; GET /api/file/ID/nsys/timeline on check_sqlite.py's
+# make_timeline export against hand-computed lanes, spans, flows and links,
+# and on ../shared exports against SQL counts); its counts join ours ----
+ntl_out=$(python3 tests/server/nsys_timeline.py 2>&1)
+printf '%s\n' "$ntl_out" | grep -v '^nsys_timeline: [0-9]* passed'
+ntl_pass=$(printf '%s\n' "$ntl_out" | sed -n 's/^nsys_timeline: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+ntl_fail=$(printf '%s\n' "$ntl_out" | sed -n 's/^nsys_timeline: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -n "$ntl_pass" ]; then
+	pass=$((pass + ntl_pass))
+	fail=$((fail + ntl_fail))
+else
+	bad "tests/server/nsys_timeline.py did not finish"
+fi
+# ---- end of Nsight Systems export timeline ----
 # ---- the timeline's lane order, instants, counters, flows and links, and
 # GET /trace (tests/server/timeline_more.json, written by hand: processes
 # 30 (sort 1), 10 (sort 2, labels CPU), 5 (no sort); pid 10's threads 2

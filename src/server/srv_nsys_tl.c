@@ -1,0 +1,129 @@
+/* srv_nsys_tl: GET /api/file/ID/nsys/timeline?start_ns=A&end_ns=B&px=W&flows=1
+ * or ?links=ROW: the timeline of an Nsight Systems SQLite export
+ * (views/view_nsys_tl.c), in the shape of /api/file/ID/timeline. The
+ * export's rows are read once (read-only, its own connection) into an
+ * index kept on the file's record for the server's life; a request is then
+ * a binary search per lane plus the events in its window. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsys/nsys_tl.h"
+#include "server/srv_int.h"
+#include "views/view_nsys_tl.h"
+
+static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
+				   const char *value)
+{
+	(void)kind;
+	(void)value;
+	if (strcmp(key, "start_ns") && strcmp(key, "end_ns") && strcmp(key, "px") &&
+	    strcmp(key, "flows") && strcmp(key, "links")) {
+		snprintf(cls, 64, "%.40s", key);
+		return MHD_NO;
+	}
+	return MHD_YES;
+}
+
+/* An int64 query value; *has false when absent or empty. */
+static int int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has)
+{
+	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
+	*has = s && *s;
+	if (!*has)
+		return 0;
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (*end || errno)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+static bool flag(struct MHD_Connection *c, const char *key)
+{
+	const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
+	return v && (!strcmp(v, "1") || !strcmp(v, "true") || !*v);
+}
+
+/* The export's index, built on first use (outside the lock; a concurrent
+ * builder's copy is dropped). */
+static int get_index(struct srv *s, int id, const char *path, struct nsys_tl_index **out,
+		     struct err *e)
+{
+	struct nsys_sql *q = NULL;
+	struct nsys_tl *m = NULL;
+	struct nsys_tl_index *nix = NULL;
+	if (nsys_sql_open(path, &q, e) || nsys_sql_timeline(q, &m, e) ||
+	    nsys_tl_index_build(m, &nix, e)) {
+		nsys_sql_close(q);
+		return e->code ? e->code : ERR_FORMAT;
+	}
+	nsys_sql_close(q);
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < s->nfiles; i++)
+		if (s->files[i].id == id) {
+			if (!s->files[i].nsys_tl)
+				s->files[i].nsys_tl = nix, nix = NULL;
+			*out = s->files[i].nsys_tl;
+		}
+	pthread_mutex_unlock(&s->mu);
+	nsys_tl_index_free(nix);
+	return 0;
+}
+
+enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id)
+{
+	char bad[64] = "";
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, bad);
+	if (bad[0])
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "nsys timeline takes no parameter '%s'", bad);
+	struct tl_opts o = {0};
+	int64_t px = 1000, links = -1;
+	bool has_px, has_links;
+	if (int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
+	    int_arg(c, "end_ns", &o.end_ns, &o.has_end))
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
+	if (int_arg(c, "px", &px, &has_px) || px < 1 || px > TL_MAX_PX)
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "px takes a width of 1 to %d pixels", TL_MAX_PX);
+	o.px = (int)px;
+	o.flows = flag(c, "flows");
+	if (int_arg(c, "links", &links, &has_links) || (has_links && links < 0))
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "links takes an event row");
+	char path[4096] = "";
+	bool found = false;
+	struct nsys_tl_index *ix = NULL;
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < s->nfiles; i++)
+		if (s->files[i].id == id) {
+			found = true;
+			if (s->files[i].nsys)
+				snprintf(path, sizeof path, "%s", s->files[i].nsys);
+			ix = s->files[i].nsys_tl; /* indexes live as long as the server */
+		}
+	pthread_mutex_unlock(&s->mu);
+	if (!found)
+		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	if (!path[0])
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "file %d is not an Nsight Systems SQLite export: ask /api/file/%d/timeline",
+				       id, id);
+	struct err e = {0};
+	srv_job_begin(s);
+	int rc = ix ? 0 : get_index(s, id, path, &ix, &e);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = rc ? NULL : open_memstream(&buf, &len);
+	if (!rc)
+		rc = !f	       ? err_set(&e, ERR_NOMEM, NULL, -1, "out of memory")
+		     : has_links ? nsys_tl_write_links(ix, links, f, &e)
+				 : nsys_tl_write_json(ix, &o, f, &e);
+	srv_job_end(s);
+	bool ok = f && fclose(f) == 0 && rc == 0;
+	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+			      : srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
+						rc ? e.msg : "could not write the answer");
+	free(buf);
+	return res;
+}
