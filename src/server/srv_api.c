@@ -170,41 +170,17 @@ static const char *const view_params[VIEW_COUNT] = {
 	[VIEW_MEMORY] = " tb_compat device curve events step_plot start_ns end_ns points step range ",
 };
 
-struct param_check {
-	enum view_kind k;
-	char bad[64];
-};
-
-static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
-				   const char *value)
-{
-	struct param_check *pc = cls;
-	char pat[80];
-	snprintf(pat, sizeof pat, " %s ", key);
-	if (strlen(key) > 40 || !strstr(view_params[pc->k], pat)) {
-		snprintf(pc->bad, sizeof pc->bad, "%.40s", key);
-		return MHD_NO;
-	}
-	return MHD_YES;
-}
-
-static bool flag(struct MHD_Connection *c, const char *key)
-{
-	const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
-	return v && (!strcmp(v, "1") || !strcmp(v, "true") || !*v);
-}
-
 /* Fills o from the query; a message in msg (and -1) when a value is bad. */
 static int parse_opts(struct MHD_Connection *c, enum view_kind k, struct view_opts *o, char *msg,
 		      size_t n)
 {
 	view_opts_init(o);
-	o->tb_compat = flag(c, "tb_compat");
-	o->timeline = flag(c, "timeline");
-	o->ops_stack = flag(c, "stack");
-	o->curve = flag(c, "curve");
-	o->events = flag(c, "events");
-	o->step_plot = flag(c, "step_plot") && o->curve;
+	o->tb_compat = srv_flag(c, "tb_compat");
+	o->timeline = srv_flag(c, "timeline");
+	o->ops_stack = srv_flag(c, "stack");
+	o->curve = srv_flag(c, "curve");
+	o->events = srv_flag(c, "events");
+	o->step_plot = srv_flag(c, "step_plot") && o->curve;
 	o->device = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "device");
 	if (o->device && !*o->device)
 		o->device = NULL;
@@ -291,11 +267,10 @@ static enum MHD_Result add_key(void *cls, enum MHD_ValueKind kind, const char *k
 static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int id,
 				  enum view_kind k)
 {
-	struct param_check pc = {.k = k};
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, &pc);
-	if (pc.bad[0])
+	char bad[SRV_BAD_PARAM];
+	if (srv_unknown_param(c, view_params[k], bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s takes no parameter '%s'",
-				       view_kind_name(k), pc.bad);
+				       view_kind_name(k), bad);
 	struct view_opts o;
 	char msg[128];
 	if (parse_opts(c, k, &o, msg, sizeof msg))
@@ -404,56 +379,26 @@ static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int i
 	return srv_api_nsys(s, c, path, view);
 }
 
-static enum MHD_Result check_tl_param(void *cls, enum MHD_ValueKind kind, const char *key,
-				      const char *value)
-{
-	char *bad = cls;
-	if (strcmp(key, "start_ns") && strcmp(key, "end_ns") && strcmp(key, "px") &&
-	    strcmp(key, "flows") && strcmp(key, "links") && strcmp(key, "find") &&
-	    strcmp(key, "step") && strcmp(key, "range")) {
-		snprintf(bad, 64, "%.40s", key);
-		return MHD_NO;
-	}
-	return MHD_YES;
-}
-
-/* An int64 query value into *v; false when absent or empty. */
-static int int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has)
-{
-	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
-	*has = s && *s;
-	if (!*has)
-		return 0;
-	char *end;
-	errno = 0;
-	long long x = strtoll(s, &end, 10);
-	if (*end || errno)
-		return -1;
-	*v = x;
-	return 0;
-}
-
 /* GET /api/file/ID/timeline?start_ns=A&end_ns=B&px=W&flows=1&find=TEXT, or
  * ?links=ROW (views/view_timeline.c) */
 static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, int id)
 {
-	char bad[64] = "";
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_tl_param, bad);
-	if (bad[0])
+	char bad[SRV_BAD_PARAM];
+	if (srv_unknown_param(c, " start_ns end_ns px flows links find step range ", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "timeline takes no parameter '%s'", bad);
 	struct tl_opts o = {0};
 	int64_t px = 1000;
 	bool has_px;
-	if (int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
-	    int_arg(c, "end_ns", &o.end_ns, &o.has_end))
+	if (srv_int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
+	    srv_int_arg(c, "end_ns", &o.end_ns, &o.has_end))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
-	if (int_arg(c, "px", &px, &has_px) || px < 1 || px > TL_MAX_PX)
+	if (srv_int_arg(c, "px", &px, &has_px) || px < 1 || px > TL_MAX_PX)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "px takes a width of 1 to %d pixels", TL_MAX_PX);
 	o.px = (int)px;
-	o.flows = flag(c, "flows");
+	o.flows = srv_flag(c, "flows");
 	int64_t links = -1;
 	bool has_links;
-	if (int_arg(c, "links", &links, &has_links) || (has_links && links < 0))
+	if (srv_int_arg(c, "links", &links, &has_links) || (has_links && links < 0))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "links takes an event row");
 	enum MHD_Result res;
 	struct srv_win *win; /* step=/range=: the window's timeline, from its start */

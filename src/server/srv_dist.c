@@ -29,18 +29,6 @@ struct dist_pick {
 	char name[SRV_MAX_NAME + 1]; /* the file's display name */
 };
 
-static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
-				   const char *value)
-{
-	(void)kind;
-	(void)value;
-	if (strcmp(key, "files") && strcmp(key, "tb_compat")) {
-		snprintf(cls, 64, "%.40s", key);
-		return MHD_NO;
-	}
-	return MHD_YES;
-}
-
 /* Parses "1,2,..." into ids (at most max, no repeats); a message in msg and
  * -1 when the list is bad, else the count. */
 static int parse_ids(const char *list, int *ids, int max, char *msg, size_t n)
@@ -142,9 +130,8 @@ static int compute(const struct dist_pick *picks, int n, bool compat, char **buf
 
 enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 {
-	char bad[64] = "";
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, bad);
-	if (bad[0])
+	char bad[SRV_BAD_PARAM];
+	if (srv_unknown_param(c, " files tb_compat ", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "dist takes no parameter '%s'", bad);
 	const char *tb = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "tb_compat");
 	bool compat = tb && (!strcmp(tb, "1") || !strcmp(tb, "true") || !*tb);

@@ -55,6 +55,19 @@ struct srv_upload {
 	char name[SRV_MAX_NAME + 1];
 };
 
+/* Query helpers (srv_args.c). srv_unknown_param: true, with the first
+ * parameter of c not named in allowed (" a b c ": each name between
+ * spaces; "" allows none) in bad (cut to 40 characters). srv_int_arg: an
+ * int64 value into *v, *has false when absent or empty; -1 when it is not
+ * an integer. srv_flag: 1, true or empty. srv_sniff_path: the enum
+ * sniff_kind of a file's first bytes (SNIFF_UNKNOWN for "-" or an
+ * unreadable file). */
+#define SRV_BAD_PARAM 64
+bool srv_unknown_param(struct MHD_Connection *c, const char *allowed, char bad[SRV_BAD_PARAM]);
+int srv_int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has);
+bool srv_flag(struct MHD_Connection *c, const char *key);
+int srv_sniff_path(const char *path);
+
 /* Queues a response; copies body (len bytes) when it is not NULL. */
 enum MHD_Result srv_reply(struct MHD_Connection *c, unsigned status, const char *mime,
 			  const void *body, size_t len);

@@ -1,33 +1,15 @@
 /* srv_ncu: the Nsight Compute part of the API of `gpuprof serve` (see
  * server.h): GET /api/file/ID/ncu/VERB answers what `gpuprof ncu VERB
- * --format json` prints, written by the same views/view_ncu.c code, and the
- * sniffing of .ncu-rep inputs. */
+ * --format json` prints, written by the same views/view_ncu.c code. */
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/source.h"
 #include "ncu/ncu.h"
 #include "report/report.h"
 #include "server/srv_int.h"
 #include "views/view_ncu.h"
-
-bool srv_is_ncu_file(const char *path)
-{
-	if (!strcmp(path, "-"))
-		return false;
-	struct err e = {0};
-	struct src *s;
-	if (src_open(&s, path, &e))
-		return false;
-	unsigned char head[8];
-	size_t n = 0, got = 1;
-	while (n < sizeof head && got && !src_read(s, head + n, sizeof head - n, &got, &e))
-		n += got;
-	src_close(s);
-	return sniff_bytes(head, n) == SNIFF_NCU_REP;
-}
 
 /* The verbs and the query parameters each takes (the CLI's options). */
 static const struct {
@@ -39,24 +21,6 @@ static const struct {
 	{"details", " id kernel section print_units print_details "},
 	{"hints", " id kernel section sort "},
 };
-
-struct ncu_param_check {
-	const char *params;
-	char bad[64];
-};
-
-static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
-				   const char *value)
-{
-	struct ncu_param_check *pc = cls;
-	char pat[80];
-	snprintf(pat, sizeof pat, " %s ", key);
-	if (strlen(key) > 40 || !strstr(pc->params, pat)) {
-		snprintf(pc->bad, sizeof pc->bad, "%.40s", key);
-		return MHD_NO;
-	}
-	return MHD_YES;
-}
 
 static const char *arg(struct MHD_Connection *c, const char *key)
 {
@@ -117,11 +81,10 @@ enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_
 	if (k == nverbs)
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND,
 				       "no ncu verb '%.40s' (list, raw, session, details, hints)", verb);
-	struct ncu_param_check pc = {.params = ncu_verbs[k].params};
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, &pc);
-	if (pc.bad[0])
+	char bad[SRV_BAD_PARAM];
+	if (srv_unknown_param(c, ncu_verbs[k].params, bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "ncu %s takes no parameter '%s'",
-				       verb, pc.bad);
+				       verb, bad);
 	struct ncu_view_opts o;
 	char msg[128];
 	if (parse_opts(c, &o, msg, sizeof msg)) {

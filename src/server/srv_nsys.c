@@ -1,42 +1,16 @@
 /* srv_nsys: the Nsight Systems part of the API of `gpuprof serve` (see
  * server.h): GET /api/file/ID/nsys/VIEW answers what `gpuprof nsys FILE
- * VIEW --format json` prints, written by the same views/view_nsys.c code,
- * and the sniffing of SQLite exports. Each answer opens the export
+ * VIEW --format json` prints, written by the same views/view_nsys.c code.
+ * Each answer opens the export
  * read-only (its own connection), so answers need no lock. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/source.h"
 #include "nsys/nsys.h"
 #include "report/report.h"
 #include "server/srv_int.h"
 #include "views/view_nsys.h"
-
-bool srv_is_nsys_file(const char *path)
-{
-	if (!strcmp(path, "-"))
-		return false;
-	struct err e = {0};
-	struct src *s;
-	if (src_open(&s, path, &e))
-		return false;
-	unsigned char head[16];
-	size_t n = 0, got = 1;
-	while (n < sizeof head && got && !src_read(s, head + n, sizeof head - n, &got, &e))
-		n += got;
-	src_close(s);
-	return sniff_bytes(head, n) == SNIFF_SQLITE;
-}
-
-static enum MHD_Result no_param(void *cls, enum MHD_ValueKind kind, const char *key,
-				const char *value)
-{
-	(void)kind;
-	(void)value;
-	snprintf(cls, 64, "%.40s", key);
-	return MHD_NO;
-}
 
 enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char *path,
 			     const char *view)
@@ -52,9 +26,8 @@ enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND,
 				       "no nsys view '%.40s' (info, kernels, memcpy, api, nvtx, gpus)",
 				       view);
-	char bad[64] = "";
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, no_param, bad);
-	if (bad[0])
+	char bad[SRV_BAD_PARAM];
+	if (srv_unknown_param(c, "", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "nsys %s takes no parameter '%s'",
 				       view, bad);
 	struct arena a;

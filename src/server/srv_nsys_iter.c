@@ -24,22 +24,6 @@
  * keeps a mistaken multi-gigabyte JSON out of memory */
 #define ANALYSIS_MAX ((int64_t)256 << 20)
 
-bool srv_is_nsys_analysis(const char *path)
-{
-	if (!strcmp(path, "-"))
-		return false;
-	struct err e = {0};
-	struct src *s;
-	if (src_open(&s, path, &e))
-		return false;
-	unsigned char head[4096];
-	size_t n = 0, got = 1;
-	while (n < sizeof head && got && !src_read(s, head + n, sizeof head - n, &got, &e))
-		n += got;
-	src_close(s);
-	return sniff_bytes(head, n) == SNIFF_NSYS_ANALYSIS;
-}
-
 /* The whole (inflated) content of path, at most cap bytes, NUL-terminated
  * (malloc'd). name is the path errors name. */
 static int read_all(const char *path, const char *name, int64_t cap, char **out, size_t *len,
@@ -173,23 +157,6 @@ int srv_upload_nsys_analysis(struct srv *s, struct srv_upload *u, const char *pa
 	return srv_add_file(s, u->name, u->n, NULL, NULL, NULL, -1, buf, len, e);
 }
 
-struct params {
-	bool steps;
-	char bad[64];
-};
-
-static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
-				   const char *value)
-{
-	struct params *p = cls;
-	(void)kind;
-	(void)value;
-	if (p->steps && (!strcmp(key, "capture_range") || !strcmp(key, "iterations")))
-		return MHD_YES;
-	snprintf(p->bad, sizeof p->bad, "%.40s", key);
-	return MHD_NO;
-}
-
 static enum MHD_Result reply_steps(struct srv *s, struct MHD_Connection *c, const char *path)
 {
 	const char *cr = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "capture_range");
@@ -244,11 +211,10 @@ static enum MHD_Result reply_steps(struct srv *s, struct MHD_Connection *c, cons
 enum MHD_Result srv_api_nsys_iter(struct srv *s, struct MHD_Connection *c, int id, const char *view)
 {
 	bool steps = !strcmp(view, "steps");
-	struct params p = {.steps = steps};
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, &p);
-	if (p.bad[0])
+	char bad[SRV_BAD_PARAM];
+	if (srv_unknown_param(c, steps ? " capture_range iterations " : "", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "nsys %s takes no parameter '%s'",
-				       view, p.bad);
+				       view, bad);
 	char path[4096] = "";
 	const char *analysis = NULL;
 	size_t alen = 0;

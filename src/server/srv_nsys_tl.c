@@ -4,48 +4,12 @@
  * export's rows are read once (read-only, its own connection) into an
  * index kept on the file's record for the server's life; a request is then
  * a binary search per lane plus the events in its window. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nsys/nsys_tl.h"
 #include "server/srv_int.h"
 #include "views/view_nsys_tl.h"
-
-static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
-				   const char *value)
-{
-	(void)kind;
-	(void)value;
-	if (strcmp(key, "start_ns") && strcmp(key, "end_ns") && strcmp(key, "px") &&
-	    strcmp(key, "flows") && strcmp(key, "links")) {
-		snprintf(cls, 64, "%.40s", key);
-		return MHD_NO;
-	}
-	return MHD_YES;
-}
-
-/* An int64 query value; *has false when absent or empty. */
-static int int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has)
-{
-	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
-	*has = s && *s;
-	if (!*has)
-		return 0;
-	char *end;
-	errno = 0;
-	long long x = strtoll(s, &end, 10);
-	if (*end || errno)
-		return -1;
-	*v = x;
-	return 0;
-}
-
-static bool flag(struct MHD_Connection *c, const char *key)
-{
-	const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
-	return v && (!strcmp(v, "1") || !strcmp(v, "true") || !*v);
-}
 
 /* The export's index, built on first use (outside the lock; a concurrent
  * builder's copy is dropped). */
@@ -75,21 +39,20 @@ static int get_index(struct srv *s, int id, const char *path, struct nsys_tl_ind
 
 enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id)
 {
-	char bad[64] = "";
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, bad);
-	if (bad[0])
+	char bad[SRV_BAD_PARAM];
+	if (srv_unknown_param(c, " start_ns end_ns px flows links ", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "nsys timeline takes no parameter '%s'", bad);
 	struct tl_opts o = {0};
 	int64_t px = 1000, links = -1;
 	bool has_px, has_links;
-	if (int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
-	    int_arg(c, "end_ns", &o.end_ns, &o.has_end))
+	if (srv_int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
+	    srv_int_arg(c, "end_ns", &o.end_ns, &o.has_end))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
-	if (int_arg(c, "px", &px, &has_px) || px < 1 || px > TL_MAX_PX)
+	if (srv_int_arg(c, "px", &px, &has_px) || px < 1 || px > TL_MAX_PX)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "px takes a width of 1 to %d pixels", TL_MAX_PX);
 	o.px = (int)px;
-	o.flows = flag(c, "flows");
-	if (int_arg(c, "links", &links, &has_links) || (has_links && links < 0))
+	o.flows = srv_flag(c, "flows");
+	if (srv_int_arg(c, "links", &links, &has_links) || (has_links && links < 0))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "links takes an event row");
 	char path[4096] = "";
 	bool found = false;

@@ -196,20 +196,10 @@ static int ann_cmp(const void *a, const void *b, void *ctx)
 	return strcmp(tr_str(t, ((const struct ann *)a)->name), tr_str(t, ((const struct ann *)b)->name));
 }
 
-static enum MHD_Result no_param(void *cls, enum MHD_ValueKind kind, const char *key,
-				const char *value)
-{
-	(void)kind;
-	(void)value;
-	snprintf(cls, 64, "%.40s", key);
-	return MHD_NO;
-}
-
 enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int id)
 {
-	char bad[64] = "";
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, no_param, bad);
-	if (bad[0])
+	char bad[SRV_BAD_PARAM];
+	if (srv_unknown_param(c, "", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "annotations takes no parameter '%s'",
 				       bad);
 	const struct trace *t = NULL;

@@ -6,7 +6,6 @@
  *
  * Also srv_tl_index, the timeline index of a file (built on first use and
  * kept with the file), which /timeline and /timeline/find share. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,53 +74,23 @@ struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id,
 	return ix;
 }
 
-static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
-				   const char *value)
-{
-	(void)kind;
-	(void)value;
-	if (strcmp(key, "find") && strcmp(key, "start_ns") && strcmp(key, "end_ns") &&
-	    strcmp(key, "limit") && strcmp(key, "step") && strcmp(key, "range")) {
-		snprintf(cls, 64, "%.40s", key);
-		return MHD_NO;
-	}
-	return MHD_YES;
-}
-
-/* An int64 query value; *has false when absent or empty. */
-static int int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has)
-{
-	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
-	*has = s && *s;
-	if (!*has)
-		return 0;
-	char *end;
-	errno = 0;
-	long long x = strtoll(s, &end, 10);
-	if (*end || errno)
-		return -1;
-	*v = x;
-	return 0;
-}
-
 enum MHD_Result srv_api_timeline_find(struct srv *s, struct MHD_Connection *c, int id)
 {
-	char bad[64] = "";
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, bad);
-	if (bad[0])
+	char bad[SRV_BAD_PARAM];
+	if (srv_unknown_param(c, " find start_ns end_ns limit step range ", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "timeline/find takes no parameter '%s'", bad);
 	struct tl_find_opts o = {.text =
 				     MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "find")};
 	if (!o.text || !*o.text)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "find takes a non-empty text");
-	if (int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
-	    int_arg(c, "end_ns", &o.end_ns, &o.has_end))
+	if (srv_int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
+	    srv_int_arg(c, "end_ns", &o.end_ns, &o.has_end))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "start_ns and end_ns take integer nanoseconds");
 	int64_t limit = TL_FIND_LIMIT;
 	bool has_limit;
-	if (int_arg(c, "limit", &limit, &has_limit) || limit < 0 || limit > TL_FIND_MAX_LIMIT)
+	if (srv_int_arg(c, "limit", &limit, &has_limit) || limit < 0 || limit > TL_FIND_MAX_LIMIT)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "limit takes 0 to %d matches",
 				       TL_FIND_MAX_LIMIT);
 	o.limit = (int)limit;

@@ -6,54 +6,23 @@
  * them; with either, only the events meeting [A, B) (plus all metadata)
  * are written. With step=/range=, the trace cut to that selection
  * (srv_select.c), its times from the window's start. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export/chrome.h"
 #include "server/srv_int.h"
 
-static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
-				   const char *value)
-{
-	(void)kind;
-	(void)value;
-	if (strcmp(key, "start_ns") && strcmp(key, "end_ns") && strcmp(key, "step") &&
-	    strcmp(key, "range")) {
-		snprintf(cls, 64, "%.40s", key);
-		return MHD_NO;
-	}
-	return MHD_YES;
-}
-
-/* An int64 query value; false (and *has false) when absent or empty. */
-static int int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has)
-{
-	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
-	*has = s && *s;
-	if (!*has)
-		return 0;
-	char *end;
-	errno = 0;
-	long long x = strtoll(s, &end, 10);
-	if (*end || errno)
-		return -1;
-	*v = x;
-	return 0;
-}
-
 static enum MHD_Result reply_trace(struct srv *s, struct MHD_Connection *c, const struct trace *t,
 				   int64_t a, bool has_a, int64_t b, bool has_b);
 
 enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
 {
-	char bad[64] = "";
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, bad);
-	if (bad[0])
+	char bad[SRV_BAD_PARAM];
+	if (srv_unknown_param(c, " start_ns end_ns step range ", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "trace takes no parameter '%s'", bad);
 	int64_t a = 0, b = 0;
 	bool has_a, has_b;
-	if (int_arg(c, "start_ns", &a, &has_a) || int_arg(c, "end_ns", &b, &has_b))
+	if (srv_int_arg(c, "start_ns", &a, &has_a) || srv_int_arg(c, "end_ns", &b, &has_b))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
 	struct trace *t = NULL;
 	bool found = false, nsys = false;

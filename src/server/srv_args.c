@@ -1,0 +1,91 @@
+/* srv_args: what every endpoint asks of a request's query and of a file
+ * given to the server, in one place: unknown parameters, integer values,
+ * flags, and the kind of a file by its first bytes (io/sniff.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/source.h"
+#include "server/srv_int.h"
+
+struct unknown {
+	const char *allowed;
+	char *bad;
+};
+
+static enum MHD_Result check_key(void *cls, enum MHD_ValueKind kind, const char *key,
+				 const char *value)
+{
+	(void)kind;
+	(void)value;
+	struct unknown *u = cls;
+	char pat[48];
+	if (strlen(key) <= 40) {
+		snprintf(pat, sizeof pat, " %s ", key);
+		if (strstr(u->allowed, pat))
+			return MHD_YES;
+	}
+	snprintf(u->bad, SRV_BAD_PARAM, "%.40s", key);
+	return MHD_NO;
+}
+
+bool srv_unknown_param(struct MHD_Connection *c, const char *allowed, char bad[SRV_BAD_PARAM])
+{
+	bad[0] = 0;
+	struct unknown u = {allowed, bad};
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_key, &u);
+	return bad[0] != 0;
+}
+
+int srv_int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has)
+{
+	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
+	*has = s && *s;
+	if (!*has)
+		return 0;
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (*end || errno)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+bool srv_flag(struct MHD_Connection *c, const char *key)
+{
+	const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
+	return v && (!strcmp(v, "1") || !strcmp(v, "true") || !*v);
+}
+
+int srv_sniff_path(const char *path)
+{
+	if (!strcmp(path, "-"))
+		return SNIFF_UNKNOWN;
+	struct err e = {0};
+	struct src *s;
+	if (src_open(&s, path, &e))
+		return SNIFF_UNKNOWN;
+	unsigned char head[4096];
+	size_t n = 0, got = 1;
+	while (n < sizeof head && got && !src_read(s, head + n, sizeof head - n, &got, &e))
+		n += got;
+	src_close(s);
+	return (int)sniff_bytes(head, n);
+}
+
+bool srv_is_ncu_file(const char *path)
+{
+	return srv_sniff_path(path) == SNIFF_NCU_REP;
+}
+
+bool srv_is_nsys_file(const char *path)
+{
+	return srv_sniff_path(path) == SNIFF_SQLITE;
+}
+
+bool srv_is_nsys_analysis(const char *path)
+{
+	return srv_sniff_path(path) == SNIFF_NSYS_ANALYSIS;
+}
