@@ -11,6 +11,22 @@ pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL server: $*"; fail=$((fail + 1)); }
+# sub NAME CMD...: runs a part with its own server (a script closing with
+# "NAME: N passed, N failed"), shows its other lines and adds its counts
+sub() {
+	sub_name=$1
+	shift
+	sub_out=$("$@" 2>&1)
+	printf '%s\n' "$sub_out" | grep -v "^$sub_name: [0-9]* passed"
+	sub_pass=$(printf '%s\n' "$sub_out" | sed -n "s/^$sub_name: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p")
+	sub_fail=$(printf '%s\n' "$sub_out" | sed -n "s/^$sub_name: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p")
+	if [ -n "$sub_pass" ]; then
+		pass=$((pass + sub_pass))
+		fail=$((fail + sub_fail))
+	else
+		bad "$* did not finish"
+	fi
+}
 if ! command -v curl >/dev/null 2>&1; then
 	echo "server: curl not found (tools/setup.sh installs it)"
 	echo "server: 0 passed, 1 failed"
@@ -339,56 +355,20 @@ expect 400 "memory: points with step_plot" "${url}api/file/1/memory?curve=1&step
 # ---- end of memory window ----
 # ---- Nsight Systems iterations: tests/server/nsys_iter.sh (its own
 # servers); its counts join ours ----
-iter_out=$(sh tests/server/nsys_iter.sh 2>&1)
-printf '%s\n' "$iter_out" | grep -v '^nsys_iter: [0-9]* passed'
-iter_pass=$(printf '%s\n' "$iter_out" | sed -n 's/^nsys_iter: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-iter_fail=$(printf '%s\n' "$iter_out" | sed -n 's/^nsys_iter: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ -n "$iter_pass" ]; then
-	pass=$((pass + iter_pass))
-	fail=$((fail + iter_fail))
-else
-	bad "tests/server/nsys_iter.sh did not finish"
-fi
+sub nsys_iter sh tests/server/nsys_iter.sh
 # ---- Nsight Compute chart fixture: tests/server/ncu_full.sh (its own
 # server on tests/golden/_inputs/full.ncu-rep); its counts join ours ----
-nf_out=$(sh tests/server/ncu_full.sh 2>&1)
-printf '%s\n' "$nf_out" | grep -v '^ncu_full: [0-9]* passed'
-nf_pass=$(printf '%s\n' "$nf_out" | sed -n 's/^ncu_full: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-nf_fail=$(printf '%s\n' "$nf_out" | sed -n 's/^ncu_full: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ -n "$nf_pass" ]; then
-	pass=$((pass + nf_pass))
-	fail=$((fail + nf_fail))
-else
-	bad "tests/server/ncu_full.sh did not finish"
-fi
+sub ncu_full sh tests/server/ncu_full.sh
 # ---- end of the Nsight Compute chart fixture ----
 # ---- step and range selection: tests/server/stepsel.sh (its own server);
 # its counts join ours ----
-sel_out=$(sh tests/server/stepsel.sh 2>&1)
-printf '%s\n' "$sel_out" | grep -v '^stepsel: [0-9]* passed'
-sel_pass=$(printf '%s\n' "$sel_out" | sed -n 's/^stepsel: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-sel_fail=$(printf '%s\n' "$sel_out" | sed -n 's/^stepsel: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ -n "$sel_pass" ]; then
-	pass=$((pass + sel_pass))
-	fail=$((fail + sel_fail))
-else
-	bad "tests/server/stepsel.sh did not finish"
-fi
+sub stepsel sh tests/server/stepsel.sh
 # ---- end of step and range selection ----
 # ---- Nsight Systems export timeline: tests/server/nsys_timeline.py (its
 # own server; GET /api/file/ID/nsys/timeline on check_sqlite.py's
 # make_timeline export against hand-computed lanes, spans, flows and links,
 # and on ../shared exports against SQL counts); its counts join ours ----
-ntl_out=$(python3 tests/server/nsys_timeline.py 2>&1)
-printf '%s\n' "$ntl_out" | grep -v '^nsys_timeline: [0-9]* passed'
-ntl_pass=$(printf '%s\n' "$ntl_out" | sed -n 's/^nsys_timeline: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-ntl_fail=$(printf '%s\n' "$ntl_out" | sed -n 's/^nsys_timeline: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ -n "$ntl_pass" ]; then
-	pass=$((pass + ntl_pass))
-	fail=$((fail + ntl_fail))
-else
-	bad "tests/server/nsys_timeline.py did not finish"
-fi
+sub nsys_timeline python3 tests/server/nsys_timeline.py
 # ---- end of Nsight Systems export timeline ----
 # ---- the timeline's lane order, instants, counters, flows and links, and
 # GET /trace (tests/server/timeline_more.json, written by hand: processes
@@ -504,16 +484,7 @@ wait "$tmpid" 2>/dev/null
 # ---- end of the timeline_more block
 # ---- the timeline's search: tests/server/timeline_find.sh (its own
 # server; GET /timeline/find and /timeline?find= against python3's count)
-tf_out=$(sh tests/server/timeline_find.sh 2>&1)
-printf '%s\n' "$tf_out" | grep -v '^timeline_find: [0-9]* passed'
-tf_pass=$(printf '%s\n' "$tf_out" | sed -n 's/^timeline_find: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-tf_fail=$(printf '%s\n' "$tf_out" | sed -n 's/^timeline_find: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ -n "$tf_pass" ]; then
-	pass=$((pass + tf_pass))
-	fail=$((fail + tf_fail))
-else
-	bad "tests/server/timeline_find.sh did not finish"
-fi
+sub timeline_find sh tests/server/timeline_find.sh
 # ---- end of the timeline search block
 # stop
 kill "$pid"

@@ -12,26 +12,9 @@
 #     three occupancy curves' instances, the theoretical occupancy 200/3 %;
 #   - raw: 87 and 83 rows, the DRAM bandwidth in both units; bad units 400.
 # Closing line "ncu_full: N passed, N failed".
-set -u
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL server ncu_full: $*"; fail=$((fail + 1)); }
+part=ncu_full
+. tests/server/lib.sh
 full=tests/golden/_inputs/full.ncu-rep
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuprof-ncu-full.XXXXXX")
-pid=
-finish() {
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	rm -rf "$tmp"
-	echo "ncu_full: $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-}
-status() { u=$1; shift; curl -s -o "$tmp/body" -w '%{http_code}' "$@" "$u"; }
-expect() { # want description url
-	got=$(status "$3")
-	[ "$got" = "$1" ] && ok || bad "$2: HTTP $got, want $1 ($(head -c 300 "$tmp/body"))"
-}
 enc() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
 # same QUERY ARGS...: /api/file/1/ncu/QUERY equals `gpuprof ncu ARGS --format json full.ncu-rep`
 same() {
@@ -47,16 +30,7 @@ python3 tests/ncu/mkreport.py --full "$tmp/full.ncu-rep" && cmp -s "$tmp/full.nc
 python3 tests/ncu/mkreport.py "$tmp/tiny.ncu-rep" && cmp -s "$tmp/tiny.ncu-rep" tests/golden/_inputs/tiny.ncu-rep && ok ||
 	bad "tiny.ncu-rep is not what tests/ncu/mkreport.py writes"
 
-"$GPUPROF" serve -q --port 0 "$full" >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-url=
-for _ in $(seq 1 100); do
-	url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/out" 2>/dev/null)
-	[ -n "$url" ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-[ -n "$url" ] && ok || { bad "server did not start: $(cat "$tmp/err")"; finish; }
+start_server "$full"
 
 re='^(launch__|device__attribute_|dram__bytes\.sum\.per_second$|smsp__cycles_elapsed\.avg\.per_second$)'
 same body body

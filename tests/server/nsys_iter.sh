@@ -14,41 +14,9 @@
 #   - errors: a cut analysis.json, schema_version 2, a missing key, a
 #     directory without a run, wrong parameters and kinds.
 # Closing line "nsys_iter: N passed, N failed".
-set -u
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL server nsys_iter: $*"; fail=$((fail + 1)); }
+part=nsys_iter
+. tests/server/lib.sh
 shared=${GPUPROF_SHARED:-../shared}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuprof-nsys-iter.XXXXXX")
-finish() {
-	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null
-	rm -rf "$tmp"
-	echo "nsys_iter: $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-}
-status() { u=$1; shift; curl -s -o "$tmp/body" -w '%{http_code}' "$@" "$u"; }
-expect() { # want description url [curl options...]
-	want=$1; what=$2; shift 2
-	got=$(status "$@")
-	[ "$got" = "$want" ] && ok || bad "$what: HTTP $got, want $want ($(head -c 300 "$tmp/body"))"
-}
-# message TEXT: the last answer's error message contains TEXT
-message() { grep -qF -- "$1" "$tmp/body" && ok || bad "message: want '$1' in $(cat "$tmp/body")"; }
-# start FILES...: a server on a free port; url= its URL, pid= its process
-start() {
-	"$GPUPROF" serve -q --port 0 "$@" >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	url=
-	for _ in $(seq 1 100); do
-		url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/out" 2>/dev/null)
-		[ -n "$url" ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	[ -n "$url" ] && ok || { bad "server did not start with $*: $(cat "$tmp/err")"; finish; }
-}
 stop() { kill "$pid"; wait "$pid" && ok || bad "server stop"; pid=; }
 # same_file ID FILE: /api/file/ID/nsys/analysis is FILE's bytes
 same_file() {
@@ -86,7 +54,7 @@ export_shared=$shared/data/nsys/exports/nsys-ai__mfu_2gpu_after__2026.2.1.sqlite
 # files: 1 tiny export, 2 the CLI's analysis.json, 3 the run directory
 # (analysed in memory), 4 the shared export, 5 the shared analysis.json
 # shellcheck disable=SC2086
-start "$db" "$tmp/fixture.analysis.json" tests/nsys/run_small/ $export_shared $expected
+start_server "$db" "$tmp/fixture.analysis.json" tests/nsys/run_small/ $export_shared $expected
 status "${url}api/files" >/dev/null
 nanalyses=2
 [ -n "$expected" ] && nanalyses=3
@@ -168,7 +136,7 @@ mkdir "$tmp/empty"
 "$GPUPROF" serve --port 0 "$tmp/empty" >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -qF "not a profiling run directory" "$tmp/err" && ok || bad "serve an empty directory: $(cat "$tmp/err")"
 # a run directory with analysis.json: that file, as it is
-start "$tmp/run"
+start_server "$tmp/run"
 same_file 1 "$tmp/run/analysis.json"
 stop
 finish

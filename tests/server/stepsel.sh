@@ -15,33 +15,11 @@
 #   - more windows than the server keeps (4), asked at the same time, each
 #     answer still the CLI's (a window evicted while in use must stay valid).
 # Closing line "stepsel: N passed, N failed".
-set -u
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL server stepsel: $*"; fail=$((fail + 1)); }
+part=stepsel
+. tests/server/lib.sh
 fix=examples/resnet_like.json.gz
 ann=DistributedDataParallel.forward
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuprof-stepsel.XXXXXX")
-"$GPUPROF" serve -q --port 0 "$fix" >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-finish() {
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	rm -rf "$tmp"
-	echo "stepsel: $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-}
-url=
-for _ in $(seq 1 100); do
-	url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/out" 2>/dev/null)
-	[ -n "$url" ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-[ -n "$url" ] || { bad "server did not start: $(cat "$tmp/err")"; finish; }
-status() { u=$1; shift; curl -s -o "$tmp/body" -w '%{http_code}' "$@" "$u"; }
+start_server "$fix"
 # same QUERY ARGS...: the API's answer equals `gpuprof ARGS --format json`
 same() {
 	q=$1; shift

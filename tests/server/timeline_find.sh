@@ -12,43 +12,15 @@
 #     marked events plus the spans' matches are the find's total;
 #   - bad parameters (400), an unknown file (404), a report (400).
 # Closing line "timeline_find: N passed, N failed".
-set -u
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL server timeline_find: $*"; fail=$((fail + 1)); }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuprof-tlfind.XXXXXX")
-finish() {
-	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null
-	rm -rf "$tmp"
-	echo "timeline_find: $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-}
-status() { u=$1; shift; curl -s -o "$tmp/body" -w '%{http_code}' "$@" "$u"; }
-expect() { # want description url [curl options...]
-	want=$1; what=$2; shift 2
-	got=$(status "$@")
-	[ "$got" = "$want" ] && ok || bad "$what: HTTP $got, want $want ($(head -c 300 "$tmp/body"))"
-}
-# has WHAT LINE...: the last answer has each LINE as a whole line
+part=timeline_find
+. tests/server/lib.sh
 has() { w=$1; shift; for l in "$@"; do grep -qxF -- "$l" "$tmp/body" || { bad "$w: no line '$l' in: $(head -c 2000 "$tmp/body")"; return; }; done; ok; }
-message() { grep -qF -- "$1" "$tmp/body" && ok || bad "message: want '$1' in $(cat "$tmp/body")"; }
 fix=tests/server/timeline_more.json
 ex=examples/resnet_like.json.gz
 report=tests/golden/_inputs/tiny.ncu-rep # written by tests/ncu/mkreport.py
 [ -f "$report" ] || report=
 # shellcheck disable=SC2086
-"$GPUPROF" serve -q --port 0 "$fix" "$ex" $report >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-url=
-for _ in $(seq 1 100); do
-	url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/out" 2>/dev/null)
-	[ -n "$url" ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-[ -n "$url" ] && ok || { bad "server did not start: $(cat "$tmp/err")"; finish; }
+start_server "$fix" "$ex" $report
 f1=${url}api/file/1/timeline
 f2=${url}api/file/2/timeline
 
