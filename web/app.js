@@ -15,16 +15,11 @@ import { detailHost, opDetail, kernelDetail } from './details.js';
 import { renderMemoryPage } from './memory.js';
 import { uploadFile } from './upload.js';
 import { withSel, keepSel, renderSelector, stepSelected, selectState } from './stepsel.js';
+import { el } from './dom.js';
 
 const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'dist'];
 const ALL_VIEWS = [...VIEWS, 'ncu', 'nsys']; // the pages of Nsight Compute reports and Nsight Systems exports
 const $ = (id) => document.getElementById(id);
-const el = (tag, { dataset, ...props } = {}, ...kids) => {
-	const e = Object.assign(document.createElement(tag), props);
-	Object.assign(e.dataset, dataset || {});
-	e.append(...kids);
-	return e;
-};
 
 let files = [];
 let current = null; // the table box the '/' key searches

@@ -10,14 +10,7 @@
 // The open panel's name is the hash's `sel`, so a reload reopens it.
 
 import { dataTable } from './table.js';
-
-const el = (tag, props = {}, ...kids) => {
-	const { dataset, ...rest } = props;
-	const e = Object.assign(document.createElement(tag), rest);
-	Object.assign(e.dataset, dataset || {});
-	e.append(...kids);
-	return e;
-};
+import { el } from './dom.js';
 
 // drop: the column every row shares (the panel's own name), left out
 function part(title, name, all, drop) {

@@ -10,13 +10,9 @@
 
 import { fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
+import { el } from './dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const el = (tag, props = {}, ...kids) => {
-	const e = Object.assign(document.createElement(tag), props);
-	e.append(...kids);
-	return e;
-};
 // the hash now: handlers merge into it, not into the state they were drawn
 // with (another control may have changed it since)
 const now = () => Object.fromEntries(new URLSearchParams(location.hash.slice(1)));

@@ -13,14 +13,7 @@
 
 import { fmtBytes, fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
-
-const el = (tag, props = {}, ...kids) => {
-	const { dataset, ...rest } = props;
-	const e = Object.assign(document.createElement(tag), rest);
-	Object.assign(e.dataset, dataset || {});
-	e.append(...kids);
-	return e;
-};
+import { el } from './dom.js';
 
 const COLORS = { allocated_bytes: '#4e79a7', reserved_bytes: '#f28e2b' };
 const ZOOM = 0.8; // a wheel step keeps this share of the window

@@ -11,13 +11,7 @@ import { fmtDur } from './fmt.js';
 import { CHART_METRICS, bySpeedup, indexBody, sectionCharts } from './ncu_charts.js';
 import { rawMetricsTab } from './ncu_raw.js';
 import { dataTable, downloadCsv } from './table.js';
-
-const el = (tag, { dataset, ...props } = {}, ...kids) => {
-	const e = Object.assign(document.createElement(tag), props);
-	Object.assign(e.dataset, dataset || {});
-	e.append(...kids);
-	return e;
-};
+import { el } from './dom.js';
 
 const cache = new Map(); // file id -> {list, session, hints}
 

@@ -10,15 +10,9 @@
 // (the table's sort; the page's sort/dir/q belong to the hints table).
 
 import { dataTable } from './table.js';
+import { el } from './dom.js';
 
 export const RAW_COLUMNS = ['metric', 'unit', 'value', 'instances', 'description'];
-
-const el = (tag, { dataset, ...props } = {}, ...kids) => {
-	const e = Object.assign(document.createElement(tag), props);
-	Object.assign(e.dataset, dataset || {});
-	e.append(...kids);
-	return e;
-};
 
 const now = () => Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
 

@@ -7,12 +7,7 @@
 
 import { dataTable } from './table.js';
 import { renderNsysIter } from './nsys_iter.js';
-
-const el = (tag, props = {}, ...kids) => {
-	const e = Object.assign(document.createElement(tag), props);
-	e.append(...kids);
-	return e;
-};
+import { el } from './dom.js';
 
 const TABLES = [
 	['kernels', 'kernels', 'GPU kernels'],

@@ -21,18 +21,12 @@
 
 import { fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
+import { el } from './dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const HOST_COLOR = '#4e79a7', GPU_COLOR = '#f28e2b';
 export const HIST_HEIGHT = 160;
 
-const el = (tag, props = {}, ...kids) => {
-	const { dataset, ...rest } = props;
-	const e = Object.assign(document.createElement(tag), rest);
-	Object.assign(e.dataset, dataset || {});
-	e.append(...kids);
-	return e;
-};
 const svgEl = (tag, attrs) => {
 	const e = document.createElementNS(SVG, tag);
 	for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);

@@ -5,12 +5,9 @@
 // `gpuprof VIEW --step ...` prints; the Steps page keeps listing every step
 // (its step= would pick rows) and marks the selected ones.
 
+import { el } from './dom.js';
+
 const VIEWS = /^\/api\/file\/\d+\/(summary|steps|ops|kernels|memory|timeline|timeline\/find|trace)(\?|$)/;
-const el = (tag, props = {}, ...kids) => {
-	const e = Object.assign(document.createElement(tag), props);
-	e.append(...kids);
-	return e;
-};
 
 // {step, range} of hash state s, only what is set.
 export function keepSel(s) {

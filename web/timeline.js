@@ -26,13 +26,7 @@
 import { fmtDur } from './fmt.js';
 import { withSel } from './stepsel.js';
 import { timelineSearch } from './timeline_search.js';
-
-const el = (tag, { dataset, ...props } = {}, ...kids) => {
-	const e = Object.assign(document.createElement(tag), props);
-	Object.assign(e.dataset, dataset || {});
-	e.append(...kids);
-	return e;
-};
+import { el } from './dom.js';
 
 const ROW = 16, HEAD = 18, IROW = 10, CROW = 40, MIN_NS = 10;
 const MARK = '#f0b000', MARK_CUR = '#e0306a'; // search matches, the current one

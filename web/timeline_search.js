@@ -10,13 +10,7 @@
 // State in the hash: find=TEXT&match=K (K from 1; absent: no current match).
 
 import { fmtDur } from './fmt.js';
-
-const el = (tag, { dataset, ...props } = {}, ...kids) => {
-	const e = Object.assign(document.createElement(tag), props);
-	Object.assign(e.dataset, dataset || {});
-	e.append(...kids);
-	return e;
-};
+import { el } from './dom.js';
 
 export const FIND_LIMIT = 10000; // the API's most matches per answer
 const PAGE = 50; // results listed: the 50 around the current match

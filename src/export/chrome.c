@@ -6,20 +6,7 @@
 #include <string.h>
 
 #include "export/chrome.h"
-
-static void put_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
+#include "report/report.h"
 
 static void put_us(FILE *f, int64_t ns)
 {
@@ -31,20 +18,18 @@ static void put_us(FILE *f, int64_t ns)
 static void put_id(FILE *f, const struct trace *t, const struct tr_id *id)
 {
 	if (id->is_str)
-		put_str(f, tr_str(t, id->str));
+		rep_json_str(f, tr_str(t, id->str));
 	else
 		fprintf(f, "%lld", (long long)id->num);
 }
 
+/* a counter sample: not finite as 0 (chrome-trace readers want a number) */
 static void put_num(FILE *f, double v)
 {
-	char buf[40];
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	fputs(isfinite(v) ? buf : "0", f);
+	if (isfinite(v))
+		rep_json_num(f, v);
+	else
+		fputs("0", f);
 }
 
 /* "ph": ..., "pid", "tid" of track k */
@@ -77,7 +62,7 @@ static void arg(FILE *f, bool *open, const char *key)
 {
 	fputs(*open ? ", " : ", \"args\": {", f);
 	*open = true;
-	put_str(f, key);
+	rep_json_str(f, key);
 	fputs(": ", f);
 }
 
@@ -101,7 +86,7 @@ static void arg_s(FILE *f, const struct trace *t, bool *open, const char *key, u
 {
 	if (id) {
 		arg(f, open, key);
-		put_str(f, tr_str(t, id));
+		rep_json_str(f, tr_str(t, id));
 	}
 }
 
@@ -195,7 +180,7 @@ static void metadata(FILE *f, const struct trace *t, bool *first)
 			fputs(", \"tid\": 0, \"args\": {", f);
 			if (i == 0) {
 				fputs("\"name\": ", f);
-				put_str(f, tr_str(t, pr->name));
+				rep_json_str(f, tr_str(t, pr->name));
 			} else if (i == 1) {
 				fprintf(f, "\"labels\": %s", tr_str(t, pr->labels));
 			} else {
@@ -210,7 +195,7 @@ static void metadata(FILE *f, const struct trace *t, bool *first)
 		if (tk->thread_name) {
 			head(f, t, first, 'M', (uint32_t)k);
 			fputs(", \"name\": \"thread_name\", \"args\": {\"name\": ", f);
-			put_str(f, tr_str(t, tk->thread_name));
+			rep_json_str(f, tr_str(t, tk->thread_name));
 			fputs("}}", f);
 		}
 		if (tk->thread_sort != INT64_MIN) {
@@ -236,9 +221,9 @@ static void slices(FILE *f, const struct trace *t, const struct chrome_opts *o, 
 		enum tr_kind k = (enum tr_kind)t->ev.kind[r];
 		head(f, t, first, instant ? 'i' : be ? 'B' : 'X', t->ev.track[r]);
 		fputs(", \"cat\": ", f);
-		put_str(f, kind_cat(k, instant));
+		rep_json_str(f, kind_cat(k, instant));
 		fputs(", \"name\": ", f);
-		put_str(f, tr_str(t, t->ev.name[r]));
+		rep_json_str(f, tr_str(t, t->ev.name[r]));
 		fputs(", \"ts\": ", f);
 		put_us(f, ts);
 		if (instant) {
@@ -268,9 +253,9 @@ static void flows_counters(FILE *f, const struct trace *t, const struct chrome_o
 		fprintf(f, ", \"id\": %lld, \"ts\": ", (long long)fl->id);
 		put_us(f, fl->ts);
 		fputs(", \"cat\": ", f);
-		put_str(f, tr_str(t, fl->cat));
+		rep_json_str(f, tr_str(t, fl->cat));
 		fputs(", \"name\": ", f);
-		put_str(f, tr_str(t, fl->name));
+		rep_json_str(f, tr_str(t, fl->name));
 		fprintf(f, "%s}", fl->bp_e ? ", \"bp\": \"e\"" : "");
 	}
 	/* one C event per run of rows of one (ts, name, track) with distinct
@@ -290,13 +275,13 @@ static void flows_counters(FILE *f, const struct trace *t, const struct chrome_o
 		if (in_window(o, cv[i].ts)) {
 			head(f, t, first, 'C', cv[i].track);
 			fputs(", \"name\": ", f);
-			put_str(f, tr_str(t, cv[i].name));
+			rep_json_str(f, tr_str(t, cv[i].name));
 			fputs(", \"ts\": ", f);
 			put_us(f, cv[i].ts);
 			fputs(", \"args\": {", f);
 			for (size_t q = i; q < j; q++) {
 				fputs(q > i ? ", " : "", f);
-				put_str(f, tr_str(t, cv[q].series));
+				rep_json_str(f, tr_str(t, cv[q].series));
 				fputs(": ", f);
 				put_num(f, cv[q].value);
 			}
@@ -312,7 +297,7 @@ static void devices(FILE *f, const struct trace *t)
 	for (size_t i = 0; i < t->meta.ndevices; i++) {
 		const struct tr_device_prop *d = &t->meta.devices[i];
 		fprintf(f, "%s\n{\"id\": %lld, \"name\": ", i ? "," : "", (long long)d->id);
-		put_str(f, tr_str(t, d->name));
+		rep_json_str(f, tr_str(t, d->name));
 		const struct {
 			const char *key;
 			int64_t v;
@@ -346,12 +331,12 @@ int chrome_write(const struct trace *t, const struct chrome_opts *o, FILE *out, 
 		fprintf(out, "\"baseTimeNanoseconds\": %lld,\n", (long long)m->base_time_ns);
 	if (m->trace_name) {
 		fputs("\"traceName\": ", out);
-		put_str(out, tr_str(t, m->trace_name));
+		rep_json_str(out, tr_str(t, m->trace_name));
 		fputs(",\n", out);
 	}
 	if (m->display_time_unit) {
 		fputs("\"displayTimeUnit\": ", out);
-		put_str(out, tr_str(t, m->display_time_unit));
+		rep_json_str(out, tr_str(t, m->display_time_unit));
 		fputs(",\n", out);
 	}
 	const struct {
@@ -367,7 +352,7 @@ int chrome_write(const struct trace *t, const struct chrome_opts *o, FILE *out, 
 	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
 		if (strs[i].v) { /* kept as text; the reader takes a string */
 			fprintf(out, "\"%s\": ", strs[i].key);
-			put_str(out, tr_str(t, strs[i].v));
+			rep_json_str(out, tr_str(t, strs[i].v));
 			fputs(",\n", out);
 		}
 	if (m->has_dist) {
@@ -375,7 +360,7 @@ int chrome_write(const struct trace *t, const struct chrome_opts *o, FILE *out, 
 		const char *sep = "";
 		if (m->dist_backend) {
 			fputs("\"backend\": ", out);
-			put_str(out, tr_str(t, m->dist_backend));
+			rep_json_str(out, tr_str(t, m->dist_backend));
 			sep = ", ";
 		}
 		const struct {
@@ -389,7 +374,7 @@ int chrome_write(const struct trace *t, const struct chrome_opts *o, FILE *out, 
 			}
 		if (m->dist_nccl_version) {
 			fprintf(out, "%s\"nccl_version\": ", sep);
-			put_str(out, tr_str(t, m->dist_nccl_version));
+			rep_json_str(out, tr_str(t, m->dist_nccl_version));
 		}
 		fputs("},\n", out);
 	}

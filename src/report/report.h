@@ -95,4 +95,11 @@ static inline struct rep_val rep_null(void)
 void rep_fmt_dur(char *buf, size_t n, int64_t ns);
 void rep_fmt_bytes(char *buf, size_t n, int64_t bytes);
 
+/* JSON text of a string (quoted; escaped as the JSON sink escapes, invalid
+ * UTF-8 as U+FFFD) and of a double (shortest round-trip form, null when not
+ * finite), written to f: for writers whose JSON is not a table of columns
+ * (the timeline, the chrome-trace export). */
+void rep_json_str(FILE *f, const char *s);
+void rep_json_num(FILE *f, double v);
+
 #endif

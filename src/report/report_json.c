@@ -210,3 +210,19 @@ const struct rep_sink rep_sink_json = {
     .kv_end = json_kv_end,
     .close = json_close,
 };
+
+void rep_json_str(FILE *f, const char *s)
+{
+	struct rep_buf b = {0};
+	if (!put_string(&b, s))
+		fwrite(b.p, 1, b.n, f);
+	else
+		fputs("\"\"", f); /* out of memory: still valid JSON */
+	rep_buf_free(&b);
+}
+
+void rep_json_num(FILE *f, double v)
+{
+	char buf[32];
+	fputs(rep_fmt_double(buf, v) ? buf : "null", f);
+}

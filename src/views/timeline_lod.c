@@ -56,35 +56,6 @@ void tl_write_head(FILE *f, int64_t lo, int64_t hi, int64_t A, int64_t B, int px
 	fputs("},\n  \"lanes\": [", f);
 }
 
-void tl_put_num(FILE *f, double v)
-{
-	if (!isfinite(v)) {
-		fputs("null", f);
-		return;
-	}
-	char buf[40];
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	fputs(buf, f);
-}
-
-void tl_put_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
 struct agg {
 	int64_t col; /* -1: none pending */
 	int64_t ts, end, busy, count;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "core/err.h"
+#include "report/report.h"
 #include "views/view.h"
 
 /* One event of a lane: start, duration (< 0 counts as 0) and the row the
@@ -73,8 +74,5 @@ void tl_write_head(FILE *f, int64_t lo, int64_t hi, int64_t A, int64_t B, int px
 void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int px, int64_t lo,
 		   size_t *items, bool *truncated, struct tl_lane_sum *sum);
 
-/* JSON string / double helpers. */
-void tl_put_str(FILE *f, const char *s);
-void tl_put_num(FILE *f, double v); /* shortest round-trip; null if not finite */
 
 #endif

@@ -49,9 +49,9 @@ static void ev_label(const void *ctx, uint32_t row, FILE *f)
 {
 	const struct nsys_tl *m = ctx;
 	fputs("\"kind\": ", f);
-	tl_put_str(f, nsys_tl_kind_label((enum nsys_tl_kind)m->kind[row]));
+	rep_json_str(f, nsys_tl_kind_label((enum nsys_tl_kind)m->kind[row]));
 	fputs(", \"name\": ", f);
-	tl_put_str(f, strpool_get(&m->names, m->name[row]));
+	rep_json_str(f, strpool_get(&m->names, m->name[row]));
 }
 
 static bool is_gpu(uint8_t kind)
@@ -143,11 +143,11 @@ static void lane_head(const struct nsys_tl *m, size_t k, FILE *f, bool first)
 		k, (long long)(gpu ? l->device : l->pid), (long long)(gpu ? l->stream : l->tid));
 	if (gpu)
 		snprintf(buf, sizeof buf, "GPU %lld", (long long)l->device);
-	tl_put_str(f, gpu ? buf : l->process);
+	rep_json_str(f, gpu ? buf : l->process);
 	fputs(", \"thread\": ", f);
 	if (gpu)
 		snprintf(buf, sizeof buf, "stream %lld (context %lld)", (long long)l->stream, (long long)l->context);
-	tl_put_str(f, gpu ? buf : l->thread);
+	rep_json_str(f, gpu ? buf : l->thread);
 	fprintf(f, ", \"source\": \"%s\"", nsys_tl_source_label(l->source));
 }
 

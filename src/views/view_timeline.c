@@ -69,9 +69,9 @@ static void ev_label(const void *ctx, uint32_t row, FILE *f)
 {
 	const struct trace *t = ((const struct tl_index *)ctx)->t;
 	fputs("\"kind\": ", f);
-	tl_put_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
+	rep_json_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
 	fputs(", \"name\": ", f);
-	tl_put_str(f, tr_str(t, t->ev.name[row]));
+	rep_json_str(f, tr_str(t, t->ev.name[row]));
 }
 
 /* pid/tid order: numbers by value before strings by text. */
@@ -202,7 +202,6 @@ int tl_index_build(const struct trace *t, struct tl_index **out, struct err *e)
 	return 0;
 }
 
-#define put_str tl_put_str
 
 static void lane_names(const struct trace *t, const struct tr_track *tk, FILE *f)
 {
@@ -212,13 +211,13 @@ static void lane_names(const struct trace *t, const struct tr_track *tk, FILE *f
 	const char *pname = tk->process < t->procs.n ? tr_str(t, t->procs.v[tk->process].name) : "";
 	const char *tname = tr_str(t, tk->thread_name);
 	fputs("\"pid\": ", f);
-	put_str(f, pid);
+	rep_json_str(f, pid);
 	fputs(", \"tid\": ", f);
-	put_str(f, tid);
+	rep_json_str(f, tid);
 	fputs(", \"process\": ", f);
-	put_str(f, pname);
+	rep_json_str(f, pname);
 	fputs(", \"thread\": ", f);
-	put_str(f, tname);
+	rep_json_str(f, tname);
 }
 
 static void put_sort(FILE *f, const char *key, int64_t v)
@@ -279,9 +278,9 @@ static void lane_tail(const struct tl_index *ix, size_t k, FILE *f, int64_t A, i
 		if (j - i == 1) {
 			fprintf(f, "%s\n     {\"type\": \"instant\", \"col\": %lld, \"ts\": %lld, \"row\": %u, \"kind\": ",
 				first ? "" : ",", (long long)col, (long long)(ts - lo), row);
-			put_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
+			rep_json_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
 			fputs(", \"name\": ", f);
-			put_str(f, tr_str(t, t->ev.name[row]));
+			rep_json_str(f, tr_str(t, t->ev.name[row]));
 			fputc('}', f);
 		} else {
 			fprintf(f, "%s\n     {\"type\": \"instants\", \"col\": %lld, \"ts\": %lld, \"end\": %lld, \"count\": %zu}",

@@ -229,7 +229,7 @@ int tl_write_find(const struct tl_index *ix, const struct tl_find_opts *o, FILE 
 	qsort_r(heap, nheap, sizeof *heap, pos_cmp, (void *)ix);
 	qsort_r(st, nst, sizeof *st, stat_cmp, (void *)t);
 	fputs("{\n  \"find\": {\"text\": ", f);
-	tl_put_str(f, o->text);
+	rep_json_str(f, o->text);
 	fprintf(f, ", \"trace_start_ns\": %lld, \"start_ns\": ", (long long)lo);
 	if (o->has_start)
 		fprintf(f, "%lld", (long long)o->start_ns);
@@ -246,7 +246,7 @@ int tl_write_find(const struct tl_index *ix, const struct tl_find_opts *o, FILE 
 		o->limit, (long long)total, (size_t)total > nheap ? "true" : "false", nst);
 	for (size_t i = 0; i < nst && i < TL_FIND_MAX_NAMES; i++) {
 		fprintf(f, "%s\n   {\"name\": ", i ? "," : "");
-		tl_put_str(f, tr_str(t, st[i].id));
+		rep_json_str(f, tr_str(t, st[i].id));
 		fprintf(f, ", \"count\": %lld, \"total_dur\": %lld}", (long long)st[i].count,
 			(long long)st[i].dur);
 	}
@@ -258,9 +258,9 @@ int tl_write_find(const struct tl_index *ix, const struct tl_find_opts *o, FILE 
 			"\"depth\": %u, \"kind\": ",
 			i ? "," : "", row, t->ev.track[row], (long long)(t->ev.ts[row] - lo),
 			(long long)tr_dur(t, row), (unsigned)ix->depth[p]);
-		tl_put_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
+		rep_json_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
 		fputs(", \"name\": ", f);
-		tl_put_str(f, tr_str(t, t->ev.name[row]));
+		rep_json_str(f, tr_str(t, t->ev.name[row]));
 		fputc('}', f);
 	}
 	fprintf(f, "%s]\n}\n", nheap ? "\n  " : "");

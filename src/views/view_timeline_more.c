@@ -127,19 +127,19 @@ void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B,
 		char pb[64];
 		const char *pid = tr_id_text(t, &p->pid, pb, sizeof pb);
 		fprintf(f, "%s\n   {\"counter\": %zu, \"pid\": ", g ? "," : "", g);
-		tl_put_str(f, pid);
+		rep_json_str(f, pid);
 		fputs(", \"process\": ", f);
-		tl_put_str(f, tr_str(t, p->name));
+		rep_json_str(f, tr_str(t, p->name));
 		fputs(", \"name\": ", f);
-		tl_put_str(f, tr_str(t, c0->name));
+		rep_json_str(f, tr_str(t, c0->name));
 		fputs(", \"series\": ", f);
-		tl_put_str(f, tr_str(t, c0->series));
+		rep_json_str(f, tr_str(t, c0->series));
 		fputs(", \"points\": [", f);
 		bool first = true;
 		if (l > b && *items < TL_MAX_ITEMS) { /* the value in effect at A */
 			const struct tr_counter *c = &cv[ix->crows[l - 1]];
 			fprintf(f, "\n    {\"ts\": %lld, \"value\": ", (long long)(c->ts - lo));
-			tl_put_num(f, c->value);
+			rep_json_num(f, c->value);
 			fputc('}', f);
 			first = false;
 			(*items)++;
@@ -169,15 +169,15 @@ void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B,
 				(long long)(c->ts - lo));
 			if (j - i == 1) {
 				fputs("\"value\": ", f);
-				tl_put_num(f, c->value);
+				rep_json_num(f, c->value);
 			} else {
 				fprintf(f, "\"end\": %lld, \"count\": %zu, \"min\": ",
 					(long long)(cv[ix->crows[j - 1]].ts - lo), j - i);
-				tl_put_num(f, cmin);
+				rep_json_num(f, cmin);
 				fputs(", \"max\": ", f);
-				tl_put_num(f, cmax);
+				rep_json_num(f, cmax);
 				fputs(", \"last\": ", f);
-				tl_put_num(f, last);
+				rep_json_num(f, last);
 			}
 			fputc('}', f);
 			first = false;
@@ -186,12 +186,12 @@ void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B,
 		}
 		fprintf(f, "%s], \"samples\": %zu, \"min\": ", first ? "" : "\n   ", n);
 		if (n)
-			tl_put_num(f, mn);
+			rep_json_num(f, mn);
 		else
 			fputs("null", f);
 		fputs(", \"max\": ", f);
 		if (n)
-			tl_put_num(f, mx);
+			rep_json_num(f, mx);
 		else
 			fputs("null", f);
 		fputc('}', f);
@@ -286,9 +286,9 @@ void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, in
 			continue;
 		fprintf(f, "%s\n   {\"kind\": \"flow\", \"id\": %lld, \"cat\": ", shown++ ? "," : "",
 			(long long)x->id);
-		tl_put_str(f, tr_str(t, x->cat));
+		rep_json_str(f, tr_str(t, x->cat));
 		fputs(", \"name\": ", f);
-		tl_put_str(f, tr_str(t, x->name));
+		rep_json_str(f, tr_str(t, x->name));
 		fputs(", \"from\": ", f);
 		put_end(ix, f, x->track, x->ts, bind_of(ix, x), lo);
 		fputs(", \"to\": ", f);
@@ -306,9 +306,9 @@ static void put_link(const struct tl_index *ix, FILE *f, const char *rel, uint32
 	fprintf(f, "%s\n   {\"rel\": \"%s\", \"row\": %u, \"track\": %u, \"ts\": %lld, \"dur\": %lld, \"depth\": %u, \"kind\": ",
 		*first ? "" : ",", rel, row, t->ev.track[row], (long long)(t->ev.ts[row] - lo),
 		(long long)tr_dur(t, row), ix->pos[row] == TR_NONE ? 0u : (unsigned)ix->depth[ix->pos[row]]);
-	tl_put_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
+	rep_json_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
 	fputs(", \"name\": ", f);
-	tl_put_str(f, tr_str(t, t->ev.name[row]));
+	rep_json_str(f, tr_str(t, t->ev.name[row]));
 	fputc('}', f);
 	*first = false;
 }

@@ -57,3 +57,11 @@ export async function newPage(browser) {
 }
 
 export const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
+
+// Opens u in page from a blank page: a hash change alone keeps the last
+// view's elements (and their data-* attributes) until the new answer is
+// drawn, so a wait on them could see the old ones.
+export async function fresh(page, u) {
+	await page.goto('about:blank');
+	await page.goto(u);
+}

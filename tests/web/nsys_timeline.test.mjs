@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot } from './harness.mjs';
+import { root, startServer, launchBrowser, newPage, shot, fresh } from './harness.mjs';
 import { fmtDur } from '../../web/fmt.js';
 
 let dir, db, server, browser, page;
@@ -58,7 +58,7 @@ const order = (d) => d.lanes.map((l) => `${l.pid}/${l.tid}`).join(' ');
 const nItems = (d) => d.lanes.reduce((n, l) => n + l.items.length, 0);
 
 test('an export has a Timeline tab drawing the API\'s lanes, without Open in Perfetto', async () => {
-	await page.goto(`${server.url}#file=1&view=timeline`);
+	await fresh(page, `${server.url}#file=1&view=timeline`);
 	await until('data-order', (v) => v !== '');
 	const whole = await api('?px=100');
 	// make_timeline's lanes: thread 101 NVTX and CUDA API, thread 102's
@@ -74,12 +74,12 @@ test('an export has a Timeline tab drawing the API\'s lanes, without Open in Per
 	const tabs = await page.locator('#tabs a').evaluateAll((as) => as.filter((a) => !a.hidden).map((a) => a.dataset.view));
 	assert.deepEqual(tabs, ['timeline', 'nsys']);
 	// the trace's Timeline keeps its Perfetto button
-	await page.goto(`${server.url}#file=2&view=timeline`);
+	await fresh(page, `${server.url}#file=2&view=timeline`);
 	await page.getByTestId('timeline-perfetto').waitFor();
 });
 
 test('a wheel step zooms: the request and the drawing follow the window', async () => {
-	await page.goto(`${server.url}#file=1&view=timeline`);
+	await fresh(page, `${server.url}#file=1&view=timeline`);
 	const canvas = page.getByTestId('timeline-canvas');
 	await until('data-order', (v) => v !== '');
 	await page.waitForTimeout(200); // the answer at the laid-out width
@@ -104,7 +104,7 @@ test('a wheel step zooms: the request and the drawing follow the window', async 
 });
 
 test('a click on a kernel shows the export\'s row; Flows draws the launches', async () => {
-	await page.goto(`${server.url}#file=1&view=timeline&start=200&end=320`);
+	await fresh(page, `${server.url}#file=1&view=timeline&start=200&end=320`);
 	const canvas = page.getByTestId('timeline-canvas');
 	await until('data-start', (v) => v === '200');
 	await page.waitForTimeout(200);

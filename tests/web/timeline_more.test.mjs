@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot as shotOf } from './harness.mjs';
+import { root, startServer, launchBrowser, newPage, shot as shotOf, fresh } from './harness.mjs';
 
 const fixture = path.join(root, 'tests/server/timeline_more.json');
 // the order written by hand from the fixture's sort indexes (see above)
@@ -43,8 +43,9 @@ async function until(attr, ok) {
 	throw new Error(`timeline: ${attr} is ${v}`);
 }
 
+
 test('lanes come in sort-index order, with the counter lanes', async () => {
-	await page.goto(`${url}#file=1&view=timeline`);
+	await fresh(page, `${url}#file=1&view=timeline`);
 	await until('data-order', (v) => v !== '');
 	const whole = await apiGet('timeline?px=100');
 	assert.equal(whole.lanes.map((l) => `${l.pid}/${l.tid}`).join(' '), ORDER);
@@ -54,7 +55,7 @@ test('lanes come in sort-index order, with the counter lanes', async () => {
 });
 
 test('a click on a lane\'s name collapses it, and a reload keeps it', async () => {
-	await page.goto(`${url}#file=1&view=timeline`);
+	await fresh(page, `${url}#file=1&view=timeline`);
 	const canvas = page.getByTestId('timeline-canvas');
 	const items = +(await until('data-items', (v) => +v > 0));
 	const box = await canvas.boundingBox();
@@ -70,7 +71,7 @@ test('a click on a lane\'s name collapses it, and a reload keeps it', async () =
 });
 
 test('Flows asks for flows=1 and draws an arrow per flow of the answer', async () => {
-	await page.goto(`${url}#file=1&view=timeline`);
+	await fresh(page, `${url}#file=1&view=timeline`);
 	await until('data-order', (v) => v !== '');
 	const want = await apiGet('timeline?px=100&flows=1');
 	assert.equal(want.flows.length, 4); // two launches, two arrows of fwdbwd 7
@@ -90,7 +91,7 @@ test('Flows asks for flows=1 and draws an arrow per flow of the answer', async (
 test('a launch\'s details link to its kernel, which the link jumps to', async () => {
 	// a window of 15-27 µs: the second lane's instants and main's [memory]
 	// are outside it, so no lane has an instant row
-	await page.goto(`${url}#file=1&view=timeline&start=15000&end=27000`);
+	await fresh(page, `${url}#file=1&view=timeline&start=15000&end=27000`);
 	const canvas = page.getByTestId('timeline-canvas');
 	await until('data-start', (v) => v === '15000');
 	await page.waitForTimeout(200); // the answer at the laid-out width
@@ -123,10 +124,7 @@ test('Open in Perfetto posts the trace\'s bytes to ui.perfetto.dev after its PON
 		'});</script>';
 	const opened = [];
 	await ctx.route('https://ui.perfetto.dev/**', (r) => { opened.push(r.request().url()); return r.fulfill({ status: 200, contentType: 'text/html', body: stub }); });
-	// a fresh page: a hash change alone would keep the last test's canvas
-	// (and its window) until the new answer is drawn
-	await page.goto('about:blank');
-	await page.goto(`${url}#file=1&view=timeline`);
+	await fresh(page, `${url}#file=1&view=timeline`);
 	await until('data-order', (v) => v !== '');
 	const btn = page.getByTestId('timeline-perfetto');
 	assert.equal(await btn.textContent(), 'Open in Perfetto');
@@ -146,7 +144,7 @@ test('Open in Perfetto posts the trace\'s bytes to ui.perfetto.dev after its PON
 	assert.ok(want.includes('"traceEvents"'));
 	await popup.close();
 	// a zoomed-in window sends its slice
-	await page.goto(`${url}#file=1&view=timeline&start=25000&end=65000`);
+	await fresh(page, `${url}#file=1&view=timeline&start=25000&end=65000`);
 	await until('data-start', (v) => v === '25000');
 	const [popup2] = await Promise.all([page.waitForEvent('popup'), btn.click()]);
 	got = null;

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot as shotOf } from './harness.mjs';
+import { root, startServer, launchBrowser, newPage, shot as shotOf, fresh } from './harness.mjs';
 import { fmtDur } from '../../web/fmt.js';
 
 const fixture = path.join(root, 'examples/resnet_like.json.gz');
@@ -68,7 +68,7 @@ test('/ focuses the box, typing shows the API\'s count, Enter, n and N step thro
 	const want = await find(TEXT);
 	assert.equal(want.total, 36); // aten::mm: 36 calls in the example (its ops table)
 	assert.equal(want.matches.length, 36);
-	await page.goto(`${url}#file=1&view=timeline`);
+	await fresh(page, `${url}#file=1&view=timeline`);
 	await until('data-order', () => canvasAttr('data-order'), (v) => v !== '');
 	await page.keyboard.press('/');
 	assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'timeline-search');
@@ -126,7 +126,7 @@ test('a reload keeps find and match; a result\'s click goes to it; Shift+Enter g
 });
 
 test('a new text: the count follows the API; no match; clearing it', async () => {
-	await page.goto(`${url}#file=1&view=timeline`); // a new hash: the page renders again
+	await fresh(page, `${url}#file=1&view=timeline`); // a new hash: the page renders again
 	const box = page.getByTestId('timeline-search');
 	await until('the box', () => box.inputValue(), (v) => v === '');
 	await until('data-order', () => canvasAttr('data-order'), (v) => v !== '');
