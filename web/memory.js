@@ -176,10 +176,11 @@ export async function renderMemoryPage(api, id, s, h) {
 	const dev = s.device ? `&device=${encodeURIComponent(s.device)}` : '';
 	const winQ = (w) => (w ? `&start_ns=${w[0]}&end_ns=${w[1]}` : '');
 	const win = hashWindow(s);
-	const [stats, curve, events] = await Promise.all([
+	// the curve and the per-operator table first; the allocation events (a
+	// long answer on a big trace) after them, so the page shows sooner
+	const [stats, curve] = await Promise.all([
 		api(`/api/file/${id}/memory?${dev.slice(1)}${winQ(win)}`.replace('?&', '?')),
 		api(`/api/file/${id}/memory?curve=1${dev}&points=${CURVE_POINTS}`),
-		api(`/api/file/${id}/memory?events=1${dev}${winQ(win)}`),
 	]);
 	const points = curve.curve;
 	// a zoom refines the curve only when the level of detail left points out
@@ -195,17 +196,22 @@ export async function renderMemoryPage(api, id, s, h) {
 	const tables = el('div', { className: 'memory-tables', dataset: { testid: 'memory-tables' } });
 	const label = el('span', { className: 'memory-window', dataset: { testid: 'memory-window' } });
 	let opsTable = null;
+	// ev null: the events are still on their way (data-window says "loading")
 	const fill = (w, st, ev) => {
 		opsTable = dataTable({ name: 'memory', rows: st.operators, state: h.tableState(s), onState: h.onTableState(s) });
 		tables.replaceChildren(
 			h.section(`Memory by operator (${device}${w ? ', window' : ''})`, opsTable),
-			h.section(`Allocation events (${ev.events.length})`, dataTable({ name: 'memory-events', rows: ev.events })));
-		tables.dataset.window = w ? `${w[0]}-${w[1]}` : 'all';
+			ev ? h.section(`Allocation events (${ev.events.length})`, dataTable({ name: 'memory-events', rows: ev.events }))
+				: h.section('Allocation events (loading…)'));
+		tables.dataset.window = !ev ? 'loading' : w ? `${w[0]}-${w[1]}` : 'all';
 		label.textContent = w ? `Window ${fmtDur(w[0])} – ${fmtDur(w[1])} (${fmtDur(w[1] - w[0])})` : 'Whole trace';
 	};
-	fill(win, stats, events);
+	fill(win, stats, null);
 
 	let timer = 0, asked = 0;
+	api(`/api/file/${id}/memory?events=1${dev}${winQ(win)}`).then((events) => {
+		if (!asked && tables.isConnected) fill(win, stats, events); // no zoom since
+	}).catch((e) => { if (!asked) label.textContent = `Could not load the allocation events: ${e.message}`; });
 	const onWindow = (w) => {
 		const cur = h.readHash();
 		delete cur.start;

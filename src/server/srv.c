@@ -46,11 +46,19 @@ static void add_headers(struct MHD_Response *r, const char *mime)
 enum MHD_Result srv_reply(struct MHD_Connection *c, unsigned status, const char *mime,
 			  const void *body, size_t len)
 {
+	return srv_reply_cached(c, status, mime, body, len, NULL);
+}
+
+enum MHD_Result srv_reply_cached(struct MHD_Connection *c, unsigned status, const char *mime,
+				 const void *body, size_t len, const char *cache)
+{
 	struct MHD_Response *r =
 		MHD_create_response_from_buffer(len, (void *)(body ? body : ""), MHD_RESPMEM_MUST_COPY);
 	if (!r)
 		return MHD_NO;
 	add_headers(r, mime);
+	if (cache)
+		MHD_add_response_header(r, "X-Gpuprof-Cache", cache);
 	enum MHD_Result ok = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ok;
@@ -263,6 +271,7 @@ int srv_start(const struct srv_opts *o, struct srv **out, struct err *e)
 	pthread_cond_init(&s->cv, NULL);
 	pthread_mutex_init(&s->ncu_mu, NULL);
 	s->cache = lru_new(64, (size_t)256 << 20); /* none (NULL) only costs speed */
+	srv_warm_start(s); /* none: answers are computed when asked */
 	s->d = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, on_request, s,
 				MHD_OPTION_SOCK_ADDR, &addr.sa, MHD_OPTION_NOTIFY_COMPLETED,
 				on_completed, s, MHD_OPTION_CONNECTION_LIMIT, 64u,
@@ -297,6 +306,7 @@ void srv_stop(struct srv *s)
 		return;
 	if (s->d)
 		MHD_stop_daemon(s->d);
+	srv_warm_stop(s); /* before the files it reads are freed */
 	for (int i = 0; i < s->nfiles; i++) {
 		tr_free(s->files[i].t);
 		ncu_free(s->files[i].ncu);

@@ -64,6 +64,8 @@ int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t
 		}
 	}
 	pthread_mutex_unlock(&s->mu);
+	if (rc > 0 && t)
+		srv_warm_add(s, rc);
 	if (rc < 0) {
 		tr_free(t);
 		ncu_free(r);
@@ -249,6 +251,38 @@ static int parse_opts(struct MHD_Connection *c, enum view_kind k, struct view_op
 	return 0;
 }
 
+int srv_view_key(char *key, size_t n, int id, enum view_kind k)
+{
+	return snprintf(key, n, "%d/%s?", id, view_kind_name(k));
+}
+
+int srv_view_json(struct srv *s, const struct trace *t, enum view_kind k,
+		  const struct view_opts *o, char **buf, size_t *len, struct err *e)
+{
+	struct view *v;
+	srv_job_begin(s);
+	int rc = view_compute(k, t, o, &v, e);
+	srv_job_end(s);
+	if (rc)
+		return rc;
+	*buf = NULL;
+	*len = 0;
+	FILE *f = open_memstream(buf, len);
+	struct report *r = f ? rep_open(f, REP_JSON) : NULL;
+	if (r)
+		view_emit(v, r);
+	bool ok = r && rep_close(r) == 0;
+	if (f)
+		fclose(f);
+	view_free(v);
+	if (!ok) {
+		free(*buf);
+		*buf = NULL;
+		return err_set(e, ERR_NOMEM, NULL, -1, "could not write the answer");
+	}
+	return 0;
+}
+
 struct cache_key {
 	char key[SRV_MAX_URL + 64];
 	int n; /* >= sizeof key: too long, not cached */
@@ -277,12 +311,14 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
 	/* the cache key: the file, the view and its parameters in request order
 	 * (the URL's length is capped, so the key's is too) */
-	struct cache_key ck = {.n = snprintf(ck.key, sizeof ck.key, "%d/%s?", id, view_kind_name(k))};
+	struct cache_key ck = {.n = srv_view_key(ck.key, sizeof ck.key, id, k)};
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_key, &ck);
 	size_t clen;
+	if (ck.n < (int)sizeof ck.key)
+		srv_warm_wait(s, ck.key);
 	char *cached = ck.n < (int)sizeof ck.key ? lru_get(s->cache, ck.key, &clen) : NULL;
 	if (cached) {
-		enum MHD_Result res = srv_reply(c, MHD_HTTP_OK, "application/json", cached, clen);
+		enum MHD_Result res = srv_reply_cached(c, MHD_HTTP_OK, "application/json", cached, clen, "hit");
 		free(cached);
 		return res;
 	}
@@ -302,36 +338,21 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "file %d is not a trace: ask /api/file/%d/%s",
 				       id, id, nsys ? "nsys/info" : "ncu/list");
 	struct err e = {0};
-	struct view *v;
 	const char *step, *range;
 	struct srv_win *win = NULL; /* step=/range=: a window of t (srv_select.c) */
 	int rc = srv_selection(c, k == VIEW_STEPS, &step, &range)
 			 ? srv_window_get(s, id, t, step, range, &win, &e)
 			 : 0;
-	if (!rc) {
-		srv_job_begin(s);
-		rc = view_compute(k, win ? srv_window_trace(win) : t, &o, &v, &e);
-		srv_job_end(s);
-	}
-	if (rc)
-		srv_window_put(s, win);
-	if (rc)
-		return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s", e.msg);
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct report *r = f ? rep_open(f, REP_JSON) : NULL;
-	if (r)
-		view_emit(v, r);
-	bool ok = r && rep_close(r) == 0;
-	if (f)
-		fclose(f);
-	view_free(v);
+	if (!rc)
+		rc = srv_view_json(s, win ? srv_window_trace(win) : t, k, &o, &buf, &len, &e);
 	srv_window_put(s, win);
-	if (ok && ck.n < (int)sizeof ck.key)
+	if (rc)
+		return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s", e.msg);
+	if (ck.n < (int)sizeof ck.key)
 		lru_put(s->cache, ck.key, buf, len);
-	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
-				 : srv_reply_error(c, 500, "could not write the answer");
+	enum MHD_Result res = srv_reply_cached(c, MHD_HTTP_OK, "application/json", buf, len, "miss");
 	free(buf);
 	return res;
 }

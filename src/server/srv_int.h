@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 #include "server/server.h"
+#include "views/view.h"
 
 #define SRV_MAX_URL 2048
 #define SRV_MAX_NAME 200
@@ -44,6 +45,7 @@ struct srv {
 	struct lru *cache; /* finished trace-view answers (core/lru.h) */
 	struct srv_win *wins[SRV_MAX_WINS]; /* recent selections' windows */
 	uint64_t win_clock;		     /* their last-use stamps */
+	struct srv_warm *warm;		     /* srv_warm.c */
 };
 
 /* An upload in progress (the connection's state). */
@@ -71,6 +73,10 @@ int srv_sniff_path(const char *path);
 /* Queues a response; copies body (len bytes) when it is not NULL. */
 enum MHD_Result srv_reply(struct MHD_Connection *c, unsigned status, const char *mime,
 			  const void *body, size_t len);
+/* The same with the header X-Gpuprof-Cache: CACHE ("hit": the answer came
+ * from the answer cache, "miss": it was computed), when cache is not NULL. */
+enum MHD_Result srv_reply_cached(struct MHD_Connection *c, unsigned status, const char *mime,
+				 const void *body, size_t len, const char *cache);
 /* {"error": {"status": N, "message": "..."}} with that status. */
 enum MHD_Result srv_reply_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -136,6 +142,24 @@ enum MHD_Result srv_api_timeline_find(struct srv *s, struct MHD_Connection *c, i
 /* GET /api/file/ID/nsys/timeline (srv_nsys_tl.c): the export's timeline. */
 enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id);
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
+/* A trace view's JSON answer (what `gpuprof VIEW --format json` prints),
+ * computed in a job slot, into a malloc'd *buf; the cache key of the view
+ * asked without parameters ("ID/VIEW?", to which a request's parameters
+ * are appended in order). srv_api.c. */
+int srv_view_json(struct srv *s, const struct trace *t, enum view_kind k,
+		  const struct view_opts *o, char **buf, size_t *len, struct err *e);
+int srv_view_key(char *key, size_t n, int id, enum view_kind k);
+/* Answers computed ahead (srv_warm.c): after a trace is added, a background
+ * thread computes the views its first pages ask for (summary, steps) into
+ * the answer cache, so the Overview of a big trace is ready when the page
+ * asks. start at server start; add queues file id; stop joins the thread
+ * (before the files are freed). */
+int srv_warm_start(struct srv *s);
+void srv_warm_add(struct srv *s, int id);
+/* Returns once the thread is not computing the answer of key (a request
+ * that missed the cache waits for it rather than computing it twice). */
+void srv_warm_wait(struct srv *s, const char *key);
+void srv_warm_stop(struct srv *s);
 void srv_job_begin(struct srv *s);
 
 void srv_job_end(struct srv *s);

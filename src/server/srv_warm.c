@@ -1,0 +1,152 @@
+/* srv_warm: answers computed ahead. A trace's first page is the Overview
+ * (the summary view, and the steps the step selector lists); on a 1 GB
+ * trace they take one to two seconds. One background thread computes them
+ * for each added trace, in order, into the answer cache under the keys a
+ * request without parameters uses, so the page usually finds them ready.
+ * It takes job slots like any analysis (requests are never starved of
+ * more than one) and stops between views when the server stops. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/lru.h"
+#include "server/srv_int.h"
+
+#define WARM_QUEUE 64
+
+struct srv_warm {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;   /* the queue has work, or stop */
+	pthread_cond_t done; /* busy was cleared */
+	int q[WARM_QUEUE], nq;
+	bool stop;
+	char busy[64]; /* the key being computed, "" when none */
+};
+
+/* The views the first pages ask for, in that order. */
+static const enum view_kind warm_views[] = {VIEW_SUMMARY, VIEW_STEPS};
+
+static void warm_file(struct srv *s, int id)
+{
+	struct trace *t = NULL;
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < s->nfiles; i++)
+		if (s->files[i].id == id)
+			t = s->files[i].t; /* traces live as long as the server */
+	pthread_mutex_unlock(&s->mu);
+	if (!t)
+		return;
+	for (size_t k = 0; k < sizeof warm_views / sizeof warm_views[0]; k++) {
+		pthread_mutex_lock(&s->warm->mu);
+		bool stop = s->warm->stop;
+		pthread_mutex_unlock(&s->warm->mu);
+		if (stop)
+			return;
+		char key[64];
+		srv_view_key(key, sizeof key, id, warm_views[k]);
+		size_t len;
+		char *have = lru_get(s->cache, key, &len);
+		if (have) { /* a request was first */
+			free(have);
+			continue;
+		}
+		struct view_opts o;
+		view_opts_init(&o);
+		struct err e = {0};
+		char *buf;
+		pthread_mutex_lock(&s->warm->mu);
+		snprintf(s->warm->busy, sizeof s->warm->busy, "%s", key);
+		pthread_mutex_unlock(&s->warm->mu);
+		if (!srv_view_json(s, t, warm_views[k], &o, &buf, &len, &e)) {
+			lru_put(s->cache, key, buf, len);
+			free(buf);
+		} /* else: the request will meet (and report) the same error */
+		pthread_mutex_lock(&s->warm->mu);
+		s->warm->busy[0] = 0;
+		pthread_cond_broadcast(&s->warm->done);
+		pthread_mutex_unlock(&s->warm->mu);
+	}
+}
+
+static void *warm_main(void *arg)
+{
+	struct srv *s = arg;
+	struct srv_warm *w = s->warm;
+	for (;;) {
+		pthread_mutex_lock(&w->mu);
+		while (!w->nq && !w->stop)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (w->stop) {
+			pthread_mutex_unlock(&w->mu);
+			return NULL;
+		}
+		int id = w->q[0];
+		for (int i = 1; i < w->nq; i++)
+			w->q[i - 1] = w->q[i];
+		w->nq--;
+		pthread_mutex_unlock(&w->mu);
+		warm_file(s, id);
+	}
+}
+
+int srv_warm_start(struct srv *s)
+{
+	struct srv_warm *w = calloc(1, sizeof *w);
+	if (!w)
+		return -1;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
+	pthread_cond_init(&w->done, NULL);
+	s->warm = w;
+	if (pthread_create(&w->th, NULL, warm_main, s)) {
+		pthread_cond_destroy(&w->done);
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		free(w);
+		s->warm = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void srv_warm_add(struct srv *s, int id)
+{
+	struct srv_warm *w = s->warm;
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	if (w->nq < WARM_QUEUE) /* more waiting than files exist: drop (only speed) */
+		w->q[w->nq++] = id;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+void srv_warm_wait(struct srv *s, const char *key)
+{
+	struct srv_warm *w = s->warm;
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	while (w->busy[0] && !strcmp(w->busy, key))
+		pthread_cond_wait(&w->done, &w->mu);
+	pthread_mutex_unlock(&w->mu);
+}
+
+void srv_warm_stop(struct srv *s)
+{
+	struct srv_warm *w = s->warm;
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->stop = true;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->th, NULL);
+	pthread_cond_destroy(&w->done);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
+	s->warm = NULL;
+}
