@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "core/sort.h"
 #include "export/stacks.h"
 
 const char cmd_top_help[] =
@@ -118,11 +119,11 @@ static void emit(struct report *r, const struct stk_profile *p, struct top_row *
 	rep_table_end(r);
 	for (size_t i = 0; i < n; i++)
 		rows[i].v = rows[i].f->total_ns;
-	qsort(rows, n, sizeof *rows, by_value);
+	gp_qsort(rows, n, sizeof *rows, by_value);
 	op_table(r, "top_total", "Top operations by total time", rows, n, top);
 	for (size_t i = 0; i < n; i++)
 		rows[i].v = rows[i].f->self_ns;
-	qsort(rows, n, sizeof *rows, by_value);
+	gp_qsort(rows, n, sizeof *rows, by_value);
 	op_table(r, "top_self", "Top operations by self time", rows, n, top);
 }
 

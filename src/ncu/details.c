@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "ncu/ncu.h"
 
 struct mrow {
@@ -299,7 +300,7 @@ static int emit_item(struct emit *em, const struct ncu_body_item *it)
 			n++;
 		}
 	}
-	qsort(rows, n, sizeof *rows, breakdown ? cmp_by_value : cmp_by_name);
+	gp_qsort(rows, n, sizeof *rows, breakdown ? cmp_by_value : cmp_by_name);
 	emit_rows(em, it->label, rows, n);
 	free(rows);
 	free(labels);
@@ -336,7 +337,7 @@ static int emit_section(struct emit *em, const struct ncu_result *res, const str
 			rows[n] = (struct mrow){.name = sm->name, .label = sm->label, .seq = n},
 			n++;
 	}
-	qsort(rows, n, sizeof *rows, cmp_by_name);
+	gp_qsort(rows, n, sizeof *rows, cmp_by_name);
 	emit_rows(em, "", rows, n);
 	free(rows);
 	if (em->rc)
@@ -395,7 +396,7 @@ int ncu_details(struct ncu_report *r, size_t idx, const struct ncu_details_opts 
 		return ERR_NOMEM;
 	for (size_t i = 0; i < res->nsections; i++)
 		secs[i] = &res->sections[i];
-	qsort(secs, res->nsections, sizeof *secs, cmp_section);
+	gp_qsort(secs, res->nsections, sizeof *secs, cmp_section);
 	struct emit em = {.r = r, .idx = idx, .fn = fn, .ctx = ctx, .arch = result_arch(r, idx), .o = o};
 	int rc = 0;
 	for (size_t i = 0; i < res->nsections && !rc; i++)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "ncu/ncu.h"
 
 const char *const ncu_ident_titles[11] = {"ID",		"Process ID", "Process Name", "Host Name",
@@ -103,7 +104,7 @@ int ncu_raw_columns(struct ncu_report *r, size_t only, const char ***names, size
 			if (nm[0] && !is_pseudo(nm))
 				v[k++] = nm;
 		}
-	qsort(v, k, sizeof *v, cmp_str);
+	gp_qsort(v, k, sizeof *v, cmp_str);
 	size_t u = 0;
 	for (size_t i = 0; i < k; i++)
 		if (!u || strcmp(v[u - 1], v[i]))
@@ -147,7 +148,7 @@ static int build_ranks(struct ncu_report *r)
 	}
 	for (size_t i = 0; i < n; i++)
 		v[i] = (struct name_id){r->strings[i], (uint32_t)i};
-	qsort(v, n, sizeof *v, cmp_name_id);
+	gp_qsort(v, n, sizeof *v, cmp_name_id);
 	size_t u = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!u || strcmp(r->name_sorted[u - 1], v[i].s))

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "nsys/nsys.h"
 
 struct key_ix {
@@ -59,7 +60,7 @@ static int keyset_build(struct arena *a, const struct nsys_ranges *r, const size
 		size_t i = subset ? subset[k] : k;
 		ks->v[k] = (struct key_ix){r->v[i].pid, r->v[i].tid, r->v[i].id, i};
 	}
-	qsort(ks->v, n, sizeof *ks->v, key_sort_cmp);
+	gp_qsort(ks->v, n, sizeof *ks->v, key_sort_cmp);
 	return 0;
 }
 
@@ -410,7 +411,7 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 		it[nit++] = (struct iter){idx, i, SIZE_MAX};
 		harness_ix[nharness++] = i;
 	}
-	qsort(it, nit, sizeof *it, iter_cmp);
+	gp_qsort(it, nit, sizeof *it, iter_cmp);
 	for (size_t i = 1; i < nit; i++)
 		if (it[i].index == it[i - 1].index)
 			return err_set(e, ERR_FORMAT, NULL, -1, "Duplicate host range for iteration %lld.",
@@ -439,7 +440,7 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 			return e ? e->code : ERR_FORMAT;
 		nhm++;
 	}
-	qsort(hm, nhm, sizeof *hm, member_cmp);
+	gp_qsort(hm, nhm, sizeof *hm, member_cmp);
 
 	/* 6. GPU join */
 	struct member *gm = arena_array(a, gpu->n + 1, sizeof *gm);
@@ -468,7 +469,7 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 			return rc;
 		ngm++;
 	}
-	qsort(gm, ngm, sizeof *gm, member_cmp);
+	gp_qsort(gm, ngm, sizeof *gm, member_cmp);
 
 	struct nsys_jv *root = nsys_jv_new(a, NSYS_JOBJ);
 	struct nsys_jv *hr = nsys_jv_new(a, NSYS_JARR), *gr = nsys_jv_new(a, NSYS_JARR);

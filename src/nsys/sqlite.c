@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "core/vec.h"
 #include "io/source.h"
 #include "nsys/nsys.h"
@@ -191,7 +192,7 @@ static int row_by_total(const void *a, const void *b)
 
 void nsys_sql_fill_stats(struct nsys_sql_row *r, int64_t *durs, size_t n)
 {
-	qsort(durs, n, sizeof *durs, cmp_i64);
+	gp_qsort(durs, n, sizeof *durs, cmp_i64);
 	r->instances = (int64_t)n;
 	r->total_ns = 0;
 	for (size_t i = 0; i < n; i++)
@@ -270,7 +271,7 @@ int nsys_sql_summarize(struct nsys_sql *s, struct arena *a, const char *sql,
 	for (size_t i = 0; i < rows.n; i++)
 		rows.v[i].pct = all ? 100.0 * (double)rows.v[i].total_ns / (double)all : 0;
 	if (rows.n)
-		qsort(rows.v, rows.n, sizeof *rows.v, row_by_total);
+		gp_qsort(rows.v, rows.n, sizeof *rows.v, row_by_total);
 	out->v = arena_array(a, rows.n ? rows.n : 1, sizeof *out->v);
 	if (!out->v) {
 		vec_free(rows);

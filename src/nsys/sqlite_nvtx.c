@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "core/vec.h"
 #include "nsys/sqlite_int.h"
 
@@ -171,7 +172,7 @@ static int load_ranges(struct nsys_sql *s, struct arena *a, struct xrange **out,
 	if (v.n)
 		memcpy(*out, v.v, v.n * sizeof *v.v);
 	vec_free(v);
-	qsort(*out, *n, sizeof **out, range_cmp);
+	gp_qsort(*out, *n, sizeof **out, range_cmp);
 	return 0;
 }
 
@@ -248,7 +249,7 @@ static int load_ops(struct nsys_sql *s, struct xop **out, size_t *n, struct err 
 		return nsys_sql_fail(s, e);
 	}
 	if (v.n)
-		qsort(v.v, v.n, sizeof *v.v, op_cmp);
+		gp_qsort(v.v, v.n, sizeof *v.v, op_cmp);
 	*out = v.v;
 	*n = v.n;
 	return 0;
@@ -333,7 +334,7 @@ int nsys_sql_nvtx(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *ou
 	for (size_t i = 0; i < n; i++)
 		recs[i] = (struct nvtx_rec){r[i].name, style_of(r[i].type), r[i].end - r[i].start,
 					    r[i].ops, r[i].ops ? r[i].pmax - r[i].pmin : 0, r[i].gtime};
-	qsort(recs, n, sizeof *recs, rec_cmp);
+	gp_qsort(recs, n, sizeof *recs, rec_cmp);
 	int64_t all = 0;
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
@@ -352,7 +353,7 @@ int nsys_sql_nvtx(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *ou
 	for (size_t i = 0; i < out->n; i++)
 		out->v[i].pct = all ? 100.0 * (double)out->v[i].total_ns / (double)all : 0;
 	if (out->n)
-		qsort(out->v, out->n, sizeof *out->v, row_by_total);
+		gp_qsort(out->v, out->n, sizeof *out->v, row_by_total);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "core/vec.h"
 #include "nsys/nsys_tl.h"
 #include "nsys/sqlite_int.h"
@@ -392,7 +393,7 @@ int nsys_sql_timeline(struct nsys_sql *s, struct nsys_tl **out, struct err *e)
 	if (!rc)
 		rc = load_gpu(s, m, &v, e);
 	if (!rc && v.n)
-		qsort(v.v, v.n, sizeof *v.v, rec_cmp);
+		gp_qsort(v.v, v.n, sizeof *v.v, rec_cmp);
 	if (!rc && split(m, v.v, v.n))
 		rc = err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
 	vec_free(v);

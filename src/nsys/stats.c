@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/sort.h"
 #include "nsys/nsys.h"
 
 static int cmp_i64(const void *a, const void *b)
@@ -52,7 +53,7 @@ double nsys_stddev(const int64_t *values, size_t n)
 
 struct nsys_jv *nsys_summary(struct arena *a, int64_t *values, size_t n)
 {
-	qsort(values, n, sizeof *values, cmp_i64);
+	gp_qsort(values, n, sizeof *values, cmp_i64);
 	int64_t total = 0;
 	for (size_t i = 0; i < n; i++)
 		total += values[i];

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "report/report.h"
 #include "server/srv_int.h"
 #include "torch/select.h"
@@ -250,7 +251,7 @@ enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int
 	struct report *r = f ? rep_open(f, REP_JSON) : NULL;
 	if (r) {
 		if (n)
-			qsort_r(v, n, sizeof *v, ann_cmp, (void *)t);
+			gp_qsort_r(v, n, sizeof *v, ann_cmp, (void *)t);
 		rep_table_begin(r, "annotations", "User annotations", ann_cols, 3);
 		for (size_t i = 0; i < n; i++) {
 			struct rep_val row[] = {rep_s(tr_str(t, v[i].name)), rep_i((int64_t)v[i].count),

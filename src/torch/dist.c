@@ -2,6 +2,7 @@
  * communication nodes and their kernels, their steps, the per-step
  * computation/communication overlap and the GPUs used; see dist.h. Sorting
  * makes it n log n; every other pass is linear in the events. */
+#include "core/sort.h"
 #include "torch/dist.h"
 
 #include <stdlib.h>
@@ -219,7 +220,7 @@ static int collect_tb(struct ctx *c)
 		v[n++] = (struct cand){tr_ext_id(t, r), t->ev.ts[r], 0, (uint32_t)r};
 	}
 	if (n > 1)
-		qsort(v, n, sizeof *v, cmp_cand);
+		gp_qsort(v, n, sizeof *v, cmp_cand);
 	c->keys = malloc((n ? n : 1) * sizeof *c->keys);
 	if (!c->keys)
 		goto done;
@@ -344,7 +345,7 @@ static int collect_modern(struct ctx *c, const struct tr_links *l)
 		v[n++] = (struct cand){t->ev.track[r], t->ev.ts[r], -end_of(t, r), (uint32_t)r};
 	}
 	if (n > 1)
-		qsort(v, n, sizeof *v, cmp_cand);
+		gp_qsort(v, n, sizeof *v, cmp_cand);
 	for (size_t i = 0, j; i < n; i = j) {
 		size_t r = v[i].row;
 		int64_t end = end_of(t, r);
@@ -362,7 +363,7 @@ static int collect_modern(struct ctx *c, const struct tr_links *l)
 			goto done;
 	}
 	if (c->next > 1)
-		qsort(c->ext, c->next, sizeof *c->ext, cmp_ext);
+		gp_qsort(c->ext, c->next, sizeof *c->ext, cmp_ext);
 	for (size_t r = 0; r < t->ev.n; r++) {
 		if (t->ev.ph[r] != 'X' || t->ev.kind[r] != TR_KERNEL || !(t->ev.flags[r] & TRF_COMM))
 			continue;
@@ -428,7 +429,7 @@ static int finalize_nodes(struct ctx *c)
 	for (size_t i = 0; i < n; i++)
 		o[i] = (struct ord){c->pn[i].start, -c->pn[i].end, (uint32_t)i};
 	if (n > 1)
-		qsort(o, n, sizeof *o, cmp_ord);
+		gp_qsort(o, n, sizeof *o, cmp_ord);
 	for (size_t i = 0; i < n; i++) {
 		const struct pn *p = &c->pn[o[i].idx];
 		pos[o[i].idx] = (uint32_t)i;
@@ -450,7 +451,7 @@ static int finalize_nodes(struct ctx *c)
 	}
 	for (size_t i = 0; i < n; i++)
 		if (w->nodes[i].n > 1)
-			qsort(w->kr + w->nodes[i].first, w->nodes[i].n, sizeof *w->kr, cmp_kr);
+			gp_qsort(w->kr + w->nodes[i].first, w->nodes[i].n, sizeof *w->kr, cmp_kr);
 	w->nnodes = n;
 	free(o);
 	free(pos);
@@ -586,7 +587,7 @@ static int gpus(struct ctx *c)
 		ids[n++] = pid->num;
 	}
 	if (n > 1)
-		qsort(ids, n, sizeof *ids, cmp_i64);
+		gp_qsort(ids, n, sizeof *ids, cmp_i64);
 	w->gpus = calloc(n ? n : 1, sizeof *w->gpus);
 	if (!w->gpus) {
 		free(ids);

@@ -2,6 +2,7 @@
  * matching the workers' communication nodes, their data-transfer ("real")
  * ranges, and the per-step wait and per-collective tables; plus the
  * result's life cycle. See dist.h. */
+#include "core/sort.h"
 #include "torch/dist.h"
 
 #include <stdlib.h>
@@ -131,7 +132,7 @@ static struct kn *by_name(const struct dist_worker *w)
 	for (size_t i = 0; i < w->nnodes; i++)
 		v[i] = (struct kn){w->nodes[i].name, i};
 	if (w->nnodes > 1)
-		qsort(v, w->nnodes, sizeof *v, cmp_kn);
+		gp_qsort(v, w->nnodes, sizeof *v, cmp_kn);
 	return v;
 }
 
@@ -220,7 +221,7 @@ static int group(const struct dist_worker *w, bool by_step, struct grp **out, si
 	for (size_t i = 0; i < n; i++)
 		v[i] = (struct kn){by_step ? w->nodes[i].step : (int64_t)w->nodes[i].name, i};
 	if (n > 1)
-		qsort(v, n, sizeof *v, cmp_kn);
+		gp_qsort(v, n, sizeof *v, cmp_kn);
 	size_t ng = 0;
 	for (size_t i = 0, j; i < n; i = j) {
 		struct grp *p = &g[ng++];
@@ -243,7 +244,7 @@ static int group(const struct dist_worker *w, bool by_step, struct grp **out, si
 		p->transfer = merged(buf, nr);
 	}
 	if (ng > 1)
-		qsort(g, ng, sizeof *g, cmp_grp);
+		gp_qsort(g, ng, sizeof *g, cmp_grp);
 	free(v);
 	free(buf);
 	*out = g;

@@ -1,6 +1,7 @@
 /* gpumetrics: GPU utilization, SM efficiency, occupancy and the
  * utilization timeline; see gpumetrics.h. One sort of the kernels by
  * (device, ts, row), then linear passes per device. */
+#include "core/sort.h"
 #include "torch/gpumetrics.h"
 
 #include <stdlib.h>
@@ -216,7 +217,7 @@ int gm_compute(const struct trace *t, bool has_window, int64_t win_start, int64_
 		    t->gpu.v[t->ev.aux[r]].device >= 0)
 			k[nk++] = (struct kern){t->gpu.v[t->ev.aux[r]].device, t->ev.ts[r], (uint32_t)r};
 	if (nk > 1)
-		qsort(k, nk, sizeof *k, cmp_kern);
+		gp_qsort(k, nk, sizeof *k, cmp_kern);
 	for (size_t i = 0; i < nk; i++)
 		ngpu += !i || k[i].device != k[i - 1].device;
 	out->gpus = calloc(ngpu ? ngpu : 1, sizeof *out->gpus);

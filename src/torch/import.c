@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/limits.h"
+#include "core/sort.h"
 #include "io/source.h"
 #include "torch/check.h"
 #include "torch/import_internal.h"
@@ -630,7 +631,7 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 	/* Wide values of B events closed late, and of merged parts, arrive out
 	 * of row order. */
 	if (t->wide.n > 1)
-		qsort(t->wide.v, t->wide.n, sizeof *t->wide.v, wide_cmp);
+		gp_qsort(t->wide.v, t->wide.n, sizeof *t->wide.v, wide_cmp);
 	if ((rc = imp_finish_events(&l.m)) || (rc = tr_check(t, l.w != NULL, e)))
 		goto fail;
 	if (opts && opts->progress)

@@ -1,6 +1,7 @@
 /* kernels: the Kernel view's groups; see kernels.h. One pass over the
  * kernel events (by name) or over the tree's runtimes (by kernel + op),
  * a hash lookup per kernel, then one sort. */
+#include "core/sort.h"
 #include "torch/kernels.h"
 
 #include <math.h>
@@ -208,7 +209,7 @@ static int sort_rows(struct kern_view *v, const struct trace *t, bool by_name)
 		it[i] = (struct kern_item){v->rows[i].total,
 					   by_name ? tr_str(t, v->rows[i].name) : NULL,
 					   (uint32_t)i};
-	qsort(it, v->n, sizeof *it, cmp_item);
+	gp_qsort(it, v->n, sizeof *it, cmp_item);
 	for (size_t i = 0; i < v->n; i++)
 		tmp[i] = v->rows[it[i].idx];
 	memcpy(v->rows, tmp, v->n * sizeof *tmp);
@@ -236,7 +237,7 @@ static int by_name(struct kgroup *k, struct ts_row *kr, size_t nk)
 {
 	const struct trace *t = k->o->t;
 	struct kern_view *v = k->v;
-	qsort(kr, nk, sizeof *kr, cmp_ts_row);
+	gp_qsort(kr, nk, sizeof *kr, cmp_ts_row);
 	for (size_t i = 0; i < nk; i++)
 		if (add_kernel(k, kr[i].row, OPT_NIL, &kr[i].group))
 			return -1;

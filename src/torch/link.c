@@ -1,5 +1,6 @@
 /* link: runtime -> GPU activity by correlation id; see link.h. Linear:
  * one hash of correlation ids, two passes over the rows. */
+#include "core/sort.h"
 #include "torch/link.h"
 
 #include <stdlib.h>
@@ -78,7 +79,7 @@ int tr_links_build(const struct trace *t, bool driver, struct tr_links *out, str
 			out->dev[k++] = (uint32_t)r;
 	/* order by (launcher, row): a stable counting pass over launchers would
 	 * need an array per row; sorting the linked rows is n log n in them */
-	qsort_r(out->dev, out->ndev, sizeof *out->dev, by_launcher, out->launcher);
+	gp_qsort_r(out->dev, out->ndev, sizeof *out->dev, by_launcher, out->launcher);
 	size_t nseg = 0;
 	for (size_t i = 0; i < out->ndev; i++)
 		nseg += !i || out->launcher[out->dev[i]] != out->launcher[out->dev[i - 1]];

@@ -1,6 +1,7 @@
 /* memory: the records of the Memory view and their attribution to the
  * operator tree (see memory.h): collection and ordering, devices and peaks,
  * tb's per-thread walk (§10.1) and the names frees inherit. */
+#include "core/sort.h"
 #include "torch/memory.h"
 
 #include <stdio.h>
@@ -180,7 +181,7 @@ static int finish_devices(struct memory *m)
 	/* tag each device with its old index in `records` while sorting */
 	for (size_t i = 0; i < nd; i++)
 		d[i].records = i;
-	qsort(d, nd, sizeof *d, cmp_dev);
+	gp_qsort(d, nd, sizeof *d, cmp_dev);
 	for (size_t i = 0; i < nd; i++) {
 		map[d[i].records] = (uint16_t)i;
 		d[i].records = 0;
@@ -253,7 +254,7 @@ static int collect(struct memory *m, const struct tkey *keys, size_t nkeys, uint
 		m->unknown_device += x->dev == MEM_NO_DEV;
 		m->no_addr += !x->has_addr;
 	}
-	qsort(m->recs, m->n, sizeof *m->recs, cmp_rec);
+	gp_qsort(m->recs, m->n, sizeof *m->recs, cmp_rec);
 	if (finish_devices(m))
 		return -1;
 	*thread_of = malloc((m->n ? m->n : 1) * sizeof **thread_of);
@@ -390,7 +391,7 @@ static int inherit_names(struct memory *m)
 	for (size_t i = 0; i < m->n; i++)
 		if (m->recs[i].has_addr)
 			v[k++] = (struct addr_idx){m->recs[i].addr, (uint32_t)i};
-	qsort(v, k, sizeof *v, cmp_addr_idx);
+	gp_qsort(v, k, sizeof *v, cmp_addr_idx);
 	uint32_t pending = MEM_NIL;
 	for (size_t j = 0; j < k; j++) {
 		if (j && v[j].addr != v[j - 1].addr)
@@ -425,7 +426,7 @@ int mem_build(const struct optree *o, const struct mem_opts *opts, struct memory
 		keys[k] = key_of(t, &o->threads[k].tid, true);
 		keys[k].thread = (uint32_t)k;
 	}
-	qsort(keys, o->nthreads, sizeof *keys, cmp_tkey);
+	gp_qsort(keys, o->nthreads, sizeof *keys, cmp_tkey);
 	if (collect(out, keys, o->nthreads, &thread_of) || attribute(out, thread_of) ||
 	    inherit_names(out))
 		goto nomem;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "torch/memory.h"
 
 static bool in_window(const struct mem_window *w, int64_t ts)
@@ -133,7 +134,7 @@ int mem_stats(const struct memory *m, uint16_t dev, const struct mem_window *w,
 				total[p][k] += total[x][k];
 	}
 	long ncalls = visit_calls(m, w, calls, stack);
-	qsort(calls, (size_t)ncalls, sizeof *calls, cmp_name_entry);
+	gp_qsort(calls, (size_t)ncalls, sizeof *calls, cmp_name_entry);
 	size_t nops = 0;
 	for (size_t i = 0; i < nn; i++) {
 		if (!nd[i].is_op || nd[i].dropped || nd[i].collapsed)
@@ -144,7 +145,7 @@ int mem_stats(const struct memory *m, uint16_t dev, const struct mem_window *w,
 		if (any)
 			ops[nops++] = (struct name_entry){nd[i].name, (uint32_t)i};
 	}
-	qsort(ops, nops, sizeof *ops, cmp_name_entry);
+	gp_qsort(ops, nops, sizeof *ops, cmp_name_entry);
 	rows = malloc((nops ? nops : 1) * sizeof *rows);
 	tmp = malloc((nops ? nops : 1) * sizeof *tmp);
 	if (!rows || !tmp)
@@ -407,9 +408,9 @@ int mem_events(const struct memory *m, uint16_t dev, const struct mem_window *w,
 	for (size_t i = 0; i < m->n; i++)
 		if (m->recs[i].has_addr && in_window(w, m->recs[i].ts))
 			v[k++] = (struct addr_idx){m->recs[i].addr, (uint32_t)i};
-	qsort(v, k, sizeof *v, cmp_addr_idx);
+	gp_qsort(v, k, sizeof *v, cmp_addr_idx);
 	size_t nr = pair_rows(m, v, k, rows);
-	qsort(rows, nr, sizeof *rows, cmp_pend);
+	gp_qsort(rows, nr, sizeof *rows, cmp_pend);
 	out->v = malloc((nr ? nr : 1) * sizeof *out->v);
 	if (!out->v)
 		goto fail;

@@ -1,5 +1,6 @@
 /* ops: the Operator view's groups; see ops.h. One pass over the tree's
  * post-order with hash lookups per operator, then a sort of the groups. */
+#include "core/sort.h"
 #include "torch/ops.h"
 
 #include <math.h>
@@ -474,7 +475,7 @@ enum ops_sort ops_sort(struct ops_view *v, const struct optree *o, enum ops_sort
 			.name = by == OPS_SORT_NAME ? tr_str(o->t, v->rows[i].name) : NULL,
 			.order = v->rows[i].order,
 			.idx = (uint32_t)i};
-	qsort(it, v->n, sizeof *it, cmp_item);
+	gp_qsort(it, v->n, sizeof *it, cmp_item);
 	for (size_t i = 0; i < v->n; i++)
 		tmp[i] = v->rows[it[i].idx];
 	memcpy(v->rows, tmp, v->n * sizeof *tmp);

@@ -6,6 +6,7 @@
  * events nest (sort by start then longer first, partial overlaps dropped),
  * and which node a kernel is credited to.
  */
+#include "core/sort.h"
 #include "torch/optree.h"
 
 #include <stdlib.h>
@@ -194,7 +195,7 @@ static void sort_by_time(const struct trace *t, uint32_t *rows, size_t n, struct
 		int64_t s = t->ev.ts[rows[i]];
 		tmp[i] = (struct timed_row){s, s + tr_dur(t, rows[i]), rows[i]};
 	}
-	qsort(tmp, n, sizeof *tmp, cmp_timed);
+	gp_qsort(tmp, n, sizeof *tmp, cmp_timed);
 	for (size_t i = 0; i < n; i++)
 		rows[i] = tmp[i].row;
 }
@@ -286,7 +287,7 @@ static int collect_hosts(struct build *b)
 		c[nc++] = (struct cand){.start = s, .end = s + tr_dur(t, r), .row = (uint32_t)r,
 					.cls = cls, .type = type};
 	}
-	qsort(c, nc, sizeof *c, cmp_start_row);
+	gp_qsort(c, nc, sizeof *c, cmp_start_row);
 	for (size_t i = 0; i < nc; i++) {
 		c[i].thread = thread_of(b, c[i].row, true);
 		if (c[i].thread == OPT_NIL - 1) {
@@ -360,7 +361,7 @@ static int build_nodes(struct build *b)
 		size_t cfirst = th->first - k, cn = th->end - th->first - 1;
 		/* in place: afterwards only node_of_pos keeps tb's list order */
 		struct cand *s = b->c + cfirst;
-		qsort(s, cn, sizeof *s, cmp_nest);
+		gp_qsort(s, cn, sizeof *s, cmp_nest);
 		struct optree_node *root = &o->nodes[th->root];
 		node_init(root);
 		root->cls = OPC_ROOT;
@@ -484,7 +485,7 @@ static int attach_runtimes(struct build *b)
 		}
 	}
 	if (np)
-		qsort(pairs, np, sizeof *pairs, cmp_rt_pair);
+		gp_qsort(pairs, np, sizeof *pairs, cmp_rt_pair);
 	o->rts = malloc((np ? np : 1) * sizeof *o->rts);
 	if (!o->rts)
 		goto fail;
@@ -579,7 +580,7 @@ static int flags(struct build *b)
 			ncomm = 0;
 		}
 	}
-	qsort(comm, ncomm, sizeof *comm, cmp_i64);
+	gp_qsort(comm, ncomm, sizeof *comm, cmp_i64);
 	for (size_t r = 0; r < t->ev.n; r++) {
 		if (!optree_uses_row(o, r))
 			continue;

@@ -1,4 +1,5 @@
 /* ranges: interval algebra with torch-tb-profiler's semantics; see ranges.h. */
+#include "core/sort.h"
 #include "torch/ranges.h"
 
 #include <stdlib.h>
@@ -54,7 +55,7 @@ static int cmp_rg(const void *x, const void *y)
 void rg_sort(struct rg *v, size_t n)
 {
 	if (n > 1)
-		qsort(v, n, sizeof *v, cmp_rg);
+		gp_qsort(v, n, sizeof *v, cmp_rg);
 }
 
 /* The reference folds a start-sorted list: a range extends the last kept
@@ -252,7 +253,7 @@ int rgv_sweep(const struct rgv *src, size_t n, struct rgv_vec *out)
 		ep[2 * i] = (struct endpoint){src[i].start, 0, (uint32_t)(2 * i), src[i].value};
 		ep[2 * i + 1] = (struct endpoint){src[i].end, 1, (uint32_t)(2 * i + 1), src[i].value};
 	}
-	qsort(ep, 2 * n, sizeof *ep, cmp_ep);
+	gp_qsort(ep, 2 * n, sizeof *ep, cmp_ep);
 	int64_t last_time = ep[0].time;
 	double sum = ep[0].value; /* the first endpoint is always a start */
 	for (size_t i = 1; i < 2 * n; i++) {

@@ -1,6 +1,7 @@
 /* steps: step detection, role ranges and the priority breakdown; see
  * steps.h. Every pass is linear over the events; sorting (steps, runtimes,
  * role ranges, collective ids) makes the whole n log n. */
+#include "core/sort.h"
 #include "torch/steps.h"
 
 #include <stdlib.h>
@@ -133,7 +134,7 @@ static int collect_coll(struct ctx *c, struct st_result *out)
 		c->coll_ids[n++] = tr_ext_id(t, r); /* -1 (absent) included, as None is */
 	}
 	if (n > 1)
-		qsort(c->coll_ids, n, sizeof *c->coll_ids, cmp_i64);
+		gp_qsort(c->coll_ids, n, sizeof *c->coll_ids, cmp_i64);
 	size_t u = 0;
 	for (size_t i = 0; i < n; i++)
 		if (!u || c->coll_ids[u - 1] != c->coll_ids[i])
@@ -172,7 +173,7 @@ static struct row_ts *sorted_rows(const struct ctx *c, bool (*keep)(const struct
 		if (keep(c, r))
 			v[k++] = (struct row_ts){t->ev.ts[r], (uint32_t)r};
 	if (k > 1)
-		qsort(v, k, sizeof *v, cmp_row_ts);
+		gp_qsort(v, k, sizeof *v, cmp_row_ts);
 	*n = k;
 	return v;
 }

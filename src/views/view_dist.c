@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "views/view_dist.h"
 
 static const struct rep_col overlap_cols[] = {
@@ -99,7 +100,7 @@ static int overlap_rows(const struct dist_worker *w, bool compat, size_t *show)
 		return -1;
 	for (size_t i = 0; i < w->nsteps; i++)
 		v[i] = (struct stepkey){w->overlap[i].step, i};
-	qsort(v, w->nsteps, sizeof *v, cmp_stepkey);
+	gp_qsort(v, w->nsteps, sizeof *v, cmp_stepkey);
 	for (size_t i = 0, j; i < w->nsteps; i = j) {
 		for (j = i + 1; j < w->nsteps && v[j].number == v[i].number; j++)
 			show[v[j].idx] = SIZE_MAX;
@@ -237,7 +238,7 @@ static int sort_workers(const struct dist_result *d, size_t *idx)
 	for (size_t i = 0; i < d->n; i++)
 		v[i] = (struct wname){str(d, d->w[i].name), i};
 	if (d->n > 1)
-		qsort(v, d->n, sizeof *v, cmp_wname);
+		gp_qsort(v, d->n, sizeof *v, cmp_wname);
 	for (size_t i = 0; i < d->n; i++)
 		idx[i] = v[i].idx;
 	free(v);

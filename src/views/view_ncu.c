@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/sort.h"
 #include "ncu/ncu.h"
 #include "views/view_ncu.h"
 
@@ -336,7 +337,7 @@ int ncu_view_hints(struct ncu_report *r, const struct ncu_view_opts *o, struct r
 			}
 		}
 	}
-	qsort(v, m, sizeof *v, cmp_hint);
+	gp_qsort(v, m, sizeof *v, cmp_hint);
 	rep_table_begin(rp, "hints", "Rule results", hint_cols, 9);
 	for (size_t k = 0; k < m; k++) {
 		const struct ncu_result *res = &r->results[v[k].res];

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "views/timeline_lod.h"
 #include "views/view_nsys_tl.h"
 
@@ -88,7 +89,7 @@ static int build_launchers(struct nsys_tl_index *ix)
 	for (size_t i = 0; i < m->n; i++)
 		if (m->kind[i] == NSYS_TL_RUNTIME || m->kind[i] == NSYS_TL_DRIVER)
 			api[napi++] = (uint32_t)i;
-	qsort_r(api, napi, sizeof *api, api_cmp, (void *)m);
+	gp_qsort_r(api, napi, sizeof *api, api_cmp, (void *)m);
 	for (size_t i = 0; i < m->n; i++) {
 		ix->launcher[i] = NO_POS;
 		if (!is_gpu(m->kind[i]) || !m->corr[i])

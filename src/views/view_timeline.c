@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "torch/check.h"
 #include "views/timeline_int.h"
 
@@ -153,7 +154,7 @@ static int build_lanes(struct tl_index *ix)
 			ix->inst[fill[t->ev.track[r]]++] = (uint32_t)r;
 	free(fill);
 	for (size_t k = 0; k < ntr; k++)
-		qsort_r(ix->inst + ix->ifirst[k], ix->ifirst[k + 1] - ix->ifirst[k], sizeof *ix->inst,
+		gp_qsort_r(ix->inst + ix->ifirst[k], ix->ifirst[k + 1] - ix->ifirst[k], sizeof *ix->inst,
 			inst_cmp, (void *)t);
 	for (size_t i = 0; i < ix->first[ntr]; i++) {
 		uint32_t r = ix->rows[i];
@@ -163,7 +164,7 @@ static int build_lanes(struct tl_index *ix)
 	}
 	for (size_t k = 0; k < ntr; k++)
 		ix->order[k] = (uint32_t)k;
-	qsort_r(ix->order, ntr, sizeof *ix->order, lane_cmp, ix);
+	gp_qsort_r(ix->order, ntr, sizeof *ix->order, lane_cmp, ix);
 	for (size_t p = 0; p < t->procs.n; p++)
 		ix->proc_rank[p] = TR_NONE;
 	for (size_t i = 0; i < ntr; i++) {

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "views/timeline_int.h"
 
 int tl_find_build(struct tl_index *ix)
@@ -226,8 +227,8 @@ int tl_write_find(const struct tl_index *ix, const struct tl_find_opts *o, FILE 
 		total += s.count;
 	}
 	free(m);
-	qsort_r(heap, nheap, sizeof *heap, pos_cmp, (void *)ix);
-	qsort_r(st, nst, sizeof *st, stat_cmp, (void *)t);
+	gp_qsort_r(heap, nheap, sizeof *heap, pos_cmp, (void *)ix);
+	gp_qsort_r(st, nst, sizeof *st, stat_cmp, (void *)t);
 	fputs("{\n  \"find\": {\"text\": ", f);
 	rep_json_str(f, o->text);
 	fprintf(f, ", \"trace_start_ns\": %lld, \"start_ns\": ", (long long)lo);

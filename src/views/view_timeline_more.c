@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "views/timeline_int.h"
 
 static const char *ph_rank = "stf";
@@ -79,7 +80,7 @@ int tl_more_build(struct tl_index *ix)
 		return -1;
 	for (size_t i = 0; i < nc; i++)
 		ix->crows[i] = (uint32_t)i;
-	qsort_r(ix->crows, nc, sizeof *ix->crows, counter_cmp, ix);
+	gp_qsort_r(ix->crows, nc, sizeof *ix->crows, counter_cmp, ix);
 	ix->ngroups = 0;
 	for (size_t i = 0; i < nc; i++)
 		if (!i || !same_group(t, ix->crows[i - 1], ix->crows[i]))
@@ -87,7 +88,7 @@ int tl_more_build(struct tl_index *ix)
 	ix->cfirst[ix->ngroups] = nc;
 	for (size_t i = 0; i < nf; i++)
 		ix->flows[i] = (uint32_t)i;
-	qsort_r(ix->flows, nf, sizeof *ix->flows, flow_cmp, (void *)t);
+	gp_qsort_r(ix->flows, nf, sizeof *ix->flows, flow_cmp, (void *)t);
 	struct err e = {0};
 	return tr_links_build(t, true, &ix->links, &e) ? -1 : 0;
 }

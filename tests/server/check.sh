@@ -485,6 +485,8 @@ wait "$tmpid" 2>/dev/null
 # ---- the timeline's search: tests/server/timeline_find.sh (its own
 # server; GET /timeline/find and /timeline?find= against python3's count)
 sub timeline_find sh tests/server/timeline_find.sh
+# ---- every real trace of ../shared, every endpoint: tests/server/shared_sweep.sh
+sub shared_sweep sh tests/server/shared_sweep.sh
 # ---- end of the timeline search block
 # stop
 kill "$pid"
