@@ -111,8 +111,9 @@ function onTableState(s) {
 }
 
 async function renderOps(id, s) {
-	const g = s.group === 'op+shape' ? 'op%2Bshape' : 'op';
-	const d = await api(`/api/file/${id}/ops?group_by=${g}`);
+	// the default grouping asks without parameters: the answer the server
+	// computed ahead (srv_warm.c) and caches under that request
+	const d = await api(`/api/file/${id}/ops${s.group === 'op+shape' ? '?group_by=op%2Bshape' : ''}`);
 	const det = detailHost((name, close) => opDetail(api, id, name, close), s, readHash, writeHash);
 	current = dataTable({ name: 'operators', rows: d.operators, state: tableState(s), onState: onTableState(s),
 		tools: [groupSelect(s, [['op', 'Operator'], ['op+shape', 'Operator + input shape']])],
@@ -121,8 +122,7 @@ async function renderOps(id, s) {
 }
 
 async function renderKernels(id, s) {
-	const g = s.group === 'kernel+op' ? 'kernel%2Bop' : 'kernel';
-	const d = await api(`/api/file/${id}/kernels?group_by=${g}`);
+	const d = await api(`/api/file/${id}/kernels${s.group === 'kernel+op' ? '?group_by=kernel%2Bop' : ''}`);
 	const det = detailHost((name, close) => kernelDetail(api, id, name, close), s, readHash, writeHash);
 	current = dataTable({ name: 'kernels', rows: d.kernels, state: tableState(s), onState: onTableState(s),
 		tools: [groupSelect(s, [['kernel', 'Kernel'], ['kernel+op', 'Kernel + operator']])],

@@ -150,9 +150,9 @@ int srv_view_json(struct srv *s, const struct trace *t, enum view_kind k,
 		  const struct view_opts *o, char **buf, size_t *len, struct err *e);
 int srv_view_key(char *key, size_t n, int id, enum view_kind k);
 /* Answers computed ahead (srv_warm.c): after a trace is added, a background
- * thread computes the views its first pages ask for (summary, steps) into
- * the answer cache, so the Overview of a big trace is ready when the page
- * asks. start at server start; add queues file id; stop joins the thread
+ * thread computes the views its first pages ask for (summary, steps, ops,
+ * kernels, without parameters) into the answer cache, so the Overview of a
+ * big trace is ready when the page asks. start at server start; add queues file id; stop joins the thread
  * (before the files are freed). */
 int srv_warm_start(struct srv *s);
 void srv_warm_add(struct srv *s, int id);

@@ -1,6 +1,7 @@
 /* srv_warm: answers computed ahead. A trace's first page is the Overview
- * (the summary view, and the steps the step selector lists); on a 1 GB
- * trace they take one to two seconds. One background thread computes them
+ * (the summary view, and the steps the step selector lists), the next ones
+ * usually Operators and Kernels; on a 1 GB trace each takes about a
+ * second. One background thread computes them
  * for each added trace, in order, into the answer cache under the keys a
  * request without parameters uses, so the page usually finds them ready.
  * It takes job slots like any analysis (requests are never starved of
@@ -25,8 +26,9 @@ struct srv_warm {
 	char busy[64]; /* the key being computed, "" when none */
 };
 
-/* The views the first pages ask for, in that order. */
-static const enum view_kind warm_views[] = {VIEW_SUMMARY, VIEW_STEPS};
+/* The views the pages ask for first (Overview and its step selector, then
+ * Operators and Kernels), in that order. */
+static const enum view_kind warm_views[] = {VIEW_SUMMARY, VIEW_STEPS, VIEW_OPS, VIEW_KERNELS};
 
 static void warm_file(struct srv *s, int id)
 {

@@ -591,11 +591,11 @@ else
 	echo "server: no $tbd/test_distributed_*.json: the distributed API is checked on tests/golden/_inputs only"
 fi
 # ---------------------------------------------------------------------------
-# answers computed ahead and cached: a trace's summary and steps are
-# computed after it is loaded (the warm thread; milliseconds for this
-# trace, so a second is plenty), so the first request is a cache hit; ops
-# is computed on its first request (miss) and cached (hit); the cached
-# answer is the same bytes
+# answers computed ahead and cached: a trace's summary, steps, ops and
+# kernels are computed after it is loaded (the warm thread; milliseconds
+# for this trace, so a second is plenty), so the first request is a cache
+# hit; ops by shape is computed on its first request (miss) and cached
+# (hit); the cached answer is the same bytes
 "$GPUPROF" serve -q --port 0 "$small" >"$tmp/w1" 2>&1 &
 wpid=$!
 wurl=
@@ -607,8 +607,9 @@ sleep 1
 cache_of() { curl -s -D "$tmp/hdr" -o "$tmp/body.$2" "${wurl}api/file/1/$1" >/dev/null; sed -n 's/^X-Gpuprof-Cache: \([a-z]*\).*/\1/p' "$tmp/hdr"; }
 [ "$(cache_of summary a)" = hit ] && ok || bad "summary not computed ahead"
 [ "$(cache_of steps a)" = hit ] && ok || bad "steps not computed ahead"
-[ "$(cache_of ops a)" = miss ] && [ "$(cache_of ops b)" = hit ] && cmp -s "$tmp/body.a" "$tmp/body.b" && ok ||
-	bad "ops: not a miss, then the same bytes as a hit"
+[ "$(cache_of ops a)" = hit ] && [ "$(cache_of kernels a)" = hit ] && ok || bad "ops, kernels not computed ahead"
+[ "$(cache_of 'ops?group_by=op%2Bshape' a)" = miss ] && [ "$(cache_of 'ops?group_by=op%2Bshape' b)" = hit ] &&
+	cmp -s "$tmp/body.a" "$tmp/body.b" && ok || bad "ops by shape: not a miss, then the same bytes as a hit"
 "$GPUPROF" summary --format json "$small" >"$tmp/want.summary" 2>/dev/null
 cache_of summary c >/dev/null
 cmp -s "$tmp/want.summary" "$tmp/body.c" && ok || bad "the summary computed ahead differs from gpuprof summary"
