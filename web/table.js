@@ -38,41 +38,47 @@ export function downloadCsv(filename, columns, rows) {
 
 const collator = new Intl.Collator();
 
-// The order of rows (indices into them) by column c, dir 1 or -1; nulls
-// last, ties in the given order. Numbers compare by value, the rest as
-// strings in the locale's order (as String.localeCompare).
+// Numbers printed as text (Nsight Compute's values: "4,968", "102.40",
+// "1.5e+09") and the placeholders that stand for no value.
+const NUM_TEXT = /^[-+]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][-+]?\d+)?$/;
+const NO_VALUE = new Set(['n/a', '-', '']);
+
+// v as a sort key: a number, null (no value: sorted last), or undefined
+// when v is text that is not a number.
+export function numKey(v) {
+	if (v === null || v === undefined) return null;
+	if (typeof v === 'number') return v;
+	const t = String(v);
+	if (NO_VALUE.has(t)) return null;
+	return NUM_TEXT.test(t) && /\d/.test(t) ? Number(t.replace(/,/g, '')) : undefined;
+}
+
+// The order of rows (indices into them) by column c, dir 1 or -1; ties in
+// the given order. Values that are numbers (or numbers as text) compare by
+// value, before the other text (in the locale's order, as
+// String.localeCompare); no value (null, n/a, -) comes last.
 function sortedIndex(rows, idx, c, d) {
 	const n = idx.length;
-	let num = true;
-	for (let i = 0; i < n && num; i++) {
-		const v = rows[idx[i]][c];
-		if (v !== null && v !== undefined && typeof v !== 'number') num = false;
+	// per row: a class (0 number, 1 text, 2 no value) and its key
+	const cls = new Uint8Array(n), key = new Float64Array(n), text = new Array(n);
+	let texts = false;
+	for (let i = 0; i < n; i++) {
+		const v = rows[idx[i]][c], k = numKey(v);
+		if (k === null) cls[i] = 2;
+		else if (k === undefined) { cls[i] = 1; text[i] = String(v); texts = true; }
+		else key[i] = k;
 	}
 	const pos = new Int32Array(n);
 	for (let i = 0; i < n; i++) pos[i] = i;
-	if (num) {
-		// a typed array of keys: the comparison reads no object
-		const key = new Float64Array(n), nul = new Uint8Array(n);
-		for (let i = 0; i < n; i++) {
-			const v = rows[idx[i]][c];
-			if (v === null || v === undefined) nul[i] = 1;
-			else key[i] = v;
-		}
-		pos.sort((a, b) => (nul[a] - nul[b]) || d * (key[a] - key[b]) || a - b);
-	} else {
-		const key = new Array(n);
-		for (let i = 0; i < n; i++) {
-			const v = rows[idx[i]][c];
-			key[i] = v === null || v === undefined ? null : String(v);
-		}
+	if (!texts) // typed arrays only: the comparison reads no object
+		pos.sort((a, b) => (cls[a] - cls[b]) || d * (key[a] - key[b]) || a - b);
+	else
 		pos.sort((a, b) => {
-			const x = key[a], y = key[b];
-			if (x === y) return a - b;
-			if (x === null) return 1;
-			if (y === null) return -1;
-			return d * collator.compare(x, y) || a - b;
+			if (cls[a] !== cls[b]) return cls[a] === 2 || cls[b] === 2 ? cls[a] - cls[b] : d * (cls[a] - cls[b]);
+			if (cls[a] === 0) return d * (key[a] - key[b]) || a - b;
+			if (cls[a] === 1) return d * collator.compare(text[a], text[b]) || a - b;
+			return a - b;
 		});
-	}
 	const out = new Array(n);
 	for (let i = 0; i < n; i++) out[i] = idx[pos[i]];
 	return out;

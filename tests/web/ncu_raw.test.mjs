@@ -58,6 +58,25 @@ test('the Raw metrics tab lists every metric of the kernel as `ncu raw` does, se
 	assert.deepEqual(await cells(table.locator('tbody tr')), want.map(shown));
 	assert.match(await page.evaluate(() => location.hash), /rq=dram__/);
 
+	// sort by value: ncu's text compares as the number it prints ("4,968" >
+	// "80" > "6"), before the text values ("Full GPU"); no value last
+	await page.getByTestId('search-ncu-raw').fill('');
+	await table.locator('th[data-key=value]').click(); // text column: ascending first
+	const cls = (v) => (v === null || v === 'n/a' || v === '' ? 2 : Number.isFinite(Number(String(v).replace(/,/g, ''))) ? 0 : 1);
+	const num = (v) => Number(String(v).replace(/,/g, ''));
+	const byValue = auto.map((r, i) => [r, i]).sort((a, b) => {
+		const x = a[0].value, y = b[0].value, cx = cls(x), cy = cls(y);
+		if (cx !== cy) return cx - cy;
+		if (cx === 0) return num(x) - num(y) || a[1] - b[1];
+		if (cx === 1) return x.localeCompare(y) || a[1] - b[1];
+		return a[1] - b[1];
+	}).map((p) => shown(p[0]));
+	assert.equal(auto.filter((r) => cls(r.value) === 1).length, 1); // device__attribute_display_name: "Full GPU"
+	assert.deepEqual(await cells(table.locator('tbody tr')), byValue);
+	const last = byValue.filter((r) => r[2] !== '-' && r[2] !== 'n/a').at(-1);
+	assert.equal(last[2], 'Full GPU');
+	await page.getByTestId('search-ncu-raw').fill('dram__');
+
 	// sort by instances: the register-count curve (256 points) first
 	await table.locator('th[data-key=instances]').click();
 	await page.getByTestId('search-ncu-raw').fill('');
