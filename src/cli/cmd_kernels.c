@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/load.h"
 
@@ -39,46 +40,33 @@ const char cmd_kernels_help[] =
 	"  gpuprof kernels run/worker0.pt.trace.json.gz --top 20\n"
 	"  gpuprof kernels --group-by kernel+op --format csv trace.json.gz\n";
 
+/* --group-by, --top */
+static int set_kernels(void *ctx, const char *name, const char *v, char *msg, size_t n)
+{
+	struct view_opts *o = ctx;
+	if (!strcmp(name, "--top")) {
+		if (app_parse_count(v, &o->top))
+			return snprintf(msg, n, "--top needs a count, not '%s'", v), -1;
+	} else if (!strcmp(v, "kernel")) {
+		o->kern_group = KERN_BY_NAME;
+	} else if (!strcmp(v, "kernel+op")) {
+		o->kern_group = KERN_BY_NAME_OP;
+	} else {
+		return snprintf(msg, n, "--group-by must be kernel or kernel+op, not '%s'", v), -1;
+	}
+	return 0;
+}
+
 int cmd_kernels(struct app *app, int argc, char **argv)
 {
 	struct view_opts o;
 	view_opts_init(&o);
-	const char *path = NULL;
-	bool dashdash = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || !a[1]) {
-			if (path)
-				return app_usage(app, "kernels", "one TRACE only (got '%s' and '%s')",
-						 path, a);
-			path = a;
-		} else if (!strcmp(a, "--")) {
-			dashdash = true;
-		} else if (!strcmp(a, "--group-by") || !strcmp(a, "--top")) {
-			if (i + 1 >= argc)
-				return app_usage(app, "kernels", "option %s needs a value", a);
-			const char *v = argv[++i];
-			if (!strcmp(a, "--top")) {
-				char *end;
-				long long n = strtoll(v, &end, 10);
-				if (*end || end == v || n < 0)
-					return app_usage(app, "kernels", "--top needs a count, not '%s'", v);
-				o.top = (size_t)n;
-			} else if (!strcmp(v, "kernel")) {
-				o.kern_group = KERN_BY_NAME;
-			} else if (!strcmp(v, "kernel+op")) {
-				o.kern_group = KERN_BY_NAME_OP;
-			} else {
-				return app_usage(app, "kernels",
-						 "--group-by must be kernel or kernel+op, not '%s'", v);
-			}
-		} else if (!strcmp(a, "--tb-compat")) {
-			o.tb_compat = true;
-		} else {
-			return app_usage(app, "kernels", "unknown option '%s'", a);
-		}
-	}
-	if (!path)
-		return app_usage(app, "kernels", "no TRACE given");
+	const struct arg_spec spec[] = {{"--group-by", NULL, set_kernels},
+					{"--top", NULL, set_kernels},
+					{"--tb-compat", &o.tb_compat, NULL}};
+	const char *path;
+	int rc = app_args(app, "kernels", "TRACE", argc, argv, spec, sizeof spec / sizeof spec[0], &o, &path);
+	if (rc)
+		return rc;
 	return app_run_view(app, "kernels", VIEW_KERNELS, path, &o);
 }

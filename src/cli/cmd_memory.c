@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/load.h"
 
@@ -104,57 +105,39 @@ struct mem_args {
 	size_t curve_points;
 };
 
+/* --device, --start, --end, --curve-points */
+static int set_value(void *ctx, const char *name, const char *v, char *msg, size_t n)
+{
+	struct mem_args *a = ctx;
+	int64_t ns;
+	if (!strcmp(name, "--device")) {
+		a->device = v;
+	} else if (!strcmp(name, "--curve-points")) {
+		if (app_parse_count(v, &a->curve_points) || a->curve_points < MEM_CURVE_KEEP)
+			return snprintf(msg, n, "--curve-points needs a count of at least %d, not '%s'",
+					MEM_CURVE_KEEP, v), -1;
+	} else if (parse_time(v, &ns)) {
+		return snprintf(msg, n, "%s needs a time such as 1500, 2.5us or 10ms, not '%s'", name, v), -1;
+	} else {
+		*(!strcmp(name, "--start") ? &a->w.start : &a->w.end) = ns;
+		a->windowed = true;
+	}
+	return 0;
+}
+
 static int parse_args(struct app *app, int argc, char **argv, struct mem_args *a)
 {
-	bool dashdash = false;
 	a->w = (struct mem_window){INT64_MIN, INT64_MAX};
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		if (dashdash || s[0] != '-' || !s[1]) {
-			if (a->path)
-				return app_usage(app, "memory", "one TRACE only (got '%s' and '%s')",
-						 a->path, s);
-			a->path = s;
-		} else if (!strcmp(s, "--")) {
-			dashdash = true;
-		} else if (!strcmp(s, "--device") || !strcmp(s, "--start") || !strcmp(s, "--end")) {
-			if (i + 1 >= argc)
-				return app_usage(app, "memory", "option %s needs a value", s);
-			const char *v = argv[++i];
-			int64_t ns;
-			if (!strcmp(s, "--device")) {
-				a->device = v;
-			} else if (parse_time(v, &ns)) {
-				return app_usage(app, "memory",
-						 "%s needs a time such as 1500, 2.5us or 10ms, not '%s'", s,
-						 v);
-			} else {
-				*(!strcmp(s, "--start") ? &a->w.start : &a->w.end) = ns;
-				a->windowed = true;
-			}
-		} else if (!strcmp(s, "--curve-points")) {
-			char *end;
-			const char *v = i + 1 < argc ? argv[++i] : "";
-			long long n = strtoll(v, &end, 10);
-			if (end == v || *end || n < MEM_CURVE_KEEP)
-				return app_usage(app, "memory",
-						 "--curve-points needs a count of at least %d, not '%s'",
-						 MEM_CURVE_KEEP, v);
-			a->curve_points = (size_t)n;
-		} else if (!strcmp(s, "--curve")) {
-			a->curve = true;
-		} else if (!strcmp(s, "--events")) {
-			a->events = true;
-		} else if (!strcmp(s, "--step-plot")) {
-			a->step_plot = true;
-		} else if (!strcmp(s, "--tb-compat")) {
-			a->tb_compat = true;
-		} else {
-			return app_usage(app, "memory", "unknown option '%s'", s);
-		}
-	}
-	if (!a->path)
-		return app_usage(app, "memory", "no TRACE given");
+	const struct arg_spec spec[] = {
+		{"--device", NULL, set_value},	 {"--start", NULL, set_value},
+		{"--end", NULL, set_value},	 {"--curve-points", NULL, set_value},
+		{"--curve", &a->curve, NULL},	 {"--events", &a->events, NULL},
+		{"--step-plot", &a->step_plot, NULL}, {"--tb-compat", &a->tb_compat, NULL},
+	};
+	int rc = app_args(app, "memory", "TRACE", argc, argv, spec, sizeof spec / sizeof spec[0], a,
+			  &a->path);
+	if (rc)
+		return rc;
 	if (a->step_plot && !a->curve)
 		return app_usage(app, "memory", "--step-plot goes with --curve");
 	if (a->curve_points && (!a->curve || a->step_plot))

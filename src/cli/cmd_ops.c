@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/load.h"
 
@@ -44,52 +45,39 @@ const char cmd_ops_help[] =
 	"  gpuprof ops --group-by op+shape --sort host_self trace.json.gz\n"
 	"  gpuprof ops --tb-compat --format json -o ops.json trace.json.gz\n";
 
+/* --group-by, --sort, --top */
+static int set_ops(void *ctx, const char *name, const char *v, char *msg, size_t n)
+{
+	struct view_opts *o = ctx;
+	if (!strcmp(name, "--group-by")) {
+		if (!strcmp(v, "op"))
+			o->ops_group = OPS_BY_NAME;
+		else if (!strcmp(v, "op+shape"))
+			o->ops_group = OPS_BY_NAME_SHAPE;
+		else
+			return snprintf(msg, n, "--group-by must be op or op+shape, not '%s'", v), -1;
+	} else if (!strcmp(name, "--sort")) {
+		int s = ops_sort_parse(v);
+		if (s < 0 || s == OPS_SORT_TB)
+			return snprintf(msg, n, "unknown --sort column '%s'", v), -1;
+		o->ops_sort = (enum ops_sort)s;
+	} else if (app_parse_count(v, &o->top)) {
+		return snprintf(msg, n, "--top needs a count, not '%s'", v), -1;
+	}
+	return 0;
+}
+
 int cmd_ops(struct app *app, int argc, char **argv)
 {
 	struct view_opts o;
 	view_opts_init(&o);
-	const char *path = NULL;
-	bool dashdash = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || !a[1]) {
-			if (path)
-				return app_usage(app, "ops", "one TRACE only (got '%s' and '%s')", path, a);
-			path = a;
-		} else if (!strcmp(a, "--")) {
-			dashdash = true;
-		} else if (!strcmp(a, "--group-by") || !strcmp(a, "--sort") || !strcmp(a, "--top")) {
-			if (i + 1 >= argc)
-				return app_usage(app, "ops", "option %s needs a value", a);
-			const char *v = argv[++i];
-			if (!strcmp(a, "--group-by")) {
-				if (!strcmp(v, "op"))
-					o.ops_group = OPS_BY_NAME;
-				else if (!strcmp(v, "op+shape"))
-					o.ops_group = OPS_BY_NAME_SHAPE;
-				else
-					return app_usage(app, "ops", "--group-by must be op or op+shape, not '%s'", v);
-			} else if (!strcmp(a, "--sort")) {
-				int s = ops_sort_parse(v);
-				if (s < 0 || s == OPS_SORT_TB)
-					return app_usage(app, "ops", "unknown --sort column '%s'", v);
-				o.ops_sort = (enum ops_sort)s;
-			} else {
-				char *end;
-				long long n = strtoll(v, &end, 10);
-				if (*end || end == v || n < 0)
-					return app_usage(app, "ops", "--top needs a count, not '%s'", v);
-				o.top = (size_t)n;
-			}
-		} else if (!strcmp(a, "--stack")) {
-			o.ops_stack = true;
-		} else if (!strcmp(a, "--tb-compat")) {
-			o.tb_compat = true;
-		} else {
-			return app_usage(app, "ops", "unknown option '%s'", a);
-		}
-	}
-	if (!path)
-		return app_usage(app, "ops", "no TRACE given");
+	const struct arg_spec spec[] = {
+		{"--group-by", NULL, set_ops}, {"--sort", NULL, set_ops},   {"--top", NULL, set_ops},
+		{"--stack", &o.ops_stack, NULL}, {"--tb-compat", &o.tb_compat, NULL},
+	};
+	const char *path;
+	int rc = app_args(app, "ops", "TRACE", argc, argv, spec, sizeof spec / sizeof spec[0], &o, &path);
+	if (rc)
+		return rc;
 	return app_run_view(app, "ops", VIEW_OPS, path, &o);
 }

@@ -2,6 +2,7 @@
  * (torch-tb-profiler's overview step table). */
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/load.h"
 #include "torch/select.h"
@@ -43,25 +44,13 @@ const char cmd_steps_help[] =
 
 int cmd_steps(struct app *app, int argc, char **argv)
 {
-	const char *path = NULL;
 	struct view_opts o;
 	view_opts_init(&o);
-	bool dashdash = false;
-	for (int i = 1; i < argc; i++) {
-		if (!dashdash && !strcmp(argv[i], "--")) {
-			dashdash = true;
-		} else if (!dashdash && !strcmp(argv[i], "--tb-compat")) {
-			o.tb_compat = true;
-		} else if (!dashdash && argv[i][0] == '-' && argv[i][1]) {
-			return app_usage(app, "steps", "unknown option '%s'", argv[i]);
-		} else if (path) {
-			return app_usage(app, "steps", "one TRACE only ('%s' is extra)", argv[i]);
-		} else {
-			path = argv[i];
-		}
-	}
-	if (!path)
-		return app_usage(app, "steps", "no TRACE given");
+	const struct arg_spec spec[] = {{"--tb-compat", &o.tb_compat, NULL}};
+	const char *path;
+	int rc = app_args(app, "steps", "TRACE", argc, argv, spec, sizeof spec / sizeof spec[0], &o, &path);
+	if (rc)
+		return rc;
 	/* --step picks rows of the whole trace's steps (the view does it), so
 	 * that each row is the one the full table shows; --range still
 	 * restricts the events. */

@@ -3,6 +3,7 @@
  * the input anomalies. */
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/load.h"
 
@@ -60,27 +61,14 @@ const char cmd_summary_help[] =
 
 int cmd_summary(struct app *app, int argc, char **argv)
 {
-	const char *path = NULL;
 	struct view_opts o;
 	view_opts_init(&o);
-	bool dashdash = false;
-	for (int i = 1; i < argc; i++) {
-		if (!dashdash && !strcmp(argv[i], "--")) {
-			dashdash = true;
-		} else if (!dashdash && !strcmp(argv[i], "--tb-compat")) {
-			o.tb_compat = true;
-		} else if (!dashdash && !strcmp(argv[i], "--timeline")) {
-			o.timeline = true;
-		} else if (!dashdash && argv[i][0] == '-' && argv[i][1]) {
-			return app_usage(app, "summary", "unknown option '%s'", argv[i]);
-		} else if (path) {
-			return app_usage(app, "summary", "one TRACE only ('%s' is extra)", argv[i]);
-		} else {
-			path = argv[i];
-		}
-	}
-	if (!path)
-		return app_usage(app, "summary", "no TRACE given");
+	const struct arg_spec spec[] = {{"--tb-compat", &o.tb_compat, NULL},
+					{"--timeline", &o.timeline, NULL}};
+	const char *path;
+	int rc = app_args(app, "summary", "TRACE", argc, argv, spec, sizeof spec / sizeof spec[0], &o, &path);
+	if (rc)
+		return rc;
 	app->anomaly_notes = false; /* the summary lists them */
 	return app_run_view(app, "summary", VIEW_SUMMARY, path, &o);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/load.h"
 #include "core/sort.h"
@@ -127,40 +128,33 @@ static void emit(struct report *r, const struct stk_profile *p, struct top_row *
 	op_table(r, "top_self", "Top operations by self time", rows, n, top);
 }
 
+struct top_args {
+	struct stk_opts so;
+	size_t top;
+};
+
+/* -n / --top */
+static int set_top(void *ctx, const char *name, const char *v, char *msg, size_t n)
+{
+	struct top_args *a = ctx;
+	if (app_parse_count(v, &a->top))
+		return snprintf(msg, n, "%s needs a count, not '%s'", name, v), -1;
+	return 0;
+}
+
 int cmd_top(struct app *app, int argc, char **argv)
 {
-	struct stk_opts so = {.merge_tracks = true};
-	size_t top = 20;
-	const char *path = NULL;
-	bool dashdash = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || !a[1]) {
-			if (path)
-				return app_usage(app, "top", "one TRACE only (got '%s' and '%s')", path, a);
-			path = a;
-		} else if (!strcmp(a, "--")) {
-			dashdash = true;
-		} else if (!strcmp(a, "--gpu")) {
-			so.gpu = true;
-		} else if (!strcmp(a, "-n") || !strcmp(a, "--top")) {
-			if (i + 1 >= argc)
-				return app_usage(app, "top", "option %s needs a value", a);
-			const char *v = argv[++i];
-			char *end;
-			long long n = strtoll(v, &end, 10);
-			if (*end || end == v || n < 0)
-				return app_usage(app, "top", "%s needs a count, not '%s'", a, v);
-			top = (size_t)n;
-		} else {
-			return app_usage(app, "top", "unknown option '%s'", a);
-		}
-	}
-	if (!path)
-		return app_usage(app, "top", "no TRACE given");
-	struct trace *t;
-	int rc = app_load_trace(app, path, &t);
+	struct top_args a = {.so = {.merge_tracks = true}, .top = 20};
+	const struct arg_spec spec[] = {{"--gpu", &a.so.gpu, NULL}, {"-n", NULL, set_top},
+					{"--top", NULL, set_top}};
+	const char *path;
+	int rc = app_args(app, "top", "TRACE", argc, argv, spec, sizeof spec / sizeof spec[0], &a, &path);
 	if (rc)
+		return rc;
+	struct stk_opts so = a.so;
+	size_t top = a.top;
+	struct trace *t;
+	if ((rc = app_load_trace(app, path, &t)))
 		return rc;
 	struct err e = {0};
 	struct stk_profile p;
