@@ -322,21 +322,10 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 		free(cached);
 		return res;
 	}
-	struct trace *t = NULL;
-	bool found = false, nsys = false;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles; i++)
-		if (s->files[i].id == id) {
-			t = s->files[i].t; /* traces live as long as the server */
-			nsys = s->files[i].nsys != NULL;
-			found = true;
-		}
-	pthread_mutex_unlock(&s->mu);
-	if (!found)
-		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	enum MHD_Result res;
+	struct trace *t = srv_trace_of(s, c, id, &res);
 	if (!t)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "file %d is not a trace: ask /api/file/%d/%s",
-				       id, id, nsys ? "nsys/info" : "ncu/list");
+		return res;
 	struct err e = {0};
 	const char *step, *range;
 	struct srv_win *win = NULL; /* step=/range=: a window of t (srv_select.c) */
@@ -352,7 +341,7 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 		return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s", e.msg);
 	if (ck.n < (int)sizeof ck.key)
 		lru_put(s->cache, ck.key, buf, len);
-	enum MHD_Result res = srv_reply_cached(c, MHD_HTTP_OK, "application/json", buf, len, "miss");
+	res = srv_reply_cached(c, MHD_HTTP_OK, "application/json", buf, len, "miss");
 	free(buf);
 	return res;
 }

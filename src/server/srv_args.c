@@ -1,6 +1,7 @@
 /* srv_args: what every endpoint asks of a request's query and of a file
  * given to the server, in one place: unknown parameters, integer values,
- * flags, and the kind of a file by its first bytes (io/sniff.h). */
+ * flags, the kind of a file by its first bytes (io/source.h's sniffing),
+ * and the trace of a file id. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,4 +89,25 @@ bool srv_is_nsys_file(const char *path)
 bool srv_is_nsys_analysis(const char *path)
 {
 	return srv_sniff_path(path) == SNIFF_NSYS_ANALYSIS;
+}
+
+struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum MHD_Result *res)
+{
+	struct trace *t = NULL;
+	bool found = false, nsys = false;
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < s->nfiles; i++)
+		if (s->files[i].id == id) {
+			t = s->files[i].t; /* traces live as long as the server */
+			nsys = s->files[i].nsys != NULL;
+			found = true;
+		}
+	pthread_mutex_unlock(&s->mu);
+	if (!found)
+		*res = srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	else if (!t)
+		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "file %d is not a trace: ask /api/file/%d/%s", id, id,
+				       nsys ? "nsys/info" : "ncu/list");
+	return t;
 }

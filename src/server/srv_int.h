@@ -69,6 +69,9 @@ bool srv_unknown_param(struct MHD_Connection *c, const char *allowed, char bad[S
 int srv_int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has);
 bool srv_flag(struct MHD_Connection *c, const char *key);
 int srv_sniff_path(const char *path);
+/* The trace of file id (it lives as long as the server), or NULL with *res
+ * the error reply: 404 for no such file, 400 for a report or an export. */
+struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum MHD_Result *res);
 
 /* Queues a response; copies body (len bytes) when it is not NULL. */
 enum MHD_Result srv_reply(struct MHD_Connection *c, unsigned status, const char *mime,

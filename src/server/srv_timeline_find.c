@@ -16,25 +16,15 @@ struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id,
 			      struct srv_win **win, enum MHD_Result *res)
 {
 	*win = NULL;
-	struct srv_file *fl = NULL;
+	struct trace *t = srv_trace_of(s, c, id, res);
+	if (!t)
+		return NULL;
+	struct tl_index *ix = NULL;
 	pthread_mutex_lock(&s->mu);
 	for (int i = 0; i < s->nfiles; i++)
 		if (s->files[i].id == id)
-			fl = &s->files[i];
-	struct trace *t = fl ? fl->t : NULL; /* traces live as long as the server */
-	struct tl_index *ix = fl ? fl->tl : NULL;
-	bool nsys = fl && fl->nsys;
+			ix = s->files[i].tl;
 	pthread_mutex_unlock(&s->mu);
-	if (!fl) {
-		*res = srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
-		return NULL;
-	}
-	if (!t) {
-		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       "file %d is not a trace: ask /api/file/%d/%s", id, id,
-				       nsys ? "nsys/info" : "ncu/list");
-		return NULL;
-	}
 	struct err e = {0};
 	const char *step, *range;
 	if (srv_selection(c, false, &step, &range)) { /* the window's own index */

@@ -24,21 +24,10 @@ enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
 	bool has_a, has_b;
 	if (srv_int_arg(c, "start_ns", &a, &has_a) || srv_int_arg(c, "end_ns", &b, &has_b))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
-	struct trace *t = NULL;
-	bool found = false, nsys = false;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles; i++)
-		if (s->files[i].id == id) {
-			t = s->files[i].t; /* traces live as long as the server */
-			nsys = s->files[i].nsys != NULL;
-			found = true;
-		}
-	pthread_mutex_unlock(&s->mu);
-	if (!found)
-		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	enum MHD_Result res;
+	struct trace *t = srv_trace_of(s, c, id, &res);
 	if (!t)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "file %d is not a trace: ask /api/file/%d/%s",
-				       id, id, nsys ? "nsys/info" : "ncu/list");
+		return res;
 	/* step=/range=: the window's events, times from its start as the
 	 * timeline's (srv_select.c) */
 	const char *step, *range;
@@ -51,7 +40,7 @@ enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
 					       e.msg);
 		t = (struct trace *)srv_window_trace(win);
 	}
-	enum MHD_Result res = reply_trace(s, c, t, a, has_a, b, has_b);
+	res = reply_trace(s, c, t, a, has_a, b, has_b);
 	srv_window_put(s, win);
 	return res;
 }
