@@ -19,6 +19,7 @@ const COLORS = { allocated_bytes: '#4e79a7', reserved_bytes: '#f28e2b' };
 const ZOOM = 0.8; // a wheel step keeps this share of the window
 const MIN_SPAN = 1000; // ns
 export const CURVE_POINTS = 12000; // 2000 columns of 6 points: more than the canvas has pixels
+export const EVENTS_TOP = 50000; // allocation events listed at most (the whole trace of a big run has millions)
 
 // The window of the hash, or null: integers, end after start.
 export function hashWindow(s) {
@@ -201,7 +202,9 @@ export async function renderMemoryPage(api, id, s, h) {
 		opsTable = dataTable({ name: 'memory', rows: st.operators, state: h.tableState(s), onState: h.onTableState(s) });
 		tables.replaceChildren(
 			h.section(`Memory by operator (${device}${w ? ', window' : ''})`, opsTable),
-			ev ? h.section(`Allocation events (${ev.events.length})`, dataTable({ name: 'memory-events', rows: ev.events }))
+			ev ? h.section(ev.memory.events_all > ev.events.length
+				? `Allocation events (the first ${ev.events.length.toLocaleString('en-US')} of ${ev.memory.events_all.toLocaleString('en-US')}; zoom in for a window's)`
+				: `Allocation events (${ev.events.length})`, dataTable({ name: 'memory-events', rows: ev.events }))
 				: h.section('Allocation events (loading…)'));
 		tables.dataset.window = !ev ? 'loading' : w ? `${w[0]}-${w[1]}` : 'all';
 		label.textContent = w ? `Window ${fmtDur(w[0])} – ${fmtDur(w[1])} (${fmtDur(w[1] - w[0])})` : 'Whole trace';
@@ -209,7 +212,7 @@ export async function renderMemoryPage(api, id, s, h) {
 	fill(win, stats, null);
 
 	let timer = 0, asked = 0;
-	api(`/api/file/${id}/memory?events=1${dev}${winQ(win)}`).then((events) => {
+	api(`/api/file/${id}/memory?events=1&top=${EVENTS_TOP}${dev}${winQ(win)}`).then((events) => {
 		if (!asked && tables.isConnected) fill(win, stats, events); // no zoom since
 	}).catch((e) => { if (!asked) label.textContent = `Could not load the allocation events: ${e.message}`; });
 	const onWindow = (w) => {
@@ -226,7 +229,7 @@ export async function renderMemoryPage(api, id, s, h) {
 			try {
 				const [st, ev, cv] = await Promise.all([
 					api(`/api/file/${id}/memory?${dev.slice(1)}${winQ(w)}`.replace('?&', '?')),
-					api(`/api/file/${id}/memory?events=1${dev}${winQ(w)}`),
+					api(`/api/file/${id}/memory?events=1&top=${EVENTS_TOP}${dev}${winQ(w)}`),
 					reduced && w ? api(`/api/file/${id}/memory?curve=1${dev}&points=${CURVE_POINTS}${winQ(w)}`) : null,
 				]);
 				if (my === asked && tables.isConnected) {

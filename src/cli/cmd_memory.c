@@ -41,6 +41,8 @@ const char cmd_memory_help[] =
 	"                   release times since the profiler start, and lifetime;\n"
 	"                   empty times when the other end is not in the trace\n"
 	"                   (--curve and --events may be given together)\n"
+	"  --top N          with --events: the first N events only (the memory\n"
+	"                   section says how many there are: events_all)\n"
 	"  --start TIME     only records at or after TIME since the profiler start\n"
 	"  --end TIME       only records at or before TIME (TIME: a number with ns,\n"
 	"                   us, ms or s; bare numbers are ns)\n"
@@ -102,7 +104,7 @@ struct mem_args {
 	const char *path, *device;
 	bool curve, events, step_plot, tb_compat, windowed;
 	struct mem_window w;
-	size_t curve_points;
+	size_t curve_points, top;
 };
 
 /* --device, --start, --end, --curve-points */
@@ -112,6 +114,9 @@ static int set_value(void *ctx, const char *name, const char *v, char *msg, size
 	int64_t ns;
 	if (!strcmp(name, "--device")) {
 		a->device = v;
+	} else if (!strcmp(name, "--top")) {
+		if (app_parse_count(v, &a->top) || !a->top)
+			return snprintf(msg, n, "--top needs a count of at least 1, not '%s'", v), -1;
 	} else if (!strcmp(name, "--curve-points")) {
 		if (app_parse_count(v, &a->curve_points) || a->curve_points < MEM_CURVE_KEEP)
 			return snprintf(msg, n, "--curve-points needs a count of at least %d, not '%s'",
@@ -131,6 +136,7 @@ static int parse_args(struct app *app, int argc, char **argv, struct mem_args *a
 	const struct arg_spec spec[] = {
 		{"--device", NULL, set_value},	 {"--start", NULL, set_value},
 		{"--end", NULL, set_value},	 {"--curve-points", NULL, set_value},
+		{"--top", NULL, set_value},
 		{"--curve", &a->curve, NULL},	 {"--events", &a->events, NULL},
 		{"--step-plot", &a->step_plot, NULL}, {"--tb-compat", &a->tb_compat, NULL},
 	};
@@ -140,6 +146,8 @@ static int parse_args(struct app *app, int argc, char **argv, struct mem_args *a
 		return rc;
 	if (a->step_plot && !a->curve)
 		return app_usage(app, "memory", "--step-plot goes with --curve");
+	if (a->top && !a->events)
+		return app_usage(app, "memory", "--top goes with --events");
 	if (a->curve_points && (!a->curve || a->step_plot))
 		return app_usage(app, "memory", "--curve-points goes with --curve, without --step-plot");
 	if (a->w.start != INT64_MIN && a->w.end != INT64_MAX && a->w.end < a->w.start)
@@ -161,6 +169,8 @@ int cmd_memory(struct app *app, int argc, char **argv)
 	o.events = a.events;
 	o.step_plot = a.step_plot;
 	o.curve_points = a.curve_points;
+	if (a.top)
+		o.top = a.top;
 	o.windowed = a.windowed;
 	o.window = a.w;
 	return app_run_view(app, "memory", VIEW_MEMORY, a.path, &o);

@@ -169,7 +169,7 @@ static const char *const view_params[VIEW_COUNT] = {
 	[VIEW_STEPS] = " tb_compat step range ",
 	[VIEW_OPS] = " tb_compat group_by stack sort top step range ",
 	[VIEW_KERNELS] = " tb_compat group_by top step range ",
-	[VIEW_MEMORY] = " tb_compat device curve events step_plot start_ns end_ns points step range ",
+	[VIEW_MEMORY] = " tb_compat device curve events step_plot start_ns end_ns points top step range ",
 };
 
 /* Fills o from the query; a message in msg (and -1) when a value is bad. */
@@ -212,6 +212,8 @@ static int parse_opts(struct MHD_Connection *c, enum view_kind k, struct view_op
 		if (*end || v < 0)
 			return snprintf(msg, n, "top needs a count"), -1;
 		o->top = (size_t)v;
+		if (k == VIEW_MEMORY && (!o->events || !v))
+			return snprintf(msg, n, "top takes a count of at least 1, with events"), -1;
 	}
 	/* memory: start_ns/end_ns = --start/--end (integer ns since the profiler start) */
 	for (int i = 0; i < 2; i++) {

@@ -88,12 +88,13 @@ static void emit_curve(struct report *r, const struct mem_curve *c, const char *
 }
 
 static void emit_events(struct report *r, const struct memory *m, const struct mem_events *ev,
-			const char *dev)
+			const char *dev, size_t top)
 {
 	char title[64];
 	snprintf(title, sizeof title, "Memory events (%s)", dev);
 	rep_table_begin(r, "events", title, event_cols, VIEW_NC(event_cols));
-	for (size_t i = 0; i < ev->n; i++) {
+	size_t n = top < ev->n ? top : ev->n; /* top: SIZE_MAX when not asked */
+	for (size_t i = 0; i < n; i++) {
 		const struct mem_event *x = &ev->v[i];
 		bool a = x->alloc != MEM_NIL, f = x->release != MEM_NIL;
 		int64_t ta = a ? m->recs[x->alloc].ts : 0, tf = f ? m->recs[x->release].ts : 0;
@@ -126,6 +127,8 @@ static void emit_info(struct report *r, const struct view *v, const char *dev)
 	if (v->o.curve && v->o.curve_points) /* how much --curve-points left out */
 		rep_kv(r, "curve_points_all", "Curve points before --curve-points", REP_INT,
 		       rep_i((int64_t)v->curve_all));
+	if (v->o.events && v->o.top != SIZE_MAX) /* how many --top left out */
+		rep_kv(r, "events_all", "Events before --top", REP_INT, rep_i((int64_t)v->mevents.n));
 	rep_kv_end(r);
 }
 
@@ -169,6 +172,6 @@ void view_memory_emit(struct view *v, struct report *r)
 	if (v->o.curve)
 		emit_curve(r, &v->mcurve, name);
 	if (v->o.events)
-		emit_events(r, m, &v->mevents, name);
+		emit_events(r, m, &v->mevents, name, v->o.top);
 	emit_info(r, v, name);
 }

@@ -349,6 +349,12 @@ n_all=$(grep -c '"time_ns"' "$tmp/body")
 max_all=$(sed -n 's/.*"allocated_bytes": \([0-9]*\).*/\1/p' "$tmp/body" | sort -n | tail -1)
 [ "$n_lod" -le 600 ] && [ "$n_lod" -lt "$n_all" ] && [ "$max_lod" = "$max_all" ] && ok ||
 	bad "memory points: $n_lod of $n_all points, peak $max_lod vs $max_all"
+# top = --top with --events: the first N events, and how many there are
+same 'memory?events=1&top=5' memory --events --top 5
+expect 200 "memory: events top" "${url}api/file/1/memory?events=1&top=5"
+[ "$(grep -c '"size_bytes"' "$tmp/body")" = 5 ] && grep -q '"events_all": [0-9]' "$tmp/body" && ok ||
+	bad "memory events top 5: $(grep -c '"size_bytes"' "$tmp/body") rows"
+expect 400 "memory: top without events" "${url}api/file/1/memory?top=5"
 expect 400 "memory: points below 6" "${url}api/file/1/memory?curve=1&points=5"
 expect 400 "memory: points without curve" "${url}api/file/1/memory?points=100"
 expect 400 "memory: points with step_plot" "${url}api/file/1/memory?curve=1&step_plot=1&points=100"
