@@ -5,12 +5,17 @@
 // average step (computation / overlap / communication / other, and data
 // transfer / synchronizing) and the view's tables (sortable, searchable,
 // CSV). The page only draws what the server computed.
-// Hash state: workers=ID,ID (absent: every trace), tb=1, cw=WORKER (the
+// The header's step/range selection (stepsel.js: step=, range=) goes with
+// the request: each worker's trace is cut to its own window (`gpuprof dist
+// --step N`), and the page says so ("Step 3 of every worker").
+// Hash state: workers=ID,ID (absent: every trace), tb=1, names=A,B (the
+// worker names, one per ticked trace: --names), cw=WORKER (the
 // collective-ops table's worker), table=NAME with its sort, dir, q.
 
 import { fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
 import { el } from './dom.js';
+import { keepSel, selLabel } from './stepsel.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 // the hash now: handlers merge into it, not into the state they were drawn
@@ -106,7 +111,12 @@ function controls(traces, ids, s, writeHash) {
 	tb.dataset.testid = 'tb-compat';
 	tb.addEventListener('change', () => writeHash({ ...now(), tb: tb.checked ? '1' : undefined }, false));
 	const tbLabel = el('label', { title: 'Reproduce torch-tb-profiler exactly (gpuprof dist --tb-compat)' }, tb, ' tb_compat');
-	return el('div', { className: 'tools dist-tools' }, picker, tbLabel);
+	const names = el('input', { type: 'text', value: s.names || '', placeholder: 'A,B,… (default: from the file names)',
+		title: 'Worker names, comma-separated, one per ticked trace in order (gpuprof dist --names)' });
+	names.dataset.testid = 'worker-names';
+	names.addEventListener('change', () => writeHash({ ...now(), names: names.value || undefined }, false));
+	const namesLabel = el('label', { className: 'dist-names' }, 'Worker names ', names);
+	return el('div', { className: 'tools dist-tools' }, picker, tbLabel, namesLabel);
 }
 
 const HOW = () => [
@@ -135,14 +145,26 @@ export async function renderDist(api, files, s, writeHash, section) {
 			search: null,
 		};
 	}
-	const d = await api(`/api/dist?files=${ids.join(',')}${s.tb === '1' ? '&tb_compat=1' : ''}`);
+	// the selection: each worker's own step(s) or first range of that name
+	const label = selLabel(s);
+	const selNote = label ? message('dist-selection', `${label} of every worker`,
+		s.step ? ' (each worker’s own step numbers, as gpuprof steps finds them in its trace)' : ' (each worker’s first one)') : null;
+	const enc = (v) => encodeURIComponent(v).replace(/%2C/g, ','); // lists stay readable
+	const q = Object.entries({ files: ids.join(','), ...(s.tb === '1' ? { tb_compat: '1' } : {}), ...keepSel(s), ...(s.names ? { names: s.names } : {}) })
+		.map(([k, v]) => `${k}=${enc(v)}`).join('&');
+	let d;
+	try {
+		d = await api(`/api/dist?${q}`);
+	} catch (e) { // a worker without the step, names that do not fit: the server's message
+		return { kids: [tools, section('Distributed', ...[selNote, message('dist-error', e.message)].filter(Boolean))], search: null };
+	}
 	const state = (name) => (s.table === name ? { sort: s.sort || '', dir: s.dir || 'desc', q: s.q || '' } : {});
 	const onState = (name) => (st) => writeHash({ ...now(), table: name, sort: st.sort, dir: st.dir, q: st.q });
 	const table = (name, rows, tools2) => dataTable({ name, rows, state: state(name), onState: onState(name), tools: tools2 });
 	const workersTable = table('dist-workers', d.workers);
 	if (!d.distributed.view) {
 		return {
-			kids: [tools,
+			kids: [tools, ...(selNote ? [selNote] : []),
 				section('Distributed', message('dist-message', `No distributed view (${d.distributed.mode} mode): ${d.distributed.reason}. `,
 					s.tb === '1' ? 'Untick tb_compat for gpuprof’s own matching of the collective calls.' : '')),
 				section('Workers', workersTable)],
@@ -165,7 +187,7 @@ export async function renderDist(api, files, s, writeHash, section) {
 	};
 	const overlapAvg = avg(d.overlap), waitAvg = avg(d.waittime);
 	return {
-		kids: [tools,
+		kids: [tools, ...(selNote ? [selNote] : []),
 			section(`Computation/communication overview: the average step of ${workers.length} workers (${d.distributed.mode} mode)`,
 				overlapAvg.length ? workerBars(overlapAvg, OVERLAP_PARTS, 'dist-overlap-chart', 'Average step per worker: computation, overlap, communication, other')
 					: el('p', { className: 'empty', textContent: 'No steps.' })),

@@ -41,7 +41,11 @@ const char cmd_dist_help[] =
 	"\n"
 	"Worker names follow the plugin: NAME[.SPAN].pt.trace.json[.gz] gives\n"
 	"NAME; other files lose their .json/.gz ending (or use --names).\n"
-	"Steps are those of 'gpuprof steps'.\n"
+	"Steps are those of 'gpuprof steps'. The global --step N|A-B cuts each\n"
+	"worker's trace to its own window of those steps, as 'gpuprof steps --step'\n"
+	"finds them in that trace (workers' clocks and step times differ; the\n"
+	"numbers match); --range NAME to its own first user annotation (or CPU\n"
+	"op) of that name. A worker without them is an error naming its file.\n"
 	"\n"
 	"By default collectives are every communication op of modern PyTorch:\n"
 	"nested c10d:: ops, record_param_comms and nccl:/gloo: ops on a thread form\n"
@@ -62,22 +66,8 @@ const char cmd_dist_help[] =
 	"\n"
 	"Examples:\n"
 	"  gpuprof dist run/node0_0.pt.trace.json.gz run/node0_1.pt.trace.json.gz\n"
-	"  gpuprof dist --tb-compat --format json rank0.json rank1.json\n";
-
-/* The n-th name of the comma-separated list, or NULL. */
-static const char *nth_name(const char *list, int n, char *buf, size_t size)
-{
-	const char *p = list;
-	for (int i = 0; i < n; i++) {
-		p = strchr(p, ',');
-		if (!p)
-			return NULL;
-		p++;
-	}
-	size_t len = strcspn(p, ",");
-	snprintf(buf, size, "%.*s", (int)len, p);
-	return buf;
-}
+	"  gpuprof dist --tb-compat --format json rank0.json rank1.json\n"
+	"  gpuprof dist --step 3 --names r0,r1 rank0.json rank1.json\n";
 
 int cmd_dist(struct app *app, int argc, char **argv)
 {
@@ -111,10 +101,9 @@ int cmd_dist(struct app *app, int argc, char **argv)
 		return app_usage(app, "dist", "no TRACE given");
 	}
 	char name[256];
-	if (names && (!nth_name(names, np - 1, name, sizeof name) ||
-		      nth_name(names, np, name, sizeof name))) {
+	if (names && !dist_names_fit(names, np)) {
 		free(paths);
-		return app_usage(app, "dist", "--names needs one name per TRACE (%d)", np);
+		return app_usage(app, "dist", DIST_NAMES_MSG, np);
 	}
 	struct err e = {0};
 	struct dist_result d;
@@ -127,7 +116,7 @@ int cmd_dist(struct app *app, int argc, char **argv)
 		struct trace *t;
 		if ((rc = app_load_trace(app, paths[i], &t)))
 			break;
-		if (!names || !nth_name(names, i, name, sizeof name))
+		if (!names || !dist_nth_name(names, i, name, sizeof name))
 			dist_worker_name(paths[i], name, sizeof name);
 		rc = dist_add(&d, t, name, NULL, &e);
 		tr_free(t);

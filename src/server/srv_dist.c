@@ -1,15 +1,25 @@
-/* srv_dist: GET /api/dist?files=1,2,...&tb_compat=1, the distributed view
- * (torch-tb-profiler's, torch/dist.h) over several loaded traces, one per
- * worker: what `gpuprof dist [--tb-compat] --format json FILE...` prints for
- * the same files in the same order, written by the same views/view_dist.c
+/* srv_dist: GET /api/dist?files=1,2,...&tb_compat=1&step=N|A-B&range=NAME&names=A,B,...,
+ * the distributed view (torch-tb-profiler's, torch/dist.h) over several
+ * loaded traces, one per worker: what `gpuprof dist [--tb-compat] [--step
+ * ...|--range NAME] [--names A,B,...] --format json FILE...` prints for the
+ * same files in the same order, written by the same views/view_dist.c
  * code. Without `files`: every loaded PyTorch trace, in file-id order.
  *
- * Worker names come from each file's display name (dist_worker_name of its
- * base name, as the CLI does of a path's), so an upload is named by its
- * uploaded name. The workers table's File is the path the server was given,
- * as the CLI prints the path it was given; an upload's is its name (its
- * trace's path is the private /proc/self/fd link, which means nothing to a
- * reader and is gone after the upload).
+ * step=/range= cut each worker's trace to its own window, as the CLI's
+ * global --step/--range do to each trace it loads: the windows are
+ * srv_select.c's (the table the other views use, reference counted; a
+ * window evicted meanwhile lives until this request gives it back). A
+ * worker without that step or range is a 400 with the CLI's message,
+ * prefixed by the worker's file as the workers table shows it.
+ *
+ * Worker names come from names= (one per listed file, dist_nth_name's
+ * rules and the CLI's message when the count differs; empty: absent) or
+ * else from each file's display name (dist_worker_name of its base name,
+ * as the CLI does of a path's), so an upload is named by its uploaded
+ * name. The workers table's File is the path the server was given, as the
+ * CLI prints the path it was given; an upload's is its name (its trace's
+ * path is the private /proc/self/fd link, which means nothing to a reader
+ * and is gone after the upload).
  *
  * Traces live as long as the server, so the computation reads them outside
  * the lock; it runs as one analysis (srv_job_begin/end) for all workers. */
@@ -25,9 +35,16 @@
 #define UPLOAD_PATH "/proc/self/fd/"
 
 struct dist_pick {
-	const struct trace *t;
+	int id;
+	struct trace *t;
 	char name[SRV_MAX_NAME + 1]; /* the file's display name */
+	struct srv_win *win;	     /* step=/range=: t's window, else NULL */
 };
+
+static bool is_upload(const struct trace *t)
+{
+	return !strncmp(t->path, UPLOAD_PATH, strlen(UPLOAD_PATH));
+}
 
 /* Parses "1,2,..." into ids (at most max, no repeats); a message in msg and
  * -1 when the list is bad, else the count. */
@@ -65,6 +82,7 @@ static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_
 	if (!ids) {
 		for (int i = 0; i < s->nfiles && *npicks < s->o.max_files; i++)
 			if (s->files[i].t) {
+				picks[*npicks].id = s->files[i].id;
 				picks[*npicks].t = s->files[i].t;
 				snprintf(picks[*npicks].name, sizeof picks[0].name, "%s", s->files[i].name);
 				++*npicks;
@@ -86,6 +104,7 @@ static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_
 			status = MHD_HTTP_BAD_REQUEST;
 			snprintf(msg, n, "file %d (%s) is not a PyTorch trace", f->id, f->name);
 		} else {
+			picks[*npicks].id = f->id;
 			picks[*npicks].t = f->t;
 			snprintf(picks[*npicks].name, sizeof picks[0].name, "%s", f->name);
 			++*npicks;
@@ -97,8 +116,8 @@ static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_
 
 /* Computes the view over picks and writes its JSON into *buf. 0, or an err
  * code (e filled). */
-static int compute(const struct dist_pick *picks, int n, bool compat, char **buf, size_t *len,
-		   struct err *e)
+static int compute(const struct dist_pick *picks, int n, bool compat, const char *names,
+		   char **buf, size_t *len, struct err *e)
 {
 	struct dist_opts o = {.tb_compat = compat};
 	struct dist_result d;
@@ -106,11 +125,11 @@ static int compute(const struct dist_pick *picks, int n, bool compat, char **buf
 	if (rc)
 		return rc;
 	for (int i = 0; !rc && i < n; i++) {
-		const struct trace *t = picks[i].t;
-		char name[256];
-		dist_worker_name(picks[i].name, name, sizeof name);
-		bool upload = !strncmp(t->path, UPLOAD_PATH, strlen(UPLOAD_PATH));
-		rc = dist_add(&d, t, name, upload ? picks[i].name : NULL, e);
+		const struct trace *t = picks[i].win ? srv_window_trace(picks[i].win) : picks[i].t;
+		char name[256]; /* the CLI's size: a longer name is cut alike */
+		if (!names || !dist_nth_name(names, i, name, sizeof name))
+			dist_worker_name(picks[i].name, name, sizeof name);
+		rc = dist_add(&d, t, name, is_upload(picks[i].t) ? picks[i].name : NULL, e);
 	}
 	if (!rc)
 		rc = dist_finish(&d, e);
@@ -128,14 +147,40 @@ static int compute(const struct dist_pick *picks, int n, bool compat, char **buf
 	return rc;
 }
 
+/* The windows of step/range for every pick; on an error the message (the
+ * CLI's: the worker's file, then tr_select's text) in msg and its status. */
+static unsigned cut_windows(struct srv *s, struct dist_pick *picks, int n, const char *step,
+			    const char *range, char *msg, size_t size)
+{
+	for (int i = 0; i < n; i++) {
+		struct err e = {0};
+		int rc = srv_window_get(s, picks[i].id, picks[i].t, step, range, &picks[i].win, &e);
+		if (!rc)
+			continue;
+		picks[i].win = NULL;
+		if (e.path[0])
+			snprintf(msg, size, "%s: %s", is_upload(picks[i].t) ? picks[i].name : e.path,
+				 e.msg);
+		else
+			snprintf(msg, size, "%s", e.msg);
+		return rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500;
+	}
+	return 0;
+}
+
 enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 {
 	char bad[SRV_BAD_PARAM];
-	if (srv_unknown_param(c, " files tb_compat ", bad))
+	if (srv_unknown_param(c, " files tb_compat step range names ", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "dist takes no parameter '%s'", bad);
 	const char *tb = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "tb_compat");
 	bool compat = tb && (!strcmp(tb, "1") || !strcmp(tb, "true") || !*tb);
 	const char *list = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "files");
+	const char *names = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "names");
+	if (names && !*names)
+		names = NULL;
+	const char *step, *range;
+	bool sel = srv_selection(c, false, &step, &range);
 	int max = s->o.max_files > 0 ? s->o.max_files : 1;
 	int *ids = calloc((size_t)max, sizeof *ids);
 	struct dist_pick *picks = calloc((size_t)max, sizeof *picks);
@@ -144,7 +189,7 @@ enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 		free(picks);
 		return srv_reply_error(c, 500, "out of memory");
 	}
-	char msg[320];
+	char msg[1100];
 	int nids = 0, npicks = 0;
 	unsigned status = 0;
 	if (list && (nids = parse_ids(list, ids, max, msg, sizeof msg)) < 0)
@@ -152,17 +197,27 @@ enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 	if (!status)
 		status = pick_files(s, list ? ids : NULL, nids, picks, &npicks, msg, sizeof msg);
 	free(ids);
-	if (status) {
-		free(picks);
-		return srv_reply_error(c, status, "%s", msg);
+	/* the CLI's order: the names' count, then each trace's cut */
+	if (!status && names && !dist_names_fit(names, npicks)) {
+		status = MHD_HTTP_BAD_REQUEST;
+		snprintf(msg, sizeof msg, DIST_NAMES_MSG, npicks);
 	}
+	if (!status && sel)
+		status = cut_windows(s, picks, npicks, step, range, msg, sizeof msg);
 	struct err e = {0};
 	char *buf = NULL;
 	size_t len = 0;
-	srv_job_begin(s);
-	int rc = compute(picks, npicks, compat, &buf, &len, &e);
-	srv_job_end(s);
+	int rc = 0;
+	if (!status) {
+		srv_job_begin(s);
+		rc = compute(picks, npicks, compat, names, &buf, &len, &e);
+		srv_job_end(s);
+	}
+	for (int i = 0; i < npicks; i++)
+		srv_window_put(s, picks[i].win);
 	free(picks);
+	if (status)
+		return srv_reply_error(c, status, "%s", msg);
 	enum MHD_Result res = rc ? srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500,
 						   "%s", e.msg)
 				 : srv_reply(c, MHD_HTTP_OK, "application/json", buf, len);

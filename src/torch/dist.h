@@ -142,6 +142,13 @@ void dist_free(struct dist_result *r);
  * against ^(.*?)(\.\d+)?\.pt\.trace\.json(\.gz)?$ (group 1); other names
  * lose a .json / .json.gz / .gz ending. Writes at most n bytes. */
 void dist_worker_name(const char *path, char *buf, size_t n);
+/* --names: the i-th (from 0) name of the comma-separated list into buf (at
+ * most n bytes), or NULL when the list has fewer; dist_names_fit: whether
+ * the list holds exactly count names (the CLI's and the API's rule; the
+ * message for a list that does not is DIST_NAMES_MSG with the count). */
+const char *dist_nth_name(const char *list, int i, char *buf, size_t n);
+bool dist_names_fit(const char *list, int count);
+#define DIST_NAMES_MSG "--names needs one name per TRACE (%d)"
 /* tb's gpu_info split of a worker name by ^(.*)_(\d+): the node and the
  * process; false when the name does not match. */
 bool dist_node_process(const char *worker, char *node, size_t nn, char *process, size_t np);

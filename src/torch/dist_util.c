@@ -38,6 +38,27 @@ void dist_worker_name(const char *path, char *buf, size_t n)
 	snprintf(buf, n, "%.*s", (int)len, base);
 }
 
+const char *dist_nth_name(const char *list, int i, char *buf, size_t n)
+{
+	const char *p = list;
+	for (int k = 0; k < i; k++) {
+		p = strchr(p, ',');
+		if (!p)
+			return NULL;
+		p++;
+	}
+	size_t len = strcspn(p, ",");
+	snprintf(buf, n, "%.*s", (int)len, p);
+	return buf;
+}
+
+bool dist_names_fit(const char *list, int count)
+{
+	char b[2];
+	return count > 0 && dist_nth_name(list, count - 1, b, sizeof b) &&
+	       !dist_nth_name(list, count, b, sizeof b);
+}
+
 bool dist_node_process(const char *worker, char *node, size_t nn, char *process, size_t np)
 {
 	/* ^(.*)_(\d+): greedy group 1, so the last '_' followed by a digit;

@@ -370,6 +370,10 @@ sub ncu_full sh tests/server/ncu_full.sh
 # its counts join ours ----
 sub stepsel sh tests/server/stepsel.sh
 # ---- end of step and range selection ----
+# ---- the distributed view's step/range selection and worker names:
+# tests/server/dist_select.sh (its own server); its counts join ours ----
+sub dist_select sh tests/server/dist_select.sh
+# ---- end of the distributed selection ----
 # ---- Nsight Systems export timeline: tests/server/nsys_timeline.py (its
 # own server; GET /api/file/ID/nsys/timeline on check_sqlite.py's
 # make_timeline export against hand-computed lanes, spans, flows and links,
@@ -544,7 +548,7 @@ if [ -n "$durl" ]; then
 	expect 400 "dist: a report among the files" "${durl}api/dist?files=1,3"
 	grep -q 'file 3 (tiny.ncu-rep) is not a PyTorch trace' "$tmp/body" && ok || bad "dist: non-trace message: $(cat "$tmp/body")"
 	expect 404 "dist: an unknown file" "${durl}api/dist?files=1,99"
-	expect 400 "dist: an unknown parameter" "${durl}api/dist?files=1,2&step=1"
+	expect 400 "dist: an unknown parameter" "${durl}api/dist?files=1,2&px=1"
 	expect 400 "dist: an empty list" "${durl}api/dist?files="
 	expect 400 "dist: an empty item" "${durl}api/dist?files=1,,2"
 	expect 400 "dist: not a number" "${durl}api/dist?files=1,two"
