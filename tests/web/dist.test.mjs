@@ -9,31 +9,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { root, cliJson, cliText, startServer, launchBrowser, newPage, shot } from './harness.mjs';
+import { root, cliJson, cliText, startServer, launchBrowser, newPage, shot, retry } from './harness.mjs';
+import { TITLES, textTables } from './dist_tables.mjs';
 
 const inputs = path.join(root, 'tests/golden/_inputs');
 const r0 = path.join(inputs, 'node0_0.pt.trace.json');
 const r1 = path.join(inputs, 'node0_1.pt.trace.json');
 const full = path.join(inputs, 'full.json');
 
-// the CLI's text tables by API key: rows of cells (columns are separated by
-// at least two spaces in the text sink)
-const TITLES = {
-	'Computation/Communication Overview': 'overlap',
-	'Synchronizing/Communication Overview': 'waittime',
-	'Communication Operations Stats': 'commops',
-	Workers: 'workers',
-	'Device Information': 'gpus',
-};
-function textTables(out) {
-	const t = {};
-	for (const block of out.trim().split(/\n\n+/)) {
-		const [title, , ...rows] = block.split('\n');
-		if (TITLES[title]) t[TITLES[title]] = rows.map((l) => l.trim().split(/ {2,}/));
-	}
-	assert.deepEqual(Object.keys(t).sort(), Object.values(TITLES).sort());
-	return t;
-}
 
 let browser, page;
 
@@ -46,18 +29,7 @@ after(async () => {
 	await browser?.close();
 });
 
-// polls fn until it returns without throwing (the page re-renders on its own time)
-async function until(fn, ms = 8000) {
-	const end = Date.now() + ms;
-	for (;;) {
-		try {
-			return await fn();
-		} catch (e) {
-			if (Date.now() > end) throw e;
-			await new Promise((r) => setTimeout(r, 50));
-		}
-	}
-}
+const until = retry;
 
 const cells = (key) => page.getByTestId(`table-dist-${key}`).locator('tbody tr')
 	.evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));

@@ -65,3 +65,17 @@ export async function fresh(page, u) {
 	await page.goto('about:blank');
 	await page.goto(u);
 }
+
+// Polls fn until it returns without throwing (the page re-renders on its
+// own time), at most ms; then throws fn's last error.
+export async function retry(fn, ms = 8000) {
+	const end = Date.now() + ms;
+	for (;;) {
+		try {
+			return await fn();
+		} catch (e) {
+			if (Date.now() > end) throw e;
+			await new Promise((r) => setTimeout(r, 50));
+		}
+	}
+}

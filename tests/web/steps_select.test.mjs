@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, cliJson, cliText, startServer, launchBrowser, newPage, shot } from './harness.mjs';
+import { root, cliJson, cliText, startServer, launchBrowser, newPage, shot, retry } from './harness.mjs';
 
 const fixture = path.join(root, 'examples/resnet_like.json.gz');
 const cli = (...args) => cliJson(...args, fixture);
@@ -30,18 +30,7 @@ after(async () => {
 	await server?.stop();
 });
 
-// polls fn until it returns without throwing (the page re-renders on its own time)
-async function until(fn, ms = 8000) {
-	const end = Date.now() + ms;
-	for (;;) {
-		try {
-			return await fn();
-		} catch (e) {
-			if (Date.now() > end) throw e;
-			await new Promise((r) => setTimeout(r, 50));
-		}
-	}
-}
+const until = retry;
 
 const hash = () => page.evaluate(() => Object.fromEntries(new URLSearchParams(location.hash.slice(1))));
 

@@ -1,0 +1,22 @@
+// dist_tables: `gpuprof dist`'s text tables by API key, for the browser
+// tests of the Distributed page (dist.test.mjs, dist_select.test.mjs): rows
+// of cells (columns are separated by at least two spaces in the text sink).
+import assert from 'node:assert/strict';
+
+export const TITLES = {
+	'Computation/Communication Overview': 'overlap',
+	'Synchronizing/Communication Overview': 'waittime',
+	'Communication Operations Stats': 'commops',
+	Workers: 'workers',
+	'Device Information': 'gpus',
+};
+
+export function textTables(out) {
+	const t = {};
+	for (const block of out.trim().split(/\n\n+/)) {
+		const [title, , ...rows] = block.split('\n');
+		if (TITLES[title]) t[TITLES[title]] = rows.map((l) => l.trim().split(/ {2,}/));
+	}
+	assert.deepEqual(Object.keys(t).sort(), Object.values(TITLES).sort());
+	return t;
+}
