@@ -10,13 +10,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { root, cliJson, cliText, startServer, launchBrowser, newPage, shot, retry } from './harness.mjs';
-import { TITLES, textTables } from './dist_tables.mjs';
+import { textTables, cells, assertTables } from './dist_tables.mjs';
 
 const inputs = path.join(root, 'tests/golden/_inputs');
 const r0 = path.join(inputs, 'node0_0.pt.trace.json');
 const r1 = path.join(inputs, 'node0_1.pt.trace.json');
 const full = path.join(inputs, 'full.json');
-
 
 let browser, page;
 
@@ -30,13 +29,6 @@ after(async () => {
 });
 
 const until = retry;
-
-const cells = (key) => page.getByTestId(`table-dist-${key}`).locator('tbody tr')
-	.evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
-
-async function assertTables(want) {
-	for (const key of Object.values(TITLES)) assert.deepEqual(await cells(key), want[key], key);
-}
 
 async function bars(testid) {
 	return page.getByTestId(testid).locator('g').evaluateAll((gs) => gs.map((g) => ({
@@ -79,7 +71,7 @@ test('the distributed view of two ranks, against gpuprof dist', async () => {
 		assert.equal(avg(want.overlap).length, 2);
 		assertBars(await bars('dist-overlap-chart'), avg(want.overlap), OVERLAP);
 		assertBars(await bars('dist-wait-chart'), avg(want.waittime), WAIT);
-		await assertTables(textTables(cliText('dist', r0, r1)));
+		await assertTables(page, textTables(cliText('dist', r0, r1)));
 		// the picker: both traces ticked
 		assert.equal(await page.getByTestId('worker-1').isChecked(), true);
 		assert.equal(await page.getByTestId('worker-2').isChecked(), true);
@@ -90,18 +82,18 @@ test('the distributed view of two ranks, against gpuprof dist', async () => {
 		await ct.locator('th[data-key=latency_ns]').click();
 		const byLatency = want.commops.map((r, i) => [r, i]).sort((a, b) => b[0].latency_ns - a[0].latency_ns || a[1] - b[1])
 			.map(([r]) => [r.worker, r.name]);
-		const shown = (await cells('commops')).map((c) => [c[0], c[1]]);
+		const shown = (await cells(page, 'commops')).map((c) => [c[0], c[1]]);
 		assert.deepEqual(shown, byLatency);
 		assert.notDeepEqual(byLatency, want.commops.map((r) => [r.worker, r.name]));
 		assert.match(await page.evaluate(() => location.hash), /table=dist-commops.*sort=latency_ns/);
 
 		// the commops worker selector: one worker's rows
 		await page.getByTestId('commops-worker').selectOption('node0_1');
-		await until(async () => assert.deepEqual((await cells('commops')).map((c) => c[0]),
+		await until(async () => assert.deepEqual((await cells(page, 'commops')).map((c) => c[0]),
 			want.commops.filter((r) => r.worker === 'node0_1').map(() => 'node0_1')));
 		assert.match(await page.evaluate(() => location.hash), /cw=node0_1/);
 		await page.getByTestId('commops-worker').selectOption('');
-		await until(async () => assert.equal((await cells('commops')).length, want.commops.length));
+		await until(async () => assert.equal((await cells(page, 'commops')).length, want.commops.length));
 
 		// tb_compat: the request says so, and the page shows --tb-compat's numbers
 		const req = page.waitForRequest((r) => r.url().includes('/api/dist?') && r.url().includes('tb_compat=1'));
@@ -109,7 +101,7 @@ test('the distributed view of two ranks, against gpuprof dist', async () => {
 		assert.match((await req).url(), /\/api\/dist\?files=1,2&tb_compat=1$/);
 		const compat = textTables(cliText('dist', '--tb-compat', r0, r1));
 		assert.notDeepEqual(compat.overlap, textTables(cliText('dist', r0, r1)).overlap);
-		await until(() => assertTables(compat));
+		await until(() => assertTables(page, compat));
 		const wantc = cliJson('dist', '--tb-compat', r0, r1);
 		assertBars(await bars('dist-overlap-chart'), avg(wantc.overlap), OVERLAP);
 
@@ -119,13 +111,13 @@ test('the distributed view of two ranks, against gpuprof dist', async () => {
 		await page.goto(`${server.url}#view=dist`);
 		await page.reload();
 		await until(async () => assert.deepEqual((await bars('dist-overlap-chart')).map((g) => g.worker), ['node0_0', 'node0_1', 'node0_2']));
-		const w3 = await cells('workers');
+		const w3 = await cells(page, 'workers');
 		assert.deepEqual(w3.map((c) => [c[0], c[1]]), [['node0_0', r0], ['node0_1', r1], ['node0_2', 'node0_2.pt.trace.json']]);
 		// unticking it asks for files 1 and 2, and the tables are the CLI's on those
 		const req2 = page.waitForRequest((r) => r.url().includes('/api/dist?'));
 		await page.getByTestId('worker-3').uncheck();
 		assert.match((await req2).url(), /\/api\/dist\?files=1,2$/);
-		await until(() => assertTables(textTables(cliText('dist', r0, r1))));
+		await until(() => assertTables(page, textTables(cliText('dist', r0, r1))));
 		assert.match(await page.evaluate(() => location.hash), /workers=1%2C2|workers=1,2/);
 		assert.equal(await page.getByTestId('worker-3').isChecked(), false);
 		// fewer than two ticked: a message, no request
@@ -158,7 +150,7 @@ test('one trace: the page says why there is no view and how to get one', async (
 		await page.reload();
 		await until(async () => assert.equal(await page.getByTestId('dist-message').textContent(),
 			`No distributed view (tb-compat mode): ${want.reason}. Untick tb_compat for gpuprof’s own matching of the collective calls.`));
-		assert.deepEqual((await cells('workers')).map((c) => c[0]), ['node0_0', 'full']);
+		assert.deepEqual((await cells(page, 'workers')).map((c) => c[0]), ['node0_0', 'full']);
 	} finally {
 		await server.stop();
 	}

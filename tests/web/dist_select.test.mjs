@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { root, cliJson, cliText, startServer, launchBrowser, newPage, shot, fresh, retry } from './harness.mjs';
-import { TITLES, textTables } from './dist_tables.mjs';
+import { textTables, cells, assertTables } from './dist_tables.mjs';
 
 const inputs = path.join(root, 'tests/golden/_inputs');
 const a = path.join(inputs, 'twostep_0.pt.trace.json');
@@ -34,13 +34,6 @@ after(async () => {
 
 const until = retry;
 
-const cells = (key) => page.getByTestId(`table-dist-${key}`).locator('tbody tr')
-	.evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
-
-async function assertTables(want) {
-	for (const key of Object.values(TITLES)) assert.deepEqual(await cells(key), want[key], key);
-}
-
 // the overlap chart: per group its worker and its rects' data-value
 const chart = () => page.getByTestId('dist-overlap-chart').locator('g').evaluateAll((gs) => gs.map((g) => ({
 	worker: g.dataset.worker,
@@ -56,7 +49,7 @@ test('the Distributed page follows the step selection and takes worker names', a
 		await fresh(page, `${server.url}#file=1&view=dist`);
 		await page.getByTestId('dist-overlap-chart').waitFor();
 		const whole = cli();
-		await assertTables(whole);
+		await assertTables(page, whole);
 		assert.equal(await page.locator('[data-testid=dist-selection]').count(), 0);
 
 		// step 2 in the header's selector: the request carries it, the tables
@@ -68,7 +61,7 @@ test('the Distributed page follows the step selection and takes worker names', a
 		let req = page.waitForRequest((r) => r.url().includes('/api/dist?'));
 		await page.getByTestId('step-select').selectOption('2');
 		assert.match((await req).url(), /\/api\/dist\?files=1,2&step=2$/);
-		await until(() => assertTables(step2));
+		await until(() => assertTables(page, step2));
 		assert.deepEqual(await chart(), avgBars(cliJson('dist', '--step', '2', a, b)));
 		assert.match(await page.getByTestId('dist-selection').textContent(), /^Step 2 of every worker/);
 		assert.equal(await page.getByTestId('sel-chip').locator('span').textContent(), 'Step 2');
@@ -79,8 +72,8 @@ test('the Distributed page follows the step selection and takes worker names', a
 		await page.getByTestId('worker-names').press('Enter');
 		assert.match((await req).url(), /\/api\/dist\?files=1,2&step=2&names=alpha,beta$/);
 		const named = cli('--step', '2', '--names', 'alpha,beta');
-		await until(() => assertTables(named));
-		assert.deepEqual((await cells('workers')).map((c) => c[0]), ['alpha', 'beta']);
+		await until(() => assertTables(page, named));
+		assert.deepEqual((await cells(page, 'workers')).map((c) => c[0]), ['alpha', 'beta']);
 		assert.deepEqual(await chart(), avgBars(cliJson('dist', '--step', '2', '--names', 'alpha,beta', a, b)));
 		assert.deepEqual(await page.getByTestId('dist-wait-chart').locator('g').evaluateAll((gs) => gs.map((g) => g.dataset.worker)), ['alpha', 'beta']);
 		assert.match(await hash(), /step=2/);
@@ -90,7 +83,7 @@ test('the Distributed page follows the step selection and takes worker names', a
 		// a reload keeps both
 		await page.reload();
 		await until(async () => assert.equal(await page.getByTestId('worker-names').inputValue(), 'alpha,beta'));
-		await until(() => assertTables(named));
+		await until(() => assertTables(page, named));
 		assert.equal(await page.getByTestId('step-select').inputValue(), '2');
 		assert.match(await page.getByTestId('dist-selection').textContent(), /^Step 2 of every worker/);
 
@@ -98,7 +91,7 @@ test('the Distributed page follows the step selection and takes worker names', a
 		req = page.waitForRequest((r) => r.url().includes('step=1-2'));
 		await page.getByTestId('step-select').selectOption('A-B');
 		assert.match((await req).url(), /step=1-2&names=alpha,beta$/);
-		await until(() => assertTables(cli('--step', '1-2', '--names', 'alpha,beta')));
+		await until(() => assertTables(page, cli('--step', '1-2', '--names', 'alpha,beta')));
 		assert.match(await page.getByTestId('dist-selection').textContent(), /^Steps 1–2 of every worker/);
 
 		// names that do not fit the ticked traces: the CLI's message
@@ -107,7 +100,7 @@ test('the Distributed page follows the step selection and takes worker names', a
 		await until(async () => assert.equal(await page.getByTestId('dist-error').textContent(), '--names needs one name per TRACE (2)'));
 		await page.getByTestId('worker-names').fill('');
 		await page.getByTestId('worker-names').press('Enter');
-		await until(() => assertTables(cli('--step', '1-2')));
+		await until(() => assertTables(page, cli('--step', '1-2')));
 		assert.doesNotMatch(await hash(), /names=/);
 
 		// a range: each worker's first nccl:all_reduce
@@ -115,7 +108,7 @@ test('the Distributed page follows the step selection and takes worker names', a
 		await page.getByTestId('range-input').fill('nccl:all_reduce');
 		await page.getByTestId('range-input').press('Enter');
 		assert.match((await req).url(), /\/api\/dist\?files=1,2&range=nccl%3Aall_reduce$/);
-		await until(() => assertTables(cli('--range', 'nccl:all_reduce')));
+		await until(() => assertTables(page, cli('--range', 'nccl:all_reduce')));
 		assert.match(await page.getByTestId('dist-selection').textContent(), /^Range nccl:all_reduce of every worker/);
 
 		// a worker without the step: the CLI's message naming its file
@@ -133,11 +126,11 @@ test('the Distributed page follows the step selection and takes worker names', a
 			return t;
 		};
 		await page.getByTestId('step-select').selectOption('1');
-		await until(() => assertTables(three('--step', '1')));
+		await until(() => assertTables(page, three('--step', '1')));
 
 		// clearing the selection: the whole traces again
 		await page.getByTestId('sel-clear').click();
-		await until(() => assertTables(three()));
+		await until(() => assertTables(page, three()));
 		assert.equal(await page.locator('[data-testid=dist-selection]').count(), 0);
 	} finally {
 		await server.stop();

@@ -20,3 +20,12 @@ export function textTables(out) {
 	assert.deepEqual(Object.keys(t).sort(), Object.values(TITLES).sort());
 	return t;
 }
+
+// The rows of the page's table KEY (table-dist-KEY) as cell texts.
+export const cells = (page, key) => page.getByTestId(`table-dist-${key}`).locator('tbody tr')
+	.evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+
+// Every table of the page equals want's (textTables of the CLI's output).
+export async function assertTables(page, want) {
+	for (const key of Object.values(TITLES)) assert.deepEqual(await cells(page, key), want[key], key);
+}
