@@ -497,6 +497,8 @@ wait "$tmpid" 2>/dev/null
 sub timeline_find sh tests/server/timeline_find.sh
 # ---- every real trace of ../shared, every endpoint: tests/server/shared_sweep.sh
 sub shared_sweep sh tests/server/shared_sweep.sh
+# ---- random queries at every endpoint: tests/server/query_fuzz.py
+sub query_fuzz python3 tests/server/query_fuzz.py
 # ---- end of the timeline search block
 # stop
 kill "$pid"
