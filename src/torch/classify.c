@@ -147,10 +147,18 @@ static bool contains(const char *s, size_t len, const char *pat)
 	return memmem(s, len, pat, strlen(pat)) != NULL;
 }
 
-static bool one_of(const char *s, size_t len, const char *const *list, size_t n)
+/* A name and its length, known at compile time (L("...")): a lookup
+ * compares lengths before bytes and measures nothing. */
+struct lit {
+	const char *s;
+	size_t n;
+};
+#define L(x) {x, sizeof x - 1}
+
+static bool one_of(const char *s, size_t len, const struct lit *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (strlen(list[i]) == len && !memcmp(list[i], s, len))
+		if (list[i].n == len && !memcmp(list[i].s, s, len))
 			return true;
 	return false;
 }
@@ -195,32 +203,32 @@ bool tr_kernel_uses_tc(const char *name, size_t len, bool tb_only)
 }
 
 /* torch-tb-profiler's TC_OP_Allowlist (tensor_core.py), exact names. */
-static const char *const tc_op_tb[] = {
-	"aten::_convolution", "aten::_convolution_nogroup", "aten::conv1d", "aten::conv2d",
-	"aten::conv3d", "aten::conv_tbc", "aten::conv_transpose1d", "aten::conv_transpose2d",
-	"aten::conv_transpose3d", "aten::convolution", "aten::cudnn_convolution",
-	"aten::cudnn_convolution_transpose", "aten::prelu", "aten::addmm", "aten::addmv",
-	"aten::addr", "aten::matmul", "aten::mm", "aten::mv", "aten::linear", "aten::addbmm",
-	"aten::baddbmm", "aten::bmm", "aten::chain_matmul", "aten::linalg_multi_dot",
-	"aten::_thnn_fused_lstm_cell", "aten::_thnn_fused_gru_cell", "aten::lstm_cell",
-	"aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell",
-	"CudnnConvolutionBackward", "BmmBackward0", "aten::cudnn_convolution_transpose_backward",
-	"CudnnConvolutionTransposeBackward", "MmBackward", "aten::cudnn_convolution_backward_weight",
-	"aten::addmm_", "AddmvBackward", "MvBackward",
-	"aten::cudnn_convolution_transpose_backward_weight",
-	"aten::cudnn_convolution_transpose_backward_input", "AddmmBackward",
-	"aten::cudnn_convolution_backward_input", "AddbmmBackward",
-	"aten::cudnn_convolution_backward",
+static const struct lit tc_op_tb[] = {
+	L("aten::_convolution"), L("aten::_convolution_nogroup"), L("aten::conv1d"), L("aten::conv2d"),
+	L("aten::conv3d"), L("aten::conv_tbc"), L("aten::conv_transpose1d"), L("aten::conv_transpose2d"),
+	L("aten::conv_transpose3d"), L("aten::convolution"), L("aten::cudnn_convolution"),
+	L("aten::cudnn_convolution_transpose"), L("aten::prelu"), L("aten::addmm"), L("aten::addmv"),
+	L("aten::addr"), L("aten::matmul"), L("aten::mm"), L("aten::mv"), L("aten::linear"), L("aten::addbmm"),
+	L("aten::baddbmm"), L("aten::bmm"), L("aten::chain_matmul"), L("aten::linalg_multi_dot"),
+	L("aten::_thnn_fused_lstm_cell"), L("aten::_thnn_fused_gru_cell"), L("aten::lstm_cell"),
+	L("aten::gru_cell"), L("aten::rnn_tanh_cell"), L("aten::rnn_relu_cell"),
+	L("CudnnConvolutionBackward"), L("BmmBackward0"), L("aten::cudnn_convolution_transpose_backward"),
+	L("CudnnConvolutionTransposeBackward"), L("MmBackward"), L("aten::cudnn_convolution_backward_weight"),
+	L("aten::addmm_"), L("AddmvBackward"), L("MvBackward"),
+	L("aten::cudnn_convolution_transpose_backward_weight"),
+	L("aten::cudnn_convolution_transpose_backward_input"), L("AddmmBackward"),
+	L("aten::cudnn_convolution_backward_input"), L("AddbmmBackward"),
+	L("aten::cudnn_convolution_backward"),
 };
 
 /* Added outside --tb-compat: the names PyTorch >= 1.10 gives the same
  * operations (autograd nodes gained a version suffix, convolution backward
  * became one op, fp8 and fused GEMMs appeared). */
-static const char *const tc_op_modern[] = {
-	"MmBackward0", "AddmmBackward0", "AddmvBackward0", "MvBackward0", "AddbmmBackward0",
-	"BaddbmmBackward0", "ConvolutionBackward0", "CudnnConvolutionBackward0",
-	"aten::convolution_backward", "aten::_scaled_mm", "aten::_addmm_activation",
-	"aten::_int_mm", "aten::baddbmm_", "aten::addbmm_", "aten::_convolution_mode",
+static const struct lit tc_op_modern[] = {
+	L("MmBackward0"), L("AddmmBackward0"), L("AddmvBackward0"), L("MvBackward0"), L("AddbmmBackward0"),
+	L("BaddbmmBackward0"), L("ConvolutionBackward0"), L("CudnnConvolutionBackward0"),
+	L("aten::convolution_backward"), L("aten::_scaled_mm"), L("aten::_addmm_activation"),
+	L("aten::_int_mm"), L("aten::baddbmm_"), L("aten::addbmm_"), L("aten::_convolution_mode"),
 };
 
 bool tr_op_tc_eligible(const char *name, size_t len, bool tb_only)
