@@ -398,21 +398,12 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 	char bad[SRV_BAD_PARAM];
 	if (srv_unknown_param(c, " start_ns end_ns px flows links find step range ", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "timeline takes no parameter '%s'", bad);
-	struct tl_opts o = {0};
-	int64_t px = 1000;
-	bool has_px;
-	if (srv_int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
-	    srv_int_arg(c, "end_ns", &o.end_ns, &o.has_end))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
-	if (srv_int_arg(c, "px", &px, &has_px) || px < 1 || px > TL_MAX_PX)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "px takes a width of 1 to %d pixels", TL_MAX_PX);
-	o.px = (int)px;
-	o.flows = srv_flag(c, "flows");
-	int64_t links = -1;
+	struct tl_opts o;
+	int64_t links;
 	bool has_links;
-	if (srv_int_arg(c, "links", &links, &has_links) || (has_links && links < 0))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "links takes an event row");
 	enum MHD_Result res;
+	if (srv_tl_opts(c, &o, &links, &has_links, &res))
+		return res;
 	struct srv_win *win; /* step=/range=: the window's timeline, from its start */
 	struct tl_index *ix = srv_tl_index(s, c, id, &win, &res);
 	if (!ix)
@@ -435,12 +426,7 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 	srv_job_end(s);
 	srv_window_put(s, win);
 	free(match);
-	bool ok = f && fclose(f) == 0 && rc == 0;
-	res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
-		 : srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
-				   rc ? e.msg : "could not write the answer");
-	free(buf);
-	return res;
+	return srv_reply_stream(c, f, &buf, &len, rc, &e);
 }
 
 enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char *url)

@@ -69,6 +69,17 @@ bool srv_unknown_param(struct MHD_Connection *c, const char *allowed, char bad[S
 int srv_int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has);
 bool srv_flag(struct MHD_Connection *c, const char *key);
 int srv_sniff_path(const char *path);
+/* Ends an answer that a writer (returning rc, its error in e) wrote to f,
+ * an open_memstream of *buf, *len: replies the JSON, or the error (400 for
+ * ERR_USAGE, else 500; "could not write the answer" when only the stream
+ * failed; f NULL: out of memory); closes f and frees *buf. */
+enum MHD_Result srv_reply_stream(struct MHD_Connection *c, FILE *f, char **buf, size_t *len,
+				 int rc, const struct err *e);
+/* The timeline parameters start_ns, end_ns, px (default 1000), flows and
+ * links (-1 and *has_links false when absent) into o; -1 with *res the 400
+ * reply when one is bad. Both timelines (trace and export) take them. */
+int srv_tl_opts(struct MHD_Connection *c, struct tl_opts *o, int64_t *links, bool *has_links,
+		enum MHD_Result *res);
 /* The trace of file id (it lives as long as the server), or NULL with *res
  * the error reply: 404 for no such file, 400 for a report or an export. */
 struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum MHD_Result *res);

@@ -42,18 +42,12 @@ enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id)
 	char bad[SRV_BAD_PARAM];
 	if (srv_unknown_param(c, " start_ns end_ns px flows links ", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "nsys timeline takes no parameter '%s'", bad);
-	struct tl_opts o = {0};
-	int64_t px = 1000, links = -1;
-	bool has_px, has_links;
-	if (srv_int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
-	    srv_int_arg(c, "end_ns", &o.end_ns, &o.has_end))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
-	if (srv_int_arg(c, "px", &px, &has_px) || px < 1 || px > TL_MAX_PX)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "px takes a width of 1 to %d pixels", TL_MAX_PX);
-	o.px = (int)px;
-	o.flows = srv_flag(c, "flows");
-	if (srv_int_arg(c, "links", &links, &has_links) || (has_links && links < 0))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "links takes an event row");
+	struct tl_opts o;
+	int64_t links;
+	bool has_links;
+	enum MHD_Result res;
+	if (srv_tl_opts(c, &o, &links, &has_links, &res))
+		return res;
 	char path[4096] = "";
 	bool found = false;
 	struct nsys_tl_index *ix = NULL;
@@ -83,10 +77,5 @@ enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id)
 		     : has_links ? nsys_tl_write_links(ix, links, f, &e)
 				 : nsys_tl_write_json(ix, &o, f, &e);
 	srv_job_end(s);
-	bool ok = f && fclose(f) == 0 && rc == 0;
-	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
-			      : srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
-						rc ? e.msg : "could not write the answer");
-	free(buf);
-	return res;
+	return srv_reply_stream(c, f, &buf, &len, rc, &e);
 }

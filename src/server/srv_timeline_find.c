@@ -97,10 +97,5 @@ enum MHD_Result srv_api_timeline_find(struct srv *s, struct MHD_Connection *c, i
 	    f ? tl_write_find(ix, &o, f, &e) : err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
 	srv_job_end(s);
 	srv_window_put(s, win);
-	bool ok = f && fclose(f) == 0 && rc == 0;
-	res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
-		 : srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
-				   rc ? e.msg : "could not write the answer");
-	free(buf);
-	return res;
+	return srv_reply_stream(c, f, &buf, &len, rc, &e);
 }
