@@ -12,17 +12,16 @@ run by python3's sqlite3 on the same file. Closing line
 import glob
 import json
 import os
-import re
 import sqlite3
-import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "nsys"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_sqlite  # noqa: E402
+import serve  # noqa: E402  (tests/server/serve.py)
 
 passed = failed = 0
 
@@ -192,19 +191,8 @@ def main():
     exports = sorted(glob.glob(os.path.join(shared, "data", "nsys", "exports", "*.sqlite")))
     if not exports:
         print(f"nsys_timeline: no {shared}/data/nsys/exports: checked on the tiny export only")
-    out = open(os.path.join(tmp, "out"), "w+")
-    p = subprocess.Popen([gp, "serve", "-q", "--port", "0", db, "examples/tiny.json"] + exports, stdout=out, stderr=subprocess.STDOUT)
-    base = None
-    for _ in range(100):
-        out.seek(0)
-        m = re.search(r"http://127\.0\.0\.1:\d+/", out.read())
-        if m:
-            base = m.group(0)
-            break
-        if p.poll() is not None:
-            break
-        time.sleep(0.1)
-    ok("server starts", base, open(os.path.join(tmp, "out")).read())
+    p, base, text = serve.start([db, "examples/tiny.json"] + exports, tmp)
+    ok("server starts", base, text)
     if base:
         try:
             tiny(base, 1, 2)

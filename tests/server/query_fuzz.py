@@ -11,16 +11,14 @@ regex, UTF-8). Every answer must be a JSON object with a status below 500
 import json
 import os
 import random
-import re
-import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 
 sys.path.insert(0, "tests/nsys")
 import check_sqlite  # noqa: E402  (tests/nsys: writes the tiny export)
+import serve  # noqa: E402  (tests/server/serve.py)
 
 ENDPOINTS = ["summary", "steps", "ops", "kernels", "memory", "timeline", "timeline/find", "trace",
              "annotations", "ncu/list", "ncu/raw", "ncu/details", "ncu/hints", "ncu/body",
@@ -73,19 +71,8 @@ def main():
     check_sqlite.make_tiny(db, True)
     files = ["examples/resnet_like.json.gz", "tests/golden/_inputs/tiny.ncu-rep",
              "tests/golden/_inputs/full.ncu-rep", db]
-    out = open(os.path.join(tmp, "out"), "w+")
-    p = subprocess.Popen([gp, "serve", "-q", "--port", "0"] + files, stdout=out, stderr=subprocess.STDOUT)
-    base = None
-    for _ in range(200):
-        out.seek(0)
-        m = re.search(r"http://127\.0\.0\.1:\d+/", out.read())
-        if m:
-            base = m.group(0)
-            break
-        if p.poll() is not None:
-            break
-        time.sleep(0.1)
-    ok("server starts", base, open(os.path.join(tmp, "out")).read())
+    p, base, text = serve.start(files, tmp)
+    ok("server starts", base, text)
     if not base:
         p.kill()
         print(f"query_fuzz: {passed} passed, {failed} failed")
