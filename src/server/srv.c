@@ -269,7 +269,6 @@ int srv_start(const struct srv_opts *o, struct srv **out, struct err *e)
 	snprintf(s->host, sizeof s->host, addr.sa.sa_family == AF_INET6 ? "[%s]" : "%s", h);
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
-	pthread_mutex_init(&s->ncu_mu, NULL);
 	s->cache = lru_new(64, (size_t)256 << 20); /* none (NULL) only costs speed */
 	srv_warm_start(s); /* none: answers are computed when asked */
 	s->d = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, on_request, s,
@@ -310,6 +309,10 @@ void srv_stop(struct srv *s)
 	for (int i = 0; i < s->nfiles; i++) {
 		tr_free(s->files[i].t);
 		ncu_free(s->files[i].ncu);
+		if (s->files[i].ncu_mu) {
+			pthread_mutex_destroy(s->files[i].ncu_mu);
+			free(s->files[i].ncu_mu);
+		}
 		tl_index_free(s->files[i].tl);
 		nsys_tl_index_free(s->files[i].nsys_tl);
 		if (s->files[i].nsys_fd >= 0) { /* an upload's named copy */
@@ -322,7 +325,6 @@ void srv_stop(struct srv *s)
 	srv_windows_free(s);
 	free(s->files);
 	lru_free(s->cache);
-	pthread_mutex_destroy(&s->ncu_mu);
 	pthread_cond_destroy(&s->cv);
 	pthread_mutex_destroy(&s->mu);
 	free(s);

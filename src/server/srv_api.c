@@ -37,9 +37,14 @@ int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t
 		 struct ncu_report *r, char *nsys, int nsys_fd, char *analysis, size_t analysis_len,
 		 struct err *e)
 {
+	pthread_mutex_t *ncu_mu = NULL;
+	if (r && (ncu_mu = malloc(sizeof *ncu_mu)))
+		pthread_mutex_init(ncu_mu, NULL);
 	pthread_mutex_lock(&s->mu);
 	int rc = 0;
-	if (s->nfiles >= s->o.max_files) {
+	if (r && !ncu_mu) {
+		rc = err_set(e, ERR_NOMEM, name, -1, "out of memory");
+	} else if (s->nfiles >= s->o.max_files) {
 		rc = err_set(e, ERR_LIMIT, name, -1, "too many files (at most %d)", s->o.max_files);
 	} else {
 		struct srv_file *f = realloc(s->files, (size_t)(s->nfiles + 1) * sizeof *f);
@@ -51,6 +56,7 @@ int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t
 			f->id = s->next_id++;
 			f->t = t;
 			f->ncu = r;
+			f->ncu_mu = ncu_mu;
 			f->tl = NULL;
 			f->nsys_tl = NULL;
 			f->nsys = nsys;
@@ -69,6 +75,10 @@ int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t
 	if (rc < 0) {
 		tr_free(t);
 		ncu_free(r);
+		if (ncu_mu) {
+			pthread_mutex_destroy(ncu_mu);
+			free(ncu_mu);
+		}
 		if (nsys_fd >= 0) {
 			unlink(nsys);
 			close(nsys_fd);
@@ -352,11 +362,13 @@ static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id
 				 const char *verb)
 {
 	struct ncu_report *r = NULL;
+	pthread_mutex_t *mu = NULL;
 	bool found = false;
 	pthread_mutex_lock(&s->mu);
 	for (int i = 0; i < s->nfiles; i++)
 		if (s->files[i].id == id) {
 			r = s->files[i].ncu; /* reports live as long as the server */
+			mu = s->files[i].ncu_mu;
 			found = true;
 		}
 	pthread_mutex_unlock(&s->mu);
@@ -366,8 +378,8 @@ static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "file %d is not an Nsight Compute report", id);
 	if (!strcmp(verb, "body"))
-		return srv_api_ncu_body(s, c, r);
-	return srv_api_ncu(s, c, r, verb);
+		return srv_api_ncu_body(s, c, r, mu);
+	return srv_api_ncu(s, c, r, mu, verb);
 }
 
 static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int id,

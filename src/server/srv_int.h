@@ -21,6 +21,9 @@ struct srv_file {
 	int64_t bytes; /* input size, -1 when unknown */
 	struct trace *t;	  /* a PyTorch trace, or NULL */
 	struct ncu_report *ncu; /* an Nsight Compute report, or NULL */
+	/* with a report: its lock (readers fill lazy caches in the report's
+	 * arena: one answer at a time per report) */
+	pthread_mutex_t *ncu_mu;
 	struct tl_index *tl;	/* the timeline's index of t, built on first use */
 	char *nsys;		/* an Nsight Systems SQLite export: its path, or NULL */
 	int nsys_fd;		/* an upload's private named copy (removed at stop), or -1 */
@@ -39,9 +42,6 @@ struct srv {
 	int jobs; /* analyses/loads running */
 	struct srv_file *files;
 	int nfiles, next_id;
-	/* ncu reports fill lazy caches in their arena on reads (ncu_lookup,
-	 * ncu_expand_markup): one ncu answer at a time */
-	pthread_mutex_t ncu_mu;
 	struct lru *cache; /* finished trace-view answers (core/lru.h) */
 	struct srv_win *wins[SRV_MAX_WINS]; /* recent selections' windows */
 	uint64_t win_clock;		     /* their last-use stamps */
@@ -100,9 +100,10 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct srv_upload *u);
 /* GET /api/file/ID/ncu/VERB (srv_ncu.c) on report r. */
 enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_report *r,
-			    const char *verb);
+			    pthread_mutex_t *mu, const char *verb);
 /* GET /api/file/ID/ncu/body (srv_ncu_body.c) on report r. */
-enum MHD_Result srv_api_ncu_body(struct srv *s, struct MHD_Connection *c, struct ncu_report *r);
+enum MHD_Result srv_api_ncu_body(struct srv *s, struct MHD_Connection *c, struct ncu_report *r,
+				 pthread_mutex_t *mu);
 /* GET /api/file/ID/nsys/VIEW (srv_nsys.c) on the export at path. */
 enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char *path,
 			     const char *view);

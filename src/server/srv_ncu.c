@@ -73,7 +73,7 @@ static int parse_opts(struct MHD_Connection *c, struct ncu_view_opts *o, char *m
 }
 
 enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_report *r,
-			    const char *verb)
+			    pthread_mutex_t *mu, const char *verb)
 {
 	size_t k = 0, nverbs = sizeof ncu_verbs / sizeof ncu_verbs[0];
 	while (k < nverbs && strcmp(ncu_verbs[k].verb, verb))
@@ -99,7 +99,7 @@ enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_
 	struct report *rp = f ? rep_open(f, REP_JSON) : NULL;
 	if (rp) {
 		srv_job_begin(s);
-		pthread_mutex_lock(&s->ncu_mu);
+		pthread_mutex_lock(mu);
 		ok = true;
 		if (!strcmp(verb, "list"))
 			ncu_view_list(r, &o, rp);
@@ -111,7 +111,7 @@ enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_
 			ncu_view_details(r, &o, rp);
 		else
 			ok = ncu_view_hints(r, &o, rp) == 0;
-		pthread_mutex_unlock(&s->ncu_mu);
+		pthread_mutex_unlock(mu);
 		srv_job_end(s);
 	}
 	ok = rp && rep_close(rp) == 0 && ok;

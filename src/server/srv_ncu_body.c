@@ -30,7 +30,8 @@ static const char *arg(struct MHD_Connection *c, const char *key)
 	return v && *v ? v : NULL;
 }
 
-enum MHD_Result srv_api_ncu_body(struct srv *s, struct MHD_Connection *c, struct ncu_report *r)
+enum MHD_Result srv_api_ncu_body(struct srv *s, struct MHD_Connection *c, struct ncu_report *r,
+				 pthread_mutex_t *mu)
 {
 	char bad[64] = "";
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, only_known, bad);
@@ -67,9 +68,9 @@ enum MHD_Result srv_api_ncu_body(struct srv *s, struct MHD_Connection *c, struct
 	struct report *rp = f ? rep_open(f, REP_JSON) : NULL;
 	if (rp) {
 		srv_job_begin(s);
-		pthread_mutex_lock(&s->ncu_mu); /* lazy caches in the report's arena */
+		pthread_mutex_lock(mu); /* lazy caches in the report's arena */
 		ncu_view_body(r, &o, rp);
-		pthread_mutex_unlock(&s->ncu_mu);
+		pthread_mutex_unlock(mu);
 		srv_job_end(s);
 	}
 	bool ok = rp && rep_close(rp) == 0;
