@@ -361,46 +361,27 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id,
 				 const char *verb)
 {
-	struct ncu_report *r = NULL;
-	pthread_mutex_t *mu = NULL;
-	bool found = false;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles; i++)
-		if (s->files[i].id == id) {
-			r = s->files[i].ncu; /* reports live as long as the server */
-			mu = s->files[i].ncu_mu;
-			found = true;
-		}
-	pthread_mutex_unlock(&s->mu);
-	if (!found)
+	struct srv_file f;
+	if (!srv_file_get(s, id, &f))
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
-	if (!r)
+	if (!f.ncu)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "file %d is not an Nsight Compute report", id);
 	if (!strcmp(verb, "body"))
-		return srv_api_ncu_body(s, c, r, mu);
-	return srv_api_ncu(s, c, r, mu, verb);
+		return srv_api_ncu_body(s, c, f.ncu, f.ncu_mu);
+	return srv_api_ncu(s, c, f.ncu, f.ncu_mu, verb);
 }
 
 static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int id,
 				  const char *view)
 {
-	char path[4096] = "";
-	bool found = false;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles; i++)
-		if (s->files[i].id == id) {
-			if (s->files[i].nsys)
-				snprintf(path, sizeof path, "%s", s->files[i].nsys);
-			found = true;
-		}
-	pthread_mutex_unlock(&s->mu);
-	if (!found)
+	struct srv_file f;
+	if (!srv_file_get(s, id, &f))
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
-	if (!path[0])
+	if (!f.nsys)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "file %d is not an Nsight Systems SQLite export", id);
-	return srv_api_nsys(s, c, path, view);
+	return srv_api_nsys(s, c, f.nsys, view);
 }
 
 /* GET /api/file/ID/timeline?start_ns=A&end_ns=B&px=W&flows=1&find=TEXT, or

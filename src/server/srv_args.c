@@ -91,25 +91,31 @@ bool srv_is_nsys_analysis(const char *path)
 	return srv_sniff_path(path) == SNIFF_NSYS_ANALYSIS;
 }
 
-struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum MHD_Result *res)
+bool srv_file_get(struct srv *s, int id, struct srv_file *out)
 {
-	struct trace *t = NULL;
-	bool found = false, nsys = false;
+	bool found = false;
 	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles; i++)
+	for (int i = 0; i < s->nfiles && !found; i++)
 		if (s->files[i].id == id) {
-			t = s->files[i].t; /* traces live as long as the server */
-			nsys = s->files[i].nsys != NULL;
+			*out = s->files[i];
 			found = true;
 		}
 	pthread_mutex_unlock(&s->mu);
-	if (!found)
+	return found;
+}
+
+struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum MHD_Result *res)
+{
+	struct srv_file f;
+	if (!srv_file_get(s, id, &f)) {
 		*res = srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
-	else if (!t)
+		return NULL;
+	}
+	if (!f.t)
 		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "file %d is not a trace: ask /api/file/%d/%s", id, id,
-				       nsys ? "nsys/info" : "ncu/list");
-	return t;
+				       f.nsys ? "nsys/info" : "ncu/list");
+	return f.t;
 }
 
 enum MHD_Result srv_reply_stream(struct MHD_Connection *c, FILE *f, char **buf, size_t *len,

@@ -80,6 +80,11 @@ enum MHD_Result srv_reply_stream(struct MHD_Connection *c, FILE *f, char **buf, 
  * reply when one is bad. Both timelines (trace and export) take them. */
 int srv_tl_opts(struct MHD_Connection *c, struct tl_opts *o, int64_t *links, bool *has_links,
 		enum MHD_Result *res);
+/* A copy of file id's record, taken under the lock; false when there is
+ * none. Files are never removed, so its pointers (trace, report, export
+ * path, analysis) stay valid as long as the server; the lazily built
+ * indexes (tl, nsys_tl) are as they were at the copy. */
+bool srv_file_get(struct srv *s, int id, struct srv_file *out);
 /* The trace of file id (it lives as long as the server), or NULL with *res
  * the error reply: 404 for no such file, 400 for a report or an export. */
 struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum MHD_Result *res);

@@ -215,23 +215,11 @@ enum MHD_Result srv_api_nsys_iter(struct srv *s, struct MHD_Connection *c, int i
 	if (srv_unknown_param(c, steps ? " capture_range iterations " : "", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "nsys %s takes no parameter '%s'",
 				       view, bad);
-	char path[4096] = "";
-	const char *analysis = NULL;
-	size_t alen = 0;
-	bool found = false;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles; i++)
-		if (s->files[i].id == id) {
-			if (s->files[i].nsys)
-				snprintf(path, sizeof path, "%s", s->files[i].nsys);
-			/* files live as long as the server */
-			analysis = s->files[i].analysis;
-			alen = s->files[i].analysis_len;
-			found = true;
-		}
-	pthread_mutex_unlock(&s->mu);
-	if (!found)
+	struct srv_file f; /* files live as long as the server */
+	if (!srv_file_get(s, id, &f))
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	const char *path = f.nsys ? f.nsys : "", *analysis = f.analysis;
+	size_t alen = f.analysis_len;
 	if (steps && !path[0])
 		return srv_reply_error(
 		    c, MHD_HTTP_BAD_REQUEST,

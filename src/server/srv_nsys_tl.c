@@ -48,21 +48,12 @@ enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id)
 	enum MHD_Result res;
 	if (srv_tl_opts(c, &o, &links, &has_links, &res))
 		return res;
-	char path[4096] = "";
-	bool found = false;
-	struct nsys_tl_index *ix = NULL;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles; i++)
-		if (s->files[i].id == id) {
-			found = true;
-			if (s->files[i].nsys)
-				snprintf(path, sizeof path, "%s", s->files[i].nsys);
-			ix = s->files[i].nsys_tl; /* indexes live as long as the server */
-		}
-	pthread_mutex_unlock(&s->mu);
-	if (!found)
+	struct srv_file file;
+	if (!srv_file_get(s, id, &file))
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
-	if (!path[0])
+	const char *path = file.nsys;
+	struct nsys_tl_index *ix = file.nsys_tl; /* indexes live as long as the server */
+	if (!path)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "file %d is not an Nsight Systems SQLite export: ask /api/file/%d/timeline",
 				       id, id);

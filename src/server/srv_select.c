@@ -203,19 +203,10 @@ enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int
 	if (srv_unknown_param(c, "", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "annotations takes no parameter '%s'",
 				       bad);
-	const struct trace *t = NULL;
-	bool found = false;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles; i++)
-		if (s->files[i].id == id) {
-			t = s->files[i].t; /* traces live as long as the server */
-			found = true;
-		}
-	pthread_mutex_unlock(&s->mu);
-	if (!found)
-		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+	enum MHD_Result res;
+	const struct trace *t = srv_trace_of(s, c, id, &res);
 	if (!t)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "file %d is not a trace", id);
+		return res;
 	uint32_t *slot = calloc(t->pool.n ? t->pool.n : 1, sizeof *slot); /* name -> index + 1 */
 	struct ann *v = NULL;
 	size_t n = 0, cap = 0;
@@ -264,8 +255,8 @@ enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int
 	if (f)
 		fclose(f);
 	free(v);
-	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
-				 : srv_reply_error(c, 500, "could not write the answer");
+	res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+		 : srv_reply_error(c, 500, "could not write the answer");
 	free(buf);
 	return res;
 }

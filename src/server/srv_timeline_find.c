@@ -19,12 +19,8 @@ struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id,
 	struct trace *t = srv_trace_of(s, c, id, res);
 	if (!t)
 		return NULL;
-	struct tl_index *ix = NULL;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles; i++)
-		if (s->files[i].id == id)
-			ix = s->files[i].tl;
-	pthread_mutex_unlock(&s->mu);
+	struct srv_file f;
+	struct tl_index *ix = srv_file_get(s, id, &f) ? f.tl : NULL;
 	struct err e = {0};
 	const char *step, *range;
 	if (srv_selection(c, false, &step, &range)) { /* the window's own index */

@@ -32,12 +32,8 @@ static const enum view_kind warm_views[] = {VIEW_SUMMARY, VIEW_STEPS, VIEW_OPS, 
 
 static void warm_file(struct srv *s, int id)
 {
-	struct trace *t = NULL;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles; i++)
-		if (s->files[i].id == id)
-			t = s->files[i].t; /* traces live as long as the server */
-	pthread_mutex_unlock(&s->mu);
+	struct srv_file f;
+	struct trace *t = srv_file_get(s, id, &f) ? f.t : NULL; /* lives as long as the server */
 	if (!t)
 		return;
 	for (size_t k = 0; k < sizeof warm_views / sizeof warm_views[0]; k++) {
