@@ -11,6 +11,15 @@ pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL server: $*"; fail=$((fail + 1)); }
+# wait_url FILE PID: the URL a server (process PID) printed into FILE, once
+# it has; nothing when it exited or took over 10 s
+wait_url() {
+	for _ in $(seq 1 100); do
+		u=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$1" 2>/dev/null) && { echo "$u"; return; }
+		kill -0 "$2" 2>/dev/null || return
+		sleep 0.1
+	done
+}
 # sub NAME CMD...: runs a part with its own server (a script closing with
 # "NAME: N passed, N failed"), shows its other lines and adds its counts
 sub() {
@@ -46,13 +55,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuprof-server.XXXXXX")
 # shellcheck disable=SC2086
 "$GPUPROF" serve -q --port 0 --max-upload 64K "$fix" "$ncu_small" $ncu_shared >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-url=
-for _ in $(seq 1 100); do
-	url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/out" 2>/dev/null)
-	[ -n "$url" ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
+url=$(wait_url "$tmp/out" "$pid")
 if [ -z "$url" ]; then
 	bad "server did not start: $(cat "$tmp/err")"
 	kill "$pid" 2>/dev/null
@@ -156,12 +159,7 @@ expect 400 "ncu body of a trace" "${url}api/file/1/ncu/body"
 tl_fix=tests/server/timeline.json
 "$GPUPROF" serve -q --port 0 "$tl_fix" >"$tmp/tlout" 2>"$tmp/tlerr" &
 tlpid=$!
-tlurl=
-for _ in $(seq 1 100); do
-	tlurl=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/tlout" 2>/dev/null)
-	[ -n "$tlurl" ] && break
-	sleep 0.1
-done
+tlurl=$(wait_url "$tmp/tlout" "$tlpid")
 # has WHAT LINE...: every LINE is a whole line of $tmp/body; lacks: none is
 has() { w=$1; shift; for l in "$@"; do grep -qxF -- "$l" "$tmp/body" || { bad "timeline $w: no line '$l' in: $(cat "$tmp/body")"; return; }; done; ok; }
 lacks() { w=$1; shift; for l in "$@"; do grep -qF -- "$l" "$tmp/body" && { bad "timeline $w: has '$l'"; return; }; done; ok; }
@@ -288,13 +286,7 @@ if python3 -c "import sys; sys.path.insert(0, 'tests/nsys'); import check_sqlite
 	}
 	"$GPUPROF" serve -q --port 0 "$nsys_db" "$fix" >"$tmp/nout" 2>"$tmp/nerr" &
 	npid=$!
-	nurl=
-	for _ in $(seq 1 100); do
-		nurl=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/nout" 2>/dev/null)
-		[ -n "$nurl" ] && break
-		kill -0 "$npid" 2>/dev/null || break
-		sleep 0.1
-	done
+	nurl=$(wait_url "$tmp/nout" "$npid")
 	if [ -n "$nurl" ]; then
 		ok
 		status "${nurl}api/files" >/dev/null
@@ -391,12 +383,7 @@ awk 'BEGIN { printf "{\"traceEvents\": [\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \
 	print "\n]}" }' >"$tmp/manyflows.json"
 "$GPUPROF" serve -q --port 0 "$tm_fix" examples/tiny.json "$tmp/manyflows.json" >"$tmp/tmout" 2>"$tmp/tmerr" &
 tmpid=$!
-tmurl=
-for _ in $(seq 1 100); do
-	tmurl=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/tmout" 2>/dev/null)
-	[ -n "$tmurl" ] && break
-	sleep 0.1
-done
+tmurl=$(wait_url "$tmp/tmout" "$tmpid")
 tm() { expect 200 "timeline_more $1" "${tmurl}api/file/$2"; }
 tm lanes '1/timeline?px=10'
 order=$(sed -n 's/^   {"track": [0-9]*, "pid": "\([^"]*\)", "tid": "\([^"]*\)".*/\1\/\2/p' "$tmp/body" | tr '\n' ' ')
@@ -527,13 +514,7 @@ same_dist() {
 dist_serve() {
 	"$GPUPROF" serve -q --port 0 "$@" >"$tmp/dout" 2>"$tmp/derr" &
 	dpid=$!
-	durl=
-	for _ in $(seq 1 100); do
-		durl=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/dout" 2>/dev/null)
-		[ -n "$durl" ] && break
-		kill -0 "$dpid" 2>/dev/null || break
-		sleep 0.1
-	done
+	durl=$(wait_url "$tmp/dout" "$dpid")
 	[ -n "$durl" ] && ok || bad "dist server did not start: $(cat "$tmp/derr")"
 }
 r0=tests/golden/_inputs/node0_0.pt.trace.json
@@ -610,11 +591,7 @@ fi
 # (hit); the cached answer is the same bytes
 "$GPUPROF" serve -q --port 0 "$small" >"$tmp/w1" 2>&1 &
 wpid=$!
-wurl=
-for _ in $(seq 1 100); do
-	wurl=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/w1" 2>/dev/null) && break
-	sleep 0.1
-done
+wurl=$(wait_url "$tmp/w1" "$wpid")
 sleep 1
 cache_of() { curl -s -D "$tmp/hdr" -o "$tmp/body.$2" "${wurl}api/file/1/$1" >/dev/null; sed -n 's/^X-Gpuprof-Cache: \([a-z]*\).*/\1/p' "$tmp/hdr"; }
 [ "$(cache_of summary a)" = hit ] && ok || bad "summary not computed ahead"
@@ -629,13 +606,6 @@ kill "$wpid"
 wait "$wpid"
 # the default port taken: without --port the server takes a free one (and
 # says so); with an explicit --port 8765 it refuses
-wait_url() { # file pid
-	for _ in $(seq 1 100); do
-		u=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$1" 2>/dev/null) && { echo "$u"; return; }
-		kill -0 "$2" 2>/dev/null || return
-		sleep 0.1
-	done
-}
 "$GPUPROF" serve -q --port 8765 "$small" >"$tmp/p1" 2>&1 &
 p1=$!
 u1=$(wait_url "$tmp/p1" "$p1")
