@@ -213,6 +213,16 @@ const struct rep_sink rep_sink_json = {
 
 void rep_json_str(FILE *f, const char *s)
 {
+	/* most names need no escaping: written as they are, without a buffer */
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+		p++;
+	if (!*p) {
+		fputc('"', f);
+		fwrite(s, 1, (size_t)(p - (const unsigned char *)s), f);
+		fputc('"', f);
+		return;
+	}
 	struct rep_buf b = {0};
 	if (!put_string(&b, s))
 		fwrite(b.p, 1, b.n, f);

@@ -511,3 +511,31 @@ void test_report_write_error(struct t *t)
 	CHECK_INT(t, rep_close(r), -1);
 	fclose(f);
 }
+
+/* rep_json_str / rep_json_num: the JSON sink's escaping, also on the fast
+ * path of plain ASCII; numbers in shortest round-trip form, null when not
+ * finite. */
+void test_report_json_fput(struct t *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		CHECK(t, f != NULL);
+		return;
+	}
+	rep_json_str(f, "aten::mm");
+	fputc(' ', f);
+	rep_json_str(f, "a\"b\\c\nd\x01");
+	fputc(' ', f);
+	rep_json_str(f, "caf\xc3\xa9 \xff!");
+	fputc(' ', f);
+	rep_json_str(f, "");
+	fputc(' ', f);
+	rep_json_num(f, 0.1);
+	fputc(' ', f);
+	rep_json_num(f, 1e300 * 1e300);
+	fclose(f);
+	CHECK_STR(t, buf, "\"aten::mm\" \"a\\\"b\\\\c\\nd\\u0001\" \"caf\xc3\xa9 \\ufffd!\" \"\" 0.1 null");
+	free(buf);
+}
