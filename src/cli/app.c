@@ -28,7 +28,8 @@ int app_out_open(struct app *app, struct err *e)
 	if (fd < 0) {
 		int en = errno;
 		app->tmp_path[0] = 0;
-		return err_set(e, ERR_IO, app->output, -1, "cannot create output: %s", strerror(en));
+		return err_set(e, ERR_IO, app->output, -1, "cannot create output: %s",
+			       strerror(en));
 	}
 	/* mkstemp creates 0600; give the output the usual umask-based mode. */
 	mode_t mask = umask(0);

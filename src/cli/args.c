@@ -14,7 +14,8 @@ int app_args(struct app *app, const char *cmd, const char *what, int argc, char 
 		const char *a = argv[i];
 		if (dashdash || a[0] != '-' || !a[1]) {
 			if (*path)
-				return app_usage(app, cmd, "one %s only (got '%s' and '%s')", what, *path, a);
+				return app_usage(app, cmd, "one %s only (got '%s' and '%s')", what,
+						 *path, a);
 			*path = a;
 			continue;
 		}

@@ -50,7 +50,7 @@ int app_out_close(struct app *app, bool ok, struct err *e);
 int app_fail(struct app *app, const struct err *e);
 /* Prints "gpuprof: NAME: MSG" usage error plus a hint, returns 2. */
 int app_usage(struct app *app, const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Loads the trace at path, computes view k and writes it to the output (the
  * trace commands' common tail). Returns the exit code; errors are printed (a request the
  * trace cannot answer, such as an unknown device, as a usage error of cmd). */

@@ -7,45 +7,44 @@
 #include "cli/load.h"
 #include "export/export.h"
 
-
 const char cmd_export_help[] =
-	"Usage: gpuprof export pprof|folded|speedscope [options] TRACE -o FILE\n"
-	"\n"
-	"Write the trace's call stacks for other tools. Stacks come from how events\n"
-	"nest in time on each thread or GPU stream (pid, tid): an event inside\n"
-	"another is its callee. Events are ordered by start, longer first at equal\n"
-	"starts, then input order, so the output is the same on every run. An event\n"
-	"that starts inside another and ends after it (a partial overlap) is clipped\n"
-	"to its parent's end and counted (stderr note); it never cuts the thread\n"
-	"off from its ancestors. Times are exact integer nanoseconds. Values are\n"
-	"self times (duration minus callees): pprof's flat = self, cum = inclusive.\n"
-	"\n"
-	"Formats:\n"
-	"  pprof       gzip-compressed pprof profile (go tool pprof, speedscope,\n"
-	"              Pyroscope): sample types calls/count and time/nanoseconds\n"
-	"              (default), one function per (name, category), labels pid,\n"
-	"              tid, category, and device/stream for GPU work\n"
-	"  folded      Brendan Gregg's collapsed stacks, 'root;...;leaf VALUE', one\n"
-	"              line per distinct stack (flamegraph.pl, inferno, speedscope)\n"
-	"  speedscope  speedscope's JSON: one evented profile per thread and GPU\n"
-	"              stream, open/close events in time order (--gpu not used)\n"
-	"\n"
-	"Options:\n"
-	"  --gpu          kernels, memcpys and memsets as leaves under the CPU stack\n"
-	"                 of the runtime call that launched them, with their GPU time\n"
-	"                 (instead of on their stream's own stacks)\n"
-	"  --threads      the thread (process name (pid) / thread name (tid)) as the\n"
-	"                 root frame of every stack\n"
-	"  --unit ns|us   folded: values in integer ns (default) or µs with three\n"
-	"                 decimals\n"
-	"\n"
-	"Without -o the output goes to standard output. docs/export.md describes the\n"
-	"formats and how they differ from torch2pprof's.\n"
-	"\n"
-	"Examples:\n"
-	"  gpuprof export pprof trace.json.gz -o trace.pb.gz && go tool pprof -top trace.pb.gz\n"
-	"  gpuprof export folded --threads trace.json.gz | flamegraph.pl > flame.svg\n"
-	"  gpuprof export speedscope trace.json.gz -o trace.speedscope.json\n";
+    "Usage: gpuprof export pprof|folded|speedscope [options] TRACE -o FILE\n"
+    "\n"
+    "Write the trace's call stacks for other tools. Stacks come from how events\n"
+    "nest in time on each thread or GPU stream (pid, tid): an event inside\n"
+    "another is its callee. Events are ordered by start, longer first at equal\n"
+    "starts, then input order, so the output is the same on every run. An event\n"
+    "that starts inside another and ends after it (a partial overlap) is clipped\n"
+    "to its parent's end and counted (stderr note); it never cuts the thread\n"
+    "off from its ancestors. Times are exact integer nanoseconds. Values are\n"
+    "self times (duration minus callees): pprof's flat = self, cum = inclusive.\n"
+    "\n"
+    "Formats:\n"
+    "  pprof       gzip-compressed pprof profile (go tool pprof, speedscope,\n"
+    "              Pyroscope): sample types calls/count and time/nanoseconds\n"
+    "              (default), one function per (name, category), labels pid,\n"
+    "              tid, category, and device/stream for GPU work\n"
+    "  folded      Brendan Gregg's collapsed stacks, 'root;...;leaf VALUE', one\n"
+    "              line per distinct stack (flamegraph.pl, inferno, speedscope)\n"
+    "  speedscope  speedscope's JSON: one evented profile per thread and GPU\n"
+    "              stream, open/close events in time order (--gpu not used)\n"
+    "\n"
+    "Options:\n"
+    "  --gpu          kernels, memcpys and memsets as leaves under the CPU stack\n"
+    "                 of the runtime call that launched them, with their GPU time\n"
+    "                 (instead of on their stream's own stacks)\n"
+    "  --threads      the thread (process name (pid) / thread name (tid)) as the\n"
+    "                 root frame of every stack\n"
+    "  --unit ns|us   folded: values in integer ns (default) or µs with three\n"
+    "                 decimals\n"
+    "\n"
+    "Without -o the output goes to standard output. docs/export.md describes the\n"
+    "formats and how they differ from torch2pprof's.\n"
+    "\n"
+    "Examples:\n"
+    "  gpuprof export pprof trace.json.gz -o trace.pb.gz && go tool pprof -top trace.pb.gz\n"
+    "  gpuprof export folded --threads trace.json.gz | flamegraph.pl > flame.svg\n"
+    "  gpuprof export speedscope trace.json.gz -o trace.speedscope.json\n";
 
 enum fmt { FMT_PPROF, FMT_FOLDED, FMT_SPEEDSCOPE };
 
@@ -68,8 +67,8 @@ int cmd_export(struct app *app, int argc, char **argv)
 	else if (!strcmp(verb, "speedscope"))
 		fmt = FMT_SPEEDSCOPE;
 	else
-		return app_usage(app, "export",
-				 "unknown format '%s' (pprof, folded or speedscope)", verb);
+		return app_usage(app, "export", "unknown format '%s' (pprof, folded or speedscope)",
+				 verb);
 	struct stk_opts so = {0};
 	enum fold_unit unit = FOLD_NS;
 	const char *path = NULL;
@@ -78,8 +77,8 @@ int cmd_export(struct app *app, int argc, char **argv)
 		const char *a = argv[i];
 		if (dashdash || a[0] != '-' || !a[1]) {
 			if (path)
-				return app_usage(app, "export", "one TRACE only (got '%s' and '%s')",
-						 path, a);
+				return app_usage(app, "export",
+						 "one TRACE only (got '%s' and '%s')", path, a);
 			path = a;
 		} else if (!strcmp(a, "--")) {
 			dashdash = true;
@@ -96,7 +95,8 @@ int cmd_export(struct app *app, int argc, char **argv)
 			else if (!strcmp(v, "us"))
 				unit = FOLD_US;
 			else
-				return app_usage(app, "export", "--unit must be ns or us, not '%s'", v);
+				return app_usage(app, "export", "--unit must be ns or us, not '%s'",
+						 v);
 			if (fmt != FMT_FOLDED)
 				return app_usage(app, "export", "--unit applies to folded only");
 		} else {

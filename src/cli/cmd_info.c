@@ -7,23 +7,23 @@
 #include "cli/load.h"
 
 const char cmd_info_help[] =
-	"Usage: gpuprof info [options] TRACE...\n"
-	"\n"
-	"Describe PyTorch profiler (Kineto) traces: the format (object or array form,\n"
-	"gzip), schema version, torch version when recorded, display time unit, time\n"
-	"span, GPU properties (deviceProperties), distributed info (rank, world size,\n"
-	"backend), event counts per phase and per category, processes and threads,\n"
-	"and the input anomalies with the byte offset of the first of each kind.\n"
-	"\n"
-	"TRACE is a .json or .json.gz file (gzip is detected from the bytes) or '-'\n"
-	"for standard input. With several traces, every table has a 'file' column.\n"
-	"\n"
-	"Options:\n"
-	"  --strict   exit 2 when the trace has any anomaly\n"
-	"\n"
-	"Examples:\n"
-	"  gpuprof info run/worker0.pt.trace.json.gz\n"
-	"  gpuprof info --format json rank*.json.gz > info.json\n";
+    "Usage: gpuprof info [options] TRACE...\n"
+    "\n"
+    "Describe PyTorch profiler (Kineto) traces: the format (object or array form,\n"
+    "gzip), schema version, torch version when recorded, display time unit, time\n"
+    "span, GPU properties (deviceProperties), distributed info (rank, world size,\n"
+    "backend), event counts per phase and per category, processes and threads,\n"
+    "and the input anomalies with the byte offset of the first of each kind.\n"
+    "\n"
+    "TRACE is a .json or .json.gz file (gzip is detected from the bytes) or '-'\n"
+    "for standard input. With several traces, every table has a 'file' column.\n"
+    "\n"
+    "Options:\n"
+    "  --strict   exit 2 when the trace has any anomaly\n"
+    "\n"
+    "Examples:\n"
+    "  gpuprof info run/worker0.pt.trace.json.gz\n"
+    "  gpuprof info --format json rank*.json.gz > info.json\n";
 
 struct info_ctx {
 	struct report *r;
@@ -50,40 +50,43 @@ static const char *form_text(const struct trace *t)
 }
 
 /* The overview fields, in one place for the section and the table forms. */
-#define OVERVIEW(X)                                                                              \
-	X("path", "Path", REP_STR, rep_s(t->path))                                               \
-	X("format", "Format", REP_STR, rep_s(form_text(t)))                                      \
-	X("file_bytes", "Size on disk", REP_BYTES,                                               \
-	  t->file_bytes >= 0 ? rep_i(t->file_bytes) : rep_null())                                \
-	X("json_bytes", "JSON size", REP_BYTES, rep_i((int64_t)t->counts.bytes))                  \
-	X("schema_version", "Schema version", REP_INT, i_or_null(t->meta.schema_version))        \
-	X("torch_version", "Torch version", REP_STR, s_or_null(t, t->meta.torch_version))        \
-	X("cuda_runtime_version", "CUDA runtime", REP_STR,                                       \
-	  s_or_null(t, t->meta.cuda_runtime_version))                                            \
-	X("cuda_driver_version", "CUDA driver", REP_STR, s_or_null(t, t->meta.cuda_driver_version)) \
-	X("cupti_version", "CUPTI version", REP_STR, s_or_null(t, t->meta.cupti_version))        \
-	X("hip_runtime_version", "HIP runtime", REP_STR, s_or_null(t, t->meta.hip_runtime_version)) \
-	X("trace_name", "Trace name", REP_STR, s_or_null(t, t->meta.trace_name))                 \
-	X("display_time_unit", "Display time unit", REP_STR,                                     \
-	  s_or_null(t, t->meta.display_time_unit))                                               \
-	X("time_unit", "Time unit of ts/dur", REP_STR, rep_s("us"))                               \
-	X("base_time_ns", "Base time (ns)", REP_INT, i_or_null(t->meta.base_time_ns))            \
-	X("first_ts_ns", "First timestamp (ns)", REP_INT, has_span ? rep_i(t->min_ts) : rep_null()) \
-	X("last_end_ns", "Last end (ns)", REP_INT, has_span ? rep_i(t->max_end) : rep_null())    \
-	X("span_ns", "Time span", REP_DUR_NS,                                                    \
-	  has_span ? rep_i(t->max_end - t->min_ts) : rep_null())                                 \
-	X("events", "Events", REP_INT, rep_i((int64_t)t->counts.events))                         \
-	X("threads", "Tracks (pid, tid)", REP_INT, rep_i((int64_t)t->tracks.n))                  \
-	X("steps", "ProfilerStep events", REP_INT, rep_i(steps))                                  \
-	X("memory_events", "Memory events ([memory])", REP_INT,                                   \
-	  rep_i((int64_t)t->counts.by_kind[TR_MEMORY]))                                          \
-	X("kernels", "GPU kernels", REP_INT, rep_i((int64_t)t->counts.by_kind[TR_KERNEL]))        \
-	X("dist_backend", "Distributed backend", REP_STR, s_or_null(t, t->meta.dist_backend))    \
-	X("dist_rank", "Rank", REP_INT, i_or_null(t->meta.dist_rank))                            \
-	X("dist_world_size", "World size", REP_INT, i_or_null(t->meta.dist_world_size))          \
-	X("dist_pg_count", "Process groups", REP_INT, i_or_null(t->meta.dist_pg_count))          \
-	X("nccl_version", "NCCL version", REP_STR, s_or_null(t, t->meta.dist_nccl_version))      \
-	X("anomalies", "Anomalies", REP_INT, rep_i((int64_t)tr_anomalies_total(&t->anomalies))) \
+#define OVERVIEW(X)                                                                                \
+	X("path", "Path", REP_STR, rep_s(t->path))                                                 \
+	X("format", "Format", REP_STR, rep_s(form_text(t)))                                        \
+	X("file_bytes", "Size on disk", REP_BYTES,                                                 \
+	  t->file_bytes >= 0 ? rep_i(t->file_bytes) : rep_null())                                  \
+	X("json_bytes", "JSON size", REP_BYTES, rep_i((int64_t)t->counts.bytes))                   \
+	X("schema_version", "Schema version", REP_INT, i_or_null(t->meta.schema_version))          \
+	X("torch_version", "Torch version", REP_STR, s_or_null(t, t->meta.torch_version))          \
+	X("cuda_runtime_version", "CUDA runtime", REP_STR,                                         \
+	  s_or_null(t, t->meta.cuda_runtime_version))                                              \
+	X("cuda_driver_version", "CUDA driver", REP_STR,                                           \
+	  s_or_null(t, t->meta.cuda_driver_version))                                               \
+	X("cupti_version", "CUPTI version", REP_STR, s_or_null(t, t->meta.cupti_version))          \
+	X("hip_runtime_version", "HIP runtime", REP_STR,                                           \
+	  s_or_null(t, t->meta.hip_runtime_version))                                               \
+	X("trace_name", "Trace name", REP_STR, s_or_null(t, t->meta.trace_name))                   \
+	X("display_time_unit", "Display time unit", REP_STR,                                       \
+	  s_or_null(t, t->meta.display_time_unit))                                                 \
+	X("time_unit", "Time unit of ts/dur", REP_STR, rep_s("us"))                                \
+	X("base_time_ns", "Base time (ns)", REP_INT, i_or_null(t->meta.base_time_ns))              \
+	X("first_ts_ns", "First timestamp (ns)", REP_INT,                                          \
+	  has_span ? rep_i(t->min_ts) : rep_null())                                                \
+	X("last_end_ns", "Last end (ns)", REP_INT, has_span ? rep_i(t->max_end) : rep_null())      \
+	X("span_ns", "Time span", REP_DUR_NS,                                                      \
+	  has_span ? rep_i(t->max_end - t->min_ts) : rep_null())                                   \
+	X("events", "Events", REP_INT, rep_i((int64_t)t->counts.events))                           \
+	X("threads", "Tracks (pid, tid)", REP_INT, rep_i((int64_t)t->tracks.n))                    \
+	X("steps", "ProfilerStep events", REP_INT, rep_i(steps))                                   \
+	X("memory_events", "Memory events ([memory])", REP_INT,                                    \
+	  rep_i((int64_t)t->counts.by_kind[TR_MEMORY]))                                            \
+	X("kernels", "GPU kernels", REP_INT, rep_i((int64_t)t->counts.by_kind[TR_KERNEL]))         \
+	X("dist_backend", "Distributed backend", REP_STR, s_or_null(t, t->meta.dist_backend))      \
+	X("dist_rank", "Rank", REP_INT, i_or_null(t->meta.dist_rank))                              \
+	X("dist_world_size", "World size", REP_INT, i_or_null(t->meta.dist_world_size))            \
+	X("dist_pg_count", "Process groups", REP_INT, i_or_null(t->meta.dist_pg_count))            \
+	X("nccl_version", "NCCL version", REP_STR, s_or_null(t, t->meta.dist_nccl_version))        \
+	X("anomalies", "Anomalies", REP_INT, rep_i((int64_t)tr_anomalies_total(&t->anomalies)))    \
 	X("truncated", "Truncated", REP_BOOL, rep_b(t->anomalies.count[AN_TRUNCATED] > 0))
 
 static int64_t count_steps(const struct trace *t)
@@ -109,16 +112,17 @@ static void overview(struct info_ctx *c, const struct trace *t, bool first)
 	}
 	static const struct rep_col cols[] = {
 #define X(key, title, type, val) {key, title, type},
-		OVERVIEW(X)
+	    OVERVIEW(X)
 #undef X
 	};
 	const struct rep_val vals[] = {
 #define X(key, title, type, val) val,
-		OVERVIEW(X)
+	    OVERVIEW(X)
 #undef X
 	};
 	if (first)
-		rep_table_begin(c->r, "traces", "Traces", cols, (int)(sizeof cols / sizeof cols[0]));
+		rep_table_begin(c->r, "traces", "Traces", cols,
+				(int)(sizeof cols / sizeof cols[0]));
 	rep_row(c->r, vals);
 }
 
@@ -142,34 +146,35 @@ static void tab_row(struct tab *b, const struct rep_val *vals, int n)
 }
 
 static const struct rep_col devices_cols[] = {
-	{"id", "Id", REP_INT},
-	{"name", "Name", REP_STR},
-	{"total_global_mem_bytes", "Memory", REP_BYTES},
-	{"compute_capability", "Compute capability", REP_STR},
-	{"num_sms", "SMs", REP_INT},
-	{"max_threads_per_sm", "Max threads/SM", REP_INT},
-	{"regs_per_sm", "Registers/SM", REP_INT},
-	{"shared_mem_per_sm_bytes", "Shared mem/SM", REP_BYTES},
-	{"warp_size", "Warp size", REP_INT},
+    {"id", "Id", REP_INT},
+    {"name", "Name", REP_STR},
+    {"total_global_mem_bytes", "Memory", REP_BYTES},
+    {"compute_capability", "Compute capability", REP_STR},
+    {"num_sms", "SMs", REP_INT},
+    {"max_threads_per_sm", "Max threads/SM", REP_INT},
+    {"regs_per_sm", "Registers/SM", REP_INT},
+    {"shared_mem_per_sm_bytes", "Shared mem/SM", REP_BYTES},
+    {"warp_size", "Warp size", REP_INT},
 };
 
-static const struct rep_col phases_cols[] = {
-	{"phase", "Phase", REP_STR}, {"meaning", "Meaning", REP_STR},
-	{"count", "Count", REP_INT}, {"analysed", "Analysed", REP_BOOL}};
+static const struct rep_col phases_cols[] = {{"phase", "Phase", REP_STR},
+					     {"meaning", "Meaning", REP_STR},
+					     {"count", "Count", REP_INT},
+					     {"analysed", "Analysed", REP_BOOL}};
 
-static const struct rep_col categories_cols[] = {{"category", "Category", REP_STR},
-				      {"kind", "Kind", REP_STR},
-				      {"count", "Events", REP_INT}};
+static const struct rep_col categories_cols[] = {
+    {"category", "Category", REP_STR}, {"kind", "Kind", REP_STR}, {"count", "Events", REP_INT}};
 
-static const struct rep_col threads_cols[] = {
-	{"pid", "PID", REP_STR},	  {"process_name", "Process", REP_STR},
-	{"tid", "TID", REP_STR},	  {"thread_name", "Thread", REP_STR},
-	{"events", "Events", REP_INT}};
+static const struct rep_col threads_cols[] = {{"pid", "PID", REP_STR},
+					      {"process_name", "Process", REP_STR},
+					      {"tid", "TID", REP_STR},
+					      {"thread_name", "Thread", REP_STR},
+					      {"events", "Events", REP_INT}};
 
 static const struct rep_col anomalies_cols[] = {{"anomaly", "Anomaly", REP_STR},
-				      {"count", "Count", REP_INT},
-				      {"first_offset_bytes", "First at byte", REP_INT},
-				      {"description", "What", REP_STR}};
+						{"count", "Count", REP_INT},
+						{"first_offset_bytes", "First at byte", REP_INT},
+						{"description", "What", REP_STR}};
 
 static void rows_devices(struct tab *b, const struct trace *t)
 {
@@ -197,12 +202,12 @@ static void rows_phases(struct tab *b, const struct trace *t)
 	static const struct {
 		char ph;
 		const char *what;
-	} names[] = {
-		{'X', "complete"}, {'B', "begin"},   {'E', "end"},	   {'i', "instant"},
-		{'I', "instant"},  {'C', "counter"}, {'M', "metadata"},   {'s', "flow start"},
-		{'t', "flow step"}, {'f', "flow end"}, {'b', "async begin"}, {'e', "async end"},
-		{'n', "async instant"}, {'N', "object created"}, {'O', "object snapshot"},
-		{'D', "object destroyed"}, {'P', "sample"}, {'R', "mark"}};
+	} names[] = {{'X', "complete"},		{'B', "begin"},		 {'E', "end"},
+		     {'i', "instant"},		{'I', "instant"},	 {'C', "counter"},
+		     {'M', "metadata"},		{'s', "flow start"},	 {'t', "flow step"},
+		     {'f', "flow end"},		{'b', "async begin"},	 {'e', "async end"},
+		     {'n', "async instant"},	{'N', "object created"}, {'O', "object snapshot"},
+		     {'D', "object destroyed"}, {'P', "sample"},	 {'R', "mark"}};
 	for (int ph = 0; ph < 128; ph++) {
 		if (!t->counts.by_phase[ph])
 			continue;
@@ -254,9 +259,9 @@ static void rows_anomalies(struct tab *b, const struct trace *t)
 		if (!t->anomalies.count[k])
 			continue;
 		int64_t off = t->anomalies.first_offset[k];
-		struct rep_val v[] = {rep_s(tr_anomaly_key(k)), rep_i((int64_t)t->anomalies.count[k]),
-				      off >= 0 ? rep_i(off) : rep_null(),
-				      rep_s(tr_anomaly_desc(k))};
+		struct rep_val v[] = {
+		    rep_s(tr_anomaly_key(k)), rep_i((int64_t)t->anomalies.count[k]),
+		    off >= 0 ? rep_i(off) : rep_null(), rep_s(tr_anomaly_desc(k))};
 		tab_row(b, v, 4);
 	}
 }
@@ -269,13 +274,13 @@ static const struct info_table {
 	int ncols;
 	void (*rows)(struct tab *b, const struct trace *t);
 } tables[] = {
-	{"devices", "Devices (deviceProperties)", devices_cols, NCOLS(devices_cols), rows_devices},
-	{"phases", "Events per phase", phases_cols, NCOLS(phases_cols), rows_phases},
-	{"categories", "Events per category (X, B/E, instants)", categories_cols,
-	 NCOLS(categories_cols), rows_categories},
-	{"threads", "Processes and threads", threads_cols, NCOLS(threads_cols), rows_threads},
-	{"anomalies", "Anomalies (byte offsets in the uncompressed JSON)", anomalies_cols,
-	 NCOLS(anomalies_cols), rows_anomalies},
+    {"devices", "Devices (deviceProperties)", devices_cols, NCOLS(devices_cols), rows_devices},
+    {"phases", "Events per phase", phases_cols, NCOLS(phases_cols), rows_phases},
+    {"categories", "Events per category (X, B/E, instants)", categories_cols,
+     NCOLS(categories_cols), rows_categories},
+    {"threads", "Processes and threads", threads_cols, NCOLS(threads_cols), rows_threads},
+    {"anomalies", "Anomalies (byte offsets in the uncompressed JSON)", anomalies_cols,
+     NCOLS(anomalies_cols), rows_anomalies},
 };
 
 static void emit_table(struct info_ctx *c, const struct info_table *tb, struct trace *const *ts,
@@ -310,8 +315,9 @@ int cmd_info(struct app *app, int argc, char **argv)
 	if (!nfiles)
 		return app_usage(app, "info", "no TRACE given");
 	if (app->step || app->range)
-		return app_usage(app, "info", "info describes whole files; --step and --range "
-					      "apply to the analysis commands");
+		return app_usage(app, "info",
+				 "info describes whole files; --step and --range "
+				 "apply to the analysis commands");
 	struct trace **ts = calloc((size_t)nfiles, sizeof *ts);
 	if (!ts)
 		return 2;

@@ -11,59 +11,59 @@
 #include "views/view_ncu.h"
 
 const char cmd_ncu_help[] =
-	"Usage: gpuprof ncu VERB [options] REPORT\n"
-	"\n"
-	"Read an Nsight Compute report (.ncu-rep, also the old .nsight-cuprof-report)\n"
-	"without NVIDIA software. Values equal what `ncu --import REPORT --csv`\n"
-	"prints (auto-scaled units by default, as ncu). Verbs:\n"
-	"\n"
-	"  list      one row per profiled launch: ID, kernel, kernel type (GEMM,\n"
-	"            Conv, Attention, Reduce, Softmax, Elementwise, Memory,\n"
-	"            Communication or Other, guessed from the name), grid, block,\n"
-	"            duration, SM and memory throughput, achieved occupancy,\n"
-	"            registers/thread, number of rule messages (hints)\n"
-	"  raw       every metric of every result. --format csv writes exactly the\n"
-	"            table of `ncu --import R --page raw --csv [--print-units U]`\n"
-	"            (11 identification columns, one column per metric sorted by\n"
-	"            name, a units row, one row per result); table/json give one row\n"
-	"            per (result, metric) with its unit\n"
-	"  session   session page: command line, creation time, host and target\n"
-	"            systems, versions, processes, device attributes\n"
-	"  details   sections with their metrics and the rule results under them\n"
-	"            (`ncu --page details --print-details all`); --format csv writes\n"
-	"            ncu's 21-column details CSV\n"
-	"  hints     every rule result message (INF/WRN/ERR/OPT) with its estimated\n"
-	"            speedup\n"
-	"  body      what each section declares it shows: its header, extra and\n"
-	"            body-item (chart, table) metrics with full-precision values and\n"
-	"            the instances of chart metrics (the viewer's charts)\n"
-	"\n"
-	"Options:\n"
-	"  --id N          only the result with ID N (0-based, file order)\n"
-	"  --kernel REGEX  only results whose kernel name (function, demangled or\n"
-	"                  mangled) matches the POSIX extended REGEX\n"
-	"  --section NAME  details, hints, body: only the section with this\n"
-	"                  identifier or display name\n"
-	"  --print-units U raw, details: `auto` (default, as ncu: us, Mbyte/s, Ghz,\n"
-	"                  sector/ms ...) or `base` (ns, byte/s, hz, sector/s ...)\n"
-	"  --print-details P  details: `all` (default: header, labelled rule and\n"
-	"                  source metrics, body items; 21 CSV columns), `header`\n"
-	"                  (header tables only; 20 columns, ncu's default) or\n"
-	"                  `body` (body items only)\n"
-	"  --metric REGEX  body: also every metric of the result whose name matches\n"
-	"                  the POSIX extended REGEX (type \"metric\", no section)\n"
-	"  --sort KEY      hints: order by `type` (ERR, WRN, OPT, INF), `section`\n"
-	"                  (ncu's section order) or `speedup` (estimated speedup,\n"
-	"                  highest first, none last); ties keep file order\n"
-	"\n"
-	"Units are not stored in reports: they come from a built-in table (the\n"
-	"metric naming of NCU); unknown metrics print an empty unit.\n"
-	"\n"
-	"Examples:\n"
-	"  gpuprof ncu list profile.ncu-rep\n"
-	"  gpuprof ncu raw --format csv profile.ncu-rep > raw.csv\n"
-	"  gpuprof ncu details --id 0 --section SpeedOfLight profile.ncu-rep\n"
-	"  gpuprof ncu hints --kernel 'gemm' profile.ncu-rep\n";
+    "Usage: gpuprof ncu VERB [options] REPORT\n"
+    "\n"
+    "Read an Nsight Compute report (.ncu-rep, also the old .nsight-cuprof-report)\n"
+    "without NVIDIA software. Values equal what `ncu --import REPORT --csv`\n"
+    "prints (auto-scaled units by default, as ncu). Verbs:\n"
+    "\n"
+    "  list      one row per profiled launch: ID, kernel, kernel type (GEMM,\n"
+    "            Conv, Attention, Reduce, Softmax, Elementwise, Memory,\n"
+    "            Communication or Other, guessed from the name), grid, block,\n"
+    "            duration, SM and memory throughput, achieved occupancy,\n"
+    "            registers/thread, number of rule messages (hints)\n"
+    "  raw       every metric of every result. --format csv writes exactly the\n"
+    "            table of `ncu --import R --page raw --csv [--print-units U]`\n"
+    "            (11 identification columns, one column per metric sorted by\n"
+    "            name, a units row, one row per result); table/json give one row\n"
+    "            per (result, metric) with its unit\n"
+    "  session   session page: command line, creation time, host and target\n"
+    "            systems, versions, processes, device attributes\n"
+    "  details   sections with their metrics and the rule results under them\n"
+    "            (`ncu --page details --print-details all`); --format csv writes\n"
+    "            ncu's 21-column details CSV\n"
+    "  hints     every rule result message (INF/WRN/ERR/OPT) with its estimated\n"
+    "            speedup\n"
+    "  body      what each section declares it shows: its header, extra and\n"
+    "            body-item (chart, table) metrics with full-precision values and\n"
+    "            the instances of chart metrics (the viewer's charts)\n"
+    "\n"
+    "Options:\n"
+    "  --id N          only the result with ID N (0-based, file order)\n"
+    "  --kernel REGEX  only results whose kernel name (function, demangled or\n"
+    "                  mangled) matches the POSIX extended REGEX\n"
+    "  --section NAME  details, hints, body: only the section with this\n"
+    "                  identifier or display name\n"
+    "  --print-units U raw, details: `auto` (default, as ncu: us, Mbyte/s, Ghz,\n"
+    "                  sector/ms ...) or `base` (ns, byte/s, hz, sector/s ...)\n"
+    "  --print-details P  details: `all` (default: header, labelled rule and\n"
+    "                  source metrics, body items; 21 CSV columns), `header`\n"
+    "                  (header tables only; 20 columns, ncu's default) or\n"
+    "                  `body` (body items only)\n"
+    "  --metric REGEX  body: also every metric of the result whose name matches\n"
+    "                  the POSIX extended REGEX (type \"metric\", no section)\n"
+    "  --sort KEY      hints: order by `type` (ERR, WRN, OPT, INF), `section`\n"
+    "                  (ncu's section order) or `speedup` (estimated speedup,\n"
+    "                  highest first, none last); ties keep file order\n"
+    "\n"
+    "Units are not stored in reports: they come from a built-in table (the\n"
+    "metric naming of NCU); unknown metrics print an empty unit.\n"
+    "\n"
+    "Examples:\n"
+    "  gpuprof ncu list profile.ncu-rep\n"
+    "  gpuprof ncu raw --format csv profile.ncu-rep > raw.csv\n"
+    "  gpuprof ncu details --id 0 --section SpeedOfLight profile.ncu-rep\n"
+    "  gpuprof ncu hints --kernel 'gemm' profile.ncu-rep\n";
 
 /* --- CSV in ncu's style: every field quoted, "" doubles a quote --- */
 
@@ -149,12 +149,13 @@ static int do_raw_csv(struct ncu_report *r, const struct ncu_view_opts *o, FILE 
 			if (m && m->value.type == NCU_V_NONE && (o->base_units || m->kind == 1))
 				csv_field(f, "", false);
 			else if (o->base_units)
-				csv_field(f, ncu_fmt_value(m ? &m->value : NULL, buf, sizeof buf), false);
+				csv_field(f, ncu_fmt_value(m ? &m->value : NULL, buf, sizeof buf),
+					  false);
 			else
 				csv_field(f,
-					  ncu_fmt_raw_auto(m ? &m->value : NULL, ncu_metric_unit(cols[k]),
-							   div[k] ? div[k] : 1, div[k] == 0, buf,
-							   sizeof buf),
+					  ncu_fmt_raw_auto(
+					      m ? &m->value : NULL, ncu_metric_unit(cols[k]),
+					      div[k] ? div[k] : 1, div[k] == 0, buf, sizeof buf),
 					  false);
 		}
 		fputc('\n', f);
@@ -183,7 +184,8 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_op
 				char *end;
 				o->id = strtol(v, &end, 10);
 				if (!*v || *end || o->id < 0)
-					return app_usage(app, "ncu", "--id needs a number >= 0, not '%s'", v);
+					return app_usage(app, "ncu",
+							 "--id needs a number >= 0, not '%s'", v);
 			} else if (a[2] == 'k') {
 				o->kernel = v;
 			} else {
@@ -195,8 +197,9 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_op
 			const char *v = argv[++i];
 			if (a[8] == 'u') {
 				if (strcmp(v, "base") && strcmp(v, "auto"))
-					return app_usage(app, "ncu",
-							 "--print-units takes base or auto, not '%s'", v);
+					return app_usage(
+					    app, "ncu",
+					    "--print-units takes base or auto, not '%s'", v);
 				o->base_units = !strcmp(v, "base");
 			} else if (!strcmp(v, "header")) {
 				o->parts = NCU_DETAILS_HEADER;
@@ -205,8 +208,9 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_op
 			} else if (!strcmp(v, "all")) {
 				o->parts = NCU_DETAILS_HEADER | NCU_DETAILS_BODY;
 			} else {
-				return app_usage(app, "ncu",
-						 "--print-details takes header, body or all, not '%s'", v);
+				return app_usage(
+				    app, "ncu",
+				    "--print-details takes header, body or all, not '%s'", v);
 			}
 		} else if (!strcmp(a, "--metric")) {
 			if (i + 1 >= argc)
@@ -216,13 +220,14 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_op
 			if (i + 1 >= argc)
 				return app_usage(app, "ncu", "option %s needs a value", a);
 			const char *v = argv[++i];
-			o->sort = !strcmp(v, "type")	    ? 1
+			o->sort = !strcmp(v, "type")	  ? 1
 				  : !strcmp(v, "section") ? 2
 				  : !strcmp(v, "speedup") ? 3
 							  : -1;
 			if (o->sort < 0)
 				return app_usage(app, "ncu",
-						 "--sort takes type, section or speedup, not '%s'", v);
+						 "--sort takes type, section or speedup, not '%s'",
+						 v);
 		} else if (!strcmp(a, "--")) {
 			continue;
 		} else if (a[0] == '-' && a[1]) {
@@ -236,13 +241,15 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_op
 		}
 	}
 	if (!o->verb)
-		return app_usage(app, "ncu", "no VERB given (list, raw, session, details, hints, body)");
+		return app_usage(app, "ncu",
+				 "no VERB given (list, raw, session, details, hints, body)");
 	static const char *const verbs[] = {"list", "raw", "session", "details", "hints", "body"};
 	bool ok = false;
 	for (size_t i = 0; i < 6; i++)
 		ok |= !strcmp(o->verb, verbs[i]);
 	if (!ok)
-		return app_usage(app, "ncu", "unknown verb '%s' (list, raw, session, details, hints, body)",
+		return app_usage(app, "ncu",
+				 "unknown verb '%s' (list, raw, session, details, hints, body)",
 				 o->verb);
 	if (!o->path)
 		return app_usage(app, "ncu", "no REPORT given");
@@ -310,10 +317,10 @@ out:
 
 /* --- details --- */
 
-static const char *const details_titles[10] = {"Section Name", "Body Item Label", "Metric Name",
-					       "Metric Unit", "Metric Value", "Rule Name",
-					       "Rule Type", "Rule Description",
-					       "Estimated Speedup Type", "Estimated Speedup"};
+static const char *const details_titles[10] = {
+    "Section Name",	      "Body Item Label",  "Metric Name", "Metric Unit",
+    "Metric Value",	      "Rule Name",	  "Rule Type",	 "Rule Description",
+    "Estimated Speedup Type", "Estimated Speedup"};
 
 struct det_ctx {
 	FILE *f;

@@ -13,50 +13,50 @@
 #include "views/view_nsys_iter.h"
 
 const char cmd_nsys_help[] =
-	"Usage: gpuprof nsys analyze --run-dir DIR [--from-csv] [--nsys-version TEXT]\n"
-	"       gpuprof nsys FILE.sqlite [info|kernels|memcpy|api|nvtx|gpus|steps]\n"
-	"                    [--manifest FILE] [--capture-range NAME] [--iterations N]\n"
-	"\n"
-	"nsys analyze: per-iteration NVTX analysis of a profiling run directory\n"
-	"(the roboflow harness layout: DIR/manifest.yaml, DIR/trace.nsys-rep).\n"
-	"Runs, with an argument vector (never a shell),\n"
-	"  nsys stats --report nvtx_pushpop_trace --report nvtx_gpu_proj_trace\n"
-	"    --format csv --output DIR/stats/nsys --force-overwrite=true DIR/trace.nsys-rep\n"
-	"then `nsys --version`, reads the two CSVs by header name, finds the capture\n"
-	"range named by the manifest's capture_range and its direct 'iteration N'\n"
-	"children, joins host ranges with their GPU projections on (PID, TID,\n"
-	"RangeId), scopes repeated names by their NVTX ancestry below the iteration\n"
-	"(preprocessing.resize), and writes DIR/analysis.json (schema_version 1,\n"
-	"sorted keys, written to a temp file and renamed): host inclusive,\n"
-	"exclusive and child time, GPU-projected time, each as total, mean, median,\n"
-	"min, max and sample standard deviation in ns, plus provenance and warnings.\n"
-	"Host and GPU numbers use different clocks: never add or compare them.\n"
-	"  --run-dir DIR        the run directory (required)\n"
-	"  --from-csv           do not run nsys; use DIR/stats/nsys_nvtx_pushpop_trace.csv\n"
-	"                       and DIR/stats/nsys_nvtx_gpu_proj_trace.csv as they are\n"
-	"  --nsys-version TEXT  the Nsight version to record with --from-csv (default:\n"
-	"                       'unknown', which adds a warning)\n"
-	"\n"
-	"nsys FILE.sqlite VIEW: reads an `nsys export --type sqlite` file (read-only)\n"
-	"with libsqlite3; exports from Nsight 2023.4 to 2026.2 are understood.\n"
-	"  info     product and schema version, which tables hold data (default)\n"
-	"  kernels  GPU kernel summary like `nsys stats -r cuda_gpu_kern_sum`\n"
-	"  memcpy   memory copies and sets by kind: count, bytes, time\n"
-	"  api      CUDA runtime/driver API summary like cuda_api_sum\n"
-	"  nvtx     NVTX range summary with GPU projection: kernels, copies and sets\n"
-	"           launched by CUDA calls inside each range (span and summed time)\n"
-	"  gpus     kernel and memory time per GPU and per stream\n"
-	"  steps    the same analysis as `nsys analyze`, on the export's NVTX ranges\n"
-	"           (needs the harness structure: capture range + 'iteration N')\n"
-	"  --manifest FILE       steps: the run's manifest.yaml\n"
-	"  --capture-range NAME  steps without a manifest (default: profile-target)\n"
-	"  --iterations N        steps without a manifest: expected iteration count\n"
-	"A .nsys-rep cannot be read directly; make the export with\n"
-	"  nsys export --type sqlite -o FILE.sqlite FILE.nsys-rep\n"
-	"\n"
-	"Examples:\n"
-	"  gpuprof nsys analyze --run-dir snippets/smoke/runs/20260101T000000Z\n"
-	"  gpuprof nsys trace.sqlite kernels --format csv\n";
+    "Usage: gpuprof nsys analyze --run-dir DIR [--from-csv] [--nsys-version TEXT]\n"
+    "       gpuprof nsys FILE.sqlite [info|kernels|memcpy|api|nvtx|gpus|steps]\n"
+    "                    [--manifest FILE] [--capture-range NAME] [--iterations N]\n"
+    "\n"
+    "nsys analyze: per-iteration NVTX analysis of a profiling run directory\n"
+    "(the roboflow harness layout: DIR/manifest.yaml, DIR/trace.nsys-rep).\n"
+    "Runs, with an argument vector (never a shell),\n"
+    "  nsys stats --report nvtx_pushpop_trace --report nvtx_gpu_proj_trace\n"
+    "    --format csv --output DIR/stats/nsys --force-overwrite=true DIR/trace.nsys-rep\n"
+    "then `nsys --version`, reads the two CSVs by header name, finds the capture\n"
+    "range named by the manifest's capture_range and its direct 'iteration N'\n"
+    "children, joins host ranges with their GPU projections on (PID, TID,\n"
+    "RangeId), scopes repeated names by their NVTX ancestry below the iteration\n"
+    "(preprocessing.resize), and writes DIR/analysis.json (schema_version 1,\n"
+    "sorted keys, written to a temp file and renamed): host inclusive,\n"
+    "exclusive and child time, GPU-projected time, each as total, mean, median,\n"
+    "min, max and sample standard deviation in ns, plus provenance and warnings.\n"
+    "Host and GPU numbers use different clocks: never add or compare them.\n"
+    "  --run-dir DIR        the run directory (required)\n"
+    "  --from-csv           do not run nsys; use DIR/stats/nsys_nvtx_pushpop_trace.csv\n"
+    "                       and DIR/stats/nsys_nvtx_gpu_proj_trace.csv as they are\n"
+    "  --nsys-version TEXT  the Nsight version to record with --from-csv (default:\n"
+    "                       'unknown', which adds a warning)\n"
+    "\n"
+    "nsys FILE.sqlite VIEW: reads an `nsys export --type sqlite` file (read-only)\n"
+    "with libsqlite3; exports from Nsight 2023.4 to 2026.2 are understood.\n"
+    "  info     product and schema version, which tables hold data (default)\n"
+    "  kernels  GPU kernel summary like `nsys stats -r cuda_gpu_kern_sum`\n"
+    "  memcpy   memory copies and sets by kind: count, bytes, time\n"
+    "  api      CUDA runtime/driver API summary like cuda_api_sum\n"
+    "  nvtx     NVTX range summary with GPU projection: kernels, copies and sets\n"
+    "           launched by CUDA calls inside each range (span and summed time)\n"
+    "  gpus     kernel and memory time per GPU and per stream\n"
+    "  steps    the same analysis as `nsys analyze`, on the export's NVTX ranges\n"
+    "           (needs the harness structure: capture range + 'iteration N')\n"
+    "  --manifest FILE       steps: the run's manifest.yaml\n"
+    "  --capture-range NAME  steps without a manifest (default: profile-target)\n"
+    "  --iterations N        steps without a manifest: expected iteration count\n"
+    "A .nsys-rep cannot be read directly; make the export with\n"
+    "  nsys export --type sqlite -o FILE.sqlite FILE.nsys-rep\n"
+    "\n"
+    "Examples:\n"
+    "  gpuprof nsys analyze --run-dir snippets/smoke/runs/20260101T000000Z\n"
+    "  gpuprof nsys trace.sqlite kernels --format csv\n";
 
 static int usage(struct app *app, const char *msg)
 {
@@ -139,11 +139,11 @@ static int sqlite_cmd(struct app *app, int argc, char **argv)
 	const char *path = argv[0], *manifest = NULL, *capture = "profile-target",
 		   *iterations = NULL;
 	enum nsys_sql_view view = NSYS_SQL_INFO;
-	static const char *const names[] = {"info", "kernels", "memcpy", "api", "nvtx", "steps",
-					    "gpus"};
-	static const enum nsys_sql_view views[] = {NSYS_SQL_INFO, NSYS_SQL_KERNELS, NSYS_SQL_MEMCPY,
-						   NSYS_SQL_API, NSYS_SQL_NVTX, NSYS_SQL_STEPS,
-						   NSYS_SQL_DEVICES};
+	static const char *const names[] = {"info", "kernels", "memcpy", "api",
+					    "nvtx", "steps",   "gpus"};
+	static const enum nsys_sql_view views[] = {
+	    NSYS_SQL_INFO, NSYS_SQL_KERNELS, NSYS_SQL_MEMCPY, NSYS_SQL_API,
+	    NSYS_SQL_NVTX, NSYS_SQL_STEPS,   NSYS_SQL_DEVICES};
 	bool view_set = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--manifest") && i + 1 < argc) {
@@ -180,7 +180,9 @@ static int sqlite_cmd(struct app *app, int argc, char **argv)
 		case NSYS_SQL_MEMCPY:
 		case NSYS_SQL_API:
 		case NSYS_SQL_NVTX:
-		case NSYS_SQL_DEVICES: rc = nsys_view_compute(s, &a, view, &t, &e); break;
+		case NSYS_SQL_DEVICES:
+			rc = nsys_view_compute(s, &a, view, &t, &e);
+			break;
 		case NSYS_SQL_STEPS: {
 			struct nsys_jv *m = NULL;
 			rc = manifest ? nsys_manifest_read(&a, manifest, &m, &e)
@@ -189,7 +191,8 @@ static int sqlite_cmd(struct app *app, int argc, char **argv)
 				rc = nsys_view_steps(s, &a, m, manifest, path, &analysis, &e);
 			break;
 		}
-		case NSYS_SQL_INFO: break;
+		case NSYS_SQL_INFO:
+			break;
 		}
 	}
 	if (!rc)
@@ -199,8 +202,9 @@ static int sqlite_cmd(struct app *app, int argc, char **argv)
 			nsys_jv_write(app->out, analysis);
 		} else {
 			struct report *r = rep_open(app->out, app->format);
-			int wrc = !r ? -1 : view == NSYS_SQL_INFO ? nsys_view_info(r, s, &a, path)
-								 : nsys_view_table(r, view, &t);
+			int wrc = !r			  ? -1
+				  : view == NSYS_SQL_INFO ? nsys_view_info(r, s, &a, path)
+							  : nsys_view_table(r, view, &t);
 			if (r && rep_close(r))
 				wrc = -1;
 			if (wrc)

@@ -17,43 +17,43 @@
 extern char **environ;
 
 const char cmd_serve_help[] =
-	"Usage: gpuprof serve [options] [TRACE|REPORT|EXPORT|ANALYSIS|RUN_DIR...]\n"
-	"\n"
-	"A local web viewer: loads the files, prints the viewer's URL and serves\n"
-	"until interrupted (Ctrl-C). Each file's kind is recognised by its content,\n"
-	"whatever its name:\n"
-	"\n"
-	"  PyTorch profiler (Kineto) trace  Overview, Operators, Kernels, Memory,\n"
-	"                                   Timeline, Steps; Distributed over\n"
-	"                                   several traces (one per rank)\n"
-	"  Nsight Compute report (.ncu-rep) kernels, sections with charts, rule\n"
-	"                                   results, hints, session\n"
-	"  Nsight Systems SQLite export     summary tables and NVTX iterations\n"
-	"  analysis.json (nsys analyze)     NVTX iterations\n"
-	"  a profiling run directory        the same, of DIR/analysis.json or of\n"
-	"                                   DIR/stats/*.csv analysed in memory\n"
-	"                                   (nothing is written into DIR)\n"
-	"\n"
-	"Every number is the matching command's: the JSON API (docs/viewer.md)\n"
-	"answers what `gpuprof VIEW --format json` prints. More files can be\n"
-	"dropped onto the page. Everything stays on this machine: the viewer is\n"
-	"built into the binary, uploads stay in memory or a private temporary\n"
-	"file, and the server listens on the loopback address unless told\n"
-	"otherwise.\n"
-	"\n"
-	"Options:\n"
-	"  --port N          port to listen on (default 8765, or any free port when\n"
-	"                    8765 is taken; 0 = any free port)\n"
-	"  --host ADDR       address to bind (default 127.0.0.1); anything but a\n"
-	"                    loopback address exposes the traces to the network\n"
-	"  --open            open the URL in the default browser (xdg-open)\n"
-	"  --max-upload SIZE largest upload accepted, bytes or with K, M, G\n"
-	"                    (default 2G)\n"
-	"\n"
-	"Examples:\n"
-	"  gpuprof serve examples/resnet_like.json.gz\n"
-	"  gpuprof serve --port 0 --open run/*.pt.trace.json.gz\n"
-	"  gpuprof serve profile.ncu-rep capture.sqlite runs/2026-11-29/\n";
+    "Usage: gpuprof serve [options] [TRACE|REPORT|EXPORT|ANALYSIS|RUN_DIR...]\n"
+    "\n"
+    "A local web viewer: loads the files, prints the viewer's URL and serves\n"
+    "until interrupted (Ctrl-C). Each file's kind is recognised by its content,\n"
+    "whatever its name:\n"
+    "\n"
+    "  PyTorch profiler (Kineto) trace  Overview, Operators, Kernels, Memory,\n"
+    "                                   Timeline, Steps; Distributed over\n"
+    "                                   several traces (one per rank)\n"
+    "  Nsight Compute report (.ncu-rep) kernels, sections with charts, rule\n"
+    "                                   results, hints, session\n"
+    "  Nsight Systems SQLite export     summary tables and NVTX iterations\n"
+    "  analysis.json (nsys analyze)     NVTX iterations\n"
+    "  a profiling run directory        the same, of DIR/analysis.json or of\n"
+    "                                   DIR/stats/*.csv analysed in memory\n"
+    "                                   (nothing is written into DIR)\n"
+    "\n"
+    "Every number is the matching command's: the JSON API (docs/viewer.md)\n"
+    "answers what `gpuprof VIEW --format json` prints. More files can be\n"
+    "dropped onto the page. Everything stays on this machine: the viewer is\n"
+    "built into the binary, uploads stay in memory or a private temporary\n"
+    "file, and the server listens on the loopback address unless told\n"
+    "otherwise.\n"
+    "\n"
+    "Options:\n"
+    "  --port N          port to listen on (default 8765, or any free port when\n"
+    "                    8765 is taken; 0 = any free port)\n"
+    "  --host ADDR       address to bind (default 127.0.0.1); anything but a\n"
+    "                    loopback address exposes the traces to the network\n"
+    "  --open            open the URL in the default browser (xdg-open)\n"
+    "  --max-upload SIZE largest upload accepted, bytes or with K, M, G\n"
+    "                    (default 2G)\n"
+    "\n"
+    "Examples:\n"
+    "  gpuprof serve examples/resnet_like.json.gz\n"
+    "  gpuprof serve --port 0 --open run/*.pt.trace.json.gz\n"
+    "  gpuprof serve profile.ncu-rep capture.sqlite runs/2026-11-29/\n";
 
 /* SIZE: digits with an optional K, M or G (powers of 1024). */
 static int parse_size(const char *s, int64_t *out)
@@ -84,13 +84,17 @@ static void open_browser(const char *url)
 	int status;
 	if (posix_spawnp(&pid, "xdg-open", NULL, NULL, argv, environ) ||
 	    waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		fprintf(stderr, "gpuprof: serve: could not open a browser; open the URL yourself\n");
+		fprintf(stderr,
+			"gpuprof: serve: could not open a browser; open the URL yourself\n");
 }
 
 int cmd_serve(struct app *app, int argc, char **argv)
 {
-	struct srv_opts so = {.host = "127.0.0.1", .port = 8765, .max_upload = (int64_t)2 << 30,
-			      .max_jobs = 2, .max_files = 64};
+	struct srv_opts so = {.host = "127.0.0.1",
+			      .port = 8765,
+			      .max_upload = (int64_t)2 << 30,
+			      .max_jobs = 2,
+			      .max_files = 64};
 	bool open = false, dashdash = false, port_given = false;
 	const char **paths = calloc((size_t)argc, sizeof *paths);
 	int npaths = 0;
@@ -118,11 +122,13 @@ int cmd_serve(struct app *app, int argc, char **argv)
 			} else if (!strcmp(a, "--port")) {
 				long p = strtol(v, &end, 10);
 				if (*end || end == v || p < 0 || p > 65535)
-					rc = app_usage(app, "serve", "--port needs 0..65535, not '%s'", v);
+					rc = app_usage(app, "serve",
+						       "--port needs 0..65535, not '%s'", v);
 				so.port = (int)p;
 				port_given = true;
 			} else if (parse_size(v, &so.max_upload)) {
-				rc = app_usage(app, "serve", "--max-upload needs a size such as 512M, not '%s'",
+				rc = app_usage(app, "serve",
+					       "--max-upload needs a size such as 512M, not '%s'",
 					       v);
 			}
 		} else {
@@ -134,8 +140,10 @@ int cmd_serve(struct app *app, int argc, char **argv)
 		return rc;
 	}
 	if (!srv_is_loopback(so.host))
-		fprintf(stderr, "gpuprof: warning: serving on %s: anyone who can reach this "
-				"address can read the loaded traces\n", so.host);
+		fprintf(stderr,
+			"gpuprof: warning: serving on %s: anyone who can reach this "
+			"address can read the loaded traces\n",
+			so.host);
 	/* the server's threads inherit this mask; this thread waits for them */
 	sigset_t sigs;
 	sigemptyset(&sigs);
@@ -148,18 +156,21 @@ int cmd_serve(struct app *app, int argc, char **argv)
 	if (src && !port_given && e.code == ERR_IO) {
 		/* the default port is taken (another viewer?): any free one */
 		if (!app->quiet)
-			fprintf(stderr, "gpuprof: note: port %d is in use; taking a free one\n", so.port);
+			fprintf(stderr, "gpuprof: note: port %d is in use; taking a free one\n",
+				so.port);
 		so.port = 0;
 		e = (struct err){0};
 		src = srv_start(&so, &s, &e);
 	}
 	if (src) {
 		free(paths);
-		return e.code == ERR_USAGE ? app_usage(app, "serve", "%s", e.msg) : app_fail(app, &e);
+		return e.code == ERR_USAGE ? app_usage(app, "serve", "%s", e.msg)
+					   : app_fail(app, &e);
 	}
 	for (int i = 0; i < npaths && !rc; i++) {
 		struct stat st;
-		int64_t bytes = strcmp(paths[i], "-") && !stat(paths[i], &st) ? (int64_t)st.st_size : -1;
+		int64_t bytes =
+		    strcmp(paths[i], "-") && !stat(paths[i], &st) ? (int64_t)st.st_size : -1;
 		/* a run directory, or an analysis.json of `nsys analyze` */
 		if ((bytes >= 0 && S_ISDIR(st.st_mode)) || srv_is_nsys_analysis(paths[i])) {
 			if (srv_add_nsys_analysis(s, paths[i], &e) < 0)
@@ -168,7 +179,8 @@ int cmd_serve(struct app *app, int argc, char **argv)
 		}
 		if (srv_is_ncu_file(paths[i])) {
 			struct ncu_report *r;
-			if (ncu_load(&r, paths[i], &e) || srv_add_ncu(s, paths[i], bytes, r, &e) < 0)
+			if (ncu_load(&r, paths[i], &e) ||
+			    srv_add_ncu(s, paths[i], bytes, r, &e) < 0)
 				rc = app_fail(app, &e);
 			continue;
 		}
@@ -190,8 +202,8 @@ int cmd_serve(struct app *app, int argc, char **argv)
 	}
 	char url[128];
 	srv_url(s, url, sizeof url);
-	printf("gpuprof: serving %d file%s at %s (Ctrl-C to stop)\n", npaths, npaths == 1 ? "" : "s",
-	       url);
+	printf("gpuprof: serving %d file%s at %s (Ctrl-C to stop)\n", npaths,
+	       npaths == 1 ? "" : "s", url);
 	fflush(stdout);
 	if (open)
 		open_browser(url);

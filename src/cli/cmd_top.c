@@ -11,23 +11,23 @@
 #include "export/stacks.h"
 
 const char cmd_top_help[] =
-	"Usage: gpuprof top [options] TRACE\n"
-	"\n"
-	"Where the time goes: event counts, time by category, and the top operations\n"
-	"by total and by self time. The numbers are those of `gpuprof export`: stacks\n"
-	"from how events nest in time per thread and GPU stream, partial overlaps\n"
-	"clipped to their parent; self = duration minus callees (pprof's flat),\n"
-	"total = inclusive time with nested calls of the same operation counted\n"
-	"once (pprof's cum). An operation is a (name, category) pair.\n"
-	"\n"
-	"Options:\n"
-	"  -n, --top N   rows in each top table (default 20; 0 = all)\n"
-	"  --gpu         count kernels, memcpys and memsets under the runtime call\n"
-	"                that launched them (as export --gpu)\n"
-	"\n"
-	"Examples:\n"
-	"  gpuprof top trace.json.gz\n"
-	"  gpuprof top -n 50 --format csv trace.json.gz\n";
+    "Usage: gpuprof top [options] TRACE\n"
+    "\n"
+    "Where the time goes: event counts, time by category, and the top operations\n"
+    "by total and by self time. The numbers are those of `gpuprof export`: stacks\n"
+    "from how events nest in time per thread and GPU stream, partial overlaps\n"
+    "clipped to their parent; self = duration minus callees (pprof's flat),\n"
+    "total = inclusive time with nested calls of the same operation counted\n"
+    "once (pprof's cum). An operation is a (name, category) pair.\n"
+    "\n"
+    "Options:\n"
+    "  -n, --top N   rows in each top table (default 20; 0 = all)\n"
+    "  --gpu         count kernels, memcpys and memsets under the runtime call\n"
+    "                that launched them (as export --gpu)\n"
+    "\n"
+    "Examples:\n"
+    "  gpuprof top trace.json.gz\n"
+    "  gpuprof top -n 50 --format csv trace.json.gz\n";
 
 /* A row to sort: the value sorted by beside its frame, since qsort passes
  * no context. Ties: name bytes, then category, so the order is total. */
@@ -52,9 +52,9 @@ static int by_value(const void *x, const void *y)
 }
 
 static const struct rep_col op_cols[] = {
-	{"name", "Name", REP_STR},	   {"category", "Category", REP_STR},
-	{"calls", "Calls", REP_INT},	   {"total_ns", "Total", REP_DUR_NS},
-	{"self_ns", "Self", REP_DUR_NS},
+    {"name", "Name", REP_STR},	     {"category", "Category", REP_STR},
+    {"calls", "Calls", REP_INT},     {"total_ns", "Total", REP_DUR_NS},
+    {"self_ns", "Self", REP_DUR_NS},
 };
 
 static void op_table(struct report *r, const char *name, const char *title,
@@ -63,23 +63,23 @@ static void op_table(struct report *r, const char *name, const char *title,
 	rep_table_begin(r, name, title, op_cols, 5);
 	for (size_t i = 0; i < n && (!top || i < top); i++) {
 		const struct stk_frame *f = rows[i].f;
-		const struct rep_val v[] = {rep_s(f->len ? f->name : "[unnamed]"),
-					    rep_s(stk_kind_label(f->kind)), rep_i((int64_t)f->calls),
-					    rep_i(f->total_ns), rep_i(f->self_ns)};
+		const struct rep_val v[] = {
+		    rep_s(f->len ? f->name : "[unnamed]"), rep_s(stk_kind_label(f->kind)),
+		    rep_i((int64_t)f->calls), rep_i(f->total_ns), rep_i(f->self_ns)};
 		rep_row(r, v);
 	}
 	rep_table_end(r);
 }
 
 static const struct rep_col cat_cols[] = {
-	{"category", "Category", REP_STR},
-	{"events", "Events", REP_INT},
-	{"self_ns", "Self", REP_DUR_NS},
-	{"self_pct", "Self %", REP_PCT},
+    {"category", "Category", REP_STR},
+    {"events", "Events", REP_INT},
+    {"self_ns", "Self", REP_DUR_NS},
+    {"self_pct", "Self %", REP_PCT},
 };
 
-static void emit(struct report *r, const struct stk_profile *p, struct top_row *rows,
-		 size_t n, size_t top)
+static void emit(struct report *r, const struct stk_profile *p, struct top_row *rows, size_t n,
+		 size_t top)
 {
 	const struct trace *t = p->t;
 	rep_kv_begin(r, "events", "Events");
@@ -110,9 +110,9 @@ static void emit(struct report *r, const struct stk_profile *p, struct top_row *
 		if (best < 0)
 			break;
 		const struct rep_val v[] = {
-			rep_s(stk_kind_label((uint8_t)best)), rep_i((int64_t)ev[best]),
-			rep_i(self[best]),
-			rep_f(p->self_ns ? 100.0 * (double)self[best] / (double)p->self_ns : 0)};
+		    rep_s(stk_kind_label((uint8_t)best)), rep_i((int64_t)ev[best]),
+		    rep_i(self[best]),
+		    rep_f(p->self_ns ? 100.0 * (double)self[best] / (double)p->self_ns : 0)};
 		rep_row(r, v);
 		ev[best] = 0;
 		self[best] = 0;
@@ -145,10 +145,11 @@ static int set_top(void *ctx, const char *name, const char *v, char *msg, size_t
 int cmd_top(struct app *app, int argc, char **argv)
 {
 	struct top_args a = {.so = {.merge_tracks = true}, .top = 20};
-	const struct arg_spec spec[] = {{"--gpu", &a.so.gpu, NULL}, {"-n", NULL, set_top},
-					{"--top", NULL, set_top}};
+	const struct arg_spec spec[] = {
+	    {"--gpu", &a.so.gpu, NULL}, {"-n", NULL, set_top}, {"--top", NULL, set_top}};
 	const char *path;
-	int rc = app_args(app, "top", "TRACE", argc, argv, spec, sizeof spec / sizeof spec[0], &a, &path);
+	int rc = app_args(app, "top", "TRACE", argc, argv, spec, sizeof spec / sizeof spec[0], &a,
+			  &path);
 	if (rc)
 		return rc;
 	struct stk_opts so = a.so;

@@ -88,12 +88,14 @@ int app_load_trace(struct app *app, const char *path, struct trace **out)
 		if (firstk < 0)
 			firstk = k;
 		else if (an->first_offset[k] >= 0 &&
-			 (an->first_offset[firstk] < 0 || an->first_offset[k] < an->first_offset[firstk]))
+			 (an->first_offset[firstk] < 0 ||
+			  an->first_offset[k] < an->first_offset[firstk]))
 			firstk = k;
 	}
 	char where[64] = "";
 	if (an->first_offset[firstk] >= 0)
-		snprintf(where, sizeof where, " at byte %lld%s", (long long)an->first_offset[firstk],
+		snprintf(where, sizeof where, " at byte %lld%s",
+			 (long long)an->first_offset[firstk],
 			 (*out)->gzip ? " (uncompressed)" : "");
 	if (app->strict) {
 		fprintf(stderr,
@@ -105,8 +107,9 @@ int app_load_trace(struct app *app, const char *path, struct trace **out)
 		return 2;
 	}
 	if (!app->quiet && app->anomaly_notes)
-		fprintf(stderr, "gpuprof: note: %s: %llu input anomal%s (first: %s%s); "
-				"'gpuprof info' lists them\n",
+		fprintf(stderr,
+			"gpuprof: note: %s: %llu input anomal%s (first: %s%s); "
+			"'gpuprof info' lists them\n",
 			(*out)->path, (unsigned long long)total, total == 1 ? "y" : "ies",
 			tr_anomaly_key(firstk), where);
 	return app->step || app->range ? apply_window(app, out) : 0;

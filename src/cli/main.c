@@ -18,59 +18,58 @@
 #endif
 
 static const struct cmd commands[] = {
-	{"info", "what a trace is: format, versions, devices, counts, anomalies", cmd_info_help,
-	 cmd_info},
-	{"steps", "training steps and their time breakdown (Kernel, Memcpy, ..., Other)",
-	 cmd_steps_help, cmd_steps},
-	{"summary", "overview: GPUs, steps, average step breakdown, GPU utilization",
-	 cmd_summary_help, cmd_summary},
-	{"ops", "operator table (torch-tb-profiler's Operator view)", cmd_ops_help, cmd_ops},
-	{"kernels", "kernel table (torch-tb-profiler's Kernel view)", cmd_kernels_help,
-	 cmd_kernels},
-	{"memory", "memory by operator, peaks, curve, allocations (tb's Memory view)",
-	 cmd_memory_help, cmd_memory},
-	{"dist", "distributed view: overlap, wait time, collectives per worker (tb)",
-	 cmd_dist_help, cmd_dist},
-	{"top", "where the time goes: counts, time by category, top operations (self, total)",
-	 cmd_top_help, cmd_top},
-	{"export", "call stacks for other tools: pprof, folded stacks, speedscope",
-	 cmd_export_help, cmd_export},
-	{"ncu", "Nsight Compute reports: list, raw, session, details, hints", cmd_ncu_help,
-	 cmd_ncu},
-	{"nsys", "Nsight Systems: per-iteration NVTX analysis, SQLite export summaries",
-	 cmd_nsys_help, cmd_nsys},
-	{"serve", "local web viewer of traces (prints the URL)", cmd_serve_help, cmd_serve},
-	{"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help,
-	 cmd_synth},
+    {"info", "what a trace is: format, versions, devices, counts, anomalies", cmd_info_help,
+     cmd_info},
+    {"steps", "training steps and their time breakdown (Kernel, Memcpy, ..., Other)",
+     cmd_steps_help, cmd_steps},
+    {"summary", "overview: GPUs, steps, average step breakdown, GPU utilization", cmd_summary_help,
+     cmd_summary},
+    {"ops", "operator table (torch-tb-profiler's Operator view)", cmd_ops_help, cmd_ops},
+    {"kernels", "kernel table (torch-tb-profiler's Kernel view)", cmd_kernels_help, cmd_kernels},
+    {"memory", "memory by operator, peaks, curve, allocations (tb's Memory view)", cmd_memory_help,
+     cmd_memory},
+    {"dist", "distributed view: overlap, wait time, collectives per worker (tb)", cmd_dist_help,
+     cmd_dist},
+    {"top", "where the time goes: counts, time by category, top operations (self, total)",
+     cmd_top_help, cmd_top},
+    {"export", "call stacks for other tools: pprof, folded stacks, speedscope", cmd_export_help,
+     cmd_export},
+    {"ncu", "Nsight Compute reports: list, raw, session, details, hints", cmd_ncu_help, cmd_ncu},
+    {"nsys", "Nsight Systems: per-iteration NVTX analysis, SQLite export summaries", cmd_nsys_help,
+     cmd_nsys},
+    {"serve", "local web viewer of traces (prints the URL)", cmd_serve_help, cmd_serve},
+    {"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help, cmd_synth},
 };
 
 static const char global_help[] =
-	"Global options (accepted before or after the command):\n"
-	"  --format table|csv|json  output format (default: table)\n"
-	"  -o, --output FILE        write to FILE atomically (temp file + rename); '-' = stdout\n"
-	"  -q, --quiet              no progress indicator, no anomaly notes on stderr\n"
-	"      --strict             treat input anomalies as errors (exit 2)\n"
-	"      --step N|A-B         trace commands: analyse only step N (ProfilerStep#N,\n"
-	"                           with the GPU work it launched) or steps A to B\n"
-	"      --range NAME         trace commands: analyse only the time of the first\n"
-	"                           user annotation (record_function) named NAME\n"
-	"  -h, --help               help for the tool or a command\n"
-	"      --version            version and build details\n"
-	"\n"
-	"Exit status: 0 ok, 1 an analysis gate tripped, 2 usage or input error.\n"
-	"Environment: GPUPROF_THREADS=1 imports traces on one thread (default: two\n"
-	"when the machine has more than one CPU).\n";
+    "Global options (accepted before or after the command):\n"
+    "  --format table|csv|json  output format (default: table)\n"
+    "  -o, --output FILE        write to FILE atomically (temp file + rename); '-' = stdout\n"
+    "  -q, --quiet              no progress indicator, no anomaly notes on stderr\n"
+    "      --strict             treat input anomalies as errors (exit 2)\n"
+    "      --step N|A-B         trace commands: analyse only step N (ProfilerStep#N,\n"
+    "                           with the GPU work it launched) or steps A to B\n"
+    "      --range NAME         trace commands: analyse only the time of the first\n"
+    "                           user annotation (record_function) named NAME\n"
+    "  -h, --help               help for the tool or a command\n"
+    "      --version            version and build details\n"
+    "\n"
+    "Exit status: 0 ok, 1 an analysis gate tripped, 2 usage or input error.\n"
+    "Environment: GPUPROF_THREADS=1 imports traces on one thread (default: two\n"
+    "when the machine has more than one CPU).\n";
 
 static void print_help(FILE *f)
 {
-	fprintf(f, "gpuprof %s: answers from GPU profiles (PyTorch profiler traces, Nsight\n"
-		   "Compute reports, Nsight Systems runs and exports)\n\n"
-		   "Usage: gpuprof [global options] COMMAND [options] FILE...\n\nCommands:\n",
+	fprintf(f,
+		"gpuprof %s: answers from GPU profiles (PyTorch profiler traces, Nsight\n"
+		"Compute reports, Nsight Systems runs and exports)\n\n"
+		"Usage: gpuprof [global options] COMMAND [options] FILE...\n\nCommands:\n",
 		GP_VERSION);
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n%s\nRun 'gpuprof COMMAND --help' for a command's options. "
-		   "'-' as FILE reads standard input.\n",
+	fprintf(f,
+		"\n%s\nRun 'gpuprof COMMAND --help' for a command's options. "
+		"'-' as FILE reads standard input.\n",
 		global_help);
 }
 
@@ -160,7 +159,9 @@ static int take_globals(struct app *app, int argc, char **argv)
 		}
 		if (val && !strcmp(a, "--format")) {
 			if (parse_format(val, &app->format)) {
-				fprintf(stderr, "gpuprof: --format must be table, csv or json, not '%s'\n", val);
+				fprintf(stderr,
+					"gpuprof: --format must be table, csv or json, not '%s'\n",
+					val);
 				return -1;
 			}
 			app->format_set = true;

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-int err_set(struct err *e, enum err_code code, const char *path, int64_t offset,
-	    const char *fmt, ...)
+int err_set(struct err *e, enum err_code code, const char *path, int64_t offset, const char *fmt,
+	    ...)
 {
 	if (!e)
 		return code;

@@ -26,7 +26,7 @@ enum err_code {
 
 struct err {
 	enum err_code code;
-	int64_t offset;	  /* byte offset of the problem, -1 if none */
+	int64_t offset;	   /* byte offset of the problem, -1 if none */
 	bool uncompressed; /* offset counts decompressed bytes */
 	char path[512];
 	char msg[512];
@@ -34,8 +34,8 @@ struct err {
 
 /* Fills *e (when e is not NULL) and returns code, so callers can write
  * `return err_set(e, ERR_FORMAT, path, off, "expected ','");`. */
-int err_set(struct err *e, enum err_code code, const char *path, int64_t offset,
-	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+int err_set(struct err *e, enum err_code code, const char *path, int64_t offset, const char *fmt,
+	    ...) __attribute__((format(printf, 5, 6)));
 
 /* Marks the offset in e as counting decompressed bytes. */
 void err_mark_uncompressed(struct err *e, bool uncompressed);

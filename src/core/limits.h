@@ -6,13 +6,13 @@
 #ifndef GP_LIMITS_H
 #define GP_LIMITS_H
 
-#define LIM_EVENT_BYTES (64u << 20)   /* one trace event (object) in JSON text */
-#define LIM_STRING_BYTES (16u << 20)  /* one JSON string */
-#define LIM_JSON_DEPTH 256	      /* nesting of arrays/objects */
-#define LIM_NUMBER_CHARS 64	      /* characters of one JSON number */
-#define LIM_ARENA_BYTES (1ull << 40)  /* everything one loaded input may hold */
+#define LIM_EVENT_BYTES (64u << 20)    /* one trace event (object) in JSON text */
+#define LIM_STRING_BYTES (16u << 20)   /* one JSON string */
+#define LIM_JSON_DEPTH 256	       /* nesting of arrays/objects */
+#define LIM_NUMBER_CHARS 64	       /* characters of one JSON number */
+#define LIM_ARENA_BYTES (1ull << 40)   /* everything one loaded input may hold */
 #define LIM_STRPOOL_STRINGS (1u << 30) /* distinct interned strings */
-#define LIM_CHUNK_BYTES (4u << 20)    /* read size of byte sources */
-#define LIM_TRACE_ROWS 4000000000u    /* rows of one trace table (32-bit row ids) */
+#define LIM_CHUNK_BYTES (4u << 20)     /* read size of byte sources */
+#define LIM_TRACE_ROWS 4000000000u     /* rows of one trace table (32-bit row ids) */
 
 #endif

@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#define VEC(T)                   \
-	struct {                 \
-		T *v;            \
-		size_t n, cap;   \
+#define VEC(T)                                                                                     \
+	struct {                                                                                   \
+		T *v;                                                                              \
+		size_t n, cap;                                                                     \
 	}
 
 /* Ensures room for need elements of elem bytes in *v (realloc'd) with *cap. */
@@ -38,10 +38,10 @@ static inline int vec_reserve_(void **v, size_t *cap, size_t need, size_t elem, 
 	return 0;
 }
 
-#define vec_reserve(x, need, max) \
+#define vec_reserve(x, need, max)                                                                  \
 	vec_reserve_((void **)&(x).v, &(x).cap, (need), sizeof *(x).v, (max))
 /* Appends val; evaluates to 0 or -1. */
-#define vec_push(x, val, max) \
+#define vec_push(x, val, max)                                                                      \
 	(vec_reserve((x), (x).n + 1, (max)) ? -1 : ((x).v[(x).n++] = (val), 0))
 #define vec_free(x) (free((x).v), (x).v = NULL, (x).n = (x).cap = 0)
 

@@ -171,11 +171,14 @@ static void metadata(FILE *f, const struct trace *t, bool *first)
 {
 	for (size_t p = 0; p < t->procs.n; p++) {
 		const struct tr_proc *pr = &t->procs.v[p];
-		static const char *const names[] = {"process_name", "process_labels", "process_sort_index"};
+		static const char *const names[] = {"process_name", "process_labels",
+						    "process_sort_index"};
 		for (int i = 0; i < 3; i++) {
-			if ((i == 0 && !pr->name) || (i == 1 && !pr->labels) || (i == 2 && pr->sort == INT64_MIN))
+			if ((i == 0 && !pr->name) || (i == 1 && !pr->labels) ||
+			    (i == 2 && pr->sort == INT64_MIN))
 				continue;
-			fprintf(f, "%s\n{\"ph\": \"M\", \"name\": \"%s\", \"pid\": ", *first ? "" : ",", names[i]);
+			fprintf(f, "%s\n{\"ph\": \"M\", \"name\": \"%s\", \"pid\": ",
+				*first ? "" : ",", names[i]);
 			put_id(f, t, &pr->pid);
 			fputs(", \"tid\": 0, \"args\": {", f);
 			if (i == 0) {
@@ -200,8 +203,10 @@ static void metadata(FILE *f, const struct trace *t, bool *first)
 		}
 		if (tk->thread_sort != INT64_MIN) {
 			head(f, t, first, 'M', (uint32_t)k);
-			fprintf(f, ", \"name\": \"thread_sort_index\", \"args\": {\"sort_index\": %lld}}",
-				(long long)tk->thread_sort);
+			fprintf(
+			    f,
+			    ", \"name\": \"thread_sort_index\", \"args\": {\"sort_index\": %lld}}",
+			    (long long)tk->thread_sort);
 		}
 	}
 }
@@ -215,7 +220,8 @@ static void slices(FILE *f, const struct trace *t, const struct chrome_opts *o, 
 		if (o->windowed) {
 			int64_t end = ts + (dur > 0 ? dur : 0);
 			if (instant ? !in_window(o, ts)
-				    : ts >= o->end_ns || end < o->start_ns || (end == o->start_ns && dur > 0))
+				    : ts >= o->end_ns || end < o->start_ns ||
+					  (end == o->start_ns && dur > 0))
 				continue;
 		}
 		enum tr_kind k = (enum tr_kind)t->ev.kind[r];
@@ -366,10 +372,13 @@ int chrome_write(const struct trace *t, const struct chrome_opts *o, FILE *out, 
 		const struct {
 			const char *key;
 			int64_t v;
-		} ints[] = {{"rank", m->dist_rank}, {"world_size", m->dist_world_size}, {"pg_count", m->dist_pg_count}};
+		} ints[] = {{"rank", m->dist_rank},
+			    {"world_size", m->dist_world_size},
+			    {"pg_count", m->dist_pg_count}};
 		for (size_t i = 0; i < 3; i++)
 			if (ints[i].v != INT64_MIN) {
-				fprintf(out, "%s\"%s\": %lld", sep, ints[i].key, (long long)ints[i].v);
+				fprintf(out, "%s\"%s\": %lld", sep, ints[i].key,
+					(long long)ints[i].v);
 				sep = ", ";
 			}
 		if (m->dist_nccl_version) {

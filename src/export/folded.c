@@ -36,7 +36,8 @@ int fold_write(const struct stk_profile *p, FILE *out, enum fold_unit unit, stru
 			uint32_t *np = realloc(path, nc * sizeof *np);
 			if (!np) {
 				free(path);
-				return err_set(e, ERR_NOMEM, "", -1, "out of memory writing stacks");
+				return err_set(e, ERR_NOMEM, "", -1,
+					       "out of memory writing stacks");
 			}
 			path = np;
 			cap = nc;

@@ -54,16 +54,16 @@ enum {
 
 /* Strings interned in a fixed order before anything is written. */
 enum { S_CALLS = 1, S_COUNT, S_TIME, S_NANOS, S_PID, S_TID, S_CATEGORY, S_DEVICE, S_STREAM };
-static const char *const fixed[] = {"", "calls", "count", "time", "nanoseconds", "pid",
-				    "tid", "category", "device", "stream"};
+static const char *const fixed[] = {"",	   "calls", "count",	"time",	  "nanoseconds",
+				    "pid", "tid",   "category", "device", "stream"};
 
 struct enc {
 	const struct stk_profile *p;
 	struct arena arena;
 	struct strpool sp;
-	uint32_t *fname;  /* frame -> string index of its name */
-	uint32_t *fcat;	  /* frame -> string index of its category */
-	uint32_t *tpid;	  /* track -> string index of a string pid (0 = numeric) */
+	uint32_t *fname; /* frame -> string index of its name */
+	uint32_t *fcat;	 /* frame -> string index of its category */
+	uint32_t *tpid;	 /* track -> string index of a string pid (0 = numeric) */
 	uint32_t *ttid;
 	bool failed;
 };

@@ -34,7 +34,7 @@ static void json_str(FILE *out, const char *s, size_t len)
 
 struct ss_ctx {
 	FILE *out;
-	int64_t base;	    /* the trace's first timestamp */
+	int64_t base;	     /* the trace's first timestamp */
 	int64_t first, last; /* extent of this profile's events */
 	bool any;
 };
@@ -93,7 +93,8 @@ int ss_write(const struct stk_profile *p, FILE *out, const char *name, const cha
 			continue;
 		char buf[1024];
 		size_t len = stk_track_name(t, (uint32_t)k, buf, sizeof buf);
-		fputs(firstp ? "\n{\"type\":\"evented\",\"name\":" : ",\n{\"type\":\"evented\",\"name\":",
+		fputs(firstp ? "\n{\"type\":\"evented\",\"name\":"
+			     : ",\n{\"type\":\"evented\",\"name\":",
 		      out);
 		firstp = false;
 		json_str(out, buf, len);

@@ -157,8 +157,7 @@ static uint32_t frame_get(struct build *b, uint32_t a, uint8_t kind)
 
 /* Roots (parent STK_NONE) are told apart by their track, other nodes by
  * (parent, frame, device, stream). */
-static uint64_t nhash(uint32_t parent, uint32_t frame, uint32_t track, int32_t dev,
-		      int32_t stream)
+static uint64_t nhash(uint32_t parent, uint32_t frame, uint32_t track, int32_t dev, int32_t stream)
 {
 	uint64_t h = mix((uint64_t)parent << 32 | frame) ^
 		     mix((uint64_t)(uint32_t)dev << 32 | (uint32_t)stream);
@@ -198,12 +197,12 @@ static uint32_t node_get(struct stk_profile *p, uint32_t parent, uint32_t frame,
 		return STK_NONE;
 	uint32_t id = (uint32_t)p->nnodes++;
 	p->nodes[id] = (struct stk_node){
-		.parent = parent,
-		.frame = frame,
-		.track = track,
-		.depth = parent == STK_NONE ? 0 : p->nodes[parent].depth + 1,
-		.device = dev,
-		.stream = stream,
+	    .parent = parent,
+	    .frame = frame,
+	    .track = track,
+	    .depth = parent == STK_NONE ? 0 : p->nodes[parent].depth + 1,
+	    .device = dev,
+	    .stream = stream,
 	};
 	size_t s = (size_t)nhash(parent, frame, track, dev, stream) & p->nmask;
 	while (p->nmap[s] != STK_NONE)
@@ -296,8 +295,8 @@ static int pop(struct build *b, struct open_ev *st, size_t *depth, const struct 
 }
 
 struct walk {
-	struct build *b;		/* stk_build, or NULL */
-	const struct stk_visit *v;	/* stk_walk_track, or NULL */
+	struct build *b;	   /* stk_build, or NULL */
+	const struct stk_visit *v; /* stk_walk_track, or NULL */
 	const struct stk_profile *p;
 	struct open_ev *st;
 	size_t cap;
@@ -350,8 +349,8 @@ static int walk(struct walk *w, const uint32_t *rows, size_t n, uint32_t track)
 				uint32_t root;
 				if (wp->opts.merge_tracks && !wp->opts.threads) {
 					if (wp->track_root[0] == STK_NONE)
-						wp->track_root[0] =
-							node_get(wp, STK_NONE, STK_NONE, STK_NONE, -1, -1);
+						wp->track_root[0] = node_get(wp, STK_NONE, STK_NONE,
+									     STK_NONE, -1, -1);
 					root = wp->track_root[0];
 				} else {
 					root = node_get(wp, STK_NONE, STK_NONE, track, -1, -1);
@@ -390,7 +389,7 @@ static int walk(struct walk *w, const uint32_t *rows, size_t n, uint32_t track)
 			w->cap = nc;
 		}
 		w->st[depth++] = (struct open_ev){
-			.frame = f, .node = node, .end = end, .dur = dur, .outer = !p->frames[f].open};
+		    .frame = f, .node = node, .end = end, .dur = dur, .outer = !p->frames[f].open};
 		if (b)
 			b->p->frames[f].open++;
 		if (w->v && w->v->open(w->v->ctx, f, ts))
@@ -410,8 +409,7 @@ int stk_track_rows(const struct stk_profile *p, uint32_t **rows, size_t **first)
 	return tr_track_order(p->t, rows, first);
 }
 
-int stk_build(const struct trace *t, const struct stk_opts *o, struct stk_profile *p,
-	      struct err *e)
+int stk_build(const struct trace *t, const struct stk_opts *o, struct stk_profile *p, struct err *e)
 {
 	memset(p, 0, sizeof *p);
 	p->t = t;

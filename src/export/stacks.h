@@ -61,9 +61,9 @@ struct stk_opts {
 struct stk_frame {
 	const char *name; /* NUL-terminated; in the trace's pool or stk's arena */
 	uint32_t len;
-	uint8_t kind;	  /* enum tr_kind, or STK_THREAD_KIND */
-	uint32_t key;	  /* name string id, or the track for thread frames */
-	uint32_t open;	  /* walk state of stk_build (0 after it) */
+	uint8_t kind;  /* enum tr_kind, or STK_THREAD_KIND */
+	uint32_t key;  /* name string id, or the track for thread frames */
+	uint32_t open; /* walk state of stk_build (0 after it) */
 	/* Totals over every event of this frame: */
 	uint64_t calls;
 	int64_t self_ns;
@@ -76,11 +76,11 @@ struct stk_frame {
 struct stk_node {
 	uint32_t parent; /* STK_NONE for roots */
 	uint32_t frame;
-	uint32_t track;	 /* a track of the first event (roots: their track,
-			    STK_NONE for the merged root) */
-	uint32_t depth;	 /* frames from the root (roots: 0) */
+	uint32_t track;		/* a track of the first event (roots: their track,
+				   STK_NONE for the merged root) */
+	uint32_t depth;		/* frames from the root (roots: 0) */
 	int32_t device, stream; /* GPU leaves: where they ran; -1 otherwise */
-	uint64_t count;	 /* events with this stack */
+	uint64_t count;		/* events with this stack */
 	int64_t self_ns;
 	int64_t incl_ns; /* inclusive (clipped) duration summed, GPU leaves
 			    below included */
@@ -99,12 +99,12 @@ struct stk_profile {
 	uint32_t *fmap, *nmap;
 	size_t fmask, nmask;
 	/* totals */
-	uint64_t events;	/* events placed in stacks */
-	uint64_t clipped;	/* partially overlapping events clipped */
-	int64_t clipped_ns;	/* time cut off them */
-	int64_t root_ns;	/* sum of root (top-level) durations, all tracks */
-	int64_t gpu_ns;		/* GPU leaf time (gpu option) */
-	int64_t self_ns;	/* sum of all self times */
+	uint64_t events;    /* events placed in stacks */
+	uint64_t clipped;   /* partially overlapping events clipped */
+	int64_t clipped_ns; /* time cut off them */
+	int64_t root_ns;    /* sum of root (top-level) durations, all tracks */
+	int64_t gpu_ns;	    /* GPU leaf time (gpu option) */
+	int64_t self_ns;    /* sum of all self times */
 	int64_t min_ts, max_end;
 };
 

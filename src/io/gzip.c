@@ -56,7 +56,7 @@ struct gzip {
 	pthread_cond_t filled_cv; /* a slot was filled, or done */
 	pthread_cond_t free_cv;	  /* a slot was freed, or stop */
 	struct slot slot[GZ_MAX_SLOTS];
-	unsigned nslots; /* slots in use, GZ_MIN_SLOTS..GZ_MAX_SLOTS */
+	unsigned nslots;      /* slots in use, GZ_MIN_SLOTS..GZ_MAX_SLOTS */
 	unsigned head, count; /* filled slots: head .. head + count - 1 */
 	bool done;	      /* the worker published its last slot */
 	atomic_bool stop;     /* gzip_close asks the worker to quit */
@@ -371,7 +371,9 @@ int gzip_start(struct src *s, size_t readahead, struct err *e)
 	g->s = s;
 	g->wake_fd = -1;
 	size_t want = readahead / GZ_SLOT_BYTES;
-	g->nslots = want < GZ_MIN_SLOTS ? GZ_MIN_SLOTS : want > GZ_MAX_SLOTS ? GZ_MAX_SLOTS : (unsigned)want;
+	g->nslots = want < GZ_MIN_SLOTS	  ? GZ_MIN_SLOTS
+		    : want > GZ_MAX_SLOTS ? GZ_MAX_SLOTS
+					  : (unsigned)want;
 	g->in = malloc(GZ_IN_BYTES);
 	if (!g->in) {
 		free(g);

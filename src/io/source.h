@@ -62,10 +62,10 @@ void src_close(struct src *s);
 enum sniff_kind {
 	SNIFF_UNKNOWN,
 	SNIFF_GZIP,
-	SNIFF_JSON,	/* '{' or '[' after optional BOM/whitespace */
-	SNIFF_NCU_REP,	/* Nsight Compute report magic "NVR\0" (4E 56 52 00) */
-	SNIFF_SQLITE,	/* "SQLite format 3\0" */
-	SNIFF_NSYS_REP, /* Nsight Systems .nsys-rep (not readable directly) */
+	SNIFF_JSON,	     /* '{' or '[' after optional BOM/whitespace */
+	SNIFF_NCU_REP,	     /* Nsight Compute report magic "NVR\0" (4E 56 52 00) */
+	SNIFF_SQLITE,	     /* "SQLite format 3\0" */
+	SNIFF_NSYS_REP,	     /* Nsight Systems .nsys-rep (not readable directly) */
 	SNIFF_NSYS_ANALYSIS, /* analysis.json of `nsys analyze` (a JSON object whose
 			      * first key is one of its top-level keys) */
 };

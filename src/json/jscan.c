@@ -25,8 +25,9 @@ const char *jscan_ws_run(const char *p, const char *end)
 		      tab = _mm_set1_epi8('\t');
 	while (end - p >= 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		__m128i w = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
-					 _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
+		__m128i w =
+		    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+				 _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
 		unsigned m = (unsigned)_mm_movemask_epi8(w) ^ 0xFFFFu;
 		if (m)
 			return p + __builtin_ctz(m);
@@ -55,14 +56,22 @@ static const char *describe(const struct jscan *j, const char *at)
 	if (at >= j->end)
 		return "end of input";
 	switch (*at) {
-	case '{': return "'{'";
-	case '}': return "'}'";
-	case '[': return "'['";
-	case ']': return "']'";
-	case ',': return "','";
-	case ':': return "':'";
-	case '"': return "a string";
-	default: return (*at >= '0' && *at <= '9') || *at == '-' ? "a number" : "an unexpected byte";
+	case '{':
+		return "'{'";
+	case '}':
+		return "'}'";
+	case '[':
+		return "'['";
+	case ']':
+		return "']'";
+	case ',':
+		return "','";
+	case ':':
+		return "':'";
+	case '"':
+		return "a string";
+	default:
+		return (*at >= '0' && *at <= '9') || *at == '-' ? "a number" : "an unexpected byte";
 	}
 }
 
@@ -110,7 +119,8 @@ int jscan_number(struct jscan *j, struct jstr *out)
 	while (p < end && jscan_is_numchar(*p))
 		p++;
 	if (p >= end)
-		return (p - start) > LIM_NUMBER_CHARS ? jscan_error(j, start, "number too long") : JS_MORE;
+		return (p - start) > LIM_NUMBER_CHARS ? jscan_error(j, start, "number too long")
+						      : JS_MORE;
 	if (p == start)
 		return jscan_error(j, start, "expected a number");
 	if (p - start > LIM_NUMBER_CHARS)
@@ -132,7 +142,8 @@ int jscan_next_slow(struct jscan *j, char close, bool *closed)
 		return JS_OK;
 	}
 	if (*j->p != ',')
-		return jscan_error(j, j->p, "expected ',' or '%c', found %s", close, describe(j, j->p));
+		return jscan_error(j, j->p, "expected ',' or '%c', found %s", close,
+				   describe(j, j->p));
 	const char *comma = j->p++;
 	if (jscan_ws(j))
 		return JS_MORE;
@@ -157,12 +168,18 @@ static int skip_scalar(struct jscan *j)
 		return rc;
 	}
 	switch (jscan_kind(*j->p)) {
-	case JK_STRING: return jscan_string(j, &s);
-	case JK_NUMBER: return jscan_number(j, &s);
-	case JK_TRUE: return match_word(j, "true", 4);
-	case JK_FALSE: return match_word(j, "false", 5);
-	case JK_NULL: return match_word(j, "null", 4);
-	default: return jscan_error(j, j->p, "expected a value, found %s", describe(j, j->p));
+	case JK_STRING:
+		return jscan_string(j, &s);
+	case JK_NUMBER:
+		return jscan_number(j, &s);
+	case JK_TRUE:
+		return match_word(j, "true", 4);
+	case JK_FALSE:
+		return match_word(j, "false", 5);
+	case JK_NULL:
+		return match_word(j, "null", 4);
+	default:
+		return jscan_error(j, j->p, "expected a value, found %s", describe(j, j->p));
 	}
 }
 
@@ -183,7 +200,8 @@ int jscan_skip(struct jscan *j)
 		char c = *j->p;
 		if (c == '{' || c == '[') {
 			if (depth == LIM_JSON_DEPTH)
-				return jscan_error(j, j->p, "nesting deeper than %d", LIM_JSON_DEPTH);
+				return jscan_error(j, j->p, "nesting deeper than %d",
+						   LIM_JSON_DEPTH);
 			stack[depth++] = c == '{' ? '}' : ']';
 			j->p++;
 			if (jscan_ws(j))
@@ -195,7 +213,8 @@ int jscan_skip(struct jscan *j)
 			}
 			if (c == '[')
 				continue;
-		} else if ((unsigned)(c - '0') < 10 || (c == '-' && j->p + 1 < end && j->p[1] != 'I')) {
+		} else if ((unsigned)(c - '0') < 10 ||
+			   (c == '-' && j->p + 1 < end && j->p[1] != 'I')) {
 			const char *p = j->p + 1;
 			while (p < end && jscan_is_numchar(*p))
 				p++;
@@ -215,7 +234,8 @@ int jscan_skip(struct jscan *j)
 		/* in a new object, at its first key */
 		struct jstr key;
 		if (*j->p != '"')
-			return jscan_error(j, j->p, "expected a string key, found %s", describe(j, j->p));
+			return jscan_error(j, j->p, "expected a string key, found %s",
+					   describe(j, j->p));
 		int krc = jscan_string(j, &key);
 		if (!krc)
 			krc = jscan_colon(j);
@@ -235,9 +255,9 @@ int jscan_skip(struct jscan *j)
 					if (jscan_ws(j))
 						return JS_MORE;
 					if (*j->p != '"')
-						return jscan_error(j, j->p,
-								   "expected a string key, found %s",
-								   describe(j, j->p));
+						return jscan_error(
+						    j, j->p, "expected a string key, found %s",
+						    describe(j, j->p));
 					if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)))
 						return rc;
 				}
@@ -292,24 +312,42 @@ long jscan_unescape(const struct jstr *s, char *out, size_t cap)
 		char c = p[1];
 		p += 2;
 		switch (c) {
-		case '"': cp = '"'; break;
-		case '\\': cp = '\\'; break;
-		case '/': cp = '/'; break;
-		case 'b': cp = '\b'; break;
-		case 'f': cp = '\f'; break;
-		case 'n': cp = '\n'; break;
-		case 'r': cp = '\r'; break;
-		case 't': cp = '\t'; break;
+		case '"':
+			cp = '"';
+			break;
+		case '\\':
+			cp = '\\';
+			break;
+		case '/':
+			cp = '/';
+			break;
+		case 'b':
+			cp = '\b';
+			break;
+		case 'f':
+			cp = '\f';
+			break;
+		case 'n':
+			cp = '\n';
+			break;
+		case 'r':
+			cp = '\r';
+			break;
+		case 't':
+			cp = '\t';
+			break;
 		case 'u': {
 			long hi = read_hex4(p, end);
 			if (hi < 0)
 				return -1;
 			p += 4;
 			cp = (unsigned long)hi;
-			if (hi >= 0xD800 && hi < 0xDC00 && end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
+			if (hi >= 0xD800 && hi < 0xDC00 && end - p >= 6 && p[0] == '\\' &&
+			    p[1] == 'u') {
 				long lo = read_hex4(p + 2, end);
 				if (lo >= 0xDC00 && lo < 0xE000) {
-					cp = 0x10000 + (((unsigned long)hi - 0xD800) << 10) + ((unsigned long)lo - 0xDC00);
+					cp = 0x10000 + (((unsigned long)hi - 0xD800) << 10) +
+					     ((unsigned long)lo - 0xDC00);
 					p += 6;
 				}
 			}
@@ -317,7 +355,8 @@ long jscan_unescape(const struct jstr *s, char *out, size_t cap)
 				cp = 0xFFFD; /* lone surrogate */
 			break;
 		}
-		default: return -1;
+		default:
+			return -1;
 		}
 		char tmp[4];
 		size_t k;
@@ -516,8 +555,8 @@ int jnum_i64(const char *s, size_t len, int64_t *v)
 	return scale_to_i64(&d, 0, true, v);
 }
 
-static const double pow10_tab[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-				   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+static const double pow10_tab[] = {1e0,	 1e1,  1e2,  1e3,  1e4,	 1e5,  1e6,  1e7,
+				   1e8,	 1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 				   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 int jnum_f64(const char *s, size_t len, double *v)

@@ -33,12 +33,12 @@
 enum { JS_OK = 0, JS_MORE = 1, JS_ERR = -1 };
 
 struct jscan {
-	const char *p, *end; /* unread window */
-	const char *base;    /* start of the window's buffer */
-	int64_t base_off;    /* stream offset of base */
-	const char *path;    /* for error messages */
-	bool uncompressed;   /* offsets count decompressed bytes */
-	unsigned tolerated;  /* out-of-spec forms accepted so far */
+	const char *p, *end;   /* unread window */
+	const char *base;      /* start of the window's buffer */
+	int64_t base_off;      /* stream offset of base */
+	const char *path;      /* for error messages */
+	bool uncompressed;     /* offsets count decompressed bytes */
+	unsigned tolerated;    /* out-of-spec forms accepted so far */
 	int64_t tolerated_off; /* offset of the first of them, -1 when none */
 	struct err *e;
 };
@@ -60,7 +60,7 @@ static inline int64_t jscan_off(const struct jscan *j, const char *q)
 }
 
 int jscan_error(struct jscan *j, const char *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Counts an out-of-spec form at 'at' (keeping the smallest offset, so a
  * record re-read after a refill does not move it). */
@@ -100,14 +100,16 @@ int jscan_expect(struct jscan *j, char c);
 /* The error for a string over LIM_STRING_BYTES. */
 int jscan_long_string(struct jscan *j);
 
-/* Reads a string; j->p must be at the opening quote. Finds the first '"' or '\\' in [p, end), or end. */
+/* Reads a string; j->p must be at the opening quote. Finds the first '"' or '\\' in [p, end), or
+ * end. */
 static inline const char *jscan_find_quote_or_bs(const char *p, const char *end)
 {
 #if defined(__SSE2__)
 	const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
 	while (end - p >= 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)));
+		int m =
+		    _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)));
 		if (m)
 			return p + __builtin_ctz((unsigned)m);
 		p += 16;
@@ -146,7 +148,6 @@ more:
 	return JS_MORE;
 }
 
-
 /* Reads a number token (also NaN/Infinity/-Infinity) as text. */
 int jscan_number(struct jscan *j, struct jstr *out);
 /* Skips one value of any kind (depth-limited). */
@@ -157,13 +158,20 @@ static inline enum jkind jscan_kind(char c)
 	if ((unsigned)(c - '0') < 10 || c == '-' || c == 'N' || c == 'I')
 		return JK_NUMBER;
 	switch (c) {
-	case '"': return JK_STRING;
-	case '{': return JK_OBJECT;
-	case '[': return JK_ARRAY;
-	case 't': return JK_TRUE;
-	case 'f': return JK_FALSE;
-	case 'n': return JK_NULL;
-	default: return JK_BAD;
+	case '"':
+		return JK_STRING;
+	case '{':
+		return JK_OBJECT;
+	case '[':
+		return JK_ARRAY;
+	case 't':
+		return JK_TRUE;
+	case 'f':
+		return JK_FALSE;
+	case 'n':
+		return JK_NULL;
+	default:
+		return JK_BAD;
 	}
 }
 int jscan_next_slow(struct jscan *j, char close, bool *closed);
@@ -233,8 +241,8 @@ static inline int64_t jscan_8digits(const char *p)
 {
 	uint64_t v;
 	memcpy(&v, p, 8);
-	if (((v & 0xF0F0F0F0F0F0F0F0ull) | (((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) !=
-	    0x3333333333333333ull)
+	if (((v & 0xF0F0F0F0F0F0F0F0ull) |
+	     (((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) != 0x3333333333333333ull)
 		return -1;
 	v -= 0x3030303030303030ull;
 	v = (v * 10) + (v >> 8);

@@ -60,7 +60,7 @@ struct emit {
 	uint32_t arch; /* CC x 10 of the result's device, 0 when unknown */
 	const struct ncu_details_opts *o;
 	char unit[64];
-	char *value;   /* growable value buffer */
+	char *value; /* growable value buffer */
 	size_t cap;
 	int rc;
 };
@@ -113,7 +113,8 @@ static void metric_row(struct emit *em, const char *body, const char *name, cons
 		       bool show_instances)
 {
 	const struct ncu_metric *m = ncu_lookup(em->r, em->idx, name);
-	struct ncu_detail_row row = {.section = em->section, .body_label = body,
+	struct ncu_detail_row row = {.section = em->section,
+				     .body_label = body,
 				     .metric = label[0] ? label : name,
 				     .unit = m ? ncu_detail_unit(name) : ""};
 	double div = 1;
@@ -210,7 +211,8 @@ static size_t item_capacity(struct emit *em, const struct ncu_body_item *it)
 	for (size_t k = 0; k < it->nmetrics; k++) {
 		const struct ncu_metric *m = NULL;
 		if (!strncmp(it->metrics[k].name, "breakdown:", 10) &&
-		    (m = ncu_lookup(em->r, em->idx, it->metrics[k].name)) && m->value.type == NCU_V_STR)
+		    (m = ncu_lookup(em->r, em->idx, it->metrics[k].name)) &&
+		    m->value.type == NCU_V_STR)
 			cap += strlen(m->value.s) / 2 + 2;
 		else
 			cap++;
@@ -238,8 +240,10 @@ static bool breakdown_rows(struct emit *em, const char *bname, struct mrow *rows
 				/* order by the displayed (rounded) value */
 				double v = ncu_value_num(&sub->value);
 				rows[*n] = (struct mrow){
-					.name = sub->name, .label = lab, .seq = *n,
-					.sortval = isnan(v) ? -INFINITY : round(v * 100) / 100};
+				    .name = sub->name,
+				    .label = lab,
+				    .seq = *n,
+				    .sortval = isnan(v) ? -INFINITY : round(v * 100) / 100};
 				(*n)++;
 			}
 		}
@@ -260,7 +264,8 @@ static size_t instance_rows(struct emit *em, const struct ncu_body_item *it, str
 			snprintf(nm, LABEL_BYTES, "%s%s", it->metrics[i].name, it->extra[j].name);
 			const struct ncu_metric *m = ncu_lookup(em->r, em->idx, nm);
 			if (m)
-				rows[n] = (struct mrow){.name = m->name, .label = it->metrics[i].label,
+				rows[n] = (struct mrow){.name = m->name,
+							.label = it->metrics[i].label,
 							.seq = n},
 				n++;
 		}
@@ -286,16 +291,17 @@ static int emit_item(struct emit *em, const struct ncu_body_item *it)
 		n = instance_rows(em, it, rows, cap, labels);
 	} else {
 		for (size_t k = 0; k < it->nmetrics + it->nextra && n < cap; k++) {
-			const struct ncu_sec_metric *sm = k < it->nmetrics
-								  ? &it->metrics[k]
-								  : &it->extra[k - it->nmetrics];
+			const struct ncu_sec_metric *sm =
+			    k < it->nmetrics ? &it->metrics[k] : &it->extra[k - it->nmetrics];
 			if (!strncmp(sm->name, "breakdown:", 10)) {
 				breakdown |= breakdown_rows(em, sm->name, rows, &n, cap, labels);
 				continue;
 			}
 			if (!ncu_lookup(em->r, em->idx, sm->name))
 				continue;
-			rows[n] = (struct mrow){.name = sm->name, .label = sm->label, .seq = n,
+			rows[n] = (struct mrow){.name = sm->name,
+						.label = sm->label,
+						.seq = n,
 						.show_instances = sm->show_instances};
 			n++;
 		}
@@ -320,9 +326,9 @@ static int emit_section(struct emit *em, const struct ncu_result *res, const str
 	else if (!(em->o->parts & NCU_DETAILS_BODY))
 		cap = s->nheader; /* header mode: the header table only */
 	for (size_t k = 0; k < cap; k++) {
-		const struct ncu_sec_metric *sm =
-			k < s->nheader		      ? &s->header[k]
-			: k < s->nheader + s->nextra ? &s->extra[k - s->nheader]
+		const struct ncu_sec_metric *sm = k < s->nheader ? &s->header[k]
+						  : k < s->nheader + s->nextra
+						      ? &s->extra[k - s->nheader]
 						      : &s->source[k - s->nheader - s->nextra];
 		if (k >= s->nheader && !sm->label[0])
 			continue; /* unlabelled extra metrics are for rules only */
@@ -359,10 +365,14 @@ static int emit_section(struct emit *em, const struct ncu_result *res, const str
 					 : msg->speedup_type == 2 ? "global"
 								  : "";
 			struct ncu_detail_row row = {
-				.section = s->id, .body_label = "", .rule = ru->id,
-				.rule_type = ncu_msg_type_name(msg->type),
-				.rule_text = ncu_expand_markup(em->r, msg->text), .speedup_type = st,
-				.speedup = st[0] ? ncu_fmt_double(msg->speedup_pct, sp, sizeof sp) : ""};
+			    .section = s->id,
+			    .body_label = "",
+			    .rule = ru->id,
+			    .rule_type = ncu_msg_type_name(msg->type),
+			    .rule_text = ncu_expand_markup(em->r, msg->text),
+			    .speedup_type = st,
+			    .speedup =
+				st[0] ? ncu_fmt_double(msg->speedup_pct, sp, sizeof sp) : ""};
 			em->fn(em->ctx, &row);
 		}
 	}
@@ -372,9 +382,9 @@ static int emit_section(struct emit *em, const struct ncu_result *res, const str
 static uint32_t result_arch(struct ncu_report *r, size_t idx)
 {
 	const struct ncu_metric *ma =
-		ncu_lookup(r, idx, "device__attribute_compute_capability_major");
+	    ncu_lookup(r, idx, "device__attribute_compute_capability_major");
 	const struct ncu_metric *mi =
-		ncu_lookup(r, idx, "device__attribute_compute_capability_minor");
+	    ncu_lookup(r, idx, "device__attribute_compute_capability_minor");
 	if (!ma || !mi || ncu_value_is_na(&ma->value) || ncu_value_is_na(&mi->value))
 		return 0;
 	return (uint32_t)(ncu_value_num(&ma->value) * 10 + ncu_value_num(&mi->value));
@@ -397,7 +407,8 @@ int ncu_details(struct ncu_report *r, size_t idx, const struct ncu_details_opts 
 	for (size_t i = 0; i < res->nsections; i++)
 		secs[i] = &res->sections[i];
 	gp_qsort(secs, res->nsections, sizeof *secs, cmp_section);
-	struct emit em = {.r = r, .idx = idx, .fn = fn, .ctx = ctx, .arch = result_arch(r, idx), .o = o};
+	struct emit em = {
+	    .r = r, .idx = idx, .fn = fn, .ctx = ctx, .arch = result_arch(r, idx), .o = o};
 	int rc = 0;
 	for (size_t i = 0; i < res->nsections && !rc; i++)
 		if (!section || !strcmp(section, secs[i]->id) || !strcmp(section, secs[i]->name))

@@ -14,45 +14,41 @@ struct ktype_rule {
 	const char *const *pats; /* NULL-terminated, lower case */
 };
 
-static const char *const comm[] = {"nccl",	  "allreduce",	   "all_reduce", "allgather",
-				   "all_gather",  "reducescatter", "reduce_scatter",
-				   "alltoall",	  "all_to_all",	   "sendrecv",	 "nvshmem",
-				   "cross_device", NULL};
+static const char *const comm[] = {"nccl",	 "allreduce",	  "all_reduce",	    "allgather",
+				   "all_gather", "reducescatter", "reduce_scatter", "alltoall",
+				   "all_to_all", "sendrecv",	  "nvshmem",	    "cross_device",
+				   NULL};
 static const char *const attn[] = {"flash_fwd", "flash_bwd", "flashattn", "flash_attn",
 				   "fmha",	"attention", "attn",	  "sdpa",
 				   "mha_",	"_mha",	     "xformers",  NULL};
-static const char *const conv[] = {"conv",    "implicit_gemm", "winograd", "fprop",
-				   "dgrad",   "wgrad",	       "im2col",   "col2im",
-				   "depthwise", NULL};
-static const char *const gemm[] = {"gemm",   "gemv",	"matmul",   "matrixmul", "matrix_mul",
-				   "mat_mul", "bmm",	"addmm",    "_mm_",	 "cublas",
-				   "cutlass", "tensorop", "wgmma",  "wmma",	 "splitk",
-				   "linear", "triton_tem_", NULL};
+static const char *const conv[] = {"conv",  "implicit_gemm", "winograd", "fprop",     "dgrad",
+				   "wgrad", "im2col",	     "col2im",	 "depthwise", NULL};
+static const char *const gemm[] = {"gemm",    "gemv",	     "matmul", "matrixmul", "matrix_mul",
+				   "mat_mul", "bmm",	     "addmm",  "_mm_",	    "cublas",
+				   "cutlass", "tensorop",    "wgmma",  "wmma",	    "splitk",
+				   "linear",  "triton_tem_", NULL};
 static const char *const smax[] = {"softmax", NULL};
-static const char *const red[] = {"reduce",	"reduction",  "triton_red_", "triton_per_",
-				  "layer_norm", "layernorm",  "rms_norm",	"rmsnorm",
-				  "batch_norm", "batchnorm",  "group_norm",	"groupnorm",
-				  "instance_norm", "argmax",  "argmin",	"scan",
-				  "cumsum",	"histogram", NULL};
-static const char *const mem[] = {"memcpy",	"memset",	"copy",	      "transpose",
-				  "fill",	"gather",	"scatter",    "index_select",
-				  "indexselect", "index_put",	"catarray",   "concat",
-				  "permute",	"contiguous", NULL};
-static const char *const elem[] = {"elementwise", "element_wise", "pointwise", "triton_poi_",
-				   "relu",	  "gelu",	  "silu",      "sigmoid",
-				   "tanh",	  "axpy",	  "addition",  "_add",
-				   "add_",	  "_mul",	  "mul_",      "activation",
-				   "dropout",	  NULL};
+static const char *const red[] = {"reduce",	   "reduction", "triton_red_", "triton_per_",
+				  "layer_norm",	   "layernorm", "rms_norm",    "rmsnorm",
+				  "batch_norm",	   "batchnorm", "group_norm",  "groupnorm",
+				  "instance_norm", "argmax",	"argmin",      "scan",
+				  "cumsum",	   "histogram", NULL};
+static const char *const mem[] = {"memcpy",   "memset",	 "copy",	 "transpose",	"fill",
+				  "gather",   "scatter", "index_select", "indexselect", "index_put",
+				  "catarray", "concat",	 "permute",	 "contiguous",	NULL};
+static const char *const elem[] = {
+    "elementwise", "element_wise", "pointwise", "triton_poi_", "relu",	   "gelu",
+    "silu",	   "sigmoid",	   "tanh",	"axpy",	       "addition", "_add",
+    "add_",	   "_mul",	   "mul_",	"activation",  "dropout",  NULL};
 
 static const struct ktype_rule rules[] = {
-	{NCU_KT_COMMUNICATION, comm}, {NCU_KT_ATTENTION, attn}, {NCU_KT_CONV, conv},
-	{NCU_KT_GEMM, gemm},	      {NCU_KT_SOFTMAX, smax},	 {NCU_KT_REDUCE, red},
-	{NCU_KT_MEMORY, mem},	      {NCU_KT_ELEMENTWISE, elem},
+    {NCU_KT_COMMUNICATION, comm}, {NCU_KT_ATTENTION, attn},   {NCU_KT_CONV, conv},
+    {NCU_KT_GEMM, gemm},	  {NCU_KT_SOFTMAX, smax},     {NCU_KT_REDUCE, red},
+    {NCU_KT_MEMORY, mem},	  {NCU_KT_ELEMENTWISE, elem},
 };
 
-static const char *const names[] = {"Other",	   "GEMM",   "Conv",	"Attention",
-				    "Reduce",	   "Softmax", "Elementwise", "Memory",
-				    "Communication"};
+static const char *const names[] = {"Other",   "GEMM",	      "Conv",	"Attention",	"Reduce",
+				    "Softmax", "Elementwise", "Memory", "Communication"};
 
 const char *ncu_ktype_name(enum ncu_ktype t)
 {

@@ -44,10 +44,10 @@ struct ncu_instance {
 };
 
 struct ncu_metric {
-	const char *name;	  /* resolved from name_id ("" when out of range) */
+	const char *name; /* resolved from name_id ("" when out of range) */
 	uint32_t name_id;
-	uint32_t kind;		  /* 1 = sampled time series (2023.2+) */
-	struct ncu_value value;	  /* NCU_V_NONE when only a list is stored */
+	uint32_t kind;		   /* 1 = sampled time series (2023.2+) */
+	struct ncu_value value;	   /* NCU_V_NONE when only a list is stored */
 	struct ncu_instance *inst; /* per-instance values */
 	size_t ninst;
 };
@@ -92,8 +92,13 @@ struct ncu_section {
 	size_t nbody;
 };
 
-enum ncu_msg_type { NCU_MSG_NONE = 0, NCU_MSG_INF = 1, NCU_MSG_WRN = 2, NCU_MSG_ERR = 3,
-		    NCU_MSG_OPT = 4 };
+enum ncu_msg_type {
+	NCU_MSG_NONE = 0,
+	NCU_MSG_INF = 1,
+	NCU_MSG_WRN = 2,
+	NCU_MSG_ERR = 3,
+	NCU_MSG_OPT = 4
+};
 
 /* One message of a rule. The estimated speedup is the Speedup body item
  * (2023.2+) that follows the message in the rule's body. */
@@ -199,7 +204,7 @@ struct ncu_report {
 	const char **strings; /* the global string table */
 	size_t nstrings;
 	int64_t file_bytes;
-	struct ncu_index *index; /* per result, for ncu_lookup (lazy) */
+	struct ncu_index *index;  /* per result, for ncu_lookup (lazy) */
 	const char **name_sorted; /* distinct strings, sorted (ncu_lookup) */
 	size_t nnames;
 	uint32_t *name_rank; /* per string id: its index in name_sorted */
@@ -222,12 +227,20 @@ const char *ncu_metric_name(const struct ncu_report *r, const struct ncu_result 
 /* The best display name: demangled, else function, else mangled. */
 const char *ncu_kernel_name(const struct ncu_result *res);
 /* The device attribute `name` of device `id` (NULL when absent). */
-const struct ncu_value *ncu_device_attr(const struct ncu_report *r, uint32_t dev,
-					 const char *name);
+const struct ncu_value *ncu_device_attr(const struct ncu_report *r, uint32_t dev, const char *name);
 /* A coarse kernel type guessed from kernel names (ktype.c; rules in
  * docs/ncu.md). */
-enum ncu_ktype { NCU_KT_OTHER, NCU_KT_GEMM, NCU_KT_CONV, NCU_KT_ATTENTION, NCU_KT_REDUCE,
-		 NCU_KT_SOFTMAX, NCU_KT_ELEMENTWISE, NCU_KT_MEMORY, NCU_KT_COMMUNICATION };
+enum ncu_ktype {
+	NCU_KT_OTHER,
+	NCU_KT_GEMM,
+	NCU_KT_CONV,
+	NCU_KT_ATTENTION,
+	NCU_KT_REDUCE,
+	NCU_KT_SOFTMAX,
+	NCU_KT_ELEMENTWISE,
+	NCU_KT_MEMORY,
+	NCU_KT_COMMUNICATION
+};
 /* The type of one name (case-insensitive substring rules). */
 enum ncu_ktype ncu_ktype_of(const char *name);
 /* The type of a result: its function name, else its demangled name, else
@@ -277,8 +290,8 @@ const char *ncu_expand_markup(struct ncu_report *r, const char *text);
 
 /* The 11 identification columns shared by the raw and details pages. */
 struct ncu_ident {
-	char id[24], pid[24], process[512], host[256], kernel[4096], context[24],
-		stream[24], block[80], grid[80], device[24], cc[48];
+	char id[24], pid[24], process[512], host[256], kernel[4096], context[24], stream[24],
+	    block[80], grid[80], device[24], cc[48];
 };
 extern const char *const ncu_ident_titles[11];
 void ncu_result_ident(struct ncu_report *r, size_t idx, struct ncu_ident *id);

@@ -34,8 +34,7 @@ const char *ncu_str(struct ncu_ctx *c, const struct pb_field *f);
 /* Counts the fields numbered num in the message r points at (r unchanged). */
 int ncu_count(const struct pb_reader *r, uint32_t num, size_t *n, struct err *e);
 /* Checks f's wire type; returns 0 or ERR_FORMAT. */
-int ncu_want(const struct pb_reader *r, const struct pb_field *f, enum pb_wire w,
-	     struct err *e);
+int ncu_want(const struct pb_reader *r, const struct pb_field *f, enum pb_wire w, struct err *e);
 int ncu_nomem(struct ncu_ctx *c, int64_t off);
 int ncu_parse_value(struct ncu_ctx *c, const struct pb_reader *r, const struct pb_field *f,
 		    struct ncu_value *v);

@@ -50,9 +50,10 @@ int ncu_parse_value(struct ncu_ctx *c, const struct pb_reader *r, const struct p
 		return rc;
 	memset(v, 0, sizeof *v);
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
-		enum pb_wire want = g.num == 1 ? PB_LEN : g.num == 2 ? PB_I32
-						 : g.num == 3	   ? PB_I64
-								   : PB_VARINT;
+		enum pb_wire want = g.num == 1	 ? PB_LEN
+				    : g.num == 2 ? PB_I32
+				    : g.num == 3 ? PB_I64
+						 : PB_VARINT;
 		if (g.num > 5)
 			continue;
 		if ((rc = ncu_want(&s, &g, want, c->e)))
@@ -95,11 +96,21 @@ static int parse_sysinfo(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
 		const char **dst = NULL;
 		switch (g.num) {
-		case 1: dst = &si->os; break;
-		case 2: dst = &si->build; break;
-		case 3: dst = &si->processor; break;
-		case 4: dst = &si->arch; break;
-		case 5: dst = &si->computer; break;
+		case 1:
+			dst = &si->os;
+			break;
+		case 2:
+			dst = &si->build;
+			break;
+		case 3:
+			dst = &si->processor;
+			break;
+		case 4:
+			dst = &si->arch;
+			break;
+		case 5:
+			dst = &si->computer;
+			break;
 		case 6:
 			if ((rc = ncu_want(&s, &g, PB_VARINT, c->e)))
 				return rc;
@@ -114,8 +125,9 @@ static int parse_sysinfo(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 				if ((rc = ncu_want(&a, &h, PB_LEN, c->e)))
 					return rc;
 				const char *addr = ncu_str(c, &h);
-				if (!addr || (host ? vec_push(c->host_addrs, addr, NCU_MAX_ENTRIES)
-						   : vec_push(c->target_addrs, addr, NCU_MAX_ENTRIES)))
+				if (!addr ||
+				    (host ? vec_push(c->host_addrs, addr, NCU_MAX_ENTRIES)
+					  : vec_push(c->target_addrs, addr, NCU_MAX_ENTRIES)))
 					return ncu_nomem(c, h.off);
 			}
 			if (rc)
@@ -261,8 +273,7 @@ static int parse_strings(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 }
 
 /* Returns the index of the process (deduplicated) in *idx. */
-static int parse_process(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
-			 int *idx)
+static int parse_process(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f, int *idx)
 {
 	struct pb_reader s;
 	struct pb_field g;
@@ -377,11 +388,16 @@ static int parse_block(struct ncu_ctx *c, const uint8_t *d, size_t size, size_t 
 	int proc = -1;
 	while ((rc = pb_next(&r, &f, c->e)) > 0) {
 		switch (f.num) {
-		case 1: case 2: case 5: case 7:
+		case 1:
+		case 2:
+		case 5:
+		case 7:
 			if ((rc = ncu_want(&r, &f, PB_VARINT, c->e)))
 				return rc;
-			*(f.num == 1 ? &nsrc : f.num == 2 ? &nres : f.num == 5 ? &payload : &nrange) =
-				f.u;
+			*(f.num == 1   ? &nsrc
+			  : f.num == 2 ? &nres
+			  : f.num == 5 ? &payload
+				       : &nrange) = f.u;
 			break;
 		case 3:
 			if ((rc = parse_session(c, &r, &f)))
@@ -451,14 +467,14 @@ static int parse_block(struct ncu_ctx *c, const uint8_t *d, size_t size, size_t 
 	return 0;
 }
 
-#define MOVE_VEC(dst, ndst, vec)                                                   \
-	do {                                                                       \
-		(ndst) = (vec).n;                                                  \
-		(dst) = arena_array(&r->arena, (vec).n ? (vec).n : 1, sizeof *(vec).v); \
-		if (!(dst))                                                        \
-			return ncu_nomem(c, -1);                                   \
-		if ((vec).n)                                                       \
-			memcpy((void *)(dst), (vec).v, (vec).n * sizeof *(vec).v); \
+#define MOVE_VEC(dst, ndst, vec)                                                                   \
+	do {                                                                                       \
+		(ndst) = (vec).n;                                                                  \
+		(dst) = arena_array(&r->arena, (vec).n ? (vec).n : 1, sizeof *(vec).v);            \
+		if (!(dst))                                                                        \
+			return ncu_nomem(c, -1);                                                   \
+		if ((vec).n)                                                                       \
+			memcpy((void *)(dst), (vec).v, (vec).n * sizeof *(vec).v);                 \
 	} while (0)
 
 static bool has_target_version(const struct ncu_report *r)
@@ -487,8 +503,8 @@ static int finish(struct ncu_ctx *c)
 	if (!r->strings)
 		return ncu_nomem(c, -1);
 	for (size_t i = 0; i < c->strs.n; i++)
-		if (!(r->strings[i] = arena_strndup(&r->arena, (const char *)c->strs.v[i].p,
-						    c->strs.v[i].n)))
+		if (!(r->strings[i] =
+			  arena_strndup(&r->arena, (const char *)c->strs.v[i].p, c->strs.v[i].n)))
 			return ncu_nomem(c, -1);
 	if (!r->session.command_line)
 		r->session.command_line = "";
@@ -506,8 +522,8 @@ static int finish(struct ncu_ctx *c)
 }
 
 /* Parses the report at data, which must outlive it (see ncu_parse). */
-static int parse_in_place(struct ncu_report **out, const void *data, size_t size,
-			  const char *path, struct err *e)
+static int parse_in_place(struct ncu_report **out, const void *data, size_t size, const char *path,
+			  struct err *e)
 {
 	*out = NULL;
 	const uint8_t *d = data;
@@ -645,8 +661,7 @@ const char *ncu_kernel_name(const struct ncu_result *res)
 	return res->mangled ? res->mangled : "";
 }
 
-const struct ncu_value *ncu_device_attr(const struct ncu_report *r, uint32_t dev,
-					 const char *name)
+const struct ncu_value *ncu_device_attr(const struct ncu_report *r, uint32_t dev, const char *name)
 {
 	for (size_t i = 0; i < r->session.ndevices; i++) {
 		const struct ncu_device *d = &r->session.devices[i];
@@ -683,10 +698,15 @@ bool ncu_value_is_na(const struct ncu_value *v)
 const char *ncu_msg_type_name(uint32_t type)
 {
 	switch (type) {
-	case NCU_MSG_INF: return "INF";
-	case NCU_MSG_WRN: return "WRN";
-	case NCU_MSG_ERR: return "ERR";
-	case NCU_MSG_OPT: return "OPT";
-	default: return "";
+	case NCU_MSG_INF:
+		return "INF";
+	case NCU_MSG_WRN:
+		return "WRN";
+	case NCU_MSG_ERR:
+		return "ERR";
+	case NCU_MSG_OPT:
+		return "OPT";
+	default:
+		return "";
 	}
 }

@@ -170,8 +170,7 @@ struct items {
 	size_t n, cap;
 };
 
-static int add_item(struct ncu_ctx *c, struct items *it, const struct ncu_body_item *b,
-		    int64_t off)
+static int add_item(struct ncu_ctx *c, struct items *it, const struct ncu_body_item *b, int64_t off)
 {
 	if (vec_push(*it, *b, NCU_MAX_ENTRIES))
 		return ncu_nomem(c, off);
@@ -281,8 +280,8 @@ static int parse_body_item(struct ncu_ctx *c, struct pb_reader *r, const struct 
 	return rc;
 }
 
-static int parse_source_metric(struct ncu_ctx *c, struct pb_reader *r,
-			       const struct pb_field *f, struct ncu_section *sec)
+static int parse_source_metric(struct ncu_ctx *c, struct pb_reader *r, const struct pb_field *f,
+			       struct ncu_section *sec)
 {
 	struct ncu_sec_metric *v = NULL;
 	size_t n = 0;
@@ -314,12 +313,24 @@ static int parse_section(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 	while (!rc && (rc = pb_next(&s, &g, c->e)) > 0) {
 		rc = 0;
 		switch (g.num) {
-		case 1: rc = want_str(c, &s, &g, &sec->id); break;
-		case 2: rc = want_str(c, &s, &g, &sec->name); break;
-		case 3: rc = want_u32(c, &s, &g, &sec->order); break;
-		case 4: rc = parse_metric_list(c, &s, &g, 2, &sec->header, &sec->nheader); break;
-		case 6: rc = parse_metric_list(c, &s, &g, 1, &sec->extra, &sec->nextra); break;
-		case 7: rc = want_str(c, &s, &g, &sec->description); break;
+		case 1:
+			rc = want_str(c, &s, &g, &sec->id);
+			break;
+		case 2:
+			rc = want_str(c, &s, &g, &sec->name);
+			break;
+		case 3:
+			rc = want_u32(c, &s, &g, &sec->order);
+			break;
+		case 4:
+			rc = parse_metric_list(c, &s, &g, 2, &sec->header, &sec->nheader);
+			break;
+		case 6:
+			rc = parse_metric_list(c, &s, &g, 1, &sec->extra, &sec->nextra);
+			break;
+		case 7:
+			rc = want_str(c, &s, &g, &sec->description);
+			break;
 		case 13:
 			/* repeated: one metric per field, appended */
 			rc = parse_source_metric(c, &s, &g, sec);
@@ -448,11 +459,20 @@ static int parse_rule(struct ncu_ctx *c, struct pb_reader *r, const struct pb_fi
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
 		rc = 0;
 		switch (g.num) {
-		case 1: rc = want_str(c, &s, &g, &ru->id); break;
-		case 2: rc = want_str(c, &s, &g, &ru->name); break;
-		case 3: rc = parse_rule_body(c, &s, &g, ru); break;
-		case 4: rc = want_str(c, &s, &g, &ru->section_id); break;
-		default: break;
+		case 1:
+			rc = want_str(c, &s, &g, &ru->id);
+			break;
+		case 2:
+			rc = want_str(c, &s, &g, &ru->name);
+			break;
+		case 3:
+			rc = parse_rule_body(c, &s, &g, ru);
+			break;
+		case 4:
+			rc = want_str(c, &s, &g, &ru->section_id);
+			break;
+		default:
+			break;
 		}
 		if (rc)
 			return rc;
@@ -493,12 +513,27 @@ static bool fast_value(const uint8_t *q, const uint8_t *end)
 	uint64_t v;
 	while (q < end) {
 		switch (*q++) {
-		case 0x0a: if (!fast_len(&q, end, &b)) return false; break;
-		case 0x15: if (end - q < 4) return false; q += 4; break;
-		case 0x19: if (end - q < 8) return false; q += 8; break;
+		case 0x0a:
+			if (!fast_len(&q, end, &b))
+				return false;
+			break;
+		case 0x15:
+			if (end - q < 4)
+				return false;
+			q += 4;
+			break;
+		case 0x19:
+			if (end - q < 8)
+				return false;
+			q += 8;
+			break;
 		case 0x20:
-		case 0x28: if (!fast_varint(&q, end, &v)) return false; break;
-		default: return false;
+		case 0x28:
+			if (!fast_varint(&q, end, &v))
+				return false;
+			break;
+		default:
+			return false;
 		}
 	}
 	return true;
@@ -579,8 +614,7 @@ static int decode_metric(struct ncu_report *r, const struct ncu_result *res, siz
 	struct pb_reader rd;
 	struct pb_field f;
 	size_t off = res->metrics[k].off;
-	pb_init(&rd, res->data + off, res->data_len - off, res->offset + 4 + (int64_t)off,
-		r->path);
+	pb_init(&rd, res->data + off, res->data_len - off, res->offset + 4 + (int64_t)off, r->path);
 	if (pb_next(&rd, &f, &e) <= 0 || parse_metric(&c, &rd, &f, m))
 		return -1;
 	m->name = ncu_metric_name(r, res, k);
@@ -645,20 +679,48 @@ int ncu_parse_result(struct ncu_ctx *c, struct pb_reader *r, struct ncu_result *
 	while ((rc = pb_next(r, &f, c->e)) > 0) {
 		rc = 0;
 		switch (f.num) {
-		case 1: rc = want_u32(c, r, &f, &res->thread_id); break;
-		case 2: rc = want_u64(c, r, &f, &res->api_call_id); break;
-		case 3: rc = want_u64(c, r, &f, &res->program_handle); break;
-		case 4: rc = want_u64(c, r, &f, &res->kernel_id); break;
-		case 5: rc = want_str(c, r, &f, &res->mangled); break;
-		case 6: rc = want_str(c, r, &f, &res->function); break;
-		case 7: rc = want_str(c, r, &f, &res->demangled); break;
-		case 10: rc = parse_xyz(c, r, &f, res->grid_raw); break;
-		case 11: rc = parse_xyz(c, r, &f, res->block); break;
-		case 13: rc = scan_metric(c, r, &f, res, &res->metrics[km++]); break;
-		case 14: rc = want_u64(c, r, &f, &res->creation_time); break;
-		case 15: rc = parse_ref(c, r, &f, &res->source_ref); break;
-		case 17: rc = parse_section(c, r, &f, &res->sections[ks++]); break;
-		case 19: rc = parse_rule(c, r, &f, &res->rules[kr++]); break;
+		case 1:
+			rc = want_u32(c, r, &f, &res->thread_id);
+			break;
+		case 2:
+			rc = want_u64(c, r, &f, &res->api_call_id);
+			break;
+		case 3:
+			rc = want_u64(c, r, &f, &res->program_handle);
+			break;
+		case 4:
+			rc = want_u64(c, r, &f, &res->kernel_id);
+			break;
+		case 5:
+			rc = want_str(c, r, &f, &res->mangled);
+			break;
+		case 6:
+			rc = want_str(c, r, &f, &res->function);
+			break;
+		case 7:
+			rc = want_str(c, r, &f, &res->demangled);
+			break;
+		case 10:
+			rc = parse_xyz(c, r, &f, res->grid_raw);
+			break;
+		case 11:
+			rc = parse_xyz(c, r, &f, res->block);
+			break;
+		case 13:
+			rc = scan_metric(c, r, &f, res, &res->metrics[km++]);
+			break;
+		case 14:
+			rc = want_u64(c, r, &f, &res->creation_time);
+			break;
+		case 15:
+			rc = parse_ref(c, r, &f, &res->source_ref);
+			break;
+		case 17:
+			rc = parse_section(c, r, &f, &res->sections[ks++]);
+			break;
+		case 19:
+			rc = parse_rule(c, r, &f, &res->rules[kr++]);
+			break;
 		case 22:
 			rc = want_u32(c, r, &f, &res->context);
 			res->has_context = true;

@@ -8,9 +8,9 @@
 #include "core/sort.h"
 #include "ncu/ncu.h"
 
-const char *const ncu_ident_titles[11] = {"ID",		"Process ID", "Process Name", "Host Name",
-					  "Kernel Name", "Context",    "Stream",	    "Block Size",
-					  "Grid Size",	 "Device",     "CC"};
+const char *const ncu_ident_titles[11] = {
+    "ID",     "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
+    "Stream", "Block Size", "Grid Size",    "Device",	 "CC"};
 
 static const char *base_name(const char *p)
 {
@@ -52,8 +52,10 @@ void ncu_result_ident(struct ncu_report *r, size_t idx, struct ncu_ident *id)
 		 (unsigned long long)res->grid[1], (unsigned long long)res->grid[2]);
 	fmt_num_metric(ncu_lookup(r, idx, "device__attribute_device_index"), id->device,
 		       sizeof id->device);
-	const struct ncu_metric *ma = ncu_lookup(r, idx, "device__attribute_compute_capability_major");
-	const struct ncu_metric *mi = ncu_lookup(r, idx, "device__attribute_compute_capability_minor");
+	const struct ncu_metric *ma =
+	    ncu_lookup(r, idx, "device__attribute_compute_capability_major");
+	const struct ncu_metric *mi =
+	    ncu_lookup(r, idx, "device__attribute_compute_capability_minor");
 	char a[24], b[24];
 	fmt_num_metric(ma, a, sizeof a);
 	fmt_num_metric(mi, b, sizeof b);
@@ -99,7 +101,8 @@ int ncu_raw_columns(struct ncu_report *r, size_t only, const char ***names, size
 		return ERR_NOMEM;
 	size_t k = 0;
 	for (size_t i = 0; i < r->nresults; i++)
-		for (size_t j = 0; j < r->results[i].nmetrics && (only == SIZE_MAX || only == i); j++) {
+		for (size_t j = 0; j < r->results[i].nmetrics && (only == SIZE_MAX || only == i);
+		     j++) {
 			const char *nm = ncu_metric_name(r, &r->results[i], j);
 			if (nm[0] && !is_pseudo(nm))
 				v[k++] = nm;

@@ -97,8 +97,7 @@ struct scope {
 };
 
 /* The scope path of range i (nsys.md 2.4 step 4). */
-static int scope_path(struct arena *a, struct scope *s, size_t i, struct path *out,
-		      struct err *e)
+static int scope_path(struct arena *a, struct scope *s, size_t i, struct path *out, struct err *e)
 {
 	size_t cap = 8, n = 0;
 	const char **rev = arena_array(a, cap, sizeof *rev);
@@ -229,15 +228,16 @@ const char *nsys_version_warning(struct arena *a, const char *version)
 	char buf[1200];
 	const char *s = version ? version : "unknown";
 	size_t n = strlen(s);
-#define WORD(ch) ((ch) == '_' || ((ch) >= '0' && (ch) <= '9') || ((ch) >= 'a' && (ch) <= 'z') || \
-		  ((ch) >= 'A' && (ch) <= 'Z'))
+#define WORD(ch)                                                                                   \
+	((ch) == '_' || ((ch) >= '0' && (ch) <= '9') || ((ch) >= 'a' && (ch) <= 'z') ||            \
+	 ((ch) >= 'A' && (ch) <= 'Z'))
 #define DIG(ch) ((ch) >= '0' && (ch) <= '9')
 	/* first match of \b(\d{4})\.(\d+)\b */
 	for (size_t i = 0; i + 6 <= n; i++) {
 		if (i > 0 && WORD(s[i - 1]))
 			continue;
-		if (!DIG(s[i]) || !DIG(s[i + 1]) || !DIG(s[i + 2]) || !DIG(s[i + 3]) || s[i + 4] != '.' ||
-		    !DIG(s[i + 5]))
+		if (!DIG(s[i]) || !DIG(s[i + 1]) || !DIG(s[i + 2]) || !DIG(s[i + 3]) ||
+		    s[i + 4] != '.' || !DIG(s[i + 5]))
 			continue;
 		size_t j = i + 5;
 		long minor = 0;
@@ -379,7 +379,8 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 {
 	const struct nsys_jv *cr = nsys_jv_get(manifest, "capture_range");
 	if (!cr || cr->kind != NSYS_JSTR)
-		return err_set(e, ERR_FORMAT, NULL, -1, "Manifest must define a string capture_range.");
+		return err_set(e, ERR_FORMAT, NULL, -1,
+			       "Manifest must define a string capture_range.");
 	const char *capture = cr->s;
 
 	/* 1. the capture range */
@@ -390,9 +391,10 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 			cap_ix = i;
 		}
 	if (found != 1)
-		return err_set(e, ERR_FORMAT, NULL, -1,
-			       "Expected exactly one top-level host capture range named '%s', but found %zu.",
-			       capture, found);
+		return err_set(
+		    e, ERR_FORMAT, NULL, -1,
+		    "Expected exactly one top-level host capture range named '%s', but found %zu.",
+		    capture, found);
 	const struct nsys_range *cap = &host->v[cap_ix];
 
 	/* 2. measured iterations: direct children of the capture range */
@@ -405,8 +407,8 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 	for (size_t i = 0; i < host->n; i++) {
 		const struct nsys_range *g = &host->v[i];
 		int64_t idx;
-		if (g->pid != cap->pid || g->tid != cap->tid || !g->has_parent || g->parent != cap->id ||
-		    !iteration_index(g->name, &idx))
+		if (g->pid != cap->pid || g->tid != cap->tid || !g->has_parent ||
+		    g->parent != cap->id || !iteration_index(g->name, &idx))
 			continue;
 		it[nit++] = (struct iter){idx, i, SIZE_MAX};
 		harness_ix[nharness++] = i;
@@ -414,7 +416,8 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 	gp_qsort(it, nit, sizeof *it, iter_cmp);
 	for (size_t i = 1; i < nit; i++)
 		if (it[i].index == it[i - 1].index)
-			return err_set(e, ERR_FORMAT, NULL, -1, "Duplicate host range for iteration %lld.",
+			return err_set(e, ERR_FORMAT, NULL, -1,
+				       "Duplicate host range for iteration %lld.",
 				       (long long)it[i].index);
 
 	/* 3. harness keys; iteration keys alone for the GPU join */
@@ -491,8 +494,9 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 		host_has_capture |= !strcmp(name, capture);
 		int rc = nsys_jv_set(a, o, "name", nsys_jv_str(a, name));
 		rc |= nsys_jv_set(a, o, "instances", nsys_jv_int(a, (int64_t)(t - s)));
-		rc |= nsys_jv_set(a, o, "inclusive",
-				  summary_of(a, host->v, hm + s, t - s, offsetof(struct nsys_range, dur)));
+		rc |= nsys_jv_set(
+		    a, o, "inclusive",
+		    summary_of(a, host->v, hm + s, t - s, offsetof(struct nsys_range, dur)));
 		rc |= nsys_jv_set(a, o, "exclusive",
 				  summary_of(a, host->v, hm + s, t - s,
 					     offsetof(struct nsys_range, dur_nonchild)));
@@ -518,9 +522,9 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 		int rc = nsys_jv_set(a, o, "name", nsys_jv_str(a, name));
 		rc |= nsys_jv_set(a, o, "style", nsys_jv_str(a, gm[s].style));
 		rc |= nsys_jv_set(a, o, "instances", nsys_jv_int(a, (int64_t)(t - s)));
-		rc |= nsys_jv_set(a, o, "projected",
-				  summary_of(a, gpu->v, gm + s, t - s,
-					     offsetof(struct nsys_range, proj_dur)));
+		rc |= nsys_jv_set(
+		    a, o, "projected",
+		    summary_of(a, gpu->v, gm + s, t - s, offsetof(struct nsys_range, proj_dur)));
 		rc |= nsys_jv_set(a, o, "host_total_ns", nsys_jv_int(a, orig));
 		rc |= nsys_jv_set(a, o, "gpu_operation_count", nsys_jv_int(a, ops));
 		if (rc || nsys_jv_push(a, gr, o))
@@ -573,13 +577,15 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 	int rc = nsys_jv_set(a, sum, "iterations", nsys_jv_int(a, (int64_t)nit));
 	rc |= nsys_jv_set(a, sum, "host_iterations", nsys_jv_int(a, (int64_t)nhost));
 	rc |= nsys_jv_set(a, sum, "gpu_projected_iterations", nsys_jv_int(a, (int64_t)ngpu));
-	rc |= nsys_jv_set(a, sum, "host_inclusive",
-			  iter_summary(a, host->v, it, nit, false, offsetof(struct nsys_range, dur)));
-	rc |= nsys_jv_set(a, sum, "host_exclusive",
-			  iter_summary(a, host->v, it, nit, false,
-				       offsetof(struct nsys_range, dur_nonchild)));
-	rc |= nsys_jv_set(a, sum, "gpu_projected",
-			  iter_summary(a, gpu->v, it, nit, true, offsetof(struct nsys_range, proj_dur)));
+	rc |=
+	    nsys_jv_set(a, sum, "host_inclusive",
+			iter_summary(a, host->v, it, nit, false, offsetof(struct nsys_range, dur)));
+	rc |= nsys_jv_set(
+	    a, sum, "host_exclusive",
+	    iter_summary(a, host->v, it, nit, false, offsetof(struct nsys_range, dur_nonchild)));
+	rc |= nsys_jv_set(
+	    a, sum, "gpu_projected",
+	    iter_summary(a, gpu->v, it, nit, true, offsetof(struct nsys_range, proj_dur)));
 
 	/* 9. warnings, in the contract's order */
 	if (prov) {
@@ -614,11 +620,12 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 		rc |= add_warning(a, warnings, "Missing GPU projections for iterations: ",
 				  int_list(a, missing_gpu, nmissing_gpu), ".");
 	if (!host_has_capture)
-		rc |= add_warning(a, warnings, "Host report does not contain capture range '", capture,
-				  "'.");
-	if (!gpu_has_capture)
-		rc |= add_warning(a, warnings, "GPU projection report does not contain capture range '",
+		rc |= add_warning(a, warnings, "Host report does not contain capture range '",
 				  capture, "'.");
+	if (!gpu_has_capture)
+		rc |= add_warning(a, warnings,
+				  "GPU projection report does not contain capture range '", capture,
+				  "'.");
 
 	rc |= nsys_jv_set(a, root, "schema_version", nsys_jv_int(a, 1));
 	rc |= nsys_jv_set(a, root, "run", run_object(a, manifest));
@@ -627,8 +634,10 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 		rc |= nsys_jv_set(a, p, "nsys_version", nsys_jv_str(a, prov->nsys_version));
 		rc |= nsys_jv_set(a, p, "manifest_path", nsys_jv_str(a, prov->manifest_path));
 		rc |= nsys_jv_set(a, p, "trace_path", nsys_jv_str(a, prov->trace_path));
-		rc |= nsys_jv_set(a, reps, "nvtx_pushpop_trace", nsys_jv_str(a, prov->pushpop_path));
-		rc |= nsys_jv_set(a, reps, "nvtx_gpu_proj_trace", nsys_jv_str(a, prov->gpu_proj_path));
+		rc |=
+		    nsys_jv_set(a, reps, "nvtx_pushpop_trace", nsys_jv_str(a, prov->pushpop_path));
+		rc |= nsys_jv_set(a, reps, "nvtx_gpu_proj_trace",
+				  nsys_jv_str(a, prov->gpu_proj_path));
 		rc |= nsys_jv_set(a, p, "reports", reps);
 		rc |= nsys_jv_set(a, root, "provenance", p);
 	}

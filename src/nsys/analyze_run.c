@@ -60,9 +60,19 @@ const char **nsys_stats_argv(struct arena *a, const char *nsys, const char *run_
 	char *trace = join_path(a, run_dir, "trace.nsys-rep");
 	if (!argv || !base || !trace)
 		return NULL;
-	const char *v[] = {nsys, "stats", "--report", "nvtx_pushpop_trace", "--report",
-			   "nvtx_gpu_proj_trace", "--format", "csv", "--output", base,
-			   "--force-overwrite=true", trace, NULL};
+	const char *v[] = {nsys,
+			   "stats",
+			   "--report",
+			   "nvtx_pushpop_trace",
+			   "--report",
+			   "nvtx_gpu_proj_trace",
+			   "--format",
+			   "csv",
+			   "--output",
+			   base,
+			   "--force-overwrite=true",
+			   trace,
+			   NULL};
 	memcpy(argv, v, sizeof v);
 	return argv;
 }
@@ -159,15 +169,16 @@ int nsys_run_stats(struct arena *a, const char *nsys, const char *run_dir, struc
 	if (!stats)
 		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
 	if (mkdir(stats, 0777) && errno != EEXIST)
-		return err_set(e, ERR_IO, stats, -1, "cannot create directory: %s", strerror(errno));
+		return err_set(e, ERR_IO, stats, -1, "cannot create directory: %s",
+			       strerror(errno));
 	int status;
 	char *out, *errout;
 	if (run_child(a, argv, &status, &out, &errout))
 		return err_set(e, ERR_IO, NULL, -1, "cannot run %s", nsys);
 	if (status != 0) {
 		char *msg = one_line(a, *errout ? errout : out);
-		return err_set(e, ERR_IO, NULL, -1, "`nsys stats` failed with exit code %d: %s", status,
-			       msg ? msg : "");
+		return err_set(e, ERR_IO, NULL, -1, "`nsys stats` failed with exit code %d: %s",
+			       status, msg ? msg : "");
 	}
 	const char *names[] = {"nsys_nvtx_pushpop_trace.csv", "nsys_nvtx_gpu_proj_trace.csv"};
 	char missing[1100] = "";

@@ -75,7 +75,8 @@ int nsys_csv_parse(struct arena *a, const char *path, const char *text, size_t l
 					if (text[i] == '"') {
 						if (i + 1 < len && text[i + 1] == '"') {
 							i += 2;
-							if (vec_push(field, '"', NSYS_CSV_MAX_BYTES))
+							if (vec_push(field, '"',
+								     NSYS_CSV_MAX_BYTES))
 								rc = ERR_NOMEM;
 							continue;
 						}
@@ -88,7 +89,8 @@ int nsys_csv_parse(struct arena *a, const char *path, const char *text, size_t l
 				}
 			}
 			/* unquoted part (or junk after a closing quote, kept as text) */
-			while (!rc && i < len && text[i] != ',' && text[i] != '\n' && text[i] != '\r') {
+			while (!rc && i < len && text[i] != ',' && text[i] != '\n' &&
+			       text[i] != '\r') {
 				if (vec_push(field, text[i], NSYS_CSV_MAX_BYTES))
 					rc = ERR_NOMEM;
 				i++;
@@ -138,7 +140,8 @@ int nsys_csv_parse(struct arena *a, const char *path, const char *text, size_t l
 			if (widths.v[r + 1] < out->ncols) {
 				const char **wide = arena_array(a, out->ncols, sizeof *wide);
 				if (!wide) {
-					rc = err_set(e, ERR_NOMEM, path, -1, "out of memory reading CSV");
+					rc = err_set(e, ERR_NOMEM, path, -1,
+						     "out of memory reading CSV");
 					break;
 				}
 				for (size_t c = 0; c < out->ncols; c++)
@@ -180,8 +183,9 @@ int nsys_csv_require(const struct nsys_csv *c, const char *const *required, size
 		any = true;
 	}
 	if (any)
-		return err_set(e, ERR_FORMAT, NULL, -1, "Nsight report %s is missing required columns: %s",
-			       c->path, missing);
+		return err_set(e, ERR_FORMAT, NULL, -1,
+			       "Nsight report %s is missing required columns: %s", c->path,
+			       missing);
 	return 0;
 }
 
@@ -223,17 +227,54 @@ static const char *normalize_name(const char *raw)
 	return raw[0] == ':' ? raw + 1 : raw;
 }
 
-static const char *const host_cols[] = {"Start (ns)", "End (ns)", "Duration (ns)",
-					"DurChild (ns)", "DurNonChild (ns)", "Name", "PID", "TID",
-					"Lvl", "NumChild", "RangeId", "ParentId"};
-enum { H_START, H_END, H_DUR, H_CHILD, H_NONCHILD, H_NAME, H_PID, H_TID, H_LVL, H_NCHILD,
-       H_ID, H_PARENT, H_NCOLS };
+static const char *const host_cols[] = {
+    "Start (ns)", "End (ns)", "Duration (ns)", "DurChild (ns)", "DurNonChild (ns)", "Name",
+    "PID",	  "TID",      "Lvl",	       "NumChild",	"RangeId",	    "ParentId"};
+enum {
+	H_START,
+	H_END,
+	H_DUR,
+	H_CHILD,
+	H_NONCHILD,
+	H_NAME,
+	H_PID,
+	H_TID,
+	H_LVL,
+	H_NCHILD,
+	H_ID,
+	H_PARENT,
+	H_NCOLS
+};
 
-static const char *const gpu_cols[] = {"Name", "Projected Start (ns)", "Projected Duration (ns)",
-				       "Orig Start (ns)", "Orig Duration (ns)", "Style", "PID",
-				       "TID", "NumGPUOps", "Lvl", "NumChild", "RangeId", "ParentId"};
-enum { G_NAME, G_PSTART, G_PDUR, G_OSTART, G_ODUR, G_STYLE, G_PID, G_TID, G_OPS, G_LVL,
-       G_NCHILD, G_ID, G_PARENT, G_NCOLS };
+static const char *const gpu_cols[] = {"Name",
+				       "Projected Start (ns)",
+				       "Projected Duration (ns)",
+				       "Orig Start (ns)",
+				       "Orig Duration (ns)",
+				       "Style",
+				       "PID",
+				       "TID",
+				       "NumGPUOps",
+				       "Lvl",
+				       "NumChild",
+				       "RangeId",
+				       "ParentId"};
+enum {
+	G_NAME,
+	G_PSTART,
+	G_PDUR,
+	G_OSTART,
+	G_ODUR,
+	G_STYLE,
+	G_PID,
+	G_TID,
+	G_OPS,
+	G_LVL,
+	G_NCHILD,
+	G_ID,
+	G_PARENT,
+	G_NCOLS
+};
 
 /* Parses every integer column (the reference parses them all) into vals,
  * with an empty ParentId meaning "no parent". */
@@ -262,7 +303,8 @@ int nsys_host_from_csv(struct arena *a, const struct nsys_csv *c, struct nsys_ra
 {
 	memset(out, 0, sizeof *out);
 	if (c->empty || !c->nrows)
-		return err_set(e, ERR_FORMAT, NULL, -1, "Nsight report contains no rows: %s", c->path);
+		return err_set(e, ERR_FORMAT, NULL, -1, "Nsight report contains no rows: %s",
+			       c->path);
 	int idx[H_NCOLS];
 	if (nsys_csv_require(c, host_cols, H_NCOLS, idx, e))
 		return e ? e->code : ERR_FORMAT;

@@ -209,19 +209,34 @@ static void write_str(FILE *f, const char *s)
 		unsigned cp;
 		p += utf8_next(p, &cp);
 		switch (cp) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\b': fputs("\\b", f); break;
-		case '\f': fputs("\\f", f); break;
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		case '\b':
+			fputs("\\b", f);
+			break;
+		case '\f':
+			fputs("\\f", f);
+			break;
 		default:
 			if (cp < 0x20 || (cp >= 0x7F && cp < 0x10000))
 				fprintf(f, "\\u%04x", cp);
 			else if (cp >= 0x10000) {
 				cp -= 0x10000;
-				fprintf(f, "\\u%04x\\u%04x", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
+				fprintf(f, "\\u%04x\\u%04x", 0xD800 + (cp >> 10),
+					0xDC00 + (cp & 0x3FF));
 			} else
 				fputc((int)cp, f);
 		}
@@ -240,14 +255,22 @@ static void write_val(FILE *f, const struct nsys_jv *v, int depth)
 {
 	char buf[48];
 	switch (v->kind) {
-	case NSYS_JNULL: fputs("null", f); return;
-	case NSYS_JBOOL: fputs(v->b ? "true" : "false", f); return;
-	case NSYS_JINT: fprintf(f, "%lld", (long long)v->i); return;
+	case NSYS_JNULL:
+		fputs("null", f);
+		return;
+	case NSYS_JBOOL:
+		fputs(v->b ? "true" : "false", f);
+		return;
+	case NSYS_JINT:
+		fprintf(f, "%lld", (long long)v->i);
+		return;
 	case NSYS_JFLOAT:
 		nsys_fmt_double(buf, sizeof buf, v->f);
 		fputs(buf, f);
 		return;
-	case NSYS_JSTR: write_str(f, v->s); return;
+	case NSYS_JSTR:
+		write_str(f, v->s);
+		return;
 	case NSYS_JARR:
 		if (!v->n) {
 			fputs("[]", f);
@@ -263,7 +286,8 @@ static void write_val(FILE *f, const struct nsys_jv *v, int depth)
 		indent(f, depth);
 		fputc(']', f);
 		return;
-	case NSYS_JOBJ: break;
+	case NSYS_JOBJ:
+		break;
 	}
 	if (!v->n) {
 		fputs("{}", f);

@@ -68,7 +68,7 @@ static bool yaml_int(const char *s, int64_t *v)
 	for (; *p; p++) {
 		if (*p == '_')
 			continue;
-		bool ok = base == 16 ? strchr("0123456789abcdefABCDEF", *p) != NULL
+		bool ok = base == 16  ? strchr("0123456789abcdefABCDEF", *p) != NULL
 			  : base == 2 ? (*p == '0' || *p == '1')
 			  : base == 8 ? (*p >= '0' && *p <= '7')
 				      : (*p >= '0' && *p <= '9');
@@ -127,7 +127,8 @@ static struct nsys_jv *scalar(struct yctx *c, const yaml_event_t *ev)
 		return nsys_jv_str(c->a, s);
 	if (!*s || !strcmp(s, "~") || is_word(s, "null"))
 		return nsys_jv_null(c->a);
-	static const char *const yes[] = {"true", "yes", "on"}, *const no[] = {"false", "no", "off"};
+	static const char *const yes[] = {"true", "yes", "on"}, *const no[] = {"false", "no",
+									       "off"};
 	for (int i = 0; i < 3; i++) {
 		if (is_word(s, yes[i]) || is_word(s, no[i])) {
 			struct nsys_jv *b = nsys_jv_new(c->a, NSYS_JBOOL);
@@ -147,14 +148,16 @@ static struct nsys_jv *scalar(struct yctx *c, const yaml_event_t *ev)
 
 static int bad_yaml(struct yctx *c)
 {
-	return err_set(c->e, ERR_FORMAT, NULL, -1, "Profiling manifest is invalid YAML: %s", c->path);
+	return err_set(c->e, ERR_FORMAT, NULL, -1, "Profiling manifest is invalid YAML: %s",
+		       c->path);
 }
 
 static int remember(struct yctx *c, const yaml_char_t *anchor, struct nsys_jv *v)
 {
 	if (!anchor)
 		return 0;
-	struct anchor an = {arena_strndup(c->a, (const char *)anchor, strlen((const char *)anchor)), v};
+	struct anchor an = {arena_strndup(c->a, (const char *)anchor, strlen((const char *)anchor)),
+			    v};
 	if (!an.name || vec_push(c->anchors, an, 1u << 20))
 		return -1;
 	return 0;
@@ -182,7 +185,7 @@ static int node(struct yctx *c, yaml_event_t *ev, int depth, struct nsys_jv **ou
 		return bad_yaml(c);
 	struct nsys_jv *v = nsys_jv_new(c->a, map ? NSYS_JOBJ : NSYS_JARR);
 	const yaml_char_t *anchor =
-		map ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
+	    map ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
 	if (!v || remember(c, anchor, v))
 		return bad_yaml(c);
 	for (;;) {
@@ -267,8 +270,8 @@ int nsys_yaml_parse(struct arena *a, const char *path, const unsigned char *text
 	if (rc)
 		return rc;
 	if (!doc || doc->kind != NSYS_JOBJ)
-		return err_set(e, ERR_FORMAT, NULL, -1, "Profiling manifest must contain a mapping: %s",
-			       path);
+		return err_set(e, ERR_FORMAT, NULL, -1,
+			       "Profiling manifest must contain a mapping: %s", path);
 	*out = doc;
 	return 0;
 }
@@ -278,7 +281,8 @@ int nsys_manifest_read(struct arena *a, const char *path, struct nsys_jv **out, 
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		if (errno == ENOENT)
-			return err_set(e, ERR_IO, NULL, -1, "Profiling manifest does not exist: %s", path);
+			return err_set(e, ERR_IO, NULL, -1, "Profiling manifest does not exist: %s",
+				       path);
 		return err_set(e, ERR_IO, path, -1, "cannot open: %s", strerror(errno));
 	}
 	VEC(unsigned char) buf = {0};
@@ -295,7 +299,8 @@ int nsys_manifest_read(struct arena *a, const char *path, struct nsys_jv **out, 
 	}
 	fclose(f);
 	if (!rc)
-		rc = nsys_yaml_parse(a, path, buf.v ? buf.v : (const unsigned char *)"", buf.n, out, e);
+		rc = nsys_yaml_parse(a, path, buf.v ? buf.v : (const unsigned char *)"", buf.n, out,
+				     e);
 	vec_free(buf);
 	return rc;
 }

@@ -27,16 +27,24 @@
 
 /* ---- JSON value tree (analysis.json, manifest values) ---- */
 
-enum nsys_jv_kind { NSYS_JNULL, NSYS_JBOOL, NSYS_JINT, NSYS_JFLOAT, NSYS_JSTR, NSYS_JARR, NSYS_JOBJ };
+enum nsys_jv_kind {
+	NSYS_JNULL,
+	NSYS_JBOOL,
+	NSYS_JINT,
+	NSYS_JFLOAT,
+	NSYS_JSTR,
+	NSYS_JARR,
+	NSYS_JOBJ
+};
 
 struct nsys_jv {
 	enum nsys_jv_kind kind;
 	bool b;
 	int64_t i;
 	double f;
-	const char *s;		 /* string, NUL-terminated */
-	struct nsys_jv **items;	 /* array items or object values */
-	const char **keys;	 /* object keys (parallel to items) */
+	const char *s;		/* string, NUL-terminated */
+	struct nsys_jv **items; /* array items or object values */
+	const char **keys;	/* object keys (parallel to items) */
 	size_t n, cap;
 };
 
@@ -173,8 +181,15 @@ const char *nsys_run_version(struct arena *a, const char *nsys);
 
 /* ---- SQLite export ---- */
 
-enum nsys_sql_view { NSYS_SQL_INFO, NSYS_SQL_KERNELS, NSYS_SQL_MEMCPY, NSYS_SQL_API, NSYS_SQL_NVTX,
-		     NSYS_SQL_STEPS, NSYS_SQL_DEVICES };
+enum nsys_sql_view {
+	NSYS_SQL_INFO,
+	NSYS_SQL_KERNELS,
+	NSYS_SQL_MEMCPY,
+	NSYS_SQL_API,
+	NSYS_SQL_NVTX,
+	NSYS_SQL_STEPS,
+	NSYS_SQL_DEVICES
+};
 
 struct nsys_sql; /* an open export */
 
@@ -188,15 +203,15 @@ const char *nsys_sql_version(struct nsys_sql *s, struct arena *a);
 
 /* One row of a summary table; the caller's sink decides how to print it. */
 struct nsys_sql_row {
-	const char *name;     /* kernel/API/range name, memcpy kind */
-	const char *group;    /* style, GPU, stream, ... (may be NULL) */
+	const char *name;  /* kernel/API/range name, memcpy kind */
+	const char *group; /* style, GPU, stream, ... (may be NULL) */
 	int64_t instances;
 	int64_t total_ns, min_ns, max_ns;
 	double avg_ns, med_ns, stddev_ns, pct;
-	int64_t bytes;	      /* memcpy/memset */
-	int64_t gpu_ops;      /* NVTX: distinct correlated GPU operations */
-	int64_t proj_ns;      /* NVTX: summed projected spans */
-	int64_t gpu_time_ns;  /* NVTX: summed GPU operation durations */
+	int64_t bytes;	     /* memcpy/memset */
+	int64_t gpu_ops;     /* NVTX: distinct correlated GPU operations */
+	int64_t proj_ns;     /* NVTX: summed projected spans */
+	int64_t gpu_time_ns; /* NVTX: summed GPU operation durations */
 };
 
 struct nsys_sql_table {
@@ -206,8 +221,7 @@ struct nsys_sql_table {
 
 int nsys_sql_kernels(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out,
 		     struct err *e);
-int nsys_sql_memcpy(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out,
-		    struct err *e);
+int nsys_sql_memcpy(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e);
 int nsys_sql_api(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e);
 int nsys_sql_nvtx(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e);
 /* Per-GPU (group "gpu") and per-stream (group "stream") kernel+memory totals. */

@@ -23,8 +23,15 @@
 #include "core/strpool.h"
 #include "nsys/nsys.h"
 
-enum nsys_tl_kind { NSYS_TL_RUNTIME, NSYS_TL_DRIVER, NSYS_TL_NVTX, NSYS_TL_KERNEL, NSYS_TL_MEMCPY,
-		    NSYS_TL_MEMSET, NSYS_TL_NKINDS };
+enum nsys_tl_kind {
+	NSYS_TL_RUNTIME,
+	NSYS_TL_DRIVER,
+	NSYS_TL_NVTX,
+	NSYS_TL_KERNEL,
+	NSYS_TL_MEMCPY,
+	NSYS_TL_MEMSET,
+	NSYS_TL_NKINDS
+};
 
 /* What a lane holds (its order within a thread or stream). */
 enum nsys_tl_source { NSYS_TL_SRC_NVTX, NSYS_TL_SRC_API, NSYS_TL_SRC_KERNELS, NSYS_TL_SRC_MEMORY };

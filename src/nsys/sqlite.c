@@ -37,8 +37,9 @@ int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e)
 			       "nsys export --type sqlite -o FILE.sqlite %s",
 			       path);
 	if (k != SNIFF_SQLITE)
-		return err_set(e, ERR_FORMAT, path, -1,
-			       "not a SQLite file (expected an `nsys export --type sqlite` export)");
+		return err_set(
+		    e, ERR_FORMAT, path, -1,
+		    "not a SQLite file (expected an `nsys export --type sqlite` export)");
 	struct nsys_sql *s = calloc(1, sizeof *s);
 	if (!s)
 		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
@@ -88,8 +89,8 @@ int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e)
 		return e ? e->code : ERR_FORMAT;
 	}
 	sqlite3_finalize(st);
-	if (!nsys_sql_has_table(s, "StringIds") ||
-	    (!nsys_sql_has_table(s, "META_DATA_EXPORT") && !nsys_sql_has_table(s, "EXPORT_META_DATA"))) {
+	if (!nsys_sql_has_table(s, "StringIds") || (!nsys_sql_has_table(s, "META_DATA_EXPORT") &&
+						    !nsys_sql_has_table(s, "EXPORT_META_DATA"))) {
 		nsys_sql_close(s);
 		return err_set(e, ERR_FORMAT, path, -1,
 			       "unknown schema: no StringIds and META_DATA_EXPORT/EXPORT_META_DATA "
@@ -111,8 +112,8 @@ bool nsys_sql_has_table(struct nsys_sql *s, const char *table)
 {
 	sqlite3_stmt *st;
 	bool found = false;
-	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1,
-			       &st, NULL))
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
+			       -1, &st, NULL))
 		return false;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	found = sqlite3_step(st) == SQLITE_ROW;
@@ -150,8 +151,8 @@ int64_t nsys_sql_count(struct nsys_sql *s, const char *table)
 const char *nsys_sql_version(struct nsys_sql *s, struct arena *a)
 {
 	static const char *const q[] = {
-		"SELECT value FROM META_DATA_EXPORT WHERE name='EXPORT_PRODUCT_VERSION'",
-		"SELECT value FROM EXPORT_META_DATA WHERE name='EXPORT_PRODUCT_VERSION'"};
+	    "SELECT value FROM META_DATA_EXPORT WHERE name='EXPORT_PRODUCT_VERSION'",
+	    "SELECT value FROM EXPORT_META_DATA WHERE name='EXPORT_PRODUCT_VERSION'"};
 	for (int i = 0; i < 2; i++) {
 		sqlite3_stmt *st;
 		if (sqlite3_prepare_v2(s->db, q[i], -1, &st, NULL))
@@ -170,7 +171,8 @@ const char *nsys_sql_version(struct nsys_sql *s, struct arena *a)
 
 int nsys_sql_fail(struct nsys_sql *s, struct err *e)
 {
-	return err_set(e, ERR_FORMAT, s->path, -1, "SQLite query failed: %s", sqlite3_errmsg(s->db));
+	return err_set(e, ERR_FORMAT, s->path, -1, "SQLite query failed: %s",
+		       sqlite3_errmsg(s->db));
 }
 
 /* ---- grouped duration summaries ---- */
@@ -291,15 +293,14 @@ int nsys_sql_need(struct nsys_sql *s, const char *table, const char *what, struc
 	return err_set(e, ERR_FORMAT, s->path, -1, "the export has no %s table: %s", table, what);
 }
 
-int nsys_sql_kernels(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out,
-		     struct err *e)
+int nsys_sql_kernels(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e)
 {
 	if (nsys_sql_need(s, "CUPTI_ACTIVITY_KIND_KERNEL", "no CUDA kernels were captured", e))
 		return e ? e->code : ERR_FORMAT;
 	/* cuda_gpu_kern_sum names kernels by their demangled name by default */
 	const char *col = nsys_sql_has_column(s, "CUPTI_ACTIVITY_KIND_KERNEL", "demangledName")
-				  ? "demangledName"
-				  : "shortName";
+			      ? "demangledName"
+			      : "shortName";
 	char sql[400];
 	snprintf(sql, sizeof sql,
 		 "SELECT coalesce(n.value, '<unknown>') AS nm, NULL, k.end - k.start, 0 "
@@ -309,8 +310,7 @@ int nsys_sql_kernels(struct nsys_sql *s, struct arena *a, struct nsys_sql_table 
 	return nsys_sql_summarize(s, a, sql, out, e);
 }
 
-int nsys_sql_memcpy(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out,
-		    struct err *e)
+int nsys_sql_memcpy(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e)
 {
 	bool cp = nsys_sql_has_table(s, "CUPTI_ACTIVITY_KIND_MEMCPY");
 	bool set = nsys_sql_has_table(s, "CUPTI_ACTIVITY_KIND_MEMSET");
@@ -320,15 +320,15 @@ int nsys_sql_memcpy(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *
 			       "CUDA memory operations were captured");
 	bool labels = nsys_sql_has_table(s, "ENUM_CUDA_MEMCPY_OPER");
 	char sql[900];
-	snprintf(sql, sizeof sql,
-		 "SELECT nm, NULL, dur, bytes FROM (%s%s%s) ORDER BY nm",
-		 cp ? (labels ? "SELECT '[CUDA memcpy ' || coalesce(o.label, 'kind ' || m.copyKind) "
-				"|| ']' AS nm, m.end - m.start AS dur, m.bytes AS bytes "
-				"FROM CUPTI_ACTIVITY_KIND_MEMCPY m "
-				"LEFT JOIN ENUM_CUDA_MEMCPY_OPER o ON o.id = m.copyKind"
-			      : "SELECT '[CUDA memcpy kind ' || m.copyKind || ']' AS nm, "
-				"m.end - m.start AS dur, m.bytes AS bytes "
-				"FROM CUPTI_ACTIVITY_KIND_MEMCPY m")
+	snprintf(sql, sizeof sql, "SELECT nm, NULL, dur, bytes FROM (%s%s%s) ORDER BY nm",
+		 cp ? (labels
+			   ? "SELECT '[CUDA memcpy ' || coalesce(o.label, 'kind ' || m.copyKind) "
+			     "|| ']' AS nm, m.end - m.start AS dur, m.bytes AS bytes "
+			     "FROM CUPTI_ACTIVITY_KIND_MEMCPY m "
+			     "LEFT JOIN ENUM_CUDA_MEMCPY_OPER o ON o.id = m.copyKind"
+			   : "SELECT '[CUDA memcpy kind ' || m.copyKind || ']' AS nm, "
+			     "m.end - m.start AS dur, m.bytes AS bytes "
+			     "FROM CUPTI_ACTIVITY_KIND_MEMCPY m")
 		    : "",
 		 cp && set ? " UNION ALL " : "",
 		 set ? "SELECT '[CUDA memset]' AS nm, end - start AS dur, bytes AS bytes "
@@ -342,17 +342,17 @@ int nsys_sql_api(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out
 	if (nsys_sql_need(s, "CUPTI_ACTIVITY_KIND_RUNTIME", "no CUDA API calls were captured", e))
 		return e ? e->code : ERR_FORMAT;
 	return nsys_sql_summarize(
-		s, a,
-		"SELECT coalesce(n.value, '<unknown>') AS nm, NULL, r.end - r.start, 0 "
-		"FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds n ON n.id = r.nameId "
-		"ORDER BY nm",
-		out, e);
+	    s, a,
+	    "SELECT coalesce(n.value, '<unknown>') AS nm, NULL, r.end - r.start, 0 "
+	    "FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds n ON n.id = r.nameId "
+	    "ORDER BY nm",
+	    out, e);
 }
 
-int nsys_sql_devices(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out,
-		     struct err *e)
+int nsys_sql_devices(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e)
 {
-	static const char *const tabs[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+	static const char *const tabs[] = {"CUPTI_ACTIVITY_KIND_KERNEL",
+					   "CUPTI_ACTIVITY_KIND_MEMCPY",
 					   "CUPTI_ACTIVITY_KIND_MEMSET"};
 	static const char *const kinds[] = {"kernel", "memcpy", "memset"};
 	char parts[3][300];
@@ -360,13 +360,15 @@ int nsys_sql_devices(struct nsys_sql *s, struct arena *a, struct nsys_sql_table 
 	for (int i = 0; i < 3; i++)
 		if (nsys_sql_has_table(s, tabs[i]))
 			snprintf(parts[np++], sizeof parts[0],
-				 "SELECT deviceId AS d, streamId AS sm, '%s' AS kind, end - start AS dur, "
+				 "SELECT deviceId AS d, streamId AS sm, '%s' AS kind, end - start "
+				 "AS dur, "
 				 "%s AS bytes FROM %s",
 				 kinds[i], i ? "bytes" : "0", tabs[i]);
 	if (!np)
-		return err_set(e, ERR_FORMAT, s->path, -1,
-			       "the export has no CUPTI kernel, memcpy or memset table: no GPU work "
-			       "was captured");
+		return err_set(
+		    e, ERR_FORMAT, s->path, -1,
+		    "the export has no CUPTI kernel, memcpy or memset table: no GPU work "
+		    "was captured");
 	char u[1000] = "";
 	for (int i = 0; i < np; i++) {
 		size_t l = strlen(u);
@@ -375,11 +377,12 @@ int nsys_sql_devices(struct nsys_sql *s, struct arena *a, struct nsys_sql_table 
 	/* rows per (GPU, kind), then per (GPU, stream, kind): group = "GPU n" or
 	 * "GPU n stream m" so one summarizer covers both levels */
 	char sql[2400];
-	snprintf(sql, sizeof sql,
-		 "SELECT kind, g, dur, bytes FROM ("
-		 "SELECT kind, 'GPU ' || d AS g, dur, bytes FROM (%s) "
-		 "UNION ALL SELECT kind, 'GPU ' || d || ' stream ' || sm AS g, dur, bytes FROM (%s)) "
-		 "ORDER BY g, kind",
-		 u, u);
+	snprintf(
+	    sql, sizeof sql,
+	    "SELECT kind, g, dur, bytes FROM ("
+	    "SELECT kind, 'GPU ' || d AS g, dur, bytes FROM (%s) "
+	    "UNION ALL SELECT kind, 'GPU ' || d || ' stream ' || sm AS g, dur, bytes FROM (%s)) "
+	    "ORDER BY g, kind",
+	    u, u);
 	return nsys_sql_summarize(s, a, sql, out, e);
 }

@@ -32,7 +32,7 @@ struct xrange {
 	int type;
 	bool same_thread; /* endGlobalTid is NULL */
 	const char *name;
-	size_t parent;	  /* index or SIZE_MAX, within the list it was built for */
+	size_t parent; /* index or SIZE_MAX, within the list it was built for */
 	int64_t child_dur;
 	/* projection */
 	int64_t ops, pmin, pmax, gtime;
@@ -51,10 +51,11 @@ static int load_domains(struct nsys_sql *s, struct arena *a, bool has_textid, vo
 			struct err *e)
 {
 	VEC(struct domain) *out = vout;
-	const char *sql = has_textid
-				  ? "SELECT e.globalTid >> 24, e.domainId, coalesce(n.value, e.text) FROM "
-				    "NVTX_EVENTS e LEFT JOIN StringIds n ON n.id = e.textId WHERE e.eventType = 75"
-				  : "SELECT globalTid >> 24, domainId, text FROM NVTX_EVENTS WHERE eventType = 75";
+	const char *sql =
+	    has_textid
+		? "SELECT e.globalTid >> 24, e.domainId, coalesce(n.value, e.text) FROM "
+		  "NVTX_EVENTS e LEFT JOIN StringIds n ON n.id = e.textId WHERE e.eventType = 75"
+		: "SELECT globalTid >> 24, domainId, text FROM NVTX_EVENTS WHERE eventType = 75";
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
 		return nsys_sql_fail(s, e);
@@ -106,15 +107,16 @@ static int load_ranges(struct nsys_sql *s, struct arena *a, struct xrange **out,
 	if (has_domain && load_domains(s, a, has_textid && has_text, &doms, e))
 		return e ? e->code : ERR_FORMAT;
 	char sql[600];
-	snprintf(sql, sizeof sql,
-		 "SELECT e.rowid, e.start, e.end, e.eventType, e.globalTid, %s, %s, %s "
-		 "FROM NVTX_EVENTS e %s WHERE e.eventType IN (59, 60, 70, 71) AND e.end IS NOT NULL",
-		 has_textid && has_text ? "coalesce(n.value, e.text)"
-		 : has_textid	       ? "n.value"
-		 : has_text	       ? "e.text"
-				       : "NULL",
-		 has_end_tid ? "e.endGlobalTid IS NULL" : "1", has_domain ? "e.domainId" : "0",
-		 has_textid ? "LEFT JOIN StringIds n ON n.id = e.textId" : "");
+	snprintf(
+	    sql, sizeof sql,
+	    "SELECT e.rowid, e.start, e.end, e.eventType, e.globalTid, %s, %s, %s "
+	    "FROM NVTX_EVENTS e %s WHERE e.eventType IN (59, 60, 70, 71) AND e.end IS NOT NULL",
+	    has_textid && has_text ? "coalesce(n.value, e.text)"
+	    : has_textid	   ? "n.value"
+	    : has_text		   ? "e.text"
+				   : "NULL",
+	    has_end_tid ? "e.endGlobalTid IS NULL" : "1", has_domain ? "e.domainId" : "0",
+	    has_textid ? "LEFT JOIN StringIds n ON n.id = e.textId" : "");
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL)) {
 		vec_free(doms);
@@ -192,7 +194,8 @@ static int build_tree(struct xrange *r, size_t n, bool pushpop_only)
 			continue;
 		if (!pushpop_only && !r[i].same_thread)
 			continue;
-		while (sp && (r[stack[sp - 1]].gtid != r[i].gtid || r[stack[sp - 1]].end < r[i].end))
+		while (sp &&
+		       (r[stack[sp - 1]].gtid != r[i].gtid || r[stack[sp - 1]].end < r[i].end))
 			sp--;
 		if (sp) {
 			r[i].parent = stack[sp - 1];
@@ -210,14 +213,16 @@ static int load_ops(struct nsys_sql *s, struct xop **out, size_t *n, struct err 
 	*n = 0;
 	if (!nsys_sql_has_table(s, "CUPTI_ACTIVITY_KIND_RUNTIME"))
 		return 0;
-	static const char *const tabs[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+	static const char *const tabs[] = {"CUPTI_ACTIVITY_KIND_KERNEL",
+					   "CUPTI_ACTIVITY_KIND_MEMCPY",
 					   "CUPTI_ACTIVITY_KIND_MEMSET"};
 	char u[700] = "";
 	for (int i = 0; i < 3; i++) {
 		if (!nsys_sql_has_table(s, tabs[i]))
 			continue;
 		size_t l = strlen(u);
-		snprintf(u + l, sizeof u - l, "%sSELECT start, end, correlationId, globalPid FROM %s",
+		snprintf(u + l, sizeof u - l,
+			 "%sSELECT start, end, correlationId, globalPid FROM %s",
 			 l ? " UNION ALL " : "", tabs[i]);
 	}
 	if (!u[0])
@@ -263,7 +268,8 @@ static void project(struct xrange *r, size_t n, const struct xop *ops, size_t no
 		g->ops = g->gtime = 0;
 		g->pmin = INT64_MAX;
 		g->pmax = INT64_MIN;
-		size_t lo = 0, hi = nops; /* first op with (gtid, api_start) >= (g->gtid, g->start) */
+		size_t lo = 0,
+		       hi = nops; /* first op with (gtid, api_start) >= (g->gtid, g->start) */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 			if (ops[mid].gtid < g->gtid ||
@@ -274,7 +280,8 @@ static void project(struct xrange *r, size_t n, const struct xop *ops, size_t no
 		}
 		int64_t last_corr = 0;
 		bool any = false;
-		for (size_t k = lo; k < nops && ops[k].gtid == g->gtid && ops[k].api_start <= g->end; k++) {
+		for (size_t k = lo;
+		     k < nops && ops[k].gtid == g->gtid && ops[k].api_start <= g->end; k++) {
 			if (ops[k].api_end > g->end)
 				continue;
 			if (!any || ops[k].corr != last_corr)
@@ -332,8 +339,12 @@ int nsys_sql_nvtx(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *ou
 	if (!recs || !durs || !out->v)
 		return err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		recs[i] = (struct nvtx_rec){r[i].name, style_of(r[i].type), r[i].end - r[i].start,
-					    r[i].ops, r[i].ops ? r[i].pmax - r[i].pmin : 0, r[i].gtime};
+		recs[i] = (struct nvtx_rec){r[i].name,
+					    style_of(r[i].type),
+					    r[i].end - r[i].start,
+					    r[i].ops,
+					    r[i].ops ? r[i].pmax - r[i].pmin : 0,
+					    r[i].gtime};
 	gp_qsort(recs, n, sizeof *recs, rec_cmp);
 	int64_t all = 0;
 	for (size_t i = 0; i < n;) {

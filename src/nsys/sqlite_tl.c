@@ -33,8 +33,8 @@ typedef VEC(struct rec) rec_vec;
 
 const char *nsys_tl_kind_label(enum nsys_tl_kind k)
 {
-	static const char *const l[] = {"cuda_runtime", "cuda_driver", "nvtx", "kernel", "gpu_memcpy",
-					"gpu_memset"};
+	static const char *const l[] = {"cuda_runtime", "cuda_driver", "nvtx",
+					"kernel",	"gpu_memcpy",  "gpu_memset"};
 	return (unsigned)k < NSYS_TL_NKINDS ? l[k] : "?";
 }
 
@@ -50,7 +50,8 @@ static int need_cols(struct nsys_sql *s, const char *table, const char *const *c
 	for (; *cols; cols++)
 		if (!nsys_sql_has_column(s, table, *cols))
 			return err_set(e, ERR_FORMAT, s->path, -1,
-				       "the export's %s table has no %s column: not a schema the timeline reads",
+				       "the export's %s table has no %s column: not a schema the "
+				       "timeline reads",
 				       table, *cols);
 	return 0;
 }
@@ -63,8 +64,8 @@ static uint32_t intern(struct nsys_tl *m, const char *t)
 /* Runs sql and appends one rec per row through fill(row statement, rec):
  * returns 0 or an error. */
 static int scan(struct nsys_sql *s, struct nsys_tl *m, const char *sql, rec_vec *v,
-		int (*fill)(struct nsys_tl *m, sqlite3_stmt *st, struct rec *r, void *ctx), void *ctx,
-		struct err *e)
+		int (*fill)(struct nsys_tl *m, sqlite3_stmt *st, struct rec *r, void *ctx),
+		void *ctx, struct err *e)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
@@ -73,7 +74,8 @@ static int scan(struct nsys_sql *s, struct nsys_tl *m, const char *sql, rec_vec 
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct rec r = {0};
 		if (fill(m, st, &r, ctx) || vec_push(*v, r, (size_t)1 << 31)) {
-			rc = err_set(e, ERR_NOMEM, s->path, -1, "out of memory (or over 2^31 timeline events)");
+			rc = err_set(e, ERR_NOMEM, s->path, -1,
+				     "out of memory (or over 2^31 timeline events)");
 			break;
 		}
 	}
@@ -89,10 +91,16 @@ static int fill_api(struct nsys_tl *m, sqlite3_stmt *st, struct rec *r, void *ct
 	(void)ctx;
 	int64_t gtid = sqlite3_column_int64(st, 3);
 	const char *nm = (const char *)sqlite3_column_text(st, 5);
-	*r = (struct rec){.k1 = gtid >> 24, .k2 = gtid & 0xFFFFFF, .start = sqlite3_column_int64(st, 1),
-			  .end = sqlite3_column_int64(st, 2), .corr = sqlite3_column_int64(st, 4),
-			  .gpid = gtid & PROC_MASK, .rowid = sqlite3_column_int64(st, 0),
-			  .name = intern(m, nm ? nm : "<unknown>"), .grp = 0, .src = NSYS_TL_SRC_API,
+	*r = (struct rec){.k1 = gtid >> 24,
+			  .k2 = gtid & 0xFFFFFF,
+			  .start = sqlite3_column_int64(st, 1),
+			  .end = sqlite3_column_int64(st, 2),
+			  .corr = sqlite3_column_int64(st, 4),
+			  .gpid = gtid & PROC_MASK,
+			  .rowid = sqlite3_column_int64(st, 0),
+			  .name = intern(m, nm ? nm : "<unknown>"),
+			  .grp = 0,
+			  .src = NSYS_TL_SRC_API,
 			  .kind = nm && !strncmp(nm, "cuda", 4) ? NSYS_TL_RUNTIME : NSYS_TL_DRIVER};
 	return r->name == UINT32_MAX ? -1 : 0;
 }
@@ -103,11 +111,16 @@ static int fill_gpu(struct nsys_tl *m, sqlite3_stmt *st, struct rec *r, void *ct
 {
 	uint8_t kind = *(const uint8_t *)ctx;
 	const char *nm = (const char *)sqlite3_column_text(st, 8);
-	*r = (struct rec){.k1 = sqlite3_column_int64(st, 3), .k2 = sqlite3_column_int64(st, 4),
-			  .k3 = sqlite3_column_int64(st, 5), .start = sqlite3_column_int64(st, 1),
-			  .end = sqlite3_column_int64(st, 2), .corr = sqlite3_column_int64(st, 6),
-			  .gpid = sqlite3_column_int64(st, 7), .rowid = sqlite3_column_int64(st, 0),
-			  .name = intern(m, nm ? nm : "<unknown>"), .grp = 1,
+	*r = (struct rec){.k1 = sqlite3_column_int64(st, 3),
+			  .k2 = sqlite3_column_int64(st, 4),
+			  .k3 = sqlite3_column_int64(st, 5),
+			  .start = sqlite3_column_int64(st, 1),
+			  .end = sqlite3_column_int64(st, 2),
+			  .corr = sqlite3_column_int64(st, 6),
+			  .gpid = sqlite3_column_int64(st, 7),
+			  .rowid = sqlite3_column_int64(st, 0),
+			  .name = intern(m, nm ? nm : "<unknown>"),
+			  .grp = 1,
 			  .src = kind == NSYS_TL_KERNEL ? NSYS_TL_SRC_KERNELS : NSYS_TL_SRC_MEMORY,
 			  .kind = kind};
 	return r->name == UINT32_MAX ? -1 : 0;
@@ -142,10 +155,16 @@ static int fill_nvtx(struct nsys_tl *m, sqlite3_stmt *st, struct rec *r, void *c
 	} else {
 		name = intern(m, text);
 	}
-	*r = (struct rec){.k1 = gtid >> 24, .k2 = gtid & 0xFFFFFF, .start = sqlite3_column_int64(st, 1),
-			  .end = sqlite3_column_int64(st, 2), .gpid = gtid & PROC_MASK,
-			  .rowid = sqlite3_column_int64(st, 0), .name = name, .grp = 0,
-			  .src = NSYS_TL_SRC_NVTX, .kind = NSYS_TL_NVTX};
+	*r = (struct rec){.k1 = gtid >> 24,
+			  .k2 = gtid & 0xFFFFFF,
+			  .start = sqlite3_column_int64(st, 1),
+			  .end = sqlite3_column_int64(st, 2),
+			  .gpid = gtid & PROC_MASK,
+			  .rowid = sqlite3_column_int64(st, 0),
+			  .name = name,
+			  .grp = 0,
+			  .src = NSYS_TL_SRC_NVTX,
+			  .kind = NSYS_TL_NVTX};
 	return name == UINT32_MAX ? -1 : 0;
 }
 
@@ -166,7 +185,10 @@ static int load_nvtx(struct nsys_sql *s, struct nsys_tl *m, rec_vec *v, struct e
 	bool textid = nsys_sql_has_column(s, "NVTX_EVENTS", "textId");
 	bool text = nsys_sql_has_column(s, "NVTX_EVENTS", "text");
 	bool domain = nsys_sql_has_column(s, "NVTX_EVENTS", "domainId");
-	const char *tx = textid && text ? "coalesce(n.value, e.text)" : textid ? "n.value" : text ? "e.text" : "''";
+	const char *tx = textid && text ? "coalesce(n.value, e.text)"
+			 : textid	? "n.value"
+			 : text		? "e.text"
+					: "''";
 	const char *join = textid ? "LEFT JOIN StringIds n ON n.id = e.textId" : "";
 	char sql[600];
 	dom_vec doms = {0};
@@ -174,15 +196,17 @@ static int load_nvtx(struct nsys_sql *s, struct nsys_tl *m, rec_vec *v, struct e
 	int rc = 0;
 	if (domain) {
 		snprintf(sql, sizeof sql,
-			 "SELECT e.globalTid >> 24, e.domainId, %s FROM NVTX_EVENTS e %s WHERE e.eventType = 75",
+			 "SELECT e.globalTid >> 24, e.domainId, %s FROM NVTX_EVENTS e %s WHERE "
+			 "e.eventType = 75",
 			 tx, join);
 		rc = scan(s, m, sql, &none, fill_dom, &doms, e);
 	}
 	if (!rc) {
-		snprintf(sql, sizeof sql,
-			 "SELECT e.rowid, e.start, e.end, e.globalTid, %s, %s FROM NVTX_EVENTS e %s "
-			 "WHERE e.eventType IN (59, 60, 70, 71) AND e.end IS NOT NULL",
-			 tx, domain ? "e.domainId" : "0", join);
+		snprintf(
+		    sql, sizeof sql,
+		    "SELECT e.rowid, e.start, e.end, e.globalTid, %s, %s FROM NVTX_EVENTS e %s "
+		    "WHERE e.eventType IN (59, 60, 70, 71) AND e.end IS NOT NULL",
+		    tx, domain ? "e.domainId" : "0", join);
 		rc = scan(s, m, sql, v, fill_nvtx, &doms, e);
 	}
 	vec_free(doms);
@@ -192,11 +216,12 @@ static int load_nvtx(struct nsys_sql *s, struct nsys_tl *m, rec_vec *v, struct e
 
 static int load_gpu(struct nsys_sql *s, struct nsys_tl *m, rec_vec *v, struct err *e)
 {
-	static const char *const tabs[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+	static const char *const tabs[] = {"CUPTI_ACTIVITY_KIND_KERNEL",
+					   "CUPTI_ACTIVITY_KIND_MEMCPY",
 					   "CUPTI_ACTIVITY_KIND_MEMSET"};
 	static const uint8_t kinds[] = {NSYS_TL_KERNEL, NSYS_TL_MEMCPY, NSYS_TL_MEMSET};
-	static const char *const cols[] = {"start", "end", "deviceId", "contextId", "streamId",
-					   "correlationId", "globalPid", NULL};
+	static const char *const cols[] = {"start",    "end",		"deviceId",  "contextId",
+					   "streamId", "correlationId", "globalPid", NULL};
 	for (int i = 0; i < 3; i++) {
 		if (!nsys_sql_has_table(s, tabs[i]))
 			continue;
@@ -204,12 +229,14 @@ static int load_gpu(struct nsys_sql *s, struct nsys_tl *m, rec_vec *v, struct er
 			return e ? e->code : ERR_FORMAT;
 		char name[300], join[200] = "";
 		if (i == 0) {
-			const char *col = nsys_sql_has_column(s, tabs[0], "demangledName") ? "demangledName"
-					  : nsys_sql_has_column(s, tabs[0], "shortName") ? "shortName"
-											  : NULL;
+			const char *col =
+			    nsys_sql_has_column(s, tabs[0], "demangledName") ? "demangledName"
+			    : nsys_sql_has_column(s, tabs[0], "shortName")   ? "shortName"
+									     : NULL;
 			snprintf(name, sizeof name, "%s", col ? "n.value" : "NULL");
 			if (col)
-				snprintf(join, sizeof join, "LEFT JOIN StringIds n ON n.id = t.%s", col);
+				snprintf(join, sizeof join, "LEFT JOIN StringIds n ON n.id = t.%s",
+					 col);
 		} else if (i == 1) {
 			bool ck = nsys_sql_has_column(s, tabs[1], "copyKind");
 			bool labels = ck && nsys_sql_has_table(s, "ENUM_CUDA_MEMCPY_OPER");
@@ -218,7 +245,8 @@ static int load_gpu(struct nsys_sql *s, struct nsys_tl *m, rec_vec *v, struct er
 				 : ck	? "'kind ' || t.copyKind"
 					: "'kind ?'");
 			if (labels)
-				snprintf(join, sizeof join, "LEFT JOIN ENUM_CUDA_MEMCPY_OPER o ON o.id = t.copyKind");
+				snprintf(join, sizeof join,
+					 "LEFT JOIN ENUM_CUDA_MEMCPY_OPER o ON o.id = t.copyKind");
 		} else {
 			snprintf(name, sizeof name, "'[CUDA memset]'");
 		}
@@ -236,9 +264,9 @@ static int load_gpu(struct nsys_sql *s, struct nsys_tl *m, rec_vec *v, struct er
 static int rec_cmp(const void *pa, const void *pb)
 {
 	const struct rec *a = pa, *b = pb;
-#define CMP(x, y) \
-	if ((x) != (y)) \
-		return (x) < (y) ? -1 : 1
+#define CMP(x, y)                                                                                  \
+	if ((x) != (y))                                                                            \
+	return (x) < (y) ? -1 : 1
 	CMP(a->grp, b->grp);
 	CMP(a->k1, b->k1);
 	CMP(a->k2, b->k2);
@@ -254,7 +282,8 @@ static int rec_cmp(const void *pa, const void *pb)
 
 static bool same_lane(const struct rec *a, const struct rec *b)
 {
-	return a->grp == b->grp && a->k1 == b->k1 && a->k2 == b->k2 && a->k3 == b->k3 && a->src == b->src;
+	return a->grp == b->grp && a->k1 == b->k1 && a->k2 == b->k2 && a->k3 == b->k3 &&
+	       a->src == b->src;
 }
 
 /* Process (PROCESSES) and thread (ThreadNames) names of the thread lanes. */
@@ -263,14 +292,17 @@ static int name_lanes(struct nsys_sql *s, struct nsys_tl *m, struct err *e)
 	static const char *const pcols[] = {"globalPid", "name", NULL};
 	static const char *const tcols[] = {"globalTid", "nameId", NULL};
 	bool procs = nsys_sql_has_table(s, "PROCESSES") && !need_cols(s, "PROCESSES", pcols, NULL);
-	bool threads = nsys_sql_has_table(s, "ThreadNames") && !need_cols(s, "ThreadNames", tcols, NULL);
+	bool threads =
+	    nsys_sql_has_table(s, "ThreadNames") && !need_cols(s, "ThreadNames", tcols, NULL);
 	sqlite3_stmt *ps = NULL, *ts = NULL;
-	if ((procs && sqlite3_prepare_v2(s->db, "SELECT name FROM PROCESSES WHERE globalPid = ? LIMIT 1",
-					 -1, &ps, NULL)) ||
-	    (threads && sqlite3_prepare_v2(s->db,
-					   "SELECT n.value FROM ThreadNames t JOIN StringIds n ON n.id = t.nameId "
-					   "WHERE t.globalTid = ? LIMIT 1",
-					   -1, &ts, NULL))) {
+	if ((procs &&
+	     sqlite3_prepare_v2(s->db, "SELECT name FROM PROCESSES WHERE globalPid = ? LIMIT 1", -1,
+				&ps, NULL)) ||
+	    (threads && sqlite3_prepare_v2(
+			    s->db,
+			    "SELECT n.value FROM ThreadNames t JOIN StringIds n ON n.id = t.nameId "
+			    "WHERE t.globalTid = ? LIMIT 1",
+			    -1, &ts, NULL))) {
 		sqlite3_finalize(ps);
 		return nsys_sql_fail(s, e);
 	}
@@ -287,7 +319,9 @@ static int name_lanes(struct nsys_sql *s, struct nsys_tl *m, struct err *e)
 				continue;
 			sqlite3_reset(st);
 			sqlite3_bind_int64(st, 1, k ? gtid : gpid);
-			const char *v = sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+			const char *v = sqlite3_step(st) == SQLITE_ROW
+					    ? (const char *)sqlite3_column_text(st, 0)
+					    : NULL;
 			char *c = v ? arena_strndup(&m->arena, v, strlen(v)) : NULL;
 			if (v && !c)
 				rc = err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
@@ -332,7 +366,8 @@ static int split(struct nsys_tl *m, const struct rec *r, size_t n)
 	for (size_t i = 0; i < n; i++)
 		nl += !i || !same_lane(&r[i - 1], &r[i]);
 	m->lanes = calloc(nl ? nl : 1, sizeof *m->lanes);
-	if (!m->start || !m->end || !m->corr || !m->gpid || !m->name || !m->kind || !m->lane || !m->lanes)
+	if (!m->start || !m->end || !m->corr || !m->gpid || !m->name || !m->kind || !m->lane ||
+	    !m->lanes)
 		return -1;
 	m->n = n;
 	m->t0 = n ? INT64_MAX : 0;
@@ -380,12 +415,14 @@ int nsys_sql_timeline(struct nsys_sql *s, struct nsys_tl **out, struct err *e)
 	}
 	rec_vec v = {0};
 	int rc = 0;
-	static const char *const api_cols[] = {"start", "end", "globalTid", "correlationId", "nameId", NULL};
+	static const char *const api_cols[] = {"start",		"end",	  "globalTid",
+					       "correlationId", "nameId", NULL};
 	if (nsys_sql_has_table(s, "CUPTI_ACTIVITY_KIND_RUNTIME")) {
 		rc = need_cols(s, "CUPTI_ACTIVITY_KIND_RUNTIME", api_cols, e) ||
 		     scan(s, m,
 			  "SELECT r.rowid, r.start, r.end, r.globalTid, r.correlationId, n.value "
-			  "FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds n ON n.id = r.nameId",
+			  "FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds n ON n.id = "
+			  "r.nameId",
 			  &v, fill_api, NULL, e);
 	}
 	if (!rc && nsys_sql_has_table(s, "NVTX_EVENTS"))

@@ -23,7 +23,7 @@
 
 #include "core/err.h"
 
-#define PB_MAX_DEPTH 64	      /* nested messages below the top one */
+#define PB_MAX_DEPTH 64	       /* nested messages below the top one */
 #define PB_MAX_VARINT_BYTES 10 /* a 64-bit varint never needs more */
 
 enum pb_wire { PB_VARINT = 0, PB_I64 = 1, PB_LEN = 2, PB_I32 = 5 };
@@ -37,12 +37,12 @@ struct pb_reader {
 };
 
 struct pb_field {
-	uint32_t num;	   /* field number, >= 1 */
-	enum pb_wire wire; /* wire type */
-	uint64_t u;	   /* PB_VARINT, PB_I64, PB_I32 value (raw bits) */
+	uint32_t num;	     /* field number, >= 1 */
+	enum pb_wire wire;   /* wire type */
+	uint64_t u;	     /* PB_VARINT, PB_I64, PB_I32 value (raw bits) */
 	const uint8_t *data; /* PB_LEN: the bytes (points into the buffer) */
-	size_t len;	   /* PB_LEN: their count */
-	int64_t off;	   /* file offset of the field's key */
+	size_t len;	     /* PB_LEN: their count */
+	int64_t off;	     /* file offset of the field's key */
 };
 
 /* Reader over len bytes at data; off is the file offset of data[0]. */

@@ -89,9 +89,9 @@ int pb_next(struct pb_reader *r, struct pb_field *f, struct err *e)
 	case PB_VARINT:
 		rc = pb_varint(&q, r->end, &f->u);
 		if (rc)
-			return err_set(e, ERR_FORMAT, r->path, off,
-				       "field %u: varint %s", f->num,
-				       rc == -1 ? "runs past the end of its message" : "is invalid");
+			return err_set(e, ERR_FORMAT, r->path, off, "field %u: varint %s", f->num,
+				       rc == -1 ? "runs past the end of its message"
+						: "is invalid");
 		break;
 	case PB_I64:
 	case PB_I32: {
@@ -111,12 +111,14 @@ int pb_next(struct pb_reader *r, struct pb_field *f, struct err *e)
 		rc = pb_varint(&q, r->end, &v);
 		if (rc)
 			return err_set(e, ERR_FORMAT, r->path, off, "field %u: length %s", f->num,
-				       rc == -1 ? "runs past the end of its message" : "is invalid");
+				       rc == -1 ? "runs past the end of its message"
+						: "is invalid");
 		left = (size_t)(r->end - q);
 		if (v > left)
-			return err_set(e, ERR_FORMAT, r->path, off,
-				       "field %u: length %llu exceeds the %zu bytes left in its message",
-				       f->num, (unsigned long long)v, left);
+			return err_set(
+			    e, ERR_FORMAT, r->path, off,
+			    "field %u: length %llu exceeds the %zu bytes left in its message",
+			    f->num, (unsigned long long)v, left);
 		f->data = q;
 		f->len = (size_t)v;
 		q += v;

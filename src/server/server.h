@@ -62,8 +62,7 @@ bool srv_is_ncu_file(const char *path);
 bool srv_is_nsys_file(const char *path);
 /* Adds the Nsight Systems SQLite export at path (opened once to check it;
  * each answer opens it read-only again). */
-int srv_add_nsys(struct srv *s, const char *name, int64_t bytes, const char *path,
-		 struct err *e);
+int srv_add_nsys(struct srv *s, const char *name, int64_t bytes, const char *path, struct err *e);
 /* Whether path is an analysis.json of `nsys analyze` (sniffed by content,
  * io/sniff.c: a JSON object whose first key is one of schema 1's; also
  * inside gzip); false for "-" and unreadable files. */

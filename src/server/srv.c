@@ -53,7 +53,7 @@ enum MHD_Result srv_reply_cached(struct MHD_Connection *c, unsigned status, cons
 				 const void *body, size_t len, const char *cache)
 {
 	struct MHD_Response *r =
-		MHD_create_response_from_buffer(len, (void *)(body ? body : ""), MHD_RESPMEM_MUST_COPY);
+	    MHD_create_response_from_buffer(len, (void *)(body ? body : ""), MHD_RESPMEM_MUST_COPY);
 	if (!r)
 		return MHD_NO;
 	add_headers(r, mime);
@@ -138,8 +138,8 @@ static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *url)
 	for (const struct srv_asset *a = srv_assets; a->path; a++) {
 		if (strcmp(a->path, url))
 			continue;
-		struct MHD_Response *r = MHD_create_response_from_buffer(
-			a->len, (void *)a->data, MHD_RESPMEM_PERSISTENT);
+		struct MHD_Response *r = MHD_create_response_from_buffer(a->len, (void *)a->data,
+									 MHD_RESPMEM_PERSISTENT);
 		if (!r)
 			return MHD_NO;
 		add_headers(r, a->mime);
@@ -191,9 +191,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			return MHD_YES;
 		}
 		if (u->too_big)
-			return srv_reply_error(c, MHD_HTTP_CONTENT_TOO_LARGE,
-					       "the file is larger than the upload limit (%lld bytes)",
-					       (long long)s->o.max_upload);
+			return srv_reply_error(
+			    c, MHD_HTTP_CONTENT_TOO_LARGE,
+			    "the file is larger than the upload limit (%lld bytes)",
+			    (long long)s->o.max_upload);
 		return srv_api_upload(s, c, u);
 	}
 	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
@@ -208,9 +209,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	if (post && !strcmp(url, "/api/upload")) {
 		const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
 		if (len && strtoll(len, NULL, 10) > s->o.max_upload)
-			return srv_reply_error(c, MHD_HTTP_CONTENT_TOO_LARGE,
-					       "the file is larger than the upload limit (%lld bytes)",
-					       (long long)s->o.max_upload);
+			return srv_reply_error(
+			    c, MHD_HTTP_CONTENT_TOO_LARGE,
+			    "the file is larger than the upload limit (%lld bytes)",
+			    (long long)s->o.max_upload);
 		struct srv_upload *u = upload_new(c);
 		if (!u)
 			return MHD_NO;
@@ -270,7 +272,7 @@ int srv_start(const struct srv_opts *o, struct srv **out, struct err *e)
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
 	s->cache = lru_new(64, (size_t)256 << 20); /* none (NULL) only costs speed */
-	srv_warm_start(s); /* none: answers are computed when asked */
+	srv_warm_start(s);			   /* none: answers are computed when asked */
 	s->d = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, on_request, s,
 				MHD_OPTION_SOCK_ADDR, &addr.sa, MHD_OPTION_NOTIFY_COMPLETED,
 				on_completed, s, MHD_OPTION_CONNECTION_LIMIT, 64u,

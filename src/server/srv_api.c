@@ -94,8 +94,7 @@ int srv_add(struct srv *s, const char *name, int64_t bytes, struct trace *t, str
 	return srv_add_file(s, name, bytes, t, NULL, NULL, -1, NULL, 0, e);
 }
 
-int srv_add_ncu(struct srv *s, const char *name, int64_t bytes, struct ncu_report *r,
-		struct err *e)
+int srv_add_ncu(struct srv *s, const char *name, int64_t bytes, struct ncu_report *r, struct err *e)
 {
 	return srv_add_file(s, name, bytes, NULL, r, NULL, -1, NULL, 0, e);
 }
@@ -128,11 +127,8 @@ int srv_add_nsys(struct srv *s, const char *name, int64_t bytes, const char *pat
 }
 
 static const struct rep_col file_cols[] = {
-	{"id", "ID", REP_INT},
-	{"name", "Name", REP_STR},
-	{"bytes", "Size", REP_BYTES},
-	{"events", "Events", REP_INT},
-	{"kind", "Kind", REP_STR},
+    {"id", "ID", REP_INT},	   {"name", "Name", REP_STR}, {"bytes", "Size", REP_BYTES},
+    {"events", "Events", REP_INT}, {"kind", "Kind", REP_STR},
 };
 
 /* The files table: all files, or only the one with id `only` (> 0). */
@@ -175,11 +171,12 @@ static enum MHD_Result reply_files(struct srv *s, struct MHD_Connection *c, int 
 
 /* The query parameters each view takes (the commands' options). */
 static const char *const view_params[VIEW_COUNT] = {
-	[VIEW_SUMMARY] = " tb_compat timeline step range ",
-	[VIEW_STEPS] = " tb_compat step range ",
-	[VIEW_OPS] = " tb_compat group_by stack sort top step range ",
-	[VIEW_KERNELS] = " tb_compat group_by top step range ",
-	[VIEW_MEMORY] = " tb_compat device curve events step_plot start_ns end_ns points top step range ",
+    [VIEW_SUMMARY] = " tb_compat timeline step range ",
+    [VIEW_STEPS] = " tb_compat step range ",
+    [VIEW_OPS] = " tb_compat group_by stack sort top step range ",
+    [VIEW_KERNELS] = " tb_compat group_by top step range ",
+    [VIEW_MEMORY] =
+	" tb_compat device curve events step_plot start_ns end_ns points top step range ",
 };
 
 /* Fills o from the query; a message in msg (and -1) when a value is bad. */
@@ -247,8 +244,11 @@ static int parse_opts(struct MHD_Connection *c, enum view_kind k, struct view_op
 		char *end;
 		long long v = strtoll(pts, &end, 10);
 		if (*end || v < MEM_CURVE_KEEP || !o->curve || o->step_plot)
-			return snprintf(msg, n, "points takes a count of at least %d, with curve and without step_plot",
-					MEM_CURVE_KEEP), -1;
+			return snprintf(msg, n,
+					"points takes a count of at least %d, with curve and "
+					"without step_plot",
+					MEM_CURVE_KEEP),
+			       -1;
 		o->curve_points = (size_t)v;
 	}
 	/* steps: step picks rows, as `gpuprof steps --step` (the other views'
@@ -268,8 +268,8 @@ int srv_view_key(char *key, size_t n, int id, enum view_kind k)
 	return snprintf(key, n, "%d/%s?", id, view_kind_name(k));
 }
 
-int srv_view_json(struct srv *s, const struct trace *t, enum view_kind k,
-		  const struct view_opts *o, char **buf, size_t *len, struct err *e)
+int srv_view_json(struct srv *s, const struct trace *t, enum view_kind k, const struct view_opts *o,
+		  char **buf, size_t *len, struct err *e)
 {
 	struct view *v;
 	srv_job_begin(s);
@@ -310,8 +310,7 @@ static enum MHD_Result add_key(void *cls, enum MHD_ValueKind kind, const char *k
 	return MHD_YES;
 }
 
-static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int id,
-				  enum view_kind k)
+static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int id, enum view_kind k)
 {
 	char bad[SRV_BAD_PARAM];
 	if (srv_unknown_param(c, view_params[k], bad))
@@ -330,7 +329,8 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 		srv_warm_wait(s, ck.key);
 	char *cached = ck.n < (int)sizeof ck.key ? lru_get(s->cache, ck.key, &clen) : NULL;
 	if (cached) {
-		enum MHD_Result res = srv_reply_cached(c, MHD_HTTP_OK, "application/json", cached, clen, "hit");
+		enum MHD_Result res =
+		    srv_reply_cached(c, MHD_HTTP_OK, "application/json", cached, clen, "hit");
 		free(cached);
 		return res;
 	}
@@ -342,15 +342,16 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 	const char *step, *range;
 	struct srv_win *win = NULL; /* step=/range=: a window of t (srv_select.c) */
 	int rc = srv_selection(c, k == VIEW_STEPS, &step, &range)
-			 ? srv_window_get(s, id, t, step, range, &win, &e)
-			 : 0;
+		     ? srv_window_get(s, id, t, step, range, &win, &e)
+		     : 0;
 	char *buf = NULL;
 	size_t len = 0;
 	if (!rc)
 		rc = srv_view_json(s, win ? srv_window_trace(win) : t, k, &o, &buf, &len, &e);
 	srv_window_put(s, win);
 	if (rc)
-		return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s", e.msg);
+		return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
+				       e.msg);
 	if (ck.n < (int)sizeof ck.key)
 		lru_put(s->cache, ck.key, buf, len);
 	res = srv_reply_cached(c, MHD_HTTP_OK, "application/json", buf, len, "miss");
@@ -358,8 +359,7 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 	return res;
 }
 
-static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id,
-				 const char *verb)
+static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id, const char *verb)
 {
 	struct srv_file f;
 	if (!srv_file_get(s, id, &f))
@@ -372,8 +372,7 @@ static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id
 	return srv_api_ncu(s, c, f.ncu, f.ncu_mu, verb);
 }
 
-static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int id,
-				  const char *view)
+static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int id, const char *view)
 {
 	struct srv_file f;
 	if (!srv_file_get(s, id, &f))
@@ -390,7 +389,8 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 {
 	char bad[SRV_BAD_PARAM];
 	if (srv_unknown_param(c, " start_ns end_ns px flows links find step range ", bad))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "timeline takes no parameter '%s'", bad);
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "timeline takes no parameter '%s'",
+				       bad);
 	struct tl_opts o;
 	int64_t links;
 	bool has_links;
@@ -413,7 +413,7 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	int rc = !f	       ? err_set(&e, ERR_NOMEM, NULL, -1, "out of memory")
+	int rc = !f	     ? err_set(&e, ERR_NOMEM, NULL, -1, "out of memory")
 		 : has_links ? tl_write_links(ix, links, f, &e)
 			     : tl_write_json(ix, &o, f, &e);
 	srv_job_end(s);
@@ -532,9 +532,10 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 		char msg[1200];
 		err_format(&e, msg, sizeof msg); /* "NAME: byte N: ..." */
 		if (id < 0)
-			return srv_reply_error(c, e.code == ERR_LIMIT || e.code == ERR_NOMEM
-							  ? MHD_HTTP_INSUFFICIENT_STORAGE
-							  : MHD_HTTP_BAD_REQUEST,
+			return srv_reply_error(c,
+					       e.code == ERR_LIMIT || e.code == ERR_NOMEM
+						   ? MHD_HTTP_INSUFFICIENT_STORAGE
+						   : MHD_HTTP_BAD_REQUEST,
 					       "%s", msg);
 		return reply_files(s, c, id);
 	}
@@ -547,9 +548,10 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 			return srv_reply_error(c, 500, "could not keep the upload");
 		int id = add_nsys(s, u->name, u->n, path, fd, &e);
 		if (id < 0)
-			return srv_reply_error(c, e.code == ERR_LIMIT || e.code == ERR_NOMEM
-							  ? MHD_HTTP_INSUFFICIENT_STORAGE
-							  : MHD_HTTP_BAD_REQUEST,
+			return srv_reply_error(c,
+					       e.code == ERR_LIMIT || e.code == ERR_NOMEM
+						   ? MHD_HTTP_INSUFFICIENT_STORAGE
+						   : MHD_HTTP_BAD_REQUEST,
 					       "%s: %s", u->name, e.msg);
 		return reply_files(s, c, id);
 	}

@@ -118,13 +118,14 @@ struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum
 	return f.t;
 }
 
-enum MHD_Result srv_reply_stream(struct MHD_Connection *c, FILE *f, char **buf, size_t *len,
-				 int rc, const struct err *e)
+enum MHD_Result srv_reply_stream(struct MHD_Connection *c, FILE *f, char **buf, size_t *len, int rc,
+				 const struct err *e)
 {
 	bool ok = f && fclose(f) == 0 && rc == 0; /* fclose sets *buf, *len */
-	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", *buf, *len)
-				 : srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
-						   rc ? e->msg : "could not write the answer");
+	enum MHD_Result res =
+	    ok ? srv_reply(c, MHD_HTTP_OK, "application/json", *buf, *len)
+	       : srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
+				 rc ? e->msg : "could not write the answer");
 	free(*buf);
 	*buf = NULL;
 	return res;
@@ -139,11 +140,13 @@ int srv_tl_opts(struct MHD_Connection *c, struct tl_opts *o, int64_t *links, boo
 	*links = -1;
 	if (srv_int_arg(c, "start_ns", &o->start_ns, &o->has_start) ||
 	    srv_int_arg(c, "end_ns", &o->end_ns, &o->has_end)) {
-		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
+		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "start_ns and end_ns take integer nanoseconds");
 		return -1;
 	}
 	if (srv_int_arg(c, "px", &px, &has_px) || px < 1 || px > TL_MAX_PX) {
-		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "px takes a width of 1 to %d pixels", TL_MAX_PX);
+		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "px takes a width of 1 to %d pixels", TL_MAX_PX);
 		return -1;
 	}
 	o->px = (int)px;

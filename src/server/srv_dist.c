@@ -55,10 +55,14 @@ static int parse_ids(const char *list, int *ids, int max, char *msg, size_t n)
 	for (;;) {
 		char *end;
 		if (*p < '0' || *p > '9')
-			return snprintf(msg, n, "files takes file ids separated by commas (e.g. 1,2)"), -1;
+			return snprintf(msg, n,
+					"files takes file ids separated by commas (e.g. 1,2)"),
+			       -1;
 		long id = strtol(p, &end, 10);
 		if (id <= 0 || id >= 1000000 || (*end && *end != ','))
-			return snprintf(msg, n, "files takes file ids separated by commas (e.g. 1,2)"), -1;
+			return snprintf(msg, n,
+					"files takes file ids separated by commas (e.g. 1,2)"),
+			       -1;
 		for (int i = 0; i < k; i++)
 			if (ids[i] == id)
 				return snprintf(msg, n, "files lists file %ld twice", id), -1;
@@ -84,7 +88,8 @@ static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_
 			if (s->files[i].t) {
 				picks[*npicks].id = s->files[i].id;
 				picks[*npicks].t = s->files[i].t;
-				snprintf(picks[*npicks].name, sizeof picks[0].name, "%s", s->files[i].name);
+				snprintf(picks[*npicks].name, sizeof picks[0].name, "%s",
+					 s->files[i].name);
 				++*npicks;
 			}
 		if (!*npicks) {
@@ -116,8 +121,8 @@ static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_
 
 /* Computes the view over picks and writes its JSON into *buf. 0, or an err
  * code (e filled). */
-static int compute(const struct dist_pick *picks, int n, bool compat, const char *names,
-		   char **buf, size_t *len, struct err *e)
+static int compute(const struct dist_pick *picks, int n, bool compat, const char *names, char **buf,
+		   size_t *len, struct err *e)
 {
 	struct dist_opts o = {.tb_compat = compat};
 	struct dist_result d;
@@ -159,8 +164,8 @@ static unsigned cut_windows(struct srv *s, struct dist_pick *picks, int n, const
 			continue;
 		picks[i].win = NULL;
 		if (e.path[0])
-			snprintf(msg, size, "%s: %s", is_upload(picks[i].t) ? picks[i].name : e.path,
-				 e.msg);
+			snprintf(msg, size, "%s: %s",
+				 is_upload(picks[i].t) ? picks[i].name : e.path, e.msg);
 		else
 			snprintf(msg, size, "%s", e.msg);
 		return rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500;
@@ -172,7 +177,8 @@ enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 {
 	char bad[SRV_BAD_PARAM];
 	if (srv_unknown_param(c, " files tb_compat step range names ", bad))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "dist takes no parameter '%s'", bad);
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "dist takes no parameter '%s'",
+				       bad);
 	const char *tb = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "tb_compat");
 	bool compat = tb && (!strcmp(tb, "1") || !strcmp(tb, "true") || !*tb);
 	const char *list = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "files");
@@ -218,9 +224,9 @@ enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 	free(picks);
 	if (status)
 		return srv_reply_error(c, status, "%s", msg);
-	enum MHD_Result res = rc ? srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500,
-						   "%s", e.msg)
-				 : srv_reply(c, MHD_HTTP_OK, "application/json", buf, len);
+	enum MHD_Result res =
+	    rc ? srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s", e.msg)
+	       : srv_reply(c, MHD_HTTP_OK, "application/json", buf, len);
 	free(buf);
 	return res;
 }

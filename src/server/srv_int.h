@@ -18,16 +18,16 @@ struct srv_win; /* a trace cut to a step/range selection (srv_select.c) */
 struct srv_file {
 	int id;
 	char name[SRV_MAX_NAME + 1];
-	int64_t bytes; /* input size, -1 when unknown */
-	struct trace *t;	  /* a PyTorch trace, or NULL */
+	int64_t bytes;		/* input size, -1 when unknown */
+	struct trace *t;	/* a PyTorch trace, or NULL */
 	struct ncu_report *ncu; /* an Nsight Compute report, or NULL */
 	/* with a report: its lock (readers fill lazy caches in the report's
 	 * arena: one answer at a time per report) */
 	pthread_mutex_t *ncu_mu;
-	struct tl_index *tl;	/* the timeline's index of t, built on first use */
-	char *nsys;		/* an Nsight Systems SQLite export: its path, or NULL */
-	int nsys_fd;		/* an upload's private named copy (removed at stop), or -1 */
-	char *analysis;		/* an nsys analysis.json (checked; served as is), or NULL */
+	struct tl_index *tl;	       /* the timeline's index of t, built on first use */
+	char *nsys;		       /* an Nsight Systems SQLite export: its path, or NULL */
+	int nsys_fd;		       /* an upload's private named copy (removed at stop), or -1 */
+	char *analysis;		       /* an nsys analysis.json (checked; served as is), or NULL */
 	struct nsys_tl_index *nsys_tl; /* the export's timeline index, built on first use */
 	size_t analysis_len;
 };
@@ -42,18 +42,18 @@ struct srv {
 	int jobs; /* analyses/loads running */
 	struct srv_file *files;
 	int nfiles, next_id;
-	struct lru *cache; /* finished trace-view answers (core/lru.h) */
+	struct lru *cache;		    /* finished trace-view answers (core/lru.h) */
 	struct srv_win *wins[SRV_MAX_WINS]; /* recent selections' windows */
-	uint64_t win_clock;		     /* their last-use stamps */
-	struct srv_warm *warm;		     /* srv_warm.c */
+	uint64_t win_clock;		    /* their last-use stamps */
+	struct srv_warm *warm;		    /* srv_warm.c */
 };
 
 /* An upload in progress (the connection's state). */
 struct srv_upload {
-	int fd;		 /* unlinked private temp file, -1 before the first byte */
-	int64_t n;	 /* bytes received */
-	bool too_big;	 /* over max_upload: the rest is discarded */
-	bool io_failed;	 /* a write failed */
+	int fd;		/* unlinked private temp file, -1 before the first byte */
+	int64_t n;	/* bytes received */
+	bool too_big;	/* over max_upload: the rest is discarded */
+	bool io_failed; /* a write failed */
 	char name[SRV_MAX_NAME + 1];
 };
 
@@ -73,8 +73,8 @@ int srv_sniff_path(const char *path);
  * an open_memstream of *buf, *len: replies the JSON, or the error (400 for
  * ERR_USAGE, else 500; "could not write the answer" when only the stream
  * failed; f NULL: out of memory); closes f and frees *buf. */
-enum MHD_Result srv_reply_stream(struct MHD_Connection *c, FILE *f, char **buf, size_t *len,
-				 int rc, const struct err *e);
+enum MHD_Result srv_reply_stream(struct MHD_Connection *c, FILE *f, char **buf, size_t *len, int rc,
+				 const struct err *e);
 /* The timeline parameters start_ns, end_ns, px (default 1000), flows and
  * links (-1 and *has_links false when absent) into o; -1 with *res the 400
  * reply when one is bad. Both timelines (trace and export) take them. */
@@ -98,7 +98,7 @@ enum MHD_Result srv_reply_cached(struct MHD_Connection *c, unsigned status, cons
 				 const void *body, size_t len, const char *cache);
 /* {"error": {"status": N, "message": "..."}} with that status. */
 enum MHD_Result srv_reply_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* The API (srv_api.c). url starts with "/api/". */
 enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char *url);
@@ -125,16 +125,14 @@ int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t
 		 struct err *e);
 /* Reads, checks and adds the uploaded analysis.json at path (u's file);
  * returns the id, or a negative err code with e filled. */
-int srv_upload_nsys_analysis(struct srv *s, struct srv_upload *u, const char *path,
-			     struct err *e);
+int srv_upload_nsys_analysis(struct srv *s, struct srv_upload *u, const char *path, struct err *e);
 /* GET /api/file/ID/trace?start_ns=A&end_ns=B (srv_trace.c): the trace as
  * chrome-trace JSON (export/chrome.h), whole or a window of it. */
 enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id);
 /* Selections (srv_select.c). srv_selection: the request's step= and range=
  * (empty = absent; a steps view's step is its row filter, not a cut, so
  * NULL there); true when either is set. */
-int srv_selection(struct MHD_Connection *c, bool steps_view, const char **step,
-		  const char **range);
+int srv_selection(struct MHD_Connection *c, bool steps_view, const char **step, const char **range);
 /* The window of file id's trace t for step or range, shared and counted:
  * give it back with srv_window_put. Errors: tr_select's (ERR_USAGE with the
  * CLI's message for a bad selector). */
@@ -154,8 +152,8 @@ enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int
  * taken (srv_job_end when done); NULL, no slot taken and *win NULL, when
  * there is none: *res is then the error reply (404, 400 for a file that is
  * not a trace or a bad selection, 500). srv_timeline_find.c. */
-struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id,
-			      struct srv_win **win, enum MHD_Result *res);
+struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id, struct srv_win **win,
+			      enum MHD_Result *res);
 /* GET /api/file/ID/timeline/find?find=TEXT&start_ns=A&end_ns=B&limit=N
  * (srv_timeline_find.c): the timeline's search. */
 enum MHD_Result srv_api_timeline_find(struct srv *s, struct MHD_Connection *c, int id);
@@ -166,14 +164,14 @@ int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_
  * computed in a job slot, into a malloc'd *buf; the cache key of the view
  * asked without parameters ("ID/VIEW?", to which a request's parameters
  * are appended in order). srv_api.c. */
-int srv_view_json(struct srv *s, const struct trace *t, enum view_kind k,
-		  const struct view_opts *o, char **buf, size_t *len, struct err *e);
+int srv_view_json(struct srv *s, const struct trace *t, enum view_kind k, const struct view_opts *o,
+		  char **buf, size_t *len, struct err *e);
 int srv_view_key(char *key, size_t n, int id, enum view_kind k);
 /* Answers computed ahead (srv_warm.c): after a trace is added, a background
  * thread computes the views its first pages ask for (summary, steps, ops,
  * kernels, without parameters) into the answer cache, so the Overview of a
- * big trace is ready when the page asks. start at server start; add queues file id; stop joins the thread
- * (before the files are freed). */
+ * big trace is ready when the page asks. start at server start; add queues file id; stop joins the
+ * thread (before the files are freed). */
 int srv_warm_start(struct srv *s);
 void srv_warm_add(struct srv *s, int id);
 /* Returns once the thread is not computing the answer of key (a request

@@ -15,11 +15,11 @@
 static const struct {
 	const char *verb, *params;
 } ncu_verbs[] = {
-	{"list", " id kernel "},
-	{"raw", " id kernel print_units "},
-	{"session", " "},
-	{"details", " id kernel section print_units print_details "},
-	{"hints", " id kernel section sort "},
+    {"list", " id kernel "},
+    {"raw", " id kernel print_units "},
+    {"session", " "},
+    {"details", " id kernel section print_units print_details "},
+    {"hints", " id kernel section sort "},
 };
 
 static const char *arg(struct MHD_Connection *c, const char *key)
@@ -80,7 +80,8 @@ enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_
 		k++;
 	if (k == nverbs)
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND,
-				       "no ncu verb '%.40s' (list, raw, session, details, hints)", verb);
+				       "no ncu verb '%.40s' (list, raw, session, details, hints)",
+				       verb);
 	char bad[SRV_BAD_PARAM];
 	if (srv_unknown_param(c, ncu_verbs[k].params, bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "ncu %s takes no parameter '%s'",

@@ -16,16 +16,16 @@ enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char
 			     const char *view)
 {
 	static const char *const names[] = {"info", "kernels", "memcpy", "api", "nvtx", "gpus"};
-	static const enum nsys_sql_view views[] = {NSYS_SQL_INFO, NSYS_SQL_KERNELS,
+	static const enum nsys_sql_view views[] = {NSYS_SQL_INFO,   NSYS_SQL_KERNELS,
 						   NSYS_SQL_MEMCPY, NSYS_SQL_API,
-						   NSYS_SQL_NVTX, NSYS_SQL_DEVICES};
+						   NSYS_SQL_NVTX,   NSYS_SQL_DEVICES};
 	size_t k = 0, nviews = sizeof names / sizeof names[0];
 	while (k < nviews && strcmp(names[k], view))
 		k++;
 	if (k == nviews)
-		return srv_reply_error(c, MHD_HTTP_NOT_FOUND,
-				       "no nsys view '%.40s' (info, kernels, memcpy, api, nvtx, gpus)",
-				       view);
+		return srv_reply_error(
+		    c, MHD_HTTP_NOT_FOUND,
+		    "no nsys view '%.40s' (info, kernels, memcpy, api, nvtx, gpus)", view);
 	char bad[SRV_BAD_PARAM];
 	if (srv_unknown_param(c, "", bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "nsys %s takes no parameter '%s'",
@@ -56,10 +56,10 @@ enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char
 	nsys_sql_close(q);
 	srv_job_end(s);
 	arena_free(&a);
-	enum MHD_Result res = rc   ? srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500,
-						     "%s", e.msg)
-			      : ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
-				   : srv_reply_error(c, 500, "could not write the answer");
+	enum MHD_Result res =
+	    rc	 ? srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s", e.msg)
+	    : ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+		 : srv_reply_error(c, 500, "could not write the answer");
 	free(buf);
 	return res;
 }

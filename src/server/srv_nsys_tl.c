@@ -41,7 +41,8 @@ enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id)
 {
 	char bad[SRV_BAD_PARAM];
 	if (srv_unknown_param(c, " start_ns end_ns px flows links ", bad))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "nsys timeline takes no parameter '%s'", bad);
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "nsys timeline takes no parameter '%s'", bad);
 	struct tl_opts o;
 	int64_t links;
 	bool has_links;
@@ -54,9 +55,10 @@ enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id)
 	const char *path = file.nsys;
 	struct nsys_tl_index *ix = file.nsys_tl; /* indexes live as long as the server */
 	if (!path)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       "file %d is not an Nsight Systems SQLite export: ask /api/file/%d/timeline",
-				       id, id);
+		return srv_reply_error(
+		    c, MHD_HTTP_BAD_REQUEST,
+		    "file %d is not an Nsight Systems SQLite export: ask /api/file/%d/timeline", id,
+		    id);
 	struct err e = {0};
 	srv_job_begin(s);
 	int rc = ix ? 0 : get_index(s, id, path, &ix, &e);
@@ -64,7 +66,7 @@ enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id)
 	size_t len = 0;
 	FILE *f = rc ? NULL : open_memstream(&buf, &len);
 	if (!rc)
-		rc = !f	       ? err_set(&e, ERR_NOMEM, NULL, -1, "out of memory")
+		rc = !f		 ? err_set(&e, ERR_NOMEM, NULL, -1, "out of memory")
 		     : has_links ? nsys_tl_write_links(ix, links, f, &e)
 				 : nsys_tl_write_json(ix, &o, f, &e);
 	srv_job_end(s);

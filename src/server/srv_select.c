@@ -22,9 +22,9 @@
 #include "views/view.h"
 
 struct srv_win {
-	int id;		    /* the file */
-	char *step, *range; /* the selector (either NULL) */
-	struct trace *t;    /* the window (borrows the file's trace) */
+	int id;		     /* the file */
+	char *step, *range;  /* the selector (either NULL) */
+	struct trace *t;     /* the window (borrows the file's trace) */
 	struct tl_index *tl; /* the timeline's index of t, built on first use */
 	int refs;
 	uint64_t used; /* s->win_clock at the last use */
@@ -121,8 +121,9 @@ int srv_window_get(struct srv *s, int id, struct trace *t, const char *step, con
 				slot = i;
 		}
 		if (s->wins[slot])
-			dead = unref_locked(s->wins[slot]); /* still in use: its last user frees it */
-		w->refs = 2; /* the table's and the caller's */
+			dead =
+			    unref_locked(s->wins[slot]); /* still in use: its last user frees it */
+		w->refs = 2;				 /* the table's and the caller's */
 		w->used = ++s->win_clock;
 		s->wins[slot] = w;
 		*out = w;
@@ -160,8 +161,7 @@ void srv_windows_free(struct srv *s)
 	}
 }
 
-int srv_selection(struct MHD_Connection *c, bool steps_view, const char **step,
-		  const char **range)
+int srv_selection(struct MHD_Connection *c, bool steps_view, const char **step, const char **range)
 {
 	*step = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "step");
 	*range = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "range");
@@ -180,9 +180,9 @@ int srv_selection(struct MHD_Connection *c, bool steps_view, const char **step,
  * annotations (what --range looks for first), by name, with their count and
  * the start of the first one (the one --range cuts to), in ns. */
 static const struct rep_col ann_cols[] = {
-	{"name", "Name", REP_STR},
-	{"count", "Count", REP_INT},
-	{"first_start_ns", "First start (ns)", REP_INT},
+    {"name", "Name", REP_STR},
+    {"count", "Count", REP_INT},
+    {"first_start_ns", "First start (ns)", REP_INT},
 };
 
 struct ann {
@@ -194,15 +194,16 @@ struct ann {
 static int ann_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct trace *t = ctx;
-	return strcmp(tr_str(t, ((const struct ann *)a)->name), tr_str(t, ((const struct ann *)b)->name));
+	return strcmp(tr_str(t, ((const struct ann *)a)->name),
+		      tr_str(t, ((const struct ann *)b)->name));
 }
 
 enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int id)
 {
 	char bad[SRV_BAD_PARAM];
 	if (srv_unknown_param(c, "", bad))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "annotations takes no parameter '%s'",
-				       bad);
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "annotations takes no parameter '%s'", bad);
 	enum MHD_Result res;
 	const struct trace *t = srv_trace_of(s, c, id, &res);
 	if (!t)
@@ -245,8 +246,8 @@ enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int
 			gp_qsort_r(v, n, sizeof *v, ann_cmp, (void *)t);
 		rep_table_begin(r, "annotations", "User annotations", ann_cols, 3);
 		for (size_t i = 0; i < n; i++) {
-			struct rep_val row[] = {rep_s(tr_str(t, v[i].name)), rep_i((int64_t)v[i].count),
-						rep_i(v[i].first)};
+			struct rep_val row[] = {rep_s(tr_str(t, v[i].name)),
+						rep_i((int64_t)v[i].count), rep_i(v[i].first)};
 			rep_row(r, row);
 		}
 		rep_table_end(r);

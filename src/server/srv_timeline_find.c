@@ -12,8 +12,8 @@
 #include "server/srv_int.h"
 #include "views/view.h"
 
-struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id,
-			      struct srv_win **win, enum MHD_Result *res)
+struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id, struct srv_win **win,
+			      enum MHD_Result *res)
 {
 	*win = NULL;
 	struct trace *t = srv_trace_of(s, c, id, res);
@@ -33,8 +33,8 @@ struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id,
 		if (rc) {
 			srv_window_put(s, *win);
 			*win = NULL;
-			*res = srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
-					       e.msg);
+			*res = srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500,
+					       "%s", e.msg);
 			return NULL;
 		}
 		return ix;

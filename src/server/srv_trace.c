@@ -19,11 +19,13 @@ enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
 {
 	char bad[SRV_BAD_PARAM];
 	if (srv_unknown_param(c, " start_ns end_ns step range ", bad))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "trace takes no parameter '%s'", bad);
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "trace takes no parameter '%s'",
+				       bad);
 	int64_t a = 0, b = 0;
 	bool has_a, has_b;
 	if (srv_int_arg(c, "start_ns", &a, &has_a) || srv_int_arg(c, "end_ns", &b, &has_b))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns and end_ns take integer nanoseconds");
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "start_ns and end_ns take integer nanoseconds");
 	enum MHD_Result res;
 	struct trace *t = srv_trace_of(s, c, id, &res);
 	if (!t)
@@ -36,8 +38,8 @@ enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
 	if (srv_selection(c, false, &step, &range)) {
 		int rc = srv_window_get(s, id, t, step, range, &win, &e);
 		if (rc)
-			return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
-					       e.msg);
+			return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500,
+					       "%s", e.msg);
 		t = (struct trace *)srv_window_trace(win);
 	}
 	res = reply_trace(s, c, t, a, has_a, b, has_b);
@@ -56,7 +58,8 @@ static enum MHD_Result reply_trace(struct srv *s, struct MHD_Connection *c, cons
 	o.end_ns = hi + 1; /* the whole trace, zero-length events at its end included */
 	if ((has_a && __builtin_add_overflow(lo, a, &o.start_ns)) ||
 	    (has_b && __builtin_add_overflow(lo, b, &o.end_ns)))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "start_ns or end_ns is out of range");
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "start_ns or end_ns is out of range");
 	if (o.windowed && o.end_ns <= o.start_ns)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "the window is empty: end_ns must be after start_ns");
@@ -68,8 +71,9 @@ static enum MHD_Result reply_trace(struct srv *s, struct MHD_Connection *c, cons
 	int rc = f ? chrome_write(t, &o, f, &e) : err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
 	bool ok = f && fclose(f) == 0 && rc == 0;
 	srv_job_end(s);
-	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
-				 : srv_reply_error(c, 500, "%s", rc ? e.msg : "could not write the trace");
+	enum MHD_Result res =
+	    ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+	       : srv_reply_error(c, 500, "%s", rc ? e.msg : "could not write the trace");
 	free(buf);
 	return res;
 }

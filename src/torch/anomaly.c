@@ -3,13 +3,13 @@
 
 static const char *const keys[] = {
 #define X(id, key, desc) key,
-	TR_ANOMALIES(X)
+    TR_ANOMALIES(X)
 #undef X
 };
 
 static const char *const descs[] = {
 #define X(id, key, desc) desc,
-	TR_ANOMALIES(X)
+    TR_ANOMALIES(X)
 #undef X
 };
 

@@ -11,31 +11,31 @@
 #include <stdint.h>
 
 /* X(id, key, description) */
-#define TR_ANOMALIES(X)                                                                        \
-	X(AN_NOT_OBJECT, "event_not_object", "event is not a JSON object")                     \
-	X(AN_MISSING_PH, "missing_ph", "event without a \"ph\" phase")                         \
-	X(AN_MISSING_TS, "missing_ts", "event without a \"ts\" timestamp")                     \
-	X(AN_BAD_NUMBER, "bad_number", "number that cannot be read (ts, dur, id or arg)")       \
-	X(AN_BAD_FIELD, "bad_field_type", "field with an unexpected type (kept as absent)")     \
-	X(AN_NONSTANDARD, "nonstandard_json", "NaN/Infinity, bare N/A or trailing comma")      \
-	X(AN_UNMATCHED_B, "unmatched_begin", "B event without its E on the same thread")       \
-	X(AN_UNMATCHED_E, "unmatched_end", "E event without an open B on the same thread")     \
-	X(AN_ZERO_DUR, "zero_duration", "complete event with zero duration")                   \
-	X(AN_NEGATIVE_DUR, "negative_duration", "complete event with negative duration")       \
-	X(AN_MISSING_DUR, "missing_duration", "complete (X) event without \"dur\"")            \
-	X(AN_ZERO_TS, "zero_timestamp", "event with timestamp 0")                              \
-	X(AN_OVERLAP, "overlap", "events on one thread that overlap without nesting")          \
-	X(AN_KERNEL_NO_LAUNCH, "kernel_without_launch",                                        \
-	  "GPU kernel with no runtime call of the same correlation id")                         \
-	X(AN_FLOW_ONE_END, "flow_one_end", "flow (s/f) whose other end is missing")            \
-	X(AN_TRUNCATED, "truncated", "input ends before the trace is complete")                 \
+#define TR_ANOMALIES(X)                                                                            \
+	X(AN_NOT_OBJECT, "event_not_object", "event is not a JSON object")                         \
+	X(AN_MISSING_PH, "missing_ph", "event without a \"ph\" phase")                             \
+	X(AN_MISSING_TS, "missing_ts", "event without a \"ts\" timestamp")                         \
+	X(AN_BAD_NUMBER, "bad_number", "number that cannot be read (ts, dur, id or arg)")          \
+	X(AN_BAD_FIELD, "bad_field_type", "field with an unexpected type (kept as absent)")        \
+	X(AN_NONSTANDARD, "nonstandard_json", "NaN/Infinity, bare N/A or trailing comma")          \
+	X(AN_UNMATCHED_B, "unmatched_begin", "B event without its E on the same thread")           \
+	X(AN_UNMATCHED_E, "unmatched_end", "E event without an open B on the same thread")         \
+	X(AN_ZERO_DUR, "zero_duration", "complete event with zero duration")                       \
+	X(AN_NEGATIVE_DUR, "negative_duration", "complete event with negative duration")           \
+	X(AN_MISSING_DUR, "missing_duration", "complete (X) event without \"dur\"")                \
+	X(AN_ZERO_TS, "zero_timestamp", "event with timestamp 0")                                  \
+	X(AN_OVERLAP, "overlap", "events on one thread that overlap without nesting")              \
+	X(AN_KERNEL_NO_LAUNCH, "kernel_without_launch",                                            \
+	  "GPU kernel with no runtime call of the same correlation id")                            \
+	X(AN_FLOW_ONE_END, "flow_one_end", "flow (s/f) whose other end is missing")                \
+	X(AN_TRUNCATED, "truncated", "input ends before the trace is complete")                    \
 	X(AN_TRAILING_DATA, "trailing_data", "bytes after the end of the trace")
 
 enum tr_anomaly {
 #define X(id, key, desc) id,
 	TR_ANOMALIES(X)
 #undef X
-	AN_COUNT
+	    AN_COUNT
 };
 
 struct tr_anomalies {

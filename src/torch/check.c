@@ -170,14 +170,15 @@ static int check_overlaps(const struct trace *t, struct tr_anomalies *found, str
 		for (size_t i = first[k]; i < first[k + 1]; i++) {
 			uint32_t r = rows[i];
 			int64_t ts = t->ev.ts[r], end = ts + tr_dur(t, r);
-			while (depth && t->ev.ts[stack[depth - 1]] + tr_dur(t, stack[depth - 1]) <= ts)
+			while (depth &&
+			       t->ev.ts[stack[depth - 1]] + tr_dur(t, stack[depth - 1]) <= ts)
 				depth--;
 			if (depth) {
 				uint32_t top = stack[depth - 1];
 				if (end > t->ev.ts[top] + tr_dur(t, top)) {
 					int64_t off = t->ev.offset[r] < t->ev.offset[top]
-							      ? t->ev.offset[r]
-							      : t->ev.offset[top];
+							  ? t->ev.offset[r]
+							  : t->ev.offset[top];
 					add_min(found, AN_OVERLAP, off);
 					continue; /* not nested: it cannot enclose later events */
 				}

@@ -6,7 +6,7 @@
 
 static const char *const labels[] = {
 #define X(id, label) label,
-	TR_KINDS(X)
+    TR_KINDS(X)
 #undef X
 };
 
@@ -19,29 +19,29 @@ static const struct {
 	const char *cat;
 	enum tr_kind kind;
 } cats[] = {
-	{"cpu_op", TR_CPU_OP},
-	{"operator", TR_CPU_OP},
-	{"user_annotation", TR_USER_ANNOTATION},
-	{"gpu_user_annotation", TR_GPU_USER_ANNOTATION},
-	{"python_function", TR_PYTHON_FUNCTION},
-	{"python", TR_PYTHON},
-	{"cuda_runtime", TR_RUNTIME},
-	{"runtime", TR_RUNTIME},
-	{"mtia_runtime", TR_RUNTIME},
-	{"glow_runtime", TR_RUNTIME},
-	{"xpu_runtime", TR_RUNTIME},
-	{"privateuse1_runtime", TR_RUNTIME},
-	{"cuda_driver", TR_DRIVER},
-	{"kernel", TR_KERNEL},
-	{"gpu_memcpy", TR_MEMCPY},
-	{"memcpy", TR_MEMCPY},
-	{"gpu_memset", TR_MEMSET},
-	{"memset", TR_MEMSET},
-	{"trace", TR_TRACE_SPAN},
-	{"cuda_sync", TR_CUDA_SYNC},
-	{"overhead", TR_OVERHEAD},
-	{"cpu_instant_event", TR_INSTANT},
-	{"memory", TR_MEMORY},
+    {"cpu_op", TR_CPU_OP},
+    {"operator", TR_CPU_OP},
+    {"user_annotation", TR_USER_ANNOTATION},
+    {"gpu_user_annotation", TR_GPU_USER_ANNOTATION},
+    {"python_function", TR_PYTHON_FUNCTION},
+    {"python", TR_PYTHON},
+    {"cuda_runtime", TR_RUNTIME},
+    {"runtime", TR_RUNTIME},
+    {"mtia_runtime", TR_RUNTIME},
+    {"glow_runtime", TR_RUNTIME},
+    {"xpu_runtime", TR_RUNTIME},
+    {"privateuse1_runtime", TR_RUNTIME},
+    {"cuda_driver", TR_DRIVER},
+    {"kernel", TR_KERNEL},
+    {"gpu_memcpy", TR_MEMCPY},
+    {"memcpy", TR_MEMCPY},
+    {"gpu_memset", TR_MEMSET},
+    {"memset", TR_MEMSET},
+    {"trace", TR_TRACE_SPAN},
+    {"cuda_sync", TR_CUDA_SYNC},
+    {"overhead", TR_OVERHEAD},
+    {"cpu_instant_event", TR_INSTANT},
+    {"memory", TR_MEMORY},
 };
 
 enum tr_kind tr_classify(const char *cat, size_t cat_len, const char *name, size_t name_len,
@@ -52,7 +52,7 @@ enum tr_kind tr_classify(const char *cat, size_t cat_len, const char *name, size
 	for (size_t i = 0; i < sizeof cats / sizeof cats[0]; i++)
 		if (strlen(cats[i].cat) == cat_len && !strncasecmp(cats[i].cat, cat, cat_len))
 			return cats[i].kind == TR_MEMORY && ph != 'i' && ph != 'I' ? TR_OTHER
-										    : cats[i].kind;
+										   : cats[i].kind;
 	return ph == 'i' || ph == 'I' ? TR_INSTANT : TR_OTHER;
 }
 
@@ -129,7 +129,8 @@ unsigned tr_name_flags(enum tr_kind k, const char *name, size_t len)
 		if (starts(name, len, "Optimizer.step"))
 			f |= TRF_OPTIMIZER;
 		if (starts(name, len, "nccl:") || starts(name, len, "gloo:") ||
-		    starts(name, len, "c10d::") || (len == 18 && !memcmp(name, "record_param_comms", 18)))
+		    starts(name, len, "c10d::") ||
+		    (len == 18 && !memcmp(name, "record_param_comms", 18)))
 			f |= TRF_COMM;
 		break;
 	case TR_KERNEL:
@@ -153,7 +154,10 @@ struct lit {
 	const char *s;
 	size_t n;
 };
-#define L(x) {x, sizeof x - 1}
+#define L(x)                                                                                       \
+	{                                                                                          \
+		x, sizeof x - 1                                                                    \
+	}
 
 static bool one_of(const char *s, size_t len, const struct lit *list, size_t n)
 {
@@ -169,10 +173,24 @@ static bool one_of(const char *s, size_t len, const struct lit *list, size_t n)
  * NVIDIA PyProf's tc.py): a kernel uses Tensor Cores when its name contains
  * one of them. */
 static const char *const tc_kernel_tb[] = {
-	"h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816", "dgrad_1x1_stride_2x2",
-	"first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1", "direct_group",
-	"xmma_implicit_gemm", "xmma_sparse_conv", "xmma_warp_specialized_implicit_gemm",
-	"xmma_gemm", "xmma_sparse_gemm", "c1688",
+    "h884",
+    "s884",
+    "h1688",
+    "s1688",
+    "hmma",
+    "i8816",
+    "16816",
+    "dgrad_1x1_stride_2x2",
+    "first_layer_wgrad_kernel",
+    "conv1x1",
+    "conv2d_c1_k1",
+    "direct_group",
+    "xmma_implicit_gemm",
+    "xmma_sparse_conv",
+    "xmma_warp_specialized_implicit_gemm",
+    "xmma_gemm",
+    "xmma_sparse_gemm",
+    "c1688",
 };
 
 /* Added outside --tb-compat: name parts of the tensor-core GEMM/conv kernels
@@ -185,8 +203,8 @@ static const char *const tc_kernel_tb[] = {
  * CUTLASS/cuBLAS naming conventions. Every kernel of these families issues
  * mma/wgmma/tcgen05 instructions. */
 static const char *const tc_kernel_modern[] = {
-	"sm90_xmma", "sm90_gemm", "sm100_", "sm120_", "wgmma", "cutlass3x_sm90",
-	"cutlass3x_sm100", "cutlass3x_sm120", "tensorop", "nvjet",
+    "sm90_xmma",      "sm90_gemm",	 "sm100_",	    "sm120_",	"wgmma",
+    "cutlass3x_sm90", "cutlass3x_sm100", "cutlass3x_sm120", "tensorop", "nvjet",
 };
 
 bool tr_kernel_uses_tc(const char *name, size_t len, bool tb_only)
@@ -204,31 +222,73 @@ bool tr_kernel_uses_tc(const char *name, size_t len, bool tb_only)
 
 /* torch-tb-profiler's TC_OP_Allowlist (tensor_core.py), exact names. */
 static const struct lit tc_op_tb[] = {
-	L("aten::_convolution"), L("aten::_convolution_nogroup"), L("aten::conv1d"), L("aten::conv2d"),
-	L("aten::conv3d"), L("aten::conv_tbc"), L("aten::conv_transpose1d"), L("aten::conv_transpose2d"),
-	L("aten::conv_transpose3d"), L("aten::convolution"), L("aten::cudnn_convolution"),
-	L("aten::cudnn_convolution_transpose"), L("aten::prelu"), L("aten::addmm"), L("aten::addmv"),
-	L("aten::addr"), L("aten::matmul"), L("aten::mm"), L("aten::mv"), L("aten::linear"), L("aten::addbmm"),
-	L("aten::baddbmm"), L("aten::bmm"), L("aten::chain_matmul"), L("aten::linalg_multi_dot"),
-	L("aten::_thnn_fused_lstm_cell"), L("aten::_thnn_fused_gru_cell"), L("aten::lstm_cell"),
-	L("aten::gru_cell"), L("aten::rnn_tanh_cell"), L("aten::rnn_relu_cell"),
-	L("CudnnConvolutionBackward"), L("BmmBackward0"), L("aten::cudnn_convolution_transpose_backward"),
-	L("CudnnConvolutionTransposeBackward"), L("MmBackward"), L("aten::cudnn_convolution_backward_weight"),
-	L("aten::addmm_"), L("AddmvBackward"), L("MvBackward"),
-	L("aten::cudnn_convolution_transpose_backward_weight"),
-	L("aten::cudnn_convolution_transpose_backward_input"), L("AddmmBackward"),
-	L("aten::cudnn_convolution_backward_input"), L("AddbmmBackward"),
-	L("aten::cudnn_convolution_backward"),
+    L("aten::_convolution"),
+    L("aten::_convolution_nogroup"),
+    L("aten::conv1d"),
+    L("aten::conv2d"),
+    L("aten::conv3d"),
+    L("aten::conv_tbc"),
+    L("aten::conv_transpose1d"),
+    L("aten::conv_transpose2d"),
+    L("aten::conv_transpose3d"),
+    L("aten::convolution"),
+    L("aten::cudnn_convolution"),
+    L("aten::cudnn_convolution_transpose"),
+    L("aten::prelu"),
+    L("aten::addmm"),
+    L("aten::addmv"),
+    L("aten::addr"),
+    L("aten::matmul"),
+    L("aten::mm"),
+    L("aten::mv"),
+    L("aten::linear"),
+    L("aten::addbmm"),
+    L("aten::baddbmm"),
+    L("aten::bmm"),
+    L("aten::chain_matmul"),
+    L("aten::linalg_multi_dot"),
+    L("aten::_thnn_fused_lstm_cell"),
+    L("aten::_thnn_fused_gru_cell"),
+    L("aten::lstm_cell"),
+    L("aten::gru_cell"),
+    L("aten::rnn_tanh_cell"),
+    L("aten::rnn_relu_cell"),
+    L("CudnnConvolutionBackward"),
+    L("BmmBackward0"),
+    L("aten::cudnn_convolution_transpose_backward"),
+    L("CudnnConvolutionTransposeBackward"),
+    L("MmBackward"),
+    L("aten::cudnn_convolution_backward_weight"),
+    L("aten::addmm_"),
+    L("AddmvBackward"),
+    L("MvBackward"),
+    L("aten::cudnn_convolution_transpose_backward_weight"),
+    L("aten::cudnn_convolution_transpose_backward_input"),
+    L("AddmmBackward"),
+    L("aten::cudnn_convolution_backward_input"),
+    L("AddbmmBackward"),
+    L("aten::cudnn_convolution_backward"),
 };
 
 /* Added outside --tb-compat: the names PyTorch >= 1.10 gives the same
  * operations (autograd nodes gained a version suffix, convolution backward
  * became one op, fp8 and fused GEMMs appeared). */
 static const struct lit tc_op_modern[] = {
-	L("MmBackward0"), L("AddmmBackward0"), L("AddmvBackward0"), L("MvBackward0"), L("AddbmmBackward0"),
-	L("BaddbmmBackward0"), L("ConvolutionBackward0"), L("CudnnConvolutionBackward0"),
-	L("aten::convolution_backward"), L("aten::_scaled_mm"), L("aten::_addmm_activation"),
-	L("aten::_int_mm"), L("aten::baddbmm_"), L("aten::addbmm_"), L("aten::_convolution_mode"),
+    L("MmBackward0"),
+    L("AddmmBackward0"),
+    L("AddmvBackward0"),
+    L("MvBackward0"),
+    L("AddbmmBackward0"),
+    L("BaddbmmBackward0"),
+    L("ConvolutionBackward0"),
+    L("CudnnConvolutionBackward0"),
+    L("aten::convolution_backward"),
+    L("aten::_scaled_mm"),
+    L("aten::_addmm_activation"),
+    L("aten::_int_mm"),
+    L("aten::baddbmm_"),
+    L("aten::addbmm_"),
+    L("aten::_convolution_mode"),
 };
 
 bool tr_op_tc_eligible(const char *name, size_t len, bool tb_only)
@@ -236,7 +296,6 @@ bool tr_op_tc_eligible(const char *name, size_t len, bool tb_only)
 	return one_of(name, len, tc_op_tb, NELEM(tc_op_tb)) ||
 	       (!tb_only && one_of(name, len, tc_op_modern, NELEM(tc_op_modern)));
 }
-
 
 int tr_data_parallel(const char *name, size_t len)
 {

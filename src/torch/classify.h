@@ -15,29 +15,29 @@
 #include <stdint.h>
 
 /* X(id, label shown to users) */
-#define TR_KINDS(X)                                                           \
-	X(TR_OTHER, "other")                   /* unknown category: kept, not analysed */ \
-	X(TR_CPU_OP, "cpu_op")                 /* cpu_op / Operator */                     \
-	X(TR_USER_ANNOTATION, "user_annotation")                                           \
-	X(TR_GPU_USER_ANNOTATION, "gpu_user_annotation")                                   \
-	X(TR_PYTHON_FUNCTION, "python_function")                                           \
-	X(TR_PYTHON, "python")                 /* old-style Python op */                   \
-	X(TR_RUNTIME, "cuda_runtime")          /* *_runtime / Runtime */                   \
-	X(TR_DRIVER, "cuda_driver")                                                        \
-	X(TR_KERNEL, "kernel")                                                             \
-	X(TR_MEMCPY, "gpu_memcpy")                                                         \
-	X(TR_MEMSET, "gpu_memset")                                                         \
-	X(TR_MEMORY, "[memory]")               /* allocator instant events */              \
-	X(TR_TRACE_SPAN, "trace_span")         /* "Trace" category: profiler window */     \
-	X(TR_CUDA_SYNC, "cuda_sync")                                                       \
-	X(TR_OVERHEAD, "overhead")                                                         \
-	X(TR_INSTANT, "cpu_instant_event")     /* other instant events */
+#define TR_KINDS(X)                                                                                \
+	X(TR_OTHER, "other")   /* unknown category: kept, not analysed */                          \
+	X(TR_CPU_OP, "cpu_op") /* cpu_op / Operator */                                             \
+	X(TR_USER_ANNOTATION, "user_annotation")                                                   \
+	X(TR_GPU_USER_ANNOTATION, "gpu_user_annotation")                                           \
+	X(TR_PYTHON_FUNCTION, "python_function")                                                   \
+	X(TR_PYTHON, "python")	      /* old-style Python op */                                    \
+	X(TR_RUNTIME, "cuda_runtime") /* *_runtime / Runtime */                                    \
+	X(TR_DRIVER, "cuda_driver")                                                                \
+	X(TR_KERNEL, "kernel")                                                                     \
+	X(TR_MEMCPY, "gpu_memcpy")                                                                 \
+	X(TR_MEMSET, "gpu_memset")                                                                 \
+	X(TR_MEMORY, "[memory]")       /* allocator instant events */                              \
+	X(TR_TRACE_SPAN, "trace_span") /* "Trace" category: profiler window */                     \
+	X(TR_CUDA_SYNC, "cuda_sync")                                                               \
+	X(TR_OVERHEAD, "overhead")                                                                 \
+	X(TR_INSTANT, "cpu_instant_event") /* other instant events */
 
 enum tr_kind {
 #define X(id, label) id,
 	TR_KINDS(X)
 #undef X
-	TR_KIND_COUNT
+	    TR_KIND_COUNT
 };
 
 /* Flags refining a kind, from the name (and for kernels the comm pattern). */

@@ -36,7 +36,7 @@ struct ctx {
 	struct extmap { /* external id -> pre-node */
 		int64_t ext;
 		uint32_t node;
-	} *ext;
+	} * ext;
 	size_t next, cap_ext;
 	int64_t *keys; /* tb_compat: external ids of every collective op */
 	size_t nkeys;
@@ -365,7 +365,8 @@ static int collect_modern(struct ctx *c, const struct tr_links *l)
 	if (c->next > 1)
 		gp_qsort(c->ext, c->next, sizeof *c->ext, cmp_ext);
 	for (size_t r = 0; r < t->ev.n; r++) {
-		if (t->ev.ph[r] != 'X' || t->ev.kind[r] != TR_KERNEL || !(t->ev.flags[r] & TRF_COMM))
+		if (t->ev.ph[r] != 'X' || t->ev.kind[r] != TR_KERNEL ||
+		    !(t->ev.flags[r] & TRF_COMM))
 			continue;
 		int64_t ext = tr_ext_id(t, r);
 		long k = ext > 0 ? find_ext(c, ext) : -1;
@@ -433,8 +434,12 @@ static int finalize_nodes(struct ctx *c)
 	for (size_t i = 0; i < n; i++) {
 		const struct pn *p = &c->pn[o[i].idx];
 		pos[o[i].idx] = (uint32_t)i;
-		w->nodes[i] = (struct dist_node){.name = p->name, .start = p->start, .end = p->end,
-						 .bytes = p->bytes, .step = DIST_NO_STEP, .n = 1};
+		w->nodes[i] = (struct dist_node){.name = p->name,
+						 .start = p->start,
+						 .end = p->end,
+						 .bytes = p->bytes,
+						 .step = DIST_NO_STEP,
+						 .n = 1};
 	}
 	for (size_t a = 0; a < c->natt; a++)
 		w->nodes[pos[c->att[a].node]].n++;
@@ -602,7 +607,8 @@ static int gpus(struct ctx *c)
 			continue;
 		const struct tr_device_prop *d = &t->meta.devices[ids[i]];
 		g->known = true;
-		if (d->name && intern(c, tr_str(t, d->name), strpool_len(&t->pool, d->name), &g->name)) {
+		if (d->name &&
+		    intern(c, tr_str(t, d->name), strpool_len(&t->pool, d->name), &g->name)) {
 			free(ids);
 			return -1;
 		}
@@ -624,8 +630,7 @@ static int meta(struct ctx *c, const char *name, const char *file)
 	w->rank = m->has_dist && m->dist_rank != INT64_MIN ? m->dist_rank : -1;
 	w->world_size = m->has_dist && m->dist_world_size != INT64_MIN ? m->dist_world_size : -1;
 	w->has_device_props = m->ndevices > 0;
-	if (intern(c, name, strlen(name), &w->name) ||
-	    intern(c, file, strlen(file), &w->path))
+	if (intern(c, name, strlen(name), &w->name) || intern(c, file, strlen(file), &w->path))
 		return -1;
 	if (m->has_dist && m->dist_backend &&
 	    intern(c, tr_str(t, m->dist_backend), strpool_len(&t->pool, m->dist_backend),
@@ -663,10 +668,12 @@ int dist_add(struct dist_result *r, const struct trace *t, const char *name, con
 		have_ld = rc == 0;
 	}
 	if (!rc) {
-		int bad = meta(&c, name, file ? file : t->path) || (r->compat ? collect_tb(&c) : collect_modern(&c, &ld)) ||
+		int bad = meta(&c, name, file ? file : t->path) ||
+			  (r->compat ? collect_tb(&c) : collect_modern(&c, &ld)) ||
 			  finalize_nodes(&c) || overlap(&c, &s) || gpus(&c);
 		if (bad)
-			rc = err_set(e, ERR_NOMEM, t->path, -1, "out of memory in the distributed view");
+			rc = err_set(e, ERR_NOMEM, t->path, -1,
+				     "out of memory in the distributed view");
 		else
 			assign_steps(w, &s);
 	}

@@ -56,13 +56,13 @@ struct dist_opts {
 
 /* One collective call on one worker. */
 struct dist_node {
-	uint32_t name;	       /* id in dist_result.pool */
-	int64_t start, end;    /* the CPU op's range, ns */
-	int64_t bytes;	       /* Σ inputs ∏dims × element size (0 unknown) */
-	int64_t step;	       /* step number, or DIST_NO_STEP */
-	size_t first, n;       /* its ranges: kr[first .. first + n) */
-	size_t nreal;	       /* real[first .. first + nreal) were set by the
-				  cross-worker match (0: unmatched) */
+	uint32_t name;	    /* id in dist_result.pool */
+	int64_t start, end; /* the CPU op's range, ns */
+	int64_t bytes;	    /* Σ inputs ∏dims × element size (0 unknown) */
+	int64_t step;	    /* step number, or DIST_NO_STEP */
+	size_t first, n;    /* its ranges: kr[first .. first + n) */
+	size_t nreal;	    /* real[first .. first + nreal) were set by the
+			       cross-worker match (0: unmatched) */
 };
 #define DIST_NO_STEP INT64_MIN
 
@@ -84,35 +84,35 @@ struct dist_op {
 };
 
 struct dist_gpu {
-	int64_t id;	   /* the device's pid */
-	uint32_t name;	   /* id in dist_result.pool, 0 when unknown */
-	int64_t memory;	   /* totalGlobalMem, -1 unknown */
+	int64_t id;		    /* the device's pid */
+	uint32_t name;		    /* id in dist_result.pool, 0 when unknown */
+	int64_t memory;		    /* totalGlobalMem, -1 unknown */
 	int64_t cc_major, cc_minor; /* -1 unknown */
-	bool known;	   /* deviceProperties has an entry for it */
+	bool known;		    /* deviceProperties has an entry for it */
 };
 
 struct dist_worker {
-	uint32_t name, path;	   /* ids in dist_result.pool */
-	int64_t rank, world_size;  /* distributedInfo, -1 when absent */
-	uint32_t backend;	   /* id in pool, 0 when absent */
+	uint32_t name, path;	  /* ids in dist_result.pool */
+	int64_t rank, world_size; /* distributedInfo, -1 when absent */
+	uint32_t backend;	  /* id in pool, 0 when absent */
 	bool has_device_props;
-	bool has_communication;	   /* the Communication role has ranges */
-	bool has_nccl, has_gloo;   /* collective ops of either library seen */
-	bool cleared;		   /* tb_compat: both libraries, nodes dropped */
-	struct dist_node *nodes;   /* sorted by (start, -end) */
+	bool has_communication;	 /* the Communication role has ranges */
+	bool has_nccl, has_gloo; /* collective ops of either library seen */
+	bool cleared;		 /* tb_compat: both libraries, nodes dropped */
+	struct dist_node *nodes; /* sorted by (start, -end) */
 	size_t nnodes;
-	struct rg *kr, *real;	   /* node ranges and their real ranges */
+	struct rg *kr, *real; /* node ranges and their real ranges */
 	size_t nkr;
 	struct dist_overlap *overlap; /* one per step */
 	size_t nsteps;
 	int64_t overlap_avg[4];
-	struct dist_wait *wait;	   /* in order of first appearance */
+	struct dist_wait *wait; /* in order of first appearance */
 	size_t nwait;
-	int64_t wait_avg[2];	   /* [transfer, synchronizing] */
-	struct dist_op *ops;	   /* in order of first appearance */
+	int64_t wait_avg[2]; /* [transfer, synchronizing] */
+	struct dist_op *ops; /* in order of first appearance */
 	size_t nops;
-	size_t unmatched;	   /* nodes without real ranges */
-	struct dist_gpu *gpus;	   /* sorted by id */
+	size_t unmatched;      /* nodes without real ranges */
+	struct dist_gpu *gpus; /* sorted by id */
 	size_t ngpus;
 };
 
@@ -122,8 +122,8 @@ struct dist_result {
 	bool compat;
 	struct dist_worker *w;
 	size_t n, cap;
-	bool view; /* tb_compat: the reference shows the view (else every
-		      distributed table is empty); default: always true */
+	bool view;	     /* tb_compat: the reference shows the view (else every
+				distributed table is empty); default: always true */
 	const char *why_not; /* when !view: a sentence saying why */
 };
 

@@ -231,7 +231,7 @@ static int group(const struct dist_worker *w, bool by_step, struct grp **out, si
 			const struct dist_node *d = &w->nodes[v[j].node];
 			p->calls++;
 			p->bytes = __builtin_add_overflow(p->bytes, d->bytes, &p->bytes) ? INT64_MAX
-											   : p->bytes;
+											 : p->bytes;
 			memcpy(buf + nb, w->kr + d->first, d->n * sizeof *buf);
 			nb += d->n;
 		}

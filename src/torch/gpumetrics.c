@@ -110,7 +110,8 @@ static int timeline(const struct gm_result *out, const struct rg_index *ix, stru
 	for (size_t i = 0; i < nb; i++) {
 		int64_t b0 = s + (int64_t)i * size;
 		int64_t b1 = i + 1 < nb ? b0 + size : out->range_end; /* the last one stretches */
-		g->buckets[i] = (struct gm_bucket){b0, (double)rg_measure(ix, b0, b1) / (double)(b1 - b0)};
+		g->buckets[i] =
+		    (struct gm_bucket){b0, (double)rg_measure(ix, b0, b1) / (double)(b1 - b0)};
 	}
 	g->buckets[nb] = (struct gm_bucket){out->range_end, 0.0};
 	g->nbuckets = nb + 1;
@@ -137,7 +138,8 @@ static int one_gpu(const struct trace *t, const struct kern *k, size_t n, bool w
 	g->kernels = n;
 	for (size_t i = 0; i < n; i++) {
 		size_t r = k[i].row;
-		const struct tr_gpu_arg *a = t->ev.aux[r] != TR_NONE ? &t->gpu.v[t->ev.aux[r]] : NULL;
+		const struct tr_gpu_arg *a =
+		    t->ev.aux[r] != TR_NONE ? &t->gpu.v[t->ev.aux[r]] : NULL;
 		int64_t s = t->ev.ts[r], e = end_of(t, r);
 		ranges.v[ranges.n++] = (struct rg){s, e};
 		if (a && a->blocks_per_sm > 0.0) {
@@ -215,7 +217,8 @@ int gm_compute(const struct trace *t, bool has_window, int64_t win_start, int64_
 	for (size_t r = 0; r < t->ev.n; r++)
 		if (t->ev.ph[r] == 'X' && t->ev.kind[r] == TR_KERNEL && t->ev.aux[r] != TR_NONE &&
 		    t->gpu.v[t->ev.aux[r]].device >= 0)
-			k[nk++] = (struct kern){t->gpu.v[t->ev.aux[r]].device, t->ev.ts[r], (uint32_t)r};
+			k[nk++] =
+			    (struct kern){t->gpu.v[t->ev.aux[r]].device, t->ev.ts[r], (uint32_t)r};
 	if (nk > 1)
 		gp_qsort(k, nk, sizeof *k, cmp_kern);
 	for (size_t i = 0; i < nk; i++)

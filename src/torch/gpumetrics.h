@@ -35,13 +35,13 @@ struct gm_bucket {
 };
 
 struct gm_gpu {
-	int64_t id;	   /* args.device */
-	uint64_t kernels;  /* kernel events on it */
-	int64_t busy_ns;   /* merged kernel time inside the window */
+	int64_t id;	  /* args.device */
+	uint64_t kernels; /* kernel events on it */
+	int64_t busy_ns;  /* merged kernel time inside the window */
 	bool has_utilization, has_sm_efficiency, has_occupancy;
-	double utilization;   /* fraction 0..1 */
-	double sm_efficiency; /* fraction 0..1 */
-	double occupancy;     /* percent 0..100, as the trace gives it */
+	double utilization;	      /* fraction 0..1 */
+	double sm_efficiency;	      /* fraction 0..1 */
+	double occupancy;	      /* percent 0..100, as the trace gives it */
 	uint64_t blocks_per_sm_count; /* kernels with blocks per SM > 0 */
 	uint64_t occupancy_count;     /* kernels with an occupancy >= 0 */
 	/* only when asked for the timeline: */
@@ -55,9 +55,9 @@ struct gm_result {
 	size_t n;
 	bool has_window;
 	int64_t win_start, win_end;
-	bool has_range;		/* timeline range known */
+	bool has_range; /* timeline range known */
 	int64_t range_start, range_end;
-	int64_t bucket_ns;	/* timeline bucket size (0 when none) */
+	int64_t bucket_ns; /* timeline bucket size (0 when none) */
 };
 
 /* Window from the steps (has_window false when there is none: every

@@ -178,20 +178,19 @@ static int device_member(struct imp *m, const struct jstr *k, void *ctx)
 		const char *key;
 		size_t off;
 	} ints[] = {
-		{"id", offsetof(struct tr_device_prop, id)},
-		{"totalGlobalMem", offsetof(struct tr_device_prop, total_global_mem)},
-		{"computeMajor", offsetof(struct tr_device_prop, compute_major)},
-		{"computeMinor", offsetof(struct tr_device_prop, compute_minor)},
-		{"numSms", offsetof(struct tr_device_prop, num_sms)},
-		{"maxThreadsPerBlock", offsetof(struct tr_device_prop, max_threads_per_block)},
-		{"maxThreadsPerMultiprocessor", offsetof(struct tr_device_prop, max_threads_per_sm)},
-		{"regsPerBlock", offsetof(struct tr_device_prop, regs_per_block)},
-		{"regsPerMultiprocessor", offsetof(struct tr_device_prop, regs_per_sm)},
-		{"warpSize", offsetof(struct tr_device_prop, warp_size)},
-		{"sharedMemPerBlock", offsetof(struct tr_device_prop, shared_mem_per_block)},
-		{"sharedMemPerMultiprocessor", offsetof(struct tr_device_prop, shared_mem_per_sm)},
-		{"sharedMemPerBlockOptin",
-		 offsetof(struct tr_device_prop, shared_mem_per_block_optin)},
+	    {"id", offsetof(struct tr_device_prop, id)},
+	    {"totalGlobalMem", offsetof(struct tr_device_prop, total_global_mem)},
+	    {"computeMajor", offsetof(struct tr_device_prop, compute_major)},
+	    {"computeMinor", offsetof(struct tr_device_prop, compute_minor)},
+	    {"numSms", offsetof(struct tr_device_prop, num_sms)},
+	    {"maxThreadsPerBlock", offsetof(struct tr_device_prop, max_threads_per_block)},
+	    {"maxThreadsPerMultiprocessor", offsetof(struct tr_device_prop, max_threads_per_sm)},
+	    {"regsPerBlock", offsetof(struct tr_device_prop, regs_per_block)},
+	    {"regsPerMultiprocessor", offsetof(struct tr_device_prop, regs_per_sm)},
+	    {"warpSize", offsetof(struct tr_device_prop, warp_size)},
+	    {"sharedMemPerBlock", offsetof(struct tr_device_prop, shared_mem_per_block)},
+	    {"sharedMemPerMultiprocessor", offsetof(struct tr_device_prop, shared_mem_per_sm)},
+	    {"sharedMemPerBlockOptin", offsetof(struct tr_device_prop, shared_mem_per_block_optin)},
 	};
 	if (key_is(k, "name"))
 		return meta_str(m, &d->name);
@@ -232,7 +231,7 @@ static int read_devices(struct imp *m)
 		if ((rc = walk_object(m, device_member, &d)))
 			return rc;
 		struct tr_device_prop *nd =
-			arena_array(&m->t->arena, meta->ndevices + 1, sizeof *nd);
+		    arena_array(&m->t->arena, meta->ndevices + 1, sizeof *nd);
 		if (!nd)
 			return err_set(m->e, ERR_NOMEM, m->t->path, -1, "out of memory"), JS_ERR;
 		if (meta->ndevices)
@@ -344,12 +343,14 @@ static int step(struct loader *l, enum state *st)
 		if (*j->p != '{') {
 			enum sniff_kind sk = sniff_bytes(j->p, (size_t)(j->end - j->p));
 			if (sk == SNIFF_NCU_REP || sk == SNIFF_SQLITE || sk == SNIFF_NSYS_REP)
-				return jscan_error(j, j->p, "this is %s file, not a PyTorch trace",
-						   sk == SNIFF_NCU_REP ? "an Nsight Compute (.ncu-rep)"
-						   : sk == SNIFF_SQLITE ? "an SQLite"
-									: "an Nsight Systems (.nsys-rep)");
-			return jscan_error(j, j->p, "expected a trace: '{' (object form) or '[' (array "
-						    "of events)");
+				return jscan_error(
+				    j, j->p, "this is %s file, not a PyTorch trace",
+				    sk == SNIFF_NCU_REP	 ? "an Nsight Compute (.ncu-rep)"
+				    : sk == SNIFF_SQLITE ? "an SQLite"
+							 : "an Nsight Systems (.nsys-rep)");
+			return jscan_error(j, j->p,
+					   "expected a trace: '{' (object form) or '[' (array "
+					   "of events)");
 		}
 		j->p++;
 		meta->object_form = true;
@@ -508,8 +509,8 @@ static int parse(struct loader *l)
 				return err_set(l->m.e, ERR_FORMAT, l->m.t->path, 0, "empty input");
 			if (!l->m.t->meta.has_trace_events && l->m.t->meta.object_form)
 				return jscan_error(j, j->p, "input ends before \"traceEvents\"")
-					       ? l->m.e->code
-					       : ERR_FORMAT;
+					   ? l->m.e->code
+					   : ERR_FORMAT;
 			tr_anomaly_add(&l->m.t->anomalies, AN_TRUNCATED, jscan_off(j, j->p));
 			return 0;
 		}
@@ -557,8 +558,9 @@ static size_t window_for(int64_t est)
 {
 	size_t w = 2 * LIM_CHUNK_BYTES;
 	if (est > 0 && (uint64_t)est / 32 < w)
-		w = (uint64_t)est / 32 < (1u << 20) ? 1u << 20
-						   : ((size_t)est / 32 + 0xFFFFF) & ~(size_t)0xFFFFF;
+		w = (uint64_t)est / 32 < (1u << 20)
+			? 1u << 20
+			: ((size_t)est / 32 + 0xFFFFF) & ~(size_t)0xFFFFF;
 	return w;
 }
 
@@ -582,7 +584,8 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 	 * part of the memory a load takes (gzip traces are ~10x their size).
 	 * gzip input is inflated one window ahead of the parser. */
 	struct stat st;
-	int64_t fsize = strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode) ? st.st_size : -1;
+	int64_t fsize =
+	    strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode) ? st.st_size : -1;
 	int rc = src_open_ex(&l.src, path, window_for(fsize > 0 ? fsize * 10 : -1), e);
 	if (rc)
 		goto fail;
@@ -592,7 +595,9 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 	if (opts && opts->window)
 		l.cap = opts->window;
 	l.split_min = opts && opts->split_min ? opts->split_min : l.cap / 4;
-	int threads = opts && opts->threads ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+	int threads = opts && opts->threads		  ? opts->threads
+		      : sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2
+							  : 1;
 	if (threads > 1 && imp_worker_start(&l.w, t->path, t->gzip)) {
 		rc = nomem(&l);
 		goto fail;
@@ -608,8 +613,12 @@ int tr_load(const char *path, const struct tr_load_opts *opts, struct trace **ou
 		goto fail;
 	}
 	if (!l.map_end)
-		l.m.j = (struct jscan){.base = l.buf, .p = l.buf, .end = l.buf, .path = t->path,
-				       .uncompressed = t->gzip, .e = e};
+		l.m.j = (struct jscan){.base = l.buf,
+				       .p = l.buf,
+				       .end = l.buf,
+				       .path = t->path,
+				       .uncompressed = t->gzip,
+				       .e = e};
 	rc = parse(&l);
 	if (!rc && t->meta.object_form && !t->meta.has_trace_events &&
 	    !t->anomalies.count[AN_TRUNCATED])

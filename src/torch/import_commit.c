@@ -24,12 +24,12 @@ int imp_events_reserve(struct tr_events *ev, size_t more)
 	size_t cap = ev->cap ? ev->cap * 2 : 65536;
 	while (cap < ev->n + more)
 		cap *= 2;
-#define GROW(col)                                                     \
-	do {                                                          \
-		void *p_ = realloc(ev->col, cap * sizeof *ev->col);   \
-		if (!p_)                                              \
-			return -1;                                    \
-		ev->col = p_;                                         \
+#define GROW(col)                                                                                  \
+	do {                                                                                       \
+		void *p_ = realloc(ev->col, cap * sizeof *ev->col);                                \
+		if (!p_)                                                                           \
+			return -1;                                                                 \
+		ev->col = p_;                                                                      \
 	} while (0)
 	GROW(ts);
 	GROW(dur);
@@ -48,8 +48,11 @@ int imp_events_reserve(struct tr_events *ev, size_t more)
 }
 
 /* Room for one more row in a {n, cap, v} table. */
-#define ROW(tab) \
-	((tab).n < (tab).cap || !vec_reserve_((void **)&(tab).v, &(tab).cap, (tab).n + 1, sizeof *(tab).v, SIZE_MAX / 2) ? &(tab).v[(tab).n++] : NULL)
+#define ROW(tab)                                                                                   \
+	((tab).n < (tab).cap || !vec_reserve_((void **)&(tab).v, &(tab).cap, (tab).n + 1,          \
+					      sizeof *(tab).v, SIZE_MAX / 2)                       \
+	     ? &(tab).v[(tab).n++]                                                                 \
+	     : NULL)
 
 int imp_narrow(struct trace *t, uint32_t *col, size_t r, enum tr_wide_field f, int64_t v)
 {
@@ -179,7 +182,8 @@ uint32_t imp_track(struct imp *m, const struct tr_id *pid, const struct tr_id *t
 			return TR_NONE;
 		m->open_b = ob;
 	}
-	*tk = (struct tr_track){.pid = *pid, .tid = *tid, .thread_sort = INT64_MIN, .process = proc};
+	*tk =
+	    (struct tr_track){.pid = *pid, .tid = *tid, .thread_sort = INT64_MIN, .process = proc};
 	m->open_b[ts->n - 1] = TR_NONE;
 	m->track_slots[i] = (uint32_t)ts->n;
 	return m->last_track = (uint32_t)ts->n - 1;
@@ -214,8 +218,8 @@ int imp_cat(struct imp *m, uint32_t cat, enum tr_kind *kind, uint32_t *slot)
 		t->cats = c;
 		t->cats[t->ncats] = (struct tr_cat_count){.cat = cat};
 		m->cat_slot[cat] = (uint16_t)++t->ncats;
-		m->cat_kind[cat] = (uint8_t)tr_classify(tr_str(t, cat), strpool_len(&t->pool, cat), "",
-							0, 'X');
+		m->cat_kind[cat] =
+		    (uint8_t)tr_classify(tr_str(t, cat), strpool_len(&t->pool, cat), "", 0, 'X');
 	}
 	*kind = (enum tr_kind)m->cat_kind[cat];
 	*slot = m->cat_slot[cat] - 1u;
@@ -286,11 +290,14 @@ static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a,
 		struct tr_gpu_arg *g = ROW(t->gpu);
 		if (!g)
 			return -1;
-		*g = (struct tr_gpu_arg){
-			.device = i32(a->device), .stream = i32(a->stream), .regs = i32(a->regs),
-			.shared_mem = i32(a->shared_mem), .bytes = a->bytes,
-			.blocks_per_sm = a->blocks_per_sm, .warps_per_sm = a->warps_per_sm,
-			.occupancy = a->occupancy};
+		*g = (struct tr_gpu_arg){.device = i32(a->device),
+					 .stream = i32(a->stream),
+					 .regs = i32(a->regs),
+					 .shared_mem = i32(a->shared_mem),
+					 .bytes = a->bytes,
+					 .blocks_per_sm = a->blocks_per_sm,
+					 .warps_per_sm = a->warps_per_sm,
+					 .occupancy = a->occupancy};
 		memcpy(g->grid, a->grid, sizeof g->grid);
 		memcpy(g->block, a->block, sizeof g->block);
 		*aux = (uint32_t)t->gpu.n - 1;
@@ -298,9 +305,11 @@ static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a,
 		struct tr_mem_arg *mm = ROW(t->mem);
 		if (!mm)
 			return -1;
-		*mm = (struct tr_mem_arg){.bytes = a->mem_bytes, .total_allocated = a->total_alloc,
+		*mm = (struct tr_mem_arg){.bytes = a->mem_bytes,
+					  .total_allocated = a->total_alloc,
 					  .total_reserved = a->total_reserved,
-					  .addr = (uint64_t)a->addr, .device_type = i32(a->dev_type),
+					  .addr = (uint64_t)a->addr,
+					  .device_type = i32(a->dev_type),
 					  .device_id = i32(a->dev_id)};
 		*aux = (uint32_t)t->mem.n - 1;
 	} else if (has_op_args(a)) {
@@ -309,11 +318,14 @@ static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a,
 			struct tr_op_extra *x = ROW(t->opx);
 			if (!x)
 				return -1;
-			*x = (struct tr_op_extra){.in_nelems = a->in_nelems, .out_nelems = a->out_nelems,
-						  .group_size = a->group_size, .module_id = a->module_id};
+			*x = (struct tr_op_extra){.in_nelems = a->in_nelems,
+						  .out_nelems = a->out_nelems,
+						  .group_size = a->group_size,
+						  .module_id = a->module_id};
 			const struct jstr *const src[] = {&a->collective, &a->dtype, &a->pg_name,
 							  &a->pg_ranks};
-			uint32_t *const dst[] = {&x->collective, &x->dtype, &x->pg_name, &x->pg_ranks};
+			uint32_t *const dst[] = {&x->collective, &x->dtype, &x->pg_name,
+						 &x->pg_ranks};
 			if (intern_all(m, src, dst, 4))
 				return -1;
 			extra = (uint32_t)t->opx.n - 1;
@@ -389,7 +401,10 @@ static int commit_counter(struct imp *m, struct imp_event *ev, uint32_t track)
 		uint32_t s = imp_intern(m, &ev->a.series_key[i]);
 		if (!c || s == TR_NONE)
 			return nomem(m);
-		*c = (struct tr_counter){.ts = ev->ts, .name = name, .series = s, .track = track,
+		*c = (struct tr_counter){.ts = ev->ts,
+					 .name = name,
+					 .series = s,
+					 .track = track,
 					 .value = ev->a.series_val[i]};
 	}
 	return JS_OK;
@@ -402,8 +417,14 @@ static int commit_flow(struct imp *m, struct imp_event *ev, char ph, uint32_t tr
 	uint32_t cat = imp_intern(m, &ev->cat), name = imp_intern(m, &ev->name);
 	if (!f || cat == TR_NONE || name == TR_NONE)
 		return nomem(m);
-	*f = (struct tr_flow){.ts = ev->ts, .id = ev->id, .offset = ev->off, .cat = cat, .name = name,
-			      .track = track, .ph = (uint8_t)ph, .bp_e = ev->bp_e};
+	*f = (struct tr_flow){.ts = ev->ts,
+			      .id = ev->id,
+			      .offset = ev->off,
+			      .cat = cat,
+			      .name = name,
+			      .track = track,
+			      .ph = (uint8_t)ph,
+			      .bp_e = ev->bp_e};
 	t->counts.flows++;
 	return JS_OK;
 }
@@ -423,7 +444,8 @@ int imp_end_b(struct imp *m, int64_t ts, uint32_t track, int64_t off)
 				m->pend = p;
 				m->pend_cap = ncap;
 			}
-			m->pend[m->npend++] = (struct imp_pending_e){.ts = ts, .off = off, .track = track};
+			m->pend[m->npend++] =
+			    (struct imp_pending_e){.ts = ts, .off = off, .track = track};
 			return JS_OK;
 		}
 		tr_anomaly_add(&t->anomalies, AN_UNMATCHED_E, off);
@@ -491,7 +513,8 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 	if (ev->ts == 0)
 		tr_anomaly_add(an, AN_ZERO_TS, ev->off);
 	struct tr_id none = {0};
-	uint32_t track = imp_track(m, ev->has_pid ? &ev->pid : &none, ev->has_tid ? &ev->tid : &none);
+	uint32_t track =
+	    imp_track(m, ev->has_pid ? &ev->pid : &none, ev->has_tid ? &ev->tid : &none);
 	if (track == TR_NONE)
 		return nomem(m);
 	if (ph == 'C')

@@ -27,7 +27,7 @@ static void args_init(struct imp_args *a)
 	for (int i = 0; i < 3; i++)
 		a->grid[i] = a->block[i] = -1;
 	a->input_dims = a->input_type = a->call_stack = a->collective = a->dtype = a->pg_name =
-		a->pg_ranks = a->m_name = a->labels = none;
+	    a->pg_ranks = a->m_name = a->labels = none;
 	a->nseries = 0;
 }
 
@@ -59,7 +59,8 @@ static int read_num(struct jscan *j, int (*conv)(const char *, size_t, int64_t *
 {
 	struct jstr s;
 	int rc;
-	if (conv == jnum_i64 ? jscan_fast_i64(j, out) : conv == jnum_us_to_ns && jscan_fast_us(j, out)) {
+	if (conv == jnum_i64 ? jscan_fast_i64(j, out)
+			     : conv == jnum_us_to_ns && jscan_fast_us(j, out)) {
 		if (has)
 			*has = true;
 		return JS_OK;
@@ -322,8 +323,9 @@ static int read_id(struct imp *m, struct tr_id *out, bool *has, unsigned *prob,
 	struct jstr s;
 	int rc;
 	uint64_t have, want;
-	if (c->len && j->end - j->p > 8 && (memcpy(&have, j->p, 8), memcpy(&want, c->text, 8),
-					    ((have ^ want) & (c->len == 8 ? ~0ull : (1ull << (8 * c->len)) - 1)) == 0) &&
+	if (c->len && j->end - j->p > 8 &&
+	    (memcpy(&have, j->p, 8), memcpy(&want, c->text, 8),
+	     ((have ^ want) & (c->len == 8 ? ~0ull : (1ull << (8 * c->len)) - 1)) == 0) &&
 	    !jscan_is_numchar(j->p[c->len])) {
 		j->p += c->len;
 		*out = (struct tr_id){.num = c->value};
@@ -437,7 +439,8 @@ int imp_event(struct imp *m)
 			if ((rc = jscan_ws(j)))
 				return rc;
 			if (*j->p != '"')
-				return jscan_error(j, j->p, "expected a string key in a trace event");
+				return jscan_error(j, j->p,
+						   "expected a string key in a trace event");
 			if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)))
 				return rc;
 			if ((rc = read_member(m, &k, &ev, &prob)))

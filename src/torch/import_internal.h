@@ -13,7 +13,7 @@ enum { IMP_MAX_SERIES = 16 };
 struct imp_args {
 	int64_t ext_id, corr, device, stream, regs, shared_mem, bytes;
 	int64_t seq, fwd_tid, in_nelems, out_nelems, group_size, module_id, python_id,
-		python_parent;
+	    python_parent;
 	int64_t mem_bytes, total_alloc, total_reserved, addr, dev_type, dev_id;
 	int64_t sort_index;
 	double blocks_per_sm, warps_per_sm, occupancy;
@@ -60,9 +60,9 @@ struct imp {
 	/* (pid, tid) -> track */
 	uint32_t *track_slots; /* 1 + track row, 0 empty */
 	uint32_t track_mask;
-	uint32_t last_track;   /* one-entry cache */
-	uint32_t *open_b;      /* per track: newest open B event row, TR_NONE */
-	uint32_t *b_prev;      /* per B event being open: the one below it */
+	uint32_t last_track; /* one-entry cache */
+	uint32_t *open_b;    /* per track: newest open B event row, TR_NONE */
+	uint32_t *b_prev;    /* per B event being open: the one below it */
 	size_t b_prev_n, b_prev_cap;
 	uint32_t *proc_slots; /* pid -> 1 + proc row */
 	uint32_t proc_mask;
@@ -72,7 +72,7 @@ struct imp {
 	struct imp_pending_e {
 		int64_t ts, off;
 		uint32_t track;
-	} *pend;
+	} * pend;
 	size_t npend, pend_cap;
 };
 

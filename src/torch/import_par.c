@@ -69,8 +69,13 @@ const char *imp_find_boundary(const char *p, const char *end)
 static void run_job(struct imp_worker *w)
 {
 	struct jscan *j = &w->m.j;
-	*j = (struct jscan){.base = w->base, .p = w->at, .end = w->end, .base_off = w->base_off,
-			    .path = w->t->path, .uncompressed = j->uncompressed, .e = &w->err};
+	*j = (struct jscan){.base = w->base,
+			    .p = w->at,
+			    .end = w->end,
+			    .base_off = w->base_off,
+			    .path = w->t->path,
+			    .uncompressed = j->uncompressed,
+			    .e = &w->err};
 	const char *last = NULL;
 	w->ok = false;
 	w->closed = false;
@@ -177,7 +182,8 @@ bool imp_worker_wait(struct imp_worker *w, const char **stop, bool *closed)
 void imp_worker_discard(struct imp_worker *w)
 {
 	struct trace *t = w->t;
-	t->ev.n = t->wide.n = t->gpu.n = t->op.n = t->opx.n = t->mem.n = t->flows.n = t->counters.n = 0;
+	t->ev.n = t->wide.n = t->gpu.n = t->op.n = t->opx.n = t->mem.n = t->flows.n =
+	    t->counters.n = 0;
 	memset(&t->counts, 0, sizeof t->counts);
 	tr_anomalies_init(&t->anomalies);
 	for (size_t i = 0; i < t->ncats; i++)
@@ -222,8 +228,9 @@ static int extend_maps(struct imp_worker *w, struct imp *m)
 		if (grow_map(&w->smap, src->pool.n))
 			return -1;
 		for (size_t id = w->smap_n; id < src->pool.n; id++) {
-			uint32_t to = strpool_intern(&m->t->pool, strpool_get(&src->pool, (uint32_t)id),
-						     strpool_len(&src->pool, (uint32_t)id));
+			uint32_t to =
+			    strpool_intern(&m->t->pool, strpool_get(&src->pool, (uint32_t)id),
+					   strpool_len(&src->pool, (uint32_t)id));
 			if (to == TR_NONE)
 				return -1;
 			w->smap[id] = to;
@@ -254,14 +261,14 @@ static int extend_maps(struct imp_worker *w, struct imp *m)
 	return 0;
 }
 
-#define APPEND(dst, src)                                                                  \
-	do {                                                                              \
-		if (!(src).n)                                                             \
-			break;                                                            \
-		if (vec_reserve_((void **)&(dst).v, &(dst).cap, (dst).n + (src).n,        \
-				 sizeof *(dst).v, SIZE_MAX / 2))                          \
-			return -1;                                                        \
-		memcpy((dst).v + (dst).n, (src).v, (src).n * sizeof *(src).v);           \
+#define APPEND(dst, src)                                                                           \
+	do {                                                                                       \
+		if (!(src).n)                                                                      \
+			break;                                                                     \
+		if (vec_reserve_((void **)&(dst).v, &(dst).cap, (dst).n + (src).n,                 \
+				 sizeof *(dst).v, SIZE_MAX / 2))                                   \
+			return -1;                                                                 \
+		memcpy((dst).v + (dst).n, (src).v, (src).n * sizeof *(src).v);                     \
 	} while (0)
 
 static int merge_tables(struct imp_worker *w, struct imp *m)

@@ -54,9 +54,15 @@ static bool key_eq(const void *ctx, uint32_t i)
 	       zero_absent(r->shared_mem) == zero_absent(k->g->shared_mem);
 }
 
-static const struct tr_gpu_arg no_args = {
-	.device = -1, .stream = -1, .grid = {-1, -1, -1}, .block = {-1, -1, -1},
-	.regs = -1, .shared_mem = -1, .bytes = -1, .blocks_per_sm = NAN, .occupancy = NAN};
+static const struct tr_gpu_arg no_args = {.device = -1,
+					  .stream = -1,
+					  .grid = {-1, -1, -1},
+					  .block = {-1, -1, -1},
+					  .regs = -1,
+					  .shared_mem = -1,
+					  .bytes = -1,
+					  .blocks_per_sm = NAN,
+					  .occupancy = NAN};
 
 static const struct tr_gpu_arg *gpu_args(const struct trace *t, uint32_t row)
 {
@@ -118,7 +124,8 @@ static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *g
 	if (k->group == KERN_BY_NAME_OP) {
 		uint64_t x = (uint64_t)k->op << 32 ^ (uint32_t)zero_absent(g->regs);
 		for (int i = 0; i < 3; i++)
-			x = x * 1000003u ^ (uint32_t)g->grid[i] ^ (uint64_t)(uint32_t)g->block[i] << 29;
+			x = x * 1000003u ^ (uint32_t)g->grid[i] ^
+			    (uint64_t)(uint32_t)g->block[i] << 29;
 		h ^= omap_mix(x ^ (uint64_t)(uint32_t)zero_absent(g->shared_mem) << 40);
 		h |= 1;
 	}
@@ -134,17 +141,20 @@ static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *g
 		}
 		i = (uint32_t)v->n++;
 		struct kern_row *r = &v->rows[i];
-		*r = (struct kern_row){.name = k->name, .op = node, .regs = g->regs,
-				       .shared_mem = g->shared_mem, .min = INT64_MAX,
+		*r = (struct kern_row){.name = k->name,
+				       .op = node,
+				       .regs = g->regs,
+				       .shared_mem = g->shared_mem,
+				       .min = INT64_MAX,
 				       .tc_used = optree_tc_kernel(o, k->name)};
 		memcpy(r->grid, g->grid, sizeof r->grid);
 		memcpy(r->block, g->block, sizeof r->block);
 		if (node != OPT_NIL) {
 			const struct optree_node *nd = &o->nodes[node];
-			r->op_tc_eligible = nd->cls != OPC_ROOT &&
-					    tr_op_tc_eligible(tr_str(t, nd->name),
-							      strpool_len(&t->pool, nd->name),
-							      o->opts.tb_compat);
+			r->op_tc_eligible =
+			    nd->cls != OPC_ROOT &&
+			    tr_op_tc_eligible(tr_str(t, nd->name), strpool_len(&t->pool, nd->name),
+					      o->opts.tb_compat);
 		}
 		if (omap_put(&k->map, h, i))
 			return -1;
@@ -206,9 +216,8 @@ static int sort_rows(struct kern_view *v, const struct trace *t, bool by_name)
 		return -1;
 	}
 	for (size_t i = 0; i < v->n; i++)
-		it[i] = (struct kern_item){v->rows[i].total,
-					   by_name ? tr_str(t, v->rows[i].name) : NULL,
-					   (uint32_t)i};
+		it[i] = (struct kern_item){
+		    v->rows[i].total, by_name ? tr_str(t, v->rows[i].name) : NULL, (uint32_t)i};
 	gp_qsort(it, v->n, sizeof *it, cmp_item);
 	for (size_t i = 0; i < v->n; i++)
 		tmp[i] = v->rows[it[i].idx];

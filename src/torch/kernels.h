@@ -31,15 +31,15 @@
 enum kern_group { KERN_BY_NAME, KERN_BY_NAME_OP };
 
 struct kern_row {
-	uint32_t name; /* string id */
-	uint32_t op;   /* launching node (by kernel + op); OPT_NIL: none ("N/A") */
+	uint32_t name;		   /* string id */
+	uint32_t op;		   /* launching node (by kernel + op); OPT_NIL: none ("N/A") */
 	int32_t grid[3], block[3]; /* -1 when absent (by kernel + op) */
 	int32_t regs, shared_mem;  /* of the first kernel; -1 when absent */
 	uint64_t calls;
-	int64_t total, min, max; /* ns */
+	int64_t total, min, max;   /* ns */
 	double mean_bps, mean_occ; /* duration-weighted means, missing values as 0 */
-	bool tc_used;		 /* the name is a Tensor Core kernel's */
-	bool op_tc_eligible;	 /* the operator is on the allow-list (by kernel + op) */
+	bool tc_used;		   /* the name is a Tensor Core kernel's */
+	bool op_tc_eligible;	   /* the operator is on the allow-list (by kernel + op) */
 };
 
 struct kern_view {

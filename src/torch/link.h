@@ -30,7 +30,7 @@ struct tr_links {
 	 * reorder the rows inside a segment. */
 	struct tr_link_seg {
 		uint32_t rt, first, count;
-	} *seg;
+	} * seg;
 	size_t nseg;
 };
 

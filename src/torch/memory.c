@@ -242,10 +242,14 @@ static int collect(struct memory *m, const struct tkey *keys, size_t nkeys, uint
 			continue;
 		const struct tr_mem_arg *a = &t->mem.v[t->ev.aux[r]];
 		struct mem_rec *x = &m->recs[m->n++];
-		*x = (struct mem_rec){.ts = t->ev.ts[r], .bytes = a->bytes,
+		*x = (struct mem_rec){.ts = t->ev.ts[r],
+				      .bytes = a->bytes,
 				      .total_allocated = a->total_allocated,
-				      .total_reserved = a->total_reserved, .addr = a->addr,
-				      .row = (uint32_t)r, .node = MEM_NIL, .op = MEM_NIL,
+				      .total_reserved = a->total_reserved,
+				      .addr = a->addr,
+				      .row = (uint32_t)r,
+				      .node = MEM_NIL,
+				      .op = MEM_NIL,
 				      .parent = MEM_NIL,
 				      /* the importer stores an absent Addr as -1 */
 				      .has_addr = a->addr != UINT64_MAX};
@@ -263,8 +267,8 @@ static int collect(struct memory *m, const struct tkey *keys, size_t nkeys, uint
 	for (size_t i = 0; i < m->n; i++) {
 		const struct tr_id *id = &t->tracks.v[t->ev.track[m->recs[i].row]].tid;
 		/* tb looks records up by their raw tid: a string never matches */
-		(*thread_of)[i] = id->is_str && tb ? MEM_NIL
-						   : find_thread(keys, nkeys, key_of(t, id, true));
+		(*thread_of)[i] =
+		    id->is_str && tb ? MEM_NIL : find_thread(keys, nkeys, key_of(t, id, true));
 	}
 	return 0;
 }
@@ -289,7 +293,8 @@ static void walk(struct memory *m, uint32_t root, const uint32_t *idx, size_t k,
 		struct mem_rec *r = &m->recs[idx[i]];
 		for (;;) {
 			if (cur == MEM_NIL || r->ts < nd[cur].start)
-				break; /* stale: before the root's first child or after the walk left */
+				break; /* stale: before the root's first child or after the walk
+					  left */
 			if (r->ts >= nd[cur].end) {
 				if (depth) {
 					cur = st[--depth].node;
@@ -358,8 +363,8 @@ static int attribute(struct memory *m, const uint32_t *thread_of)
 		idx[first[k] + pos[k]++] = (uint32_t)i;
 	}
 	for (size_t k = 0; k <= nt; k++)
-		walk(m, k < nt ? o->threads[k].root : MEM_NIL, idx + first[k], first[k + 1] - first[k],
-		     st);
+		walk(m, k < nt ? o->threads[k].root : MEM_NIL, idx + first[k],
+		     first[k + 1] - first[k], st);
 	free(pos);
 	free(first);
 	free(idx);

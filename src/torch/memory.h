@@ -49,12 +49,12 @@ struct mem_opts {
 };
 
 struct mem_device {
-	int32_t type; /* 0 CPU, 1 CUDA */
-	int32_t id;   /* CUDA device id (CPU records all form one device) */
+	int32_t type;	  /* 0 CPU, 1 CUDA */
+	int32_t id;	  /* CUDA device id (CPU records all form one device) */
 	char name[24];	  /* "cpu", "cuda:0" */
 	char tb_name[24]; /* tb's key: "CPU", "GPU0" */
 	uint64_t records;
-	bool has_allocated, has_reserved; /* a record carried the total */
+	bool has_allocated, has_reserved;      /* a record carried the total */
 	int64_t peak_allocated, peak_reserved; /* bytes */
 };
 
@@ -78,8 +78,8 @@ struct memory {
 	size_t n;
 	struct mem_device *devs; /* CPU first, then CUDA devices by id */
 	size_t ndevs;
-	int64_t start;	  /* profiler start (tb's profiler_start_ts), ns */
-	uint8_t *reached; /* per tree node: the attribution walk entered it */
+	int64_t start;		 /* profiler start (tb's profiler_start_ts), ns */
+	uint8_t *reached;	 /* per tree node: the attribution walk entered it */
 	uint64_t assigned;	 /* records that joined an operator */
 	uint64_t stale;		 /* records outside every operator */
 	uint64_t no_addr;	 /* records without "Addr" */
@@ -108,9 +108,9 @@ uint16_t mem_find_device(const struct memory *m, const char *name);
 struct mem_stat_row {
 	uint32_t name; /* string id */
 	uint64_t calls;
-	int64_t increase, self_increase;	  /* Σ bytes (frees negative) */
-	int64_t alloc_count, self_alloc_count;	  /* allocations */
-	int64_t alloc_size, self_alloc_size;	  /* Σ allocated bytes */
+	int64_t increase, self_increase;       /* Σ bytes (frees negative) */
+	int64_t alloc_count, self_alloc_count; /* allocations */
+	int64_t alloc_size, self_alloc_size;   /* Σ allocated bytes */
 };
 
 struct mem_stats {

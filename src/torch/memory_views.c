@@ -372,7 +372,8 @@ static size_t pair_rows(const struct memory *m, const struct addr_idx *v, size_t
 				if (pending == MEM_NIL)
 					pending_pos = i;
 				else if (!tb) /* quirk 9: tb forgets the first allocation */
-					rows[nr++] = (struct pend_row){1, pending, pending, MEM_NIL};
+					rows[nr++] =
+					    (struct pend_row){1, pending, pending, MEM_NIL};
 				pending = i;
 				if (!tb)
 					pending_pos = i;

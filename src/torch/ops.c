@@ -239,12 +239,12 @@ struct grouper {
 	const struct optree *o;
 	struct ops_view *v;
 	const struct ops_opts *opts;
-	struct omap groups;    /* key -> row */
-	struct omap dims;      /* input-dims string id -> dims[] index */
-	struct omap texts;     /* shape text -> offset (dedup) */
+	struct omap groups; /* key -> row */
+	struct omap dims;   /* input-dims string id -> dims[] index */
+	struct omap texts;  /* shape text -> offset (dedup) */
 	struct dim_text {
 		uint32_t id, off;
-	} *dims_v;
+	} * dims_v;
 	size_t ndims, cap_dims;
 	size_t cap_rows;
 	/* key sought */
@@ -344,8 +344,10 @@ static int add_op(struct grouper *g, uint32_t id)
 			g->cap_rows = cap;
 		}
 		k = (uint32_t)v->n++;
-		v->rows[k] = (struct ops_row){.name = g->name, .shape = g->shape,
-					      .call_stack = g->stack, .order = k,
+		v->rows[k] = (struct ops_row){.name = g->name,
+					      .shape = g->shape,
+					      .call_stack = g->stack,
+					      .order = k,
 					      .tc_eligible = nd->tc_eligible};
 		if (omap_put(&g->groups, h | 1, k))
 			return -1;
@@ -397,15 +399,15 @@ void ops_free(struct ops_view *v)
 /* ---- sorting */
 
 static const char *const sort_names[] = {
-	[OPS_SORT_TB] = "tb",
-	[OPS_SORT_DEVICE_SELF] = "device_self",
-	[OPS_SORT_DEVICE_TOTAL] = "device_total",
-	[OPS_SORT_HOST_SELF] = "host_self",
-	[OPS_SORT_HOST_TOTAL] = "host_total",
-	[OPS_SORT_CALLS] = "calls",
-	[OPS_SORT_NAME] = "name",
-	[OPS_SORT_TC_SELF] = "tc_self",
-	[OPS_SORT_TC_TOTAL] = "tc_total",
+    [OPS_SORT_TB] = "tb",
+    [OPS_SORT_DEVICE_SELF] = "device_self",
+    [OPS_SORT_DEVICE_TOTAL] = "device_total",
+    [OPS_SORT_HOST_SELF] = "host_self",
+    [OPS_SORT_HOST_TOTAL] = "host_total",
+    [OPS_SORT_CALLS] = "calls",
+    [OPS_SORT_NAME] = "name",
+    [OPS_SORT_TC_SELF] = "tc_self",
+    [OPS_SORT_TC_TOTAL] = "tc_total",
 };
 
 int ops_sort_parse(const char *s)
@@ -443,14 +445,22 @@ static int cmp_item(const void *a, const void *b)
 static double sort_key(const struct ops_row *r, enum ops_sort by)
 {
 	switch (by) {
-	case OPS_SORT_DEVICE_SELF: return (double)r->self_device;
-	case OPS_SORT_DEVICE_TOTAL: return (double)r->device;
-	case OPS_SORT_HOST_SELF: return (double)r->self_host;
-	case OPS_SORT_HOST_TOTAL: return (double)r->host;
-	case OPS_SORT_CALLS: return (double)r->calls;
-	case OPS_SORT_TC_SELF: return ops_tc_self_pct(r);
-	case OPS_SORT_TC_TOTAL: return ops_tc_total_pct(r);
-	default: return 0;
+	case OPS_SORT_DEVICE_SELF:
+		return (double)r->self_device;
+	case OPS_SORT_DEVICE_TOTAL:
+		return (double)r->device;
+	case OPS_SORT_HOST_SELF:
+		return (double)r->self_host;
+	case OPS_SORT_HOST_TOTAL:
+		return (double)r->host;
+	case OPS_SORT_CALLS:
+		return (double)r->calls;
+	case OPS_SORT_TC_SELF:
+		return ops_tc_self_pct(r);
+	case OPS_SORT_TC_TOTAL:
+		return ops_tc_total_pct(r);
+	default:
+		return 0;
 	}
 }
 
@@ -471,10 +481,10 @@ enum ops_sort ops_sort(struct ops_view *v, const struct optree *o, enum ops_sort
 	}
 	for (size_t i = 0; i < v->n; i++)
 		it[i] = (struct sort_item){
-			.key = sort_key(&v->rows[i], by),
-			.name = by == OPS_SORT_NAME ? tr_str(o->t, v->rows[i].name) : NULL,
-			.order = v->rows[i].order,
-			.idx = (uint32_t)i};
+		    .key = sort_key(&v->rows[i], by),
+		    .name = by == OPS_SORT_NAME ? tr_str(o->t, v->rows[i].name) : NULL,
+		    .order = v->rows[i].order,
+		    .idx = (uint32_t)i};
 	gp_qsort(it, v->n, sizeof *it, cmp_item);
 	for (size_t i = 0; i < v->n; i++)
 		tmp[i] = v->rows[it[i].idx];

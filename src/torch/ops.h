@@ -53,7 +53,7 @@ enum ops_sort {
 	OPS_SORT_HOST_SELF,
 	OPS_SORT_HOST_TOTAL,
 	OPS_SORT_CALLS,
-	OPS_SORT_NAME,	/* ascending; the others descending */
+	OPS_SORT_NAME, /* ascending; the others descending */
 	OPS_SORT_TC_SELF,
 	OPS_SORT_TC_TOTAL,
 };

@@ -75,7 +75,8 @@ static bool host_class(const struct optree *o, size_t r, uint8_t *cls, uint8_t *
 		break;
 	case TR_PYTHON:
 		*type = OPT_PYTHON;
-		f = tr_name_flags(TR_CPU_OP, tr_str(t, name), strpool_len(&t->pool, name)) & ~TRF_STEP;
+		f = tr_name_flags(TR_CPU_OP, tr_str(t, name), strpool_len(&t->pool, name)) &
+		    ~TRF_STEP;
 		break;
 	case TR_GPU_USER_ANNOTATION:
 		/* tb maps gpu_user_annotation to user_annotation */
@@ -223,12 +224,12 @@ static bool tid_eq(const void *ctx, uint32_t v)
 struct build {
 	struct optree *o;
 	const struct trace *t;
-	struct omap tids;	 /* tid -> thread */
-	uint32_t *track_thread;	 /* track -> thread, OPT_NIL unknown */
-	struct cand *c;		 /* host events, then tb's per-thread lists */
+	struct omap tids;	/* tid -> thread */
+	uint32_t *track_thread; /* track -> thread, OPT_NIL unknown */
+	struct cand *c;		/* host events, then tb's per-thread lists */
 	size_t nc;
-	uint32_t *node_of_pos;	 /* index in c -> node */
-	struct omap ext;	 /* external id -> first node having it */
+	uint32_t *node_of_pos; /* index in c -> node */
+	struct omap ext;       /* external id -> first node having it */
 	size_t cap_threads;
 };
 
@@ -284,8 +285,11 @@ static int collect_hosts(struct build *b)
 		if (!host_class(b->o, r, &cls, &type))
 			continue;
 		int64_t s = t->ev.ts[r];
-		c[nc++] = (struct cand){.start = s, .end = s + tr_dur(t, r), .row = (uint32_t)r,
-					.cls = cls, .type = type};
+		c[nc++] = (struct cand){.start = s,
+					.end = s + tr_dur(t, r),
+					.row = (uint32_t)r,
+					.cls = cls,
+					.type = type};
 	}
 	gp_qsort(c, nc, sizeof *c, cmp_start_row);
 	for (size_t i = 0; i < nc; i++) {
@@ -328,8 +332,11 @@ static int collect_hosts(struct build *b)
 
 static void node_init(struct optree_node *nd)
 {
-	*nd = (struct optree_node){.row = TR_NONE, .parent = OPT_NIL, .first_child = OPT_NIL,
-				   .last_child = OPT_NIL, .next_sibling = OPT_NIL};
+	*nd = (struct optree_node){.row = TR_NONE,
+				   .parent = OPT_NIL,
+				   .first_child = OPT_NIL,
+				   .last_child = OPT_NIL,
+				   .next_sibling = OPT_NIL};
 }
 
 static void add_child(struct optree_node *nodes, uint32_t parent, uint32_t child)

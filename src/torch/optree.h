@@ -56,36 +56,36 @@ enum optree_class {
 
 /* tb's event type of the node. */
 enum optree_type {
-	OPT_OPERATOR,	/* cpu_op / operator */
-	OPT_PYTHON,	/* `python` events and the roots */
-	OPT_STEP,	/* ProfilerStep#N */
+	OPT_OPERATOR, /* cpu_op / operator */
+	OPT_PYTHON,   /* `python` events and the roots */
+	OPT_STEP,     /* ProfilerStep#N */
 	OPT_MODULE,
 	OPT_ANNOTATION, /* user_annotation (gpu_user_annotation with tb_compat) */
 };
 
 struct optree_node {
-	uint32_t row;	       /* event row; TR_NONE for a root */
-	uint32_t name;	       /* string id; 0 for a root ("CallTreeRoot") */
-	uint32_t thread;       /* row in optree.threads */
-	uint32_t parent;       /* node index, OPT_NIL for a root */
+	uint32_t row;	 /* event row; TR_NONE for a root */
+	uint32_t name;	 /* string id; 0 for a root ("CallTreeRoot") */
+	uint32_t thread; /* row in optree.threads */
+	uint32_t parent; /* node index, OPT_NIL for a root */
 	uint32_t first_child, last_child, next_sibling; /* in (start, -end) order */
-	uint32_t rt_first, rt_count; /* its runtimes: optree.rts[rt_first ..] */
-	int64_t start, end;	      /* ns; a root spans its first..last child */
-	int64_t self_host;	      /* end - start - children - own runtimes */
-	int64_t device, self_device;  /* GPU time below / of own runtimes */
-	int64_t tc_total, tc_self;    /* the same, Tensor Core kernels only */
-	uint8_t cls, type;	      /* enum optree_class, enum optree_type */
-	bool tc_eligible;	      /* allow-listed, or (operators) a child is or a TC kernel */
-	bool is_op;		      /* a row of the operator view (§4.3) */
-	bool dropped;		      /* partial overlap: not in the tree */
-	bool collapsed;		      /* merged into its same-name parent */
+	uint32_t rt_first, rt_count;			/* its runtimes: optree.rts[rt_first ..] */
+	int64_t start, end;				/* ns; a root spans its first..last child */
+	int64_t self_host;				/* end - start - children - own runtimes */
+	int64_t device, self_device;			/* GPU time below / of own runtimes */
+	int64_t tc_total, tc_self;			/* the same, Tensor Core kernels only */
+	uint8_t cls, type;				/* enum optree_class, enum optree_type */
+	bool tc_eligible; /* allow-listed, or (operators) a child is or a TC kernel */
+	bool is_op;	  /* a row of the operator view (§4.3) */
+	bool dropped;	  /* partial overlap: not in the tree */
+	bool collapsed;	  /* merged into its same-name parent */
 };
 
 struct optree_thread {
 	struct tr_id tid;
-	uint32_t root;	      /* node index */
-	uint32_t first, end;  /* its nodes: [first, end), root first, preorder */
-	bool has_step;	      /* holds a ProfilerStep node: gets the dummy runtime */
+	uint32_t root;	     /* node index */
+	uint32_t first, end; /* its nodes: [first, end), root first, preorder */
+	bool has_step;	     /* holds a ProfilerStep node: gets the dummy runtime */
 };
 
 /* One runtime in a node's list; row TR_NONE is the `dummy` runtime holding
@@ -109,9 +109,9 @@ struct optree {
 	size_t nstale;
 	uint32_t *post; /* nodes in post-order, thread by thread (tb's traversal) */
 	size_t npost;
-	uint32_t *dev_node; /* event row -> node whose runtime launched it, OPT_NIL */
-	uint8_t *tc_name;   /* string id -> 0 unknown, 1 no TC, 2 TC (kernel names) */
-	uint64_t dropped;   /* host events dropped for partially overlapping */
+	uint32_t *dev_node;	  /* event row -> node whose runtime launched it, OPT_NIL */
+	uint8_t *tc_name;	  /* string id -> 0 unknown, 1 no TC, 2 TC (kernel names) */
+	uint64_t dropped;	  /* host events dropped for partially overlapping */
 	uint64_t orphan_runtimes; /* runtimes whose non-zero external id no node has */
 	bool has_kernel;	  /* a kernel outside communication (tb's has_kernel) */
 	bool has_memcpy_or_memset;

@@ -29,10 +29,12 @@ int optree_collapse_dups(struct optree *o)
 				nd->last_child = ch->last_child;
 				nd->rt_first = ch->rt_first;
 				nd->rt_count = ch->rt_count;
-				for (uint32_t g = nd->first_child; g != OPT_NIL; g = o->nodes[g].next_sibling)
+				for (uint32_t g = nd->first_child; g != OPT_NIL;
+				     g = o->nodes[g].next_sibling)
 					o->nodes[g].parent = (uint32_t)(nd - o->nodes);
 			}
-			for (uint32_t c = nd->first_child; c != OPT_NIL; c = o->nodes[c].next_sibling)
+			for (uint32_t c = nd->first_child; c != OPT_NIL;
+			     c = o->nodes[c].next_sibling)
 				stack[depth++] = c;
 		}
 	}
@@ -59,9 +61,9 @@ void optree_fill_stats(struct optree *o)
 		if (nd->dropped || nd->collapsed)
 			continue;
 		bool root = nd->cls == OPC_ROOT;
-		nd->tc_eligible = !root && tr_op_tc_eligible(tr_str(t, nd->name),
-							    strpool_len(&t->pool, nd->name),
-							    o->opts.tb_compat);
+		nd->tc_eligible =
+		    !root && tr_op_tc_eligible(tr_str(t, nd->name), strpool_len(&t->pool, nd->name),
+					       o->opts.tb_compat);
 		nd->is_op = is_operator(o, nd);
 		if (root) {
 			uint32_t f = nd->first_child, l = nd->last_child;
@@ -104,7 +106,8 @@ void optree_fill_stats(struct optree *o)
 		if (op && child_tc)
 			nd->tc_eligible = true;
 		if (nd->cls == OPC_MODULE)
-			for (uint32_t c = nd->first_child; c != OPT_NIL; c = o->nodes[c].next_sibling)
+			for (uint32_t c = nd->first_child; c != OPT_NIL;
+			     c = o->nodes[c].next_sibling)
 				if (is_operator(o, &o->nodes[c]))
 					nd->self_device += o->nodes[c].device;
 		nd->self_host = root ? 0 : self_host;

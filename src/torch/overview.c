@@ -53,7 +53,8 @@ static int tc_per_gpu(const struct trace *t, struct optree *o, struct ov_result 
 				while (j < r->ntc && r->tc[j].gpu != gpu)
 					j++;
 				if (j == r->ntc) {
-					struct ov_gpu_tc *v = realloc(r->tc, (r->ntc + 1) * sizeof *v);
+					struct ov_gpu_tc *v =
+					    realloc(r->tc, (r->ntc + 1) * sizeof *v);
 					if (!v)
 						return -1;
 					r->tc = v;
@@ -148,18 +149,19 @@ static int recommend(const struct trace *t, struct optree *o, const struct st_re
 	if (s->n && total > 0) {
 		double dl = st_avg_us(s, ST_DATALOADER) / total;
 		if (dl > 0.05 &&
-		    add_rec(r,
-			    compat ? "This run has high time cost on input data loading. %.1f%% of the "
-				     "step time is in DataLoader. You could try to set num_workers on "
-				     "DataLoader's construction and <a href=\"https://pytorch.org/docs/"
-				     "stable/data.html#single-and-multi-process-data-loading\" "
-				     "target=\"_blank\">enable multi-processes on data loading</a>."
-				   : "This run has high time cost on input data loading. %.1f%% of the "
-				     "step time is in DataLoader. You could try to set num_workers on "
-				     "DataLoader's construction and enable multi-processes on data "
-				     "loading (https://pytorch.org/docs/stable/data.html"
-				     "#single-and-multi-process-data-loading).",
-			    dl * 100))
+		    add_rec(
+			r,
+			compat ? "This run has high time cost on input data loading. %.1f%% of the "
+				 "step time is in DataLoader. You could try to set num_workers on "
+				 "DataLoader's construction and <a href=\"https://pytorch.org/docs/"
+				 "stable/data.html#single-and-multi-process-data-loading\" "
+				 "target=\"_blank\">enable multi-processes on data loading</a>."
+			       : "This run has high time cost on input data loading. %.1f%% of the "
+				 "step time is in DataLoader. You could try to set num_workers on "
+				 "DataLoader's construction and enable multi-processes on data "
+				 "loading (https://pytorch.org/docs/stable/data.html"
+				 "#single-and-multi-process-data-loading).",
+			dl * 100))
 			return -1;
 	}
 	bool dp, ddp;
@@ -167,48 +169,54 @@ static int recommend(const struct trace *t, struct optree *o, const struct st_re
 	run_facts(t, &dp, &ddp, &devices);
 	if (dp && devices > 1 &&
 	    add_rec(r, "%s",
-		    compat ? "It is recommended to <a href=\"https://pytorch.org/docs/stable/notes/"
-			     "cuda.html#cuda-nn-ddp-instead\" target=\"_blank\">use "
-			     "DistributedDataParallel instead of DataParallel</a> to do multi-GPU "
-			     "training."
-			   : "It is recommended to use DistributedDataParallel instead of "
-			     "DataParallel to do multi-GPU training (https://pytorch.org/docs/stable/"
-			     "notes/cuda.html#cuda-nn-ddp-instead)."))
+		    compat
+			? "It is recommended to <a href=\"https://pytorch.org/docs/stable/notes/"
+			  "cuda.html#cuda-nn-ddp-instead\" target=\"_blank\">use "
+			  "DistributedDataParallel instead of DataParallel</a> to do multi-GPU "
+			  "training."
+			: "It is recommended to use DistributedDataParallel instead of "
+			  "DataParallel to do multi-GPU training (https://pytorch.org/docs/stable/"
+			  "notes/cuda.html#cuda-nn-ddp-instead)."))
 		return -1;
 	if (ddp && !s->has_nccl && mt->ndevices) {
 		bool capable = false;
 		for (size_t i = 0; i < mt->ndevices; i++)
 			capable |= mt->devices[i].compute_major > 3 ||
-				   (mt->devices[i].compute_major == 3 && mt->devices[i].compute_minor >= 5);
-		if (capable && add_rec(r, "%s",
-				       "Nccl backend is currently the fastest and highly recommended "
-				       "backend when using DDP for training."))
+				   (mt->devices[i].compute_major == 3 &&
+				    mt->devices[i].compute_minor >= 5);
+		if (capable &&
+		    add_rec(r, "%s",
+			    "Nccl backend is currently the fastest and highly recommended "
+			    "backend when using DDP for training."))
 			return -1;
 	}
 	if (s->n && total > 0) {
 		double comm = st_avg_us(s, ST_COMM) / total;
 		if (comm > 0.1 &&
-		    add_rec(r,
-			    compat ? "This run has high time cost on communication. %.1f%% of the step "
-				     "time is in communication. You could try <a href=\"('https://"
-				     "pytorch.org/docs/stable/ddp_comm_hooks.html',)\" target=\"_blank\">"
-				     "Gradient Compression</a> or <a href=\"https://towardsdatascience.com/"
-				     "what-is-gradient-accumulation-in-deep-learning-ec034122cfa\" "
-				     "target=\"_blank\">Gradient Accumulation</a> or increase the batch "
-				     "size. Note: Gradient accumulation will increase global effective "
-				     "batch size, which may hurt model convergence and accuracy. For such "
-				     "case, you may want to evaluate <a href=\"https://nvidia.github.io/"
-				     "apex/optimizers.html#apex.optimizers.FusedLAMB\" target=\"_blank\">"
-				     "LAMB optimizer</a>."
-				   : "This run has high time cost on communication. %.1f%% of the step "
-				     "time is in communication. You could try Gradient Compression "
-				     "(https://pytorch.org/docs/stable/ddp_comm_hooks.html) or Gradient "
-				     "Accumulation or increase the batch size. Note: Gradient "
-				     "accumulation will increase global effective batch size, which may "
-				     "hurt model convergence and accuracy. For such case, you may want to "
-				     "evaluate the LAMB optimizer (https://nvidia.github.io/apex/"
-				     "optimizers.html#apex.optimizers.FusedLAMB).",
-			    comm * 100))
+		    add_rec(
+			r,
+			compat
+			    ? "This run has high time cost on communication. %.1f%% of the step "
+			      "time is in communication. You could try <a href=\"('https://"
+			      "pytorch.org/docs/stable/ddp_comm_hooks.html',)\" target=\"_blank\">"
+			      "Gradient Compression</a> or <a "
+			      "href=\"https://towardsdatascience.com/"
+			      "what-is-gradient-accumulation-in-deep-learning-ec034122cfa\" "
+			      "target=\"_blank\">Gradient Accumulation</a> or increase the batch "
+			      "size. Note: Gradient accumulation will increase global effective "
+			      "batch size, which may hurt model convergence and accuracy. For such "
+			      "case, you may want to evaluate <a href=\"https://nvidia.github.io/"
+			      "apex/optimizers.html#apex.optimizers.FusedLAMB\" target=\"_blank\">"
+			      "LAMB optimizer</a>."
+			    : "This run has high time cost on communication. %.1f%% of the step "
+			      "time is in communication. You could try Gradient Compression "
+			      "(https://pytorch.org/docs/stable/ddp_comm_hooks.html) or Gradient "
+			      "Accumulation or increase the batch size. Note: Gradient "
+			      "accumulation will increase global effective batch size, which may "
+			      "hurt model convergence and accuracy. For such case, you may want to "
+			      "evaluate the LAMB optimizer (https://nvidia.github.io/apex/"
+			      "optimizers.html#apex.optimizers.FusedLAMB).",
+			comm * 100))
 			return -1;
 	}
 	int64_t low[64];
@@ -220,25 +228,27 @@ static int recommend(const struct trace *t, struct optree *o, const struct st_re
 		char ids[512];
 		join_ids(ids, sizeof ids, low, nlow, compat);
 		bool one = compat ? strlen(ids) == 1 : nlow == 1;
-		if (add_rec(r,
-			    "GPU %s %s low utilization. You could try to increase batch size to "
-			    "improve. Note: Increasing batch size may affect the speed and stability "
-			    "of model convergence.",
-			    ids, one ? "has" : "have"))
+		if (add_rec(
+			r,
+			"GPU %s %s low utilization. You could try to increase batch size to "
+			"improve. Note: Increasing batch size may affect the speed and stability "
+			"of model convergence.",
+			ids, one ? "has" : "have"))
 			return -1;
 	}
 	if (mt->ndevices && mt->devices[0].compute_major != INT64_MIN &&
 	    mt->devices[0].compute_major >= 7 && r->has_kernels && r->tc_used_ratio == 0.0 &&
 	    r->tc_eligible_ratio > 0.0 &&
-	    add_rec(r,
-		    compat ? "Kernels with %.0f%% time are launched by Tensor Cores eligible "
-			     "operators. You could enable <a href=\"https://pytorch.org/docs/stable/"
-			     "amp.html\" target=\"_blank\">Automatic Mixed Precision</a> to speedup by "
-			     "using FP16."
-			   : "Kernels with %.0f%% time are launched by Tensor Cores eligible "
-			     "operators. You could enable Automatic Mixed Precision "
-			     "(https://pytorch.org/docs/stable/amp.html) to speedup by using FP16.",
-		    nearbyint(r->tc_eligible_ratio * 100)))
+	    add_rec(
+		r,
+		compat ? "Kernels with %.0f%% time are launched by Tensor Cores eligible "
+			 "operators. You could enable <a href=\"https://pytorch.org/docs/stable/"
+			 "amp.html\" target=\"_blank\">Automatic Mixed Precision</a> to speedup by "
+			 "using FP16."
+		       : "Kernels with %.0f%% time are launched by Tensor Cores eligible "
+			 "operators. You could enable Automatic Mixed Precision "
+			 "(https://pytorch.org/docs/stable/amp.html) to speedup by using FP16.",
+		nearbyint(r->tc_eligible_ratio * 100)))
 		return -1;
 	if (mt->ndevices && t->mem.n) {
 		if (memory_peaks(o, compat, r))
@@ -252,7 +262,8 @@ static int recommend(const struct trace *t, struct optree *o, const struct st_re
 				continue;
 			if (add_rec(r,
 				    "Device memory usage is at the limit of device memory capacity "
-				    "(%.1f%% of %.1fGB on GPU%d). To get better value of your GPU or to "
+				    "(%.1f%% of %.1fGB on GPU%d). To get better value of your GPU "
+				    "or to "
 				    "use larger batch size for training, please refer to Gradient "
 				    "Checkpoint or Automatic Mixed Precision.",
 				    100.0 * (double)peak / (double)mem,

@@ -21,7 +21,7 @@
 #include "torch/steps.h"
 
 struct ov_gpu_tc {
-	int64_t gpu;	      /* args.device */
+	int64_t gpu;	     /* args.device */
 	int64_t kernel_time; /* kernels launched by operators' own runtimes, ns */
 	int64_t tc_time;     /* the part in Tensor Core kernels */
 };

@@ -251,14 +251,16 @@ int rgv_sweep(const struct rgv *src, size_t n, struct rgv_vec *out)
 	}
 	for (size_t i = 0; i < n; i++) {
 		ep[2 * i] = (struct endpoint){src[i].start, 0, (uint32_t)(2 * i), src[i].value};
-		ep[2 * i + 1] = (struct endpoint){src[i].end, 1, (uint32_t)(2 * i + 1), src[i].value};
+		ep[2 * i + 1] =
+		    (struct endpoint){src[i].end, 1, (uint32_t)(2 * i + 1), src[i].value};
 	}
 	gp_qsort(ep, 2 * n, sizeof *ep, cmp_ep);
 	int64_t last_time = ep[0].time;
 	double sum = ep[0].value; /* the first endpoint is always a start */
 	for (size_t i = 1; i < 2 * n; i++) {
 		if (ep[i].time > last_time && sum > 0.0)
-			out->v[out->n++] = (struct rgv){last_time, ep[i].time, sum < 1.0 ? sum : 1.0};
+			out->v[out->n++] =
+			    (struct rgv){last_time, ep[i].time, sum < 1.0 ? sum : 1.0};
 		last_time = ep[i].time;
 		if (ep[i].is_end)
 			sum -= ep[i].value;

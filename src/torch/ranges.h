@@ -31,7 +31,7 @@ struct rg_vec {
 };
 
 int rg_push(struct rg_vec *a, int64_t start, int64_t end); /* 0 or -1 (no memory) */
-int rg_reserve(struct rg_vec *a, size_t n);		     /* room for n more */
+int rg_reserve(struct rg_vec *a, size_t n);		   /* room for n more */
 void rg_vec_free(struct rg_vec *a);
 
 /* Sorts by (start, end). */

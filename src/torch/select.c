@@ -86,9 +86,9 @@ int tr_select_bounds(const struct trace *t, const char *step, const char *range,
 	}
 	if (*t0 == INT64_MAX) {
 		if (s.n)
-			rc = err_set(e, ERR_USAGE, t->path, -1, "--step: no step %s (steps %lld to %lld)",
-				     step, (long long)s.steps[0].number,
-				     (long long)s.steps[s.n - 1].number);
+			rc = err_set(
+			    e, ERR_USAGE, t->path, -1, "--step: no step %s (steps %lld to %lld)",
+			    step, (long long)s.steps[0].number, (long long)s.steps[s.n - 1].number);
 		else
 			rc = err_set(e, ERR_USAGE, t->path, -1, "--step: the trace has no steps");
 	}

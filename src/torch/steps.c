@@ -11,12 +11,12 @@
 
 static const char *const part_keys[] = {
 #define X(id, key, title) key,
-	ST_PARTS(X)
+    ST_PARTS(X)
 #undef X
 };
 static const char *const part_titles[] = {
 #define X(id, key, title) title,
-	ST_PARTS(X)
+    ST_PARTS(X)
 #undef X
 };
 
@@ -117,7 +117,8 @@ static int collect_coll(struct ctx *c, struct st_result *out)
 	size_t n = 0, cap = 0;
 	for (size_t r = 0; r < t->ev.n; r++) {
 		enum tr_kind k = t->ev.kind[r];
-		if (t->ev.ph[r] != 'X' || !(k == TR_CPU_OP || k == TR_PYTHON || is_annotation(c, k)))
+		if (t->ev.ph[r] != 'X' ||
+		    !(k == TR_CPU_OP || k == TR_PYTHON || is_annotation(c, k)))
 			continue;
 		enum tr_coll lib = collective(t, r);
 		if (!lib)
@@ -405,7 +406,8 @@ static int breakdown(struct ctx *c, struct st_result *out)
 			if (rg_reserve(&slots, out->n))
 				goto done;
 			for (size_t i = 0; i < out->n; i++)
-				slots.v[slots.n++] = (struct rg){out->steps[i].start, out->steps[i].end};
+				slots.v[slots.n++] =
+				    (struct rg){out->steps[i].start, out->steps[i].end};
 			rg_sort(slots.v, slots.n);
 			slots.n = rg_merge(slots.v, slots.n);
 		}

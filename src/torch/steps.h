@@ -36,22 +36,22 @@
 #include "torch/trace.h"
 
 /* X(id, key, title): the breakdown parts in priority order, then Total. */
-#define ST_PARTS(X)                                          \
-	X(ST_KERNEL, "kernel", "Kernel")                     \
-	X(ST_MEMCPY, "memcpy", "Memcpy")                     \
-	X(ST_MEMSET, "memset", "Memset")                     \
-	X(ST_COMM, "communication", "Communication")         \
-	X(ST_RUNTIME, "runtime", "Runtime")                  \
-	X(ST_DATALOADER, "dataloader", "DataLoader")         \
-	X(ST_CPU_EXEC, "cpu_exec", "CPU Exec")               \
-	X(ST_OTHER, "other", "Other")                        \
+#define ST_PARTS(X)                                                                                \
+	X(ST_KERNEL, "kernel", "Kernel")                                                           \
+	X(ST_MEMCPY, "memcpy", "Memcpy")                                                           \
+	X(ST_MEMSET, "memset", "Memset")                                                           \
+	X(ST_COMM, "communication", "Communication")                                               \
+	X(ST_RUNTIME, "runtime", "Runtime")                                                        \
+	X(ST_DATALOADER, "dataloader", "DataLoader")                                               \
+	X(ST_CPU_EXEC, "cpu_exec", "CPU Exec")                                                     \
+	X(ST_OTHER, "other", "Other")                                                              \
 	X(ST_TOTAL, "total", "Total")
 
 enum st_part {
 #define X(id, key, title) id,
 	ST_PARTS(X)
 #undef X
-	ST_NPARTS
+	    ST_NPARTS
 };
 #define ST_NROLES ST_OTHER /* parts that come from event ranges */
 
@@ -63,18 +63,18 @@ struct st_opts {
 };
 
 struct st_step {
-	int64_t number;		     /* N of ProfilerStep#N; 0 for the fallback step */
-	int64_t start, end;	     /* final range, ns */
+	int64_t number;		      /* N of ProfilerStep#N; 0 for the fallback step */
+	int64_t start, end;	      /* final range, ns */
 	int64_t host_start, host_end; /* the step event's own range */
-	uint32_t devices;	     /* activities launched from inside the host range */
-	int64_t cost[ST_NPARTS];     /* ns; cost[ST_TOTAL] = end - start */
+	uint32_t devices;	      /* activities launched from inside the host range */
+	int64_t cost[ST_NPARTS];      /* ns; cost[ST_TOTAL] = end - start */
 };
 
 struct st_result {
 	struct st_step *steps;
 	size_t n;
-	size_t host_steps;   /* steps before the tail trimming */
-	bool fallback;	     /* no ProfilerStep: step "0" over the CPU span */
+	size_t host_steps;    /* steps before the tail trimming */
+	bool fallback;	      /* no ProfilerStep: step "0" over the CPU span */
 	bool device_adjusted; /* some step launched device work (GPU mode) */
 	bool has_kernel, has_runtime, has_memcpy_or_memset, has_communication;
 	bool has_nccl, has_gloo; /* collective ops of either library seen */

@@ -45,23 +45,23 @@ struct tr_wides {
 		uint32_t row;
 		uint32_t field; /* enum tr_wide_field */
 		int64_t value;
-	} *v; /* sorted by (row, field) once the trace is loaded */
+	} * v; /* sorted by (row, field) once the trace is loaded */
 };
 
 /* Duration events (X, and B/E pairs) and instants, in input order. */
 struct tr_events {
 	size_t n, cap;
-	int64_t *ts;	   /* ns */
-	uint32_t *dur;	   /* narrow: ns (0 for instants) */
-	uint32_t *name;	   /* string id */
-	uint32_t *track;   /* row in tr_tracks */
-	uint32_t *aux;	   /* row in the kind's argument table, or TR_NONE */
-	uint32_t *ext_id;  /* narrow: "External id" (or "external id"), -1 if absent */
-	uint32_t *corr;	   /* narrow: "correlation", -1 if absent */
-	int64_t *offset;   /* byte offset of the event in the (decompressed) input */
-	uint8_t *kind;	   /* enum tr_kind */
-	uint8_t *ph;	   /* 'X', 'B' (paired), 'i', 'I' */
-	uint8_t *flags;	   /* TRF_* */
+	int64_t *ts;	  /* ns */
+	uint32_t *dur;	  /* narrow: ns (0 for instants) */
+	uint32_t *name;	  /* string id */
+	uint32_t *track;  /* row in tr_tracks */
+	uint32_t *aux;	  /* row in the kind's argument table, or TR_NONE */
+	uint32_t *ext_id; /* narrow: "External id" (or "external id"), -1 if absent */
+	uint32_t *corr;	  /* narrow: "correlation", -1 if absent */
+	int64_t *offset;  /* byte offset of the event in the (decompressed) input */
+	uint8_t *kind;	  /* enum tr_kind */
+	uint8_t *ph;	  /* 'X', 'B' (paired), 'i', 'I' */
+	uint8_t *flags;	  /* TRF_* */
 };
 
 /* Arguments of GPU activities (kernel, memcpy, memset). */
@@ -75,8 +75,8 @@ struct tr_gpu_args {
 		int64_t bytes;	      /* memcpy/memset bytes */
 		double blocks_per_sm; /* NaN when absent */
 		double warps_per_sm;
-		double occupancy;     /* est. achieved occupancy % */
-	} *v;
+		double occupancy; /* est. achieved occupancy % */
+	} * v;
 };
 
 /* Arguments of host ops (cpu_op, annotations, python functions). The
@@ -89,41 +89,41 @@ struct tr_op_args {
 		uint32_t input_type; /* raw JSON text of "Input type" */
 		uint32_t call_stack; /* "Call stack" */
 		uint32_t extra;	     /* row in tr_op_extras, or TR_NONE */
-		union {              /* -1 when absent */
+		union {		     /* -1 when absent */
 			struct {     /* host ops: "Sequence number", "Fwd thread id" */
 				int64_t seq, fwd_tid;
 			};
-			struct {     /* python_function: "Python id", "Python parent id" */
+			struct { /* python_function: "Python id", "Python parent id" */
 				int64_t python_id, python_parent;
 			};
 		};
-	} *v;
+	} * v;
 };
 
 struct tr_op_extras {
 	size_t n, cap;
 	struct tr_op_extra {
-		uint32_t collective;   /* "Collective name" */
-		uint32_t dtype;	       /* "dtype" */
-		uint32_t pg_name;      /* "Process Group Name" */
-		uint32_t pg_ranks;     /* raw JSON text of "Process Group Ranks" */
-		int64_t in_nelems;     /* "In msg nelems", -1 */
-		int64_t out_nelems;    /* "Out msg nelems", -1 */
-		int64_t group_size;    /* "Group size", -1 */
-		int64_t module_id;     /* "Python module id", -1 */
-	} *v;
+		uint32_t collective; /* "Collective name" */
+		uint32_t dtype;	     /* "dtype" */
+		uint32_t pg_name;    /* "Process Group Name" */
+		uint32_t pg_ranks;   /* raw JSON text of "Process Group Ranks" */
+		int64_t in_nelems;   /* "In msg nelems", -1 */
+		int64_t out_nelems;  /* "Out msg nelems", -1 */
+		int64_t group_size;  /* "Group size", -1 */
+		int64_t module_id;   /* "Python module id", -1 */
+	} * v;
 };
 
 /* [memory] instant events. */
 struct tr_mem_args {
 	size_t n, cap;
 	struct tr_mem_arg {
-		int64_t bytes; /* >0 allocation, <=0 free */
+		int64_t bytes;				 /* >0 allocation, <=0 free */
 		int64_t total_allocated, total_reserved; /* INT64_MIN when absent */
 		uint64_t addr;
 		int32_t device_type; /* 0 CPU, 1 CUDA, -1 absent */
 		int32_t device_id;
-	} *v;
+	} * v;
 };
 
 /* Flow events s/t/f. */
@@ -136,7 +136,7 @@ struct tr_flows {
 		uint32_t cat, name, track;
 		uint8_t ph;   /* 's', 't', 'f' */
 		uint8_t bp_e; /* "bp":"e" (binds to the enclosing slice) */
-	} *v;
+	} * v;
 };
 
 /* Counter events C: one row per series in args. */
@@ -146,7 +146,7 @@ struct tr_counters {
 		int64_t ts;
 		uint32_t name, series, track;
 		double value;
-	} *v;
+	} * v;
 };
 
 /* (pid, tid) pairs seen; metadata names attached. */
@@ -158,7 +158,7 @@ struct tr_tracks {
 		int64_t thread_sort;  /* INT64_MIN if none */
 		uint32_t process;     /* row in tr_procs */
 		uint64_t events;      /* events on this track */
-	} *v;
+	} * v;
 };
 
 struct tr_procs {
@@ -168,7 +168,7 @@ struct tr_procs {
 		uint32_t name;	 /* M process_name */
 		uint32_t labels; /* M process_labels */
 		int64_t sort;	 /* INT64_MIN if none */
-	} *v;
+	} * v;
 };
 
 struct tr_device_prop {
@@ -193,7 +193,7 @@ struct tr_meta {
 	uint32_t torch_version; /* from "torch_version" or metadata.torch_version */
 	uint32_t framework;
 	uint32_t cuda_runtime_version, cuda_driver_version, cupti_version, hip_runtime_version,
-		roctracer_version;
+	    roctracer_version;
 	/* distributedInfo */
 	bool has_dist;
 	uint32_t dist_backend;
@@ -205,13 +205,13 @@ struct tr_meta {
 
 /* Counts of what was read. */
 struct tr_counts {
-	uint64_t events;		  /* every element of the events array */
-	uint64_t by_phase[128];		  /* by ph byte (ASCII) */
-	uint64_t other_phase;		  /* ph not one ASCII byte */
-	uint64_t by_kind[TR_KIND_COUNT];  /* kept X/B/i events by kind */
+	uint64_t events;		 /* every element of the events array */
+	uint64_t by_phase[128];		 /* by ph byte (ASCII) */
+	uint64_t other_phase;		 /* ph not one ASCII byte */
+	uint64_t by_kind[TR_KIND_COUNT]; /* kept X/B/i events by kind */
 	uint64_t metadata, flows, counters, ignored_phase;
-	uint64_t bytes;			  /* decompressed input size read */
-	uint64_t merged_windows;	  /* parts imported by the second thread */
+	uint64_t bytes;		 /* decompressed input size read */
+	uint64_t merged_windows; /* parts imported by the second thread */
 };
 
 struct trace {
@@ -237,7 +237,7 @@ struct trace {
 	struct tr_cat_count {
 		uint32_t cat;
 		uint64_t n;
-	} *cats;
+	} * cats;
 	size_t ncats;
 	int64_t min_ts, max_end; /* over kept events; INT64_MAX/INT64_MIN if none */
 	struct tr_anomalies anomalies;
@@ -290,6 +290,6 @@ static inline const char *tr_str(const struct trace *t, uint32_t id)
  * written into buf; use the returned pointer (buf is untouched for a
  * string id). */
 const char *tr_id_text(const struct trace *t, const struct tr_id *id, char *buf, size_t n)
-	__attribute__((warn_unused_result));
+    __attribute__((warn_unused_result));
 
 #endif

@@ -15,12 +15,11 @@ static bool inside(int64_t ts, int64_t t0, int64_t t1)
 }
 
 /* Appends row i of src's table to dst's; returns the new row or TR_NONE. */
-#define COPY_ROW(dst, src, i)                                                             \
-	((dst).n < (dst).cap ||                                                           \
-			 !vec_reserve_((void **)&(dst).v, &(dst).cap, (dst).n + 1, sizeof *(dst).v, \
-				       SIZE_MAX / 2)                                      \
-		 ? ((dst).v[(dst).n] = (src).v[i], (uint32_t)(dst).n++)                  \
-		 : TR_NONE)
+#define COPY_ROW(dst, src, i)                                                                      \
+	((dst).n < (dst).cap || !vec_reserve_((void **)&(dst).v, &(dst).cap, (dst).n + 1,          \
+					      sizeof *(dst).v, SIZE_MAX / 2)                       \
+	     ? ((dst).v[(dst).n] = (src).v[i], (uint32_t)(dst).n++)                                \
+	     : TR_NONE)
 
 static int copy_events(const struct trace *t, const uint8_t *keep, struct trace *w)
 {

@@ -49,8 +49,8 @@ void tl_more_free(struct tl_index *ix);
 /* "counters": [...] of the window [A, B) at px columns (W = B - A); items
  * adds the points written, capped by TL_MAX_ITEMS (*truncated). lo: the
  * trace's start. */
-void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int px,
-		       int64_t lo, size_t *items, bool *truncated);
+void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int px, int64_t lo,
+		       size_t *items, bool *truncated);
 /* "flows": [...], "flows_total", "flows_truncated" of the window. */
 void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int64_t lo);
 

@@ -43,15 +43,18 @@ int tl_window(int64_t lo, int64_t hi, const struct tl_opts *o, int64_t *A, int64
 	if (*B <= *A && !o->has_start && !o->has_end)
 		*B = *A + 1; /* an empty input or only instants at one time */
 	if (*B <= *A)
-		return err_set(e, ERR_USAGE, NULL, -1, "the window is empty: end_ns must be after start_ns");
+		return err_set(e, ERR_USAGE, NULL, -1,
+			       "the window is empty: end_ns must be after start_ns");
 	return 0;
 }
 
 void tl_write_head(FILE *f, int64_t lo, int64_t hi, int64_t A, int64_t B, int px)
 {
 	double W = (double)B - (double)A;
-	fprintf(f, "{\n  \"timeline\": {\"trace_start_ns\": %lld, \"trace_end_ns\": %lld, \"start_ns\": %lld, "
-		   "\"end_ns\": %lld, \"px\": %d, \"ns_per_px\": %.3f",
+	fprintf(f,
+		"{\n  \"timeline\": {\"trace_start_ns\": %lld, \"trace_end_ns\": %lld, "
+		"\"start_ns\": %lld, "
+		"\"end_ns\": %lld, \"px\": %d, \"ns_per_px\": %.3f",
 		(long long)lo, (long long)hi, (long long)(A - lo), (long long)(B - lo), px, W / px);
 	fputs("},\n  \"lanes\": [", f);
 }
@@ -66,10 +69,12 @@ static void flush_agg(FILE *f, struct agg *a, int depth, bool *first, int64_t ba
 {
 	if (a->col < 0)
 		return;
-	fprintf(f, "%s\n    {\"type\": \"span\", \"depth\": %d, \"col\": %lld, \"ts\": %lld, \"end\": %lld, "
-		   "\"count\": %lld, \"busy_ns\": %lld",
-		*first ? "" : ",", depth, (long long)a->col, (long long)(a->ts - base), (long long)(a->end - base),
-		(long long)a->count, (long long)a->busy);
+	fprintf(f,
+		"%s\n    {\"type\": \"span\", \"depth\": %d, \"col\": %lld, \"ts\": %lld, \"end\": "
+		"%lld, "
+		"\"count\": %lld, \"busy_ns\": %lld",
+		*first ? "" : ",", depth, (long long)a->col, (long long)(a->ts - base),
+		(long long)(a->end - base), (long long)a->count, (long long)a->busy);
 	if (a->matches)
 		fprintf(f, ", \"matches\": %lld}", (long long)a->matches);
 	else
@@ -132,8 +137,9 @@ void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int 
 			a->end = end > a->end ? end : a->end;
 			continue;
 		}
-		fprintf(f, "%s\n    {\"type\": \"event\", \"depth\": %d, \"row\": %u, \"ts\": %lld, "
-			   "\"dur\": %lld, ",
+		fprintf(f,
+			"%s\n    {\"type\": \"event\", \"depth\": %d, \"row\": %u, \"ts\": %lld, "
+			"\"dur\": %lld, ",
 			first ? "" : ",", d, ev.row, (long long)(ts - lo), (long long)dur);
 		ln->label(ln->ctx, ev.row, f);
 		fputs(ln->match && ln->match(ln->mctx, ev.row) ? ", \"match\": true}" : "}", f);
@@ -147,7 +153,9 @@ void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int 
 			nshown++;
 			(*items)++;
 		}
-	fprintf(f, "%s],\n    \"events\": %lld, \"busy_ns\": %lld, \"depths\": %d, \"items_shown\": %lld",
-		first ? "" : "\n   ", (long long)nev, (long long)busy, maxd + 1, (long long)nshown);
+	fprintf(
+	    f,
+	    "%s],\n    \"events\": %lld, \"busy_ns\": %lld, \"depths\": %d, \"items_shown\": %lld",
+	    first ? "" : "\n   ", (long long)nev, (long long)busy, maxd + 1, (long long)nshown);
 	*sum = (struct tl_lane_sum){nev, busy, nshown, maxd + 1};
 }

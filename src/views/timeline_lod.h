@@ -74,5 +74,4 @@ void tl_write_head(FILE *f, int64_t lo, int64_t hi, int64_t A, int64_t B, int px
 void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int px, int64_t lo,
 		   size_t *items, bool *truncated, struct tl_lane_sum *sum);
 
-
 #endif

@@ -6,8 +6,8 @@
 #include "views/view_int.h"
 
 static const char *const kind_names[VIEW_COUNT] = {
-	[VIEW_SUMMARY] = "summary", [VIEW_STEPS] = "steps",   [VIEW_OPS] = "ops",
-	[VIEW_KERNELS] = "kernels", [VIEW_MEMORY] = "memory",
+    [VIEW_SUMMARY] = "summary", [VIEW_STEPS] = "steps",	  [VIEW_OPS] = "ops",
+    [VIEW_KERNELS] = "kernels", [VIEW_MEMORY] = "memory",
 };
 
 void view_opts_init(struct view_opts *o)
@@ -33,12 +33,11 @@ const char *view_kind_name(enum view_kind k)
 	return k < VIEW_COUNT ? kind_names[k] : "?";
 }
 
-static const struct rep_col step_cols[] = {
-	{"step", "Step", REP_STR},
-	{"start_ns", "Start (ns)", REP_INT},
-	{"end_ns", "End (ns)", REP_INT},
+static const struct rep_col step_cols[] = {{"step", "Step", REP_STR},
+					   {"start_ns", "Start (ns)", REP_INT},
+					   {"end_ns", "End (ns)", REP_INT},
 #define X(id, key, title) {key "_ns", title, REP_DUR_NS},
-	ST_PARTS(X)
+					   ST_PARTS(X)
 #undef X
 };
 #define NSTEP_COLS ((int)(sizeof step_cols / sizeof step_cols[0]))
@@ -73,8 +72,8 @@ static void steps_emit(struct view *vw, struct report *r)
 	rep_kv(r, "mode", "Mode", REP_STR, rep_s(compat ? "tb-compat" : "default"));
 	rep_kv(r, "source", "Steps from", REP_STR,
 	       rep_s(!s->fallback ? "ProfilerStep events"
-		     : s->n   ? "no ProfilerStep: one step over the CPU operators"
-			      : "no ProfilerStep and no CPU operators: no step"));
+		     : s->n	  ? "no ProfilerStep: one step over the CPU operators"
+				  : "no ProfilerStep and no CPU operators: no step"));
 	rep_kv(r, "steps", "Steps", REP_INT, rep_i((int64_t)s->n));
 	rep_kv(r, "removed_tail_steps", "Tail steps removed", REP_INT,
 	       rep_i((int64_t)(s->host_steps - s->n)));
@@ -193,8 +192,8 @@ void view_free(struct view *v)
 	free(v);
 }
 
-int view_write(enum view_kind k, const struct trace *t, const struct view_opts *o,
-	       struct report *r, struct err *e)
+int view_write(enum view_kind k, const struct trace *t, const struct view_opts *o, struct report *r,
+	       struct err *e)
 {
 	struct view *v;
 	int rc = view_compute(k, t, o, &v, e);

@@ -37,21 +37,21 @@ enum view_kind { VIEW_SUMMARY, VIEW_STEPS, VIEW_OPS, VIEW_KERNELS, VIEW_MEMORY, 
 /* The options of every view (the commands' options); view_opts_init gives
  * the commands' defaults. Fields a view does not use are ignored. */
 struct view_opts {
-	bool tb_compat;		  /* all: --tb-compat */
-	bool timeline;		  /* summary: --timeline */
-	bool only_steps;	  /* steps: --step, rows step_lo..step_hi only */
-	int64_t step_lo, step_hi; /* inclusive */
-	const char *step_text;	  /* the --step text, for the error message */
-	enum ops_group ops_group; /* ops: --group-by */
-	bool ops_stack;		  /* ops: --stack */
-	enum ops_sort ops_sort;	  /* ops: --sort (OPS_SORT_TB = tb's default) */
-	enum kern_group kern_group; /* kernels: --group-by */
-	size_t top;		  /* ops, kernels: --top (SIZE_MAX = all) */
-	const char *device;	  /* memory: --device (NULL = default) */
+	bool tb_compat;		       /* all: --tb-compat */
+	bool timeline;		       /* summary: --timeline */
+	bool only_steps;	       /* steps: --step, rows step_lo..step_hi only */
+	int64_t step_lo, step_hi;      /* inclusive */
+	const char *step_text;	       /* the --step text, for the error message */
+	enum ops_group ops_group;      /* ops: --group-by */
+	bool ops_stack;		       /* ops: --stack */
+	enum ops_sort ops_sort;	       /* ops: --sort (OPS_SORT_TB = tb's default) */
+	enum kern_group kern_group;    /* kernels: --group-by */
+	size_t top;		       /* ops, kernels: --top (SIZE_MAX = all) */
+	const char *device;	       /* memory: --device (NULL = default) */
 	bool curve, events, step_plot; /* memory: --curve, --events, --step-plot */
-	bool windowed;		  /* memory: --start/--end given */
-	size_t curve_points;	  /* memory: --curve-points (0: every point) */
-	struct mem_window window; /* relative to the profiler start */
+	bool windowed;		       /* memory: --start/--end given */
+	size_t curve_points;	       /* memory: --curve-points (0: every point) */
+	struct mem_window window;      /* relative to the profiler start */
 };
 
 struct view;
@@ -70,9 +70,8 @@ int view_compute(enum view_kind k, const struct trace *t, const struct view_opts
 void view_emit(struct view *v, struct report *r);
 void view_free(struct view *v);
 /* view_compute + view_emit + view_free. */
-int view_write(enum view_kind k, const struct trace *t, const struct view_opts *o,
-	       struct report *r, struct err *e);
-
+int view_write(enum view_kind k, const struct trace *t, const struct view_opts *o, struct report *r,
+	       struct err *e);
 
 /* The timeline (view_timeline.c, GET /api/file/ID/timeline): the events of
  * every track in a time window at a level of detail. Not a report table:
@@ -85,9 +84,9 @@ int tl_index_build(const struct trace *t, struct tl_index **out, struct err *e);
 void tl_index_free(struct tl_index *ix);
 
 #define TL_MAX_PX 8192
-#define TL_MAX_DEPTH 64	      /* deeper events are drawn at the last level */
-#define TL_MAX_ITEMS 250000   /* over all lanes; more sets "truncated" */
-#define TL_MAX_FLOWS 10000    /* flow arrows per answer; more sets "flows_truncated" */
+#define TL_MAX_DEPTH 64	    /* deeper events are drawn at the last level */
+#define TL_MAX_ITEMS 250000 /* over all lanes; more sets "truncated" */
+#define TL_MAX_FLOWS 10000  /* flow arrows per answer; more sets "flows_truncated" */
 
 struct tl_opts {
 	bool has_start, has_end;
@@ -108,9 +107,9 @@ int tl_write_links(const struct tl_index *ix, int64_t row, FILE *f, struct err *
 
 /* Search (view_timeline_find.c): slices whose name contains a text (ASCII
  * letters case-insensitive). */
-#define TL_FIND_LIMIT 1000	/* matches written by default */
+#define TL_FIND_LIMIT 1000 /* matches written by default */
 #define TL_FIND_MAX_LIMIT 10000
-#define TL_FIND_MAX_NAMES 50	/* matching names listed, most matches first */
+#define TL_FIND_MAX_NAMES 50 /* matching names listed, most matches first */
 
 struct tl_find_opts {
 	const char *text; /* non-empty */

@@ -9,54 +9,54 @@
 #include "views/view_dist.h"
 
 static const struct rep_col overlap_cols[] = {
-	{"worker", "Worker", REP_STR},
-	{"step", "Step", REP_STR},
-	{"computation_ns", "Computation", REP_DUR_NS},
-	{"overlap_ns", "Overlapping", REP_DUR_NS},
-	{"communication_ns", "Communication", REP_DUR_NS},
-	{"other_ns", "Other", REP_DUR_NS},
+    {"worker", "Worker", REP_STR},
+    {"step", "Step", REP_STR},
+    {"computation_ns", "Computation", REP_DUR_NS},
+    {"overlap_ns", "Overlapping", REP_DUR_NS},
+    {"communication_ns", "Communication", REP_DUR_NS},
+    {"other_ns", "Other", REP_DUR_NS},
 };
 
 static const struct rep_col wait_cols[] = {
-	{"worker", "Worker", REP_STR},
-	{"step", "Step", REP_STR},
-	{"data_transfer_ns", "Data Transfer", REP_DUR_NS},
-	{"synchronizing_ns", "Synchronizing", REP_DUR_NS},
+    {"worker", "Worker", REP_STR},
+    {"step", "Step", REP_STR},
+    {"data_transfer_ns", "Data Transfer", REP_DUR_NS},
+    {"synchronizing_ns", "Synchronizing", REP_DUR_NS},
 };
 
 static const struct rep_col op_cols[] = {
-	{"worker", "Worker", REP_STR},
-	{"name", "Name", REP_STR},
-	{"calls", "Calls", REP_INT},
-	{"bytes", "Total Size", REP_BYTES},
-	{"avg_bytes", "Avg Size", REP_BYTES},
-	{"latency_ns", "Total Latency", REP_DUR_NS},
-	{"avg_latency_ns", "Avg Latency", REP_DUR_NS},
-	{"transfer_ns", "Data Transfer", REP_DUR_NS},
-	{"avg_transfer_ns", "Avg Data Transfer", REP_DUR_NS},
+    {"worker", "Worker", REP_STR},
+    {"name", "Name", REP_STR},
+    {"calls", "Calls", REP_INT},
+    {"bytes", "Total Size", REP_BYTES},
+    {"avg_bytes", "Avg Size", REP_BYTES},
+    {"latency_ns", "Total Latency", REP_DUR_NS},
+    {"avg_latency_ns", "Avg Latency", REP_DUR_NS},
+    {"transfer_ns", "Data Transfer", REP_DUR_NS},
+    {"avg_transfer_ns", "Avg Data Transfer", REP_DUR_NS},
 };
 
 static const struct rep_col worker_cols[] = {
-	{"worker", "Worker", REP_STR},
-	{"file", "File", REP_STR},
-	{"rank", "Rank", REP_INT},
-	{"world_size", "World Size", REP_INT},
-	{"backend", "Backend", REP_STR},
-	{"gpus", "GPUs", REP_STR},
-	{"steps", "Steps", REP_INT},
-	{"comm_ops", "Collective Calls", REP_INT},
-	{"has_communication", "Has Communication", REP_BOOL},
-	{"unmatched_ops", "Unmatched Calls", REP_INT},
+    {"worker", "Worker", REP_STR},
+    {"file", "File", REP_STR},
+    {"rank", "Rank", REP_INT},
+    {"world_size", "World Size", REP_INT},
+    {"backend", "Backend", REP_STR},
+    {"gpus", "GPUs", REP_STR},
+    {"steps", "Steps", REP_INT},
+    {"comm_ops", "Collective Calls", REP_INT},
+    {"has_communication", "Has Communication", REP_BOOL},
+    {"unmatched_ops", "Unmatched Calls", REP_INT},
 };
 
 static const struct rep_col gpu_cols[] = {
-	{"worker", "Worker", REP_STR},
-	{"node", "Node", REP_STR},
-	{"process", "Process", REP_STR},
-	{"gpu", "GPU", REP_STR},
-	{"name", "Name", REP_STR},
-	{"memory_bytes", "Memory", REP_BYTES},
-	{"compute_capability", "Compute Capability", REP_STR},
+    {"worker", "Worker", REP_STR},
+    {"node", "Node", REP_STR},
+    {"process", "Process", REP_STR},
+    {"gpu", "GPU", REP_STR},
+    {"name", "Name", REP_STR},
+    {"memory_bytes", "Memory", REP_BYTES},
+    {"compute_capability", "Compute Capability", REP_STR},
 };
 
 #define NCOLS(c) ((int)(sizeof c / sizeof c[0]))
@@ -307,4 +307,3 @@ int dist_view_emit(struct report *r, const struct dist_result *d)
 	rep_kv_end(r);
 	return 0;
 }
-

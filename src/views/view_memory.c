@@ -7,35 +7,35 @@
 #include "views/view_int.h"
 
 static const struct rep_col stat_cols[] = {
-	{"name", "Operator", REP_STR},
-	{"calls", "Calls", REP_INT},
-	{"size_increase_bytes", "Size Increase", REP_BYTES},
-	{"self_size_increase_bytes", "Self Size Increase", REP_BYTES},
-	{"allocation_count", "Allocations", REP_INT},
-	{"self_allocation_count", "Self Allocations", REP_INT},
-	{"allocation_size_bytes", "Allocation Size", REP_BYTES},
-	{"self_allocation_size_bytes", "Self Allocation Size", REP_BYTES},
+    {"name", "Operator", REP_STR},
+    {"calls", "Calls", REP_INT},
+    {"size_increase_bytes", "Size Increase", REP_BYTES},
+    {"self_size_increase_bytes", "Self Size Increase", REP_BYTES},
+    {"allocation_count", "Allocations", REP_INT},
+    {"self_allocation_count", "Self Allocations", REP_INT},
+    {"allocation_size_bytes", "Allocation Size", REP_BYTES},
+    {"self_allocation_size_bytes", "Self Allocation Size", REP_BYTES},
 };
 
 static const struct rep_col peak_cols[] = {
-	{"device", "Device", REP_STR},
-	{"records", "Records", REP_INT},
-	{"peak_allocated_bytes", "Peak Allocated", REP_BYTES},
-	{"peak_reserved_bytes", "Peak Reserved", REP_BYTES},
+    {"device", "Device", REP_STR},
+    {"records", "Records", REP_INT},
+    {"peak_allocated_bytes", "Peak Allocated", REP_BYTES},
+    {"peak_reserved_bytes", "Peak Reserved", REP_BYTES},
 };
 
 static const struct rep_col curve_cols[] = {
-	{"time_ns", "Time", REP_DUR_NS},
-	{"allocated_bytes", "Allocated", REP_BYTES},
-	{"reserved_bytes", "Reserved", REP_BYTES},
+    {"time_ns", "Time", REP_DUR_NS},
+    {"allocated_bytes", "Allocated", REP_BYTES},
+    {"reserved_bytes", "Reserved", REP_BYTES},
 };
 
 static const struct rep_col event_cols[] = {
-	{"operator", "Operator", REP_STR},
-	{"size_bytes", "Size", REP_BYTES},
-	{"allocation_time_ns", "Allocation Time", REP_DUR_NS},
-	{"release_time_ns", "Release Time", REP_DUR_NS},
-	{"duration_ns", "Duration", REP_DUR_NS},
+    {"operator", "Operator", REP_STR},
+    {"size_bytes", "Size", REP_BYTES},
+    {"allocation_time_ns", "Allocation Time", REP_DUR_NS},
+    {"release_time_ns", "Release Time", REP_DUR_NS},
+    {"duration_ns", "Duration", REP_DUR_NS},
 };
 
 static struct rep_val bytes_or_null(bool has, int64_t v)
@@ -52,10 +52,14 @@ static void emit_stats(struct report *r, const struct memory *m, const struct me
 	for (size_t i = 0; i < s->n; i++) {
 		const struct mem_stat_row *x = &s->rows[i];
 		const struct rep_val v[] = {
-			rep_s(tr_str(m->o->t, x->name)), rep_i((int64_t)x->calls),
-			rep_i(x->increase),		 rep_i(x->self_increase),
-			rep_i(x->alloc_count),		 rep_i(x->self_alloc_count),
-			rep_i(x->alloc_size),		 rep_i(x->self_alloc_size),
+		    rep_s(tr_str(m->o->t, x->name)),
+		    rep_i((int64_t)x->calls),
+		    rep_i(x->increase),
+		    rep_i(x->self_increase),
+		    rep_i(x->alloc_count),
+		    rep_i(x->self_alloc_count),
+		    rep_i(x->alloc_size),
+		    rep_i(x->self_alloc_size),
 		};
 		rep_row(r, v);
 	}
@@ -64,10 +68,10 @@ static void emit_stats(struct report *r, const struct memory *m, const struct me
 	for (size_t i = 0; i < m->ndevs; i++) {
 		const struct mem_device *d = &m->devs[i];
 		const struct rep_val v[] = {
-			rep_s(d->name),
-			rep_i((int64_t)d->records),
-			bytes_or_null(d->has_allocated, d->peak_allocated),
-			bytes_or_null(d->has_reserved, d->peak_reserved),
+		    rep_s(d->name),
+		    rep_i((int64_t)d->records),
+		    bytes_or_null(d->has_allocated, d->peak_allocated),
+		    bytes_or_null(d->has_reserved, d->peak_reserved),
 		};
 		rep_row(r, v);
 	}
@@ -99,11 +103,9 @@ static void emit_events(struct report *r, const struct memory *m, const struct m
 		bool a = x->alloc != MEM_NIL, f = x->release != MEM_NIL;
 		int64_t ta = a ? m->recs[x->alloc].ts : 0, tf = f ? m->recs[x->release].ts : 0;
 		const struct rep_val v[] = {
-			rep_s(mem_event_label(ev, x)),
-			rep_i(x->bytes),
-			a ? rep_i(ta - m->start) : rep_null(),
-			f ? rep_i(tf - m->start) : rep_null(),
-			a && f ? rep_i(tf - ta) : rep_null(),
+		    rep_s(mem_event_label(ev, x)),	   rep_i(x->bytes),
+		    a ? rep_i(ta - m->start) : rep_null(), f ? rep_i(tf - m->start) : rep_null(),
+		    a && f ? rep_i(tf - ta) : rep_null(),
 		};
 		rep_row(r, v);
 	}
@@ -118,8 +120,7 @@ static void emit_info(struct report *r, const struct view *v, const char *dev)
 	rep_kv(r, "profiler_start_ns", "Profiler start (ns)", REP_INT, rep_i(m->start));
 	rep_kv(r, "records", "Records", REP_INT, rep_i((int64_t)m->n));
 	rep_kv(r, "in_operators", "In an operator", REP_INT, rep_i((int64_t)m->assigned));
-	rep_kv(r, "outside_operators", "Outside every operator", REP_INT,
-	       rep_i((int64_t)m->stale));
+	rep_kv(r, "outside_operators", "Outside every operator", REP_INT, rep_i((int64_t)m->stale));
 	rep_kv(r, "without_addr", "Without an address", REP_INT, rep_i((int64_t)m->no_addr));
 	rep_kv(r, "other_device_types", "Of other device types", REP_INT,
 	       rep_i((int64_t)m->unknown_device));
@@ -128,7 +129,8 @@ static void emit_info(struct report *r, const struct view *v, const char *dev)
 		rep_kv(r, "curve_points_all", "Curve points before --curve-points", REP_INT,
 		       rep_i((int64_t)v->curve_all));
 	if (v->o.events && v->o.top != SIZE_MAX) /* how many --top left out */
-		rep_kv(r, "events_all", "Events before --top", REP_INT, rep_i((int64_t)v->mevents.n));
+		rep_kv(r, "events_all", "Events before --top", REP_INT,
+		       rep_i((int64_t)v->mevents.n));
 	rep_kv_end(r);
 }
 

@@ -31,17 +31,17 @@ static struct rep_val num_or_null(const struct ncu_metric *m)
 }
 
 static const struct rep_col list_cols[] = {
-	{"id", "ID", REP_INT},
-	{"kernel", "Kernel", REP_STR},
-	{"type", "Type", REP_STR},
-	{"grid", "Grid", REP_STR},
-	{"block", "Block", REP_STR},
-	{"dur_ns", "Duration", REP_DUR_NS},
-	{"sm_throughput_pct", "SM %", REP_PCT},
-	{"memory_throughput_pct", "Memory %", REP_PCT},
-	{"achieved_occupancy_pct", "Occupancy %", REP_PCT},
-	{"registers_per_thread", "Regs", REP_INT},
-	{"hints", "Hints", REP_INT},
+    {"id", "ID", REP_INT},
+    {"kernel", "Kernel", REP_STR},
+    {"type", "Type", REP_STR},
+    {"grid", "Grid", REP_STR},
+    {"block", "Block", REP_STR},
+    {"dur_ns", "Duration", REP_DUR_NS},
+    {"sm_throughput_pct", "SM %", REP_PCT},
+    {"memory_throughput_pct", "Memory %", REP_PCT},
+    {"achieved_occupancy_pct", "Occupancy %", REP_PCT},
+    {"registers_per_thread", "Regs", REP_INT},
+    {"hints", "Hints", REP_INT},
 };
 
 void ncu_view_list(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp)
@@ -60,21 +60,24 @@ void ncu_view_list(struct ncu_report *r, const struct ncu_view_opts *o, struct r
 		for (size_t k = 0; k < res->nrules; k++)
 			hints += (int64_t)res->rules[k].nmsgs;
 		struct rep_val v[] = {
-			rep_i((int64_t)i),
-			rep_s(res->function[0] ? res->function : ncu_kernel_name(res)),
-			rep_s(ncu_ktype_name(ncu_kernel_type(res))),
-			rep_s(id.grid),
-			rep_s(id.block),
-			dur && !ncu_value_is_na(&dur->value)
-				? rep_i((int64_t)llround(ncu_value_num(&dur->value)))
-				: rep_null(),
-			num_or_null(ncu_lookup(r, i, "sm__throughput.avg.pct_of_peak_sustained_elapsed")),
-			num_or_null(ncu_lookup(r, i, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed")),
-			num_or_null(ncu_lookup(r, i, "sm__warps_active.avg.pct_of_peak_sustained_active")),
-			regs && !ncu_value_is_na(&regs->value)
-				? rep_i((int64_t)llround(ncu_value_num(&regs->value)))
-				: rep_null(),
-			rep_i(hints),
+		    rep_i((int64_t)i),
+		    rep_s(res->function[0] ? res->function : ncu_kernel_name(res)),
+		    rep_s(ncu_ktype_name(ncu_kernel_type(res))),
+		    rep_s(id.grid),
+		    rep_s(id.block),
+		    dur && !ncu_value_is_na(&dur->value)
+			? rep_i((int64_t)llround(ncu_value_num(&dur->value)))
+			: rep_null(),
+		    num_or_null(
+			ncu_lookup(r, i, "sm__throughput.avg.pct_of_peak_sustained_elapsed")),
+		    num_or_null(ncu_lookup(
+			r, i, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed")),
+		    num_or_null(
+			ncu_lookup(r, i, "sm__warps_active.avg.pct_of_peak_sustained_active")),
+		    regs && !ncu_value_is_na(&regs->value)
+			? rep_i((int64_t)llround(ncu_value_num(&regs->value)))
+			: rep_null(),
+		    rep_i(hints),
 		};
 		rep_row(rp, v);
 	}
@@ -82,10 +85,13 @@ void ncu_view_list(struct ncu_report *r, const struct ncu_view_opts *o, struct r
 }
 
 static const struct rep_col raw_cols[] = {
-	{"id", "ID", REP_INT},	      {"kernel", "Kernel", REP_STR},
-	{"metric", "Metric", REP_STR}, {"unit", "Unit", REP_STR},
-	{"value", "Value", REP_STR},  {"instances", "Instances", REP_INT},
-	{"description", "Description", REP_STR},
+    {"id", "ID", REP_INT},
+    {"kernel", "Kernel", REP_STR},
+    {"metric", "Metric", REP_STR},
+    {"unit", "Unit", REP_STR},
+    {"value", "Value", REP_STR},
+    {"instances", "Instances", REP_INT},
+    {"description", "Description", REP_STR},
 };
 
 /* json adds the description column (tooltips); table/csv stay compact */
@@ -107,13 +113,16 @@ void ncu_view_raw(struct ncu_report *r, const struct ncu_view_opts *o, struct re
 			const char *unit = base;
 			double div = 1;
 			if (!o->base_units && base[0] && m->value.type != NCU_V_STR)
-				unit = ncu_auto_unit(base, fabs(ncu_value_num(&m->value)), &div, ubuf,
-						     sizeof ubuf);
-			struct rep_val v[] = {rep_i((int64_t)i), rep_s(ncu_kernel_name(res)),
-					      rep_s(cols[k]), rep_s(unit),
-					      rep_s(ncu_fmt_detail_auto(&m->value, div, buf, sizeof buf)),
-					      rep_i((int64_t)m->ninst),
-					      json ? rep_s(ncu_metric_description(cols[k])) : rep_null()};
+				unit = ncu_auto_unit(base, fabs(ncu_value_num(&m->value)), &div,
+						     ubuf, sizeof ubuf);
+			struct rep_val v[] = {
+			    rep_i((int64_t)i),
+			    rep_s(ncu_kernel_name(res)),
+			    rep_s(cols[k]),
+			    rep_s(unit),
+			    rep_s(ncu_fmt_detail_auto(&m->value, div, buf, sizeof buf)),
+			    rep_i((int64_t)m->ninst),
+			    json ? rep_s(ncu_metric_description(cols[k])) : rep_null()};
 			rep_row(rp, v);
 		}
 	}
@@ -127,22 +136,23 @@ static void kv_str(struct report *rp, const char *key, const char *title, const 
 	rep_kv(rp, key, title, REP_STR, s && s[0] ? rep_s(s) : rep_null());
 }
 
-static void sysinfo_kv(struct report *rp, const struct ncu_sysinfo *si, const char *who,
-		       char *buf, size_t n)
+static void sysinfo_kv(struct report *rp, const struct ncu_sysinfo *si, const char *who, char *buf,
+		       size_t n)
 {
 	char key[64], title[64];
-#define KV(k, t, v)                                                  \
-	do {                                                         \
-		snprintf(key, sizeof key, "%s_%s", who, k);          \
-		snprintf(title, sizeof title, "%s %s", who[0] == 'h' ? "Host" : "Target", t); \
-		kv_str(rp, key, title, v);                           \
+#define KV(k, t, v)                                                                                \
+	do {                                                                                       \
+		snprintf(key, sizeof key, "%s_%s", who, k);                                        \
+		snprintf(title, sizeof title, "%s %s", who[0] == 'h' ? "Host" : "Target", t);      \
+		kv_str(rp, key, title, v);                                                         \
 	} while (0)
 	KV("name", "Name", si->computer);
 	if (who[0] == 't' && si->naddresses) {
 		size_t k = 0;
 		buf[0] = 0;
 		for (size_t i = 0; i < si->naddresses && k < n; i++)
-			k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", si->addresses[i]);
+			k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "",
+					      si->addresses[i]);
 		KV("ip_addresses", "IP Addresses", buf);
 	}
 	char os[512];
@@ -155,15 +165,15 @@ static void sysinfo_kv(struct report *rp, const struct ncu_sysinfo *si, const ch
 }
 
 static const struct rep_col proc_cols[] = {
-	{"pid", "Process Id", REP_INT},
-	{"name", "Process Name", REP_STR},
-	{"host", "Host Name", REP_STR},
+    {"pid", "Process Id", REP_INT},
+    {"name", "Process Name", REP_STR},
+    {"host", "Host Name", REP_STR},
 };
 
 static const struct rep_col attr_cols[] = {
-	{"device", "Device", REP_INT},
-	{"attribute", "Device Attribute", REP_STR},
-	{"value", "Value", REP_STR},
+    {"device", "Device", REP_INT},
+    {"attribute", "Device Attribute", REP_STR},
+    {"value", "Value", REP_STR},
 };
 
 void ncu_view_session(struct ncu_report *r, struct report *rp)
@@ -193,13 +203,12 @@ void ncu_view_session(struct ncu_report *r, struct report *rp)
 		size_t k = 0;
 		for (const char *p = s->versions[i].provider; *p && k + 1 < sizeof key; p++)
 			key[k++] = (*p >= 'A' && *p <= 'Z') ? (char)(*p - 'A' + 'a')
-				   : (*p == ' ')		? '_'
-							: *p;
+				   : (*p == ' ')	    ? '_'
+							    : *p;
 		key[k] = 0;
 		kv_str(rp, key, s->versions[i].provider, s->versions[i].version);
 	}
-	rep_kv(rp, "report_file_version", "Report file version", REP_INT,
-	       rep_i(r->file_version));
+	rep_kv(rp, "report_file_version", "Report file version", REP_INT, rep_i(r->file_version));
 	rep_kv(rp, "results", "Results", REP_INT, rep_i((int64_t)r->nresults));
 	rep_kv_end(rp);
 	rep_table_begin(rp, "processes", "Processes", proc_cols, 3);
@@ -218,8 +227,10 @@ void ncu_view_session(struct ncu_report *r, struct report *rp)
 				nm += 18;
 			char *val = ncu_fmt_value(&dev->attrs[k].value, buf, sizeof buf);
 			/* the session page prints integers without separators */
-			if (dev->attrs[k].value.type == NCU_V_U64 || dev->attrs[k].value.type == NCU_V_U32)
-				snprintf(buf, sizeof buf, "%llu", (unsigned long long)dev->attrs[k].value.u);
+			if (dev->attrs[k].value.type == NCU_V_U64 ||
+			    dev->attrs[k].value.type == NCU_V_U32)
+				snprintf(buf, sizeof buf, "%llu",
+					 (unsigned long long)dev->attrs[k].value.u);
 			struct rep_val v[] = {rep_i(dev->id), rep_s(nm), rep_s(val)};
 			rep_row(rp, v);
 		}
@@ -230,15 +241,15 @@ void ncu_view_session(struct ncu_report *r, struct report *rp)
 /* --- hints --- */
 
 static const struct rep_col hint_cols[] = {
-	{"id", "ID", REP_INT},
-	{"kernel", "Kernel", REP_STR},
-	{"section", "Section", REP_STR},
-	{"rule", "Rule", REP_STR},
-	{"type", "Type", REP_STR},
-	{"title", "Title", REP_STR},
-	{"speedup_type", "Speedup Type", REP_STR},
-	{"speedup_pct", "Est. Speedup %", REP_PCT},
-	{"message", "Message", REP_STR},
+    {"id", "ID", REP_INT},
+    {"kernel", "Kernel", REP_STR},
+    {"section", "Section", REP_STR},
+    {"rule", "Rule", REP_STR},
+    {"type", "Type", REP_STR},
+    {"title", "Title", REP_STR},
+    {"speedup_type", "Speedup Type", REP_STR},
+    {"speedup_pct", "Est. Speedup %", REP_PCT},
+    {"message", "Message", REP_STR},
 };
 
 static bool section_match(const struct ncu_result *res, const char *want, const char *sec_id)
@@ -263,16 +274,20 @@ struct hint_ref {
 	int sort; /* enum ncu_hint_sort */
 };
 
-
 /* Severity rank of a message type: ERR, WRN, OPT, INF, then the rest. */
 static int type_rank(uint32_t type)
 {
 	switch (type) {
-	case NCU_MSG_ERR: return 0;
-	case NCU_MSG_WRN: return 1;
-	case NCU_MSG_OPT: return 2;
-	case NCU_MSG_INF: return 3;
-	default: return 4;
+	case NCU_MSG_ERR:
+		return 0;
+	case NCU_MSG_WRN:
+		return 1;
+	case NCU_MSG_OPT:
+		return 2;
+	case NCU_MSG_INF:
+		return 3;
+	default:
+		return 4;
 	}
 }
 
@@ -330,8 +345,11 @@ int ncu_view_hints(struct ncu_report *r, const struct ncu_view_opts *o, struct r
 				continue;
 			for (size_t j = 0; j < ru->nmsgs; j++) {
 				struct hint_ref *h = &v[m];
-				*h = (struct hint_ref){.res = i, .seq = m, .rule = ru,
-						       .msg = &ru->msgs[j], .sort = o->sort};
+				*h = (struct hint_ref){.res = i,
+						       .seq = m,
+						       .rule = ru,
+						       .msg = &ru->msgs[j],
+						       .sort = o->sort};
 				section_key(res, ru->section_id, h);
 				m++;
 			}
@@ -346,15 +364,15 @@ int ncu_view_hints(struct ncu_report *r, const struct ncu_view_opts *o, struct r
 				 : msg->speedup_type == 2 ? "global"
 							  : NULL;
 		struct rep_val row[] = {
-			rep_i((int64_t)v[k].res),
-			rep_s(res->function[0] ? res->function : ncu_kernel_name(res)),
-			rep_s(v[k].rule->section_id),
-			rep_s(v[k].rule->id),
-			rep_s(ncu_msg_type_name(msg->type)),
-			msg->title[0] ? rep_s(msg->title) : rep_null(),
-			rep_s(st),
-			st ? rep_f(msg->speedup_pct) : rep_null(),
-			rep_s(ncu_expand_markup(r, msg->text)),
+		    rep_i((int64_t)v[k].res),
+		    rep_s(res->function[0] ? res->function : ncu_kernel_name(res)),
+		    rep_s(v[k].rule->section_id),
+		    rep_s(v[k].rule->id),
+		    rep_s(ncu_msg_type_name(msg->type)),
+		    msg->title[0] ? rep_s(msg->title) : rep_null(),
+		    rep_s(st),
+		    st ? rep_f(msg->speedup_pct) : rep_null(),
+		    rep_s(ncu_expand_markup(r, msg->text)),
 		};
 		rep_row(rp, row);
 	}
@@ -364,12 +382,17 @@ int ncu_view_hints(struct ncu_report *r, const struct ncu_view_opts *o, struct r
 }
 
 static const struct rep_col det_cols[] = {
-	{"id", "ID", REP_INT},		    {"section", "Section", REP_STR},
-	{"item", "Item", REP_STR},	    {"metric", "Metric", REP_STR},
-	{"unit", "Unit", REP_STR},	    {"value", "Value", REP_STR},
-	{"rule", "Rule", REP_STR},	    {"type", "Type", REP_STR},
-	{"speedup_type", "Speedup", REP_STR}, {"speedup_pct", "Est. %", REP_STR},
-	{"message", "Message", REP_STR},
+    {"id", "ID", REP_INT},
+    {"section", "Section", REP_STR},
+    {"item", "Item", REP_STR},
+    {"metric", "Metric", REP_STR},
+    {"unit", "Unit", REP_STR},
+    {"value", "Value", REP_STR},
+    {"rule", "Rule", REP_STR},
+    {"type", "Type", REP_STR},
+    {"speedup_type", "Speedup", REP_STR},
+    {"speedup_pct", "Est. %", REP_STR},
+    {"message", "Message", REP_STR},
 };
 
 static struct rep_val s_or_null(const char *s)
@@ -385,12 +408,11 @@ struct det_ctx {
 static void det_rep_row(void *ctx, const struct ncu_detail_row *row)
 {
 	struct det_ctx *c = ctx;
-	struct rep_val v[] = {rep_i((int64_t)c->idx), s_or_null(row->section),
-			      s_or_null(row->body_label), s_or_null(row->metric),
-			      s_or_null(row->unit), s_or_null(row->value),
-			      s_or_null(row->rule), s_or_null(row->rule_type),
-			      s_or_null(row->speedup_type), s_or_null(row->speedup),
-			      s_or_null(row->rule_text)};
+	struct rep_val v[] = {
+	    rep_i((int64_t)c->idx),  s_or_null(row->section),	s_or_null(row->body_label),
+	    s_or_null(row->metric),  s_or_null(row->unit),	s_or_null(row->value),
+	    s_or_null(row->rule),    s_or_null(row->rule_type), s_or_null(row->speedup_type),
+	    s_or_null(row->speedup), s_or_null(row->rule_text)};
 	rep_row(c->rp, v);
 }
 

@@ -21,16 +21,20 @@
 /* ncu/ncu.h is not included here: its second half has no include guard. */
 struct ncu_report;
 
-enum ncu_hint_sort { NCU_HINT_SORT_NONE, NCU_HINT_SORT_TYPE, NCU_HINT_SORT_SECTION,
-		     NCU_HINT_SORT_SPEEDUP };
+enum ncu_hint_sort {
+	NCU_HINT_SORT_NONE,
+	NCU_HINT_SORT_TYPE,
+	NCU_HINT_SORT_SECTION,
+	NCU_HINT_SORT_SPEEDUP
+};
 
 /* The options of `gpuprof ncu` (verb, path and kernel are the CLI's). */
 struct ncu_view_opts {
 	const char *verb, *path, *kernel, *section;
-	long id; /* -1 = all */
-	int sort; /* hints: enum ncu_hint_sort (0 = file order) */
-	bool base_units;   /* --print-units base (default auto, as ncu) */
-	unsigned parts;	   /* --print-details: NCU_DETAILS_HEADER | _BODY (ncu.h) */
+	long id;	 /* -1 = all */
+	int sort;	 /* hints: enum ncu_hint_sort (0 = file order) */
+	bool base_units; /* --print-units base (default auto, as ncu) */
+	unsigned parts;	 /* --print-details: NCU_DETAILS_HEADER | _BODY (ncu.h) */
 	regex_t re;
 	bool has_re;
 	/* body: also the result's metrics whose name matches this POSIX

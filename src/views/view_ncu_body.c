@@ -31,23 +31,23 @@
 #define BODY_MAX_INSTANCES 4096
 
 static const struct rep_col body_cols[] = {
-	{"id", "ID", REP_INT},
-	{"section_id", "Section ID", REP_STR},
-	{"section", "Section", REP_STR},
-	{"item", "Item", REP_INT},
-	{"kind", "Kind", REP_INT},
-	{"type", "Type", REP_STR},
-	{"item_label", "Item Label", REP_STR},
-	{"metric", "Metric", REP_STR},
-	{"label", "Label", REP_STR},
-	{"parent", "Parent", REP_STR},
-	{"unit", "Unit", REP_STR},
-	{"value", "Value", REP_FLOAT},
-	{"text", "Text", REP_STR},
-	{"instances", "Instances", REP_INT},
-	{"instance", "Instance", REP_INT},
-	{"x", "X", REP_FLOAT},
-	{"x_text", "X Text", REP_STR},
+    {"id", "ID", REP_INT},
+    {"section_id", "Section ID", REP_STR},
+    {"section", "Section", REP_STR},
+    {"item", "Item", REP_INT},
+    {"kind", "Kind", REP_INT},
+    {"type", "Type", REP_STR},
+    {"item_label", "Item Label", REP_STR},
+    {"metric", "Metric", REP_STR},
+    {"label", "Label", REP_STR},
+    {"parent", "Parent", REP_STR},
+    {"unit", "Unit", REP_STR},
+    {"value", "Value", REP_FLOAT},
+    {"text", "Text", REP_STR},
+    {"instances", "Instances", REP_INT},
+    {"instance", "Instance", REP_INT},
+    {"x", "X", REP_FLOAT},
+    {"x_text", "X Text", REP_STR},
 };
 
 /* Body item kinds (field numbers of ProfilerSectionBodyItem, see
@@ -55,27 +55,47 @@ static const struct rep_col body_cols[] = {
 const char *ncu_body_kind_name(uint32_t kind)
 {
 	switch (kind) {
-	case 1: return "table";
-	case 2: return "bar";
-	case 3: return "histogram";
-	case 4: return "line";
-	case 6: return "roofline";
-	case 7: return "source_table";
-	case 8: return "instance_table";
-	case 101: return "memory_shared_table";
-	case 102: return "memory_l1_table";
-	case 103: return "memory_l2_table";
-	case 104: return "memory_dram_table";
-	case 105: return "memory_chart";
-	case 106: return "memory_l1_cache_table";
-	case 107: return "memory_l2_cache_table";
-	case 108: return "nvlink_topology";
+	case 1:
+		return "table";
+	case 2:
+		return "bar";
+	case 3:
+		return "histogram";
+	case 4:
+		return "line";
+	case 6:
+		return "roofline";
+	case 7:
+		return "source_table";
+	case 8:
+		return "instance_table";
+	case 101:
+		return "memory_shared_table";
+	case 102:
+		return "memory_l1_table";
+	case 103:
+		return "memory_l2_table";
+	case 104:
+		return "memory_dram_table";
+	case 105:
+		return "memory_chart";
+	case 106:
+		return "memory_l1_cache_table";
+	case 107:
+		return "memory_l2_cache_table";
+	case 108:
+		return "nvlink_topology";
 	case 109:
-	case 110: return "nvlink_table";
-	case 111: return "memory_l2_evict_table";
-	case 112: return "numa_table";
-	case 113: return "pm_timeline";
-	default: return "other";
+	case 110:
+		return "nvlink_table";
+	case 111:
+		return "memory_l2_evict_table";
+	case 112:
+		return "numa_table";
+	case 113:
+		return "pm_timeline";
+	default:
+		return "other";
 	}
 }
 
@@ -103,30 +123,30 @@ static void row(struct body_ctx *c, const char *metric, const char *label, const
 	const struct ncu_value *v = !m ? NULL : inst < 0 ? &m->value : &m->inst[inst].value;
 	const struct ncu_value *x = m && inst >= 0 ? &m->inst[inst].corr : NULL;
 	struct rep_val vals[] = {
-		rep_i((int64_t)c->idx),
-		rep_s(c->s->id),
-		rep_s(c->s->name),
-		c->item < 0 ? rep_null() : rep_i(c->item),
-		c->it ? rep_i(c->it->kind) : rep_null(),
-		rep_s(c->type),
-		c->it ? rep_s(c->it->label) : rep_null(),
-		rep_s(metric),
-		label && label[0] ? rep_s(label) : rep_null(),
-		rep_s(parent),
-		metric ? rep_s(ncu_metric_unit(metric)) : rep_null(),
-		v ? num_val(v) : rep_null(),
-		v ? rep_s(ncu_fmt_value(v, buf, sizeof buf)) : rep_null(),
-		m ? rep_i((int64_t)m->ninst) : rep_null(),
-		inst < 0 ? rep_null() : rep_i(inst),
-		x && x->type != NCU_V_STR ? num_val(x) : rep_null(),
-		x && x->type == NCU_V_STR ? rep_s(x->s) : rep_null(),
+	    rep_i((int64_t)c->idx),
+	    rep_s(c->s->id),
+	    rep_s(c->s->name),
+	    c->item < 0 ? rep_null() : rep_i(c->item),
+	    c->it ? rep_i(c->it->kind) : rep_null(),
+	    rep_s(c->type),
+	    c->it ? rep_s(c->it->label) : rep_null(),
+	    rep_s(metric),
+	    label && label[0] ? rep_s(label) : rep_null(),
+	    rep_s(parent),
+	    metric ? rep_s(ncu_metric_unit(metric)) : rep_null(),
+	    v ? num_val(v) : rep_null(),
+	    v ? rep_s(ncu_fmt_value(v, buf, sizeof buf)) : rep_null(),
+	    m ? rep_i((int64_t)m->ninst) : rep_null(),
+	    inst < 0 ? rep_null() : rep_i(inst),
+	    x && x->type != NCU_V_STR ? num_val(x) : rep_null(),
+	    x && x->type == NCU_V_STR ? rep_s(x->s) : rep_null(),
 	};
 	rep_row(c->rp, vals);
 }
 
 /* A metric row, then its instances when it is plotted by a chart. */
-static void metric_rows(struct body_ctx *c, const char *name, const char *label,
-			const char *parent, bool instances)
+static void metric_rows(struct body_ctx *c, const char *name, const char *label, const char *parent,
+			bool instances)
 {
 	const struct ncu_metric *m = ncu_lookup(c->r, c->idx, name);
 	row(c, name, label, parent, m, -1);
@@ -160,9 +180,9 @@ static void breakdown_rows(struct body_ctx *c, const char *bname)
 static uint32_t body_arch(struct ncu_report *r, size_t idx)
 {
 	const struct ncu_metric *ma =
-		ncu_lookup(r, idx, "device__attribute_compute_capability_major");
+	    ncu_lookup(r, idx, "device__attribute_compute_capability_major");
 	const struct ncu_metric *mi =
-		ncu_lookup(r, idx, "device__attribute_compute_capability_minor");
+	    ncu_lookup(r, idx, "device__attribute_compute_capability_minor");
 	if (!ma || !mi || ncu_value_is_na(&ma->value) || ncu_value_is_na(&mi->value))
 		return 0;
 	return (uint32_t)(ncu_value_num(&ma->value) * 10 + ncu_value_num(&mi->value));

@@ -4,14 +4,17 @@
 
 #include "views/view_nsys.h"
 
-#define STAT_COLS(count_key, count_title)                                                \
-	{"time_pct", "Time", REP_PCT}, {"total_ns", "Total", REP_DUR_NS},                    \
-		{count_key, count_title, REP_INT}, {"avg_ns", "Avg", REP_FLOAT},             \
-		{"med_ns", "Med", REP_FLOAT}, {"min_ns", "Min", REP_DUR_NS},                 \
-		{"max_ns", "Max", REP_DUR_NS}, {"stddev_ns", "StdDev", REP_FLOAT}
-#define STAT_VALS(r)                                                                       \
-	rep_f((r)->pct), rep_i((r)->total_ns), rep_i((r)->instances), rep_f((r)->avg_ns),      \
-		rep_f((r)->med_ns), rep_i((r)->min_ns), rep_i((r)->max_ns), rep_f((r)->stddev_ns)
+#define STAT_COLS(count_key, count_title)                                                          \
+	{"time_pct", "Time", REP_PCT}, {"total_ns", "Total", REP_DUR_NS},                          \
+	    {count_key, count_title, REP_INT}, {"avg_ns", "Avg", REP_FLOAT},                       \
+	    {"med_ns", "Med", REP_FLOAT}, {"min_ns", "Min", REP_DUR_NS},                           \
+	    {"max_ns", "Max", REP_DUR_NS},                                                         \
+	{                                                                                          \
+		"stddev_ns", "StdDev", REP_FLOAT                                                   \
+	}
+#define STAT_VALS(r)                                                                               \
+	rep_f((r)->pct), rep_i((r)->total_ns), rep_i((r)->instances), rep_f((r)->avg_ns),          \
+	    rep_f((r)->med_ns), rep_i((r)->min_ns), rep_i((r)->max_ns), rep_f((r)->stddev_ns)
 
 static const struct rep_col kern_cols[] = {STAT_COLS("instances", "Instances"),
 					   {"name", "Name", REP_STR}};
@@ -52,7 +55,8 @@ int nsys_view_table(struct report *r, enum nsys_sql_view view, const struct nsys
 		title = "NVTX ranges (host time; GPU work launched inside)";
 		break;
 	default:
-		cols = gpu_cols, ncols = 5, name = "gpus", title = "GPU work per GPU and per stream";
+		cols = gpu_cols, ncols = 5, name = "gpus",
+		title = "GPU work per GPU and per stream";
 		break;
 	}
 	if (rep_table_begin(r, name, title, cols, ncols))
@@ -88,11 +92,14 @@ int nsys_view_table(struct report *r, enum nsys_sql_view view, const struct nsys
 
 int nsys_view_info(struct report *r, struct nsys_sql *s, struct arena *a, const char *path)
 {
-	static const char *const tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-					     "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME",
-					     "NVTX_EVENTS", "TARGET_INFO_GPU"};
-	static const char *const keys[] = {"kernels", "memcpy", "memset", "cuda_api_calls",
-					   "nvtx_events", "gpus"};
+	static const char *const tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL",
+					     "CUPTI_ACTIVITY_KIND_MEMCPY",
+					     "CUPTI_ACTIVITY_KIND_MEMSET",
+					     "CUPTI_ACTIVITY_KIND_RUNTIME",
+					     "NVTX_EVENTS",
+					     "TARGET_INFO_GPU"};
+	static const char *const keys[] = {"kernels",	     "memcpy",	    "memset",
+					   "cuda_api_calls", "nvtx_events", "gpus"};
 	rep_kv_begin(r, "export", "Nsight Systems SQLite export");
 	rep_kv(r, "path", "Path", REP_STR, rep_s(path));
 	const char *v = nsys_sql_version(s, a);
@@ -108,11 +115,17 @@ int nsys_view_compute(struct nsys_sql *s, struct arena *a, enum nsys_sql_view vi
 		      struct nsys_sql_table *t, struct err *e)
 {
 	switch (view) {
-	case NSYS_SQL_KERNELS: return nsys_sql_kernels(s, a, t, e);
-	case NSYS_SQL_MEMCPY: return nsys_sql_memcpy(s, a, t, e);
-	case NSYS_SQL_API: return nsys_sql_api(s, a, t, e);
-	case NSYS_SQL_NVTX: return nsys_sql_nvtx(s, a, t, e);
-	case NSYS_SQL_DEVICES: return nsys_sql_devices(s, a, t, e);
-	default: return err_set(e, ERR_USAGE, NULL, -1, "not a table view");
+	case NSYS_SQL_KERNELS:
+		return nsys_sql_kernels(s, a, t, e);
+	case NSYS_SQL_MEMCPY:
+		return nsys_sql_memcpy(s, a, t, e);
+	case NSYS_SQL_API:
+		return nsys_sql_api(s, a, t, e);
+	case NSYS_SQL_NVTX:
+		return nsys_sql_nvtx(s, a, t, e);
+	case NSYS_SQL_DEVICES:
+		return nsys_sql_devices(s, a, t, e);
+	default:
+		return err_set(e, ERR_USAGE, NULL, -1, "not a table view");
 	}
 }

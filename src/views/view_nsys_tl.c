@@ -98,7 +98,8 @@ static int build_launchers(struct nsys_tl_index *ix)
 		while (l < r) {
 			size_t h = l + (r - l) / 2;
 			uint32_t q = api[h];
-			if (m->gpid[q] < m->gpid[i] || (m->gpid[q] == m->gpid[i] && m->corr[q] < m->corr[i]))
+			if (m->gpid[q] < m->gpid[i] ||
+			    (m->gpid[q] == m->gpid[i] && m->corr[q] < m->corr[i]))
 				l = h + 1;
 			else
 				r = h;
@@ -140,14 +141,16 @@ static void lane_head(const struct nsys_tl *m, size_t k, FILE *f, bool first)
 	const struct nsys_tl_lane *l = &m->lanes[k];
 	bool gpu = l->source == NSYS_TL_SRC_KERNELS || l->source == NSYS_TL_SRC_MEMORY;
 	char buf[96];
-	fprintf(f, "%s\n   {\"track\": %zu, \"pid\": \"%lld\", \"tid\": \"%lld\", \"process\": ", first ? "" : ",",
-		k, (long long)(gpu ? l->device : l->pid), (long long)(gpu ? l->stream : l->tid));
+	fprintf(f, "%s\n   {\"track\": %zu, \"pid\": \"%lld\", \"tid\": \"%lld\", \"process\": ",
+		first ? "" : ",", k, (long long)(gpu ? l->device : l->pid),
+		(long long)(gpu ? l->stream : l->tid));
 	if (gpu)
 		snprintf(buf, sizeof buf, "GPU %lld", (long long)l->device);
 	rep_json_str(f, gpu ? buf : l->process);
 	fputs(", \"thread\": ", f);
 	if (gpu)
-		snprintf(buf, sizeof buf, "stream %lld (context %lld)", (long long)l->stream, (long long)l->context);
+		snprintf(buf, sizeof buf, "stream %lld (context %lld)", (long long)l->stream,
+			 (long long)l->context);
 	rep_json_str(f, gpu ? buf : l->thread);
 	fprintf(f, ", \"source\": \"%s\"", nsys_tl_source_label(l->source));
 }
@@ -172,15 +175,15 @@ static void write_flows(const struct nsys_tl_index *ix, FILE *f, int64_t A, int6
 			continue;
 		if (++total > TL_MAX_FLOWS)
 			continue;
-		fprintf(f, "%s\n   {\"kind\": \"launch\", \"id\": %lld, \"from\": ", shown++ ? "," : "",
-			(long long)m->corr[d]);
+		fprintf(f, "%s\n   {\"kind\": \"launch\", \"id\": %lld, \"from\": ",
+			shown++ ? "," : "", (long long)m->corr[d]);
 		put_end(ix, f, rt, lo);
 		fputs(", \"to\": ", f);
 		put_end(ix, f, (uint32_t)d, lo);
 		fputc('}', f);
 	}
-	fprintf(f, "%s],\n  \"flows_total\": %zu, \"flows_truncated\": %s", shown ? "\n  " : "", total,
-		total > TL_MAX_FLOWS ? "true" : "false");
+	fprintf(f, "%s],\n  \"flows_total\": %zu, \"flows_truncated\": %s", shown ? "\n  " : "",
+		total, total > TL_MAX_FLOWS ? "true" : "false");
 }
 
 int nsys_tl_write_json(const struct nsys_tl_index *ix, const struct tl_opts *o, FILE *f,
@@ -196,13 +199,22 @@ int nsys_tl_write_json(const struct nsys_tl_index *ix, const struct tl_opts *o, 
 	for (size_t k = 0; k < m->nlanes; k++) {
 		const struct nsys_tl_lane *l = &m->lanes[k];
 		lane_head(m, k, f, k == 0);
-		struct tl_lane ln = {.ctx = m, .b = l->first, .en = l->first + l->n, .depth = ix->depth,
-				     .maxend = ix->maxend, .get = ev_at, .label = ev_label};
+		struct tl_lane ln = {.ctx = m,
+				     .b = l->first,
+				     .en = l->first + l->n,
+				     .depth = ix->depth,
+				     .maxend = ix->maxend,
+				     .get = ev_at,
+				     .label = ev_label};
 		struct tl_lane_sum sum;
 		tl_lane_items(&ln, f, A, B, o->px, lo, &items, &truncated, &sum);
-		fprintf(f, ",\n    \"labels\": null, \"process_sort\": null, \"thread_sort\": null, \"gpu\": %s, "
-			   "\"instants\": [], \"instant_events\": 0}",
-			l->source == NSYS_TL_SRC_KERNELS || l->source == NSYS_TL_SRC_MEMORY ? "true" : "false");
+		fprintf(f,
+			",\n    \"labels\": null, \"process_sort\": null, \"thread_sort\": null, "
+			"\"gpu\": %s, "
+			"\"instants\": [], \"instant_events\": 0}",
+			l->source == NSYS_TL_SRC_KERNELS || l->source == NSYS_TL_SRC_MEMORY
+			    ? "true"
+			    : "false");
 	}
 	fprintf(f, "%s],\n  \"counters\": []", m->nlanes ? "\n  " : "");
 	if (o->flows)
@@ -211,10 +223,13 @@ int nsys_tl_write_json(const struct nsys_tl_index *ix, const struct tl_opts *o, 
 	return 0;
 }
 
-static void put_link(const struct nsys_tl_index *ix, FILE *f, const char *rel, uint32_t row, bool *first)
+static void put_link(const struct nsys_tl_index *ix, FILE *f, const char *rel, uint32_t row,
+		     bool *first)
 {
 	const struct nsys_tl *m = ix->m;
-	fprintf(f, "%s\n   {\"rel\": \"%s\", \"row\": %u, \"track\": %u, \"ts\": %lld, \"dur\": %lld, \"depth\": %u, ",
+	fprintf(f,
+		"%s\n   {\"rel\": \"%s\", \"row\": %u, \"track\": %u, \"ts\": %lld, \"dur\": %lld, "
+		"\"depth\": %u, ",
 		*first ? "" : ",", rel, row, m->lane[row], (long long)(m->start[row] - m->t0),
 		(long long)(m->end[row] - m->start[row]), (unsigned)ix->depth[row]);
 	ev_label(m, row, f);
@@ -226,16 +241,16 @@ int nsys_tl_write_links(const struct nsys_tl_index *ix, int64_t row, FILE *f, st
 {
 	const struct nsys_tl *m = ix->m;
 	if (row < 0 || (uint64_t)row >= m->n)
-		return err_set(e, ERR_USAGE, NULL, -1, "no event row %lld (0 to %zu)", (long long)row,
-			       m->n ? m->n - 1 : 0);
+		return err_set(e, ERR_USAGE, NULL, -1, "no event row %lld (0 to %zu)",
+			       (long long)row, m->n ? m->n - 1 : 0);
 	uint32_t r = (uint32_t)row;
 	bool first = true;
 	fprintf(f, "{\n  \"row\": %u, \"links\": [", r);
 	if (ix->launcher[r] != NO_POS)
 		put_link(ix, f, "launcher", ix->launcher[r], &first);
 	size_t nd = 0;
-	for (size_t d = 0; (m->kind[r] == NSYS_TL_RUNTIME || m->kind[r] == NSYS_TL_DRIVER) && d < m->n &&
-			   nd < TL_MAX_FLOWS;
+	for (size_t d = 0; (m->kind[r] == NSYS_TL_RUNTIME || m->kind[r] == NSYS_TL_DRIVER) &&
+			   d < m->n && nd < TL_MAX_FLOWS;
 	     d++)
 		if (ix->launcher[d] == r) {
 			put_link(ix, f, "launched", (uint32_t)d, &first);

@@ -23,16 +23,16 @@ static const struct tr_device_prop *device_prop(const struct trace *t, int64_t i
 }
 
 static const struct rep_col gpu_cols[] = {
-	{"gpu", "GPU", REP_INT},
-	{"name", "Name", REP_STR},
-	{"memory_bytes", "Memory", REP_BYTES},
-	{"compute_capability", "Compute capability", REP_STR},
-	{"sms", "SMs", REP_INT},
-	{"kernels", "Kernels", REP_INT},
-	{"gpu_utilization_pct", "GPU Utilization", REP_PCT},
-	{"est_sm_efficiency_pct", "Est. SM Efficiency", REP_PCT},
-	{"est_achieved_occupancy_pct", "Est. Achieved Occupancy", REP_PCT},
-	{"tensor_cores_pct", "Kernel Time using Tensor Cores", REP_PCT},
+    {"gpu", "GPU", REP_INT},
+    {"name", "Name", REP_STR},
+    {"memory_bytes", "Memory", REP_BYTES},
+    {"compute_capability", "Compute capability", REP_STR},
+    {"sms", "SMs", REP_INT},
+    {"kernels", "Kernels", REP_INT},
+    {"gpu_utilization_pct", "GPU Utilization", REP_PCT},
+    {"est_sm_efficiency_pct", "Est. SM Efficiency", REP_PCT},
+    {"est_achieved_occupancy_pct", "Est. Achieved Occupancy", REP_PCT},
+    {"tensor_cores_pct", "Kernel Time using Tensor Cores", REP_PCT},
 };
 
 static void gpu_row(struct report *r, const struct trace *t, int64_t id, const struct gm_gpu *g,
@@ -46,17 +46,17 @@ static void gpu_row(struct report *r, const struct trace *t, int64_t id, const s
 		snprintf(cc, sizeof cc, "%lld.%lld", (long long)p->compute_major,
 			 (long long)p->compute_minor);
 	struct rep_val v[] = {
-		rep_i(id),
-		p && p->name ? rep_s(tr_str(t, p->name)) : rep_null(),
-		p && p->total_global_mem != INT64_MIN ? rep_i(p->total_global_mem) : rep_null(),
-		has_cc ? rep_s(cc) : rep_null(),
-		p && p->num_sms != INT64_MIN ? rep_i(p->num_sms) : rep_null(),
-		rep_i(g ? (int64_t)g->kernels : 0),
-		/* the plugin shows round(x * 100, 2): the same double product */
-		pct_or_null(g && g->has_utilization, g ? g->utilization * 100 : 0),
-		pct_or_null(g && g->has_sm_efficiency, g ? g->sm_efficiency * 100 : 0),
-		pct_or_null(g && g->has_occupancy, g ? g->occupancy : 0),
-		pct_or_null(tc >= 0, tc * 100),
+	    rep_i(id),
+	    p && p->name ? rep_s(tr_str(t, p->name)) : rep_null(),
+	    p && p->total_global_mem != INT64_MIN ? rep_i(p->total_global_mem) : rep_null(),
+	    has_cc ? rep_s(cc) : rep_null(),
+	    p && p->num_sms != INT64_MIN ? rep_i(p->num_sms) : rep_null(),
+	    rep_i(g ? (int64_t)g->kernels : 0),
+	    /* the plugin shows round(x * 100, 2): the same double product */
+	    pct_or_null(g && g->has_utilization, g ? g->utilization * 100 : 0),
+	    pct_or_null(g && g->has_sm_efficiency, g ? g->sm_efficiency * 100 : 0),
+	    pct_or_null(g && g->has_occupancy, g ? g->occupancy : 0),
+	    pct_or_null(tc >= 0, tc * 100),
 	};
 	rep_row(r, v);
 }
@@ -74,8 +74,8 @@ static void emit_gpus(struct report *r, const struct trace *t, const struct gm_r
 		if (i < g->n)
 			next = g->gpus[i].id;
 		for (size_t d = 0; d < t->meta.ndevices; d++) {
-			int64_t id = t->meta.devices[d].id != INT64_MIN ? t->meta.devices[d].id
-									  : (int64_t)d;
+			int64_t id =
+			    t->meta.devices[d].id != INT64_MIN ? t->meta.devices[d].id : (int64_t)d;
 			if (id > last && id < next)
 				next = id;
 		}
@@ -89,9 +89,9 @@ static void emit_gpus(struct report *r, const struct trace *t, const struct gm_r
 }
 
 static const struct rep_col part_cols[] = {
-	{"part", "Part", REP_STR},
-	{"avg_ns", "Average", REP_DUR_NS},
-	{"pct", "Percentage", REP_PCT},
+    {"part", "Part", REP_STR},
+    {"avg_ns", "Average", REP_DUR_NS},
+    {"pct", "Percentage", REP_PCT},
 };
 
 static void emit_breakdown(struct report *r, const struct st_result *s)
@@ -113,9 +113,9 @@ static void emit_breakdown(struct report *r, const struct st_result *s)
 }
 
 static const struct rep_col anomaly_cols[] = {
-	{"anomaly", "Anomaly", REP_STR},
-	{"count", "Count", REP_INT},
-	{"description", "What", REP_STR},
+    {"anomaly", "Anomaly", REP_STR},
+    {"count", "Count", REP_INT},
+    {"description", "What", REP_STR},
 };
 
 static void emit_anomalies(struct report *r, const struct trace *t)
@@ -124,7 +124,8 @@ static void emit_anomalies(struct report *r, const struct trace *t)
 	for (int k = 0; k < AN_COUNT; k++) {
 		if (!t->anomalies.count[k])
 			continue;
-		struct rep_val v[] = {rep_s(tr_anomaly_key(k)), rep_i((int64_t)t->anomalies.count[k]),
+		struct rep_val v[] = {rep_s(tr_anomaly_key(k)),
+				      rep_i((int64_t)t->anomalies.count[k]),
 				      rep_s(tr_anomaly_desc(k))};
 		rep_row(r, v);
 	}
@@ -132,15 +133,15 @@ static void emit_anomalies(struct report *r, const struct trace *t)
 }
 
 static const struct rep_col bucket_cols[] = {
-	{"gpu", "GPU", REP_INT},
-	{"start_ns", "Start (ns)", REP_INT},
-	{"utilization", "Utilization", REP_FLOAT},
+    {"gpu", "GPU", REP_INT},
+    {"start_ns", "Start (ns)", REP_INT},
+    {"utilization", "Utilization", REP_FLOAT},
 };
 static const struct rep_col smr_cols[] = {
-	{"gpu", "GPU", REP_INT},
-	{"start_ns", "Start (ns)", REP_INT},
-	{"end_ns", "End (ns)", REP_INT},
-	{"value", "SM efficiency", REP_FLOAT},
+    {"gpu", "GPU", REP_INT},
+    {"start_ns", "Start (ns)", REP_INT},
+    {"end_ns", "End (ns)", REP_INT},
+    {"value", "SM efficiency", REP_FLOAT},
 };
 
 static void emit_timeline(struct report *r, const struct gm_result *g)
@@ -148,7 +149,8 @@ static void emit_timeline(struct report *r, const struct gm_result *g)
 	rep_table_begin(r, "gpu_utilization_timeline", "GPU utilization timeline", bucket_cols, 3);
 	for (size_t i = 0; i < g->n; i++)
 		for (size_t b = 0; b < g->gpus[i].nbuckets; b++) {
-			struct rep_val v[] = {rep_i(g->gpus[i].id), rep_i(g->gpus[i].buckets[b].start),
+			struct rep_val v[] = {rep_i(g->gpus[i].id),
+					      rep_i(g->gpus[i].buckets[b].start),
 					      rep_f(g->gpus[i].buckets[b].value)};
 			rep_row(r, v);
 		}

@@ -29,18 +29,18 @@ static const struct ops_col {
 	struct rep_col col;
 	int when;
 } ops_cols[] = {
-	{{"name", "Name", REP_STR}, OCOL_ALWAYS},
-	{{"input_shape", "Input Shape", REP_STR}, OCOL_SHAPE},
-	{{"call_stack", "Call Stack", REP_STR}, OCOL_STACK},
-	{{"calls", "Calls", REP_INT}, OCOL_ALWAYS},
-	{{"device_self_ns", "Device Self", REP_DUR_NS}, OCOL_ALWAYS},
-	{{"device_total_ns", "Device Total", REP_DUR_NS}, OCOL_ALWAYS},
-	{{"host_self_ns", "Host Self", REP_DUR_NS}, OCOL_ALWAYS},
-	{{"host_total_ns", "Host Total", REP_DUR_NS}, OCOL_ALWAYS},
-	{{"tc_eligible", "TC Eligible", REP_BOOL}, OCOL_ALWAYS},
-	{{"tc_self_pct", "TC Self", REP_PCT}, OCOL_ALWAYS},
-	{{"tc_total_pct", "TC Total", REP_PCT}, OCOL_ALWAYS},
-	{{"has_call_stack", "Has Stack", REP_BOOL}, OCOL_NOSTACK},
+    {{"name", "Name", REP_STR}, OCOL_ALWAYS},
+    {{"input_shape", "Input Shape", REP_STR}, OCOL_SHAPE},
+    {{"call_stack", "Call Stack", REP_STR}, OCOL_STACK},
+    {{"calls", "Calls", REP_INT}, OCOL_ALWAYS},
+    {{"device_self_ns", "Device Self", REP_DUR_NS}, OCOL_ALWAYS},
+    {{"device_total_ns", "Device Total", REP_DUR_NS}, OCOL_ALWAYS},
+    {{"host_self_ns", "Host Self", REP_DUR_NS}, OCOL_ALWAYS},
+    {{"host_total_ns", "Host Total", REP_DUR_NS}, OCOL_ALWAYS},
+    {{"tc_eligible", "TC Eligible", REP_BOOL}, OCOL_ALWAYS},
+    {{"tc_self_pct", "TC Self", REP_PCT}, OCOL_ALWAYS},
+    {{"tc_total_pct", "TC Total", REP_PCT}, OCOL_ALWAYS},
+    {{"has_call_stack", "Has Stack", REP_BOOL}, OCOL_NOSTACK},
 };
 #define OPS_NCOLS (sizeof ops_cols / sizeof ops_cols[0])
 
@@ -68,18 +68,18 @@ void view_ops_emit(struct view *vw, struct report *r)
 	for (size_t i = 0; i < v->n && i < top; i++) {
 		const struct ops_row *row = &v->rows[i];
 		const struct rep_val vals[] = {
-			rep_s(tr_str(t, row->name)),
-			rep_s(ops_shape(v, row)),
-			row->call_stack ? rep_s(tr_str(t, row->call_stack)) : rep_null(),
-			rep_i((int64_t)row->calls),
-			rep_i(row->self_device),
-			rep_i(row->device),
-			rep_i(row->self_host),
-			rep_i(row->host),
-			rep_b(row->tc_eligible),
-			rep_f(ops_tc_self_pct(row)),
-			rep_f(ops_tc_total_pct(row)),
-			rep_b(row->has_call_stack),
+		    rep_s(tr_str(t, row->name)),
+		    rep_s(ops_shape(v, row)),
+		    row->call_stack ? rep_s(tr_str(t, row->call_stack)) : rep_null(),
+		    rep_i((int64_t)row->calls),
+		    rep_i(row->self_device),
+		    rep_i(row->device),
+		    rep_i(row->self_host),
+		    rep_i(row->host),
+		    rep_b(row->tc_eligible),
+		    rep_f(ops_tc_self_pct(row)),
+		    rep_f(ops_tc_total_pct(row)),
+		    rep_b(row->has_call_stack),
 		};
 		struct rep_val out[OPS_NCOLS];
 		int k = 0;
@@ -117,21 +117,21 @@ static const struct kern_col {
 	struct rep_col col;
 	int when;
 } kern_cols[] = {
-	{{"name", "Name", REP_STR}, KCOL_ALWAYS},
-	{{"op", "Operator", REP_STR}, KCOL_OP},
-	{{"grid", "Grid", REP_STR}, KCOL_OP},
-	{{"block", "Block", REP_STR}, KCOL_OP},
-	{{"registers_per_thread", "Registers", REP_INT}, KCOL_OP},
-	{{"shared_memory_bytes", "Shared Mem", REP_BYTES}, KCOL_OP},
-	{{"tc_used", "Uses TC", REP_BOOL}, KCOL_ALWAYS},
-	{{"op_tc_eligible", "Op TC Eligible", REP_BOOL}, KCOL_OP},
-	{{"calls", "Calls", REP_INT}, KCOL_ALWAYS},
-	{{"total_ns", "Total", REP_DUR_NS}, KCOL_ALWAYS},
-	{{"mean_ns", "Mean", REP_DUR_NS}, KCOL_ALWAYS},
-	{{"max_ns", "Max", REP_DUR_NS}, KCOL_ALWAYS},
-	{{"min_ns", "Min", REP_DUR_NS}, KCOL_ALWAYS},
-	{{"mean_blocks_per_sm", "Blocks/SM", REP_FLOAT}, KCOL_ALWAYS},
-	{{"mean_occupancy_pct", "Est. Occupancy", REP_PCT}, KCOL_ALWAYS},
+    {{"name", "Name", REP_STR}, KCOL_ALWAYS},
+    {{"op", "Operator", REP_STR}, KCOL_OP},
+    {{"grid", "Grid", REP_STR}, KCOL_OP},
+    {{"block", "Block", REP_STR}, KCOL_OP},
+    {{"registers_per_thread", "Registers", REP_INT}, KCOL_OP},
+    {{"shared_memory_bytes", "Shared Mem", REP_BYTES}, KCOL_OP},
+    {{"tc_used", "Uses TC", REP_BOOL}, KCOL_ALWAYS},
+    {{"op_tc_eligible", "Op TC Eligible", REP_BOOL}, KCOL_OP},
+    {{"calls", "Calls", REP_INT}, KCOL_ALWAYS},
+    {{"total_ns", "Total", REP_DUR_NS}, KCOL_ALWAYS},
+    {{"mean_ns", "Mean", REP_DUR_NS}, KCOL_ALWAYS},
+    {{"max_ns", "Max", REP_DUR_NS}, KCOL_ALWAYS},
+    {{"min_ns", "Min", REP_DUR_NS}, KCOL_ALWAYS},
+    {{"mean_blocks_per_sm", "Blocks/SM", REP_FLOAT}, KCOL_ALWAYS},
+    {{"mean_occupancy_pct", "Est. Occupancy", REP_PCT}, KCOL_ALWAYS},
 };
 #define KERN_NCOLS (sizeof kern_cols / sizeof kern_cols[0])
 
@@ -162,21 +162,21 @@ void view_kernels_emit(struct view *vw, struct report *r)
 		const struct kern_row *k = &v->rows[i];
 		char gb[48], bb[48];
 		const struct rep_val vals[] = {
-			rep_s(tr_str(t, k->name)),
-			k->op == OPT_NIL ? rep_s("N/A") : rep_s(optree_name(o, k->op)),
-			dim3(gb, sizeof gb, k->grid),
-			dim3(bb, sizeof bb, k->block),
-			k->regs < 0 ? rep_null() : rep_i(k->regs),
-			k->shared_mem < 0 ? rep_null() : rep_i(k->shared_mem),
-			rep_b(k->tc_used),
-			rep_b(k->op_tc_eligible),
-			rep_i((int64_t)k->calls),
-			rep_i(k->total),
-			rep_i(kern_mean(k)),
-			rep_i(k->max),
-			rep_i(k->min),
-			v->has_blocks_per_sm ? rep_f(k->mean_bps) : rep_null(),
-			v->has_occupancy ? rep_f(k->mean_occ) : rep_null(),
+		    rep_s(tr_str(t, k->name)),
+		    k->op == OPT_NIL ? rep_s("N/A") : rep_s(optree_name(o, k->op)),
+		    dim3(gb, sizeof gb, k->grid),
+		    dim3(bb, sizeof bb, k->block),
+		    k->regs < 0 ? rep_null() : rep_i(k->regs),
+		    k->shared_mem < 0 ? rep_null() : rep_i(k->shared_mem),
+		    rep_b(k->tc_used),
+		    rep_b(k->op_tc_eligible),
+		    rep_i((int64_t)k->calls),
+		    rep_i(k->total),
+		    rep_i(kern_mean(k)),
+		    rep_i(k->max),
+		    rep_i(k->min),
+		    v->has_blocks_per_sm ? rep_f(k->mean_bps) : rep_null(),
+		    v->has_occupancy ? rep_f(k->mean_occ) : rep_null(),
 		};
 		struct rep_val out[KERN_NCOLS];
 		int n = 0;

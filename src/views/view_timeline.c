@@ -154,8 +154,8 @@ static int build_lanes(struct tl_index *ix)
 			ix->inst[fill[t->ev.track[r]]++] = (uint32_t)r;
 	free(fill);
 	for (size_t k = 0; k < ntr; k++)
-		gp_qsort_r(ix->inst + ix->ifirst[k], ix->ifirst[k + 1] - ix->ifirst[k], sizeof *ix->inst,
-			inst_cmp, (void *)t);
+		gp_qsort_r(ix->inst + ix->ifirst[k], ix->ifirst[k + 1] - ix->ifirst[k],
+			   sizeof *ix->inst, inst_cmp, (void *)t);
 	for (size_t i = 0; i < ix->first[ntr]; i++) {
 		uint32_t r = ix->rows[i];
 		ix->pos[r] = (uint32_t)i;
@@ -192,7 +192,8 @@ int tl_index_build(const struct trace *t, struct tl_index **out, struct err *e)
 		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
 	}
 	for (size_t k = 0; k < t->tracks.n; k++) {
-		struct tl_lane ln = {.ctx = ix, .b = ix->first[k], .en = ix->first[k + 1], .get = ev_at};
+		struct tl_lane ln = {
+		    .ctx = ix, .b = ix->first[k], .en = ix->first[k + 1], .get = ev_at};
 		tl_nest(&ln, ix->depth, ix->maxend);
 	}
 	if (build_lanes(ix) || tl_more_build(ix) || tl_find_build(ix)) {
@@ -202,7 +203,6 @@ int tl_index_build(const struct trace *t, struct tl_index **out, struct err *e)
 	*out = ix;
 	return 0;
 }
-
 
 static void lane_names(const struct trace *t, const struct tr_track *tk, FILE *f)
 {
@@ -277,14 +277,18 @@ static void lane_tail(const struct tl_index *ix, size_t k, FILE *f, int64_t A, i
 		}
 		uint32_t row = ix->inst[i];
 		if (j - i == 1) {
-			fprintf(f, "%s\n     {\"type\": \"instant\", \"col\": %lld, \"ts\": %lld, \"row\": %u, \"kind\": ",
+			fprintf(f,
+				"%s\n     {\"type\": \"instant\", \"col\": %lld, \"ts\": %lld, "
+				"\"row\": %u, \"kind\": ",
 				first ? "" : ",", (long long)col, (long long)(ts - lo), row);
 			rep_json_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
 			fputs(", \"name\": ", f);
 			rep_json_str(f, tr_str(t, t->ev.name[row]));
 			fputc('}', f);
 		} else {
-			fprintf(f, "%s\n     {\"type\": \"instants\", \"col\": %lld, \"ts\": %lld, \"end\": %lld, \"count\": %zu}",
+			fprintf(f,
+				"%s\n     {\"type\": \"instants\", \"col\": %lld, \"ts\": %lld, "
+				"\"end\": %lld, \"count\": %zu}",
 				first ? "" : ",", (long long)col, (long long)(ts - lo),
 				(long long)(t->ev.ts[ix->inst[j - 1]] - lo), j - i);
 		}
@@ -328,9 +332,15 @@ int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, s
 		fprintf(f, "%s\n   {\"track\": %zu, ", first_lane ? "" : ",", k);
 		first_lane = false;
 		lane_names(t, &t->tracks.v[k], f);
-		struct tl_lane ln = {.ctx = ix, .b = b, .en = en, .depth = ix->depth,
-				     .maxend = ix->maxend, .get = ev_at, .label = ev_label,
-				     .match = o->match ? match_row : NULL, .mctx = &mc};
+		struct tl_lane ln = {.ctx = ix,
+				     .b = b,
+				     .en = en,
+				     .depth = ix->depth,
+				     .maxend = ix->maxend,
+				     .get = ev_at,
+				     .label = ev_label,
+				     .match = o->match ? match_row : NULL,
+				     .mctx = &mc};
 		struct tl_lane_sum sum;
 		tl_lane_items(&ln, f, A, B, px, lo, &items, &truncated, &sum);
 		lane_tail(ix, k, f, A, B, px, lo, hi, &items, &truncated);

@@ -107,8 +107,8 @@ static int64_t col_of(int64_t ts, int64_t A, double W, int px)
 	return c < 0 ? 0 : c >= px ? px - 1 : c;
 }
 
-void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int px,
-		       int64_t lo, size_t *items, bool *truncated)
+void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int px, int64_t lo,
+		       size_t *items, bool *truncated)
 {
 	const struct trace *t = ix->t;
 	const struct tr_counter *cv = t->counters.v;
@@ -152,7 +152,9 @@ void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B,
 			int64_t col = col_of(c->ts, A, W, px);
 			double cmin = c->value, cmax = c->value, last = c->value;
 			size_t j = i + 1;
-			for (; j < en && cv[ix->crows[j]].ts < B && col_of(cv[ix->crows[j]].ts, A, W, px) == col; j++) {
+			for (; j < en && cv[ix->crows[j]].ts < B &&
+			       col_of(cv[ix->crows[j]].ts, A, W, px) == col;
+			     j++) {
 				double v = cv[ix->crows[j]].value;
 				cmin = v < cmin ? v : cmin;
 				cmax = v > cmax ? v : cmax;
@@ -166,8 +168,8 @@ void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B,
 				i = j;
 				continue;
 			}
-			fprintf(f, "%s\n    {\"col\": %lld, \"ts\": %lld, ", first ? "" : ",", (long long)col,
-				(long long)(c->ts - lo));
+			fprintf(f, "%s\n    {\"col\": %lld, \"ts\": %lld, ", first ? "" : ",",
+				(long long)col, (long long)(c->ts - lo));
 			if (j - i == 1) {
 				fputs("\"value\": ", f);
 				rep_json_num(f, c->value);
@@ -269,23 +271,27 @@ void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, in
 				continue;
 			if (++total > TL_MAX_FLOWS)
 				continue;
-			fprintf(f, "%s\n   {\"kind\": \"launch\", \"id\": %lld, \"from\": ", shown++ ? "," : "",
-				(long long)tr_corr(t, d));
-			put_end(ix, f, t->ev.track[rt], t0, ix->pos[rt] == TR_NONE ? SIZE_MAX : ix->pos[rt], lo);
+			fprintf(f, "%s\n   {\"kind\": \"launch\", \"id\": %lld, \"from\": ",
+				shown++ ? "," : "", (long long)tr_corr(t, d));
+			put_end(ix, f, t->ev.track[rt], t0,
+				ix->pos[rt] == TR_NONE ? SIZE_MAX : ix->pos[rt], lo);
 			fputs(", \"to\": ", f);
-			put_end(ix, f, t->ev.track[d], t1, ix->pos[d] == TR_NONE ? SIZE_MAX : ix->pos[d], lo);
+			put_end(ix, f, t->ev.track[d], t1,
+				ix->pos[d] == TR_NONE ? SIZE_MAX : ix->pos[d], lo);
 			fputc('}', f);
 		}
 	}
 	for (size_t i = 0; i + 1 < t->flows.n; i++) {
-		const struct tr_flow *x = &t->flows.v[ix->flows[i]], *y = &t->flows.v[ix->flows[i + 1]];
+		const struct tr_flow *x = &t->flows.v[ix->flows[i]],
+				     *y = &t->flows.v[ix->flows[i + 1]];
 		if (x->cat != y->cat || x->id != y->id || is_ac2g(t, x))
 			continue;
 		if (!((x->ts >= A && x->ts < B) || (y->ts >= A && y->ts < B)))
 			continue;
 		if (++total > TL_MAX_FLOWS)
 			continue;
-		fprintf(f, "%s\n   {\"kind\": \"flow\", \"id\": %lld, \"cat\": ", shown++ ? "," : "",
+		fprintf(f,
+			"%s\n   {\"kind\": \"flow\", \"id\": %lld, \"cat\": ", shown++ ? "," : "",
 			(long long)x->id);
 		rep_json_str(f, tr_str(t, x->cat));
 		fputs(", \"name\": ", f);
@@ -296,17 +302,20 @@ void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, in
 		put_end(ix, f, y->track, y->ts, bind_of(ix, y), lo);
 		fputc('}', f);
 	}
-	fprintf(f, "%s],\n  \"flows_total\": %zu, \"flows_truncated\": %s", shown ? "\n  " : "", total,
-		total > TL_MAX_FLOWS ? "true" : "false");
+	fprintf(f, "%s],\n  \"flows_total\": %zu, \"flows_truncated\": %s", shown ? "\n  " : "",
+		total, total > TL_MAX_FLOWS ? "true" : "false");
 }
 
 static void put_link(const struct tl_index *ix, FILE *f, const char *rel, uint32_t row, int64_t lo,
 		     bool *first)
 {
 	const struct trace *t = ix->t;
-	fprintf(f, "%s\n   {\"rel\": \"%s\", \"row\": %u, \"track\": %u, \"ts\": %lld, \"dur\": %lld, \"depth\": %u, \"kind\": ",
+	fprintf(f,
+		"%s\n   {\"rel\": \"%s\", \"row\": %u, \"track\": %u, \"ts\": %lld, \"dur\": %lld, "
+		"\"depth\": %u, \"kind\": ",
 		*first ? "" : ",", rel, row, t->ev.track[row], (long long)(t->ev.ts[row] - lo),
-		(long long)tr_dur(t, row), ix->pos[row] == TR_NONE ? 0u : (unsigned)ix->depth[ix->pos[row]]);
+		(long long)tr_dur(t, row),
+		ix->pos[row] == TR_NONE ? 0u : (unsigned)ix->depth[ix->pos[row]]);
 	rep_json_str(f, tr_kind_label((enum tr_kind)t->ev.kind[row]));
 	fputs(", \"name\": ", f);
 	rep_json_str(f, tr_str(t, t->ev.name[row]));
@@ -318,8 +327,8 @@ int tl_write_links(const struct tl_index *ix, int64_t row, FILE *f, struct err *
 {
 	const struct trace *t = ix->t;
 	if (row < 0 || (uint64_t)row >= t->ev.n)
-		return err_set(e, ERR_USAGE, NULL, -1, "no event row %lld (0 to %zu)", (long long)row,
-			       t->ev.n ? t->ev.n - 1 : 0);
+		return err_set(e, ERR_USAGE, NULL, -1, "no event row %lld (0 to %zu)",
+			       (long long)row, t->ev.n ? t->ev.n - 1 : 0);
 	int64_t lo = t->min_ts <= t->max_end ? t->min_ts : 0;
 	uint32_t r = (uint32_t)row;
 	bool first = true;
@@ -334,7 +343,8 @@ int tl_write_links(const struct tl_index *ix, int64_t row, FILE *f, struct err *
 	uint32_t pos = ix->pos[r];
 	size_t nflow = 0;
 	for (size_t i = 0; pos != TR_NONE && i + 1 < t->flows.n && nflow < TL_MAX_FLOWS; i++) {
-		const struct tr_flow *x = &t->flows.v[ix->flows[i]], *y = &t->flows.v[ix->flows[i + 1]];
+		const struct tr_flow *x = &t->flows.v[ix->flows[i]],
+				     *y = &t->flows.v[ix->flows[i + 1]];
 		if (x->cat != y->cat || x->id != y->id || is_ac2g(t, x))
 			continue;
 		if (x->track != t->ev.track[r] && y->track != t->ev.track[r])

@@ -20,43 +20,43 @@ struct t {
 };
 
 void t_fail(struct t *t, const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
-#define CHECK(t, cond)                                                   \
-	do {                                                             \
-		if (!(cond))                                             \
-			t_fail((t), __FILE__, __LINE__, "CHECK(%s)", #cond); \
+#define CHECK(t, cond)                                                                             \
+	do {                                                                                       \
+		if (!(cond))                                                                       \
+			t_fail((t), __FILE__, __LINE__, "CHECK(%s)", #cond);                       \
 	} while (0)
 
-#define CHECK_INT(t, got, want)                                                         \
-	do {                                                                            \
-		long long g_ = (long long)(got), w_ = (long long)(want);                \
-		if (g_ != w_)                                                           \
-			t_fail((t), __FILE__, __LINE__, "%s = %lld, want %lld", #got, g_, w_); \
+#define CHECK_INT(t, got, want)                                                                    \
+	do {                                                                                       \
+		long long g_ = (long long)(got), w_ = (long long)(want);                           \
+		if (g_ != w_)                                                                      \
+			t_fail((t), __FILE__, __LINE__, "%s = %lld, want %lld", #got, g_, w_);     \
 	} while (0)
 
-#define CHECK_STR(t, got, want)                                                          \
-	do {                                                                             \
-		const char *g_ = (got), *w_ = (want);                                    \
-		if (!g_ || !w_ || strcmp(g_, w_))                                        \
-			t_fail((t), __FILE__, __LINE__, "%s = \"%s\", want \"%s\"", #got, \
-			       g_ ? g_ : "(null)", w_ ? w_ : "(null)");                  \
+#define CHECK_STR(t, got, want)                                                                    \
+	do {                                                                                       \
+		const char *g_ = (got), *w_ = (want);                                              \
+		if (!g_ || !w_ || strcmp(g_, w_))                                                  \
+			t_fail((t), __FILE__, __LINE__, "%s = \"%s\", want \"%s\"", #got,          \
+			       g_ ? g_ : "(null)", w_ ? w_ : "(null)");                            \
 	} while (0)
 
-#define CHECK_DBL(t, got, want, tol)                                                     \
-	do {                                                                             \
-		double g_ = (got), w_ = (want);                                          \
-		if (!(g_ - w_ <= (tol) && w_ - g_ <= (tol)))                             \
-			t_fail((t), __FILE__, __LINE__, "%s = %.17g, want %.17g", #got, g_, w_); \
+#define CHECK_DBL(t, got, want, tol)                                                               \
+	do {                                                                                       \
+		double g_ = (got), w_ = (want);                                                    \
+		if (!(g_ - w_ <= (tol) && w_ - g_ <= (tol)))                                       \
+			t_fail((t), __FILE__, __LINE__, "%s = %.17g, want %.17g", #got, g_, w_);   \
 	} while (0)
 
 /* Skips the rest of a test that needs ../shared when it is absent. */
-#define NEED_SHARED(t)                                                              \
-	do {                                                                        \
-		if (!(t)->shared) {                                                 \
-			printf("skip %s: ../shared not found\n", (t)->name);        \
-			return;                                                     \
-		}                                                                   \
+#define NEED_SHARED(t)                                                                             \
+	do {                                                                                       \
+		if (!(t)->shared) {                                                                \
+			printf("skip %s: ../shared not found\n", (t)->name);                       \
+			return;                                                                    \
+		}                                                                                  \
 	} while (0)
 
 /* fixture.c: JSON text -> a temp file (caller unlinks and frees the path),

@@ -7,10 +7,8 @@
 #include "torch/dist.h"
 #include "test.h"
 
-
 /* dist over n traces (workers "w0", "w1", ...). */
-static int run(struct t *t, const char *const *texts, size_t n, bool compat,
-	       struct dist_result *d)
+static int run(struct t *t, const char *const *texts, size_t n, bool compat, struct dist_result *d)
 {
 	struct err e = {0};
 	struct dist_opts o = {.tb_compat = compat};
@@ -30,13 +28,13 @@ static int run(struct t *t, const char *const *texts, size_t n, bool compat,
 	return rc;
 }
 
-#define US(x) ((int64_t)(x) * 1000)
-#define CHECK_OV(t, o, a, b, c, d_)                    \
-	do {                                           \
-		CHECK_INT(t, (o)[0], US(a));           \
-		CHECK_INT(t, (o)[1], US(b));           \
-		CHECK_INT(t, (o)[2], US(c));           \
-		CHECK_INT(t, (o)[3], US(d_));          \
+#define US(x) ((int64_t)(x)*1000)
+#define CHECK_OV(t, o, a, b, c, d_)                                                                \
+	do {                                                                                       \
+		CHECK_INT(t, (o)[0], US(a));                                                       \
+		CHECK_INT(t, (o)[1], US(b));                                                       \
+		CHECK_INT(t, (o)[2], US(c));                                                       \
+		CHECK_INT(t, (o)[3], US(d_));                                                      \
 	} while (0)
 
 static const char *opname(const struct dist_result *d, const struct dist_op *o)
@@ -94,11 +92,11 @@ void test_dist_rules(struct t *t)
 	CHECK_INT(t, dist_avg_round(3501, 1, true), 4000);
 }
 
-#define OP(name, tid, ts, dur, ext, extra)                                                \
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid     \
+#define OP(name, tid, ts, dur, ext, extra)                                                         \
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid           \
 	",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"External id\":" #ext extra "}}"
-#define KERNEL(name, ts, dur, ext)                                                        \
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,\"tid\":7,\"ts\":" #ts \
+#define KERNEL(name, ts, dur, ext)                                                                 \
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,\"tid\":7,\"ts\":" #ts   \
 	",\"dur\":" #dur ",\"args\":{\"device\":0,\"external id\":" #ext "}}"
 
 /* Worker 0: all_reduce op [10,30] + its kernel [15,45]; a gemm [40,60]
@@ -106,23 +104,29 @@ void test_dist_rules(struct t *t)
  * [62,66]. No ProfilerStep and no runtime: one step "0" over the CPU span
  * [0,70]. */
 static const char w0[] =
-	"{\"traceEvents\":["
-	OP("nccl:all_reduce", 1, 10, 20, 5, ",\"Input Dims\":[[100]],\"Input type\":[\"float\"]") ","
-	KERNEL("ncclKernel_AllReduce_RING_LL_Sum_float", 15, 30, 5) ","
-	OP("aten::mm", 2, 0, 50, 1, "") ","
-	KERNEL("gemm", 40, 20, 1) ","
-	OP("nccl:broadcast", 1, 60, 10, 6, ",\"Input Dims\":[[10]],\"Input type\":[\"c10::Half\"]") ","
-	KERNEL("ncclKernel_Broadcast_RING_LL_Sum_int8_t", 62, 4, 6) "]}";
+    "{\"traceEvents\":[" OP("nccl:all_reduce", 1, 10, 20, 5, ",\"Input Dims\":[[100]],\"Input type\":[\"float\"]") "," KERNEL(
+	"ncclKernel_AllReduce_RING_LL_Sum_float", 15, 30,
+	5) "," OP("aten::mm", 2, 0, 50,
+		  1, "") "," KERNEL("gemm", 40, 20,
+				    1) "," OP("nccl:broadcast", 1, 60, 10, 6,
+					      ",\"Input Dims\":[[10]],\"Input "
+					      "type\":[\"c10::Half\"]") "," KERNEL("ncclKernel_"
+										   "Broadcast_RING_"
+										   "LL_Sum_int8_t",
+										   62, 4, 6) "]}";
 /* Worker 1: all_reduce op [10,15] + kernel [12,52]; gemm [0,10]; broadcast
  * op [60,70] + kernel [61,69]; step "0" = [0,70]. */
 static const char w1[] =
-	"{\"traceEvents\":["
-	OP("nccl:all_reduce", 1, 10, 5, 7, ",\"Input Dims\":[[100]],\"Input type\":[\"float\"]") ","
-	KERNEL("ncclKernel_AllReduce_RING_LL_Sum_float", 12, 40, 7) ","
-	OP("aten::mm", 2, 0, 50, 2, "") ","
-	KERNEL("gemm", 0, 10, 2) ","
-	OP("nccl:broadcast", 1, 60, 10, 8, ",\"Input Dims\":[[10]],\"Input type\":[\"c10::Half\"]") ","
-	KERNEL("ncclKernel_Broadcast_RING_LL_Sum_int8_t", 61, 8, 8) "]}";
+    "{\"traceEvents\":[" OP("nccl:all_reduce", 1, 10, 5, 7, ",\"Input Dims\":[[100]],\"Input type\":[\"float\"]") "," KERNEL(
+	"ncclKernel_AllReduce_RING_LL_Sum_float", 12, 40,
+	7) "," OP("aten::mm", 2, 0, 50,
+		  2, "") "," KERNEL("gemm", 0, 10,
+				    2) "," OP("nccl:broadcast", 1, 60, 10, 8,
+					      ",\"Input Dims\":[[10]],\"Input "
+					      "type\":[\"c10::Half\"]") "," KERNEL("ncclKernel_"
+										   "Broadcast_RING_"
+										   "LL_Sum_int8_t",
+										   61, 8, 8) "]}";
 
 /* Both modes give the same numbers on these (reference-style) traces. */
 static void check_two_workers(struct t *t, bool compat)
@@ -193,10 +197,11 @@ void test_dist_two_workers(struct t *t)
  * still matches the all_reduce calls and leaves w0's broadcast unmatched. */
 void test_dist_mismatch(struct t *t)
 {
-	static const char w1_short[] =
-		"{\"traceEvents\":["
-		OP("nccl:all_reduce", 1, 10, 5, 7, ",\"Input Dims\":[[100]],\"Input type\":[\"float\"]") ","
-		KERNEL("ncclKernel_AllReduce_RING_LL_Sum_float", 12, 40, 7) "]}";
+	static const char w1_short[] = "{\"traceEvents\":[" OP(
+	    "nccl:all_reduce", 1, 10, 5, 7,
+	    ",\"Input Dims\":[[100]],\"Input type\":[\"float\"]") "," KERNEL("ncclKernel_AllReduce_"
+									     "RING_LL_Sum_float",
+									     12, 40, 7) "]}";
 	const char *texts[] = {w0, w1_short};
 	struct dist_result d;
 	if (run(t, texts, 2, true, &d))
@@ -221,10 +226,8 @@ void test_dist_mismatch(struct t *t)
  * Communication role stays); the default keeps both. */
 void test_dist_both_libraries(struct t *t)
 {
-	static const char both[] =
-		"{\"traceEvents\":["
-		OP("nccl:all_reduce", 1, 10, 20, 5, "") ","
-		OP("gloo:broadcast", 1, 40, 10, 6, "") "]}";
+	static const char both[] = "{\"traceEvents\":[" OP(
+	    "nccl:all_reduce", 1, 10, 20, 5, "") "," OP("gloo:broadcast", 1, 40, 10, 6, "") "]}";
 	const char *texts[] = {both};
 	struct dist_result d;
 	if (run(t, texts, 1, true, &d))
@@ -247,22 +250,35 @@ void test_dist_both_libraries(struct t *t)
  * ncclDevKernel [50,150]. Then c10d::_allgather_base_ [200,220] holds
  * record_param_comms [202,218] (64 BFloat16), whose external id the
  * kernel [210,260] carries. The CPU span is [0,220]. */
-static const char modern[] =
-	"{\"traceEvents\":["
-	OP("c10d::allreduce_", 1, 0, 100, 10, "") ","
-	OP("record_param_comms", 1, 5, 90, 11,
-	   ",\"Collective name\":\"allreduce\",\"dtype\":\"Float\",\"In msg nelems\":1000") ","
-	"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"nccl:all_reduce\",\"pid\":1,"
-	"\"tid\":1,\"ts\":10,\"dur\":80,\"args\":{\"External id\":12}},"
-	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
-	"\"tid\":1,\"ts\":20,\"dur\":10,\"args\":{\"External id\":0,\"correlation\":77}},"
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\","
-	"\"pid\":0,\"tid\":7,\"ts\":50,\"dur\":100,\"args\":{\"device\":0,\"correlation\":77,"
-	"\"External id\":0}},"
-	OP("c10d::_allgather_base_", 1, 200, 20, 20, "") ","
-	OP("record_param_comms", 1, 202, 16, 21,
-	   ",\"Collective name\":\"_allgather_base\",\"dtype\":\"BFloat16\",\"In msg nelems\":64") ","
-	KERNEL("ncclDevKernel_AllGather_RING_LL", 210, 50, 21) "]}";
+static const char modern[] = "{\"traceEvents\":[" OP(
+    "c10d::allreduce_",
+    1, 0, 100, 10, "") "," OP("record_param_comms", 1, 5, 90, 11,
+			      ",\"Collective name\":\"allreduce\",\"dtype\":\"Float\",\"In msg "
+			      "nelems\":1000") ","
+					       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":"
+					       "\"nccl:all_reduce\",\"pid\":1,"
+					       "\"tid\":1,\"ts\":10,\"dur\":80,\"args\":{"
+					       "\"External id\":12}},"
+					       "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":"
+					       "\"cudaLaunchKernel\",\"pid\":1,"
+					       "\"tid\":1,\"ts\":20,\"dur\":10,\"args\":{"
+					       "\"External id\":0,\"correlation\":77}},"
+					       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":"
+					       "\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\","
+					       "\"pid\":0,\"tid\":7,\"ts\":50,\"dur\":100,\"args\":"
+					       "{\"device\":0,\"correlation\":77,"
+					       "\"External id\":0}}," OP(
+						   "c10d::_allgather_base_", 1, 200, 20, 20,
+						   "") "," OP("record_param_comms", 1, 202, 16, 21,
+							      ",\"Collective "
+							      "name\":\"_allgather_base\","
+							      "\"dtype\":\"BFloat16\",\"In msg "
+							      "nelems\":64") "," KERNEL("ncclDevKer"
+											"nel_"
+											"AllGather_"
+											"RING_LL",
+											210, 50,
+											21) "]}";
 
 void test_dist_modern(struct t *t)
 {
@@ -315,12 +331,11 @@ void test_dist_modern(struct t *t)
 void test_dist_steps(struct t *t)
 {
 	static const char text[] =
-		"{\"traceEvents\":["
-		OP("ProfilerStep#1", 1, 0, 100, 1, "") ","
-		OP("ProfilerStep#2", 1, 100, 100, 2, "") ","
-		OP("nccl:all_reduce", 3, 50, 70, 3, "") ","
-		OP("nccl:all_reduce", 3, 150, 10, 4, "") ","
-		OP("nccl:all_reduce", 3, 250, 10, 5, "") "]}";
+	    "{\"traceEvents\":[" OP("ProfilerStep#1", 1, 0, 100, 1, "") "," OP(
+		"ProfilerStep#2", 1, 100, 100, 2,
+		"") "," OP("nccl:all_reduce", 3, 50, 70, 3,
+			   "") "," OP("nccl:all_reduce", 3, 150, 10, 4,
+				      "") "," OP("nccl:all_reduce", 3, 250, 10, 5, "") "]}";
 	const char *texts[] = {text};
 	struct dist_result d;
 	for (int compat = 0; compat < 2; compat++) {

@@ -129,9 +129,15 @@ void test_json_unescape(struct t *t)
 /* The one-pass readers must agree with the general conversions. */
 void test_json_fast_numbers(struct t *t)
 {
-	static const char *const us[] = {"1700000589864.096,", "4458676983543.183}", "12345678,",
-					 "123456789012345.5 ", "0.5,", "-17.25]", "99999999.999,",
-					 "1234567.1234,", "1e3,"};
+	static const char *const us[] = {"1700000589864.096,",
+					 "4458676983543.183}",
+					 "12345678,",
+					 "123456789012345.5 ",
+					 "0.5,",
+					 "-17.25]",
+					 "99999999.999,",
+					 "1234567.1234,",
+					 "1e3,"};
 	for (size_t i = 0; i < sizeof us / sizeof us[0]; i++) {
 		const char *s = us[i];
 		size_t len = strcspn(s, ",} ]");

@@ -7,7 +7,6 @@
 #include "torch/memory.h"
 #include "test.h"
 
-
 struct fixture {
 	struct trace *tr;
 	struct optree o;
@@ -46,17 +45,17 @@ static void teardown(struct fixture *f)
 	tr_free(f->tr);
 }
 
-#define OP(name, ts, dur, tid)                                                               \
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid         \
+#define OP(name, ts, dur, tid)                                                                     \
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid           \
 	",\"ts\":" #ts ",\"dur\":" #dur "}"
 /* a [memory] record: device type, id, address, bytes, then the totals */
-#define MEM(ts, tid, type, addr, bytes)                                                      \
-	"{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":" #tid ",\"ts\":" #ts \
-	",\"args\":{\"Device Type\":" #type ",\"Device Id\":0,\"Addr\":" #addr                  \
+#define MEM(ts, tid, type, addr, bytes)                                                            \
+	"{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":" #tid ",\"ts\":" #ts   \
+	",\"args\":{\"Device Type\":" #type ",\"Device Id\":0,\"Addr\":" #addr                     \
 	",\"Bytes\":" #bytes "}}"
-#define MEMT(ts, addr, bytes, alloc, reserved)                                               \
-	"{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":1,\"ts\":" #ts        \
-	",\"args\":{\"Device Type\":1,\"Device Id\":0,\"Addr\":" #addr ",\"Bytes\":" #bytes     \
+#define MEMT(ts, addr, bytes, alloc, reserved)                                                     \
+	"{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":1,\"ts\":" #ts          \
+	",\"args\":{\"Device Type\":1,\"Device Id\":0,\"Addr\":" #addr ",\"Bytes\":" #bytes        \
 	",\"Total Allocated\":" #alloc ",\"Total Reserved\":" #reserved "}}"
 
 /* outer [10,110] holds aten::empty [20,30] and inner [50,80], which holds
@@ -66,11 +65,21 @@ static void teardown(struct fixture *f)
  * its allocation), 3: -50 @90 (outer), 2: -200 @200 (after the root:
  * stale). CPU: 100: +8 @55 (inner). */
 static const char nested[] =
-	"[" OP("outer", 10, 100, 1) "," OP("aten::empty", 20, 10, 1) "," OP("inner", 50, 30, 1)
-	"," OP("leaf", 60, 10, 1) "," MEMT(5, 10, 1000, 1000, 2048) "," MEMT(25, 1, 100, 1100, 2048)
-	"," MEMT(40, 2, 200, 1300, 2048) "," MEM(55, 1, 0, 100, 8) "," MEMT(65, 3, 50, 1350, 4096)
-	"," MEMT(75, 1, -100, 1250, 4096) "," MEMT(90, 3, -50, 1200, 4096)
-	"," MEMT(200, 2, -200, 1000, 4096) "]";
+    "[" OP("outer", 10, 100, 1) "," OP("aten::empty", 20, 10, 1) "," OP("inner", 50, 30, 1) "," OP("leaf", 60, 10, 1) "," MEMT(
+	5, 10, 1000, 1000,
+	2048) "," MEMT(25, 1, 100, 1100,
+		       2048) "," MEMT(40, 2, 200, 1300,
+				      2048) "," MEM(55, 1, 0, 100,
+						    8) "," MEMT(65, 3, 50, 1350,
+								4096) "," MEMT(75, 1, -100, 1250,
+									       4096) "," MEMT(90, 3,
+											      -50,
+											      1200,
+											      4096) "," MEMT(200,
+													     2,
+													     -200,
+													     1000,
+													     4096) "]";
 
 static const struct mem_stat_row *find(const struct fixture *f, const struct mem_stats *s,
 				       const char *name)
@@ -81,19 +90,19 @@ static const struct mem_stat_row *find(const struct fixture *f, const struct mem
 	return NULL;
 }
 
-#define CHECK_ROW(t, r, n_calls, inc, s_inc, cnt, s_cnt, size, s_size)   \
-	do {                                                              \
-		const struct mem_stat_row *r_ = (r);                      \
-		CHECK(t, r_ != NULL);                                     \
-		if (r_) {                                                 \
-			CHECK_INT(t, r_->calls, n_calls);                 \
-			CHECK_INT(t, r_->increase, inc);                  \
-			CHECK_INT(t, r_->self_increase, s_inc);           \
-			CHECK_INT(t, r_->alloc_count, cnt);               \
-			CHECK_INT(t, r_->self_alloc_count, s_cnt);        \
-			CHECK_INT(t, r_->alloc_size, size);               \
-			CHECK_INT(t, r_->self_alloc_size, s_size);        \
-		}                                                         \
+#define CHECK_ROW(t, r, n_calls, inc, s_inc, cnt, s_cnt, size, s_size)                             \
+	do {                                                                                       \
+		const struct mem_stat_row *r_ = (r);                                               \
+		CHECK(t, r_ != NULL);                                                              \
+		if (r_) {                                                                          \
+			CHECK_INT(t, r_->calls, n_calls);                                          \
+			CHECK_INT(t, r_->increase, inc);                                           \
+			CHECK_INT(t, r_->self_increase, s_inc);                                    \
+			CHECK_INT(t, r_->alloc_count, cnt);                                        \
+			CHECK_INT(t, r_->self_alloc_count, s_cnt);                                 \
+			CHECK_INT(t, r_->alloc_size, size);                                        \
+			CHECK_INT(t, r_->self_alloc_size, s_size);                                 \
+		}                                                                                  \
 	} while (0)
 
 void test_memory_nested(struct t *t)
@@ -243,8 +252,8 @@ void test_memory_curve_events(struct t *t)
 /* a [0,100]; GPU address 7: +64 @10, +32 @20 (re-allocated before a
  * free), -32 @30; address 9: -16 @40 and -16 @50 (no allocation). */
 static const char realloc_text[] =
-	"[" OP("a", 0, 100, 1) "," MEM(10, 1, 1, 7, 64) "," MEM(20, 1, 1, 7, 32) "," MEM(30, 1, 1, 7, -32)
-	"," MEM(40, 1, 1, 9, -16) "," MEM(50, 1, 1, 9, -16) "]";
+    "[" OP("a", 0, 100, 1) "," MEM(10, 1, 1, 7, 64) "," MEM(20, 1, 1, 7, 32) "," MEM(
+	30, 1, 1, 7, -32) "," MEM(40, 1, 1, 9, -16) "," MEM(50, 1, 1, 9, -16) "]";
 
 void test_memory_realloc(struct t *t)
 {
@@ -303,8 +312,8 @@ void test_memory_realloc(struct t *t)
 /* p [0,100] holds q [10,20] (holding r [12,14]) and r [50,60]; one GPU
  * record +40 @55 (in the second r), one on thread 2, which has no
  * operator (stale). The walk never enters q. */
-static const char unreached[] = "[" OP("p", 0, 100, 1) "," OP("q", 10, 10, 1) "," OP("r", 12, 2, 1)
-	"," OP("r", 50, 10, 1) "," MEM(55, 1, 1, 5, 40) "," MEM(56, 2, 1, 6, 8) "]";
+static const char unreached[] = "[" OP("p", 0, 100, 1) "," OP("q", 10, 10, 1) "," OP(
+    "r", 12, 2, 1) "," OP("r", 50, 10, 1) "," MEM(55, 1, 1, 5, 40) "," MEM(56, 2, 1, 6, 8) "]";
 
 void test_memory_calls(struct t *t)
 {
@@ -330,12 +339,13 @@ void test_memory_calls(struct t *t)
 
 /* a [0,100]; a record of Device Type 2 (+8 @10: no device) and a GPU
  * record without "Addr" (+16 @20, PyTorch < 1.10: statistics only). */
-static const char odd[] = "[" OP("a", 0, 100, 1)
-	",{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":1,\"ts\":10,"
-	"\"args\":{\"Device Type\":2,\"Device Id\":0,\"Addr\":1,\"Bytes\":8}}"
-	",{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":1,\"ts\":20,"
-	"\"args\":{\"Device Type\":1,\"Device Id\":0,\"Bytes\":16,\"Total Allocated\":16,"
-	"\"Total Reserved\":32}}]";
+static const char odd[] =
+    "[" OP("a", 0, 100,
+	   1) ",{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":1,\"ts\":10,"
+	      "\"args\":{\"Device Type\":2,\"Device Id\":0,\"Addr\":1,\"Bytes\":8}}"
+	      ",{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":1,\"ts\":20,"
+	      "\"args\":{\"Device Type\":1,\"Device Id\":0,\"Bytes\":16,\"Total Allocated\":16,"
+	      "\"Total Reserved\":32}}]";
 
 void test_memory_other_records(struct t *t)
 {
@@ -380,7 +390,8 @@ void test_memory_other_records(struct t *t)
  * first lowest/highest allocated and reserved ones. */
 void test_memory_curve_reduce(struct t *t)
 {
-	static const int64_t alloc[20] = {5, 3, 9, 9, 1, 4, 4, 2, 8, 6, 7, 7, 0, 3, 11, 11, 2, 5, 5, 6};
+	static const int64_t alloc[20] = {5, 3, 9, 9, 1,  4,  4, 2, 8, 6,
+					  7, 7, 0, 3, 11, 11, 2, 5, 5, 6};
 	static const int64_t resv[20] = {10, 10, 10, 12, 12, 12, 11, 11, 11, 10,
 					 20, 20, 19, 19, 19, 25, 25, 18, 18, 18};
 	struct mem_point pts[20];

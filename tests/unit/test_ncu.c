@@ -13,9 +13,9 @@
 static size_t build(uint8_t *out)
 {
 	static const uint8_t result[] = {
-		0x32, 0x01, 'k',			      /* 6: "k" */
-		0x6a, 0x0d, 0x08, 0x00, 0x12, 0x09, 0x19, 0, 0, 0, 0, 0, 0, 0x98, 0x40, /* 13 */
-		0xb0, 0x01, 0x01,			      /* 22: 1 */
+	    0x32, 0x01, 'k',							    /* 6: "k" */
+	    0x6a, 0x0d, 0x08, 0x00, 0x12, 0x09, 0x19, 0, 0, 0, 0, 0, 0, 0x98, 0x40, /* 13 */
+	    0xb0, 0x01, 0x01,							    /* 22: 1 */
 	};
 	static const char name[] = "gpu__time_duration.sum";
 	size_t k = 0;
@@ -165,8 +165,8 @@ void test_ncu_shared(struct t *t)
 	CHECK(t, ncu_lookup(r, 4, "launch__grid_size") == NULL);
 	ncu_free(r);
 	/* 2019: grid stored as total threads */
-	snprintf(path, sizeof path, "%s/data/ncu/ncu2019_rtx2070_metrics_matrixmul.nsight-cuprof-report",
-		 t->shared);
+	snprintf(path, sizeof path,
+		 "%s/data/ncu/ncu2019_rtx2070_metrics_matrixmul.nsight-cuprof-report", t->shared);
 	CHECK_INT(t, ncu_load(&r, path, &e), 0);
 	if (!r)
 		return;
@@ -185,48 +185,54 @@ void test_ncu_ktype(struct t *t)
 		const char *name;
 		enum ncu_ktype want;
 	} cases[] = {
-		{"ampere_sgemm_128x64_nn", NCU_KT_GEMM},
-		{"sm80_xmma_gemm_f16f16_f16f32_f32_nn_n_tilesize128x128x32_stage4", NCU_KT_GEMM},
-		{"void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_16x5_nn_align4>("
-		 "cutlass_80_tensorop_s1688gemm_128x128_16x5_nn_align4::Params)", NCU_KT_GEMM},
-		{"matrixMulCUDA", NCU_KT_GEMM},
-		{"__cuda_linear_fp32_fp16_kernel", NCU_KT_GEMM},
-		{"gemv2T_kernel_val", NCU_KT_GEMM},
-		{"triton_tem_fused_addmm_0", NCU_KT_GEMM},
-		{"sm86_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw",
-		 NCU_KT_CONV},
-		{"void cudnn::winograd_nonfused::winogradForwardData4x4<float, float>(...)",
-		 NCU_KT_CONV},
-		{"void implicit_convolve_sgemm<float, float, 1024, 5, 5, 3, 3, 3, 1, false>(...)",
-		 NCU_KT_CONV},
-		{"flash_fwd_kernel", NCU_KT_ATTENTION},
-		{"fmha_cutlassF_f16_aligned_64x64_rf_sm80", NCU_KT_ATTENTION},
-		{"void vllm::paged_attention_v2_kernel<unsigned short, 128, 16>(...)",
-		 NCU_KT_ATTENTION},
-		{"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
-		 "at::native::MeanOps<float, float>, unsigned int, float, 4>>(...)", NCU_KT_REDUCE},
-		{"void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>(...)",
-		 NCU_KT_REDUCE},
-		{"triton_red_fused_sum_0", NCU_KT_REDUCE},
-		{"void cub::DeviceScanKernel<...>", NCU_KT_REDUCE},
-		{"void (anonymous namespace)::softmax_warp_forward<float, float, float, 10, false>(...)",
-		 NCU_KT_SOFTMAX},
-		{"cunn_SoftMaxForward", NCU_KT_SOFTMAX},
-		{"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
-		 "at::detail::Array<char *, 3>>(...)", NCU_KT_ELEMENTWISE},
-		{"distribution_elementwise_grid_stride_kernel", NCU_KT_ELEMENTWISE},
-		{"triton_poi_fused_relu_0", NCU_KT_ELEMENTWISE},
-		{"matrix_addition2D", NCU_KT_ELEMENTWISE},
-		{"transposeMatrixAdvanced", NCU_KT_MEMORY},
-		{"void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 4>",
-		 NCU_KT_MEMORY},
-		{"void at::native::index_select_small_index_kernel<float, long>(...)", NCU_KT_MEMORY},
-		{"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm *, unsigned long, ncclWork *)",
-		 NCU_KT_COMMUNICATION},
-		{"ncclKernel_AllGather_RING_LL_Sum_int8_t", NCU_KT_COMMUNICATION},
-		{"julia__5_11155", NCU_KT_OTHER},
-		{"probe_timer_only", NCU_KT_OTHER},
-		{"", NCU_KT_OTHER},
+	    {"ampere_sgemm_128x64_nn", NCU_KT_GEMM},
+	    {"sm80_xmma_gemm_f16f16_f16f32_f32_nn_n_tilesize128x128x32_stage4", NCU_KT_GEMM},
+	    {"void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_16x5_nn_align4>("
+	     "cutlass_80_tensorop_s1688gemm_128x128_16x5_nn_align4::Params)",
+	     NCU_KT_GEMM},
+	    {"matrixMulCUDA", NCU_KT_GEMM},
+	    {"__cuda_linear_fp32_fp16_kernel", NCU_KT_GEMM},
+	    {"gemv2T_kernel_val", NCU_KT_GEMM},
+	    {"triton_tem_fused_addmm_0", NCU_KT_GEMM},
+	    {"sm86_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw",
+	     NCU_KT_CONV},
+	    {"void cudnn::winograd_nonfused::winogradForwardData4x4<float, float>(...)",
+	     NCU_KT_CONV},
+	    {"void implicit_convolve_sgemm<float, float, 1024, 5, 5, 3, 3, 3, 1, false>(...)",
+	     NCU_KT_CONV},
+	    {"flash_fwd_kernel", NCU_KT_ATTENTION},
+	    {"fmha_cutlassF_f16_aligned_64x64_rf_sm80", NCU_KT_ATTENTION},
+	    {"void vllm::paged_attention_v2_kernel<unsigned short, 128, 16>(...)",
+	     NCU_KT_ATTENTION},
+	    {"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
+	     "at::native::MeanOps<float, float>, unsigned int, float, 4>>(...)",
+	     NCU_KT_REDUCE},
+	    {"void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, "
+	     "float>(...)",
+	     NCU_KT_REDUCE},
+	    {"triton_red_fused_sum_0", NCU_KT_REDUCE},
+	    {"void cub::DeviceScanKernel<...>", NCU_KT_REDUCE},
+	    {"void (anonymous namespace)::softmax_warp_forward<float, float, float, 10, "
+	     "false>(...)",
+	     NCU_KT_SOFTMAX},
+	    {"cunn_SoftMaxForward", NCU_KT_SOFTMAX},
+	    {"void at::native::vectorized_elementwise_kernel<4, "
+	     "at::native::CUDAFunctor_add<float>, "
+	     "at::detail::Array<char *, 3>>(...)",
+	     NCU_KT_ELEMENTWISE},
+	    {"distribution_elementwise_grid_stride_kernel", NCU_KT_ELEMENTWISE},
+	    {"triton_poi_fused_relu_0", NCU_KT_ELEMENTWISE},
+	    {"matrix_addition2D", NCU_KT_ELEMENTWISE},
+	    {"transposeMatrixAdvanced", NCU_KT_MEMORY},
+	    {"void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 4>",
+	     NCU_KT_MEMORY},
+	    {"void at::native::index_select_small_index_kernel<float, long>(...)", NCU_KT_MEMORY},
+	    {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm *, unsigned long, ncclWork *)",
+	     NCU_KT_COMMUNICATION},
+	    {"ncclKernel_AllGather_RING_LL_Sum_int8_t", NCU_KT_COMMUNICATION},
+	    {"julia__5_11155", NCU_KT_OTHER},
+	    {"probe_timer_only", NCU_KT_OTHER},
+	    {"", NCU_KT_OTHER},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		CHECK_STR(t, ncu_ktype_name(ncu_ktype_of(cases[i].name)),
@@ -234,8 +240,10 @@ void test_ncu_ktype(struct t *t)
 	CHECK_STR(t, ncu_ktype_name(NCU_KT_COMMUNICATION), "Communication");
 	CHECK_STR(t, ncu_ktype_name((enum ncu_ktype)99), "Other");
 	/* the function name decides first; the demangled name only after Other */
-	struct ncu_result res = {.function = "Kernel2", .mangled = "",
-				 .demangled = "void cutlass::Kernel2<cutlass_80_wmma_tensorop_h161616gemm>"};
+	struct ncu_result res = {.function = "Kernel2",
+				 .mangled = "",
+				 .demangled =
+				     "void cutlass::Kernel2<cutlass_80_wmma_tensorop_h161616gemm>"};
 	CHECK_STR(t, ncu_ktype_name(ncu_kernel_type(&res)), "GEMM");
 	res.function = "softmax_warp_forward";
 	CHECK_STR(t, ncu_ktype_name(ncu_kernel_type(&res)), "Softmax");
@@ -314,7 +322,7 @@ void test_ncu_descriptions(struct t *t)
 			continue;
 		for (size_t k = 0; k < s->nheader + s->nextra; k++) {
 			const struct ncu_sec_metric *sm =
-				k < s->nheader ? &s->header[k] : &s->extra[k - s->nheader];
+			    k < s->nheader ? &s->header[k] : &s->extra[k - s->nheader];
 			if ((k >= s->nheader && !sm->label[0]) || !ncu_lookup(r, 0, sm->name))
 				continue;
 			if (!ncu_metric_description(sm->name))

@@ -96,9 +96,15 @@ void test_nsys_fmt_double(struct t *t)
 	static const struct {
 		double v;
 		const char *want;
-	} cases[] = {{69323.0, "69323.0"}, {93915.66159414875, "93915.66159414875"}, {0.1, "0.1"},
-		     {1e16, "1e+16"},	    {1e15, "1000000000000000.0"},		 {1e-5, "1e-05"},
-		     {0.0001, "0.0001"},    {-2.5, "-2.5"},				 {0.0, "0.0"},
+	} cases[] = {{69323.0, "69323.0"},
+		     {93915.66159414875, "93915.66159414875"},
+		     {0.1, "0.1"},
+		     {1e16, "1e+16"},
+		     {1e15, "1000000000000000.0"},
+		     {1e-5, "1e-05"},
+		     {0.0001, "0.0001"},
+		     {-2.5, "-2.5"},
+		     {0.0, "0.0"},
 		     {1.5e300, "1.5e+300"}};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		nsys_fmt_double(b, sizeof b, cases[i].v);
@@ -112,9 +118,10 @@ void test_nsys_version_warning(struct t *t)
 	arena_init(&a);
 	CHECK(t, nsys_version_warning(&a, "NVIDIA Nsight Systems version 2025.1.3") == NULL);
 	CHECK(t, nsys_version_warning(&a, "2025.1.3.140") == NULL);
-	CHECK_STR(t, nsys_version_warning(&a, "NVIDIA Nsight Systems version 2026.2.0"),
-		  "NVIDIA Nsight Systems version 2026.2.0 has not been validated; report parsing is "
-		  "validated against Nsight Systems 2025.1.");
+	CHECK_STR(
+	    t, nsys_version_warning(&a, "NVIDIA Nsight Systems version 2026.2.0"),
+	    "NVIDIA Nsight Systems version 2026.2.0 has not been validated; report parsing is "
+	    "validated against Nsight Systems 2025.1.");
 	CHECK_STR(t, nsys_version_warning(&a, "unknown"),
 		  "Could not determine the Nsight Systems version; report parsing is validated "
 		  "against Nsight Systems 2025.1.");
@@ -134,25 +141,26 @@ void test_nsys_analysis_check(struct t *t)
 		const char *want; /* a part of the message, NULL: accepted */
 		int64_t offset;	  /* -2: any */
 	} cases[] = {
-		{good, NULL, -2},
-		{"{\"schema_version\": 1, \"gpu_projected_ranges\": [], \"host_ranges\": [], "
-		 "\"iteration_summary\": {}, \"iterations\": [], \"run\": {}, \"warnings\": [], "
-		 "\"provenance\": {}, \"extra\": [1, {\"a\": null}]}",
-		 NULL, -2},
-		{"{\"gpu_projected_ranges\": [], \"host_ranges\": [", "the text ends inside the value", 45},
-		{"{\"gpu_projected_ranges\": [} ", "not valid JSON: expected a value", 26},
-		{"{\"gpu_projected_ranges\": [NaN]}", "NaN, Infinity or a trailing comma", 26},
-		{"{\"gpu_projected_ranges\": [1,]}", "NaN, Infinity or a trailing comma", 27},
-		{"{\"host_ranges\": []} x", "more text after the object", 20},
-		{"[1]", "an analysis.json is one JSON object", 0},
-		{"{\"host_ranges\": []}", "no schema_version", -1},
-		{"{\"schema_version\": 2}", "schema_version 2 is not supported", -1},
-		{"{\"schema_version\": 1.0}", "schema_version 1.0 is not supported", -1},
-		{"{\"schema_version\": \"1\"}", "schema_version (not a number) is not supported", -1},
-		{"{\"schema_version\": 1}", "no 'gpu_projected_ranges' key", -1},
-		{"{\"gpu_projected_ranges\": [], \"host_ranges\": [], \"iteration_summary\": {}, "
-		 "\"iterations\": {}, \"run\": {}, \"schema_version\": 1, \"warnings\": []}",
-		 "'iterations' must be an array", -1},
+	    {good, NULL, -2},
+	    {"{\"schema_version\": 1, \"gpu_projected_ranges\": [], \"host_ranges\": [], "
+	     "\"iteration_summary\": {}, \"iterations\": [], \"run\": {}, \"warnings\": [], "
+	     "\"provenance\": {}, \"extra\": [1, {\"a\": null}]}",
+	     NULL, -2},
+	    {"{\"gpu_projected_ranges\": [], \"host_ranges\": [", "the text ends inside the value",
+	     45},
+	    {"{\"gpu_projected_ranges\": [} ", "not valid JSON: expected a value", 26},
+	    {"{\"gpu_projected_ranges\": [NaN]}", "NaN, Infinity or a trailing comma", 26},
+	    {"{\"gpu_projected_ranges\": [1,]}", "NaN, Infinity or a trailing comma", 27},
+	    {"{\"host_ranges\": []} x", "more text after the object", 20},
+	    {"[1]", "an analysis.json is one JSON object", 0},
+	    {"{\"host_ranges\": []}", "no schema_version", -1},
+	    {"{\"schema_version\": 2}", "schema_version 2 is not supported", -1},
+	    {"{\"schema_version\": 1.0}", "schema_version 1.0 is not supported", -1},
+	    {"{\"schema_version\": \"1\"}", "schema_version (not a number) is not supported", -1},
+	    {"{\"schema_version\": 1}", "no 'gpu_projected_ranges' key", -1},
+	    {"{\"gpu_projected_ranges\": [], \"host_ranges\": [], \"iteration_summary\": {}, "
+	     "\"iterations\": {}, \"run\": {}, \"schema_version\": 1, \"warnings\": []}",
+	     "'iterations' must be an array", -1},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct err e = {0};
@@ -164,7 +172,8 @@ void test_nsys_analysis_check(struct t *t)
 		}
 		if (!rc || !strstr(e.msg, cases[i].want) || strcmp(e.path, "a.json") ||
 		    (cases[i].offset != -2 && e.offset != cases[i].offset))
-			t_fail(t, __FILE__, __LINE__, "case %zu: rc %d, '%s' at %lld, want '%s' at %lld", i,
-			       rc, e.msg, (long long)e.offset, cases[i].want, (long long)cases[i].offset);
+			t_fail(t, __FILE__, __LINE__,
+			       "case %zu: rc %d, '%s' at %lld, want '%s' at %lld", i, rc, e.msg,
+			       (long long)e.offset, cases[i].want, (long long)cases[i].offset);
 	}
 }

@@ -9,7 +9,6 @@
 #include "torch/optree.h"
 #include "test.h"
 
-
 /* The operator view of text, by name, in tb's order. */
 struct fixture {
 	struct trace *tr;
@@ -57,14 +56,15 @@ static const struct ops_row *row(struct fixture *f, const char *name)
 	return NULL;
 }
 
-#define OP(name, ts, dur, ext, tid) \
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid \
+#define OP(name, ts, dur, ext, tid)                                                                \
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid           \
 	",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"External id\":" #ext "}}"
-#define RT(ts, dur, ext, corr, tid) \
-	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":" #tid \
-	",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"External id\":" #ext ",\"correlation\":" #corr "}}"
-#define KERNEL(name, ts, dur, corr) \
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,\"tid\":7,\"ts\":" #ts \
+#define RT(ts, dur, ext, corr, tid)                                                                \
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"          \
+	"\"tid\":" #tid ",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"External id\":" #ext         \
+	",\"correlation\":" #corr "}}"
+#define KERNEL(name, ts, dur, corr)                                                                \
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,\"tid\":7,\"ts\":" #ts   \
 	",\"dur\":" #dur ",\"args\":{\"correlation\":" #corr ",\"device\":0}}"
 
 void test_optree_dup_collapse(struct t *t)
@@ -73,9 +73,13 @@ void test_optree_dup_collapse(struct t *t)
 	 * runtime (ext 1, kernel 5 µs) is replaced by the innermost's (ext 3,
 	 * runtime [30,40], kernel 8 µs), as autograd does. Host self = 100 -
 	 * 10 (the runtime) = 90 µs; device = self device = 8 µs. */
-	static const char text[] = "[" OP("aten::mm", 0, 100, 1, 1) "," OP("aten::mm", 10, 80, 2, 1)
-		"," OP("aten::mm", 20, 60, 3, 1) "," RT(2, 3, 1, 11, 1) "," RT(30, 10, 3, 13, 1)
-		"," KERNEL("k_outer", 50, 5, 11) "," KERNEL("k_inner", 60, 8, 13) "]";
+	static const char text[] =
+	    "[" OP("aten::mm", 0, 100, 1, 1) "," OP("aten::mm", 10, 80, 2, 1) "," OP(
+		"aten::mm", 20, 60, 3,
+		1) "," RT(2, 3, 1, 11, 1) "," RT(30, 10, 3, 13,
+						 1) "," KERNEL("k_outer", 50, 5,
+							       11) "," KERNEL("k_inner", 60, 8,
+									      13) "]";
 	struct fixture f;
 	if (!setup(t, &f, text, true))
 		return;
@@ -97,8 +101,8 @@ void test_optree_runtime_not_self(struct t *t)
 	/* op [0,50] with runtime [10,20] (ext 4) launching a 5 µs kernel, and a
 	 * child op [25,45]: self host = 50 - 20 - 10 = 20 µs; the child has
 	 * 20 µs and nothing on the GPU; the parent's device total = 5 µs. */
-	static const char text[] = "[" OP("aten::linear", 0, 50, 4, 1) "," OP("aten::t", 25, 20, 5, 1)
-		"," RT(10, 10, 4, 40, 1) "," KERNEL("gemm", 30, 5, 40) "]";
+	static const char text[] = "[" OP("aten::linear", 0, 50, 4, 1) "," OP(
+	    "aten::t", 25, 20, 5, 1) "," RT(10, 10, 4, 40, 1) "," KERNEL("gemm", 30, 5, 40) "]";
 	struct fixture f;
 	if (!setup(t, &f, text, false))
 		return;
@@ -120,8 +124,8 @@ void test_optree_partial_overlap(struct t *t)
 	/* a [0,50] and b [40,80] overlap partially on one thread: b is dropped
 	 * (1 dropped); c [60,70] then nests under the root, not under b, and
 	 * a's self host stays 50 µs. */
-	static const char text[] = "[" OP("a", 0, 50, 1, 1) "," OP("b", 40, 40, 2, 1) ","
-		OP("c", 60, 10, 3, 1) "]";
+	static const char text[] =
+	    "[" OP("a", 0, 50, 1, 1) "," OP("b", 40, 40, 2, 1) "," OP("c", 60, 10, 3, 1) "]";
 	struct fixture f;
 	if (!setup(t, &f, text, true))
 		return;
@@ -141,8 +145,8 @@ void test_optree_ext_id_threads(struct t *t)
 	/* The runtime (ext 7) runs on thread 2; thread 3's op (ext 7) starts
 	 * first, so thread 3 comes first in tb's thread order and its op takes
 	 * the runtime, not thread 1's later op with the same external id. */
-	static const char text[] = "[" OP("late", 10, 30, 7, 1) "," OP("early", 5, 40, 7, 3)
-		"," RT(20, 2, 7, 70, 2) "," KERNEL("k", 25, 6, 70) "]";
+	static const char text[] = "[" OP("late", 10, 30, 7, 1) "," OP("early", 5, 40, 7, 3) "," RT(
+	    20, 2, 7, 70, 2) "," KERNEL("k", 25, 6, 70) "]";
 	struct fixture f;
 	if (!setup(t, &f, text, true))
 		return;
@@ -176,9 +180,9 @@ void test_optree_stale_dummy(struct t *t)
 	 * runtime of every thread holding a ProfilerStep (threads 1 and 2 here,
 	 * not 3): by kernel + op it is one row, op CallTreeRoot, counted twice
 	 * (tb's quirk 6). By name it counts once. No operator gets its time. */
-	static const char text[] = "[" OP("ProfilerStep#1", 0, 100, 1, 1) ","
-		OP("ProfilerStep#2", 0, 100, 2, 2) "," OP("aten::add", 10, 10, 3, 3) ","
-		KERNEL("stale", 50, 4, 99) "]";
+	static const char text[] =
+	    "[" OP("ProfilerStep#1", 0, 100, 1, 1) "," OP("ProfilerStep#2", 0, 100, 2, 2) "," OP(
+		"aten::add", 10, 10, 3, 3) "," KERNEL("stale", 50, 4, 99) "]";
 	struct fixture f;
 	if (!setup(t, &f, text, true))
 		return;
@@ -210,12 +214,42 @@ void test_optree_tc(struct t *t)
 	 * TC self 0 %, TC total 15/25 = 60 %; cudnn_convolution 100/100 %.
 	 * my_op launches an nvjet kernel (6 µs): a Tensor Core kernel only
 	 * outside --tb-compat, which then also makes my_op eligible. */
-	static const char text[] = "[" OP("aten::conv2d", 0, 100, 1, 1) ","
-		OP("op_no_tc", 5, 10, 2, 1) "," OP("aten::cudnn_convolution", 15, 10, 3, 1) ","
-		OP("my_op", 200, 10, 4, 1) "," RT(6, 2, 2, 20, 1) "," RT(16, 2, 3, 30, 1) ","
-		RT(201, 2, 4, 40, 1) "," KERNEL("plain", 30, 10, 20) ","
-		KERNEL("volta_fp16_s884cudnn_fp16_128x128", 40, 15, 30) ","
-		KERNEL("nvjet_tst_128x64_64x4_1x2_h_bz_TNT", 210, 6, 40) "]";
+	static const char text[] = "[" OP("aten::conv2d", 0, 100, 1, 1) "," OP("op_no_tc", 5, 10, 2, 1) "," OP(
+	    "aten::cudnn_convolution",
+	    15,
+	    10,
+	    3,
+	    1) "," OP("my_op", 200, 10, 4,
+		      1) "," RT(6, 2, 2, 20,
+				1) "," RT(16, 2, 3, 30,
+					  1) "," RT(201, 2, 4, 40,
+						    1) "," KERNEL("plain", 30, 10,
+								  20) "," KERNEL("volta_fp16_"
+										 "s884cudnn_fp16_"
+										 "128x128",
+										 40,
+										 15,
+										 30) "," KERNEL("nv"
+												"je"
+												"t_"
+												"ts"
+												"t_"
+												"12"
+												"8x"
+												"64"
+												"_6"
+												"4x"
+												"4_"
+												"1x"
+												"2_"
+												"h_"
+												"bz"
+												"_T"
+												"N"
+												"T",
+												210,
+												6,
+												40) "]";
 	for (int compat = 0; compat < 2; compat++) {
 		struct fixture f;
 		if (!setup(t, &f, text, compat))
@@ -252,9 +286,11 @@ void test_optree_driver_launch(struct t *t)
 	 * time (and loses the 3 µs call from its self time); with --tb-compat
 	 * the kernel is stale and the op has none. */
 	static const char text[] =
-		"[" OP("triton_op", 0, 20, 5, 1) ",{\"ph\":\"X\",\"cat\":\"cuda_driver\","
-		"\"name\":\"cuLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":3,"
-		"\"args\":{\"External id\":5,\"correlation\":50}}," KERNEL("triton_k", 10, 7, 50) "]";
+	    "[" OP("triton_op", 0, 20, 5,
+		   1) ",{\"ph\":\"X\",\"cat\":\"cuda_driver\","
+		      "\"name\":\"cuLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":3,"
+		      "\"args\":{\"External id\":5,\"correlation\":50}}," KERNEL("triton_k", 10, 7,
+										 50) "]";
 	for (int compat = 0; compat < 2; compat++) {
 		struct fixture f;
 		if (!setup(t, &f, text, compat))
@@ -276,10 +312,12 @@ void test_optree_gpu_step(struct t *t)
 	 * --tb-compat it becomes a step node of a thread "7", which then also
 	 * gets the dummy runtime (so the stale kernel counts on two roots); by
 	 * default it is no host node. */
-	static const char text[] = "[" OP("ProfilerStep#3", 0, 100, 1, 1) ","
-		"{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"ProfilerStep#3\","
-		"\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":90,\"args\":{\"External id\":1}},"
-		KERNEL("stale", 30, 5, 77) "]";
+	static const char text[] = "[" OP(
+	    "ProfilerStep#3", 0, 100, 1,
+	    1) ","
+	       "{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"ProfilerStep#3\","
+	       "\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":90,\"args\":{\"External id\":1}}," KERNEL(
+		   "stale", 30, 5, 77) "]";
 	for (int compat = 0; compat < 2; compat++) {
 		struct fixture f;
 		if (!setup(t, &f, text, compat))

@@ -6,8 +6,8 @@ void test_pb_fields(struct t *t)
 {
 	/* 1: varint 150; 2: "hi"; 3: fixed64 1.5; 4: fixed32 0x01020304;
 	 * 5: zigzag varint -2 (3) */
-	static const uint8_t b[] = {0x08, 0x96, 0x01, 0x12, 0x02, 'h', 'i', 0x19, 0, 0, 0, 0,
-				    0,	  0,    0xf8, 0x3f, 0x25, 4, 3, 2, 1, 0x28, 0x03};
+	static const uint8_t b[] = {0x08, 0x96, 0x01, 0x12, 0x02, 'h', 'i', 0x19, 0, 0,	   0,	0,
+				    0,	  0,	0xf8, 0x3f, 0x25, 4,   3,   2,	  1, 0x28, 0x03};
 	struct pb_reader r;
 	struct pb_field f;
 	struct err e;

@@ -32,13 +32,13 @@ void test_pbw_fields(struct t *t)
 {
 	struct pbw w;
 	pbw_init(&w);
-	pbw_uint64(&w, 1, 150);	 /* 08 96 01 */
+	pbw_uint64(&w, 1, 150);	   /* 08 96 01 */
 	pbw_bytes(&w, 2, "hi", 2); /* 12 02 'h' 'i' */
-	pbw_int64(&w, 3, -1);	 /* 18 + ten bytes */
-	pbw_bool(&w, 16, true);	 /* key 16<<3 = 128: 80 01, value 01 */
-	static const uint8_t want[] = {0x08, 0x96, 0x01, 0x12, 0x02, 'h',  'i',	 0x18,
-				       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-				       0xff, 0x01, 0x80, 0x01, 0x01};
+	pbw_int64(&w, 3, -1);	   /* 18 + ten bytes */
+	pbw_bool(&w, 16, true);	   /* key 16<<3 = 128: 80 01, value 01 */
+	static const uint8_t want[] = {0x08, 0x96, 0x01, 0x12, 0x02, 'h',  'i',
+				       0x18, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+				       0xff, 0xff, 0xff, 0x01, 0x80, 0x01, 0x01};
 	CHECK(t, same(&w, want, sizeof want));
 	pbw_free(&w);
 }
@@ -55,8 +55,8 @@ void test_pbw_packed_nested(struct t *t)
 	pbw_packed_int64(&w, 2, val, 2);  /* 12 03 01 e8 07 */
 	pbw_packed_uint64(&w, 4, loc, 0); /* nothing */
 	pbw_end(&w, m);
-	static const uint8_t want[] = {0x12, 0x0a, 0x0a, 0x03, 0x03, 0x8e, 0x02,
-				       0x12, 0x03, 0x01, 0xe8, 0x07};
+	static const uint8_t want[] = {0x12, 0x0a, 0x0a, 0x03, 0x03, 0x8e,
+				       0x02, 0x12, 0x03, 0x01, 0xe8, 0x07};
 	CHECK(t, same(&w, want, sizeof want));
 	/* length known up front */
 	w.n = 0;

@@ -40,7 +40,8 @@ void test_ranges_upstream(struct t *t)
 	check_list(t, __LINE__, out.v, out.n, sw, N(sw));
 	/* test_intersection_ranges_lists */
 	CHECK_INT(t, rg_intersect(a, N(a), b, N(b), &out), 0);
-	const struct rg iw[] = {{1100, 1400}, {1500, 1600}, {1900, 2200}, {3300, 3400}, {4300, 4400}};
+	const struct rg iw[] = {
+	    {1100, 1400}, {1500, 1600}, {1900, 2200}, {3300, 3400}, {4300, 4400}};
 	check_list(t, __LINE__, out.v, out.n, iw, N(iw));
 	/* test_get_ranges_sum: 3.3 µs */
 	CHECK_INT(t, rg_total(a, N(a)), 3300);
@@ -103,8 +104,10 @@ void test_ranges_sweep(struct t *t)
 	 * (ts) order, as (start, end, blocks per SM) in ns; the expected
 	 * values are the reference dump's sm_efficiency_ranges, bit for bit,
 	 * float residue included */
-	const struct rgv src[] = {{130000, 140000, 0.5}, {135000, 150000, 0.6},
-				  {145000, 170000, 0.3}, {150000, 150000, 0.3},
+	const struct rgv src[] = {{130000, 140000, 0.5},
+				  {135000, 150000, 0.6},
+				  {145000, 170000, 0.3},
+				  {150000, 150000, 0.3},
 				  {200000, 220000, 10.5}};
 	const struct rgv want[] = {{130000, 135000, 0.5},
 				   {135000, 140000, 1.0},

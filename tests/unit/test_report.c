@@ -536,6 +536,7 @@ void test_report_json_fput(struct t *t)
 	fputc(' ', f);
 	rep_json_num(f, 1e300 * 1e300);
 	fclose(f);
-	CHECK_STR(t, buf, "\"aten::mm\" \"a\\\"b\\\\c\\nd\\u0001\" \"caf\xc3\xa9 \\ufffd!\" \"\" 0.1 null");
+	CHECK_STR(t, buf,
+		  "\"aten::mm\" \"a\\\"b\\\\c\\nd\\u0001\" \"caf\xc3\xa9 \\ufffd!\" \"\" 0.1 null");
 	free(buf);
 }

@@ -6,7 +6,6 @@
 #include "export/stacks.h"
 #include "test.h"
 
-
 /* "A;B;C" of node i (frames only, root first) into buf. */
 static const char *path_of(const struct stk_profile *p, size_t i, char *buf, size_t n)
 {
@@ -31,21 +30,22 @@ static const struct stk_node *find(const struct stk_profile *p, const char *path
 {
 	char buf[256];
 	for (size_t i = 0; i < p->nnodes; i++)
-		if (p->nodes[i].frame != STK_NONE && (trk == STK_NONE || p->nodes[i].track == trk) &&
+		if (p->nodes[i].frame != STK_NONE &&
+		    (trk == STK_NONE || p->nodes[i].track == trk) &&
 		    !strcmp(path_of(p, i, buf, sizeof buf), path))
 			return &p->nodes[i];
 	return NULL;
 }
 
-#define CHECK_NODE(t, p, path, trk, cnt, self, incl)                              \
-	do {                                                                      \
-		const struct stk_node *n_ = find((p), (path), (trk));              \
-		CHECK(t, n_ != NULL);                                             \
-		if (n_) {                                                         \
-			CHECK_INT(t, n_->count, cnt);                             \
-			CHECK_INT(t, n_->self_ns, self);                          \
-			CHECK_INT(t, n_->incl_ns, incl);                          \
-		}                                                                 \
+#define CHECK_NODE(t, p, path, trk, cnt, self, incl)                                               \
+	do {                                                                                       \
+		const struct stk_node *n_ = find((p), (path), (trk));                              \
+		CHECK(t, n_ != NULL);                                                              \
+		if (n_) {                                                                          \
+			CHECK_INT(t, n_->count, cnt);                                              \
+			CHECK_INT(t, n_->self_ns, self);                                           \
+			CHECK_INT(t, n_->incl_ns, incl);                                           \
+		}                                                                                  \
 	} while (0)
 
 /* A [0,10000]; C [2000,3000] and B [2000,5000] share a start (B, longer,
@@ -55,13 +55,13 @@ static const struct stk_node *find(const struct stk_profile *p, const char *path
  * Self: A 10000-3000-500-2000 = 4500, B 2000, C 1000, D 500, E 1999, F 1,
  * G 1000; roots A + G = 11000 = all self. */
 static const char nest[] =
-	"[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1},"
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"B\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":3},"
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"D\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":0.5},"
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"E\",\"pid\":1,\"tid\":1,\"ts\":8,\"dur\":4},"
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"F\",\"pid\":1,\"tid\":1,\"ts\":9,\"dur\":0.001},"
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"G\",\"pid\":1,\"tid\":1,\"ts\":11,\"dur\":1}]";
+    "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"B\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":3},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"D\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":0.5},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"E\",\"pid\":1,\"tid\":1,\"ts\":8,\"dur\":4},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"F\",\"pid\":1,\"tid\":1,\"ts\":9,\"dur\":0.001},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"G\",\"pid\":1,\"tid\":1,\"ts\":11,\"dur\":1}]";
 
 void test_stacks_nesting(struct t *t)
 {
@@ -92,10 +92,12 @@ void test_stacks_nesting(struct t *t)
  * P's end is a root (ends are exclusive for starting children). */
 void test_stacks_ties(struct t *t)
 {
-	struct trace *tr = t_load_text(
-		t, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"P\",\"pid\":3,\"tid\":3,\"ts\":1,\"dur\":5},"
-		   "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"Q\",\"pid\":3,\"tid\":3,\"ts\":1,\"dur\":5},"
-		   "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"Z\",\"pid\":3,\"tid\":3,\"ts\":6,\"dur\":0}]");
+	struct trace *tr = t_load_text(t, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"P\","
+					  "\"pid\":3,\"tid\":3,\"ts\":1,\"dur\":5},"
+					  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"Q\",\"pid\":"
+					  "3,\"tid\":3,\"ts\":1,\"dur\":5},"
+					  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"Z\",\"pid\":"
+					  "3,\"tid\":3,\"ts\":6,\"dur\":0}]");
 	if (!tr)
 		return;
 	struct stk_opts o = {0};
@@ -114,10 +116,12 @@ void test_stacks_ties(struct t *t)
  * frame's total (pprof cum) counts the outermost call only: 10000. */
 void test_stacks_recursion(struct t *t)
 {
-	struct trace *tr = t_load_text(
-		t, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
-		   "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":4},"
-		   "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1}]");
+	struct trace *tr = t_load_text(t, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\","
+					  "\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
+					  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":"
+					  "1,\"tid\":1,\"ts\":1,\"dur\":4},"
+					  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":"
+					  "1,\"tid\":1,\"ts\":2,\"dur\":1}]");
 	if (!tr)
 		return;
 	struct stk_opts o = {0};
@@ -138,8 +142,8 @@ void test_stacks_recursion(struct t *t)
 /* Two processes with the same tid: separate tracks, merged only when
  * asked; --threads names them. */
 static const char two[] =
-	"[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":7,\"ts\":0,\"dur\":2},"
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":2,\"tid\":7,\"ts\":1,\"dur\":3}]";
+    "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":7,\"ts\":0,\"dur\":2},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":2,\"tid\":7,\"ts\":1,\"dur\":3}]";
 
 void test_stacks_tracks(struct t *t)
 {
@@ -172,12 +176,15 @@ void test_stacks_tracks(struct t *t)
  * 2000 + 20000), as in pprof's cum. */
 void test_stacks_gpu(struct t *t)
 {
-	struct trace *tr = t_load_text(
-		t, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
-		   "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"launch\",\"pid\":1,\"tid\":1,\"ts\":1,"
-		   "\"dur\":2,\"args\":{\"correlation\":7}},"
-		   "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":5,\"dur\":20,"
-		   "\"args\":{\"device\":0,\"stream\":7,\"correlation\":7}}]");
+	struct trace *tr =
+	    t_load_text(t, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,"
+			   "\"ts\":0,\"dur\":10},"
+			   "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"launch\",\"pid\":1,"
+			   "\"tid\":1,\"ts\":1,"
+			   "\"dur\":2,\"args\":{\"correlation\":7}},"
+			   "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,"
+			   "\"ts\":5,\"dur\":20,"
+			   "\"args\":{\"device\":0,\"stream\":7,\"correlation\":7}}]");
 	if (!tr)
 		return;
 	struct stk_profile p;

@@ -8,7 +8,6 @@
 #include "torch/steps.h"
 #include "test.h"
 
-
 static int compute(struct t *t, const char *text, bool compat, struct st_result *s)
 {
 	struct trace *tr = t_load_text(t, text);
@@ -28,38 +27,43 @@ static int compute(struct t *t, const char *text, bool compat, struct st_result 
 }
 
 /* Checks one step: number, range and the nine parts (µs). */
-#define CHECK_STEP(t, st, num, s0, s1, k, mc, ms, cm, rt, dl, cpu, oth)                    \
-	do {                                                                                \
-		const struct st_step *sp_ = (st);                                            \
-		const int64_t sw_[] = {k, mc, ms, cm, rt, dl, cpu, oth, (s1) - (s0)};        \
-		CHECK_INT(t, sp_->number, num);                                              \
-		CHECK_INT(t, sp_->start, (s0) * 1000);                                       \
-		CHECK_INT(t, sp_->end, (s1) * 1000);                                         \
-		for (int si_ = 0; si_ < ST_NPARTS; si_++)                                      \
-			if (sp_->cost[si_] != sw_[si_] * 1000)                                  \
-				t_fail(t, __FILE__, __LINE__, "%s = %lld, want %lld",       \
-				       st_part_key((enum st_part)si_), (long long)sp_->cost[si_], \
-				       (long long)sw_[si_] * 1000);                           \
+#define CHECK_STEP(t, st, num, s0, s1, k, mc, ms, cm, rt, dl, cpu, oth)                            \
+	do {                                                                                       \
+		const struct st_step *sp_ = (st);                                                  \
+		const int64_t sw_[] = {k, mc, ms, cm, rt, dl, cpu, oth, (s1) - (s0)};              \
+		CHECK_INT(t, sp_->number, num);                                                    \
+		CHECK_INT(t, sp_->start, (s0)*1000);                                               \
+		CHECK_INT(t, sp_->end, (s1)*1000);                                                 \
+		for (int si_ = 0; si_ < ST_NPARTS; si_++)                                          \
+			if (sp_->cost[si_] != sw_[si_] * 1000)                                     \
+				t_fail(t, __FILE__, __LINE__, "%s = %lld, want %lld",              \
+				       st_part_key((enum st_part)si_), (long long)sp_->cost[si_],  \
+				       (long long)sw_[si_] * 1000);                                \
 	} while (0)
 
-#define EV(cat, name, pid, tid, ts, dur, args)                                                 \
-	"{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":" #pid ",\"tid\":" #tid \
+#define EV(cat, name, pid, tid, ts, dur, args)                                                     \
+	"{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":" #pid ",\"tid\":" #tid   \
 	",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{" args "}}"
 
 /* The upstream test_all_categories trace (tb_profiler.md §5.3). */
 void test_steps_all_categories(struct t *t)
 {
-	const char *text = "[" EV("Operator", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
-				 1, 123, 100, 180, "\"External id\":2") ","
-		EV("Operator", "aten::to", 1, 123, 200, 60, "\"External id\":3") ","
-		EV("Operator", "aten::nll_loss_backward", 1, 456, 340, 70, "\"External id\":4") ","
-		EV("Operator", "ProfilerStep#1", 1, 123, 50, 400, "\"External id\":1") ","
-		EV("Memcpy", "Memcpy HtoD", 0, 7, 405, 10, "\"correlation\":334,\"external id\":4") ","
-		EV("Runtime", "cudaMemcpyAsync", 1, 456, 360, 20, "\"correlation\":334,\"external id\":4") ","
-		EV("Memset", "Memset (Device)", 0, 7, 420, 5, "\"correlation\":40344,\"external id\":4") ","
-		EV("Runtime", "cudaMemsetAsync", 1, 456, 390, 10, "\"correlation\":40344,\"external id\":4") ","
-		EV("Kernel", "k", 0, 7, 430, 15, "\"correlation\":40348,\"external id\":4,\"device\":0") ","
-		EV("Runtime", "cudaLaunchKernel", 1, 456, 405, 5, "\"correlation\":40348,\"external id\":4") "]";
+	const char *text = "[" EV(
+	    "Operator", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 1, 123, 100,
+	    180, "\"External id\":2") "," EV("Operator", "aten::to", 1, 123, 200, 60,
+					     "\"External id\":3") "," EV("Operator",
+									 "aten::nll_loss_backward",
+									 1, 456, 340, 70,
+									 "\"External id\":4") "," EV("Operator",
+												     "ProfilerStep#1",
+												     1, 123, 50, 400, "\"External id\":1") "," EV("Memcpy", "Memcpy HtoD", 0, 7, 405, 10, "\"correlation\":334,\"external id\":4") "," EV("Runtime", "cudaMemcpyAsync", 1, 456, 360, 20, "\"correlation\":334,\"external id\":4") "," EV("Memset",
+																																									 "Memset (Device)", 0, 7, 420, 5, "\"correlation\":40344,\"external id\":4") "," EV("Runtime", "cudaMemsetAsync", 1, 456, 390,
+																																																			    10,
+																																																			    "\"correlation\":40344,\"external id\":4") "," EV("Kernel",
+																																																									      "k", 0, 7, 430, 15, "\"correlation\":40348,\"external id\":4,\"device\":0") "," EV("Runtime", "cudaLaunchKernel", 1, 456,
+																																																																				 405,
+																																																																				 5,
+																																																																				 "\"correlation\":40348,\"external id\":4") "]";
 	struct st_result s;
 	if (compute(t, text, false, &s))
 		return;
@@ -81,16 +85,22 @@ void test_steps_all_categories(struct t *t)
  * annotation is CPU Exec. */
 void test_steps_gpu_annotation(struct t *t)
 {
-	const char *text = "[" EV("cpu_op", "ProfilerStep#1", 1, 1, 100, 100, "") ","
-		EV("cpu_op", "ProfilerStep#2", 1, 1, 300, 100, "") ","
-		EV("cpu_op", "aten::mm", 1, 1, 110, 40, "\"External id\":5") ","
-		EV("cuda_runtime", "cudaLaunchKernel", 1, 1, 120, 10, "\"External id\":5,\"correlation\":1") ","
-		EV("kernel", "k1", 0, 7, 160, 80, "\"External id\":5,\"correlation\":1,\"device\":0") ","
-		EV("gpu_user_annotation", "ProfilerStep#1", 0, 7, 160, 80, "") ","
-		EV("cpu_op", "aten::add", 1, 1, 310, 40, "\"External id\":6") ","
-		EV("cuda_runtime", "cudaLaunchKernel", 1, 1, 320, 10, "\"External id\":6,\"correlation\":2") ","
-		EV("kernel", "k2", 0, 7, 360, 20, "\"External id\":6,\"correlation\":2,\"device\":0") ","
-		EV("gpu_user_annotation", "fwd", 0, 7, 360, 30, "") "]";
+	const char *text =
+	    "[" EV("cpu_op", "ProfilerStep#1", 1, 1, 100,
+		   100, "") "," EV("cpu_op", "ProfilerStep#2", 1, 1, 300, 100,
+				   "") "," EV("cpu_op", "aten::mm", 1, 1, 110, 40, "\"External id\":5") "," EV("cuda_runtime", "cudaLaunchKernel", 1, 1, 120, 10, "\"External id\":5,\"correlation\":1") "," EV("kernel", "k1", 0, 7, 160, 80, "\"External id\":5,\"correlation\":1,\"device\":0") "," EV("gpu_user_annotation", "ProfilerStep#1", 0, 7, 160, 80, "") "," EV("cpu_op",
+																																													     "aten::add",
+																																													     1,
+																																													     1, 310, 40, "\"External id\":6") "," EV("cuda_runtime",
+																																																		     "cudaLaunchKernel", 1, 1, 320, 10, "\"External id\":6,\"correlation\":2") "," EV("kernel",
+																																																												      "k2",
+																																																												      0,
+																																																												      7,
+																																																												      360,
+																																																												      20,
+																																																												      "\"External id\":6,\"correlation\":2,\"device\":0") "," EV("gpu_user_annotation", "fwd", 0, 7, 360,
+																																																																				 30,
+																																																																				 "") "]";
 	struct st_result s;
 	if (compute(t, text, false, &s))
 		return;
@@ -122,26 +132,39 @@ void test_steps_gpu_annotation(struct t *t)
  * dropped by the 0.8 rule (5, 5, then 3 activities). */
 void test_steps_prev_end_and_trim(struct t *t)
 {
-	const char *text = "[" EV("cpu_op", "ProfilerStep#1", 1, 1, 100, 100, "") ","
-		EV("cpu_op", "ProfilerStep#2", 1, 1, 200, 100, "") ","
-		EV("cpu_op", "ProfilerStep#3", 1, 1, 300, 100, "") ","
-		EV("kernel", "stale", 0, 7, 50, 80, "\"correlation\":99,\"device\":0") ","
-		EV("cuda_runtime", "launch", 1, 1, 110, 10, "\"correlation\":1") ","
-		EV("kernel", "a", 0, 7, 140, 10, "\"correlation\":1,\"device\":0") ","
-		EV("kernel", "a", 0, 7, 140, 10, "\"correlation\":1,\"device\":0") ","
-		EV("kernel", "a", 0, 7, 140, 10, "\"correlation\":1,\"device\":0") ","
-		EV("kernel", "a", 0, 7, 140, 10, "\"correlation\":1,\"device\":0") ","
-		EV("kernel", "a", 0, 7, 140, 10, "\"correlation\":1,\"device\":0") ","
-		EV("cuda_runtime", "launch", 1, 1, 210, 10, "\"correlation\":2") ","
-		EV("kernel", "b", 0, 7, 290, 30, "\"correlation\":2,\"device\":0") ","
-		EV("kernel", "b", 0, 7, 290, 30, "\"correlation\":2,\"device\":0") ","
-		EV("kernel", "b", 0, 7, 290, 30, "\"correlation\":2,\"device\":0") ","
-		EV("kernel", "b", 0, 7, 290, 30, "\"correlation\":2,\"device\":0") ","
-		EV("kernel", "b", 0, 7, 290, 30, "\"correlation\":2,\"device\":0") ","
-		EV("cuda_runtime", "launch", 1, 1, 310, 10, "\"correlation\":3") ","
-		EV("kernel", "c", 0, 7, 330, 10, "\"correlation\":3,\"device\":0") ","
-		EV("kernel", "c", 0, 7, 330, 10, "\"correlation\":3,\"device\":0") ","
-		EV("kernel", "c", 0, 7, 330, 10, "\"correlation\":3,\"device\":0") "]";
+	const char *text =
+	    "[" EV("cpu_op", "ProfilerStep#1",
+		   1, 1, 100, 100, "") "," EV("cpu_op", "ProfilerStep#2", 1, 1, 200, 100, "") "," EV("cpu_op", "ProfilerStep#3", 1, 1, 300, 100, "") "," EV("kernel", "stale", 0, 7, 50, 80, "\"correlation\":99,\"device\":0") "," EV("cuda_runtime", "launch", 1, 1, 110, 10, "\"correlation\":1") "," EV("kernel",
+																																					    "a", 0, 7, 140, 10, "\"correlation\":1,\"device\":0") "," EV("kernel",
+																																													 "a",
+																																													 0,
+																																													 7,
+																																													 140,
+																																													 10,
+																																													 "\"correlation\":1,\"device\":0") "," EV("kernel",
+																																																		  "a",
+																																																		  0,
+																																																		  7,
+																																																		  140, 10, "\"correlation\":1,\"device\":0") "," EV("kernel", "a", 0, 7, 140, 10, "\"correlation\":1,\"device\":0") "," EV("kernel",
+																																																																	   "a",
+																																																																	   0,
+																																																																	   7,
+																																																																	   140,
+																																																																	   10,
+																																																																	   "\"correlation\":1,\"device\":0") "," EV("cuda_runtime", "launch", 1, 1, 210, 10, "\"correlation\":2") "," EV("kernel", "b", 0, 7, 290, 30, "\"correlation\":2,\"device\":0") "," EV("kernel",
+																																																																																								"b", 0, 7, 290, 30, "\"correlation\":2,\"device\":0") "," EV("kernel",
+																																																																																															     "b",
+																																																																																															     0,
+																																																																																															     7,
+																																																																																															     290,
+																																																																																															     30,
+																																																																																															     "\"correlation\":2,\"device\":0") "," EV("kernel",
+																																																																																																				      "b",
+																																																																																																				      0,
+																																																																																																				      7, 290, 30, "\"correlation\":2,\"device\":0") "," EV("kernel", "b", 0, 7, 290, 30, "\"correlation\":2,\"device\":0") "," EV("cuda_runtime",
+																																																																																																																				  "launch",
+																																																																																																																				  1, 1, 310, 10, "\"correlation\":3") "," EV("kernel", "c", 0, 7, 330, 10, "\"correlation\":3,\"device\":0") "," EV("kernel", "c", 0, 7, 330, 10, "\"correlation\":3,\"device\":0") "," EV("kernel", "c", 0, 7, 330, 10,
+																																																																																																																																											   "\"correlation\":3,\"device\":0") "]";
 	struct st_result s;
 	if (compute(t, text, false, &s))
 		return;
@@ -167,10 +190,16 @@ void test_steps_prev_end_and_trim(struct t *t)
  * both modes). */
 void test_steps_slots_restart(struct t *t)
 {
-	const char *text = "[" EV("cpu_op", "ProfilerStep#4", 1, 1, 100, 100, "") ","
-		EV("kernel", "stale", 0, 7, 90, 35, "\"correlation\":9,\"device\":0") ","
-		EV("cuda_runtime", "launch", 1, 1, 110, 10, "\"correlation\":1") ","
-		EV("kernel", "k", 0, 7, 120, 130, "\"correlation\":1,\"device\":0") "]";
+	const char *text = "[" EV("cpu_op", "ProfilerStep#4", 1, 1, 100, 100, "") "," EV(
+	    "kernel", "stale", 0, 7, 90,
+	    35, "\"correlation\":9,\"device\":0") "," EV("cuda_runtime", "launch", 1, 1, 110,
+							 10, "\"correlation\":1") "," EV("kernel",
+											 "k", 0, 7,
+											 120, 130,
+											 "\"correla"
+											 "tion\":1,"
+											 "\"device"
+											 "\":0") "]";
 	struct st_result s;
 	if (compute(t, text, false, &s))
 		return;
@@ -187,11 +216,11 @@ void test_steps_slots_restart(struct t *t)
  * with no host event at all has no step. */
 void test_steps_fallback(struct t *t)
 {
-	const char *text = "[" EV("cpu_op", "a", 1, 1, 10, 20, "") ","
-		EV("cpu_op", "b", 1, 2, 20, 30, "") ","
-		EV("python", "c", 1, 1, 60, 10, "") ","
-		EV("user_annotation", "x", 1, 3, 5, 75, "") ","
-		EV("python_function", "f", 1, 1, 0, 100, "") "]";
+	const char *text =
+	    "[" EV("cpu_op", "a", 1, 1, 10, 20, "") "," EV("cpu_op", "b", 1, 2, 20, 30, "") "," EV(
+		"python", "c", 1, 1, 60, 10, "") "," EV("user_annotation", "x", 1, 3, 5, 75,
+							"") "," EV("python_function", "f", 1, 1, 0,
+								   100, "") "]";
 	struct st_result s;
 	if (compute(t, text, false, &s))
 		return;
@@ -214,11 +243,27 @@ void test_steps_fallback(struct t *t)
  * external id; c10d:: ops are not collectives for the reference. */
 void test_steps_communication(struct t *t)
 {
-	const char *text = "[" EV("cpu_op", "ProfilerStep#3", 1, 1, 0, 100, "") ","
-		EV("cpu_op", "nccl:all_reduce", 1, 1, 10, 10, "\"External id\":7") ","
-		EV("cpu_op", "c10d::allreduce_", 1, 1, 15, 10, "\"External id\":8") ","
-		EV("kernel", "ncclKernel_AllReduce", 0, 7, 30, 30, "\"External id\":7,\"device\":0") ","
-		EV("kernel", "gemm", 0, 8, 40, 10, "\"External id\":8,\"device\":0") "]";
+	const char *text = "[" EV("cpu_op", "ProfilerStep#3", 1, 1, 0, 100, "") "," EV(
+	    "cpu_op", "nccl:all_reduce", 1, 1,
+	    10, 10, "\"External id\":7") "," EV("cpu_op", "c10d::allreduce_", 1, 1, 15,
+						10, "\"External id\":8") "," EV("kernel",
+										"ncclKernel_"
+										"AllReduce",
+										0, 7, 30, 30,
+										"\"External "
+										"id\":7,\"device\":"
+										"0") "," EV("kerne"
+											    "l",
+											    "gemm",
+											    0, 8,
+											    40, 10,
+											    "\"Exte"
+											    "rnal "
+											    "id\":"
+											    "8,"
+											    "\"devi"
+											    "ce\":"
+											    "0") "]";
 	struct st_result s;
 	if (compute(t, text, false, &s))
 		return;
@@ -234,22 +279,58 @@ void test_steps_communication(struct t *t)
 /* The upstream test_gpu_utilization trace (values in its expected.json). */
 void test_gpumetrics_upstream(struct t *t)
 {
-	const char *text = "[" EV("Operator", "aten::mat_mul", 1, 1, 100, 100, "\"External id\":2") ","
-		EV("Operator", "aten::mm", 1, 1, 120, 70, "\"External id\":4") ","
-		EV("Kernel", "k", 0, 7, 130, 10, "\"correlation\":334,\"external id\":4,\"device\":1,"
-		   "\"blocks per SM\":0.5,\"est. achieved occupancy %\":0.6") ","
-		EV("Runtime", "cudaLaunchKernel", 1, 1, 120, 0, "\"correlation\":334,\"external id\":4") ","
-		EV("Kernel", "g", 0, 7, 135, 15, "\"correlation\":335,\"external id\":2,\"device\":1,"
-		   "\"blocks per SM\":0.6,\"est. achieved occupancy %\":0.1") ","
-		EV("Kernel", "g", 0, 7, 150, 0, "\"correlation\":335,\"external id\":2,\"device\":1,"
-		   "\"blocks per SM\":0.3,\"est. achieved occupancy %\":0.2") ","
-		EV("Runtime", "cudaLaunchKernel", 1, 1, 120, 0, "\"correlation\":335,\"external id\":2") ","
-		EV("Kernel", "k", 0, 7, 145, 25, "\"correlation\":336,\"external id\":4,\"device\":1,"
-		   "\"blocks per SM\":0.3,\"est. achieved occupancy %\":1.0") ","
-		EV("Runtime", "cudaLaunchKernel", 1, 1, 125, 3, "\"correlation\":336,\"external id\":4") ","
-		EV("Kernel", "k", 0, 7, 200, 20, "\"correlation\":337,\"external id\":2,\"device\":1,"
-		   "\"blocks per SM\":10.5,\"est. achieved occupancy %\":0.3") ","
-		EV("Runtime", "cudaLaunchKernel", 1, 1, 195, 1, "\"correlation\":337,\"external id\":2") "]";
+	const char
+	    *text =
+		"[" EV("Operator", "aten::mat_mul", 1, 1, 100, 100, "\"External id\":2") "," EV(
+		    "Operator", "aten::mm", 1, 1, 120,
+		    70, "\"External id\":4") "," EV("Kernel", "k", 0, 7, 130, 10,
+						    "\"correlation\":334,\"external "
+						    "id\":4,\"device\":1,"
+						    "\"blocks per SM\":0.5,\"est. achieved "
+						    "occupancy %\":0.6") "," EV("Runtime",
+										"cudaLaunchKernel",
+										1, 1, 120, 0,
+										"\"correlation\":"
+										"334,\"external "
+										"id\":4") "," EV("K"
+												 "e"
+												 "r"
+												 "n"
+												 "e"
+												 "l",
+												 "g",
+												 0,
+												 7,
+												 135,
+												 15,
+												 "\"correlation\":335,\"external id\":2,\"device\":1,"
+												 "\"blocks per SM\":0.6,\"est. achieved occupancy %\":0.1") "," EV("Kernel",
+																				   "g",
+																				   0,
+																				   7,
+																				   150,
+																				   0,
+																				   "\"correlation\":335,\"external id\":2,\"device\":1,"
+																				   "\"blocks per SM\":0.3,\"est. achieved occupancy %\":0.2") "," EV("Runtime",
+																												     "cudaLaunchKernel", 1, 1, 120, 0, "\"correlation\":335,\"external id\":2") "," EV("Kernel",
+																																						       "k",
+																																						       0,
+																																						       7,
+																																						       145,
+																																						       25,
+																																						       "\"correlation\":336,\"external id\":4,\"device\":1,"
+																																						       "\"blocks per SM\":0.3,\"est. achieved occupancy %\":1.0") "," EV("Runtime",
+																																															 "cudaLaunchKernel",
+																																															 1,
+																																															 1,
+																																															 125,
+																																															 3, "\"correlation\":336,\"external id\":4") "," EV("Kernel",
+																																																					    "k",
+																																																					    0, 7, 200,
+																																																					    20,
+																																																					    "\"correlation\":337,\"external id\":2,\"device\":1,"
+																																																					    "\"blocks per SM\":10.5,\"est. achieved occupancy %\":0.3") "," EV("Runtime", "cudaLaunchKernel", 1, 1, 195, 1,
+																																																													       "\"correlation\":337,\"external id\":2") "]";
 	struct trace *tr = t_load_text(t, text);
 	if (!tr)
 		return;
@@ -287,7 +368,7 @@ void test_gpumetrics_upstream(struct t *t)
 	CHECK_INT(t, gm_compute(tr, true, 0, 100000, false, &g, &e), 0);
 	if (g.n == 1) {
 		CHECK(t, g.gpus[0].has_utilization && !g.gpus[0].has_sm_efficiency &&
-			 !g.gpus[0].has_occupancy);
+			     !g.gpus[0].has_occupancy);
 		CHECK_DBL(t, g.gpus[0].utilization, 0.0, 0);
 		CHECK_INT(t, g.gpus[0].nbuckets, 0);
 	}

@@ -22,45 +22,59 @@ static size_t find_name(const struct trace *tr, const char *name)
 }
 
 static const char object_trace[] =
-	"{\n  \"schemaVersion\": 1,\n"
-	"  \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100\", \"totalGlobalMem\": 85045477376,"
-	" \"computeMajor\": 9, \"computeMinor\": 0, \"numSms\": 132}],\n"
-	"  \"displayTimeUnit\": \"ms\", \"baseTimeNanoseconds\": 1700000000000000000,\n"
-	"  \"traceEvents\": [\n"
-	"  {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 7, \"tid\": 0, \"args\": {\"name\": \"python\"}},\n"
-	"  {\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 7, \"tid\": 9, \"args\": {\"name\": \"main\"}},\n"
-	"  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"ProfilerStep#3\", \"pid\": 7, \"tid\": 9,"
-	" \"ts\": 100.5, \"dur\": 50, \"args\": {\"External id\": 1}},\n"
-	"  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 7, \"tid\": 9,"
-	" \"ts\": 101, \"dur\": 10.25, \"args\": {\"External id\": 2, \"Input Dims\": [[2, 3], [3, 4]],"
-	" \"Input type\": [\"float\", \"float\"], \"Sequence number\": 5}},\n"
-	"  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 7, \"tid\": 9,"
-	" \"ts\": 102, \"dur\": 3, \"args\": {\"External id\": 2, \"correlation\": 77}},\n"
-	"  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"sm90_xmma_gemm\", \"pid\": 0, \"tid\": 7,"
-	" \"ts\": 104, \"dur\": 20.001, \"args\": {\"External id\": 2, \"correlation\": 77, \"device\": 0,"
-	" \"stream\": 7, \"grid\": [128, 2, 1], \"block\": [256, 1, 1], \"registers per thread\": 168,"
-	" \"shared memory\": 232448, \"blocks per SM\": 1.939394, \"warps per SM\": 15.515152,"
-	" \"est. achieved occupancy %\": 12}},\n"
-	"  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"orphan\", \"pid\": 0, \"tid\": 7,"
-	" \"ts\": 130, \"dur\": 1, \"args\": {\"correlation\": 999}},\n"
-	"  {\"ph\": \"s\", \"id\": 77, \"pid\": 7, \"tid\": 9, \"ts\": 102, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
-	"  {\"ph\": \"f\", \"id\": 77, \"pid\": 0, \"tid\": 7, \"ts\": 104, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n"
-	"  {\"ph\": \"f\", \"id\": 78, \"pid\": 0, \"tid\": 7, \"ts\": 104, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n"
-	"  {\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 7, \"tid\": 9, \"ts\": 103,"
-	" \"s\": \"t\", \"args\": {\"Total Reserved\": 2097152, \"Total Allocated\": 512, \"Bytes\": 512,"
-	" \"Addr\": 139637223538688, \"Device Id\": 0, \"Device Type\": 1}},\n"
-	"  {\"ph\": \"C\", \"name\": \"mem\", \"pid\": 7, \"tid\": 9, \"ts\": 104, \"args\": {\"used\": 3.5, \"free\": 1}},\n"
-	"  {\"ph\": \"B\", \"name\": \"outer\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 200, \"cat\": \"user_annotation\"},\n"
-	"  {\"ph\": \"B\", \"name\": \"inner\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 201, \"cat\": \"user_annotation\"},\n"
-	"  {\"ph\": \"E\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 205},\n"
-	"  {\"ph\": \"E\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 210},\n"
-	"  {\"ph\": \"E\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 211},\n"
-	"  {\"ph\": \"b\", \"name\": \"async\", \"pid\": 7, \"tid\": 9, \"ts\": 1, \"id\": 1}\n"
-	"  ],\n"
-	"  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"world_size\": 8, \"pg_count\": 2,"
-	" \"nccl_version\": \"2.21.5\"},\n"
-	"  \"traceName\": \"t.json\", \"metadata\": {\"system\": {\"torch_version\": \"2.6.0\"}}\n"
-	"}\n";
+    "{\n  \"schemaVersion\": 1,\n"
+    "  \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100\", \"totalGlobalMem\": "
+    "85045477376,"
+    " \"computeMajor\": 9, \"computeMinor\": 0, \"numSms\": 132}],\n"
+    "  \"displayTimeUnit\": \"ms\", \"baseTimeNanoseconds\": 1700000000000000000,\n"
+    "  \"traceEvents\": [\n"
+    "  {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 7, \"tid\": 0, \"args\": {\"name\": "
+    "\"python\"}},\n"
+    "  {\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 7, \"tid\": 9, \"args\": {\"name\": "
+    "\"main\"}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"ProfilerStep#3\", \"pid\": 7, \"tid\": 9,"
+    " \"ts\": 100.5, \"dur\": 50, \"args\": {\"External id\": 1}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 7, \"tid\": 9,"
+    " \"ts\": 101, \"dur\": 10.25, \"args\": {\"External id\": 2, \"Input Dims\": [[2, 3], [3, 4]],"
+    " \"Input type\": [\"float\", \"float\"], \"Sequence number\": 5}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 7, "
+    "\"tid\": 9,"
+    " \"ts\": 102, \"dur\": 3, \"args\": {\"External id\": 2, \"correlation\": 77}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"sm90_xmma_gemm\", \"pid\": 0, \"tid\": 7,"
+    " \"ts\": 104, \"dur\": 20.001, \"args\": {\"External id\": 2, \"correlation\": 77, "
+    "\"device\": 0,"
+    " \"stream\": 7, \"grid\": [128, 2, 1], \"block\": [256, 1, 1], \"registers per thread\": 168,"
+    " \"shared memory\": 232448, \"blocks per SM\": 1.939394, \"warps per SM\": 15.515152,"
+    " \"est. achieved occupancy %\": 12}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"orphan\", \"pid\": 0, \"tid\": 7,"
+    " \"ts\": 130, \"dur\": 1, \"args\": {\"correlation\": 999}},\n"
+    "  {\"ph\": \"s\", \"id\": 77, \"pid\": 7, \"tid\": 9, \"ts\": 102, \"cat\": \"ac2g\", "
+    "\"name\": \"ac2g\"},\n"
+    "  {\"ph\": \"f\", \"id\": 77, \"pid\": 0, \"tid\": 7, \"ts\": 104, \"cat\": \"ac2g\", "
+    "\"name\": \"ac2g\", \"bp\": \"e\"},\n"
+    "  {\"ph\": \"f\", \"id\": 78, \"pid\": 0, \"tid\": 7, \"ts\": 104, \"cat\": \"ac2g\", "
+    "\"name\": \"ac2g\", \"bp\": \"e\"},\n"
+    "  {\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 7, "
+    "\"tid\": 9, \"ts\": 103,"
+    " \"s\": \"t\", \"args\": {\"Total Reserved\": 2097152, \"Total Allocated\": 512, \"Bytes\": "
+    "512,"
+    " \"Addr\": 139637223538688, \"Device Id\": 0, \"Device Type\": 1}},\n"
+    "  {\"ph\": \"C\", \"name\": \"mem\", \"pid\": 7, \"tid\": 9, \"ts\": 104, \"args\": "
+    "{\"used\": 3.5, \"free\": 1}},\n"
+    "  {\"ph\": \"B\", \"name\": \"outer\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 200, "
+    "\"cat\": \"user_annotation\"},\n"
+    "  {\"ph\": \"B\", \"name\": \"inner\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 201, "
+    "\"cat\": \"user_annotation\"},\n"
+    "  {\"ph\": \"E\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 205},\n"
+    "  {\"ph\": \"E\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 210},\n"
+    "  {\"ph\": \"E\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 211},\n"
+    "  {\"ph\": \"b\", \"name\": \"async\", \"pid\": 7, \"tid\": 9, \"ts\": 1, \"id\": 1}\n"
+    "  ],\n"
+    "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"world_size\": 8, \"pg_count\": "
+    "2,"
+    " \"nccl_version\": \"2.21.5\"},\n"
+    "  \"traceName\": \"t.json\", \"metadata\": {\"system\": {\"torch_version\": \"2.6.0\"}}\n"
+    "}\n";
 
 void test_torch_object_form(struct t *t)
 {
@@ -137,8 +151,9 @@ void test_torch_object_form(struct t *t)
 	CHECK_INT(t, tr->anomalies.count[AN_FLOW_ONE_END], 1);
 	CHECK_INT(t, tr->anomalies.count[AN_UNMATCHED_E], 1);
 	CHECK_INT(t, tr->anomalies.first_offset[AN_UNMATCHED_E],
-		  strstr(object_trace, "{\"ph\": \"E\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 211") -
-			  object_trace);
+		  strstr(object_trace,
+			 "{\"ph\": \"E\", \"pid\": \"Spans\", \"tid\": \"a\", \"ts\": 211") -
+		      object_trace);
 	CHECK_INT(t, tr_anomalies_total(&tr->anomalies), 3);
 	/* tracks: (7,9), (0,7), ("Spans","a") */
 	CHECK_INT(t, tr->tracks.n, 3);
@@ -153,8 +168,10 @@ void test_torch_truncated(struct t *t)
 {
 	/* Cut inside the third event: two events kept, truncation reported at
 	 * the start of the cut event. */
-	const char *text = "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":5},\n"
-			   " {\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1},\n"
+	const char *text = "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
+			   "\"ts\":1,\"dur\":5},\n"
+			   " {\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":1,"
+			   "\"ts\":2,\"dur\":1},\n"
 			   " {\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"c\",\"pid\":1,\"t";
 	struct err e = {0};
 	struct trace *tr = load_text(t, text, &e);
@@ -163,25 +180,32 @@ void test_torch_truncated(struct t *t)
 	CHECK(t, !tr->meta.object_form);
 	CHECK_INT(t, tr->ev.n, 2);
 	CHECK_INT(t, tr->anomalies.count[AN_TRUNCATED], 1);
-	CHECK_INT(t, tr->anomalies.first_offset[AN_TRUNCATED], strstr(text, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"c\"") - text);
+	CHECK_INT(t, tr->anomalies.first_offset[AN_TRUNCATED],
+		  strstr(text, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"c\"") - text);
 	tr_free(tr);
 }
 
 void test_torch_anomalies(struct t *t)
 {
 	const char *text =
-		"{\"traceEvents\": [\n"
-		"5,\n"							  /* not an object */
-		"{\"cat\":\"cpu_op\",\"name\":\"noph\",\"ts\":1},\n"	  /* missing ph */
-		"{\"ph\":\"X\",\"name\":\"nots\",\"dur\":1},\n"		  /* missing ts */
-		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"z\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":0},\n" /* zero ts + zero dur */
-		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"p\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":10},\n"
-		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"q\",\"pid\":1,\"tid\":1,\"ts\":15,\"dur\":10},\n" /* overlaps p */
-		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":\"x\",\"dur\":-3},\n" /* bad ts */
-		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"neg\",\"pid\":1,\"tid\":2,\"ts\":50,\"dur\":-3},\n"
-		"{\"ph\":\"B\",\"cat\":\"cpu_op\",\"name\":\"open\",\"pid\":1,\"tid\":3,\"ts\":60},\n"
-		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"nan\",\"pid\":1,\"tid\":4,\"ts\":70,\"dur\":1,\"args\":{\"x\":NaN}},\n"
-		"]}";
+	    "{\"traceEvents\": [\n"
+	    "5,\n"						 /* not an object */
+	    "{\"cat\":\"cpu_op\",\"name\":\"noph\",\"ts\":1},\n" /* missing ph */
+	    "{\"ph\":\"X\",\"name\":\"nots\",\"dur\":1},\n"	 /* missing ts */
+	    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"z\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":"
+	    "0},\n" /* zero ts + zero dur */
+	    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"p\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":"
+	    "10},\n"
+	    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"q\",\"pid\":1,\"tid\":1,\"ts\":15,\"dur\":"
+	    "10},\n" /* overlaps p */
+	    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":\"x\","
+	    "\"dur\":-3},\n" /* bad ts */
+	    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"neg\",\"pid\":1,\"tid\":2,\"ts\":50,"
+	    "\"dur\":-3},\n"
+	    "{\"ph\":\"B\",\"cat\":\"cpu_op\",\"name\":\"open\",\"pid\":1,\"tid\":3,\"ts\":60},\n"
+	    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"nan\",\"pid\":1,\"tid\":4,\"ts\":70,"
+	    "\"dur\":1,\"args\":{\"x\":NaN}},\n"
+	    "]}";
 	struct err e = {0};
 	struct trace *tr = load_text(t, text, &e);
 	if (!tr)
@@ -196,7 +220,8 @@ void test_torch_anomalies(struct t *t)
 	CHECK_INT(t, a->count[AN_ZERO_DUR], 1);
 	CHECK_INT(t, a->count[AN_NEGATIVE_DUR], 1);
 	CHECK_INT(t, a->count[AN_OVERLAP], 1);
-	CHECK_INT(t, a->first_offset[AN_OVERLAP], strstr(text, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"p\"") - text);
+	CHECK_INT(t, a->first_offset[AN_OVERLAP],
+		  strstr(text, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"p\"") - text);
 	CHECK_INT(t, a->count[AN_UNMATCHED_B], 1);
 	CHECK_INT(t, a->count[AN_NONSTANDARD], 2); /* NaN and the trailing comma */
 	CHECK_INT(t, tr->counts.events, 10);
@@ -228,14 +253,18 @@ void test_torch_big_gzip(struct t *t)
 	n += (size_t)sprintf(text + n, "{\"traceEvents\": [\n");
 	int events = 0;
 	while (n < cap - (6u << 20)) {
-		n += (size_t)sprintf(text + n,
-				     "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\", \"pid\": 0, \"tid\": %d, "
-				     "\"ts\": %d.%03d, \"dur\": 1.5, \"args\": {\"correlation\": %d}},\n",
-				     events % 50, events % 4, events * 2 + 10, events % 1000, events);
-		n += (size_t)sprintf(text + n,
-				     "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
-				     "\"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1, \"args\": {\"correlation\": %d}},\n",
-				     events * 2 + 10, events);
+		n += (size_t)sprintf(
+		    text + n,
+		    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\", \"pid\": 0, "
+		    "\"tid\": %d, "
+		    "\"ts\": %d.%03d, \"dur\": 1.5, \"args\": {\"correlation\": %d}},\n",
+		    events % 50, events % 4, events * 2 + 10, events % 1000, events);
+		n += (size_t)sprintf(
+		    text + n,
+		    "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+		    "\"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1, \"args\": {\"correlation\": "
+		    "%d}},\n",
+		    events * 2 + 10, events);
 		events++;
 	}
 	/* one 5 MiB name */
@@ -304,8 +333,10 @@ static bool same_tables(struct t *t, const struct trace *a, const struct trace *
 	}
 	for (size_t k = 0; k < a->tracks.n; k++) {
 		char x[32], y[32];
-		CHECK_STR(t, tr_id_text(a, &a->tracks.v[k].tid, x, 32), tr_id_text(b, &b->tracks.v[k].tid, y, 32));
-		CHECK_STR(t, tr_str(a, a->tracks.v[k].thread_name), tr_str(b, b->tracks.v[k].thread_name));
+		CHECK_STR(t, tr_id_text(a, &a->tracks.v[k].tid, x, 32),
+			  tr_id_text(b, &b->tracks.v[k].tid, y, 32));
+		CHECK_STR(t, tr_str(a, a->tracks.v[k].thread_name),
+			  tr_str(b, b->tracks.v[k].thread_name));
 		CHECK_INT(t, a->tracks.v[k].events, b->tracks.v[k].events);
 	}
 	for (size_t r = 0; r < a->ev.n && t->failed_checks == fails; r++) {
@@ -322,7 +353,8 @@ static bool same_tables(struct t *t, const struct trace *a, const struct trace *
 			CHECK_STR(t, tr_str(a, a->op.v[a->ev.aux[r]].input_dims),
 				  tr_str(b, b->op.v[b->ev.aux[r]].input_dims));
 		if (a->ev.aux[r] != TR_NONE && a->ev.kind[r] == TR_KERNEL)
-			CHECK_INT(t, a->gpu.v[a->ev.aux[r]].grid[0], b->gpu.v[b->ev.aux[r]].grid[0]);
+			CHECK_INT(t, a->gpu.v[a->ev.aux[r]].grid[0],
+				  b->gpu.v[b->ev.aux[r]].grid[0]);
 	}
 	return t->failed_checks == fails;
 }
@@ -335,32 +367,50 @@ void test_torch_parallel_same(struct t *t)
 	for (int i = 0; n < cap - 4096; i++) {
 		int tid = i % 5;
 		n += (size_t)sprintf(text + n,
-			"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op}, {\\\"x%d\", \"pid\": 1, \"tid\": %d, "
-			"\"ts\": %d, \"dur\": 3, \"args\": {\"Input Dims\": [[%d, 2]], \"External id\": %d}},\n",
-			i % 37, tid, 10 * i + 1, i % 11, i);
+				     "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op}, "
+				     "{\\\"x%d\", \"pid\": 1, \"tid\": %d, "
+				     "\"ts\": %d, \"dur\": 3, \"args\": {\"Input Dims\": [[%d, "
+				     "2]], \"External id\": %d}},\n",
+				     i % 37, tid, 10 * i + 1, i % 11, i);
 		if (i % 7 == 0)
-			n += (size_t)sprintf(text + n, "{\"ph\": \"B\", \"cat\": \"user_annotation\", \"name\": \"b%d\", "
-				"\"pid\": \"P\", \"tid\": \"x\", \"ts\": %d},\n", i, 10 * i + 2);
+			n += (size_t)sprintf(
+			    text + n,
+			    "{\"ph\": \"B\", \"cat\": \"user_annotation\", \"name\": \"b%d\", "
+			    "\"pid\": \"P\", \"tid\": \"x\", \"ts\": %d},\n",
+			    i, 10 * i + 2);
 		if (i % 7 == 3)
-			n += (size_t)sprintf(text + n, "{\"ph\": \"E\", \"pid\": \"P\", \"tid\": \"x\", \"ts\": %d},\n",
-					     10 * i + 2);
+			n += (size_t)sprintf(
+			    text + n,
+			    "{\"ph\": \"E\", \"pid\": \"P\", \"tid\": \"x\", \"ts\": %d},\n",
+			    10 * i + 2);
 		if (i % 13 == 0)
-			n += (size_t)sprintf(text + n, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d, "
-				"\"args\": {\"name\": \"t%d\"}},\n", 100 + i % 50, i);
+			n += (size_t)sprintf(
+			    text + n,
+			    "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %d, "
+			    "\"args\": {\"name\": \"t%d\"}},\n",
+			    100 + i % 50, i);
 		if (i % 5 == 0)
-			n += (size_t)sprintf(text + n,
-				"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\", \"pid\": 0, \"tid\": 7, \"ts\": %d, "
-				"\"dur\": 4, \"args\": {\"correlation\": %d, \"grid\": [%d, 1, 1]}},\n"
-				"{\"ph\": \"f\", \"id\": %d, \"pid\": 0, \"tid\": 7, \"ts\": %d, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n"
-				"{\"ph\": \"C\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"args\": {\"v\": %d}},\n"
-				"{\"ph\": \"i\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"args\": {\"Bytes\": %d}},\n",
-				i % 3, 10 * i + 1, i, i % 9, i, 10 * i + 1, 10 * i, i, 10 * i, i);
+			n += (size_t)sprintf(
+			    text + n,
+			    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\", \"pid\": 0, "
+			    "\"tid\": 7, \"ts\": %d, "
+			    "\"dur\": 4, \"args\": {\"correlation\": %d, \"grid\": [%d, 1, 1]}},\n"
+			    "{\"ph\": \"f\", \"id\": %d, \"pid\": 0, \"tid\": 7, \"ts\": %d, "
+			    "\"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n"
+			    "{\"ph\": \"C\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, \"ts\": %d, "
+			    "\"args\": {\"v\": %d}},\n"
+			    "{\"ph\": \"i\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, "
+			    "\"ts\": %d, \"args\": {\"Bytes\": %d}},\n",
+			    i % 3, 10 * i + 1, i, i % 9, i, 10 * i + 1, 10 * i, i, 10 * i, i);
 	}
-	n += (size_t)sprintf(text + n, "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, \"tid\": 1, \"ts\": 5}\n]}\n");
+	n += (size_t)sprintf(
+	    text + n,
+	    "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, \"tid\": 1, \"ts\": 5}\n]}\n");
 	char *path = t_write_tmp(text, n);
 	struct trace *a = NULL, *b = NULL;
 	struct err e = {0};
-	struct tr_load_opts serial = {.threads = 1}, par = {.threads = 2, .split_min = 2048, .window = 16384};
+	struct tr_load_opts serial = {.threads = 1},
+			    par = {.threads = 2, .split_min = 2048, .window = 16384};
 	CHECK_INT(t, tr_load(path, &serial, &a, &e), 0);
 	CHECK_INT(t, tr_load(path, &par, &b, &e), 0);
 	if (a && b && same_tables(t, a, b)) {
@@ -416,7 +466,9 @@ void test_torch_synth_counts(struct t *t)
 	static const struct {
 		bool anomalies, truncate, gzip;
 		uint64_t size;
-	} cases[] = {{false, false, false, 0}, {true, false, false, 0}, {true, true, true, 0},
+	} cases[] = {{false, false, false, 0},
+		     {true, false, false, 0},
+		     {true, true, true, 0},
 		     {false, false, true, 12u << 20}};
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		struct synth_opts o;
@@ -434,11 +486,13 @@ void test_torch_synth_counts(struct t *t)
 		CHECK_INT(t, synth_write(&o, f, &st, &e), 0);
 		fclose(f);
 		if (o.anomalies)
-			CHECK_INT(t, st.an_orphan_kernels + st.an_zero_dur + st.an_partial_overlaps +
-					     st.an_flow_s_only + st.an_unmatched_b,
+			CHECK_INT(t,
+				  st.an_orphan_kernels + st.an_zero_dur + st.an_partial_overlaps +
+				      st.an_flow_s_only + st.an_unmatched_b,
 				  5);
 		for (int threads = 1; threads <= 2; threads++) {
-			struct tr_load_opts lo = {.threads = threads, .split_min = 65536,
+			struct tr_load_opts lo = {.threads = threads,
+						  .split_min = 65536,
 						  .window = threads == 2 ? 1u << 20 : 0};
 			struct trace *tr = NULL;
 			CHECK_INT(t, tr_load(path, &lo, &tr, &e), 0);
@@ -462,12 +516,15 @@ void test_torch_wide_values(struct t *t)
 	int rows = 0;
 	for (int i = 0; n < cap - 512; i++, rows++)
 		n += (size_t)sprintf(text + n,
-				     "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"w\", \"pid\": 1, \"tid\": %d, "
-				     "\"ts\": %d, \"dur\": %s, \"args\": {\"External id\": %s, \"correlation\": %d}},\n",
+				     "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"w\", "
+				     "\"pid\": 1, \"tid\": %d, "
+				     "\"ts\": %d, \"dur\": %s, \"args\": {\"External id\": %s, "
+				     "\"correlation\": %d}},\n",
 				     i, 10 + i, i % 3 == 0 ? "5000000.5" : "1.25",
 				     i % 4 == 0 ? "5000000000" : "17", i % 5 == 0 ? -7 : i);
-	n += (size_t)sprintf(text + n, "{\"ph\": \"B\", \"name\": \"long\", \"pid\": 2, \"tid\": 2, \"ts\": 1},\n"
-				       "{\"ph\": \"E\", \"pid\": 2, \"tid\": 2, \"ts\": 9000000}]\n");
+	n += (size_t)sprintf(
+	    text + n, "{\"ph\": \"B\", \"name\": \"long\", \"pid\": 2, \"tid\": 2, \"ts\": 1},\n"
+		      "{\"ph\": \"E\", \"pid\": 2, \"tid\": 2, \"ts\": 9000000}]\n");
 	char *path = t_write_tmp(text, n);
 	for (int threads = 1; threads <= 2; threads++) {
 		struct tr_load_opts o = {.threads = threads, .split_min = 4096, .window = 65536};
@@ -483,7 +540,8 @@ void test_torch_wide_values(struct t *t)
 			bad |= tr_ext_id(tr, (size_t)i) != (i % 4 == 0 ? 5000000000LL : 17);
 			bad |= tr_corr(tr, (size_t)i) != (i % 5 == 0 ? -7 : i);
 			if (bad)
-				t_fail(t, __FILE__, __LINE__, "threads %d: row %d reads back wrong", threads, i);
+				t_fail(t, __FILE__, __LINE__, "threads %d: row %d reads back wrong",
+				       threads, i);
 		}
 		CHECK_INT(t, tr_dur(tr, (size_t)rows), 8999999000LL);
 		CHECK_INT(t, tr_corr(tr, (size_t)rows), -1);
@@ -502,13 +560,18 @@ void test_torch_links(struct t *t)
 {
 	/* r1 launches k1 and k2 (same correlation); d1 is a driver call
 	 * launching k3; k4 has no launcher. */
-	const char *text =
-		"[{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"r1\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,\"args\":{\"correlation\":5}},\n"
-		" {\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k1\",\"pid\":0,\"tid\":7,\"ts\":3,\"dur\":1,\"args\":{\"correlation\":5}},\n"
-		" {\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\",\"pid\":0,\"tid\":8,\"ts\":3,\"dur\":1,\"args\":{\"correlation\":5}},\n"
-		" {\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"d1\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1,\"args\":{\"correlation\":6}},\n"
-		" {\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k3\",\"pid\":0,\"tid\":7,\"ts\":7,\"dur\":1,\"args\":{\"correlation\":6}},\n"
-		" {\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"k4\",\"pid\":0,\"tid\":7,\"ts\":9,\"dur\":1,\"args\":{\"correlation\":9}}]";
+	const char *text = "[{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"r1\",\"pid\":1,"
+			   "\"tid\":1,\"ts\":1,\"dur\":1,\"args\":{\"correlation\":5}},\n"
+			   " {\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k1\",\"pid\":0,\"tid\":7,"
+			   "\"ts\":3,\"dur\":1,\"args\":{\"correlation\":5}},\n"
+			   " {\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\",\"pid\":0,\"tid\":8,"
+			   "\"ts\":3,\"dur\":1,\"args\":{\"correlation\":5}},\n"
+			   " {\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"d1\",\"pid\":1,"
+			   "\"tid\":1,\"ts\":5,\"dur\":1,\"args\":{\"correlation\":6}},\n"
+			   " {\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k3\",\"pid\":0,\"tid\":7,"
+			   "\"ts\":7,\"dur\":1,\"args\":{\"correlation\":6}},\n"
+			   " {\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"k4\",\"pid\":0,"
+			   "\"tid\":7,\"ts\":9,\"dur\":1,\"args\":{\"correlation\":9}}]";
 	struct err e = {0};
 	struct trace *tr = load_text(t, text, &e);
 	if (!tr)
@@ -550,14 +613,19 @@ void test_torch_track_order(struct t *t)
 	 * tid 1); tid 2 scrambled by a multiplicative hash of the index */
 	for (int b = 39; b >= 0; b--)
 		for (int i = 0; i < 100; i++)
-			n += (size_t)sprintf(text + n,
-					     "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
-					     "\"ts\":%d,\"dur\":%d},\n", 1 + b * 1000 + i * 10, i % 3 ? 1 : 5);
+			n += (size_t)sprintf(
+			    text + n,
+			    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
+			    "\"ts\":%d,\"dur\":%d},\n",
+			    1 + b * 1000 + i * 10, i % 3 ? 1 : 5);
 	for (int i = 0; i < 3000; i++)
-		n += (size_t)sprintf(text + n,
-				     "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":2,"
-				     "\"ts\":%u,\"dur\":1},\n", 1 + (unsigned)(i * 2654435761u % 1000));
-	n += (size_t)sprintf(text + n, "{\"ph\":\"i\",\"name\":\"end\",\"pid\":1,\"tid\":1,\"ts\":1}]\n");
+		n += (size_t)sprintf(
+		    text + n,
+		    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":2,"
+		    "\"ts\":%u,\"dur\":1},\n",
+		    1 + (unsigned)(i * 2654435761u % 1000));
+	n += (size_t)sprintf(text + n,
+			     "{\"ph\":\"i\",\"name\":\"end\",\"pid\":1,\"tid\":1,\"ts\":1}]\n");
 	char *path = t_write_tmp(text, n);
 	struct trace *tr = NULL;
 	struct err e = {0};
@@ -573,10 +641,12 @@ void test_torch_track_order(struct t *t)
 			for (size_t i = first[k] + 1; i < first[k + 1] && !bad; i++) {
 				uint32_t a = rows[i - 1], b = rows[i];
 				int64_t ta = tr->ev.ts[a], tb = tr->ev.ts[b];
-				bad = ta > tb || (ta == tb && (tr_dur(tr, a) < tr_dur(tr, b) ||
-							       (tr_dur(tr, a) == tr_dur(tr, b) && a > b)));
+				bad = ta > tb ||
+				      (ta == tb && (tr_dur(tr, a) < tr_dur(tr, b) ||
+						    (tr_dur(tr, a) == tr_dur(tr, b) && a > b)));
 				if (bad)
-					t_fail(t, __FILE__, __LINE__, "track %zu out of order at %zu", k, i);
+					t_fail(t, __FILE__, __LINE__,
+					       "track %zu out of order at %zu", k, i);
 			}
 		free(rows);
 		free(first);
