@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/load.h"
-#include "torch/dist.h"
+#include "tbprof/dist.h"
 #include "views/view_dist.h"
 
 const char cmd_dist_help[] =

@@ -1,5 +1,5 @@
 /* kernels: `gpuprof kernels`, torch-tb-profiler's Kernel view of a trace
- * (src/torch/kernels.h). */
+ * (src/tbprof/kernels.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* memory: `gpuprof memory`, torch-tb-profiler's Memory view of a trace
- * (src/torch/memory.h). */
+ * (src/tbprof/memory.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

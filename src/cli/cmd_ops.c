@@ -1,5 +1,5 @@
 /* ops: `gpuprof ops`, torch-tb-profiler's Operator view of a trace
- * (src/torch/ops.h). */
+ * (src/tbprof/ops.h). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/load.h"
-#include "torch/select.h"
+#include "tbprof/select.h"
 
 const char cmd_steps_help[] =
     "Usage: gpuprof steps [options] TRACE\n"

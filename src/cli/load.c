@@ -1,14 +1,15 @@
 /* load: how every trace command loads a trace: progress on stderr for long
  * loads on a terminal, --strict, the one-line anomaly note, and the cut to
- * --step / --range (torch/select.h). */
+ * --step / --range (tbprof/select.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
+#include "kineto/kineto.h"
 #include "cli/load.h"
-#include "torch/select.h"
+#include "tbprof/select.h"
 
 struct progress {
 	const char *path;
@@ -41,7 +42,7 @@ static void on_progress(void *ctx, int64_t done, int64_t total)
 	p->shown = true;
 }
 
-/* --step / --range: the trace cut to their window (torch/select.h); the
+/* --step / --range: the trace cut to their window (tbprof/select.h); the
  * loaded trace goes with the window, or is freed on an error. */
 static int apply_window(struct app *app, struct trace **t)
 {
@@ -62,7 +63,7 @@ int app_load_trace(struct app *app, const char *path, struct trace **out)
 	struct err e = {0};
 	struct progress p = {.path = path};
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
-	struct tr_load_opts opts = {0};
+	struct kineto_opts opts = {0};
 	const char *threads = getenv("GPUPROF_THREADS");
 	if (threads && *threads)
 		opts.threads = atoi(threads) > 1 ? 2 : 1;
@@ -70,7 +71,7 @@ int app_load_trace(struct app *app, const char *path, struct trace **out)
 		opts.progress = on_progress;
 		opts.progress_ctx = &p;
 	}
-	int rc = tr_load(path, &opts, out, &e);
+	int rc = kineto_load(path, &opts, out, &e);
 	if (p.shown)
 		fprintf(stderr, "\r\033[K");
 	if (rc)

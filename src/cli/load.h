@@ -3,7 +3,7 @@
 #define GP_CLI_LOAD_H
 
 #include "cli/cli.h"
-#include "torch/trace.h"
+#include "trace/trace.h"
 
 /* Loads path into *out. Returns 0, or the exit code after printing the
  * error (2), in which case *out is NULL. */

@@ -2,7 +2,7 @@
  * Event Format that Perfetto and chrome://tracing open), whole or a window
  * of it; what `GET /api/file/ID/trace` serves for "Open in Perfetto".
  *
- * Written from the model (torch/trace.h), not copied from the input: every
+ * Written from the model (trace/trace.h), not copied from the input: every
  * kept event (X, B/E pairs, instants, s/t/f flows, C counters) with the
  * arguments the model keeps, plus the metadata it keeps (process and thread
  * names, labels, sort indexes; device properties, schema version, base
@@ -10,7 +10,7 @@
  * same tracks and the same analyses; what the model does not keep (other
  * arguments, unknown metadata, the category text where several spell one
  * kind, `I` instants, which come back as `i`) is not there. Output depends
- * only on the trace and the window. Depends on torch/trace.h, core.
+ * only on the trace and the window. Depends on trace/trace.h, core.
  */
 #ifndef GP_EXPORT_CHROME_H
 #define GP_EXPORT_CHROME_H
@@ -20,7 +20,7 @@
 #include <stdio.h>
 
 #include "core/err.h"
-#include "torch/trace.h"
+#include "trace/trace.h"
 
 struct chrome_opts {
 	/* Only what meets [start_ns, end_ns) on the trace's clock: slices

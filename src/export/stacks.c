@@ -6,8 +6,8 @@
 
 #include "core/strpool.h"
 #include "export/stacks.h"
-#include "torch/check.h"
-#include "torch/link.h"
+#include "trace/check.h"
+#include "trace/link.h"
 
 #define STK_MAX_ITEMS ((size_t)1 << 31)
 

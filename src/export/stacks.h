@@ -20,7 +20,7 @@
  * children of one parent never overlap, so it is never negative.
  *
  * gpu: each kernel / memcpy / memset that a runtime call launched
- * (torch/link.h) becomes a leaf under that runtime's stack, with its GPU
+ * (trace/link.h) becomes a leaf under that runtime's stack, with its GPU
  * duration as its self time, and is left out of its stream's track (so it
  * is counted once). These leaves add GPU time to the inclusive (and total)
  * time of every frame above them, as pprof's cum does: the runtime call's
@@ -46,7 +46,7 @@
 
 #include "core/arena.h"
 #include "core/err.h"
-#include "torch/trace.h"
+#include "trace/trace.h"
 
 #define STK_NONE UINT32_MAX
 #define STK_THREAD_KIND 255 /* kind of the track-name frames */

@@ -20,7 +20,7 @@
  * max_jobs analyses or loads run at once (the others wait).
  *
  * Owns the loaded traces (srv_add hands them over). Talks to the outside
- * (sockets); depends on views/, torch/, ncu/, nsys/, io/, report/, core/ and
+ * (sockets); depends on views/, trace/, tbprof/, kineto/, ncu/, nsys/, io/, report/, core/ and
  * libmicrohttpd.
  * The handlers' state lives in struct srv: no global mutable state.
  */
@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
-#include "torch/trace.h"
+#include "trace/trace.h"
 
 struct srv_opts {
 	const char *host;   /* address to bind: an IP literal or "localhost" */

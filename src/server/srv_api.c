@@ -9,11 +9,12 @@
 #include <unistd.h>
 
 #include "ncu/ncu.h"
+#include "kineto/kineto.h"
 #include "nsys/nsys.h"
 #include "report/report.h"
 #include "core/lru.h"
 #include "server/srv_int.h"
-#include "torch/select.h"
+#include "tbprof/select.h"
 #include "views/view.h"
 
 void srv_job_begin(struct srv *s)
@@ -526,7 +527,7 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 	struct err e = {0};
 	struct trace *t = NULL;
 	struct ncu_report *nr = NULL;
-	struct tr_load_opts lo = {0};
+	struct kineto_opts lo = {0};
 	if (srv_is_nsys_analysis(path)) {
 		int id = srv_upload_nsys_analysis(s, u, path, &e);
 		char msg[1200];
@@ -557,7 +558,7 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 	}
 	srv_job_begin(s);
 	/* an .ncu-rep by its magic (as the CLI), else a trace */
-	int rc = srv_is_ncu_file(path) ? ncu_load(&nr, path, &e) : tr_load(path, &lo, &t, &e);
+	int rc = srv_is_ncu_file(path) ? ncu_load(&nr, path, &e) : kineto_load(path, &lo, &t, &e);
 	srv_job_end(s);
 	if (rc) {
 		char where[64] = "";

@@ -1,5 +1,5 @@
 /* srv_dist: GET /api/dist?files=1,2,...&tb_compat=1&step=N|A-B&range=NAME&names=A,B,...,
- * the distributed view (torch-tb-profiler's, torch/dist.h) over several
+ * the distributed view (torch-tb-profiler's, tbprof/dist.h) over several
  * loaded traces, one per worker: what `gpuprof dist [--tb-compat] [--step
  * ...|--range NAME] [--names A,B,...] --format json FILE...` prints for the
  * same files in the same order, written by the same views/view_dist.c
@@ -29,7 +29,7 @@
 
 #include "report/report.h"
 #include "server/srv_int.h"
-#include "torch/dist.h"
+#include "tbprof/dist.h"
 #include "views/view_dist.h"
 
 #define UPLOAD_PATH "/proc/self/fd/"

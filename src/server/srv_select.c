@@ -4,7 +4,7 @@
  * trace's distinct user annotation names, for the page's --range field).
  *
  * The loaded trace is never changed: a selection is answered from a window
- * of it (torch/select.h, the CLI's own cut), built once per (file, step,
+ * of it (tbprof/select.h, the CLI's own cut), built once per (file, step,
  * range) and kept in a small table of the last SRV_MAX_WINS windows used.
  * Each window is reference counted: the table holds one reference and every
  * request using it one more, so evicting a window another request is still
@@ -17,8 +17,8 @@
 #include "core/sort.h"
 #include "report/report.h"
 #include "server/srv_int.h"
-#include "torch/select.h"
-#include "torch/window.h"
+#include "tbprof/select.h"
+#include "trace/window.h"
 #include "views/view.h"
 
 struct srv_win {

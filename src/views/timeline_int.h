@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "torch/link.h"
+#include "trace/link.h"
 #include "views/timeline_lod.h"
 #include "views/view.h"
 

@@ -1,7 +1,7 @@
 /* views: the trace views (summary, steps, ops, kernels, memory) as
  * computations that write to any report sink, with no CLI around them.
  *
- * A view is computed once (view_compute: the analyses of src/torch) and then
+ * A view is computed once (view_compute: the analyses of src/tbprof) and then
  * emitted into a struct report (view_emit) with the one column declaration
  * of each table, so `gpuprof <cmd>` and the HTTP API of `gpuprof serve`
  * produce the same tables from the same code. The split lets a caller open
@@ -9,7 +9,7 @@
  * on an error).
  *
  * Layering: this area sits between the analyses and the front ends: it
- * depends on torch/ and report/ (and core), never on cli/ or server/. It was
+ * depends on trace/, tbprof/ and report/ (and core), never on cli/ or server/. It was
  * given its own folder rather than src/report/ because report/ depends on
  * core only and must not know the trace model.
  *
@@ -27,10 +27,10 @@
 
 #include "core/err.h"
 #include "report/report.h"
-#include "torch/kernels.h"
-#include "torch/memory.h"
-#include "torch/ops.h"
-#include "torch/trace.h"
+#include "tbprof/kernels.h"
+#include "tbprof/memory.h"
+#include "tbprof/ops.h"
+#include "trace/trace.h"
 
 enum view_kind { VIEW_SUMMARY, VIEW_STEPS, VIEW_OPS, VIEW_KERNELS, VIEW_MEMORY, VIEW_COUNT };
 

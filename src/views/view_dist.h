@@ -1,17 +1,17 @@
 /* view_dist: the tables of `gpuprof dist` (overlap, waittime, commops,
  * workers, gpus and the 'distributed' section) written into any report
  * sink, so that the CLI and GET /api/dist of `gpuprof serve` print the same
- * JSON from the same code. The computation is torch/dist.h's; worker names
+ * JSON from the same code. The computation is tbprof/dist.h's; worker names
  * come from dist_worker_name of each file's name (its path's base name on
  * the command line, an upload's name in the server).
  *
- * Depends on torch/dist.h and report/.
+ * Depends on tbprof/dist.h and report/.
  */
 #ifndef GP_VIEWS_VIEW_DIST_H
 #define GP_VIEWS_VIEW_DIST_H
 
 #include "report/report.h"
-#include "torch/dist.h"
+#include "tbprof/dist.h"
 
 /* Writes d's tables and the 'distributed' section into r (which stays
  * open). 0, or -1 when out of memory. */

@@ -2,10 +2,10 @@
 #ifndef GP_VIEWS_VIEW_INT_H
 #define GP_VIEWS_VIEW_INT_H
 
-#include "torch/gpumetrics.h"
-#include "torch/optree.h"
-#include "torch/overview.h"
-#include "torch/steps.h"
+#include "tbprof/gpumetrics.h"
+#include "tbprof/optree.h"
+#include "tbprof/overview.h"
+#include "tbprof/steps.h"
 #include "views/view.h"
 
 /* Every analysis result a view may hold; those a view does not use stay

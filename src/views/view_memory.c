@@ -1,4 +1,4 @@
-/* view_memory: torch-tb-profiler's Memory view (src/torch/memory.h) as
+/* view_memory: torch-tb-profiler's Memory view (src/tbprof/memory.h) as
  * `gpuprof memory` and GET /api/file/ID/memory show it: per-operator
  * statistics and peaks, or the memory curve and/or the allocation events of
  * one device, then what was read. */

@@ -1,5 +1,5 @@
 /* view_tables: the operator and kernel tables (torch-tb-profiler's Operator
- * and Kernel views; src/torch/ops.h, src/torch/kernels.h), as `gpuprof ops`,
+ * and Kernel views; src/tbprof/ops.h, src/tbprof/kernels.h), as `gpuprof ops`,
  * `gpuprof kernels` and GET /api/file/ID/{ops,kernels} show them. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "core/sort.h"
-#include "torch/check.h"
+#include "trace/check.h"
 #include "views/timeline_int.h"
 
 void tl_index_free(struct tl_index *ix)

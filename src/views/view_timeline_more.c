@@ -8,7 +8,7 @@
  * either the one sample {col, ts, value} or, for several, {col, ts, end,
  * count, min, max, last}: at most px + 1 points per counter.
  *
- * Flows: the launch -> GPU activity links of torch/link.c (the
+ * Flows: the launch -> GPU activity links of trace/link.c (the
  * "correlation" argument; Kineto's "ac2g" s/f events say the same and are
  * not drawn twice) and the chains of other s/t/f events: consecutive events
  * of one (cat, id) by time. An end binds as chrome://tracing binds it: s

@@ -8,7 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "torch/trace.h"
+#include "trace/trace.h"
+#include "kineto/kineto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	struct trace *t = NULL;
 	struct err e = {0};
-	int rc = tr_load(path, NULL, &t, &e);
+	int rc = kineto_load(path, NULL, &t, &e);
 	if (rc == 0 && !t)
 		abort(); /* success must give a trace */
 	if (rc != 0 && t)

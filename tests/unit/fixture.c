@@ -4,7 +4,8 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "torch/trace.h"
+#include "trace/trace.h"
+#include "kineto/kineto.h"
 
 char *t_write_tmp(const char *data, size_t len)
 {
@@ -33,7 +34,7 @@ struct trace *t_load_text(struct t *t, const char *text)
 		t_fail(t, __FILE__, __LINE__, "cannot write a temp file");
 		return NULL;
 	}
-	if (tr_load(path, NULL, &tr, &e))
+	if (kineto_load(path, NULL, &tr, &e))
 		t_fail(t, __FILE__, __LINE__, "load failed: %s", e.msg);
 	unlink(path);
 	free(path);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "torch/dist.h"
+#include "tbprof/dist.h"
 #include "test.h"
 
 /* dist over n traces (workers "w0", "w1", ...). */

@@ -1,10 +1,10 @@
-/* Memory view (torch/memory.h) on small hand-written traces. Every expected
+/* Memory view (tbprof/memory.h) on small hand-written traces. Every expected
  * number is worked out by hand in the comment above it (times in the traces
  * are µs; results are ns and bytes). */
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "torch/memory.h"
+#include "tbprof/memory.h"
 #include "test.h"
 
 struct fixture {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "torch/kernels.h"
-#include "torch/ops.h"
-#include "torch/optree.h"
+#include "tbprof/kernels.h"
+#include "tbprof/ops.h"
+#include "tbprof/optree.h"
 #include "test.h"
 
 /* The operator view of text, by name, in tb's order. */

@@ -3,7 +3,7 @@
  * ns) and hand-made degenerate cases worked out from the reference rules. */
 #include <stdlib.h>
 
-#include "torch/ranges.h"
+#include "tbprof/ranges.h"
 #include "test.h"
 
 #define N(a) (sizeof a / sizeof a[0])

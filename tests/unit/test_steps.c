@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "torch/gpumetrics.h"
-#include "torch/steps.h"
+#include "tbprof/gpumetrics.h"
+#include "tbprof/steps.h"
 #include "test.h"
 
 static int compute(struct t *t, const char *text, bool compat, struct st_result *s)

@@ -4,7 +4,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "torch/trace.h"
+#include "trace/trace.h"
+#include "kineto/kineto.h"
 #include "test.h"
 
 static struct trace *load_text(struct t *t, const char *text, struct err *e)
@@ -234,14 +235,14 @@ void test_torch_syntax_error(struct t *t)
 	char *path = t_write_tmp(text, strlen(text));
 	struct trace *tr = NULL;
 	struct err e = {0};
-	CHECK_INT(t, tr_load(path, NULL, &tr, &e), ERR_FORMAT);
+	CHECK_INT(t, kineto_load(path, NULL, &tr, &e), ERR_FORMAT);
 	CHECK(t, tr == NULL);
 	CHECK_INT(t, e.offset, 27);
 	CHECK_STR(t, e.msg, "expected ',' or '}', found a string");
 	unlink(path);
 	free(path);
 	struct trace *tr2 = NULL;
-	CHECK_INT(t, tr_load("/nonexistent/x.json", NULL, &tr2, &e), ERR_IO);
+	CHECK_INT(t, kineto_load("/nonexistent/x.json", NULL, &tr2, &e), ERR_IO);
 }
 
 /* A trace larger than the read buffer, gzip in two members, with one event
@@ -284,7 +285,7 @@ void test_torch_big_gzip(struct t *t)
 	gzclose(gz);
 	struct trace *tr = NULL;
 	struct err e = {0};
-	int rc = tr_load(path, NULL, &tr, &e);
+	int rc = kineto_load(path, NULL, &tr, &e);
 	CHECK_INT(t, rc, 0);
 	if (tr) {
 		CHECK(t, tr->gzip);
@@ -409,10 +410,10 @@ void test_torch_parallel_same(struct t *t)
 	char *path = t_write_tmp(text, n);
 	struct trace *a = NULL, *b = NULL;
 	struct err e = {0};
-	struct tr_load_opts serial = {.threads = 1},
+	struct kineto_opts serial = {.threads = 1},
 			    par = {.threads = 2, .split_min = 2048, .window = 16384};
-	CHECK_INT(t, tr_load(path, &serial, &a, &e), 0);
-	CHECK_INT(t, tr_load(path, &par, &b, &e), 0);
+	CHECK_INT(t, kineto_load(path, &serial, &a, &e), 0);
+	CHECK_INT(t, kineto_load(path, &par, &b, &e), 0);
 	if (a && b && same_tables(t, a, b)) {
 		CHECK(t, a->ev.n > 10000);
 		CHECK(t, a->counts.by_phase['B'] > 1000);
@@ -491,11 +492,11 @@ void test_torch_synth_counts(struct t *t)
 				      st.an_flow_s_only + st.an_unmatched_b,
 				  5);
 		for (int threads = 1; threads <= 2; threads++) {
-			struct tr_load_opts lo = {.threads = threads,
+			struct kineto_opts lo = {.threads = threads,
 						  .split_min = 65536,
 						  .window = threads == 2 ? 1u << 20 : 0};
 			struct trace *tr = NULL;
-			CHECK_INT(t, tr_load(path, &lo, &tr, &e), 0);
+			CHECK_INT(t, kineto_load(path, &lo, &tr, &e), 0);
 			if (tr) {
 				check_synth(t, &st, tr);
 				CHECK_INT(t, tr->gzip, o.gzip);
@@ -527,10 +528,10 @@ void test_torch_wide_values(struct t *t)
 		      "{\"ph\": \"E\", \"pid\": 2, \"tid\": 2, \"ts\": 9000000}]\n");
 	char *path = t_write_tmp(text, n);
 	for (int threads = 1; threads <= 2; threads++) {
-		struct tr_load_opts o = {.threads = threads, .split_min = 4096, .window = 65536};
+		struct kineto_opts o = {.threads = threads, .split_min = 4096, .window = 65536};
 		struct trace *tr = NULL;
 		struct err e = {0};
-		CHECK_INT(t, tr_load(path, &o, &tr, &e), 0);
+		CHECK_INT(t, kineto_load(path, &o, &tr, &e), 0);
 		if (!tr)
 			continue;
 		CHECK_INT(t, tr->ev.n, rows + 1);
@@ -554,7 +555,7 @@ void test_torch_wide_values(struct t *t)
 	free(text);
 }
 
-#include "torch/link.h"
+#include "trace/link.h"
 
 void test_torch_links(struct t *t)
 {
@@ -600,7 +601,7 @@ void test_torch_links(struct t *t)
 	tr_free(tr);
 }
 
-#include "torch/check.h"
+#include "trace/check.h"
 
 /* Per-track order: (ts, longer first, input order), from inputs made of a
  * few ordered runs (the natural merge) and from scrambled ones. */
@@ -629,8 +630,8 @@ void test_torch_track_order(struct t *t)
 	char *path = t_write_tmp(text, n);
 	struct trace *tr = NULL;
 	struct err e = {0};
-	struct tr_load_opts o = {.threads = 1};
-	CHECK_INT(t, tr_load(path, &o, &tr, &e), 0);
+	struct kineto_opts o = {.threads = 1};
+	CHECK_INT(t, kineto_load(path, &o, &tr, &e), 0);
 	uint32_t *rows = NULL;
 	size_t *first = NULL;
 	if (tr && !tr_track_order(tr, &rows, &first)) {

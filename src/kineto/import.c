@@ -1,0 +1,644 @@
+/* import: loads a Kineto trace (kineto_load): the buffer and refill loop, the
+ * top-level structure (object or bare array, truncation) and the metadata
+ * keys. Events themselves are read by import_event.c and stored by
+ * import_commit.c; derived checks run in check.c. */
+#include <stdio.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/limits.h"
+#include "core/sort.h"
+#include "io/source.h"
+#include "trace/check.h"
+#include "kineto/import_internal.h"
+#include "kineto/kineto.h"
+
+enum state { ST_BEGIN, ST_MEMBER, ST_MEMBER_NEXT, ST_EV_FIRST, ST_EV_ITEM, ST_EV_NEXT, ST_DONE };
+
+struct loader {
+	struct imp m;
+	struct imp_worker *w; /* NULL: serial import */
+	const char *map_end;  /* mapped input: its end; the window is j->base..j->end */
+	size_t split_min;
+	struct src *src;
+	char *buf;
+	size_t cap, len;
+	bool eof;
+	const struct kineto_opts *opts;
+	int64_t next_progress;
+};
+
+static int nomem(struct loader *l)
+{
+	return err_set(l->m.e, ERR_NOMEM, l->m.t->path, -1, "out of memory");
+}
+
+/* Mapped input: the window moves forward over the mapping; the pages
+ * before the record being read are released. */
+static int refill_map(struct loader *l, const char *record)
+{
+	struct jscan *j = &l->m.j;
+	if ((size_t)(j->end - record) > LIM_EVENT_BYTES)
+		return err_set(l->m.e, ERR_LIMIT, l->m.t->path, jscan_off(j, record),
+			       "one trace record is larger than %u MiB", LIM_EVENT_BYTES >> 20);
+	src_map_release(l->src, (size_t)(record - j->base));
+	size_t remain = (size_t)(l->map_end - j->end);
+	if (!remain)
+		l->eof = true;
+	j->end += remain < l->cap ? remain : l->cap;
+	j->p = record;
+	if (l->opts && l->opts->progress && src_raw_pos(l->src) >= l->next_progress) {
+		l->opts->progress(l->opts->progress_ctx, src_raw_pos(l->src), src_raw_size(l->src));
+		l->next_progress = src_raw_pos(l->src) + (16 << 20);
+	}
+	return 0;
+}
+
+/* Keeps the bytes from record on, appends input. Sets eof when the source
+ * ended. */
+static int refill(struct loader *l, const char *record)
+{
+	struct jscan *j = &l->m.j;
+	if (l->map_end)
+		return refill_map(l, record);
+	size_t keep = (size_t)(record - l->buf);
+	size_t rest = l->len - keep;
+	memmove(l->buf, l->buf + keep, rest);
+	l->len = rest;
+	j->base_off += (int64_t)keep;
+	if (l->len > l->cap / 2) { /* a large record: make room for it */
+		if (l->len > LIM_EVENT_BYTES)
+			return err_set(l->m.e, ERR_LIMIT, l->m.t->path, j->base_off,
+				       "one trace record is larger than %u MiB",
+				       LIM_EVENT_BYTES >> 20);
+		size_t ncap = l->cap * 2;
+		char *nb = realloc(l->buf, ncap);
+		if (!nb)
+			return nomem(l);
+		l->buf = nb;
+		l->cap = ncap;
+	}
+	/* Fill the window: large windows keep both importing threads busy. */
+	while (l->len < l->cap) {
+		size_t got;
+		int rc = src_read(l->src, l->buf + l->len, l->cap - l->len, &got, l->m.e);
+		if (rc)
+			return rc;
+		if (!got) {
+			l->eof = true;
+			break;
+		}
+		l->len += got;
+	}
+	j->base = l->buf;
+	j->p = l->buf; /* the kept record now starts the buffer */
+	j->end = l->buf + l->len;
+	if (l->opts && l->opts->progress && src_raw_pos(l->src) >= l->next_progress) {
+		l->opts->progress(l->opts->progress_ctx, src_raw_pos(l->src), src_raw_size(l->src));
+		l->next_progress = src_raw_pos(l->src) + (16 << 20);
+	}
+	return 0;
+}
+
+static bool key_is(const struct jstr *k, const char *lit)
+{
+	return k->len == strlen(lit) && !memcmp(k->s, lit, k->len);
+}
+
+/* Reads a number into *v (INT64_MIN stays when it is not an integer). */
+static int meta_int(struct jscan *j, int64_t *v)
+{
+	struct jstr s;
+	if (jscan_kind(*j->p) != JK_NUMBER)
+		return jscan_skip(j);
+	int rc = jscan_number(j, &s);
+	if (!rc && jnum_i64(s.s, s.len, v))
+		*v = INT64_MIN;
+	return rc;
+}
+
+/* Reads a string (or a number, kept as its text) into a pool id. */
+static int meta_str(struct imp *m, uint32_t *id)
+{
+	struct jscan *j = &m->j;
+	struct jstr s;
+	int rc;
+	if (*j->p == '"')
+		rc = jscan_string(j, &s);
+	else if (jscan_kind(*j->p) == JK_NUMBER)
+		rc = jscan_number(j, &s);
+	else
+		return jscan_skip(j);
+	if (rc)
+		return rc;
+	*id = imp_intern(m, &s);
+	if (*id == TR_NONE)
+		return err_set(m->e, ERR_NOMEM, m->t->path, -1, "out of memory"), JS_ERR;
+	return JS_OK;
+}
+
+/* Walks the members of an object at j->p, calling member() for each key with
+ * j->p at its value (member must consume the value). Non-objects are
+ * skipped. */
+static int walk_object(struct imp *m, int (*member)(struct imp *, const struct jstr *, void *),
+		       void *ctx)
+{
+	struct jscan *j = &m->j;
+	int rc;
+	if (*j->p != '{')
+		return jscan_skip(j);
+	j->p++;
+	if ((rc = jscan_ws(j)))
+		return rc;
+	if (*j->p == '}') {
+		j->p++;
+		return JS_OK;
+	}
+	for (;;) {
+		struct jstr k = {0};
+		bool closed;
+		if ((rc = jscan_ws(j)))
+			return rc;
+		if (*j->p != '"')
+			return jscan_error(j, j->p, "expected a string key");
+		if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)) ||
+		    (rc = member(m, &k, ctx)) || (rc = jscan_next(j, '}', &closed)))
+			return rc;
+		if (closed)
+			return JS_OK;
+	}
+}
+
+static int device_member(struct imp *m, const struct jstr *k, void *ctx)
+{
+	struct tr_device_prop *d = ctx;
+	static const struct {
+		const char *key;
+		size_t off;
+	} ints[] = {
+	    {"id", offsetof(struct tr_device_prop, id)},
+	    {"totalGlobalMem", offsetof(struct tr_device_prop, total_global_mem)},
+	    {"computeMajor", offsetof(struct tr_device_prop, compute_major)},
+	    {"computeMinor", offsetof(struct tr_device_prop, compute_minor)},
+	    {"numSms", offsetof(struct tr_device_prop, num_sms)},
+	    {"maxThreadsPerBlock", offsetof(struct tr_device_prop, max_threads_per_block)},
+	    {"maxThreadsPerMultiprocessor", offsetof(struct tr_device_prop, max_threads_per_sm)},
+	    {"regsPerBlock", offsetof(struct tr_device_prop, regs_per_block)},
+	    {"regsPerMultiprocessor", offsetof(struct tr_device_prop, regs_per_sm)},
+	    {"warpSize", offsetof(struct tr_device_prop, warp_size)},
+	    {"sharedMemPerBlock", offsetof(struct tr_device_prop, shared_mem_per_block)},
+	    {"sharedMemPerMultiprocessor", offsetof(struct tr_device_prop, shared_mem_per_sm)},
+	    {"sharedMemPerBlockOptin", offsetof(struct tr_device_prop, shared_mem_per_block_optin)},
+	};
+	if (key_is(k, "name"))
+		return meta_str(m, &d->name);
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+		if (key_is(k, ints[i].key))
+			return meta_int(&m->j, (int64_t *)(void *)((char *)d + ints[i].off));
+	return jscan_skip(&m->j);
+}
+
+static void device_init(struct tr_device_prop *d)
+{
+	int64_t *f = &d->id;
+	memset(d, 0, sizeof *d);
+	for (int64_t *p = f; p <= &d->shared_mem_per_block_optin; p++)
+		*p = INT64_MIN;
+	d->name = 0;
+}
+
+/* "deviceProperties": [ {...}, ... ] (re-read whole on refill). */
+static int read_devices(struct imp *m)
+{
+	struct jscan *j = &m->j;
+	struct tr_meta *meta = &m->t->meta;
+	int rc;
+	meta->ndevices = 0;
+	if (*j->p != '[')
+		return jscan_skip(j);
+	j->p++;
+	for (size_t i = 0;; i++) {
+		if ((rc = jscan_ws(j)))
+			return rc;
+		if (*j->p == ']' && i == 0) {
+			j->p++;
+			return JS_OK;
+		}
+		struct tr_device_prop d;
+		device_init(&d);
+		if ((rc = walk_object(m, device_member, &d)))
+			return rc;
+		struct tr_device_prop *nd =
+		    arena_array(&m->t->arena, meta->ndevices + 1, sizeof *nd);
+		if (!nd)
+			return err_set(m->e, ERR_NOMEM, m->t->path, -1, "out of memory"), JS_ERR;
+		if (meta->ndevices)
+			memcpy(nd, meta->devices, meta->ndevices * sizeof *nd);
+		nd[meta->ndevices++] = d;
+		meta->devices = nd;
+		bool closed;
+		if ((rc = jscan_next(j, ']', &closed)))
+			return rc;
+		if (closed)
+			return JS_OK;
+	}
+}
+
+static int dist_member(struct imp *m, const struct jstr *k, void *ctx)
+{
+	struct tr_meta *meta = &m->t->meta;
+	(void)ctx;
+	if (key_is(k, "backend"))
+		return meta_str(m, &meta->dist_backend);
+	if (key_is(k, "rank"))
+		return meta_int(&m->j, &meta->dist_rank);
+	if (key_is(k, "world_size"))
+		return meta_int(&m->j, &meta->dist_world_size);
+	if (key_is(k, "pg_count"))
+		return meta_int(&m->j, &meta->dist_pg_count);
+	if (key_is(k, "nccl_version"))
+		return meta_str(m, &meta->dist_nccl_version);
+	return jscan_skip(&m->j);
+}
+
+/* Looks for "torch_version" anywhere inside an unknown metadata value. */
+static int find_torch_version(struct imp *m, const struct jstr *k, void *ctx)
+{
+	int *depth = ctx;
+	if (key_is(k, "torch_version") && *m->j.p == '"' && !m->t->meta.torch_version)
+		return meta_str(m, &m->t->meta.torch_version);
+	if (*m->j.p == '{' && *depth < 8) {
+		(*depth)++;
+		int rc = walk_object(m, find_torch_version, depth);
+		(*depth)--;
+		return rc;
+	}
+	return jscan_skip(&m->j);
+}
+
+/* One top-level member other than traceEvents; j->p at its value. */
+static int read_meta_member(struct imp *m, const struct jstr *k)
+{
+	struct tr_meta *meta = &m->t->meta;
+	struct jscan *j = &m->j;
+	if (key_is(k, "schemaVersion"))
+		return meta_int(j, &meta->schema_version);
+	if (key_is(k, "deviceProperties"))
+		return read_devices(m);
+	if (key_is(k, "distributedInfo")) {
+		meta->has_dist = *j->p == '{';
+		return walk_object(m, dist_member, NULL);
+	}
+	if (key_is(k, "displayTimeUnit"))
+		return meta_str(m, &meta->display_time_unit);
+	if (key_is(k, "baseTimeNanoseconds"))
+		return meta_int(j, &meta->base_time_ns);
+	if (key_is(k, "traceName"))
+		return meta_str(m, &meta->trace_name);
+	if (key_is(k, "Framework"))
+		return meta_str(m, &meta->framework);
+	if (key_is(k, "torch_version"))
+		return meta_str(m, &meta->torch_version);
+	if (key_is(k, "cuda_runtime_version"))
+		return meta_str(m, &meta->cuda_runtime_version);
+	if (key_is(k, "cuda_driver_version"))
+		return meta_str(m, &meta->cuda_driver_version);
+	if (key_is(k, "cupti_version"))
+		return meta_str(m, &meta->cupti_version);
+	if (key_is(k, "hip_runtime_version"))
+		return meta_str(m, &meta->hip_runtime_version);
+	if (key_is(k, "roctracer_version"))
+		return meta_str(m, &meta->roctracer_version);
+	if (*j->p == '{') {
+		int depth = 0;
+		return walk_object(m, find_torch_version, &depth);
+	}
+	return jscan_skip(j);
+}
+
+/* One step of the top-level state machine. JS_MORE leaves the state as it
+ * was, to be retried from the same byte after a refill. */
+static int step(struct loader *l, enum state *st)
+{
+	struct jscan *j = &l->m.j;
+	struct tr_meta *meta = &l->m.t->meta;
+	struct jstr k = {0};
+	bool closed;
+	int rc;
+	switch (*st) {
+	case ST_BEGIN:
+		if ((rc = jscan_ws(j)))
+			return rc;
+		if (j->p == j->base && j->end - j->p >= 3 && !memcmp(j->p, "\xEF\xBB\xBF", 3)) {
+			j->p += 3; /* UTF-8 byte order mark */
+			return JS_OK;
+		}
+		if (*j->p == '[') {
+			j->p++;
+			*st = ST_EV_FIRST;
+			return JS_OK;
+		}
+		if (*j->p != '{') {
+			enum sniff_kind sk = sniff_bytes(j->p, (size_t)(j->end - j->p));
+			if (sk == SNIFF_NCU_REP || sk == SNIFF_SQLITE || sk == SNIFF_NSYS_REP)
+				return jscan_error(
+				    j, j->p, "this is %s file, not a PyTorch trace",
+				    sk == SNIFF_NCU_REP	 ? "an Nsight Compute (.ncu-rep)"
+				    : sk == SNIFF_SQLITE ? "an SQLite"
+							 : "an Nsight Systems (.nsys-rep)");
+			return jscan_error(j, j->p,
+					   "expected a trace: '{' (object form) or '[' (array "
+					   "of events)");
+		}
+		j->p++;
+		meta->object_form = true;
+		if ((rc = jscan_ws(j)))
+			return rc;
+		if (*j->p == '}') {
+			j->p++;
+			*st = ST_DONE;
+			return JS_OK;
+		}
+		*st = ST_MEMBER;
+		return JS_OK;
+	case ST_MEMBER:
+		if ((rc = jscan_ws(j)))
+			return rc;
+		if (*j->p != '"')
+			return jscan_error(j, j->p, "expected a string key in the trace object");
+		if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)))
+			return rc;
+		if (key_is(&k, "traceEvents")) {
+			if (*j->p != '[')
+				return jscan_error(j, j->p, "expected '[' after \"traceEvents\"");
+			j->p++;
+			meta->has_trace_events = true;
+			*st = ST_EV_FIRST;
+			return JS_OK;
+		}
+		if ((rc = read_meta_member(&l->m, &k)))
+			return rc;
+		*st = ST_MEMBER_NEXT;
+		return JS_OK;
+	case ST_MEMBER_NEXT:
+		if ((rc = jscan_next(j, '}', &closed)))
+			return rc;
+		*st = closed ? ST_DONE : ST_MEMBER;
+		return JS_OK;
+	case ST_EV_FIRST:
+		if ((rc = jscan_ws(j)))
+			return rc;
+		if (*j->p == ']') {
+			j->p++;
+			*st = meta->object_form ? ST_MEMBER_NEXT : ST_DONE;
+			return JS_OK;
+		}
+		*st = ST_EV_ITEM;
+		return JS_OK;
+	case ST_EV_ITEM:
+		if ((rc = jscan_ws(j)) || (rc = imp_event(&l->m)))
+			return rc;
+		*st = ST_EV_NEXT;
+		return JS_OK;
+	case ST_EV_NEXT:
+		if ((rc = jscan_next(j, ']', &closed)))
+			return rc;
+		*st = !closed ? ST_EV_ITEM : meta->object_form ? ST_MEMBER_NEXT : ST_DONE;
+		return JS_OK;
+	case ST_DONE:
+		if ((rc = jscan_ws(j)))
+			return rc;
+		tr_anomaly_add(&l->m.t->anomalies, AN_TRAILING_DATA, jscan_off(j, j->p));
+		j->p = j->end; /* the rest is ignored */
+		return JS_OK;
+	}
+	return JS_OK;
+}
+
+/* Speculative split of the window (see import_par.c): the worker takes the
+ * events from a guessed boundary in the middle; we parse up to it. */
+struct split {
+	bool active;
+	const char *at;
+};
+
+static void split_try(struct loader *l, struct split *sp)
+{
+	struct jscan *j = &l->m.j;
+	size_t left = (size_t)(j->end - j->p);
+	if (!l->w || left < l->split_min)
+		return;
+	/* Half each: the worker interns into its own pool, which costs it about
+	 * what the merge costs the loader. */
+	const char *at = imp_find_boundary(j->p + left / 2, j->end);
+	if (!at)
+		return;
+	imp_worker_begin(l->w, j->base, at, j->end, j->base_off);
+	sp->active = true;
+	sp->at = at;
+}
+
+/* Ends a split that failed (we did not land on its boundary). */
+static void split_drop(struct loader *l, struct split *sp)
+{
+	const char *stop;
+	bool closed;
+	if (!sp->active)
+		return;
+	imp_worker_wait(l->w, &stop, &closed);
+	imp_worker_discard(l->w);
+	sp->active = false;
+}
+
+/* We are at an event start: if it is the split point, take the worker's
+ * rows and continue after them. */
+static int split_join(struct loader *l, struct split *sp, enum state *st)
+{
+	struct jscan *j = &l->m.j;
+	if (jscan_ws(j) || j->p != sp->at) {
+		if (j->p > sp->at)
+			split_drop(l, sp);
+		return 0;
+	}
+	const char *stop;
+	bool closed;
+	bool ok = imp_worker_wait(l->w, &stop, &closed);
+	sp->active = false;
+	if (!ok) { /* the worker found nothing usable: parse it ourselves */
+		imp_worker_discard(l->w);
+		return 0;
+	}
+	int rc = imp_worker_merge(l->w, &l->m);
+	if (rc)
+		return rc;
+	j->p = stop;
+	*st = !closed ? ST_EV_NEXT : l->m.t->meta.object_form ? ST_MEMBER_NEXT : ST_DONE;
+	return 0;
+}
+
+static int parse(struct loader *l)
+{
+	struct jscan *j = &l->m.j;
+	enum state st = ST_BEGIN;
+	struct split sp = {0};
+	for (;;) {
+		if (st == ST_EV_ITEM) {
+			int rc = sp.active ? split_join(l, &sp, &st) : (split_try(l, &sp), 0);
+			if (rc)
+				return rc;
+		} else if (sp.active && j->p > sp.at) {
+			split_drop(l, &sp);
+		}
+		const char *record = j->p;
+		unsigned tolerated = j->tolerated;
+		int rc = step(l, &st);
+		if (rc == JS_OK)
+			continue;
+		split_drop(l, &sp); /* the window is about to change */
+		if (rc == JS_ERR)
+			return l->m.e->code ? l->m.e->code : ERR_FORMAT;
+		/* JS_MORE: re-read this record with more input, unless there is none. */
+		j->p = record;
+		j->tolerated = tolerated;
+		if (l->eof) {
+			if (st == ST_DONE)
+				return 0;
+			if (st == ST_BEGIN && jscan_off(j, j->end) == 0)
+				return err_set(l->m.e, ERR_FORMAT, l->m.t->path, 0, "empty input");
+			if (!l->m.t->meta.has_trace_events && l->m.t->meta.object_form)
+				return jscan_error(j, j->p, "input ends before \"traceEvents\"")
+					   ? l->m.e->code
+					   : ERR_FORMAT;
+			tr_anomaly_add(&l->m.t->anomalies, AN_TRUNCATED, jscan_off(j, j->p));
+			return 0;
+		}
+		if ((rc = refill(l, record)))
+			return rc;
+	}
+}
+
+
+void imp_free(struct imp *m)
+{
+	free(m->scratch);
+	free(m->cat_slot);
+	free(m->cat_kind);
+	free(m->name_flags);
+	free(m->track_slots);
+	free(m->open_b);
+	free(m->b_prev);
+	free(m->proc_slots);
+	free(m->pend);
+}
+
+/* Read window for an input of about est bytes (-1: unknown). */
+static size_t window_for(int64_t est)
+{
+	size_t w = 2 * LIM_CHUNK_BYTES;
+	if (est > 0 && (uint64_t)est / 32 < w)
+		w = (uint64_t)est / 32 < (1u << 20)
+			? 1u << 20
+			: ((size_t)est / 32 + 0xFFFFF) & ~(size_t)0xFFFFF;
+	return w;
+}
+
+static int wide_cmp(const void *a, const void *b)
+{
+	const struct tr_wide *x = a, *y = b;
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return x->field < y->field ? -1 : x->field > y->field;
+}
+
+int kineto_load(const char *path, const struct kineto_opts *opts, struct trace **out,
+		struct err *e)
+{
+	*out = NULL;
+	struct trace *t = tr_new(path);
+	if (!t)
+		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
+	struct loader l = {.opts = opts};
+	l.m = (struct imp){.t = t, .e = e, .last_track = TR_NONE};
+	/* The window: 8 MiB, smaller for small inputs so that it stays a small
+	 * part of the memory a load takes (gzip traces are ~10x their size).
+	 * gzip input is inflated one window ahead of the parser. */
+	struct stat st;
+	int64_t fsize =
+	    strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode) ? st.st_size : -1;
+	int rc = src_open_ex(&l.src, path, window_for(fsize > 0 ? fsize * 10 : -1), e);
+	if (rc)
+		goto fail;
+	t->gzip = src_is_gzip(l.src);
+	int64_t est = src_raw_size(l.src);
+	l.cap = window_for(est > 0 && t->gzip ? est * 10 : est);
+	if (opts && opts->window)
+		l.cap = opts->window;
+	l.split_min = opts && opts->split_min ? opts->split_min : l.cap / 4;
+	int threads = opts && opts->threads		  ? opts->threads
+		      : sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2
+							  : 1;
+	if (threads > 1 && imp_worker_start(&l.w, t->path, t->gzip)) {
+		rc = nomem(&l);
+		goto fail;
+	}
+	t->file_bytes = src_raw_size(l.src);
+	const char *map;
+	size_t map_len;
+	if (!src_map(l.src, &map, &map_len)) {
+		l.map_end = map + map_len;
+		l.m.j = (struct jscan){.base = map, .p = map, .end = map, .path = t->path, .e = e};
+	} else if (!(l.buf = malloc(l.cap))) {
+		rc = nomem(&l);
+		goto fail;
+	}
+	if (!l.map_end)
+		l.m.j = (struct jscan){.base = l.buf,
+				       .p = l.buf,
+				       .end = l.buf,
+				       .path = t->path,
+				       .uncompressed = t->gzip,
+				       .e = e};
+	rc = parse(&l);
+	if (!rc && t->meta.object_form && !t->meta.has_trace_events &&
+	    !t->anomalies.count[AN_TRUNCATED])
+		rc = err_set(e, ERR_FORMAT, t->path, -1,
+			     "not a trace: the JSON object has no \"traceEvents\" array");
+	if (rc)
+		goto fail;
+	if (l.map_end)
+		src_map_release(l.src, (size_t)(l.map_end - l.m.j.base));
+	if (src_truncated(l.src) && !t->anomalies.count[AN_TRUNCATED])
+		tr_anomaly_add(&t->anomalies, AN_TRUNCATED, src_pos(l.src));
+	if (src_trailing_bytes(l.src) > 0)
+		tr_anomaly_add(&t->anomalies, AN_TRAILING_DATA, src_pos(l.src));
+	if (l.m.j.tolerated) {
+		tr_anomaly_add(&t->anomalies, AN_NONSTANDARD, l.m.j.tolerated_off);
+		t->anomalies.count[AN_NONSTANDARD] += l.m.j.tolerated - 1;
+	}
+	t->counts.bytes = (uint64_t)src_pos(l.src);
+	/* Wide values of B events closed late, and of merged parts, arrive out
+	 * of row order. */
+	if (t->wide.n > 1)
+		gp_qsort(t->wide.v, t->wide.n, sizeof *t->wide.v, wide_cmp);
+	if ((rc = imp_finish_events(&l.m)) || (rc = tr_check(t, l.w != NULL, e)))
+		goto fail;
+	if (opts && opts->progress)
+		opts->progress(opts->progress_ctx, src_raw_pos(l.src), src_raw_size(l.src));
+	imp_worker_stop(l.w);
+	free(l.buf);
+	imp_free(&l.m);
+	src_close(l.src);
+	*out = t;
+	return 0;
+fail:
+	imp_worker_stop(l.w);
+	free(l.buf);
+	imp_free(&l.m);
+	if (l.src)
+		src_close(l.src);
+	tr_free(t);
+	return rc;
+}

@@ -1,0 +1,656 @@
+/* optree: building torch-tb-profiler's operator tree; see optree.h.
+ *
+ * The order of every step follows tb (event_parser.py, op_tree.py, node.py)
+ * because the order decides results: which node takes a runtime (the first
+ * with its external id, threads in order of their first host event), which
+ * events nest (sort by start then longer first, partial overlaps dropped),
+ * and which node a kernel is credited to.
+ */
+#include "core/sort.h"
+#include "tbprof/optree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tbprof/optree_int.h"
+#include "tbprof/optree_map.h"
+
+static int nomem(const struct trace *t, struct err *e)
+{
+	return err_set(e, ERR_NOMEM, t->path, -1, "out of memory building the operator tree");
+}
+
+bool optree_uses_row(const struct optree *o, size_t r)
+{
+	uint8_t ph = o->t->ev.ph[r];
+	if (ph == 'X')
+		return true;
+	return !o->opts.tb_compat && ph == 'B' && !(o->t->ev.flags[r] & TRF_UNMATCHED);
+}
+
+bool optree_is_runtime(const struct optree *o, size_t r)
+{
+	uint8_t k = o->t->ev.kind[r];
+	return (k == TR_RUNTIME || (k == TR_DRIVER && !o->opts.tb_compat)) && optree_uses_row(o, r);
+}
+
+bool optree_tc_kernel(struct optree *o, uint32_t name)
+{
+	if (!o->tc_name[name]) {
+		const struct trace *t = o->t;
+		bool tc = tr_kernel_uses_tc(tr_str(t, name), strpool_len(&t->pool, name),
+					    o->opts.tb_compat);
+		o->tc_name[name] = tc ? 2 : 1;
+	}
+	return o->tc_name[name] == 2;
+}
+
+const char *optree_name(const struct optree *o, uint32_t node)
+{
+	const struct optree_node *n = &o->nodes[node];
+	return n->cls == OPC_ROOT ? "CallTreeRoot" : tr_str(o->t, n->name);
+}
+
+const uint32_t *optree_rt_devices(const struct optree *o, const struct optree_rt *rt, size_t *n)
+{
+	if (rt->row == TR_NONE) {
+		*n = o->nstale;
+		return o->stale;
+	}
+	return tr_links_devices(&o->links, rt->row, n);
+}
+
+/* tb's node class and type for event row r; false when r is no host node. */
+static bool host_class(const struct optree *o, size_t r, uint8_t *cls, uint8_t *type)
+{
+	const struct trace *t = o->t;
+	uint8_t kind = t->ev.kind[r];
+	unsigned f = t->ev.flags[r];
+	uint32_t name = t->ev.name[r];
+	if (!optree_uses_row(o, r))
+		return false;
+	switch (kind) {
+	case TR_CPU_OP:
+		*type = OPT_OPERATOR;
+		break;
+	case TR_PYTHON:
+		*type = OPT_PYTHON;
+		f = tr_name_flags(TR_CPU_OP, tr_str(t, name), strpool_len(&t->pool, name)) &
+		    ~TRF_STEP;
+		break;
+	case TR_GPU_USER_ANNOTATION:
+		/* tb maps gpu_user_annotation to user_annotation */
+		if (!o->opts.tb_compat)
+			return false;
+		/* fall through */
+	case TR_USER_ANNOTATION:
+		*type = OPT_ANNOTATION;
+		if (!(f & (TRF_STEP | TRF_DATALOADER | TRF_OPTIMIZER)) &&
+		    !tr_tb_collective(tr_str(t, name), strpool_len(&t->pool, name)))
+			return false;
+		break;
+	case TR_PYTHON_FUNCTION:
+		if (!(f & TRF_MODULE))
+			return false;
+		*cls = OPC_MODULE;
+		*type = OPT_MODULE;
+		return true;
+	default:
+		return false;
+	}
+	if (f & TRF_STEP) {
+		*cls = OPC_STEP;
+		*type = OPT_STEP;
+	} else if (f & TRF_DATALOADER) {
+		*cls = OPC_DATALOADER;
+	} else if (f & TRF_OPTIMIZER) {
+		*cls = OPC_OPTIMIZER;
+	} else {
+		*cls = OPC_OP;
+	}
+	return true;
+}
+
+/* A host event waiting to become a node. */
+struct cand {
+	int64_t start, end;
+	uint32_t row;
+	uint32_t thread;
+	uint32_t pos; /* index in tb's per-thread list (start order) */
+	uint8_t cls, type;
+};
+
+static int cmp_start_row(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* tb's nesting order: start, longer first, then list order (stable sort). */
+static int cmp_nest(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* (node, runtime) before sorting a node's runtimes as tb's fill_stats does:
+ * by (start, -end); runtimes at time 0 and `dummy` (no times) go last. */
+struct rt_pair {
+	uint32_t node, row;
+	int64_t k1, k2;
+};
+
+static int cmp_rt_pair(const void *a, const void *b)
+{
+	const struct rt_pair *x = a, *y = b;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	if (x->k1 != y->k1)
+		return x->k1 < y->k1 ? -1 : 1;
+	if (x->k2 != y->k2)
+		return x->k2 < y->k2 ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static struct rt_pair rt_pair_make(const struct trace *t, uint32_t node, uint32_t row)
+{
+	struct rt_pair p = {.node = node, .row = row, .k1 = INT64_MAX, .k2 = INT64_MIN};
+	if (row != TR_NONE) {
+		int64_t s = t->ev.ts[row], e = s + tr_dur(t, row);
+		if (s && e) {
+			p.k1 = s;
+			p.k2 = -e;
+		}
+	}
+	return p;
+}
+
+/* Rows ordered by (start, -end, row): device lists and stale kernels. */
+struct timed_row {
+	int64_t start, end;
+	uint32_t row;
+};
+
+static int cmp_timed(const void *a, const void *b)
+{
+	const struct timed_row *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Sorts rows[0..n) by (start, -end, row); tmp holds n entries. */
+static void sort_by_time(const struct trace *t, uint32_t *rows, size_t n, struct timed_row *tmp)
+{
+	if (n < 2)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		int64_t s = t->ev.ts[rows[i]];
+		tmp[i] = (struct timed_row){s, s + tr_dur(t, rows[i]), rows[i]};
+	}
+	gp_qsort(tmp, n, sizeof *tmp, cmp_timed);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = tmp[i].row;
+}
+
+/* ---- threads: tb keys them by tid alone, in order of first host event */
+
+struct tid_key {
+	const struct optree *o;
+	const struct tr_id *id;
+};
+
+static uint64_t tid_hash(const struct tr_id *id)
+{
+	return omap_mix(id->is_str ? ((uint64_t)id->str << 1 | 1) ^ 0x9e3779b97f4a7c15ull
+				   : (uint64_t)id->num << 1);
+}
+
+static bool tid_eq(const void *ctx, uint32_t v)
+{
+	const struct tid_key *k = ctx;
+	const struct tr_id *a = &k->o->threads[v].tid, *b = k->id;
+	return a->is_str == b->is_str && (a->is_str ? a->str == b->str : a->num == b->num);
+}
+
+struct build {
+	struct optree *o;
+	const struct trace *t;
+	struct omap tids;	/* tid -> thread */
+	uint32_t *track_thread; /* track -> thread, OPT_NIL unknown */
+	struct cand *c;		/* host events, then tb's per-thread lists */
+	size_t nc;
+	uint32_t *node_of_pos; /* index in c -> node */
+	struct omap ext;       /* external id -> first node having it */
+	size_t cap_threads;
+};
+
+/* Thread of event row r, created when create is set; OPT_NIL if none,
+ * OPT_NIL - 1 when out of memory. */
+static uint32_t thread_of(struct build *b, size_t r, bool create)
+{
+	struct optree *o = b->o;
+	uint32_t tk = b->t->ev.track[r];
+	if (b->track_thread[tk] != OPT_NIL)
+		return b->track_thread[tk];
+	const struct tr_id *id = &b->t->tracks.v[tk].tid;
+	struct tid_key key = {o, id};
+	uint64_t h = tid_hash(id);
+	uint32_t th = omap_get(&b->tids, h, tid_eq, &key);
+	if (th == OPT_NIL && create) {
+		if (o->nthreads == b->cap_threads) {
+			size_t cap = b->cap_threads ? b->cap_threads * 2 : 8;
+			struct optree_thread *nt = realloc(o->threads, cap * sizeof *nt);
+			if (!nt)
+				return OPT_NIL - 1;
+			o->threads = nt;
+			b->cap_threads = cap;
+		}
+		th = (uint32_t)o->nthreads++;
+		o->threads[th] = (struct optree_thread){.tid = *id, .root = OPT_NIL};
+		if (omap_put(&b->tids, h, th))
+			return OPT_NIL - 1;
+	}
+	if (th != OPT_NIL)
+		b->track_thread[tk] = th;
+	return th;
+}
+
+/* Host events in tb's order: by start (stable), then grouped by thread in
+ * order of each thread's first event. */
+static int collect_hosts(struct build *b)
+{
+	const struct trace *t = b->t;
+	size_t n = t->ev.n, nc = 0;
+	uint8_t cls, type;
+	for (size_t r = 0; r < n; r++)
+		nc += host_class(b->o, r, &cls, &type);
+	struct cand *c = malloc((nc ? nc : 1) * sizeof *c);
+	struct cand *l = malloc((nc ? nc : 1) * sizeof *l);
+	if (!c || !l) {
+		free(c);
+		free(l);
+		return -1;
+	}
+	nc = 0;
+	for (size_t r = 0; r < n; r++) {
+		if (!host_class(b->o, r, &cls, &type))
+			continue;
+		int64_t s = t->ev.ts[r];
+		c[nc++] = (struct cand){.start = s,
+					.end = s + tr_dur(t, r),
+					.row = (uint32_t)r,
+					.cls = cls,
+					.type = type};
+	}
+	gp_qsort(c, nc, sizeof *c, cmp_start_row);
+	for (size_t i = 0; i < nc; i++) {
+		c[i].thread = thread_of(b, c[i].row, true);
+		if (c[i].thread == OPT_NIL - 1) {
+			free(c);
+			free(l);
+			return -1;
+		}
+	}
+	/* stable counting sort by thread */
+	struct optree *o = b->o;
+	size_t *at = calloc(o->nthreads + 1, sizeof *at);
+	if (!at) {
+		free(c);
+		free(l);
+		return -1;
+	}
+	for (size_t i = 0; i < nc; i++)
+		at[c[i].thread + 1]++;
+	for (size_t k = 0; k < o->nthreads; k++)
+		at[k + 1] += at[k];
+	for (size_t k = 0; k < o->nthreads; k++) {
+		/* node slice of thread k: its root, then its events */
+		o->threads[k].first = (uint32_t)(at[k] + k);
+		o->threads[k].end = (uint32_t)(at[k + 1] + k + 1);
+		o->threads[k].root = o->threads[k].first;
+	}
+	for (size_t i = 0; i < nc; i++) {
+		size_t p = at[c[i].thread]++;
+		l[p] = c[i];
+		l[p].pos = (uint32_t)p;
+	}
+	free(at);
+	free(c);
+	b->c = l;
+	b->nc = nc;
+	return 0;
+}
+
+static void node_init(struct optree_node *nd)
+{
+	*nd = (struct optree_node){.row = TR_NONE,
+				   .parent = OPT_NIL,
+				   .first_child = OPT_NIL,
+				   .last_child = OPT_NIL,
+				   .next_sibling = OPT_NIL};
+}
+
+static void add_child(struct optree_node *nodes, uint32_t parent, uint32_t child)
+{
+	struct optree_node *p = &nodes[parent];
+	nodes[child].parent = parent;
+	if (p->last_child == OPT_NIL)
+		p->first_child = child;
+	else
+		nodes[p->last_child].next_sibling = child;
+	p->last_child = child;
+}
+
+/* Nodes of every thread and their nesting (tb's build_tree_relationship). */
+static int build_nodes(struct build *b)
+{
+	struct optree *o = b->o;
+	const struct trace *t = b->t;
+	o->nnodes = b->nc + o->nthreads;
+	o->nodes = malloc((o->nnodes ? o->nnodes : 1) * sizeof *o->nodes);
+	b->node_of_pos = malloc((b->nc ? b->nc : 1) * sizeof *b->node_of_pos);
+	uint32_t *stack = malloc((b->nc + 1) * sizeof *stack);
+	if (!o->nodes || !b->node_of_pos || !stack) {
+		free(stack);
+		return -1;
+	}
+	for (size_t k = 0; k < o->nthreads; k++) {
+		struct optree_thread *th = &o->threads[k];
+		size_t cfirst = th->first - k, cn = th->end - th->first - 1;
+		/* in place: afterwards only node_of_pos keeps tb's list order */
+		struct cand *s = b->c + cfirst;
+		gp_qsort(s, cn, sizeof *s, cmp_nest);
+		struct optree_node *root = &o->nodes[th->root];
+		node_init(root);
+		root->cls = OPC_ROOT;
+		root->type = OPT_PYTHON;
+		root->thread = (uint32_t)k;
+		root->start = INT64_MIN;
+		root->end = INT64_MAX;
+		size_t depth = 0;
+		stack[depth++] = th->root;
+		for (size_t j = 0; j < cn; j++) {
+			uint32_t id = th->root + 1 + (uint32_t)j;
+			struct optree_node *nd = &o->nodes[id];
+			node_init(nd);
+			nd->row = s[j].row;
+			nd->name = t->ev.name[s[j].row];
+			nd->thread = (uint32_t)k;
+			nd->start = s[j].start;
+			nd->end = s[j].end;
+			nd->cls = s[j].cls;
+			nd->type = s[j].type;
+			b->node_of_pos[s[j].pos] = id;
+			if (nd->cls == OPC_STEP || optree_has_prefix(t, nd->name, "ProfilerStep#"))
+				th->has_step = true;
+			while (!(nd->start < o->nodes[stack[depth - 1]].end))
+				depth--; /* the root (end = +inf) is never popped */
+			if (nd->end <= o->nodes[stack[depth - 1]].end) {
+				add_child(o->nodes, stack[depth - 1], id);
+				stack[depth++] = id;
+			} else {
+				nd->dropped = true; /* tb: "ranges ... should not intersect" */
+				o->dropped++;
+			}
+		}
+	}
+	free(stack);
+	free(b->c); /* the nodes hold all of it now */
+	b->c = NULL;
+	return 0;
+}
+
+/* External id a node matches runtimes by: Module nodes have none (tb
+ * removes it), and a missing id (-1) matches runtimes missing one, as
+ * None == None does in tb. */
+static int64_t node_ext(const struct optree *o, uint32_t id)
+{
+	const struct optree_node *nd = &o->nodes[id];
+	return nd->cls == OPC_MODULE ? -1 : tr_ext_id(o->t, nd->row);
+}
+
+struct ext_key {
+	const struct optree *o;
+	int64_t ext;
+};
+
+static bool ext_eq(const void *ctx, uint32_t v)
+{
+	const struct ext_key *k = ctx;
+	return node_ext(k->o, v) == k->ext;
+}
+
+/* Runtimes onto nodes (tb: for each node in thread then list order, take
+ * every runtime with its external id), external-id-0 runtimes also onto
+ * their thread's root, and the stale kernels' dummy runtime onto the root
+ * of every thread holding a ProfilerStep. */
+static int attach_runtimes(struct build *b)
+{
+	struct optree *o = b->o;
+	const struct trace *t = b->t;
+	if (omap_init(&b->ext, b->nc))
+		return -1;
+	for (size_t p = 0; p < b->nc; p++) {
+		uint32_t id = b->node_of_pos[p];
+		struct ext_key k = {o, node_ext(o, id)};
+		uint64_t h = omap_mix((uint64_t)k.ext);
+		if (omap_get(&b->ext, h, ext_eq, &k) == OPT_NIL && omap_put(&b->ext, h, id))
+			return -1;
+	}
+	size_t n = t->ev.n, cap = 0, np = 0;
+	struct rt_pair *pairs = NULL;
+	for (size_t r = 0; r <= n; r++) {
+		uint32_t to[2];
+		int nto = 0;
+		if (r == n) {
+			/* after the runtimes: the dummy on every step thread */
+			for (size_t k = 0; k < o->nthreads && o->nstale; k++) {
+				if (!o->threads[k].has_step)
+					continue;
+				if (np == cap) {
+					cap = cap ? cap * 2 : 64;
+					struct rt_pair *q = realloc(pairs, cap * sizeof *q);
+					if (!q)
+						goto fail;
+					pairs = q;
+				}
+				pairs[np++] = rt_pair_make(t, o->threads[k].root, TR_NONE);
+			}
+			break;
+		}
+		if (!optree_is_runtime(o, r))
+			continue;
+		struct ext_key k = {o, tr_ext_id(t, r)};
+		uint32_t owner = omap_get(&b->ext, omap_mix((uint64_t)k.ext), ext_eq, &k);
+		if (owner != OPT_NIL)
+			to[nto++] = owner;
+		else if (k.ext != 0)
+			o->orphan_runtimes++;
+		if (k.ext == 0) {
+			uint32_t th = thread_of(b, r, false);
+			if (th != OPT_NIL)
+				to[nto++] = o->threads[th].root;
+		}
+		for (int i = 0; i < nto; i++) {
+			if (np == cap) {
+				cap = cap ? cap * 2 : 64;
+				struct rt_pair *q = realloc(pairs, cap * sizeof *q);
+				if (!q)
+					goto fail;
+				pairs = q;
+			}
+			pairs[np++] = rt_pair_make(t, to[i], (uint32_t)r);
+		}
+	}
+	if (np)
+		gp_qsort(pairs, np, sizeof *pairs, cmp_rt_pair);
+	o->rts = malloc((np ? np : 1) * sizeof *o->rts);
+	if (!o->rts)
+		goto fail;
+	o->nrts = np;
+	for (size_t i = 0; i < np; i++) {
+		o->rts[i] = (struct optree_rt){.row = pairs[i].row};
+		struct optree_node *nd = &o->nodes[pairs[i].node];
+		if (!nd->rt_count)
+			nd->rt_first = (uint32_t)i;
+		nd->rt_count++;
+	}
+	free(pairs);
+	return 0;
+fail:
+	free(pairs);
+	return -1;
+}
+
+/* Kernels no runtime launched, in (start, -end) order. */
+static int find_stale(struct optree *o)
+{
+	const struct trace *t = o->t;
+	size_t n = t->ev.n, ns = 0;
+	for (size_t r = 0; r < n; r++)
+		ns += t->ev.kind[r] == TR_KERNEL && optree_uses_row(o, r) &&
+		      o->links.launcher[r] == TR_NONE;
+	o->stale = malloc((ns ? ns : 1) * sizeof *o->stale);
+	struct timed_row *tmp = malloc((ns ? ns : 1) * sizeof *tmp);
+	if (!o->stale || !tmp) {
+		free(tmp);
+		return -1;
+	}
+	for (size_t r = 0; r < n; r++)
+		if (t->ev.kind[r] == TR_KERNEL && optree_uses_row(o, r) &&
+		    o->links.launcher[r] == TR_NONE)
+			o->stale[o->nstale++] = (uint32_t)r;
+	sort_by_time(t, o->stale, o->nstale, tmp);
+	free(tmp);
+	return 0;
+}
+
+/* Each launcher's activities in (start, -end) order, as tb sorts them. */
+static int sort_launches(struct optree *o)
+{
+	const struct tr_links *l = &o->links;
+	size_t most = 0;
+	for (size_t i = 0; i < l->nseg; i++)
+		if (l->seg[i].count > most)
+			most = l->seg[i].count;
+	if (most < 2)
+		return 0;
+	struct timed_row *tmp = malloc(most * sizeof *tmp);
+	if (!tmp)
+		return -1;
+	for (size_t i = 0; i < l->nseg; i++)
+		if (l->seg[i].count > 1)
+			sort_by_time(o->t, l->dev + l->seg[i].first, l->seg[i].count, tmp);
+	free(tmp);
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* tb's has_kernel counts kernels outside communication: those whose
+ * external id is not a collective op's (a sorted list; collectives are
+ * few). */
+static int flags(struct build *b)
+{
+	struct optree *o = b->o;
+	const struct trace *t = b->t;
+	size_t ncomm = 0;
+	int64_t *comm = NULL;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < o->nnodes; i++) {
+			const struct optree_node *nd = &o->nodes[i];
+			if (nd->cls == OPC_ROOT)
+				continue;
+			uint32_t name = nd->name;
+			if (!tr_tb_collective(tr_str(t, name), strpool_len(&t->pool, name)))
+				continue;
+			if (pass)
+				comm[ncomm] = tr_ext_id(t, nd->row);
+			ncomm++;
+		}
+		if (!pass) {
+			if (!(comm = malloc((ncomm ? ncomm : 1) * sizeof *comm)))
+				return -1;
+			ncomm = 0;
+		}
+	}
+	gp_qsort(comm, ncomm, sizeof *comm, cmp_i64);
+	for (size_t r = 0; r < t->ev.n; r++) {
+		if (!optree_uses_row(o, r))
+			continue;
+		uint8_t k = t->ev.kind[r];
+		if (k == TR_MEMCPY || k == TR_MEMSET)
+			o->has_memcpy_or_memset = true;
+		if (k == TR_KERNEL && !o->has_kernel) {
+			int64_t x = tr_ext_id(t, r);
+			o->has_kernel = !bsearch(&x, comm, ncomm, sizeof *comm, cmp_i64);
+		}
+	}
+	free(comm);
+	return 0;
+}
+
+int optree_build(const struct trace *t, const struct optree_opts *opts, struct optree *o,
+		 struct err *e)
+{
+	memset(o, 0, sizeof *o);
+	o->t = t;
+	if (opts)
+		o->opts = *opts;
+	int rc = tr_links_build(t, !o->opts.tb_compat, &o->links, e);
+	if (rc)
+		return rc;
+	struct build b = {.o = o, .t = t};
+	size_t n = t->ev.n;
+	o->tc_name = calloc(t->pool.n ? t->pool.n : 1, 1);
+	o->dev_node = malloc((n ? n : 1) * sizeof *o->dev_node);
+	b.track_thread = malloc((t->tracks.n ? t->tracks.n : 1) * sizeof *b.track_thread);
+	if (!o->tc_name || !o->dev_node || !b.track_thread || omap_init(&b.tids, 64))
+		goto fail;
+	for (size_t r = 0; r < n; r++)
+		o->dev_node[r] = OPT_NIL;
+	for (size_t k = 0; k < t->tracks.n; k++)
+		b.track_thread[k] = OPT_NIL;
+	if (sort_launches(o) || find_stale(o) || collect_hosts(&b) || build_nodes(&b) ||
+	    attach_runtimes(&b) || optree_collapse_dups(o) || optree_post_order(o) || flags(&b))
+		goto fail;
+	optree_fill_stats(o);
+	rc = 0;
+	goto done;
+fail:
+	rc = nomem(t, e);
+	optree_free(o);
+done:
+	omap_free(&b.tids);
+	omap_free(&b.ext);
+	free(b.track_thread);
+	free(b.c);
+	free(b.node_of_pos);
+	return rc;
+}
+
+void optree_free(struct optree *o)
+{
+	tr_links_free(&o->links);
+	free(o->nodes);
+	free(o->threads);
+	free(o->rts);
+	free(o->stale);
+	free(o->post);
+	free(o->dev_node);
+	free(o->tc_name);
+	memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,140 @@
+/* optree: torch-tb-profiler's operator tree (shared/reference/tb_profiler.md
+ * §3, §4.1-4.3, §7): host nodes per thread nested by time, the runtime calls
+ * each node made (matched by external id), the GPU work those launched
+ * (matched by correlation id, trace/link.h), and the per-node statistics
+ * the operator and kernel views aggregate.
+ *
+ * Host nodes: cpu_op/operator events (ProfilerStep#N ones become step
+ * nodes), old-style `python` events, python_function events with a Python
+ * module id (Module nodes), and user annotations named as a DataLoader,
+ * Optimizer.step, one of the ten tb collectives, or ProfilerStep#N. A thread
+ * is the event's tid (across pids, as tb keys threads by int(tid)).
+ *
+ * Times are int64 ns; tb's µs numbers equal value_ns / 1000. Cost is
+ * O(n log n) in host events (one sort) and linear otherwise: external ids
+ * are matched through a hash map, never by scanning threads.
+ *
+ * Two behaviours differ from torch-tb-profiler unless tb_compat is set (see
+ * docs/tb-compat.md): gpu_user_annotation events never become host nodes
+ * (tb turns their ProfilerStep#N copies into step nodes of a thread named
+ * after the GPU stream), and cuda_driver launches (cuLaunchKernel, Triton)
+ * count as runtimes (tb leaves their kernels unattributed). Outside tb_compat
+ * the Tensor Core lists also know today's kernel and op names (classify.h),
+ * and B/E pairs count like X events (tb reads X events only).
+ *
+ * Not reproduced: tb's backward-module rewrite (§4.4, which only reorders the
+ * tree when fwdbwd flows and Module nodes both exist) and Lightning mode.
+ *
+ * Owns its arrays and the links it builds; reads the trace, which must
+ * outlive it. Depends on trace/trace, trace/link, trace/classify.
+ */
+#ifndef GP_OPTREE_H
+#define GP_OPTREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "trace/link.h"
+#include "trace/trace.h"
+
+#define OPT_NIL UINT32_MAX
+
+struct optree_opts {
+	bool tb_compat; /* reproduce torch-tb-profiler exactly (see above) */
+};
+
+/* What made the node (tb's node classes). */
+enum optree_class {
+	OPC_ROOT,	/* CallTreeRoot of a thread */
+	OPC_OP,		/* plain OperatorNode */
+	OPC_STEP,	/* ProfilerStep#N */
+	OPC_MODULE,	/* python_function with a Python module id */
+	OPC_DATALOADER, /* enumerate(DataLoader)#...__next__, enumerate(DataPipe)#... */
+	OPC_OPTIMIZER,	/* Optimizer.step... */
+};
+
+/* tb's event type of the node. */
+enum optree_type {
+	OPT_OPERATOR, /* cpu_op / operator */
+	OPT_PYTHON,   /* `python` events and the roots */
+	OPT_STEP,     /* ProfilerStep#N */
+	OPT_MODULE,
+	OPT_ANNOTATION, /* user_annotation (gpu_user_annotation with tb_compat) */
+};
+
+struct optree_node {
+	uint32_t row;	 /* event row; TR_NONE for a root */
+	uint32_t name;	 /* string id; 0 for a root ("CallTreeRoot") */
+	uint32_t thread; /* row in optree.threads */
+	uint32_t parent; /* node index, OPT_NIL for a root */
+	uint32_t first_child, last_child, next_sibling; /* in (start, -end) order */
+	uint32_t rt_first, rt_count;			/* its runtimes: optree.rts[rt_first ..] */
+	int64_t start, end;				/* ns; a root spans its first..last child */
+	int64_t self_host;				/* end - start - children - own runtimes */
+	int64_t device, self_device;			/* GPU time below / of own runtimes */
+	int64_t tc_total, tc_self;			/* the same, Tensor Core kernels only */
+	uint8_t cls, type;				/* enum optree_class, enum optree_type */
+	bool tc_eligible; /* allow-listed, or (operators) a child is or a TC kernel */
+	bool is_op;	  /* a row of the operator view (§4.3) */
+	bool dropped;	  /* partial overlap: not in the tree */
+	bool collapsed;	  /* merged into its same-name parent */
+};
+
+struct optree_thread {
+	struct tr_id tid;
+	uint32_t root;	     /* node index */
+	uint32_t first, end; /* its nodes: [first, end), root first, preorder */
+	bool has_step;	     /* holds a ProfilerStep node: gets the dummy runtime */
+};
+
+/* One runtime in a node's list; row TR_NONE is the `dummy` runtime holding
+ * the stale kernels (optree.stale). */
+struct optree_rt {
+	uint32_t row;
+	int64_t device, tc; /* GPU time of what it launched; Tensor Core part */
+};
+
+struct optree {
+	const struct trace *t;
+	struct optree_opts opts;
+	struct tr_links links; /* dev[] segments sorted by (start, -end, row) */
+	struct optree_node *nodes;
+	size_t nnodes;
+	struct optree_thread *threads; /* in tb's thread order (first host event) */
+	size_t nthreads;
+	struct optree_rt *rts;
+	size_t nrts;
+	uint32_t *stale; /* kernels no runtime launched, by (start, -end, row) */
+	size_t nstale;
+	uint32_t *post; /* nodes in post-order, thread by thread (tb's traversal) */
+	size_t npost;
+	uint32_t *dev_node;	  /* event row -> node whose runtime launched it, OPT_NIL */
+	uint8_t *tc_name;	  /* string id -> 0 unknown, 1 no TC, 2 TC (kernel names) */
+	uint64_t dropped;	  /* host events dropped for partially overlapping */
+	uint64_t orphan_runtimes; /* runtimes whose non-zero external id no node has */
+	bool has_kernel;	  /* a kernel outside communication (tb's has_kernel) */
+	bool has_memcpy_or_memset;
+};
+
+int optree_build(const struct trace *t, const struct optree_opts *opts, struct optree *out,
+		 struct err *e);
+void optree_free(struct optree *o);
+
+/* Event kinds that launch GPU work under these options. */
+bool optree_is_runtime(const struct optree *o, size_t row);
+/* Whether the event row takes part at all (X events; also B/E pairs
+ * outside tb_compat). */
+bool optree_uses_row(const struct optree *o, size_t row);
+/* Kernel name uses Tensor Cores (cached per string id). */
+bool optree_tc_kernel(struct optree *o, uint32_t name);
+/* The node's name as text ("CallTreeRoot" for roots). */
+const char *optree_name(const struct optree *o, uint32_t node);
+/* GPU rows the runtime launched: *n of them (kernels, memcpys, memsets). */
+const uint32_t *optree_rt_devices(const struct optree *o, const struct optree_rt *rt, size_t *n);
+
+/* tb's tc_eligible_ops_kernel_ratio (§7): kernel time of the own runtimes of
+ * the bottom-most Tensor-Core-eligible nodes over that of all operators. */
+double optree_tc_eligible_ratio(struct optree *o);
+
+#endif

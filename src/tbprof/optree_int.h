@@ -1,0 +1,29 @@
+/* optree_int: what the tree's two source files share (optree.c builds the
+ * nodes and attaches runtimes, optree_stats.c collapses, orders and fills
+ * the statistics). Not for other modules. */
+#ifndef GP_OPTREE_INT_H
+#define GP_OPTREE_INT_H
+
+#include <string.h>
+
+#include "tbprof/optree.h"
+
+static inline bool optree_has_prefix(const struct trace *t, uint32_t name, const char *p)
+{
+	size_t n = strlen(p);
+	return strpool_len(&t->pool, name) >= n && !memcmp(tr_str(t, name), p, n);
+}
+
+static inline bool optree_name_is(const struct trace *t, uint32_t name, const char *s)
+{
+	return strpool_len(&t->pool, name) == strlen(s) && !strcmp(tr_str(t, name), s);
+}
+
+/* tb's remove_dup_nodes. */
+int optree_collapse_dups(struct optree *o);
+/* o->post: every thread's nodes in tb's traversal order. */
+int optree_post_order(struct optree *o);
+/* tb's fill_stats on every live node. */
+void optree_fill_stats(struct optree *o);
+
+#endif

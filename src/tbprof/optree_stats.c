@@ -1,0 +1,185 @@
+/* optree_stats: the tree after nesting (see optree.h): tb's duplicate
+ * collapsing, its traversal order, fill_stats and the Tensor Core ratio. */
+#include <stdlib.h>
+
+#include "tbprof/optree_int.h"
+
+/* tb's remove_dup_nodes: an Operator whose only child is an Operator of the
+ * same name takes that child's children and runtimes, repeatedly. */
+int optree_collapse_dups(struct optree *o)
+{
+	uint32_t *stack = malloc((o->nnodes ? o->nnodes : 1) * sizeof *stack);
+	if (!stack)
+		return -1;
+	for (size_t k = 0; k < o->nthreads; k++) {
+		size_t depth = 0;
+		stack[depth++] = o->threads[k].root;
+		while (depth) {
+			struct optree_node *nd = &o->nodes[stack[--depth]];
+			for (;;) {
+				uint32_t c = nd->first_child;
+				if (c == OPT_NIL || c != nd->last_child)
+					break;
+				struct optree_node *ch = &o->nodes[c];
+				if (ch->name != nd->name || nd->type != OPT_OPERATOR ||
+				    ch->type != OPT_OPERATOR || nd->cls == OPC_ROOT)
+					break;
+				ch->collapsed = true;
+				nd->first_child = ch->first_child;
+				nd->last_child = ch->last_child;
+				nd->rt_first = ch->rt_first;
+				nd->rt_count = ch->rt_count;
+				for (uint32_t g = nd->first_child; g != OPT_NIL;
+				     g = o->nodes[g].next_sibling)
+					o->nodes[g].parent = (uint32_t)(nd - o->nodes);
+			}
+			for (uint32_t c = nd->first_child; c != OPT_NIL;
+			     c = o->nodes[c].next_sibling)
+				stack[depth++] = c;
+		}
+	}
+	free(stack);
+	return 0;
+}
+
+static bool is_operator(const struct optree *o, const struct optree_node *nd)
+{
+	const struct trace *t = o->t;
+	return nd->cls == OPC_OP && nd->type == OPT_OPERATOR &&
+	       !optree_name_is(t, nd->name, "DataParallel.forward") &&
+	       !optree_name_is(t, nd->name, "DistributedDataParallel.forward") &&
+	       !optree_has_prefix(t, nd->name, "Optimizer.");
+}
+
+/* tb's fill_stats. Within a thread a node's children have larger indices
+ * (preorder), so walking indices downwards visits children first. */
+void optree_fill_stats(struct optree *o)
+{
+	const struct trace *t = o->t;
+	for (size_t i = o->nnodes; i-- > 0;) {
+		struct optree_node *nd = &o->nodes[i];
+		if (nd->dropped || nd->collapsed)
+			continue;
+		bool root = nd->cls == OPC_ROOT;
+		nd->tc_eligible =
+		    !root && tr_op_tc_eligible(tr_str(t, nd->name), strpool_len(&t->pool, nd->name),
+					       o->opts.tb_compat);
+		nd->is_op = is_operator(o, nd);
+		if (root) {
+			uint32_t f = nd->first_child, l = nd->last_child;
+			nd->start = f == OPT_NIL ? 0 : o->nodes[f].start;
+			nd->end = l == OPT_NIL ? 0 : o->nodes[l].end;
+		}
+		bool op = nd->type == OPT_OPERATOR;
+		int64_t self_host = nd->end - nd->start;
+		for (uint32_t c = nd->first_child; c != OPT_NIL; c = o->nodes[c].next_sibling) {
+			const struct optree_node *ch = &o->nodes[c];
+			nd->device += ch->device;
+			self_host -= ch->end - ch->start;
+			nd->tc_total += ch->tc_total;
+		}
+		bool child_tc = false;
+		for (uint32_t c = nd->first_child; c != OPT_NIL; c = o->nodes[c].next_sibling)
+			child_tc |= o->nodes[c].tc_eligible;
+		/* kernels are credited with the allow-list value (tb sets
+		 * op_tc_eligible before it propagates eligibility) */
+		for (uint32_t k = 0; k < nd->rt_count; k++) {
+			struct optree_rt *rt = &o->rts[nd->rt_first + k];
+			size_t nd_dev;
+			const uint32_t *dev = optree_rt_devices(o, rt, &nd_dev);
+			rt->device = rt->tc = 0;
+			for (size_t d = 0; d < nd_dev; d++) {
+				int64_t dur = tr_dur(t, dev[d]);
+				rt->device += dur;
+				if (optree_tc_kernel(o, t->ev.name[dev[d]]))
+					rt->tc += dur;
+				o->dev_node[dev[d]] = (uint32_t)i;
+			}
+			if (rt->row != TR_NONE)
+				self_host -= tr_dur(t, rt->row);
+			nd->device += rt->device;
+			nd->self_device += rt->device;
+			nd->tc_self += rt->tc;
+			nd->tc_total += rt->tc;
+			child_tc |= rt->tc > 0;
+		}
+		if (op && child_tc)
+			nd->tc_eligible = true;
+		if (nd->cls == OPC_MODULE)
+			for (uint32_t c = nd->first_child; c != OPT_NIL;
+			     c = o->nodes[c].next_sibling)
+				if (is_operator(o, &o->nodes[c]))
+					nd->self_device += o->nodes[c].device;
+		nd->self_host = root ? 0 : self_host;
+	}
+}
+
+/* tb's get_operator_and_kernels order: children left to right, then self. */
+int optree_post_order(struct optree *o)
+{
+	o->post = malloc((o->nnodes ? o->nnodes : 1) * sizeof *o->post);
+	uint32_t *stack = malloc((o->nnodes ? o->nnodes : 1) * sizeof *stack);
+	uint32_t *next = malloc((o->nnodes ? o->nnodes : 1) * sizeof *next);
+	if (!o->post || !stack || !next) {
+		free(stack);
+		free(next);
+		return -1;
+	}
+	for (size_t k = 0; k < o->nthreads; k++) {
+		size_t depth = 0;
+		uint32_t r = o->threads[k].root;
+		stack[depth++] = r;
+		next[r] = o->nodes[r].first_child;
+		while (depth) {
+			uint32_t top = stack[depth - 1];
+			uint32_t c = next[top];
+			if (c == OPT_NIL) {
+				o->post[o->npost++] = top;
+				depth--;
+				continue;
+			}
+			next[top] = o->nodes[c].next_sibling;
+			next[c] = o->nodes[c].first_child;
+			stack[depth++] = c;
+		}
+	}
+	free(stack);
+	free(next);
+	return 0;
+}
+
+double optree_tc_eligible_ratio(struct optree *o)
+{
+	const struct trace *t = o->t;
+	int64_t bottom = 0, all = 0;
+	/* below[i]: an eligible node exists under i (post order: children first) */
+	uint8_t *below = calloc(o->nnodes ? o->nnodes : 1, 1);
+	if (!below)
+		return 0;
+	for (size_t i = 0; i < o->npost; i++) {
+		uint32_t id = o->post[i];
+		const struct optree_node *nd = &o->nodes[id];
+		for (uint32_t c = nd->first_child; c != OPT_NIL; c = o->nodes[c].next_sibling)
+			below[id] |= below[c] | o->nodes[c].tc_eligible;
+		bool is_bottom = nd->tc_eligible && !below[id];
+		if (!is_bottom && !nd->is_op)
+			continue;
+		int64_t k = 0;
+		for (uint32_t j = 0; j < nd->rt_count; j++) {
+			const struct optree_rt *rt = &o->rts[nd->rt_first + j];
+			if (nd->cls == OPC_ROOT && rt->row == TR_NONE)
+				continue; /* tb skips CallTreeRoot's dummy */
+			size_t nd_dev;
+			const uint32_t *dev = optree_rt_devices(o, rt, &nd_dev);
+			for (size_t d = 0; d < nd_dev; d++)
+				if (t->ev.kind[dev[d]] == TR_KERNEL)
+					k += tr_dur(t, dev[d]);
+		}
+		if (is_bottom)
+			bottom += k;
+		if (nd->is_op)
+			all += k;
+	}
+	free(below);
+	return all > 0 ? (double)bottom / (double)all : 0.0;
+}

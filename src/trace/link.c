@@ -1,0 +1,127 @@
+/* link: runtime -> GPU activity by correlation id; see link.h. Linear:
+ * one hash of correlation ids, two passes over the rows. */
+#include "core/sort.h"
+#include "trace/link.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int by_launcher(const void *a, const void *b, void *ctx)
+{
+	const uint32_t *launcher = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	if (launcher[x] != launcher[y])
+		return launcher[x] < launcher[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static bool is_launcher(const struct trace *t, size_t r, bool driver)
+{
+	return t->ev.kind[r] == TR_RUNTIME || (driver && t->ev.kind[r] == TR_DRIVER);
+}
+
+int tr_links_build(const struct trace *t, bool driver, struct tr_links *out, struct err *e)
+{
+	size_t n = t->ev.n;
+	memset(out, 0, sizeof *out);
+	out->n = n;
+	size_t nrt = 0;
+	for (size_t r = 0; r < n; r++)
+		nrt += is_launcher(t, r, driver);
+	size_t size = 1024;
+	while (size < nrt * 2)
+		size *= 2;
+	int64_t *keys = malloc(size * sizeof *keys);
+	uint32_t *rows = malloc(size * sizeof *rows);
+	out->launcher = malloc((n ? n : 1) * sizeof *out->launcher);
+	if (!keys || !rows || !out->launcher)
+		goto nomem;
+	for (size_t i = 0; i < size; i++)
+		keys[i] = -1;
+	/* correlation -> first launcher row */
+	for (size_t r = 0; r < n; r++) {
+		int64_t c = is_launcher(t, r, driver) ? tr_corr(t, r) : -1;
+		if (c < 0)
+			continue;
+		size_t i = (size_t)((uint64_t)c * 0x9E3779B97F4A7C15ull >> 20) & (size - 1);
+		while (keys[i] != -1 && keys[i] != c)
+			i = (i + 1) & (size - 1);
+		if (keys[i] == -1) {
+			keys[i] = c;
+			rows[i] = (uint32_t)r;
+		}
+	}
+	for (size_t r = 0; r < n; r++) {
+		out->launcher[r] = TR_NONE;
+		int64_t c = tr_is_device(t->ev.kind[r]) ? tr_corr(t, r) : -1;
+		if (c < 0)
+			continue;
+		size_t i = (size_t)((uint64_t)c * 0x9E3779B97F4A7C15ull >> 20) & (size - 1);
+		while (keys[i] != -1 && keys[i] != c)
+			i = (i + 1) & (size - 1);
+		if (keys[i] == c) {
+			out->launcher[r] = rows[i];
+			out->ndev++;
+		}
+	}
+	free(keys);
+	free(rows);
+	keys = NULL;
+	rows = NULL;
+	/* Segments: count per launcher through a scratch array over the
+	 * linked rows only, then group. */
+	out->dev = malloc((out->ndev ? out->ndev : 1) * sizeof *out->dev);
+	if (!out->dev)
+		goto nomem;
+	size_t k = 0;
+	for (size_t r = 0; r < n; r++)
+		if (out->launcher[r] != TR_NONE)
+			out->dev[k++] = (uint32_t)r;
+	/* order by (launcher, row): a stable counting pass over launchers would
+	 * need an array per row; sorting the linked rows is n log n in them */
+	gp_qsort_r(out->dev, out->ndev, sizeof *out->dev, by_launcher, out->launcher);
+	size_t nseg = 0;
+	for (size_t i = 0; i < out->ndev; i++)
+		nseg += !i || out->launcher[out->dev[i]] != out->launcher[out->dev[i - 1]];
+	out->seg = malloc((nseg ? nseg : 1) * sizeof *out->seg);
+	if (!out->seg)
+		goto nomem;
+	for (size_t i = 0; i < out->ndev; i++) {
+		uint32_t l = out->launcher[out->dev[i]];
+		if (!i || l != out->launcher[out->dev[i - 1]])
+			out->seg[out->nseg++] = (struct tr_link_seg){.rt = l, .first = (uint32_t)i};
+		out->seg[out->nseg - 1].count++;
+	}
+	return 0;
+nomem:
+	free(keys);
+	free(rows);
+	tr_links_free(out);
+	return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
+}
+
+void tr_links_free(struct tr_links *l)
+{
+	free(l->launcher);
+	free(l->dev);
+	free(l->seg);
+	memset(l, 0, sizeof *l);
+}
+
+const uint32_t *tr_links_devices(const struct tr_links *l, size_t rt, size_t *n)
+{
+	size_t lo = 0, hi = l->nseg;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->seg[mid].rt == rt) {
+			*n = l->seg[mid].count;
+			return l->dev + l->seg[mid].first;
+		}
+		if (l->seg[mid].rt < rt)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = 0;
+	return NULL;
+}
