@@ -104,9 +104,13 @@ static int write_view(struct app *app, const char *cmd, enum view_kind k, const 
 		      const struct view_opts *o)
 {
 	struct err e = {0};
-	struct view *v;
-	int rc = view_compute(k, t, o, &v, &e);
+	struct view *v = NULL;
+	struct ses *s;
+	int rc = ses_new(t, &s, &e);
+	if (!rc)
+		rc = view_compute(k, s, o, &v, &e);
 	if (rc) {
+		ses_free(s);
 		/* a request the trace cannot answer is the user's to fix */
 		if (rc == ERR_USAGE && !e.path[0])
 			return app_usage(app, cmd, "%s", e.msg);
@@ -123,6 +127,7 @@ static int write_view(struct app *app, const char *cmd, enum view_kind k, const 
 				     "could not write the report");
 	}
 	view_free(v);
+	ses_free(s);
 	return rc ? app_fail(app, &e) : 0;
 }
 

@@ -48,7 +48,7 @@ static int apply_window(struct app *app, struct trace **t)
 {
 	struct err e = {0};
 	struct trace *w;
-	int rc = tr_select(*t, app->step, app->range, &w, &e);
+	int rc = tr_select(*t, NULL, app->step, app->range, &w, &e);
 	if (rc) {
 		tr_free(*t);
 		*t = NULL;

@@ -309,6 +309,7 @@ void srv_stop(struct srv *s)
 		MHD_stop_daemon(s->d);
 	srv_warm_stop(s); /* before the files it reads are freed */
 	for (int i = 0; i < s->nfiles; i++) {
+		ses_free(s->files[i].ses);
 		tr_free(s->files[i].t);
 		ncu_free(s->files[i].ncu);
 		if (s->files[i].ncu_mu) {

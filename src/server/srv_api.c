@@ -41,9 +41,12 @@ int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t
 	pthread_mutex_t *ncu_mu = NULL;
 	if (r && (ncu_mu = malloc(sizeof *ncu_mu)))
 		pthread_mutex_init(ncu_mu, NULL);
+	struct ses *ses = NULL;
+	int rc = t ? ses_new(t, &ses, e) : 0;
 	pthread_mutex_lock(&s->mu);
-	int rc = 0;
-	if (r && !ncu_mu) {
+	if (rc) {
+		/* e is set */
+	} else if (r && !ncu_mu) {
 		rc = err_set(e, ERR_NOMEM, name, -1, "out of memory");
 	} else if (s->nfiles >= s->o.max_files) {
 		rc = err_set(e, ERR_LIMIT, name, -1, "too many files (at most %d)", s->o.max_files);
@@ -56,6 +59,7 @@ int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t
 			f = &s->files[s->nfiles++];
 			f->id = s->next_id++;
 			f->t = t;
+			f->ses = ses;
 			f->ncu = r;
 			f->ncu_mu = ncu_mu;
 			f->tl = NULL;
@@ -74,6 +78,7 @@ int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t
 	if (rc > 0 && t)
 		srv_warm_add(s, rc);
 	if (rc < 0) {
+		ses_free(ses);
 		tr_free(t);
 		ncu_free(r);
 		if (ncu_mu) {
@@ -269,12 +274,12 @@ int srv_view_key(char *key, size_t n, int id, enum view_kind k)
 	return snprintf(key, n, "%d/%s?", id, view_kind_name(k));
 }
 
-int srv_view_json(struct srv *s, const struct trace *t, enum view_kind k, const struct view_opts *o,
+int srv_view_json(struct srv *s, struct ses *ses, enum view_kind k, const struct view_opts *o,
 		  char **buf, size_t *len, struct err *e)
 {
 	struct view *v;
 	srv_job_begin(s);
-	int rc = view_compute(k, t, o, &v, e);
+	int rc = view_compute(k, ses, o, &v, e);
 	srv_job_end(s);
 	if (rc)
 		return rc;
@@ -348,7 +353,8 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 	char *buf = NULL;
 	size_t len = 0;
 	if (!rc)
-		rc = srv_view_json(s, win ? srv_window_trace(win) : t, k, &o, &buf, &len, &e);
+		rc = srv_view_json(s, win ? srv_window_ses(win) : srv_file_ses(s, id), k, &o, &buf,
+				   &len, &e);
 	srv_window_put(s, win);
 	if (rc)
 		return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",

@@ -104,6 +104,12 @@ bool srv_file_get(struct srv *s, int id, struct srv_file *out)
 	return found;
 }
 
+struct ses *srv_file_ses(struct srv *s, int id)
+{
+	struct srv_file f;
+	return srv_file_get(s, id, &f) ? f.ses : NULL;
+}
+
 struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum MHD_Result *res)
 {
 	struct srv_file f;

@@ -20,6 +20,7 @@ struct srv_file {
 	char name[SRV_MAX_NAME + 1];
 	int64_t bytes;		/* input size, -1 when unknown */
 	struct trace *t;	/* a PyTorch trace, or NULL */
+	struct ses *ses;	/* with a trace: its analysis session (tbprof/session.h) */
 	struct ncu_report *ncu; /* an Nsight Compute report, or NULL */
 	/* with a report: its lock (readers fill lazy caches in the report's
 	 * arena: one answer at a time per report) */
@@ -140,6 +141,11 @@ int srv_window_get(struct srv *s, int id, struct trace *t, const char *step, con
 		   struct srv_win **out, struct err *e);
 void srv_window_put(struct srv *s, struct srv_win *w);
 const struct trace *srv_window_trace(const struct srv_win *w);
+/* The window's analysis session. */
+struct ses *srv_window_ses(const struct srv_win *w);
+/* The analysis session of trace file id (it lives as long as the server),
+ * or NULL when there is no such trace. */
+struct ses *srv_file_ses(struct srv *s, int id);
 /* The timeline index of w's trace, built on first use and kept with w. */
 int srv_window_tl(struct srv *s, struct srv_win *w, struct tl_index **ix, struct err *e);
 /* Frees the windows (server stop: no request is running). */
@@ -164,7 +170,7 @@ int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_
  * computed in a job slot, into a malloc'd *buf; the cache key of the view
  * asked without parameters ("ID/VIEW?", to which a request's parameters
  * are appended in order). srv_api.c. */
-int srv_view_json(struct srv *s, const struct trace *t, enum view_kind k, const struct view_opts *o,
+int srv_view_json(struct srv *s, struct ses *ses, enum view_kind k, const struct view_opts *o,
 		  char **buf, size_t *len, struct err *e);
 int srv_view_key(char *key, size_t n, int id, enum view_kind k);
 /* Answers computed ahead (srv_warm.c): after a trace is added, a background

@@ -25,6 +25,7 @@ struct srv_win {
 	int id;		     /* the file */
 	char *step, *range;  /* the selector (either NULL) */
 	struct trace *t;     /* the window (borrows the file's trace) */
+	struct ses *ses;     /* t's analysis session */
 	struct tl_index *tl; /* the timeline's index of t, built on first use */
 	int refs;
 	uint64_t used; /* s->win_clock at the last use */
@@ -40,6 +41,7 @@ static void win_free(struct srv_win *w)
 	if (!w)
 		return;
 	tl_index_free(w->tl);
+	ses_free(w->ses);
 	tr_window_release(w->t);
 	free(w->step);
 	free(w->range);
@@ -66,6 +68,11 @@ void srv_window_put(struct srv *s, struct srv_win *w)
 const struct trace *srv_window_trace(const struct srv_win *w)
 {
 	return w->t;
+}
+
+struct ses *srv_window_ses(const struct srv_win *w)
+{
+	return w->ses;
 }
 
 /* The table's window of (id, step, range) with one more reference, or NULL.
@@ -98,7 +105,9 @@ int srv_window_get(struct srv *s, int id, struct trace *t, const char *step, con
 	}
 	w->id = id;
 	srv_job_begin(s); /* a cut costs a pass over the trace */
-	int rc = tr_select(t, step, range, &w->t, e);
+	int rc = tr_select(t, srv_file_ses(s, id), step, range, &w->t, e);
+	if (!rc)
+		rc = ses_new(w->t, &w->ses, e);
 	srv_job_end(s);
 	if (rc) {
 		win_free(w);

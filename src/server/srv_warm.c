@@ -33,8 +33,9 @@ static const enum view_kind warm_views[] = {VIEW_SUMMARY, VIEW_STEPS, VIEW_OPS, 
 static void warm_file(struct srv *s, int id)
 {
 	struct srv_file f;
-	struct trace *t = srv_file_get(s, id, &f) ? f.t : NULL; /* lives as long as the server */
-	if (!t)
+	/* the session lives as long as the server */
+	struct ses *ses = srv_file_get(s, id, &f) ? f.ses : NULL;
+	if (!ses)
 		return;
 	for (size_t k = 0; k < sizeof warm_views / sizeof warm_views[0]; k++) {
 		pthread_mutex_lock(&s->warm->mu);
@@ -57,7 +58,7 @@ static void warm_file(struct srv *s, int id)
 		pthread_mutex_lock(&s->warm->mu);
 		snprintf(s->warm->busy, sizeof s->warm->busy, "%s", key);
 		pthread_mutex_unlock(&s->warm->mu);
-		if (!srv_view_json(s, t, warm_views[k], &o, &buf, &len, &e)) {
+		if (!srv_view_json(s, ses, warm_views[k], &o, &buf, &len, &e)) {
 			lru_put(s->cache, key, buf, len);
 			free(buf);
 		} /* else: the request will meet (and report) the same error */

@@ -16,7 +16,7 @@
 #define OP_NONE UINT32_MAX
 
 struct kgroup {
-	struct optree *o;
+	const struct optree *o;
 	struct kern_view *v;
 	struct omap map;
 	size_t cap;
@@ -113,7 +113,7 @@ static double or0(double x)
 /* Adds kernel row to its group; *gi = the group's index. */
 static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *gi)
 {
-	struct optree *o = k->o;
+	const struct optree *o = k->o;
 	const struct trace *t = o->t;
 	struct kern_view *v = k->v;
 	const struct tr_gpu_arg *g = gpu_args(t, row);
@@ -293,7 +293,7 @@ static int by_name(struct kgroup *k, struct ts_row *kr, size_t nk)
  * kernel (tb's op_name). */
 static int by_name_op(struct kgroup *k)
 {
-	struct optree *o = k->o;
+	const struct optree *o = k->o;
 	const struct trace *t = o->t;
 	uint32_t gi;
 	for (size_t i = 0; i < o->npost; i++) {
@@ -315,7 +315,7 @@ static int by_name_op(struct kgroup *k)
 	return 0;
 }
 
-int kern_build(struct optree *o, enum kern_group group, struct kern_view *out, struct err *e)
+int kern_build(const struct optree *o, enum kern_group group, struct kern_view *out, struct err *e)
 {
 	const struct trace *t = o->t;
 	memset(out, 0, sizeof *out);

@@ -51,7 +51,7 @@ struct kern_view {
 	int64_t kernel_time, tc_time; /* all kernels; those using Tensor Cores */
 };
 
-int kern_build(struct optree *o, enum kern_group group, struct kern_view *out, struct err *e);
+int kern_build(const struct optree *o, enum kern_group group, struct kern_view *out, struct err *e);
 void kern_free(struct kern_view *v);
 
 /* Mean duration in ns, rounded half to even. */

@@ -34,15 +34,28 @@ bool optree_is_runtime(const struct optree *o, size_t r)
 	return (k == TR_RUNTIME || (k == TR_DRIVER && !o->opts.tb_compat)) && optree_uses_row(o, r);
 }
 
-bool optree_tc_kernel(struct optree *o, uint32_t name)
+static bool tc_classify(const struct optree *o, uint32_t name)
 {
-	if (!o->tc_name[name]) {
-		const struct trace *t = o->t;
-		bool tc = tr_kernel_uses_tc(tr_str(t, name), strpool_len(&t->pool, name),
-					    o->opts.tb_compat);
-		o->tc_name[name] = tc ? 2 : 1;
+	const struct trace *t = o->t;
+	return tr_kernel_uses_tc(tr_str(t, name), strpool_len(&t->pool, name), o->opts.tb_compat);
+}
+
+/* Fills the cache of every GPU activity name of the trace, so that the built tree
+ * is never written again. */
+static void tc_fill(struct optree *o)
+{
+	const struct trace *t = o->t;
+	for (size_t r = 0; r < t->ev.n; r++) {
+		uint32_t name = t->ev.name[r];
+		if (tr_is_device(t->ev.kind[r]) && !o->tc_name[name])
+			o->tc_name[name] = tc_classify(o, name) ? 2 : 1;
 	}
-	return o->tc_name[name] == 2;
+}
+
+bool optree_tc_kernel(const struct optree *o, uint32_t name)
+{
+	uint8_t v = o->tc_name[name];
+	return v ? v == 2 : tc_classify(o, name);
 }
 
 const char *optree_name(const struct optree *o, uint32_t node)
@@ -603,16 +616,35 @@ static int flags(struct build *b)
 	return 0;
 }
 
-int optree_build(const struct trace *t, const struct optree_opts *opts, struct optree *o,
-		 struct err *e)
+/* The tree's links: links itself (owned), or a copy of a borrowed one's
+ * launch segments, which the tree reorders (sort_launches). */
+static int take_links(struct optree *o, const struct tr_links *links, struct err *e)
+{
+	if (!links) {
+		o->owns_links = true;
+		return tr_links_build(o->t, !o->opts.tb_compat, &o->links, e);
+	}
+	o->links = *links;
+	o->links.dev = malloc((links->ndev ? links->ndev : 1) * sizeof *o->links.dev);
+	if (!o->links.dev)
+		return nomem(o->t, e);
+	if (links->ndev)
+		memcpy(o->links.dev, links->dev, links->ndev * sizeof *o->links.dev);
+	return 0;
+}
+
+int optree_build(const struct trace *t, const struct tr_links *links,
+		 const struct optree_opts *opts, struct optree *o, struct err *e)
 {
 	memset(o, 0, sizeof *o);
 	o->t = t;
 	if (opts)
 		o->opts = *opts;
-	int rc = tr_links_build(t, !o->opts.tb_compat, &o->links, e);
-	if (rc)
+	int rc = take_links(o, links, e);
+	if (rc) {
+		optree_free(o);
 		return rc;
+	}
 	struct build b = {.o = o, .t = t};
 	size_t n = t->ev.n;
 	o->tc_name = calloc(t->pool.n ? t->pool.n : 1, 1);
@@ -627,6 +659,7 @@ int optree_build(const struct trace *t, const struct optree_opts *opts, struct o
 	if (sort_launches(o) || find_stale(o) || collect_hosts(&b) || build_nodes(&b) ||
 	    attach_runtimes(&b) || optree_collapse_dups(o) || optree_post_order(o) || flags(&b))
 		goto fail;
+	tc_fill(o);
 	optree_fill_stats(o);
 	rc = 0;
 	goto done;
@@ -644,7 +677,10 @@ done:
 
 void optree_free(struct optree *o)
 {
-	tr_links_free(&o->links);
+	if (o->owns_links)
+		tr_links_free(&o->links);
+	else
+		free(o->links.dev);
 	free(o->nodes);
 	free(o->threads);
 	free(o->rts);

@@ -25,8 +25,10 @@
  * Not reproduced: tb's backward-module rewrite (§4.4, which only reorders the
  * tree when fwdbwd flows and Module nodes both exist) and Lightning mode.
  *
- * Owns its arrays and the links it builds; reads the trace, which must
- * outlive it. Depends on trace/trace, trace/link, trace/classify.
+ * Owns its arrays and the links it builds (or its copy of the launch
+ * segments of links it is given); reads the trace, which must outlive it.
+ * Read-only once built (threads may share a tree). Depends on trace/trace,
+ * trace/link, trace/classify.
  */
 #ifndef GP_OPTREE_H
 #define GP_OPTREE_H
@@ -99,6 +101,7 @@ struct optree {
 	const struct trace *t;
 	struct optree_opts opts;
 	struct tr_links links; /* dev[] segments sorted by (start, -end, row) */
+	bool owns_links;       /* built here (else launcher/seg are borrowed) */
 	struct optree_node *nodes;
 	size_t nnodes;
 	struct optree_thread *threads; /* in tb's thread order (first host event) */
@@ -117,8 +120,10 @@ struct optree {
 	bool has_memcpy_or_memset;
 };
 
-int optree_build(const struct trace *t, const struct optree_opts *opts, struct optree *out,
-		 struct err *e);
+/* links: built with driver = !opts->tb_compat, outliving the tree; NULL:
+ * the tree builds its own. */
+int optree_build(const struct trace *t, const struct tr_links *links,
+		 const struct optree_opts *opts, struct optree *out, struct err *e);
 void optree_free(struct optree *o);
 
 /* Event kinds that launch GPU work under these options. */
@@ -126,8 +131,8 @@ bool optree_is_runtime(const struct optree *o, size_t row);
 /* Whether the event row takes part at all (X events; also B/E pairs
  * outside tb_compat). */
 bool optree_uses_row(const struct optree *o, size_t row);
-/* Kernel name uses Tensor Cores (cached per string id). */
-bool optree_tc_kernel(struct optree *o, uint32_t name);
+/* Kernel name uses Tensor Cores (known for every kernel name once built). */
+bool optree_tc_kernel(const struct optree *o, uint32_t name);
 /* The node's name as text ("CallTreeRoot" for roots). */
 const char *optree_name(const struct optree *o, uint32_t node);
 /* GPU rows the runtime launched: *n of them (kernels, memcpys, memsets). */
@@ -135,6 +140,6 @@ const uint32_t *optree_rt_devices(const struct optree *o, const struct optree_rt
 
 /* tb's tc_eligible_ops_kernel_ratio (§7): kernel time of the own runtimes of
  * the bottom-most Tensor-Core-eligible nodes over that of all operators. */
-double optree_tc_eligible_ratio(struct optree *o);
+double optree_tc_eligible_ratio(const struct optree *o);
 
 #endif

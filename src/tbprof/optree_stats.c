@@ -148,7 +148,7 @@ int optree_post_order(struct optree *o)
 	return 0;
 }
 
-double optree_tc_eligible_ratio(struct optree *o)
+double optree_tc_eligible_ratio(const struct optree *o)
 {
 	const struct trace *t = o->t;
 	int64_t bottom = 0, all = 0;

@@ -33,7 +33,7 @@ static int add_rec(struct ov_result *r, const char *fmt, ...)
 }
 
 /* Kernel time of the operators' own runtimes, per GPU (tb §7). */
-static int tc_per_gpu(const struct trace *t, struct optree *o, struct ov_result *r)
+static int tc_per_gpu(const struct trace *t, const struct optree *o, struct ov_result *r)
 {
 	for (size_t i = 0; i < o->npost; i++) {
 		const struct optree_node *nd = &o->nodes[o->post[i]];
@@ -112,7 +112,7 @@ static void run_facts(const struct trace *t, bool *dp, bool *ddp, size_t *device
 }
 
 /* Peak Total Allocated per GPU id, from the memory view. */
-static int memory_peaks(struct optree *o, bool compat, struct ov_result *r)
+static int memory_peaks(const struct optree *o, bool compat, struct ov_result *r)
 {
 	for (int i = 0; i < 64; i++)
 		r->peak_allocated_gpu[i] = -1;
@@ -141,7 +141,7 @@ static void join_ids(char *buf, size_t n, const int64_t *ids, size_t k, bool com
 	}
 }
 
-static int recommend(const struct trace *t, struct optree *o, const struct st_result *s,
+static int recommend(const struct trace *t, const struct optree *o, const struct st_result *s,
 		     const struct gm_result *g, bool compat, struct ov_result *r)
 {
 	const struct tr_meta *mt = &t->meta;
@@ -275,7 +275,7 @@ static int recommend(const struct trace *t, struct optree *o, const struct st_re
 	return 0;
 }
 
-int ov_compute(const struct trace *t, struct optree *o, const struct st_result *s,
+int ov_compute(const struct trace *t, const struct optree *o, const struct st_result *s,
 	       const struct gm_result *g, bool tb_compat, struct ov_result *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);

@@ -37,7 +37,7 @@ struct ov_result {
 	size_t nrecs;
 };
 
-int ov_compute(const struct trace *t, struct optree *o, const struct st_result *s,
+int ov_compute(const struct trace *t, const struct optree *o, const struct st_result *s,
 	       const struct gm_result *g, bool tb_compat, struct ov_result *out, struct err *e);
 void ov_free(struct ov_result *r);
 /* Tensor-Core share of GPU gpu, or -1 when it has no operator kernels. */

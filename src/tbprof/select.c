@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "trace/link.h"
+#include "tbprof/session.h"
 #include "tbprof/steps.h"
 #include "trace/window.h"
 
@@ -51,9 +52,10 @@ static int range_bounds(const struct trace *t, const char *range, int64_t *t0, i
 	return 0;
 }
 
-int tr_select_bounds(const struct trace *t, const char *step, const char *range, int64_t *t0,
-		     int64_t *t1, struct err *e)
+int tr_select_bounds(struct ses *ses, const char *step, const char *range, int64_t *t0, int64_t *t1,
+		     struct err *e)
 {
+	const struct trace *t = ses_trace(ses);
 	*t0 = INT64_MAX;
 	*t1 = INT64_MIN;
 	if (step && range)
@@ -65,16 +67,11 @@ int tr_select_bounds(const struct trace *t, const char *step, const char *range,
 		return err_set(e, ERR_USAGE, NULL, -1,
 			       "--step takes a step number N or a range A-B, not '%s'",
 			       step ? step : "");
-	struct tr_links l;
-	struct st_result s = {0};
-	struct st_opts so = {0};
-	int rc = tr_links_build(t, false, &l, e);
+	const struct st_result *sr;
+	int rc = ses_steps(ses, false, &sr, e);
 	if (rc)
 		return rc;
-	rc = st_compute(t, &l, &so, &s, e);
-	tr_links_free(&l);
-	if (rc)
-		return rc;
+	const struct st_result s = *sr;
 	for (size_t i = 0; i < s.n; i++) {
 		const struct st_step *st = &s.steps[i];
 		if (st->number < a || st->number > b)
@@ -92,16 +89,27 @@ int tr_select_bounds(const struct trace *t, const char *step, const char *range,
 		else
 			rc = err_set(e, ERR_USAGE, t->path, -1, "--step: the trace has no steps");
 	}
-	st_free(&s);
 	return rc;
 }
 
-int tr_select(struct trace *t, const char *step, const char *range, struct trace **out,
-	      struct err *e)
+int tr_select(struct trace *t, struct ses *ses, const char *step, const char *range,
+	      struct trace **out, struct err *e)
 {
 	*out = NULL;
+	struct ses *own = NULL;
+	int rc = ses ? 0 : ses_new(t, &own, e);
+	if (rc)
+		return rc;
+	if (!ses)
+		ses = own;
 	int64_t t0, t1;
-	int rc = tr_select_bounds(t, step, range, &t0, &t1, e);
+	const struct tr_links *l = NULL;
+	rc = tr_select_bounds(ses, step, range, &t0, &t1, e);
+	if (!rc)
+		rc = ses_links(ses, true, &l, e);
 	/* the window is half-open: an end equal to the last event's end keeps it */
-	return rc ? rc : tr_window(t, t0, t1 + 1, out, e);
+	if (!rc)
+		rc = tr_window(t, l, t0, t1 + 1, out, e);
+	ses_free(own);
+	return rc;
 }

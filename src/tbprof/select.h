@@ -14,20 +14,23 @@
 #ifndef GP_TORCH_SELECT_H
 #define GP_TORCH_SELECT_H
 
+#include "tbprof/session.h"
 #include "trace/trace.h"
 
 /* A step selector's text: "7" or "5-9" -> [*a, *b]; -1 when malformed. */
 int tr_parse_steps(const char *s, int64_t *a, int64_t *b);
 
 /* The window [*t0, *t1] (inclusive end) that step (or range; exactly one
- * non-NULL) names in t. */
-int tr_select_bounds(const struct trace *t, const char *step, const char *range, int64_t *t0,
-		     int64_t *t1, struct err *e);
+ * non-NULL) names in the session's trace (its steps are the session's). */
+int tr_select_bounds(struct ses *ses, const char *step, const char *range, int64_t *t0, int64_t *t1,
+		     struct err *e);
 
 /* The window of t that step or range names, as a new trace (tr_window's,
  * whose base is t): tr_free(*out) frees t too, tr_window_release(*out)
- * frees only the window. t is left as it was in every case. */
-int tr_select(struct trace *t, const char *step, const char *range, struct trace **out,
-	      struct err *e);
+ * frees only the window. t is left as it was in every case. ses: t's
+ * session (its steps and links are used, built there if not yet), or NULL
+ * for a session of this call only. */
+int tr_select(struct trace *t, struct ses *ses, const char *step, const char *range,
+	      struct trace **out, struct err *e);
 
 #endif

@@ -91,13 +91,18 @@ static int copy_events(const struct trace *t, const uint8_t *keep, struct trace 
 	return 0;
 }
 
-int tr_window(struct trace *t, int64_t t0, int64_t t1, struct trace **out, struct err *e)
+int tr_window(struct trace *t, const struct tr_links *links, int64_t t0, int64_t t1,
+	      struct trace **out, struct err *e)
 {
 	*out = NULL;
-	struct tr_links l;
-	int rc = tr_links_build(t, true, &l, e);
-	if (rc)
-		return rc;
+	struct tr_links own = {0};
+	if (!links) {
+		int rc = tr_links_build(t, true, &own, e);
+		if (rc)
+			return rc;
+		links = &own;
+	}
+	const struct tr_links l = *links;
 	uint8_t *keep = calloc(t->ev.n ? t->ev.n : 1, 1);
 	struct trace *w = calloc(1, sizeof *w);
 	if (!keep || !w)
@@ -145,13 +150,13 @@ int tr_window(struct trace *t, int64_t t0, int64_t t1, struct trace **out, struc
 	w->counts.flows = w->flows.n;
 	w->counts.counters = w->counters.n;
 	free(keep);
-	tr_links_free(&l);
+	tr_links_free(&own);
 	w->base = t;
 	*out = w;
 	return 0;
 nomem:
 	free(keep);
-	tr_links_free(&l);
+	tr_links_free(&own);
 	if (w)
 		w->pool = (struct strpool){0}; /* t's, not w's */
 	tr_free(w);

@@ -14,9 +14,13 @@
 #ifndef GP_WINDOW_H
 #define GP_WINDOW_H
 
+#include "trace/link.h"
 #include "trace/trace.h"
 
-int tr_window(struct trace *t, int64_t t0, int64_t t1, struct trace **out, struct err *e);
+/* links: t's links built with driver=true (GPU work goes with its launch),
+ * or NULL to have them built here. */
+int tr_window(struct trace *t, const struct tr_links *links, int64_t t0, int64_t t1,
+	      struct trace **out, struct err *e);
 /* Frees window w but not the trace it was cut from (for a caller that keeps
  * that trace, such as the server); tr_free(w) frees both. NULL is fine. */
 void tr_window_release(struct trace *w);

@@ -90,14 +90,8 @@ static void steps_emit(struct view *vw, struct report *r)
  * the row the full table shows: a step's start depends on the one before). */
 static int steps_compute(struct view *v, struct err *e)
 {
-	struct st_opts so = {.tb_compat = v->o.tb_compat};
-	struct tr_links l;
-	int rc = tr_links_build(v->t, false, &l, e);
-	if (rc)
-		return rc;
+	int rc = view_steps_copy(v, e);
 	struct st_result *s = &v->steps;
-	rc = st_compute(v->t, &l, &so, s, e);
-	tr_links_free(&l);
 	if (rc || !v->o.only_steps)
 		return rc;
 	size_t k = 0;
@@ -118,9 +112,25 @@ static int steps_compute(struct view *v, struct err *e)
 	return rc;
 }
 
-int view_compute(enum view_kind k, const struct trace *t, const struct view_opts *o,
-		 struct view **out, struct err *e)
+int view_steps_copy(struct view *v, struct err *e)
 {
+	const struct st_result *s;
+	int rc = ses_steps(v->ses, v->o.tb_compat, &s, e);
+	if (rc)
+		return rc;
+	v->steps = *s;
+	v->steps.steps = malloc((s->n ? s->n : 1) * sizeof *s->steps);
+	if (!v->steps.steps)
+		return err_set(e, ERR_NOMEM, v->t->path, -1, "out of memory");
+	if (s->n)
+		memcpy(v->steps.steps, s->steps, s->n * sizeof *s->steps);
+	return 0;
+}
+
+int view_compute(enum view_kind k, struct ses *s, const struct view_opts *o, struct view **out,
+		 struct err *e)
+{
+	const struct trace *t = ses_trace(s);
 	*out = NULL;
 	if (k >= VIEW_COUNT)
 		return err_set(e, ERR_USAGE, NULL, -1, "no such view");
@@ -130,6 +140,7 @@ int view_compute(enum view_kind k, const struct trace *t, const struct view_opts
 	v->kind = k;
 	v->o = *o;
 	v->t = t;
+	v->ses = s;
 	v->dev = MEM_NO_DEV;
 	int rc;
 	switch (k) {
@@ -186,17 +197,16 @@ void view_free(struct view *v)
 	kern_free(&v->kern);
 	ops_free(&v->ops);
 	ov_free(&v->ov);
-	optree_free(&v->tree);
 	gm_free(&v->gm);
 	st_free(&v->steps);
 	free(v);
 }
 
-int view_write(enum view_kind k, const struct trace *t, const struct view_opts *o, struct report *r,
+int view_write(enum view_kind k, struct ses *s, const struct view_opts *o, struct report *r,
 	       struct err *e)
 {
 	struct view *v;
-	int rc = view_compute(k, t, o, &v, e);
+	int rc = view_compute(k, s, o, &v, e);
 	if (rc)
 		return rc;
 	view_emit(v, r);

@@ -30,6 +30,7 @@
 #include "tbprof/kernels.h"
 #include "tbprof/memory.h"
 #include "tbprof/ops.h"
+#include "tbprof/session.h"
 #include "trace/trace.h"
 
 enum view_kind { VIEW_SUMMARY, VIEW_STEPS, VIEW_OPS, VIEW_KERNELS, VIEW_MEMORY, VIEW_COUNT };
@@ -61,16 +62,18 @@ void view_opts_init(struct view_opts *o);
 enum view_kind view_kind_parse(const char *name);
 const char *view_kind_name(enum view_kind k);
 
-/* Runs the analyses of view k on t. Errors: ERR_USAGE for a request the
- * trace cannot answer (no such memory device, no such step), else what the
- * analyses return. */
-int view_compute(enum view_kind k, const struct trace *t, const struct view_opts *o,
-		 struct view **out, struct err *e);
+/* Runs the analyses of view k on the session's trace; the links, steps
+ * and operator tree come from the session (built there once, shared with
+ * every other view of it), which must outlive the view. Errors: ERR_USAGE
+ * for a request the trace cannot answer (no such memory device, no such
+ * step), else what the analyses return. */
+int view_compute(enum view_kind k, struct ses *s, const struct view_opts *o, struct view **out,
+		 struct err *e);
 /* Writes the view's tables and sections into r (which stays open). */
 void view_emit(struct view *v, struct report *r);
 void view_free(struct view *v);
 /* view_compute + view_emit + view_free. */
-int view_write(enum view_kind k, const struct trace *t, const struct view_opts *o, struct report *r,
+int view_write(enum view_kind k, struct ses *s, const struct view_opts *o, struct report *r,
 	       struct err *e);
 
 /* The timeline (view_timeline.c, GET /api/file/ID/timeline): the events of

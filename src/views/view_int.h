@@ -5,6 +5,7 @@
 #include "tbprof/gpumetrics.h"
 #include "tbprof/optree.h"
 #include "tbprof/overview.h"
+#include "tbprof/session.h"
 #include "tbprof/steps.h"
 #include "views/view.h"
 
@@ -14,9 +15,10 @@ struct view {
 	enum view_kind kind;
 	struct view_opts o;
 	const struct trace *t;
-	struct st_result steps;
+	struct ses *ses;	/* t's shared analyses (links, steps, tree) */
+	struct st_result steps; /* a copy of the session's (steps --step cuts it) */
 	struct gm_result gm;
-	struct optree tree;
+	const struct optree *tree; /* the session's */
 	struct ov_result ov;
 	struct ops_view ops;
 	enum ops_sort sorted;
@@ -29,6 +31,8 @@ struct view {
 	struct mem_events mevents;
 };
 
+/* v->steps = a copy of the session's steps (of v->o.tb_compat). */
+int view_steps_copy(struct view *v, struct err *e);
 int view_tables_compute(struct view *v, struct err *e); /* ops, kernels */
 void view_ops_emit(struct view *v, struct report *r);
 void view_kernels_emit(struct view *v, struct report *r);

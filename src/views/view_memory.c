@@ -136,10 +136,9 @@ static void emit_info(struct report *r, const struct view *v, const char *dev)
 
 int view_memory_compute(struct view *v, struct err *e)
 {
-	struct optree_opts to = {.tb_compat = v->o.tb_compat};
 	struct mem_opts mo = {.tb_compat = v->o.tb_compat};
-	int rc = optree_build(v->t, &to, &v->tree, e);
-	if (rc || (rc = mem_build(&v->tree, &mo, &v->mem, e)))
+	int rc = ses_tree(v->ses, v->o.tb_compat, &v->tree, e);
+	if (rc || (rc = mem_build(v->tree, &mo, &v->mem, e)))
 		return rc;
 	const struct memory *m = &v->mem;
 	v->dev = v->o.device ? mem_find_device(m, v->o.device) : mem_default_device(m);

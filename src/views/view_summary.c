@@ -212,19 +212,12 @@ void view_summary_emit(struct view *v, struct report *r)
 int view_summary_compute(struct view *v, struct err *e)
 {
 	const struct trace *t = v->t;
-	struct st_opts so = {.tb_compat = v->o.tb_compat};
-	struct optree_opts to = {.tb_compat = v->o.tb_compat};
-	struct tr_links l;
-	int rc = tr_links_build(t, false, &l, e);
-	if (rc)
-		return rc;
-	rc = st_compute(t, &l, &so, &v->steps, e);
-	tr_links_free(&l);
+	int rc = view_steps_copy(v, e);
 	const struct st_result *s = &v->steps;
 	if (!rc)
 		rc = gm_compute(t, s->n > 0, s->n ? s->steps[0].start : 0,
 				s->n ? s->steps[s->n - 1].end : 0, v->o.timeline, &v->gm, e);
-	if (!rc && (rc = optree_build(t, &to, &v->tree, e)) == 0)
-		rc = ov_compute(t, &v->tree, s, &v->gm, v->o.tb_compat, &v->ov, e);
+	if (!rc && (rc = ses_tree(v->ses, v->o.tb_compat, &v->tree, e)) == 0)
+		rc = ov_compute(t, v->tree, s, &v->gm, v->o.tb_compat, &v->ov, e);
 	return rc;
 }

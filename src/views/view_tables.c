@@ -8,16 +8,15 @@
 
 int view_tables_compute(struct view *v, struct err *e)
 {
-	struct optree_opts to = {.tb_compat = v->o.tb_compat};
-	int rc = optree_build(v->t, &to, &v->tree, e);
+	int rc = ses_tree(v->ses, v->o.tb_compat, &v->tree, e);
 	if (rc)
 		return rc;
 	if (v->kind == VIEW_KERNELS)
-		return kern_build(&v->tree, v->o.kern_group, &v->kern, e);
+		return kern_build(v->tree, v->o.kern_group, &v->kern, e);
 	struct ops_opts oo = {.group = v->o.ops_group, .stack = v->o.ops_stack};
-	if ((rc = ops_build(&v->tree, &oo, &v->ops, e)))
+	if ((rc = ops_build(v->tree, &oo, &v->ops, e)))
 		return rc;
-	v->sorted = ops_sort(&v->ops, &v->tree, v->o.ops_sort);
+	v->sorted = ops_sort(&v->ops, v->tree, v->o.ops_sort);
 	return 0;
 }
 
@@ -52,7 +51,7 @@ static bool col_on(int when, const struct ops_opts *oo)
 
 void view_ops_emit(struct view *vw, struct report *r)
 {
-	const struct optree *o = &vw->tree;
+	const struct optree *o = vw->tree;
 	const struct ops_view *v = &vw->ops;
 	const struct ops_opts oo_ = {.group = vw->o.ops_group, .stack = vw->o.ops_stack};
 	const struct ops_opts *oo = &oo_;
@@ -146,7 +145,7 @@ static struct rep_val dim3(char *buf, size_t n, const int32_t *d)
 
 void view_kernels_emit(struct view *vw, struct report *r)
 {
-	struct optree *o = &vw->tree;
+	const struct optree *o = vw->tree;
 	const struct kern_view *v = &vw->kern;
 	enum kern_group group = vw->o.kern_group;
 	size_t top = vw->o.top;

@@ -24,7 +24,7 @@ static bool setup(struct t *t, struct fixture *f, const char *text, bool tb_comp
 	memset(f, 0, sizeof *f);
 	if (!(f->tr = t_load_text(t, text)))
 		return false;
-	if (optree_build(f->tr, &oo, &f->o, &e)) {
+	if (optree_build(f->tr, NULL, &oo, &f->o, &e)) {
 		t_fail(t, __FILE__, __LINE__, "optree_build: %s", e.msg);
 		tr_free(f->tr);
 		return false;

@@ -1,0 +1,57 @@
+/* session: the analyses every view of one trace shares, each built once,
+ * on first use, and kept for the life of the session: the launch links
+ * (trace/link.h, both variants), the training steps (steps.h) and the
+ * operator tree (optree.h), each as plain and as --tb-compat.
+ *
+ * A front end opens one session per loaded trace (and one per --step /
+ * --range window, whose trace is another trace) and computes every view
+ * through it: `gpuprof summary` builds the links, the steps and the tree
+ * once, where each analysis used to build its own; the server's views of a
+ * file share them across requests.
+ *
+ * The results are read-only once built, so threads may use one session at
+ * once: each slot has its own lock, held while it is built (a second caller
+ * waits for the answer in progress instead of computing it again). A build
+ * that fails is not kept; the next caller tries again.
+ *
+ * The links of driver=false and driver=true differ only through
+ * cuda_driver events: a trace without any gets one build for both.
+ *
+ * Owns its results; reads the trace, which must outlive it. Depends on
+ * trace/ and tbprof/ (steps, optree).
+ */
+#ifndef GP_TBPROF_SESSION_H
+#define GP_TBPROF_SESSION_H
+
+#include <stdbool.h>
+
+#include "core/err.h"
+#include "tbprof/optree.h"
+#include "tbprof/steps.h"
+#include "trace/link.h"
+#include "trace/trace.h"
+
+struct ses;
+
+/* How often each analysis was built (for tests and benchmarks). */
+struct ses_stats {
+	unsigned links; /* link builds (a trace without driver events: one for both) */
+	unsigned steps; /* st_compute runs */
+	unsigned trees; /* optree builds */
+};
+
+int ses_new(const struct trace *t, struct ses **out, struct err *e);
+void ses_free(struct ses *s);
+const struct trace *ses_trace(const struct ses *s);
+
+/* The links with driver = false (torch-tb-profiler's runtime categories)
+ * or true (cuda_driver calls launch too). */
+int ses_links(struct ses *s, bool driver, const struct tr_links **out, struct err *e);
+/* The steps of the whole trace (st_compute with links(false)). */
+int ses_steps(struct ses *s, bool tb_compat, const struct st_result **out, struct err *e);
+/* The operator tree (optree_build with links(!tb_compat)). */
+int ses_tree(struct ses *s, bool tb_compat, const struct optree **out, struct err *e);
+
+void ses_stats(struct ses *s, struct ses_stats *out);
+
+#endif

@@ -1,0 +1,197 @@
+/* The analysis session (tbprof/session.h): each shared analysis is built
+ * once per trace however many views ask for it, the answers equal those
+ * built on their own, and threads asking at once get one build. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "kineto/kineto.h"
+#include "tbprof/select.h"
+#include "tbprof/session.h"
+#include "test.h"
+#include "views/view.h"
+
+static struct trace *load(struct t *t, const char *path)
+{
+	struct trace *tr = NULL;
+	struct err e = {0};
+	struct kineto_opts o = {.threads = 1};
+	if (kineto_load(path, &o, &tr, &e))
+		t_fail(t, __FILE__, __LINE__, "%s: %s", path, e.msg);
+	return tr;
+}
+
+static void check_stats(struct t *t, struct ses *s, unsigned links, unsigned steps, unsigned trees,
+			int line)
+{
+	struct ses_stats st;
+	ses_stats(s, &st);
+	if (st.links != links || st.steps != steps || st.trees != trees)
+		t_fail(t, __FILE__, line, "built links %u steps %u trees %u, want %u %u %u",
+		       st.links, st.steps, st.trees, links, steps, trees);
+}
+
+/* `gpuprof summary --step 4`: the file's session finds the window (steps
+ * and links of the whole trace, once each), the window's session computes
+ * the summary (links, steps and tree of the window, once each). The
+ * example trace has no cuda_driver event, so one link build serves both
+ * variants. */
+void test_session_summary_step(struct t *t)
+{
+	struct trace *tr = load(t, "examples/resnet_like.json.gz");
+	if (!tr)
+		return;
+	struct err e = {0};
+	struct ses *whole, *win = NULL;
+	CHECK_INT(t, ses_new(tr, &whole, &e), 0);
+	struct trace *w = NULL;
+	CHECK_INT(t, tr_select(tr, whole, "4", NULL, &w, &e), 0);
+	check_stats(t, whole, 1, 1, 0, __LINE__);
+	CHECK(t, w != NULL);
+	if (w && !ses_new(w, &win, &e)) {
+		struct view_opts o;
+		view_opts_init(&o);
+		struct view *v = NULL;
+		CHECK_INT(t, view_compute(VIEW_SUMMARY, win, &o, &v, &e), 0);
+		view_free(v);
+		check_stats(t, win, 1, 1, 1, __LINE__);
+	}
+	ses_free(win);
+	ses_free(whole);
+	if (w)
+		tr_free(w); /* frees tr too */
+	else
+		tr_free(tr);
+}
+
+/* Every trace view on one session: one build of each analysis (per
+ * --tb-compat setting: its steps and tree are other analyses). */
+void test_session_shared_by_views(struct t *t)
+{
+	struct trace *tr = load(t, "tests/golden/_inputs/steps.json");
+	if (!tr)
+		return;
+	struct err e = {0};
+	struct ses *s;
+	CHECK_INT(t, ses_new(tr, &s, &e), 0);
+	struct view_opts o;
+	view_opts_init(&o);
+	const enum view_kind kinds[] = {VIEW_SUMMARY, VIEW_STEPS,  VIEW_OPS,
+					VIEW_KERNELS, VIEW_MEMORY, VIEW_SUMMARY};
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		struct view *v = NULL;
+		CHECK_INT(t, view_compute(kinds[i], s, &o, &v, &e), 0);
+		view_free(v);
+	}
+	check_stats(t, s, 1, 1, 1, __LINE__);
+	o.tb_compat = true;
+	struct view *v = NULL;
+	CHECK_INT(t, view_compute(VIEW_SUMMARY, s, &o, &v, &e), 0);
+	view_free(v);
+	check_stats(t, s, 1, 2, 2, __LINE__);
+	/* the shared steps equal steps computed on their own: 2 steps, as
+	 * tests/golden/steps-table says */
+	const struct st_result *sr;
+	CHECK_INT(t, ses_steps(s, false, &sr, &e), 0);
+	struct tr_links l;
+	struct st_result own = {0};
+	struct st_opts so = {0};
+	CHECK_INT(t, tr_links_build(tr, false, &l, &e), 0);
+	CHECK_INT(t, st_compute(tr, &l, &so, &own, &e), 0);
+	CHECK_INT(t, sr->n, 2);
+	CHECK_INT(t, own.n, sr->n);
+	for (size_t i = 0; i < own.n && i < sr->n; i++)
+		for (int p = 0; p < ST_NPARTS; p++)
+			CHECK_INT(t, sr->steps[i].cost[p], own.steps[i].cost[p]);
+	st_free(&own);
+	tr_links_free(&l);
+	ses_free(s);
+	tr_free(tr);
+}
+
+#define EV(cat, name, tid, ts, dur, args)                                                          \
+	"{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid          \
+	",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{" args "}}"
+
+/* With a cuda_driver launch the two link variants differ: the plain tree
+ * (driver=true) attributes the Triton kernel to its operator, the
+ * tb-compat tree and the steps (driver=false) do not; two link builds. */
+void test_session_driver_links(struct t *t)
+{
+	const char *text =
+	    "[" EV("cpu_op", "ProfilerStep#1", 1, 0, 100,
+		   "\"External id\":1") "," EV("cpu_op", "triton_op", 1, 10, 50,
+					       "\"External id\":2") "," EV("cuda_driver",
+									   "cuLaunchKernel", 1, 20,
+									   5,
+									   "\"External "
+									   "id\":2,\"correlation\":"
+									   "7") "," EV("kernel",
+										       "triton_k",
+										       9, 30, 40,
+										       "\"correlati"
+										       "on\":7,"
+										       "\"device\":"
+										       "0") "]";
+	struct trace *tr = t_load_text(t, text);
+	if (!tr)
+		return;
+	struct err e = {0};
+	struct ses *s;
+	CHECK_INT(t, ses_new(tr, &s, &e), 0);
+	const struct tr_links *rt, *all;
+	CHECK_INT(t, ses_links(s, false, &rt, &e), 0);
+	CHECK_INT(t, ses_links(s, true, &all, &e), 0);
+	CHECK(t, rt != all);
+	CHECK_INT(t, rt->ndev, 0);
+	CHECK_INT(t, all->ndev, 1);
+	CHECK_INT(t, all->launcher[3], 2); /* the kernel (row 3) by cuLaunchKernel (row 2) */
+	const struct optree *plain, *compat;
+	CHECK_INT(t, ses_tree(s, false, &plain, &e), 0);
+	CHECK_INT(t, ses_tree(s, true, &compat, &e), 0);
+	CHECK_INT(t, plain->nstale, 0);
+	CHECK_INT(t, compat->nstale, 1);
+	check_stats(t, s, 2, 0, 2, __LINE__);
+	ses_free(s);
+	tr_free(tr);
+}
+
+struct racer {
+	struct ses *s;
+	const struct optree *tree;
+	const struct st_result *steps;
+	int rc;
+};
+
+static void *race(void *arg)
+{
+	struct racer *r = arg;
+	struct err e = {0};
+	r->rc = ses_tree(r->s, false, &r->tree, &e) || ses_steps(r->s, false, &r->steps, &e);
+	return NULL;
+}
+
+/* Four threads ask at once: one build, one answer for all. */
+void test_session_threads(struct t *t)
+{
+	struct trace *tr = load(t, "examples/resnet_like.json.gz");
+	if (!tr)
+		return;
+	struct err e = {0};
+	struct ses *s;
+	CHECK_INT(t, ses_new(tr, &s, &e), 0);
+	struct racer r[4];
+	pthread_t th[4];
+	for (int i = 0; i < 4; i++) {
+		r[i] = (struct racer){.s = s};
+		pthread_create(&th[i], NULL, race, &r[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		CHECK_INT(t, r[i].rc, 0);
+		CHECK(t, r[i].tree == r[0].tree && r[i].steps == r[0].steps);
+	}
+	check_stats(t, s, 1, 1, 1, __LINE__);
+	CHECK_INT(t, r[0].steps->n, 6); /* README: the example's 6 steps */
+	ses_free(s);
+	tr_free(tr);
+}
