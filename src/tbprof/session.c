@@ -56,37 +56,65 @@ const struct trace *ses_trace(const struct ses *s)
 	return s->t;
 }
 
+/* Runs build(ctx) under mu unless *ok says it already succeeded; a failed
+ * build is not kept (the next caller tries again). */
+static int build_once(pthread_mutex_t *mu, bool *ok, unsigned *count,
+		      int (*build)(void *ctx, struct err *e), void *ctx, struct err *e)
+{
+	int rc = 0;
+	pthread_mutex_lock(mu);
+	if (!*ok) {
+		rc = build(ctx, e);
+		*ok = !rc;
+		(*count)++;
+	}
+	pthread_mutex_unlock(mu);
+	return rc;
+}
+
+struct job {
+	struct ses *s;
+	int slot;
+	const struct tr_links *links;
+};
+
+static int links_build(void *ctx, struct err *e)
+{
+	struct job *j = ctx;
+	return tr_links_build(j->s->t, j->slot == 1, &j->s->links[j->slot], e);
+}
+
+static int steps_build(void *ctx, struct err *e)
+{
+	struct job *j = ctx;
+	struct st_opts so = {.tb_compat = j->slot == 1};
+	return st_compute(j->s->t, j->links, &so, &j->s->steps[j->slot], e);
+}
+
+static int tree_build(void *ctx, struct err *e)
+{
+	struct job *j = ctx;
+	struct optree_opts to = {.tb_compat = j->slot == 1};
+	return optree_build(j->s->t, j->links, &to, &j->s->tree[j->slot], e);
+}
+
 int ses_links(struct ses *s, bool driver, const struct tr_links **out, struct err *e)
 {
-	int slot = driver && s->has_driver;
-	int rc = 0;
-	pthread_mutex_lock(&s->links_mu);
-	if (!s->links_ok[slot]) {
-		rc = tr_links_build(s->t, slot == 1, &s->links[slot], e);
-		s->links_ok[slot] = !rc;
-		s->stats.links++;
-	}
-	pthread_mutex_unlock(&s->links_mu);
-	*out = rc ? NULL : &s->links[slot];
+	struct job j = {.s = s, .slot = driver && s->has_driver};
+	int rc =
+	    build_once(&s->links_mu, &s->links_ok[j.slot], &s->stats.links, links_build, &j, e);
+	*out = rc ? NULL : &s->links[j.slot];
 	return rc;
 }
 
 int ses_steps(struct ses *s, bool tb_compat, const struct st_result **out, struct err *e)
 {
-	const struct tr_links *l;
-	int rc = ses_links(s, false, &l, e);
-	if (rc)
-		return *out = NULL, rc;
-	int slot = tb_compat;
-	pthread_mutex_lock(&s->steps_mu);
-	if (!s->steps_ok[slot]) {
-		struct st_opts so = {.tb_compat = tb_compat};
-		rc = st_compute(s->t, l, &so, &s->steps[slot], e);
-		s->steps_ok[slot] = !rc;
-		s->stats.steps++;
-	}
-	pthread_mutex_unlock(&s->steps_mu);
-	*out = rc ? NULL : &s->steps[slot];
+	struct job j = {.s = s, .slot = tb_compat};
+	int rc = ses_links(s, false, &j.links, e);
+	if (!rc)
+		rc = build_once(&s->steps_mu, &s->steps_ok[j.slot], &s->stats.steps, steps_build,
+				&j, e);
+	*out = rc ? NULL : &s->steps[j.slot];
 	return rc;
 }
 
@@ -94,20 +122,12 @@ int ses_tree(struct ses *s, bool tb_compat, const struct optree **out, struct er
 {
 	/* tb-compat keeps tb's rule: kernels launched through cuda_driver
 	 * stay unattributed */
-	const struct tr_links *l;
-	int rc = ses_links(s, !tb_compat, &l, e);
-	if (rc)
-		return *out = NULL, rc;
-	int slot = tb_compat;
-	pthread_mutex_lock(&s->tree_mu);
-	if (!s->tree_ok[slot]) {
-		struct optree_opts to = {.tb_compat = tb_compat};
-		rc = optree_build(s->t, l, &to, &s->tree[slot], e);
-		s->tree_ok[slot] = !rc;
-		s->stats.trees++;
-	}
-	pthread_mutex_unlock(&s->tree_mu);
-	*out = rc ? NULL : &s->tree[slot];
+	struct job j = {.s = s, .slot = tb_compat};
+	int rc = ses_links(s, !tb_compat, &j.links, e);
+	if (!rc)
+		rc = build_once(&s->tree_mu, &s->tree_ok[j.slot], &s->stats.trees, tree_build, &j,
+				e);
+	*out = rc ? NULL : &s->tree[j.slot];
 	return rc;
 }
 
