@@ -22,7 +22,7 @@ import sys
 MAX_FILE_LINES = 800
 MAX_FUNC_LINES = 150
 
-ANY = "*"  # every area (but those listed in `never`)
+ANY = "*"  # every area (but those of NEVER)
 
 # area: (the areas it may include besides itself and core, why)
 RULES = {
@@ -40,8 +40,8 @@ RULES = {
                "torch-tb-profiler analyses of the model; stored JSON text (an "
                "operator's Input Dims) parsed with json"),
     "export": (("trace", "tbprof", "pb", "io", "report"),
-               "writers know models only: pprof through pb, chrome's JSON strings "
-               "through report's writers"),
+               "writers know models (and the analyses they write) only: pprof "
+               "through pb, chrome's JSON strings through report's writers"),
     "synth": ((), "the synthetic trace generator: writes its JSON text itself"),
     "views": (("report", "trace", "tbprof", "ncu", "nsys", "json"),
               "views compute analyses of the models and write them through report; "
