@@ -1,13 +1,20 @@
 # gpuprof build. Targets:
 #   make                 release build of ./gpuprof
 #   make test            unit + golden + fuzz-corpus replay + shared-data tests
-#   make check           set-up check, then `test` on the release build and on
-#                        an address/undefined sanitizer build (what CI runs)
+#   make check           what CI runs: set-up check, format-check,
+#                        check-layers, then `test` on DEVELOPER=1 (-Werror)
+#                        builds with gcc, with clang, and with gcc under the
+#                        address/undefined sanitizers
+#   make format          formats the C files in place (clang-format 14)
+#   make format-check    fails, listing them, when C files differ from it
+#   make check-layers    the include rules between src/ areas and the size
+#                        limits (tools/check-layers.py; --rules prints them)
 #   make bench           performance figures (see bench/README.md)
 #   make fuzz            libFuzzer builds of the fuzz targets (clang), short runs
 #   make demo            summary of the bundled example trace, then the viewer on it
 #   make install PREFIX=/usr/local
-# Variables: CC=gcc|clang, DEVELOPER=1 (-Werror), SANITIZE=address,undefined
+# Variables: CC=gcc|clang, DEVELOPER=1 (-Werror), SANITIZE=address,undefined,
+#   CLANG_FORMAT=clang-format
 
 .SUFFIXES:
 
@@ -106,11 +113,21 @@ $(BUILD)/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 test: $(BIN) $(BUILD)/unit-tests $(FUZZ_REPLAY)
 	@BUILD=$(BUILD) GPUPROF=$(BIN) sh tests/run.sh
 
+# The C files outside the binary and its tests, compiled with the same
+# warnings (-Werror under DEVELOPER=1): the build tool and the benchmarks.
+extras: $(BUILD)/inflate-bench
+	$(CC) $(CFLAGS_ALL) -c -o /dev/null tools/embed.c
+	$(CC) $(CFLAGS_ALL) -c -o /dev/null bench/rusage.c
+
 # check and demo install missing packages first (tools/setup.sh), then
-# re-enter make so pkg-config is consulted after the install.
+# re-enter make so pkg-config is consulted after the install. Every build
+# of check is a DEVELOPER=1 one: a warning of either compiler fails it.
 check: setup
-	$(MAKE) test
-	$(MAKE) SANITIZE=address,undefined test
+	$(MAKE) format-check
+	$(MAKE) check-layers
+	$(MAKE) DEVELOPER=1 test extras
+	$(MAKE) DEVELOPER=1 CC=clang test extras
+	$(MAKE) DEVELOPER=1 SANITIZE=address,undefined test
 
 # The viewer opens in the desktop's browser when there is a display; the
 # URL is printed either way. DEMO_SERVE=no stops after the summary.
@@ -158,9 +175,30 @@ install: gpuprof
 clean:
 	rm -rf build gpuprof
 
+# The formatting is clang-format 14's (Debian 12's clang-format package,
+# installed by tools/setup.sh) with .clang-format; other versions may
+# format some lines differently.
+CLANG_FORMAT ?= clang-format
+FORMAT_FILES := $(sort $(wildcard src/*/*.[ch] tests/*/*.[ch] tools/*.[ch] bench/*.[ch]))
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) src/*/*.h tests/unit/*.c tests/unit/*.h
+	$(CLANG_FORMAT) -i $(FORMAT_FILES)
 
-.PHONY: all gpuprof test check setup demo bench bench-serve bench-viewer fuzz install clean format
+format-check:
+	@command -v $(CLANG_FORMAT) >/dev/null || \
+	  { echo "format-check: no $(CLANG_FORMAT) (tools/setup.sh installs it)"; exit 1; }
+	@bad=; for f in $(FORMAT_FILES); do \
+	  $(CLANG_FORMAT) --style=file "$$f" | cmp -s - "$$f" || bad="$$bad $$f"; done; \
+	if [ -n "$$bad" ]; then \
+	  echo "format-check: these files differ from $$($(CLANG_FORMAT) --version) (make format):"; \
+	  printf '  %s\n' $$bad; \
+	  $(CLANG_FORMAT) --version | grep -q ' 14\.' || echo "(the reference is clang-format 14)"; \
+	  exit 1; fi; \
+	echo "format-check: $(words $(FORMAT_FILES)) files formatted"
+
+check-layers:
+	@python3 tools/check-layers.py src
+
+.PHONY: all gpuprof test check extras setup demo bench bench-serve bench-viewer fuzz install \
+	clean format format-check check-layers
 
 -include $(DEPS)

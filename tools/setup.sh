@@ -5,12 +5,14 @@
 #   tools/setup.sh --check  only report what is missing (exit 1 if any)
 set -eu
 PKGS="make gcc pkg-config zlib1g-dev libisal-dev libsqlite3-dev libyaml-dev libmicrohttpd-dev"
-# Test-only tools: clang (the second compiler and libFuzzer), protobuf-compiler
-# (independent decoding of our pprof output), python3 (reference
-# comparisons), sqlite3 (tiny Nsight Systems exports made by the tests),
-# curl (the server's API tests), chromium (the viewer's browser tests,
-# driven from node by playwright-core: tests/web, `npm ci` there).
-TEST_PKGS="clang python3 sqlite3 protobuf-compiler curl chromium"
+# Test-only tools: clang (the second compiler and libFuzzer), clang-format
+# (`make format-check`: version 14, Debian 12's, is the reference),
+# protobuf-compiler (independent decoding of our pprof output), golang-go
+# (`go tool pprof` reads our profiles), python3 (reference comparisons,
+# the layer check), sqlite3 (tiny Nsight Systems exports made by the
+# tests), curl (the server's API tests), chromium (the viewer's browser
+# tests, driven from node by playwright-core: tests/web, `npm ci` there).
+TEST_PKGS="clang clang-format python3 sqlite3 protobuf-compiler golang-go curl chromium"
 missing=""
 # node and npm may come from elsewhere (nvm, NodeSource): Debian's only if absent
 command -v node >/dev/null 2>&1 || missing="$missing nodejs"

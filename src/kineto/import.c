@@ -520,7 +520,6 @@ static int parse(struct loader *l)
 	}
 }
 
-
 void imp_free(struct imp *m)
 {
 	free(m->scratch);
@@ -553,8 +552,7 @@ static int wide_cmp(const void *a, const void *b)
 	return x->field < y->field ? -1 : x->field > y->field;
 }
 
-int kineto_load(const char *path, const struct kineto_opts *opts, struct trace **out,
-		struct err *e)
+int kineto_load(const char *path, const struct kineto_opts *opts, struct trace **out, struct err *e)
 {
 	*out = NULL;
 	struct trace *t = tr_new(path);

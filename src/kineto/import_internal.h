@@ -99,7 +99,6 @@ int imp_events_reserve(struct tr_events *ev, size_t n);
 int imp_b_prev_reserve(struct imp *m, size_t row);
 void imp_free(struct imp *m);
 
-
 /* The parallel worker (import_par.c): parses the events of the second part
  * of a window while the loader parses the first part, then its rows are
  * appended (merged) if the loader confirms the split point was an event

@@ -373,20 +373,32 @@ static struct nsys_jv *iter_summary(struct arena *a, const struct nsys_range *v,
 
 #define OOM() err_set(e, ERR_NOMEM, NULL, -1, "out of memory")
 
-int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct nsys_ranges *host,
-		 const struct nsys_ranges *gpu, const struct nsys_provenance *prov,
-		 struct nsys_jv **out, struct err *e)
-{
-	const struct nsys_jv *cr = nsys_jv_get(manifest, "capture_range");
-	if (!cr || cr->kind != NSYS_JSTR)
-		return err_set(e, ERR_FORMAT, NULL, -1,
-			       "Manifest must define a string capture_range.");
-	const char *capture = cr->s;
+/* One analysis in progress: the steps below fill it in order. */
+struct analysis {
+	struct arena *a;
+	const struct nsys_ranges *host, *gpu;
+	const char *capture;
+	struct iter *it; /* measured iterations, by index */
+	size_t nit;
+	struct keyset harness, iter_keys;
+	struct scope hs, gs;
+	struct member *hm, *gm; /* host and GPU group members, sorted by group */
+	size_t nhm, ngm;
+	bool host_has_capture, gpu_has_capture;
+	int64_t *missing_gpu; /* indexes of iterations without a GPU projection */
+	size_t nmissing_gpu;
+};
 
-	/* 1. the capture range */
+/* Steps 1-3: the one capture range, its direct "iteration N" children
+ * (the measured iterations), the harness keys (capture range and
+ * iterations) and the iteration keys alone (for the GPU join). */
+static int find_iterations(struct analysis *an, struct err *e)
+{
+	struct arena *a = an->a;
+	const struct nsys_ranges *host = an->host;
 	size_t cap_ix = SIZE_MAX, found = 0;
 	for (size_t i = 0; i < host->n; i++)
-		if (!host->v[i].has_parent && !strcmp(host->v[i].name, capture)) {
+		if (!host->v[i].has_parent && !strcmp(host->v[i].name, an->capture)) {
 			found++;
 			cap_ix = i;
 		}
@@ -394,10 +406,9 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 		return err_set(
 		    e, ERR_FORMAT, NULL, -1,
 		    "Expected exactly one top-level host capture range named '%s', but found %zu.",
-		    capture, found);
+		    an->capture, found);
 	const struct nsys_range *cap = &host->v[cap_ix];
 
-	/* 2. measured iterations: direct children of the capture range */
 	struct iter *it = arena_array(a, host->n + 1, sizeof *it);
 	size_t *harness_ix = arena_array(a, host->n + 1, sizeof *harness_ix);
 	if (!it || !harness_ix)
@@ -419,16 +430,22 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 			return err_set(e, ERR_FORMAT, NULL, -1,
 				       "Duplicate host range for iteration %lld.",
 				       (long long)it[i].index);
-
-	/* 3. harness keys; iteration keys alone for the GPU join */
-	struct keyset harness, iter_keys;
-	if (keyset_build(a, host, harness_ix, nharness, &harness) ||
-	    keyset_build(a, host, harness_ix + 1, nharness - 1, &iter_keys))
+	an->it = it;
+	an->nit = nit;
+	if (keyset_build(a, host, harness_ix, nharness, &an->harness) ||
+	    keyset_build(a, host, harness_ix + 1, nharness - 1, &an->iter_keys))
 		return OOM();
+	return 0;
+}
 
-	/* 5. host summaries, grouped by scope path */
-	struct scope hs, gs;
-	if (scope_init(a, &hs, host, &harness) || scope_init(a, &gs, gpu, &harness))
+/* Step 5: the host ranges but the iterations, with their scope paths,
+ * sorted into groups. */
+static int host_members(struct analysis *an, struct err *e)
+{
+	struct arena *a = an->a;
+	const struct nsys_ranges *host = an->host;
+	if (scope_init(a, &an->hs, host, &an->harness) ||
+	    scope_init(a, &an->gs, an->gpu, &an->harness))
 		return OOM();
 	struct member *hm = arena_array(a, host->n + 1, sizeof *hm);
 	if (!hm)
@@ -436,27 +453,37 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 	size_t nhm = 0;
 	for (size_t i = 0; i < host->n; i++) {
 		const struct nsys_range *g = &host->v[i];
-		if (keyset_find(&iter_keys, g->pid, g->tid, g->id) != SIZE_MAX)
+		if (keyset_find(&an->iter_keys, g->pid, g->tid, g->id) != SIZE_MAX)
 			continue;
 		hm[nhm] = (struct member){i, {0}, NULL};
-		if (scope_path(a, &hs, i, &hm[nhm].path, e))
+		if (scope_path(a, &an->hs, i, &hm[nhm].path, e))
 			return e ? e->code : ERR_FORMAT;
 		nhm++;
 	}
 	gp_qsort(hm, nhm, sizeof *hm, member_cmp);
+	an->hm = hm;
+	an->nhm = nhm;
+	return 0;
+}
 
-	/* 6. GPU join */
+/* Step 6, the GPU join: a projection of an iteration goes to that
+ * iteration; the others are members of the GPU groups, scoped by their
+ * host range when it exists. */
+static int gpu_members(struct analysis *an, struct err *e)
+{
+	struct arena *a = an->a;
+	const struct nsys_ranges *gpu = an->gpu;
 	struct member *gm = arena_array(a, gpu->n + 1, sizeof *gm);
 	if (!gm)
 		return OOM();
 	size_t ngm = 0;
 	for (size_t i = 0; i < gpu->n; i++) {
 		const struct nsys_range *g = &gpu->v[i];
-		size_t hi = keyset_find(&iter_keys, g->pid, g->tid, g->id);
+		size_t hi = keyset_find(&an->iter_keys, g->pid, g->tid, g->id);
 		if (hi != SIZE_MAX) {
 			int64_t idx;
-			iteration_index(host->v[hi].name, &idx);
-			struct iter *t = iter_find(it, nit, idx);
+			iteration_index(an->host->v[hi].name, &idx);
+			struct iter *t = iter_find(an->it, an->nit, idx);
 			if (t->gpu != SIZE_MAX)
 				return err_set(e, ERR_FORMAT, NULL, -1,
 					       "Duplicate GPU projection for iteration %lld.",
@@ -465,24 +492,28 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 			continue;
 		}
 		gm[ngm] = (struct member){i, {0}, g->style ? g->style : ""};
-		size_t hk = keyset_find(&hs.by_key, g->pid, g->tid, g->id);
-		int rc = hk != SIZE_MAX ? scope_path(a, &hs, hk, &gm[ngm].path, e)
-					: scope_path(a, &gs, i, &gm[ngm].path, e);
+		size_t hk = keyset_find(&an->hs.by_key, g->pid, g->tid, g->id);
+		int rc = hk != SIZE_MAX ? scope_path(a, &an->hs, hk, &gm[ngm].path, e)
+					: scope_path(a, &an->gs, i, &gm[ngm].path, e);
 		if (rc)
 			return rc;
 		ngm++;
 	}
 	gp_qsort(gm, ngm, sizeof *gm, member_cmp);
+	an->gm = gm;
+	an->ngm = ngm;
+	return 0;
+}
 
-	struct nsys_jv *root = nsys_jv_new(a, NSYS_JOBJ);
-	struct nsys_jv *hr = nsys_jv_new(a, NSYS_JARR), *gr = nsys_jv_new(a, NSYS_JARR);
-	struct nsys_jv *warnings = nsys_jv_new(a, NSYS_JARR);
-	if (!root || !hr || !gr || !warnings)
-		return OOM();
-	bool host_has_capture = false, gpu_has_capture = false;
-	for (size_t s = 0; s < nhm;) {
+/* The "host_ranges" entries, one per group, into hr; -1 when out of memory. */
+static int host_groups(struct analysis *an, struct nsys_jv *hr)
+{
+	struct arena *a = an->a;
+	const struct nsys_ranges *host = an->host;
+	const struct member *hm = an->hm;
+	for (size_t s = 0; s < an->nhm;) {
 		size_t t = s + 1;
-		while (t < nhm && same_group(&hm[s], &hm[t]))
+		while (t < an->nhm && same_group(&hm[s], &hm[t]))
 			t++;
 		struct nsys_jv *o = nsys_jv_new(a, NSYS_JOBJ);
 		const char *name = path_join(a, &hm[s].path);
@@ -490,8 +521,8 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 		for (size_t k = s; k < t; k++)
 			child += host->v[hm[k].idx].dur_child;
 		if (!o || !name)
-			return OOM();
-		host_has_capture |= !strcmp(name, capture);
+			return -1;
+		an->host_has_capture |= !strcmp(name, an->capture);
 		int rc = nsys_jv_set(a, o, "name", nsys_jv_str(a, name));
 		rc |= nsys_jv_set(a, o, "instances", nsys_jv_int(a, (int64_t)(t - s)));
 		rc |= nsys_jv_set(
@@ -502,12 +533,22 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 					     offsetof(struct nsys_range, dur_nonchild)));
 		rc |= nsys_jv_set(a, o, "child_total_ns", nsys_jv_int(a, child));
 		if (rc || nsys_jv_push(a, hr, o))
-			return OOM();
+			return -1;
 		s = t;
 	}
-	for (size_t s = 0; s < ngm;) {
+	return 0;
+}
+
+/* The "gpu_projected_ranges" entries, one per group, into gr; -1 when out
+ * of memory. */
+static int gpu_groups(struct analysis *an, struct nsys_jv *gr)
+{
+	struct arena *a = an->a;
+	const struct nsys_ranges *gpu = an->gpu;
+	const struct member *gm = an->gm;
+	for (size_t s = 0; s < an->ngm;) {
 		size_t t = s + 1;
-		while (t < ngm && same_group(&gm[s], &gm[t]))
+		while (t < an->ngm && same_group(&gm[s], &gm[t]))
 			t++;
 		struct nsys_jv *o = nsys_jv_new(a, NSYS_JOBJ);
 		const char *name = path_join(a, &gm[s].path);
@@ -517,8 +558,8 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 			ops += gpu->v[gm[k].idx].num_ops;
 		}
 		if (!o || !name)
-			return OOM();
-		gpu_has_capture |= !strcmp(name, capture);
+			return -1;
+		an->gpu_has_capture |= !strcmp(name, an->capture);
 		int rc = nsys_jv_set(a, o, "name", nsys_jv_str(a, name));
 		rc |= nsys_jv_set(a, o, "style", nsys_jv_str(a, gm[s].style));
 		rc |= nsys_jv_set(a, o, "instances", nsys_jv_int(a, (int64_t)(t - s)));
@@ -528,24 +569,29 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 		rc |= nsys_jv_set(a, o, "host_total_ns", nsys_jv_int(a, orig));
 		rc |= nsys_jv_set(a, o, "gpu_operation_count", nsys_jv_int(a, ops));
 		if (rc || nsys_jv_push(a, gr, o))
-			return OOM();
+			return -1;
 		s = t;
 	}
+	return 0;
+}
 
-	/* 7. iterations (host and GPU indexes are the same set: GPU rows are
-	 * only iterations through a host key) */
-	struct nsys_jv *its = nsys_jv_new(a, NSYS_JARR);
-	if (!its)
-		return OOM();
-	size_t nhost = 0, ngpu = 0;
-	int64_t *missing_gpu = arena_array(a, nit + 1, sizeof *missing_gpu);
-	if (!missing_gpu)
-		return OOM();
-	size_t nmissing_gpu = 0;
+/* Step 7: the "iterations" entries into its and the "iteration_summary"
+ * object into *sum (host and GPU indexes are the same set: GPU rows are
+ * only iterations through a host key); notes the iterations without a GPU
+ * projection. -1 when out of memory. */
+static int iterations_json(struct analysis *an, struct nsys_jv *its, struct nsys_jv **sum)
+{
+	struct arena *a = an->a;
+	const struct nsys_ranges *host = an->host, *gpu = an->gpu;
+	const struct iter *it = an->it;
+	size_t nit = an->nit, nhost = 0, ngpu = 0;
+	an->missing_gpu = arena_array(a, nit + 1, sizeof *an->missing_gpu);
+	if (!an->missing_gpu)
+		return -1;
 	for (size_t i = 0; i < nit; i++) {
 		struct nsys_jv *o = nsys_jv_new(a, NSYS_JOBJ);
 		if (!o)
-			return OOM();
+			return -1;
 		int rc = nsys_jv_set(a, o, "index", nsys_jv_int(a, it[i].index));
 		struct nsys_jv *h = nsys_jv_null(a), *g = nsys_jv_null(a);
 		if (it[i].host != SIZE_MAX) {
@@ -564,88 +610,129 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 			rc |= nsys_jv_set(a, g, "gpu_operation_count", nsys_jv_int(a, r->num_ops));
 			ngpu++;
 		} else {
-			missing_gpu[nmissing_gpu++] = it[i].index;
+			an->missing_gpu[an->nmissing_gpu++] = it[i].index;
 		}
 		rc |= nsys_jv_set(a, o, "host", h);
 		rc |= nsys_jv_set(a, o, "gpu_projection", g);
 		if (rc || nsys_jv_push(a, its, o))
-			return OOM();
+			return -1;
 	}
-	struct nsys_jv *sum = nsys_jv_new(a, NSYS_JOBJ);
-	if (!sum)
-		return OOM();
-	int rc = nsys_jv_set(a, sum, "iterations", nsys_jv_int(a, (int64_t)nit));
-	rc |= nsys_jv_set(a, sum, "host_iterations", nsys_jv_int(a, (int64_t)nhost));
-	rc |= nsys_jv_set(a, sum, "gpu_projected_iterations", nsys_jv_int(a, (int64_t)ngpu));
+	struct nsys_jv *s = nsys_jv_new(a, NSYS_JOBJ);
+	if (!s)
+		return -1;
+	int rc = nsys_jv_set(a, s, "iterations", nsys_jv_int(a, (int64_t)nit));
+	rc |= nsys_jv_set(a, s, "host_iterations", nsys_jv_int(a, (int64_t)nhost));
+	rc |= nsys_jv_set(a, s, "gpu_projected_iterations", nsys_jv_int(a, (int64_t)ngpu));
 	rc |=
-	    nsys_jv_set(a, sum, "host_inclusive",
+	    nsys_jv_set(a, s, "host_inclusive",
 			iter_summary(a, host->v, it, nit, false, offsetof(struct nsys_range, dur)));
 	rc |= nsys_jv_set(
-	    a, sum, "host_exclusive",
+	    a, s, "host_exclusive",
 	    iter_summary(a, host->v, it, nit, false, offsetof(struct nsys_range, dur_nonchild)));
 	rc |= nsys_jv_set(
-	    a, sum, "gpu_projected",
+	    a, s, "gpu_projected",
 	    iter_summary(a, gpu->v, it, nit, true, offsetof(struct nsys_range, proj_dur)));
+	*sum = s;
+	return rc ? -1 : 0;
+}
 
-	/* 9. warnings, in the contract's order */
+/* Step 9: the warnings, in the contract's order; nonzero when out of
+ * memory. */
+static int warnings_json(struct analysis *an, const struct nsys_jv *manifest,
+			 const struct nsys_provenance *prov, struct nsys_jv *w)
+{
+	struct arena *a = an->a;
+	int rc = 0;
 	if (prov) {
 		const char *vw = nsys_version_warning(a, prov->nsys_version);
 		if (vw)
-			rc |= nsys_jv_push(a, warnings, nsys_jv_str(a, vw));
+			rc |= nsys_jv_push(a, w, nsys_jv_str(a, vw));
 	}
 	const struct nsys_jv *wl = nsys_jv_get(manifest, "workload");
 	const struct nsys_jv *want = nsys_jv_get(wl, "iterations");
 	if (want && want->kind == NSYS_JINT) {
 		int64_t n = want->i;
 		int64_t *miss = arena_array(a, (size_t)(n > 0 ? n : 1), sizeof *miss);
-		int64_t *extra = arena_array(a, nit + 1, sizeof *extra);
+		int64_t *extra = arena_array(a, an->nit + 1, sizeof *extra);
 		size_t nmiss = 0, nextra = 0;
 		if (!miss || !extra)
-			return OOM();
+			return -1;
 		for (int64_t i = 0; i < n; i++)
-			if (!iter_find(it, nit, i))
+			if (!iter_find(an->it, an->nit, i))
 				miss[nmiss++] = i;
-		for (size_t i = 0; i < nit; i++)
-			if (it[i].index >= n)
-				extra[nextra++] = it[i].index;
+		for (size_t i = 0; i < an->nit; i++)
+			if (an->it[i].index >= n)
+				extra[nextra++] = an->it[i].index;
 		if (nmiss)
-			rc |= add_warning(a, warnings, "Missing expected iteration indexes: ",
+			rc |= add_warning(a, w, "Missing expected iteration indexes: ",
 					  int_list(a, miss, nmiss), ".");
 		if (nextra)
-			rc |= add_warning(a, warnings, "Unexpected iteration indexes: ",
+			rc |= add_warning(a, w, "Unexpected iteration indexes: ",
 					  int_list(a, extra, nextra), ".");
 	}
 	/* every iteration comes from a host range, so none lacks one */
-	if (nmissing_gpu)
-		rc |= add_warning(a, warnings, "Missing GPU projections for iterations: ",
-				  int_list(a, missing_gpu, nmissing_gpu), ".");
-	if (!host_has_capture)
-		rc |= add_warning(a, warnings, "Host report does not contain capture range '",
-				  capture, "'.");
-	if (!gpu_has_capture)
-		rc |= add_warning(a, warnings,
-				  "GPU projection report does not contain capture range '", capture,
+	if (an->nmissing_gpu)
+		rc |= add_warning(a, w, "Missing GPU projections for iterations: ",
+				  int_list(a, an->missing_gpu, an->nmissing_gpu), ".");
+	if (!an->host_has_capture)
+		rc |= add_warning(a, w, "Host report does not contain capture range '", an->capture,
 				  "'.");
+	if (!an->gpu_has_capture)
+		rc |= add_warning(a, w, "GPU projection report does not contain capture range '",
+				  an->capture, "'.");
+	return rc;
+}
 
-	rc |= nsys_jv_set(a, root, "schema_version", nsys_jv_int(a, 1));
+/* The "provenance" object, or NULL when out of memory. */
+static struct nsys_jv *provenance_object(struct arena *a, const struct nsys_provenance *prov)
+{
+	struct nsys_jv *p = nsys_jv_new(a, NSYS_JOBJ), *reps = nsys_jv_new(a, NSYS_JOBJ);
+	int rc = nsys_jv_set(a, p, "nsys_version", nsys_jv_str(a, prov->nsys_version));
+	rc |= nsys_jv_set(a, p, "manifest_path", nsys_jv_str(a, prov->manifest_path));
+	rc |= nsys_jv_set(a, p, "trace_path", nsys_jv_str(a, prov->trace_path));
+	rc |= nsys_jv_set(a, reps, "nvtx_pushpop_trace", nsys_jv_str(a, prov->pushpop_path));
+	rc |= nsys_jv_set(a, reps, "nvtx_gpu_proj_trace", nsys_jv_str(a, prov->gpu_proj_path));
+	rc |= nsys_jv_set(a, p, "reports", reps);
+	return rc ? NULL : p;
+}
+
+int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct nsys_ranges *host,
+		 const struct nsys_ranges *gpu, const struct nsys_provenance *prov,
+		 struct nsys_jv **out, struct err *e)
+{
+	const struct nsys_jv *cr = nsys_jv_get(manifest, "capture_range");
+	if (!cr || cr->kind != NSYS_JSTR)
+		return err_set(e, ERR_FORMAT, NULL, -1,
+			       "Manifest must define a string capture_range.");
+	struct analysis an = {.a = a, .host = host, .gpu = gpu, .capture = cr->s};
+	int rc = find_iterations(&an, e);
+	if (!rc)
+		rc = host_members(&an, e);
+	if (!rc)
+		rc = gpu_members(&an, e);
+	if (rc)
+		return rc;
+
+	struct nsys_jv *root = nsys_jv_new(a, NSYS_JOBJ);
+	struct nsys_jv *hr = nsys_jv_new(a, NSYS_JARR), *gr = nsys_jv_new(a, NSYS_JARR);
+	struct nsys_jv *warns = nsys_jv_new(a, NSYS_JARR);
+	if (!root || !hr || !gr || !warns)
+		return OOM();
+	if (host_groups(&an, hr) || gpu_groups(&an, gr))
+		return OOM();
+	struct nsys_jv *its = nsys_jv_new(a, NSYS_JARR), *sum = NULL;
+	if (!its || iterations_json(&an, its, &sum) || warnings_json(&an, manifest, prov, warns))
+		return OOM();
+
+	rc = nsys_jv_set(a, root, "schema_version", nsys_jv_int(a, 1));
 	rc |= nsys_jv_set(a, root, "run", run_object(a, manifest));
-	if (prov) {
-		struct nsys_jv *p = nsys_jv_new(a, NSYS_JOBJ), *reps = nsys_jv_new(a, NSYS_JOBJ);
-		rc |= nsys_jv_set(a, p, "nsys_version", nsys_jv_str(a, prov->nsys_version));
-		rc |= nsys_jv_set(a, p, "manifest_path", nsys_jv_str(a, prov->manifest_path));
-		rc |= nsys_jv_set(a, p, "trace_path", nsys_jv_str(a, prov->trace_path));
-		rc |=
-		    nsys_jv_set(a, reps, "nvtx_pushpop_trace", nsys_jv_str(a, prov->pushpop_path));
-		rc |= nsys_jv_set(a, reps, "nvtx_gpu_proj_trace",
-				  nsys_jv_str(a, prov->gpu_proj_path));
-		rc |= nsys_jv_set(a, p, "reports", reps);
-		rc |= nsys_jv_set(a, root, "provenance", p);
-	}
+	if (prov)
+		rc |= nsys_jv_set(a, root, "provenance", provenance_object(a, prov));
 	rc |= nsys_jv_set(a, root, "host_ranges", hr);
 	rc |= nsys_jv_set(a, root, "gpu_projected_ranges", gr);
 	rc |= nsys_jv_set(a, root, "iterations", its);
 	rc |= nsys_jv_set(a, root, "iteration_summary", sum);
-	rc |= nsys_jv_set(a, root, "warnings", warnings);
+	rc |= nsys_jv_set(a, root, "warnings", warns);
 	if (rc)
 		return OOM();
 	*out = root;

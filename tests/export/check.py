@@ -187,6 +187,12 @@ NEST = {
     (1, 1, "A;D"): (1, 500), (1, 1, "A;E"): (1, 1999), (1, 1, "A;E;F"): (1, 1),
     (1, 1, "G"): (1, 1000), (2, 1, "H"): (1, 3500), (2, 1, "H;I"): (1, 1000),
 }
+# go tool pprof -top of nest.json, per function: (flat = self, cum =
+# inclusive) in ns, from the times in the docstring
+NEST_TOP = {"A": (4500, 10000), "B": (2000, 3000), "C": (1000, 1000), "D": (500, 500),
+            "E": (1999, 2000), "F": (1, 1), "G": (1000, 1000), "H": (3500, 4500),
+            "I": (1000, 1000)}
+
 NEST_FOLDED = ("A 4500\nA;B 2000\nA;B;C 1000\nA;D 500\nA;E 1999\nA;E;F 1\nG 1000\n"
                "H 3500\nH;I 1000\n")
 
@@ -262,10 +268,21 @@ def check_pprof():
     ok(open(out, "rb").read() == open(out5, "rb").read(), "pprof output is byte-identical")
     go = shutil.which("go")
     if go:
+        # every node (-nodefraction=0: F's 1 ns is not dropped), in ns
         r = subprocess.run([go, "tool", "pprof", "-top", "-symbolize=none",
-                            "-unit=nanoseconds", out], capture_output=True, text=True)
-        ok(r.returncode == 0 and "15500ns total" in r.stdout.replace(" ", ""),
-           "go tool pprof -top reads the profile", r.stdout[-400:] + r.stderr[-400:])
+                            "-unit=nanoseconds", "-nodefraction=0", "-nodecount=1000", out],
+                           capture_output=True, text=True)
+        rows = {}
+        for line in r.stdout.splitlines():
+            m = re.match(r"\s*(\d+)ns\s+\S+%\s+\S+%\s+(\d+)ns\s+\S+%\s+(\S.*)$", line)
+            if m:
+                rows[m.group(3)] = (int(m.group(1)), int(m.group(2)))
+        total = re.search(r"Total samples = (\d+)ns", r.stdout)
+        ok(r.returncode == 0 and total and int(total.group(1)) == 15500,
+           "go tool pprof -top: total samples 15500 ns (self times of A, G and H's thread)",
+           r.stdout[-400:] + r.stderr[-400:])
+        ok(rows == NEST_TOP, "go tool pprof -top reads the profile: flat and cum of every function",
+           rows)
     else:
         print("skip export: go not installed: 'go tool pprof -top' check skipped")
 

@@ -512,8 +512,8 @@ same_dist() {
 }
 # dist_serve FILES...: starts a server, its URL in $durl and pid in $dpid
 dist_serve() {
-	: >"$tmp/dout" # emptied before the start (see start_server in lib.sh)
-	"$GPUPROF" serve -q --port 0 "$@" >>"$tmp/dout" 2>"$tmp/derr" &
+	: >"$tmp/dout" # before the child's redirection: no previous server's URL
+	"$GPUPROF" serve -q --port 0 "$@" >"$tmp/dout" 2>"$tmp/derr" &
 	dpid=$!
 	durl=$(wait_url "$tmp/dout" "$dpid")
 	[ -n "$durl" ] && ok || bad "dist server did not start: $(cat "$tmp/derr")"

@@ -35,10 +35,11 @@ expect() {
 message() { grep -qF -- "$1" "$tmp/body" && ok || bad "message: want '$1' in $(cat "$tmp/body")"; }
 # start_server FILES...: `gpuprof serve -q --port 0 FILES...` in the background
 start_server() {
-	# emptied here, not by the child's redirection: the loop below must not
-	# read the URL of the previous server before the child truncates it
+	# emptied here, not only by the redirection below: that one happens in
+	# the background child, maybe after the loop has read a previous
+	# server's URL from the file
 	: >"$tmp/out"
-	"$GPUPROF" serve -q --port 0 "$@" >>"$tmp/out" 2>"$tmp/err" &
+	"$GPUPROF" serve -q --port 0 "$@" >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	url=
 	for _ in $(seq 1 200); do

@@ -106,27 +106,27 @@ void test_dist_rules(struct t *t)
 static const char w0[] =
     "{\"traceEvents\":[" OP("nccl:all_reduce", 1, 10, 20, 5, ",\"Input Dims\":[[100]],\"Input type\":[\"float\"]") "," KERNEL(
 	"ncclKernel_AllReduce_RING_LL_Sum_float", 15, 30,
-	5) "," OP("aten::mm", 2, 0, 50,
-		  1, "") "," KERNEL("gemm", 40, 20,
-				    1) "," OP("nccl:broadcast", 1, 60, 10, 6,
-					      ",\"Input Dims\":[[10]],\"Input "
-					      "type\":[\"c10::Half\"]") "," KERNEL("ncclKernel_"
-										   "Broadcast_RING_"
-										   "LL_Sum_int8_t",
-										   62, 4, 6) "]}";
+	5) "," OP("aten::mm", 2, 0, 50, 1,
+		  "") "," KERNEL("gemm", 40, 20,
+				 1) "," OP("nccl:broadcast", 1, 60, 10, 6,
+					   ",\"Input Dims\":[[10]],\"Input "
+					   "type\":[\"c10::Half\"]") "," KERNEL("ncclKernel_"
+										"Broadcast_RING_"
+										"LL_Sum_int8_t",
+										62, 4, 6) "]}";
 /* Worker 1: all_reduce op [10,15] + kernel [12,52]; gemm [0,10]; broadcast
  * op [60,70] + kernel [61,69]; step "0" = [0,70]. */
 static const char w1[] =
     "{\"traceEvents\":[" OP("nccl:all_reduce", 1, 10, 5, 7, ",\"Input Dims\":[[100]],\"Input type\":[\"float\"]") "," KERNEL(
 	"ncclKernel_AllReduce_RING_LL_Sum_float", 12, 40,
-	7) "," OP("aten::mm", 2, 0, 50,
-		  2, "") "," KERNEL("gemm", 0, 10,
-				    2) "," OP("nccl:broadcast", 1, 60, 10, 8,
-					      ",\"Input Dims\":[[10]],\"Input "
-					      "type\":[\"c10::Half\"]") "," KERNEL("ncclKernel_"
-										   "Broadcast_RING_"
-										   "LL_Sum_int8_t",
-										   61, 8, 8) "]}";
+	7) "," OP("aten::mm", 2, 0, 50, 2,
+		  "") "," KERNEL("gemm", 0, 10,
+				 2) "," OP("nccl:broadcast", 1, 60, 10, 8,
+					   ",\"Input Dims\":[[10]],\"Input "
+					   "type\":[\"c10::Half\"]") "," KERNEL("ncclKernel_"
+										"Broadcast_RING_"
+										"LL_Sum_int8_t",
+										61, 8, 8) "]}";
 
 /* Both modes give the same numbers on these (reference-style) traces. */
 static void check_two_workers(struct t *t, bool compat)
@@ -250,35 +250,32 @@ void test_dist_both_libraries(struct t *t)
  * ncclDevKernel [50,150]. Then c10d::_allgather_base_ [200,220] holds
  * record_param_comms [202,218] (64 BFloat16), whose external id the
  * kernel [210,260] carries. The CPU span is [0,220]. */
-static const char modern[] = "{\"traceEvents\":[" OP(
-    "c10d::allreduce_",
-    1, 0, 100, 10, "") "," OP("record_param_comms", 1, 5, 90, 11,
-			      ",\"Collective name\":\"allreduce\",\"dtype\":\"Float\",\"In msg "
-			      "nelems\":1000") ","
-					       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":"
-					       "\"nccl:all_reduce\",\"pid\":1,"
-					       "\"tid\":1,\"ts\":10,\"dur\":80,\"args\":{"
-					       "\"External id\":12}},"
-					       "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":"
-					       "\"cudaLaunchKernel\",\"pid\":1,"
-					       "\"tid\":1,\"ts\":20,\"dur\":10,\"args\":{"
-					       "\"External id\":0,\"correlation\":77}},"
-					       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":"
-					       "\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\","
-					       "\"pid\":0,\"tid\":7,\"ts\":50,\"dur\":100,\"args\":"
-					       "{\"device\":0,\"correlation\":77,"
-					       "\"External id\":0}}," OP(
-						   "c10d::_allgather_base_", 1, 200, 20, 20,
-						   "") "," OP("record_param_comms", 1, 202, 16, 21,
-							      ",\"Collective "
-							      "name\":\"_allgather_base\","
-							      "\"dtype\":\"BFloat16\",\"In msg "
-							      "nelems\":64") "," KERNEL("ncclDevKer"
-											"nel_"
-											"AllGather_"
-											"RING_LL",
-											210, 50,
-											21) "]}";
+static const char modern[] = "{\"traceEvents\":[" OP("c10d::allreduce_", 1, 0, 100, 10, "") "," OP(
+    "record_param_comms", 1, 5, 90, 11,
+    ",\"Collective name\":\"allreduce\",\"dtype\":\"Float\",\"In msg "
+    "nelems\":1000") ","
+		     "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":"
+		     "\"nccl:all_reduce\",\"pid\":1,"
+		     "\"tid\":1,\"ts\":10,\"dur\":80,\"args\":{"
+		     "\"External id\":12}},"
+		     "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":"
+		     "\"cudaLaunchKernel\",\"pid\":1,"
+		     "\"tid\":1,\"ts\":20,\"dur\":10,\"args\":{"
+		     "\"External id\":0,\"correlation\":77}},"
+		     "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":"
+		     "\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\","
+		     "\"pid\":0,\"tid\":7,\"ts\":50,\"dur\":100,\"args\":"
+		     "{\"device\":0,\"correlation\":77,"
+		     "\"External id\":0}}," OP("c10d::_allgather_base_", 1, 200, 20, 20, "") "," OP(
+			 "record_param_comms", 1, 202, 16, 21,
+			 ",\"Collective "
+			 "name\":\"_allgather_base\","
+			 "\"dtype\":\"BFloat16\",\"In msg "
+			 "nelems\":64") "," KERNEL("ncclDevKer"
+						   "nel_"
+						   "AllGather_"
+						   "RING_LL",
+						   210, 50, 21) "]}";
 
 void test_dist_modern(struct t *t)
 {

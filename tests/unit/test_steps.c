@@ -191,15 +191,14 @@ void test_steps_prev_end_and_trim(struct t *t)
 void test_steps_slots_restart(struct t *t)
 {
 	const char *text = "[" EV("cpu_op", "ProfilerStep#4", 1, 1, 100, 100, "") "," EV(
-	    "kernel", "stale", 0, 7, 90,
-	    35, "\"correlation\":9,\"device\":0") "," EV("cuda_runtime", "launch", 1, 1, 110,
-							 10, "\"correlation\":1") "," EV("kernel",
-											 "k", 0, 7,
-											 120, 130,
-											 "\"correla"
-											 "tion\":1,"
-											 "\"device"
-											 "\":0") "]";
+	    "kernel", "stale", 0, 7, 90, 35,
+	    "\"correlation\":9,\"device\":0") "," EV("cuda_runtime", "launch", 1, 1, 110, 10,
+						     "\"correlation\":1") "," EV("kernel", "k", 0,
+										 7, 120, 130,
+										 "\"correla"
+										 "tion\":1,"
+										 "\"device"
+										 "\":0") "]";
 	struct st_result s;
 	if (compute(t, text, false, &s))
 		return;
@@ -244,26 +243,25 @@ void test_steps_fallback(struct t *t)
 void test_steps_communication(struct t *t)
 {
 	const char *text = "[" EV("cpu_op", "ProfilerStep#3", 1, 1, 0, 100, "") "," EV(
-	    "cpu_op", "nccl:all_reduce", 1, 1,
-	    10, 10, "\"External id\":7") "," EV("cpu_op", "c10d::allreduce_", 1, 1, 15,
-						10, "\"External id\":8") "," EV("kernel",
-										"ncclKernel_"
-										"AllReduce",
-										0, 7, 30, 30,
-										"\"External "
-										"id\":7,\"device\":"
-										"0") "," EV("kerne"
-											    "l",
-											    "gemm",
-											    0, 8,
-											    40, 10,
-											    "\"Exte"
-											    "rnal "
-											    "id\":"
-											    "8,"
-											    "\"devi"
-											    "ce\":"
-											    "0") "]";
+	    "cpu_op", "nccl:all_reduce", 1, 1, 10, 10,
+	    "\"External id\":7") "," EV("cpu_op", "c10d::allreduce_", 1, 1, 15, 10,
+					"\"External id\":8") "," EV("kernel",
+								    "ncclKernel_"
+								    "AllReduce",
+								    0, 7, 30, 30,
+								    "\"External "
+								    "id\":7,\"device\":"
+								    "0") "," EV("kerne"
+										"l",
+										"gemm", 0, 8, 40,
+										10,
+										"\"Exte"
+										"rnal "
+										"id\":"
+										"8,"
+										"\"devi"
+										"ce\":"
+										"0") "]";
 	struct st_result s;
 	if (compute(t, text, false, &s))
 		return;

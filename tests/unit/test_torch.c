@@ -411,7 +411,7 @@ void test_torch_parallel_same(struct t *t)
 	struct trace *a = NULL, *b = NULL;
 	struct err e = {0};
 	struct kineto_opts serial = {.threads = 1},
-			    par = {.threads = 2, .split_min = 2048, .window = 16384};
+			   par = {.threads = 2, .split_min = 2048, .window = 16384};
 	CHECK_INT(t, kineto_load(path, &serial, &a, &e), 0);
 	CHECK_INT(t, kineto_load(path, &par, &b, &e), 0);
 	if (a && b && same_tables(t, a, b)) {
@@ -493,8 +493,8 @@ void test_torch_synth_counts(struct t *t)
 				  5);
 		for (int threads = 1; threads <= 2; threads++) {
 			struct kineto_opts lo = {.threads = threads,
-						  .split_min = 65536,
-						  .window = threads == 2 ? 1u << 20 : 0};
+						 .split_min = 65536,
+						 .window = threads == 2 ? 1u << 20 : 0};
 			struct trace *tr = NULL;
 			CHECK_INT(t, kineto_load(path, &lo, &tr, &e), 0);
 			if (tr) {
