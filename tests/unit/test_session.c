@@ -118,20 +118,16 @@ void test_session_shared_by_views(struct t *t)
 void test_session_driver_links(struct t *t)
 {
 	const char *text =
-	    "[" EV("cpu_op", "ProfilerStep#1", 1, 0, 100,
-		   "\"External id\":1") "," EV("cpu_op", "triton_op", 1, 10, 50,
-					       "\"External id\":2") "," EV("cuda_driver",
-									   "cuLaunchKernel", 1, 20,
-									   5,
-									   "\"External "
-									   "id\":2,\"correlation\":"
-									   "7") "," EV("kernel",
-										       "triton_k",
-										       9, 30, 40,
-										       "\"correlati"
-										       "on\":7,"
-										       "\"device\":"
-										       "0") "]";
+	    "[" EV("cpu_op", "ProfilerStep#1", 1, 0, 100, "\"External id\":1") "," EV(
+		"cpu_op", "triton_op", 1, 10, 50,
+		"\"External id\":2") "," EV("cuda_driver", "cuLaunchKernel", 1, 20, 5,
+					    "\"External "
+					    "id\":2,\"correlation\":"
+					    "7") "," EV("kernel", "triton_k", 9, 30, 40,
+							"\"correlati"
+							"on\":7,"
+							"\"device\":"
+							"0") "]";
 	struct trace *tr = t_load_text(t, text);
 	if (!tr)
 		return;
