@@ -6,6 +6,7 @@
  * events nest (sort by start then longer first, partial overlaps dropped),
  * and which node a kernel is credited to.
  */
+#include "core/cmp.h"
 #include "core/sort.h"
 #include "tbprof/optree.h"
 
@@ -552,12 +553,6 @@ static int sort_launches(struct optree *o)
 			sort_by_time(o->t, l->dev + l->seg[i].first, l->seg[i].count, tmp);
 	free(tmp);
 	return 0;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
 }
 
 /* tb's has_kernel counts kernels outside communication: those whose
