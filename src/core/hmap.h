@@ -100,6 +100,23 @@ static inline void hmap_set(struct hmap *m, size_t slot, uint64_t key, uint32_t 
 	m->n++;
 }
 
+/* Get-or-insert: hmap_find, growing the map first when the key is absent
+ * and one more entry would fill it past half, so that hmap_set may fill the
+ * slot returned. SIZE_MAX (and *v = HMAP_NONE) when out of memory. */
+static inline size_t hmap_slot(struct hmap *m, uint64_t key, hmap_eq_fn eq, const void *ctx,
+			       uint32_t *v)
+{
+	*v = HMAP_NONE;
+	if (!m->key && hmap_grow(m, 1))
+		return SIZE_MAX;
+	size_t i = hmap_find(m, key, eq, ctx, v);
+	if (*v != HMAP_NONE || (m->n + 1) * 2 <= m->mask + 1)
+		return i;
+	if (hmap_grow(m, m->n + 1))
+		return SIZE_MAX;
+	return hmap_find(m, key, eq, ctx, v);
+}
+
 /* Adds (key, v); the caller knows the key is absent. 0 or -1 (memory). */
 int hmap_put(struct hmap *m, uint64_t key, uint32_t v);
 

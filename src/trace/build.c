@@ -93,13 +93,11 @@ static bool track_eq(const void *ctx, uint32_t v)
 uint32_t tr_build_proc(struct tr_build *b, const struct tr_id *pid)
 {
 	struct tr_procs *ps = &b->t->procs;
-	if (hmap_reserve(&b->procs, ps->n + 1))
-		return TR_NONE;
 	struct id_key k = {.t = b->t, .pid = pid};
 	uint64_t h = id_hash(pid) | 1;
 	uint32_t p;
-	size_t slot = hmap_find(&b->procs, h, proc_eq, &k, &p);
-	if (p != HMAP_NONE)
+	size_t slot = hmap_slot(&b->procs, h, proc_eq, &k, &p);
+	if (slot == SIZE_MAX || p != HMAP_NONE)
 		return p;
 	struct tr_proc *row = vec_add(*ps, LIM_TRACE_ROWS);
 	if (!row)
@@ -112,12 +110,12 @@ uint32_t tr_build_proc(struct tr_build *b, const struct tr_id *pid)
 uint32_t tr_build_track_new(struct tr_build *b, const struct tr_id *pid, const struct tr_id *tid)
 {
 	struct tr_tracks *ts = &b->t->tracks;
-	if (hmap_reserve(&b->tracks, ts->n + 1))
-		return TR_NONE;
 	struct id_key k = {.t = b->t, .pid = pid, .tid = tid};
 	uint64_t h = (id_hash(pid) * 31 + id_hash(tid)) | 1;
 	uint32_t tk;
-	size_t slot = hmap_find(&b->tracks, h, track_eq, &k, &tk);
+	size_t slot = hmap_slot(&b->tracks, h, track_eq, &k, &tk);
+	if (slot == SIZE_MAX)
+		return TR_NONE;
 	if (tk != HMAP_NONE)
 		return b->last_track = tk;
 	uint32_t proc = tr_build_proc(b, pid);
