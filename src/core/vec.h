@@ -26,7 +26,7 @@ static inline int vec_reserve_(void **v, size_t *cap, size_t need, size_t elem, 
 		return 0;
 	if (need > max)
 		return -1;
-	size_t ncap = *cap ? *cap : 16;
+	size_t ncap = *cap ? *cap : 16 < max ? 16 : max; /* never past max, even at first */
 	while (ncap < need)
 		ncap = ncap > max / 2 ? max : ncap * 2;
 	if (ncap > SIZE_MAX / elem)
