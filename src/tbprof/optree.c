@@ -218,8 +218,7 @@ static uint64_t tid_hash(const struct tr_id *id)
 static bool tid_eq(const void *ctx, uint32_t v)
 {
 	const struct tid_key *k = ctx;
-	const struct tr_id *a = &k->o->threads[v].tid, *b = k->id;
-	return a->is_str == b->is_str && (a->is_str ? a->str == b->str : a->num == b->num);
+	return tr_id_eq(&k->o->threads[v].tid, k->id);
 }
 
 struct build {

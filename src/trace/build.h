@@ -55,10 +55,6 @@ uint32_t tr_build_proc(struct tr_build *b, const struct tr_id *pid);
 /* Track row of (pid, tid), created with its process when new. TR_NONE when
  * out of memory. */
 uint32_t tr_build_track_new(struct tr_build *b, const struct tr_id *pid, const struct tr_id *tid);
-static inline bool tr_id_eq(const struct tr_id *a, const struct tr_id *b)
-{
-	return a->is_str == b->is_str && (a->is_str ? a->str == b->str : a->num == b->num);
-}
 static inline uint32_t tr_build_track(struct tr_build *b, const struct tr_id *pid,
 				      const struct tr_id *tid)
 {

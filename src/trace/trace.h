@@ -29,6 +29,11 @@ struct tr_id {
 	bool is_str;
 };
 
+static inline bool tr_id_eq(const struct tr_id *a, const struct tr_id *b)
+{
+	return a->is_str == b->is_str && (a->is_str ? a->str == b->str : a->num == b->num);
+}
+
 /* Narrow columns hold an int64 in 32 bits: values 0..TR_NARROW_MAX as they
  * are, -1 ("absent") as TR_NARROW_ABSENT, anything else as TR_NARROW_WIDE
  * with the value in the trace's wide table. Read them with tr_dur,
