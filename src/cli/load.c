@@ -93,11 +93,8 @@ int app_load_trace(struct app *app, const char *path, struct trace **out)
 			  an->first_offset[k] < an->first_offset[firstk]))
 			firstk = k;
 	}
-	char where[64] = "";
-	if (an->first_offset[firstk] >= 0)
-		snprintf(where, sizeof where, " at byte %lld%s",
-			 (long long)an->first_offset[firstk],
-			 (*out)->gzip ? " (uncompressed)" : "");
+	char where[64];
+	err_format_offset(" at ", an->first_offset[firstk], (*out)->gzip, where, sizeof where);
 	if (app->strict) {
 		fprintf(stderr,
 			"gpuprof: error: %s: %llu input anomal%s (--strict); first: %s%s: %s\n",

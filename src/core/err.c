@@ -26,19 +26,31 @@ void err_mark_uncompressed(struct err *e, bool uncompressed)
 		e->uncompressed = uncompressed;
 }
 
+void err_format_offset(const char *prefix, int64_t offset, bool uncompressed, char *buf,
+		       size_t size)
+{
+	if (!size)
+		return;
+	if (offset < 0)
+		buf[0] = 0;
+	else
+		snprintf(buf, size, "%sbyte %lld%s", prefix, (long long)offset,
+			 uncompressed ? " (uncompressed)" : "");
+}
+
 void err_format(const struct err *e, char *buf, size_t size)
 {
 	if (!size)
 		return;
+	char at[64];
+	err_format_offset("", e->offset, e->uncompressed, at, sizeof at);
 	const char *path = e->path[0] ? e->path : NULL;
-	if (path && e->offset >= 0)
-		snprintf(buf, size, "%s: byte %lld%s: %s", path, (long long)e->offset,
-			 e->uncompressed ? " (uncompressed)" : "", e->msg);
+	if (path && at[0])
+		snprintf(buf, size, "%s: %s: %s", path, at, e->msg);
 	else if (path)
 		snprintf(buf, size, "%s: %s", path, e->msg);
-	else if (e->offset >= 0)
-		snprintf(buf, size, "byte %lld%s: %s", (long long)e->offset,
-			 e->uncompressed ? " (uncompressed)" : "", e->msg);
+	else if (at[0])
+		snprintf(buf, size, "%s: %s", at, e->msg);
 	else
 		snprintf(buf, size, "%s", e->msg);
 }

@@ -43,6 +43,12 @@ void err_mark_uncompressed(struct err *e, bool uncompressed);
 /* "PATH: byte N (uncompressed): MSG" into buf (always NUL-terminated). */
 void err_format(const struct err *e, char *buf, size_t size);
 
+/* Where an offset points, as every message says it: prefix "byte N" (and
+ * " (uncompressed)" when it counts decompressed bytes) into buf, or ""
+ * when offset is negative (unknown). */
+void err_format_offset(const char *prefix, int64_t offset, bool uncompressed, char *buf,
+		       size_t size);
+
 /* Process exit code for an error: 0 ok, 1 gate, 2 everything else. */
 int err_exit_code(int code);
 

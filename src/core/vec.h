@@ -1,8 +1,9 @@
 /* vec: growable arrays on the heap, with a hard element cap.
  *
- * VEC(T) declares an anonymous struct {T *v; size_t n, cap;}. vec_grow makes
- * room for one more element (doubling); it returns -1 when realloc fails or
- * the element count would pass max. Owner frees with free(x.v).
+ * VEC(T) declares an anonymous struct {T *v; size_t n, cap;}. vec_reserve,
+ * vec_push and vec_add grow it by doubling; each takes max, the cap every
+ * growable array has, and fails (-1 or NULL) when realloc fails or the
+ * element count would pass max. Owner frees with free(x.v) or vec_free.
  * Depends on libc only.
  */
 #ifndef GP_VEC_H
@@ -25,7 +26,7 @@ static inline int vec_reserve_(void **v, size_t *cap, size_t need, size_t elem, 
 		return 0;
 	if (need > max)
 		return -1;
-	size_t ncap = *cap ? *cap : 16;
+	size_t ncap = *cap ? *cap : 16 < max ? 16 : max; /* never past max, even at first */
 	while (ncap < need)
 		ncap = ncap > max / 2 ? max : ncap * 2;
 	if (ncap > SIZE_MAX / elem)
@@ -43,6 +44,11 @@ static inline int vec_reserve_(void **v, size_t *cap, size_t need, size_t elem, 
 /* Appends val; evaluates to 0 or -1. */
 #define vec_push(x, val, max)                                                                      \
 	(vec_reserve((x), (x).n + 1, (max)) ? -1 : ((x).v[(x).n++] = (val), 0))
+/* Room for one more element: a pointer to it (counted in x.n, its bytes
+ * unset), or NULL when memory is out or x would pass max elements. Works on
+ * any struct with members v, n and cap. */
+#define vec_add(x, max)                                                                            \
+	((x).n < (x).cap || !vec_reserve((x), (x).n + 1, (max)) ? &(x).v[(x).n++] : NULL)
 #define vec_free(x) (free((x).v), (x).v = NULL, (x).n = (x).cap = 0)
 
 #endif

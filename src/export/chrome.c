@@ -111,11 +111,12 @@ static void event_args(FILE *f, const struct trace *t, size_t r)
 {
 	bool open = false;
 	enum tr_kind k = (enum tr_kind)t->ev.kind[r];
-	uint32_t aux = t->ev.aux[r];
+	const struct tr_gpu_arg *g = tr_gpu_arg(t, r);
+	const struct tr_mem_arg *m = tr_mem_arg(t, r);
+	const struct tr_op_arg *o = tr_op_arg(t, r);
 	arg_i(f, &open, "External id", tr_ext_id(t, r), -1);
 	arg_i(f, &open, "correlation", tr_corr(t, r), -1);
-	if (aux != TR_NONE && tr_is_device(k) && aux < t->gpu.n) {
-		const struct tr_gpu_arg *g = &t->gpu.v[aux];
+	if (g) {
 		arg_i(f, &open, "device", g->device, -1);
 		arg_i(f, &open, "stream", g->stream, -1);
 		dim3(f, &open, "grid", g->grid);
@@ -126,16 +127,14 @@ static void event_args(FILE *f, const struct trace *t, size_t r)
 		arg_f(f, &open, "blocks per SM", g->blocks_per_sm);
 		arg_f(f, &open, "warps per SM", g->warps_per_sm);
 		arg_f(f, &open, "est. achieved occupancy %", g->occupancy);
-	} else if (aux != TR_NONE && k == TR_MEMORY && aux < t->mem.n) {
-		const struct tr_mem_arg *m = &t->mem.v[aux];
+	} else if (m) {
 		arg_i(f, &open, "Bytes", m->bytes, -1);
 		arg_i(f, &open, "Total Allocated", m->total_allocated, INT64_MIN);
 		arg_i(f, &open, "Total Reserved", m->total_reserved, INT64_MIN);
 		arg_i(f, &open, "Addr", (int64_t)m->addr, -1);
 		arg_i(f, &open, "Device Type", m->device_type, -1);
 		arg_i(f, &open, "Device Id", m->device_id, -1);
-	} else if (aux != TR_NONE && aux < t->op.n) {
-		const struct tr_op_arg *o = &t->op.v[aux];
+	} else if (o) {
 		arg_raw(f, t, &open, "Input Dims", o->input_dims);
 		arg_raw(f, t, &open, "Input type", o->input_type);
 		arg_s(f, t, &open, "Call stack", o->call_stack);

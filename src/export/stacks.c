@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hmap.h"
 #include "core/strpool.h"
 #include "export/stacks.h"
 #include "trace/check.h"
@@ -21,16 +22,6 @@ static int nomem(struct err *e)
 	return err_set(e, ERR_NOMEM, "", -1, "out of memory building stacks");
 }
 
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return h;
-}
-
 /* ---- frames: (a, kind) -> index; a is a name id, or a track for
  * STK_THREAD_KIND frames (whose names live in p->arena) ---- */
 
@@ -41,7 +32,7 @@ struct fkey {
 
 static uint64_t fhash(struct fkey k)
 {
-	return mix(((uint64_t)k.a << 8) | k.kind);
+	return hmap_hash(((uint64_t)k.a << 8) | k.kind);
 }
 
 struct build {
@@ -50,41 +41,22 @@ struct build {
 	bool have_links;
 };
 
-static int rehash(uint32_t **map, size_t *mask, size_t n, uint64_t (*h)(const void *, size_t),
-		  const void *ctx)
-{
-	size_t ncap = *mask ? (*mask + 1) * 2 : 1024;
-	uint32_t *nm = malloc(ncap * sizeof *nm);
-	if (!nm)
-		return -1;
-	memset(nm, 0xff, ncap * sizeof *nm);
-	for (size_t i = 0; i < n; i++) {
-		size_t s = (size_t)h(ctx, i) & (ncap - 1);
-		while (nm[s] != STK_NONE)
-			s = (s + 1) & (ncap - 1);
-		nm[s] = (uint32_t)i;
-	}
-	free(*map);
-	*map = nm;
-	*mask = ncap - 1;
-	return 0;
-}
+struct frame_want {
+	const struct stk_profile *p;
+	struct fkey k;
+};
 
-static uint64_t frame_hash_i(const void *ctx, size_t i)
+static bool frame_eq(const void *ctx, uint32_t i)
 {
-	const struct build *b = ctx;
-	return fhash((struct fkey){b->p->frames[i].key, b->p->frames[i].kind});
+	const struct frame_want *w = ctx;
+	return w->p->frames[i].key == w->k.a && w->p->frames[i].kind == w->k.kind;
 }
 
 static uint32_t frame_find(const struct stk_profile *p, struct fkey k)
 {
-	if (!p->fmap)
-		return STK_NONE;
-	size_t s = (size_t)fhash(k) & p->fmask;
-	for (uint32_t i; (i = p->fmap[s]) != STK_NONE; s = (s + 1) & p->fmask)
-		if (p->frames[i].key == k.a && p->frames[i].kind == k.kind)
-			return i;
-	return STK_NONE;
+	struct frame_want w = {p, k};
+	uint32_t f = hmap_get(&p->fmap, fhash(k), frame_eq, &w);
+	return f != HMAP_NONE ? f : STK_NONE;
 }
 
 size_t stk_track_name(const struct trace *t, uint32_t track, char *buf, size_t size)
@@ -116,9 +88,11 @@ static const char *track_name(struct stk_profile *p, uint32_t track, uint32_t *l
 static uint32_t frame_get(struct build *b, uint32_t a, uint8_t kind)
 {
 	struct stk_profile *p = b->p;
-	struct fkey k = {a, kind};
-	uint32_t f = frame_find(p, k);
-	if (f != STK_NONE)
+	struct frame_want w = {p, {a, kind}};
+	uint64_t h = fhash(w.k);
+	uint32_t f;
+	size_t slot = hmap_slot(&p->fmap, h, frame_eq, &w, &f);
+	if (slot == SIZE_MAX || f != HMAP_NONE)
 		return f;
 	if (p->nframes >= STK_MAX_ITEMS)
 		return STK_NONE;
@@ -130,9 +104,6 @@ static uint32_t frame_get(struct build *b, uint32_t a, uint8_t kind)
 		p->frames = nf;
 		p->frames_cap = nc;
 	}
-	if ((p->nframes + 1) * 2 > p->fmask + 1 &&
-	    rehash(&p->fmap, &p->fmask, p->nframes, frame_hash_i, b))
-		return STK_NONE;
 	struct stk_frame *fr = &p->frames[p->nframes];
 	memset(fr, 0, sizeof *fr);
 	fr->kind = kind;
@@ -146,10 +117,7 @@ static uint32_t frame_get(struct build *b, uint32_t a, uint8_t kind)
 		fr->len = strpool_len(&p->t->pool, a);
 	}
 	f = (uint32_t)p->nframes++;
-	size_t s = (size_t)fhash(k) & p->fmask;
-	while (p->fmap[s] != STK_NONE)
-		s = (s + 1) & p->fmask;
-	p->fmap[s] = f;
+	hmap_set(&p->fmap, slot, h, f);
 	return f;
 }
 
@@ -159,29 +127,34 @@ static uint32_t frame_get(struct build *b, uint32_t a, uint8_t kind)
  * (parent, frame, device, stream). */
 static uint64_t nhash(uint32_t parent, uint32_t frame, uint32_t track, int32_t dev, int32_t stream)
 {
-	uint64_t h = mix((uint64_t)parent << 32 | frame) ^
-		     mix((uint64_t)(uint32_t)dev << 32 | (uint32_t)stream);
-	return parent == STK_NONE ? mix(h ^ track) : h;
+	uint64_t h = hmap_mix((uint64_t)parent << 32 | frame) ^
+		     hmap_mix((uint64_t)(uint32_t)dev << 32 | (uint32_t)stream);
+	return (parent == STK_NONE ? hmap_mix(h ^ track) : h) | 1;
 }
 
-static uint64_t node_hash_i(const void *ctx, size_t i)
+struct node_want {
+	const struct stk_profile *p;
+	uint32_t parent, frame, track;
+	int32_t dev, stream;
+};
+
+static bool node_eq(const void *ctx, uint32_t i)
 {
-	const struct stk_node *n = &((const struct stk_profile *)ctx)->nodes[i];
-	return nhash(n->parent, n->frame, n->track, n->device, n->stream);
+	const struct node_want *w = ctx;
+	const struct stk_node *n = &w->p->nodes[i];
+	return n->parent == w->parent && n->frame == w->frame && n->device == w->dev &&
+	       n->stream == w->stream && (w->parent != STK_NONE || n->track == w->track);
 }
 
 static uint32_t node_get(struct stk_profile *p, uint32_t parent, uint32_t frame, uint32_t track,
 			 int32_t dev, int32_t stream)
 {
-	if (p->nmap) {
-		size_t s = (size_t)nhash(parent, frame, track, dev, stream) & p->nmask;
-		for (uint32_t i; (i = p->nmap[s]) != STK_NONE; s = (s + 1) & p->nmask) {
-			const struct stk_node *n = &p->nodes[i];
-			if (n->parent == parent && n->frame == frame && n->device == dev &&
-			    n->stream == stream && (parent != STK_NONE || n->track == track))
-				return i;
-		}
-	}
+	struct node_want w = {p, parent, frame, track, dev, stream};
+	uint64_t h = nhash(parent, frame, track, dev, stream);
+	uint32_t id;
+	size_t slot = hmap_slot(&p->nmap, h, node_eq, &w, &id);
+	if (slot == SIZE_MAX || id != HMAP_NONE)
+		return id;
 	if (p->nnodes >= STK_MAX_ITEMS)
 		return STK_NONE;
 	if (p->nnodes == p->nodes_cap) {
@@ -192,10 +165,7 @@ static uint32_t node_get(struct stk_profile *p, uint32_t parent, uint32_t frame,
 		p->nodes = nn;
 		p->nodes_cap = nc;
 	}
-	if ((p->nnodes + 1) * 2 > p->nmask + 1 &&
-	    rehash(&p->nmap, &p->nmask, p->nnodes, node_hash_i, p))
-		return STK_NONE;
-	uint32_t id = (uint32_t)p->nnodes++;
+	id = (uint32_t)p->nnodes++;
 	p->nodes[id] = (struct stk_node){
 	    .parent = parent,
 	    .frame = frame,
@@ -204,10 +174,7 @@ static uint32_t node_get(struct stk_profile *p, uint32_t parent, uint32_t frame,
 	    .device = dev,
 	    .stream = stream,
 	};
-	size_t s = (size_t)nhash(parent, frame, track, dev, stream) & p->nmask;
-	while (p->nmap[s] != STK_NONE)
-		s = (s + 1) & p->nmask;
-	p->nmap[s] = id;
+	hmap_set(&p->nmap, slot, h, id);
 	return id;
 }
 
@@ -458,8 +425,8 @@ void stk_free(struct stk_profile *p)
 	free(p->frames);
 	free(p->nodes);
 	free(p->track_root);
-	free(p->fmap);
-	free(p->nmap);
+	hmap_free(&p->fmap);
+	hmap_free(&p->nmap);
 	arena_free(&p->arena);
 	memset(p, 0, sizeof *p);
 }

@@ -46,6 +46,7 @@
 
 #include "core/arena.h"
 #include "core/err.h"
+#include "core/hmap.h"
 #include "trace/trace.h"
 
 #define STK_NONE UINT32_MAX
@@ -95,9 +96,8 @@ struct stk_profile {
 	struct stk_node *nodes; /* a parent comes before its children */
 	size_t nnodes, nodes_cap;
 	uint32_t *track_root; /* track -> root node, STK_NONE when unused */
-	/* hash maps (open addressing) */
-	uint32_t *fmap, *nmap;
-	size_t fmask, nmask;
+	struct hmap fmap;     /* (key, kind) -> frame */
+	struct hmap nmap;     /* (parent, frame, device, stream; track for roots) -> node */
 	/* totals */
 	uint64_t events;    /* events placed in stacks */
 	uint64_t clipped;   /* partially overlapping events clipped */

@@ -10,9 +10,7 @@
 #include <unistd.h>
 
 #include "core/limits.h"
-#include "core/sort.h"
 #include "io/source.h"
-#include "trace/check.h"
 #include "kineto/import_internal.h"
 #include "kineto/kineto.h"
 
@@ -523,13 +521,9 @@ static int parse(struct loader *l)
 void imp_free(struct imp *m)
 {
 	free(m->scratch);
-	free(m->cat_slot);
-	free(m->cat_kind);
 	free(m->name_flags);
-	free(m->track_slots);
 	free(m->open_b);
 	free(m->b_prev);
-	free(m->proc_slots);
 	free(m->pend);
 }
 
@@ -544,22 +538,13 @@ static size_t window_for(int64_t est)
 	return w;
 }
 
-static int wide_cmp(const void *a, const void *b)
-{
-	const struct tr_wide *x = a, *y = b;
-	if (x->row != y->row)
-		return x->row < y->row ? -1 : 1;
-	return x->field < y->field ? -1 : x->field > y->field;
-}
-
 int kineto_load(const char *path, const struct kineto_opts *opts, struct trace **out, struct err *e)
 {
 	*out = NULL;
-	struct trace *t = tr_new(path);
-	if (!t)
-		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
 	struct loader l = {.opts = opts};
-	l.m = (struct imp){.t = t, .e = e, .last_track = TR_NONE};
+	if (imp_init(&l.m, path, e))
+		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
+	struct trace *t = l.m.t;
 	/* The window: 8 MiB, smaller for small inputs so that it stays a small
 	 * part of the memory a load takes (gzip traces are ~10x their size).
 	 * gzip input is inflated one window ahead of the parser. */
@@ -617,26 +602,22 @@ int kineto_load(const char *path, const struct kineto_opts *opts, struct trace *
 		t->anomalies.count[AN_NONSTANDARD] += l.m.j.tolerated - 1;
 	}
 	t->counts.bytes = (uint64_t)src_pos(l.src);
-	/* Wide values of B events closed late, and of merged parts, arrive out
-	 * of row order. */
-	if (t->wide.n > 1)
-		gp_qsort(t->wide.v, t->wide.n, sizeof *t->wide.v, wide_cmp);
-	if ((rc = imp_finish_events(&l.m)) || (rc = tr_check(t, l.w != NULL, e)))
+	if ((rc = imp_finish_events(&l.m)))
 		goto fail;
-	if (opts && opts->progress)
+	rc = tr_build_finish(&l.m.b, l.w != NULL, out, e);
+	if (!rc && opts && opts->progress)
 		opts->progress(opts->progress_ctx, src_raw_pos(l.src), src_raw_size(l.src));
 	imp_worker_stop(l.w);
 	free(l.buf);
 	imp_free(&l.m);
 	src_close(l.src);
-	*out = t;
-	return 0;
+	return rc;
 fail:
 	imp_worker_stop(l.w);
 	free(l.buf);
 	imp_free(&l.m);
 	if (l.src)
 		src_close(l.src);
-	tr_free(t);
+	tr_build_abort(&l.m.b);
 	return rc;
 }

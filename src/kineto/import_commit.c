@@ -1,11 +1,10 @@
-/* import_commit: stores one read event into the trace tables, keeps the
- * (pid, tid) track map and B/E pairing; see import_internal.h. */
+/* import_commit: stores one read event into the trace through the builder
+ * (trace/build.h), and keeps the B/E pairing per track; see
+ * import_internal.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/limits.h"
-#include "core/vec.h"
 #include "kineto/import_internal.h"
 
 enum { NAME_VALID = 0x80, NAME_KERNEL_RULES = 0x40 };
@@ -14,62 +13,6 @@ static int nomem(struct imp *m)
 {
 	err_set(m->e, ERR_NOMEM, m->t->path, -1, "out of memory");
 	return JS_ERR;
-}
-
-/* Grows every column of the events table together. */
-int imp_events_reserve(struct tr_events *ev, size_t more)
-{
-	if (ev->n + more <= ev->cap)
-		return 0;
-	size_t cap = ev->cap ? ev->cap * 2 : 65536;
-	while (cap < ev->n + more)
-		cap *= 2;
-#define GROW(col)                                                                                  \
-	do {                                                                                       \
-		void *p_ = realloc(ev->col, cap * sizeof *ev->col);                                \
-		if (!p_)                                                                           \
-			return -1;                                                                 \
-		ev->col = p_;                                                                      \
-	} while (0)
-	GROW(ts);
-	GROW(dur);
-	GROW(name);
-	GROW(track);
-	GROW(aux);
-	GROW(ext_id);
-	GROW(corr);
-	GROW(offset);
-	GROW(kind);
-	GROW(ph);
-	GROW(flags);
-#undef GROW
-	ev->cap = cap;
-	return 0;
-}
-
-/* Room for one more row in a {n, cap, v} table. */
-#define ROW(tab)                                                                                   \
-	((tab).n < (tab).cap || !vec_reserve_((void **)&(tab).v, &(tab).cap, (tab).n + 1,          \
-					      sizeof *(tab).v, SIZE_MAX / 2)                       \
-	     ? &(tab).v[(tab).n++]                                                                 \
-	     : NULL)
-
-int imp_narrow(struct trace *t, uint32_t *col, size_t r, enum tr_wide_field f, int64_t v)
-{
-	if (v >= 0 && v <= TR_NARROW_MAX) {
-		col[r] = (uint32_t)v;
-		return 0;
-	}
-	if (v == -1) {
-		col[r] = TR_NARROW_ABSENT;
-		return 0;
-	}
-	struct tr_wide *w = ROW(t->wide);
-	if (!w)
-		return -1;
-	*w = (struct tr_wide){.row = (uint32_t)r, .field = f, .value = v};
-	col[r] = TR_NARROW_WIDE;
-	return 0;
 }
 
 uint32_t imp_intern(struct imp *m, const struct jstr *s)
@@ -89,141 +32,29 @@ uint32_t imp_intern(struct imp *m, const struct jstr *s)
 	return strpool_intern(&m->t->pool, m->scratch, (size_t)n);
 }
 
-static uint64_t id_hash(const struct tr_id *a)
+int imp_init(struct imp *m, const char *path, struct err *e)
 {
-	uint64_t x = a->is_str ? ((uint64_t)a->str | (1ull << 63)) : (uint64_t)a->num;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return x;
-}
-
-static bool id_eq(const struct tr_id *a, const struct tr_id *b)
-{
-	return a->is_str == b->is_str && (a->is_str ? a->str == b->str : a->num == b->num);
-}
-
-/* Doubles an open-addressing table of 1+row entries, rehashing with key(). */
-static int slots_grow(uint32_t **slots, uint32_t *mask, size_t n,
-		      uint64_t (*key)(const struct imp *, uint32_t), const struct imp *m)
-{
-	uint32_t nsize = *slots ? (*mask + 1) * 2 : 1024;
-	if ((uint64_t)n * 2 < nsize && *slots)
-		return 0;
-	uint32_t *s = calloc(nsize, sizeof *s);
-	if (!s)
+	*m = (struct imp){.e = e};
+	if (tr_build_begin(&m->b, path))
 		return -1;
-	for (uint32_t r = 0; r < n; r++) {
-		uint32_t i = (uint32_t)key(m, r) & (nsize - 1);
-		while (s[i])
-			i = (i + 1) & (nsize - 1);
-		s[i] = r + 1;
-	}
-	free(*slots);
-	*slots = s;
-	*mask = nsize - 1;
+	m->t = m->b.t;
 	return 0;
-}
-
-static uint64_t track_key(const struct imp *m, uint32_t r)
-{
-	const struct tr_track *tk = &m->t->tracks.v[r];
-	return id_hash(&tk->pid) * 31 + id_hash(&tk->tid);
-}
-
-static uint64_t proc_key(const struct imp *m, uint32_t r)
-{
-	return id_hash(&m->t->procs.v[r].pid);
-}
-
-uint32_t imp_proc(struct imp *m, const struct tr_id *pid)
-{
-	struct tr_procs *ps = &m->t->procs;
-	if (!m->proc_slots || (uint64_t)(ps->n + 1) * 2 > (uint64_t)m->proc_mask + 1)
-		if (slots_grow(&m->proc_slots, &m->proc_mask, ps->n, proc_key, m))
-			return TR_NONE;
-	uint32_t i = (uint32_t)id_hash(pid) & m->proc_mask;
-	for (; m->proc_slots[i]; i = (i + 1) & m->proc_mask)
-		if (id_eq(&ps->v[m->proc_slots[i] - 1].pid, pid))
-			return m->proc_slots[i] - 1;
-	struct tr_proc *p = ROW(*ps);
-	if (!p)
-		return TR_NONE;
-	*p = (struct tr_proc){.pid = *pid, .sort = INT64_MIN};
-	m->proc_slots[i] = (uint32_t)ps->n;
-	return (uint32_t)ps->n - 1;
 }
 
 uint32_t imp_track(struct imp *m, const struct tr_id *pid, const struct tr_id *tid)
 {
-	struct tr_tracks *ts = &m->t->tracks;
-	if (m->last_track != TR_NONE && id_eq(&ts->v[m->last_track].pid, pid) &&
-	    id_eq(&ts->v[m->last_track].tid, tid))
-		return m->last_track;
-	if (!m->track_slots || (uint64_t)(ts->n + 1) * 2 > (uint64_t)m->track_mask + 1)
-		if (slots_grow(&m->track_slots, &m->track_mask, ts->n, track_key, m))
-			return TR_NONE;
-	uint32_t i = (uint32_t)(id_hash(pid) * 31 + id_hash(tid)) & m->track_mask;
-	for (; m->track_slots[i]; i = (i + 1) & m->track_mask) {
-		const struct tr_track *tk = &ts->v[m->track_slots[i] - 1];
-		if (id_eq(&tk->pid, pid) && id_eq(&tk->tid, tid))
-			return m->last_track = m->track_slots[i] - 1;
-	}
-	uint32_t proc = imp_proc(m, pid);
-	if (proc == TR_NONE)
+	uint32_t tk = tr_build_track(&m->b, pid, tid);
+	if (tk == TR_NONE || tk < m->open_b_n)
+		return tk;
+	size_t n = m->t->tracks.n, cap = m->t->tracks.cap;
+	uint32_t *ob = realloc(m->open_b, cap * sizeof *ob);
+	if (!ob)
 		return TR_NONE;
-	size_t old_cap = ts->cap;
-	struct tr_track *tk = ROW(*ts);
-	if (!tk)
-		return TR_NONE;
-	if (ts->cap != old_cap) {
-		uint32_t *ob = realloc(m->open_b, ts->cap * sizeof *ob);
-		if (!ob)
-			return TR_NONE;
-		m->open_b = ob;
-	}
-	*tk =
-	    (struct tr_track){.pid = *pid, .tid = *tid, .thread_sort = INT64_MIN, .process = proc};
-	m->open_b[ts->n - 1] = TR_NONE;
-	m->track_slots[i] = (uint32_t)ts->n;
-	return m->last_track = (uint32_t)ts->n - 1;
-}
-
-/* Kind of a category (cached per category string id). */
-int imp_cat(struct imp *m, uint32_t cat, enum tr_kind *kind, uint32_t *slot)
-{
-	if (cat >= m->cat_cache_n) {
-		size_t n = (size_t)cat + 64;
-		uint16_t *s = realloc(m->cat_slot, n * sizeof *s);
-		if (!s)
-			return -1;
-		m->cat_slot = s;
-		uint8_t *k = realloc(m->cat_kind, n);
-		if (!k)
-			return -1;
-		m->cat_kind = k;
-		memset(s + m->cat_cache_n, 0, (n - m->cat_cache_n) * sizeof *s);
-		m->cat_cache_n = n;
-	}
-	if (!m->cat_slot[cat]) {
-		struct trace *t = m->t;
-		if (t->ncats >= UINT16_MAX - 1) {
-			*kind = TR_OTHER;
-			*slot = TR_NONE;
-			return 0;
-		}
-		struct tr_cat_count *c = realloc(t->cats, (t->ncats + 1) * sizeof *c);
-		if (!c)
-			return -1;
-		t->cats = c;
-		t->cats[t->ncats] = (struct tr_cat_count){.cat = cat};
-		m->cat_slot[cat] = (uint16_t)++t->ncats;
-		m->cat_kind[cat] =
-		    (uint8_t)tr_classify(tr_str(t, cat), strpool_len(&t->pool, cat), "", 0, 'X');
-	}
-	*kind = (enum tr_kind)m->cat_kind[cat];
-	*slot = m->cat_slot[cat] - 1u;
-	return 0;
+	m->open_b = ob;
+	for (size_t k = m->open_b_n; k < n; k++)
+		ob[k] = TR_NONE;
+	m->open_b_n = n;
+	return tk;
 }
 
 /* Name-derived flags for kind k (cached per name id). */
@@ -281,73 +112,64 @@ static int32_t i32(int64_t v)
 	return v >= INT32_MIN && v <= INT32_MAX ? (int32_t)v : -1;
 }
 
-/* Kind-specific argument row; *aux = its row or TR_NONE. */
+/* Kind-specific argument row (in the kind's table, tr_aux_table); *aux =
+ * its row or TR_NONE. */
 static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a, uint32_t *aux)
 {
-	struct trace *t = m->t;
 	*aux = TR_NONE;
-	if (tr_is_device(kind)) {
-		struct tr_gpu_arg *g = ROW(t->gpu);
-		if (!g)
-			return -1;
-		*g = (struct tr_gpu_arg){.device = i32(a->device),
-					 .stream = i32(a->stream),
-					 .regs = i32(a->regs),
-					 .shared_mem = i32(a->shared_mem),
-					 .bytes = a->bytes,
-					 .blocks_per_sm = a->blocks_per_sm,
-					 .warps_per_sm = a->warps_per_sm,
-					 .occupancy = a->occupancy};
-		memcpy(g->grid, a->grid, sizeof g->grid);
-		memcpy(g->block, a->block, sizeof g->block);
-		*aux = (uint32_t)t->gpu.n - 1;
-	} else if (kind == TR_MEMORY) {
-		struct tr_mem_arg *mm = ROW(t->mem);
-		if (!mm)
-			return -1;
-		*mm = (struct tr_mem_arg){.bytes = a->mem_bytes,
-					  .total_allocated = a->total_alloc,
-					  .total_reserved = a->total_reserved,
-					  .addr = (uint64_t)a->addr,
-					  .device_type = i32(a->dev_type),
-					  .device_id = i32(a->dev_id)};
-		*aux = (uint32_t)t->mem.n - 1;
-	} else if (has_op_args(a)) {
-		uint32_t extra = TR_NONE;
-		if (has_op_extra(a)) {
-			struct tr_op_extra *x = ROW(t->opx);
-			if (!x)
-				return -1;
-			*x = (struct tr_op_extra){.in_nelems = a->in_nelems,
-						  .out_nelems = a->out_nelems,
-						  .group_size = a->group_size,
-						  .module_id = a->module_id};
-			const struct jstr *const src[] = {&a->collective, &a->dtype, &a->pg_name,
-							  &a->pg_ranks};
-			uint32_t *const dst[] = {&x->collective, &x->dtype, &x->pg_name,
-						 &x->pg_ranks};
-			if (intern_all(m, src, dst, 4))
-				return -1;
-			extra = (uint32_t)t->opx.n - 1;
-		}
-		struct tr_op_arg *o = ROW(t->op);
-		if (!o)
-			return -1;
-		*o = (struct tr_op_arg){.extra = extra};
-		if (kind == TR_PYTHON_FUNCTION) {
-			o->python_id = a->python_id;
-			o->python_parent = a->python_parent;
-		} else {
-			o->seq = a->seq;
-			o->fwd_tid = a->fwd_tid;
-		}
-		const struct jstr *const src[] = {&a->input_dims, &a->input_type, &a->call_stack};
-		uint32_t *const dst[] = {&o->input_dims, &o->input_type, &o->call_stack};
-		if (intern_all(m, src, dst, 3))
-			return -1;
-		*aux = (uint32_t)t->op.n - 1;
+	switch (tr_aux_table(kind)) {
+	case TR_AUX_GPU: {
+		struct tr_gpu_arg g = {.device = i32(a->device),
+				       .stream = i32(a->stream),
+				       .regs = i32(a->regs),
+				       .shared_mem = i32(a->shared_mem),
+				       .bytes = a->bytes,
+				       .blocks_per_sm = a->blocks_per_sm,
+				       .warps_per_sm = a->warps_per_sm,
+				       .occupancy = a->occupancy};
+		memcpy(g.grid, a->grid, sizeof g.grid);
+		memcpy(g.block, a->block, sizeof g.block);
+		return tr_build_gpu(&m->b, &g, aux);
 	}
-	return 0;
+	case TR_AUX_MEM: {
+		struct tr_mem_arg mm = {.bytes = a->mem_bytes,
+					.total_allocated = a->total_alloc,
+					.total_reserved = a->total_reserved,
+					.addr = (uint64_t)a->addr,
+					.device_type = i32(a->dev_type),
+					.device_id = i32(a->dev_id)};
+		return tr_build_mem(&m->b, &mm, aux);
+	}
+	case TR_AUX_OP:
+		break;
+	}
+	if (!has_op_args(a))
+		return 0;
+	struct tr_op_extra x = {.in_nelems = a->in_nelems,
+				.out_nelems = a->out_nelems,
+				.group_size = a->group_size,
+				.module_id = a->module_id};
+	bool extra = has_op_extra(a);
+	if (extra) {
+		const struct jstr *const src[] = {&a->collective, &a->dtype, &a->pg_name,
+						  &a->pg_ranks};
+		uint32_t *const dst[] = {&x.collective, &x.dtype, &x.pg_name, &x.pg_ranks};
+		if (intern_all(m, src, dst, 4))
+			return -1;
+	}
+	struct tr_op_arg o = {.extra = TR_NONE};
+	if (kind == TR_PYTHON_FUNCTION) {
+		o.python_id = a->python_id;
+		o.python_parent = a->python_parent;
+	} else {
+		o.seq = a->seq;
+		o.fwd_tid = a->fwd_tid;
+	}
+	const struct jstr *const src[] = {&a->input_dims, &a->input_type, &a->call_stack};
+	uint32_t *const dst[] = {&o.input_dims, &o.input_type, &o.call_stack};
+	if (intern_all(m, src, dst, 3))
+		return -1;
+	return tr_build_op(&m->b, &o, extra ? &x : NULL, aux);
 }
 
 static int commit_metadata(struct imp *m, struct imp_event *ev)
@@ -361,18 +183,18 @@ static int commit_metadata(struct imp *m, struct imp_event *ev)
 	if (ev->a.m_name.len && (val = imp_intern(m, &ev->a.m_name)) == TR_NONE)
 		return nomem(m);
 	if (n->len == 12 && !memcmp(n->s, "process_name", 12)) {
-		uint32_t p = imp_proc(m, pid);
+		uint32_t p = tr_build_proc(&m->b, pid);
 		if (p == TR_NONE)
 			return nomem(m);
 		t->procs.v[p].name = val;
 	} else if (n->len == 14 && !memcmp(n->s, "process_labels", 14)) {
-		uint32_t p = imp_proc(m, pid);
+		uint32_t p = tr_build_proc(&m->b, pid);
 		uint32_t lab = ev->a.labels.len ? imp_intern(m, &ev->a.labels) : 0;
 		if (p == TR_NONE || lab == TR_NONE)
 			return nomem(m);
 		t->procs.v[p].labels = lab;
 	} else if (n->len == 18 && !memcmp(n->s, "process_sort_index", 18)) {
-		uint32_t p = imp_proc(m, pid);
+		uint32_t p = tr_build_proc(&m->b, pid);
 		if (p == TR_NONE)
 			return nomem(m);
 		t->procs.v[p].sort = ev->a.sort_index;
@@ -391,41 +213,33 @@ static int commit_metadata(struct imp *m, struct imp_event *ev)
 
 static int commit_counter(struct imp *m, struct imp_event *ev, uint32_t track)
 {
-	struct trace *t = m->t;
-	uint32_t name = imp_intern(m, &ev->name);
+	uint32_t name = imp_intern(m, &ev->name), series[IMP_MAX_SERIES];
 	if (name == TR_NONE)
 		return nomem(m);
-	t->counts.counters++;
-	for (int i = 0; i < ev->a.nseries; i++) {
-		struct tr_counter *c = ROW(t->counters);
-		uint32_t s = imp_intern(m, &ev->a.series_key[i]);
-		if (!c || s == TR_NONE)
+	for (int i = 0; i < ev->a.nseries; i++)
+		if ((series[i] = imp_intern(m, &ev->a.series_key[i])) == TR_NONE)
 			return nomem(m);
-		*c = (struct tr_counter){.ts = ev->ts,
-					 .name = name,
-					 .series = s,
-					 .track = track,
-					 .value = ev->a.series_val[i]};
-	}
+	if (tr_build_counter(&m->b, ev->ts, track, name, (size_t)ev->a.nseries, series,
+			     ev->a.series_val))
+		return nomem(m);
 	return JS_OK;
 }
 
 static int commit_flow(struct imp *m, struct imp_event *ev, char ph, uint32_t track)
 {
-	struct trace *t = m->t;
-	struct tr_flow *f = ROW(t->flows);
 	uint32_t cat = imp_intern(m, &ev->cat), name = imp_intern(m, &ev->name);
-	if (!f || cat == TR_NONE || name == TR_NONE)
+	if (cat == TR_NONE || name == TR_NONE)
 		return nomem(m);
-	*f = (struct tr_flow){.ts = ev->ts,
-			      .id = ev->id,
-			      .offset = ev->off,
-			      .cat = cat,
-			      .name = name,
-			      .track = track,
-			      .ph = (uint8_t)ph,
-			      .bp_e = ev->bp_e};
-	t->counts.flows++;
+	struct tr_flow f = {.ts = ev->ts,
+			    .id = ev->id,
+			    .offset = ev->off,
+			    .cat = cat,
+			    .name = name,
+			    .track = track,
+			    .ph = (uint8_t)ph,
+			    .bp_e = ev->bp_e};
+	if (tr_build_flow(&m->b, &f))
+		return nomem(m);
 	return JS_OK;
 }
 
@@ -453,7 +267,7 @@ int imp_end_b(struct imp *m, int64_t ts, uint32_t track, int64_t off)
 	}
 	m->open_b[track] = m->b_prev[top];
 	int64_t dur = ts - t->ev.ts[top];
-	if (imp_narrow(t, t->ev.dur, top, TRW_DUR, dur))
+	if (tr_build_narrow(t, t->ev.dur, top, TRW_DUR, dur))
 		return nomem(m);
 	t->ev.flags[top] &= (uint8_t)~TRF_UNMATCHED;
 	if (dur == 0)
@@ -537,7 +351,7 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 	}
 	uint32_t name = imp_intern(m, &ev->name), slot;
 	enum tr_kind kind;
-	if (cat == TR_NONE || name == TR_NONE || imp_cat(m, cat, &kind, &slot))
+	if (cat == TR_NONE || name == TR_NONE || tr_build_cat(&m->b, cat, &kind, &slot))
 		return nomem(m);
 	bool instant = ph == 'i' || ph == 'I';
 	if (instant)
@@ -560,34 +374,21 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 	uint32_t aux;
 	if (store_aux(m, kind, &ev->a, &aux))
 		return nomem(m);
-	struct tr_events *e = &t->ev;
-	if (e->n >= LIM_TRACE_ROWS) {
-		err_set(m->e, ERR_LIMIT, t->path, ev->off, "more than %u events", LIM_TRACE_ROWS);
+	struct tr_build_event row = {.ts = ev->ts,
+				     .dur = dur,
+				     .ext_id = ev->a.ext_id,
+				     .corr = ev->a.corr,
+				     .offset = ev->off,
+				     .name = name,
+				     .cat = cat,
+				     .track = track,
+				     .aux = aux,
+				     .kind = kind,
+				     .ph = ph == 'I' ? 'i' : ph,
+				     .flags = flags};
+	size_t r = 0;
+	if (tr_build_event(&m->b, &row, &r, m->e))
 		return JS_ERR;
-	}
-	if (e->n == e->cap && imp_events_reserve(e, 1))
-		return nomem(m);
-	size_t r = e->n++;
-	e->ts[r] = ev->ts;
-	if (imp_narrow(t, e->dur, r, TRW_DUR, dur) ||
-	    imp_narrow(t, e->ext_id, r, TRW_EXT_ID, ev->a.ext_id) ||
-	    imp_narrow(t, e->corr, r, TRW_CORR, ev->a.corr))
-		return nomem(m);
-	e->name[r] = name;
-	e->track[r] = track;
-	e->aux[r] = aux;
-	e->offset[r] = ev->off;
-	e->kind[r] = (uint8_t)kind;
-	e->ph[r] = ph == 'I' ? 'i' : ph;
-	e->flags[r] = (uint8_t)flags;
-	if (slot != TR_NONE)
-		t->cats[slot].n++;
-	t->counts.by_kind[kind]++;
-	t->tracks.v[track].events++;
-	if (ev->ts < t->min_ts)
-		t->min_ts = ev->ts;
-	if (ev->ts + dur > t->max_end)
-		t->max_end = ev->ts + dur;
 	if (ph == 'B') {
 		if (imp_b_prev_reserve(m, r))
 			return nomem(m);

@@ -5,6 +5,7 @@
 #define GP_IMPORT_INTERNAL_H
 
 #include "json/jscan.h"
+#include "trace/build.h"
 #include "trace/trace.h"
 
 enum { IMP_MAX_SERIES = 16 };
@@ -36,7 +37,8 @@ struct imp_event {
 };
 
 struct imp {
-	struct trace *t;
+	struct tr_build b; /* fills the trace: tracks, processes, categories */
+	struct trace *t;   /* b.t */
 	struct err *e;
 	struct jscan j;
 	char *scratch; /* unescaped strings */
@@ -51,21 +53,12 @@ struct imp {
 	} idc[2];
 	struct jstr last_cat; /* the previous event's category and its id */
 	uint32_t last_cat_id;
-	/* caches, indexed by string id */
-	uint16_t *cat_slot; /* category id -> 1 + row in t->cats (0 unknown) */
-	uint8_t *cat_kind;
-	size_t cat_cache_n;
-	uint8_t *name_flags; /* bit7 valid, bit6 kernel rules, low bits TRF_* */
+	uint8_t *name_flags; /* per name id: bit7 valid, bit6 kernel rules, low bits TRF_* */
 	size_t name_cache_n;
-	/* (pid, tid) -> track */
-	uint32_t *track_slots; /* 1 + track row, 0 empty */
-	uint32_t track_mask;
-	uint32_t last_track; /* one-entry cache */
-	uint32_t *open_b;    /* per track: newest open B event row, TR_NONE */
-	uint32_t *b_prev;    /* per B event being open: the one below it */
+	uint32_t *open_b; /* per track: newest open B event row, TR_NONE */
+	size_t open_b_n;  /* tracks it covers */
+	uint32_t *b_prev; /* per B event being open: the one below it */
 	size_t b_prev_n, b_prev_cap;
-	uint32_t *proc_slots; /* pid -> 1 + proc row */
-	uint32_t proc_mask;
 	/* A worker importing the second part of a window defers E events that
 	 * find no open B: the B may be in the part before it (import_par.c). */
 	bool defer_e;
@@ -88,15 +81,10 @@ int imp_finish_events(struct imp *m);
 /* Closes the newest open B of track with an E at ts (or counts an
  * unmatched E at offset off). */
 int imp_end_b(struct imp *m, int64_t ts, uint32_t track, int64_t off);
-/* Row of the category string id cat in t->cats, added when new. */
-int imp_cat(struct imp *m, uint32_t cat, enum tr_kind *kind, uint32_t *slot);
-/* Stores v for event row r in a narrow column (appending to t->wide when it
- * does not fit); -1 on allocation failure. */
-int imp_narrow(struct trace *t, uint32_t *col, size_t r, enum tr_wide_field f, int64_t v);
-/* Room for n more event rows. */
-int imp_events_reserve(struct tr_events *ev, size_t n);
 /* Room for b_prev[row] up to row. */
 int imp_b_prev_reserve(struct imp *m, size_t row);
+/* Frees the import state; the trace stays (m->b.t), released by the
+ * caller with tr_build_finish or tr_build_abort. */
 void imp_free(struct imp *m);
 
 /* The parallel worker (import_par.c): parses the events of the second part
@@ -116,8 +104,10 @@ void imp_worker_stop(struct imp_worker *w);
 /* First plausible event start ('{' after "}," and before '"') in [from, end). */
 const char *imp_find_boundary(const char *from, const char *end);
 
-/* Track row for (pid, tid), created when new; TR_NONE on failure. */
+/* Starts the import state over a new trace for path; -1 out of memory. */
+int imp_init(struct imp *m, const char *path, struct err *e);
+/* Track row for (pid, tid) (tr_build_track), with its B stack; TR_NONE on
+ * failure. */
 uint32_t imp_track(struct imp *m, const struct tr_id *pid, const struct tr_id *tid);
-uint32_t imp_proc(struct imp *m, const struct tr_id *pid);
 
 #endif

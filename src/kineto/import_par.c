@@ -134,18 +134,18 @@ int imp_worker_start(struct imp_worker **out, const char *path, bool uncompresse
 	struct imp_worker *w = calloc(1, sizeof *w);
 	if (!w)
 		return -1;
-	w->t = tr_new(path);
-	if (!w->t) {
+	if (imp_init(&w->m, path, &w->err)) {
 		free(w);
 		return -1;
 	}
-	w->m = (struct imp){.t = w->t, .e = &w->err, .last_track = TR_NONE, .defer_e = true};
+	w->t = w->m.t;
+	w->m.defer_e = true;
 	w->m.j.uncompressed = uncompressed;
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);
 	if (pthread_create(&w->thread, NULL, worker_main, w)) {
 		imp_free(&w->m);
-		tr_free(w->t);
+		tr_build_abort(&w->m.b);
 		free(w);
 		return -1;
 	}
@@ -242,7 +242,7 @@ static int extend_maps(struct imp_worker *w, struct imp *m)
 			return -1;
 		for (size_t k = w->pmap_n; k < src->procs.n; k++) {
 			struct tr_id pid = remap_id(w, src->procs.v[k].pid);
-			if ((w->pmap[k] = imp_proc(m, &pid)) == TR_NONE)
+			if ((w->pmap[k] = tr_build_proc(&m->b, &pid)) == TR_NONE)
 				return -1;
 		}
 		w->pmap_n = src->procs.n;
@@ -265,8 +265,7 @@ static int extend_maps(struct imp_worker *w, struct imp *m)
 	do {                                                                                       \
 		if (!(src).n)                                                                      \
 			break;                                                                     \
-		if (vec_reserve_((void **)&(dst).v, &(dst).cap, (dst).n + (src).n,                 \
-				 sizeof *(dst).v, SIZE_MAX / 2))                                   \
+		if (vec_reserve((dst), (dst).n + (src).n, LIM_TRACE_ROWS))                         \
 			return -1;                                                                 \
 		memcpy((dst).v + (dst).n, (src).v, (src).n * sizeof *(src).v);                     \
 	} while (0)
@@ -321,30 +320,23 @@ static int merge_tables(struct imp_worker *w, struct imp *m)
 	struct tr_events *de = &dst->ev;
 	if (!se->n)
 		return 0;
-	if (de->n + se->n >= LIM_TRACE_ROWS || imp_events_reserve(de, se->n))
+	if (de->n + se->n >= LIM_TRACE_ROWS || tr_build_reserve(de, se->n))
 		return -1;
 	size_t base = de->n;
-	memcpy(de->ts + base, se->ts, se->n * sizeof *se->ts);
-	memcpy(de->dur + base, se->dur, se->n * sizeof *se->dur);
-	memcpy(de->ext_id + base, se->ext_id, se->n * sizeof *se->ext_id);
+	/* every column as it is; names, tracks and argument rows remapped below */
+#define MERGE_COL_(type, col) memcpy(de->col + base, se->col, se->n * sizeof *se->col);
+	TR_EVENT_COLUMNS(MERGE_COL_)
+#undef MERGE_COL_
 	APPEND(dst->wide, src->wide);
 	for (size_t i = 0; i < src->wide.n; i++)
 		dst->wide.v[dst->wide.n + i].row += (uint32_t)base;
 	dst->wide.n += src->wide.n;
-	memcpy(de->corr + base, se->corr, se->n * sizeof *se->corr);
-	memcpy(de->offset + base, se->offset, se->n * sizeof *se->offset);
-	memcpy(de->kind + base, se->kind, se->n);
-	memcpy(de->ph + base, se->ph, se->n);
-	memcpy(de->flags + base, se->flags, se->n);
+	const size_t aux_base[] = {[TR_AUX_GPU] = gbase, [TR_AUX_MEM] = mbase, [TR_AUX_OP] = obase};
 	for (size_t r = 0; r < se->n; r++) {
 		de->name[base + r] = sm[se->name[r]];
 		de->track[base + r] = w->tmap[se->track[r]];
-		uint32_t aux = se->aux[r];
-		if (aux != TR_NONE) {
-			enum tr_kind k = (enum tr_kind)se->kind[r];
-			aux += (uint32_t)(tr_is_device(k) ? gbase : k == TR_MEMORY ? mbase : obase);
-		}
-		de->aux[base + r] = aux;
+		if (se->aux[r] != TR_NONE)
+			de->aux[base + r] += (uint32_t)aux_base[tr_aux_table(se->kind[r])];
 	}
 	de->n += se->n;
 	return 0;
@@ -406,7 +398,7 @@ static int merge_counts(struct imp_worker *w, struct imp *m)
 			continue;
 		enum tr_kind kind;
 		uint32_t slot;
-		if (imp_cat(m, w->smap[src->cats[i].cat], &kind, &slot))
+		if (tr_build_cat(&m->b, w->smap[src->cats[i].cat], &kind, &slot))
 			return -1;
 		if (slot != TR_NONE)
 			dst->cats[slot].n += src->cats[i].n;
@@ -484,7 +476,7 @@ void imp_worker_stop(struct imp_worker *w)
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->cv);
 	imp_free(&w->m);
-	tr_free(w->t);
+	tr_build_abort(&w->m.b);
 	free(w->smap);
 	free(w->tmap);
 	free(w->pmap);

@@ -206,7 +206,7 @@ void ncu_breakdown_label(const char *name, char *buf, size_t n)
 static size_t item_capacity(struct emit *em, const struct ncu_body_item *it)
 {
 	size_t cap = it->nextra + 1;
-	if (it->kind == 8)
+	if (it->kind == NCU_ITEM_INSTANCE_TABLE)
 		return it->nmetrics * (it->nextra ? it->nextra : 1) + 1;
 	for (size_t k = 0; k < it->nmetrics; k++) {
 		const struct ncu_metric *m = NULL;
@@ -287,7 +287,7 @@ static int emit_item(struct emit *em, const struct ncu_body_item *it)
 	}
 	size_t n = 0;
 	bool breakdown = false;
-	if (it->kind == 8) {
+	if (it->kind == NCU_ITEM_INSTANCE_TABLE) {
 		n = instance_rows(em, it, rows, cap, labels);
 	} else {
 		for (size_t k = 0; k < it->nmetrics + it->nextra && n < cap; k++) {

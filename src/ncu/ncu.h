@@ -26,6 +26,7 @@
 
 #include "core/arena.h"
 #include "core/err.h"
+#include "ncu/ncu_fields.h"
 
 #define NCU_MAX_FILE_BYTES ((size_t)8 << 30) /* refuse reports larger than this */
 
@@ -68,12 +69,11 @@ struct ncu_sec_metric {
 /* One body item of a section, reduced to what the details page lists:
  * its kind (field number), label and the metrics it shows. */
 struct ncu_body_item {
-	uint32_t kind; /* 1 table, 2 bar chart, 3 histogram, 4 line chart,
-			* 7 source table, 8 instance table, ... */
+	uint32_t kind; /* its field number: NCU_ITEM_TABLE, NCU_ITEM_LINE_CHART, ... */
 	const char *label;
-	struct ncu_sec_metric *metrics; /* kind 8: the rows' base names */
+	struct ncu_sec_metric *metrics; /* instance table: the rows' base names */
 	size_t nmetrics;
-	struct ncu_sec_metric *extra; /* kind 4: highlight metrics; kind 8:
+	struct ncu_sec_metric *extra; /* line chart: highlight metrics; instance table:
 				       * columns (name = suffix such as ".avg") */
 	size_t nextra;
 	uint32_t min_arch, max_arch; /* item filter (field 200), 0 = none */

@@ -50,33 +50,33 @@ int ncu_parse_value(struct ncu_ctx *c, const struct pb_reader *r, const struct p
 		return rc;
 	memset(v, 0, sizeof *v);
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
-		enum pb_wire want = g.num == 1	 ? PB_LEN
-				    : g.num == 2 ? PB_I32
-				    : g.num == 3 ? PB_I64
-						 : PB_VARINT;
-		if (g.num > 5)
+		enum pb_wire want = g.num == NCU_VALUE_STRING	? PB_LEN
+				    : g.num == NCU_VALUE_FLOAT	? PB_I32
+				    : g.num == NCU_VALUE_DOUBLE ? PB_I64
+								: PB_VARINT;
+		if (g.num > NCU_VALUE_U64)
 			continue;
 		if ((rc = ncu_want(&s, &g, want, c->e)))
 			return rc;
 		switch (g.num) {
-		case 1:
+		case NCU_VALUE_STRING:
 			v->type = NCU_V_STR;
 			if (!(v->s = ncu_str(c, &g)))
 				return ncu_nomem(c, g.off);
 			break;
-		case 2:
+		case NCU_VALUE_FLOAT:
 			v->type = NCU_V_FLOAT;
 			v->d = pb_float(&g);
 			break;
-		case 3:
+		case NCU_VALUE_DOUBLE:
 			v->type = NCU_V_DOUBLE;
 			v->d = pb_double(&g);
 			break;
-		case 4:
+		case NCU_VALUE_U32:
 			v->type = NCU_V_U32;
 			v->u = (uint32_t)g.u;
 			break;
-		case 5:
+		case NCU_VALUE_U64:
 			v->type = NCU_V_U64;
 			v->u = g.u;
 			break;
@@ -96,31 +96,31 @@ static int parse_sysinfo(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
 		const char **dst = NULL;
 		switch (g.num) {
-		case 1:
+		case NCU_SYSINFO_OS:
 			dst = &si->os;
 			break;
-		case 2:
+		case NCU_SYSINFO_BUILD:
 			dst = &si->build;
 			break;
-		case 3:
+		case NCU_SYSINFO_PROCESSOR:
 			dst = &si->processor;
 			break;
-		case 4:
+		case NCU_SYSINFO_ARCH:
 			dst = &si->arch;
 			break;
-		case 5:
+		case NCU_SYSINFO_COMPUTER:
 			dst = &si->computer;
 			break;
-		case 6:
+		case NCU_SYSINFO_PLATFORM:
 			if ((rc = ncu_want(&s, &g, PB_VARINT, c->e)))
 				return rc;
 			si->platform = (uint32_t)g.u;
 			continue;
-		case 7:
+		case NCU_SYSINFO_ADDRESSES:
 			if ((rc = pb_sub(&s, &g, &a, c->e)))
 				return rc;
 			while ((rc = pb_next(&a, &h, c->e)) > 0) {
-				if (h.num != 1)
+				if (h.num != NCU_ADDRESSES_ADDRESS)
 					continue;
 				if ((rc = ncu_want(&a, &h, PB_LEN, c->e)))
 					return rc;
@@ -150,35 +150,35 @@ static int parse_device(struct ncu_ctx *c, struct pb_reader *r, const struct pb_
 	struct pb_field g, h;
 	struct ncu_device d = {.name = ""};
 	int rc = pb_sub(r, f, &s, c->e);
-	if (rc || (rc = ncu_count(&s, 3, &d.nattrs, c->e)))
+	if (rc || (rc = ncu_count(&s, NCU_DEVICE_ATTRIBUTE, &d.nattrs, c->e)))
 		return rc;
 	d.attrs = arena_array(&c->r->arena, d.nattrs ? d.nattrs : 1, sizeof *d.attrs);
 	if (!d.attrs)
 		return ncu_nomem(c, f->off);
 	size_t k = 0;
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
-		if (g.num == 1) {
+		if (g.num == NCU_DEVICE_ID) {
 			if ((rc = ncu_want(&s, &g, PB_VARINT, c->e)))
 				return rc;
 			d.id = (uint32_t)g.u;
-		} else if (g.num == 2) {
+		} else if (g.num == NCU_DEVICE_NAME) {
 			if ((rc = ncu_want(&s, &g, PB_LEN, c->e)))
 				return rc;
 			if (!(d.name = ncu_str(c, &g)))
 				return ncu_nomem(c, g.off);
-		} else if (g.num == 3) {
+		} else if (g.num == NCU_DEVICE_ATTRIBUTE) {
 			struct ncu_attr *at = &d.attrs[k++];
 			memset(at, 0, sizeof *at);
 			at->name = "";
 			if ((rc = pb_sub(&s, &g, &a, c->e)))
 				return rc;
 			while ((rc = pb_next(&a, &h, c->e)) > 0) {
-				if (h.num == 1) {
+				if (h.num == NCU_ATTR_NAME) {
 					if ((rc = ncu_want(&a, &h, PB_LEN, c->e)))
 						return rc;
 					if (!(at->name = ncu_str(c, &h)))
 						return ncu_nomem(c, h.off);
-				} else if (h.num == 2) {
+				} else if (h.num == NCU_ATTR_VALUE) {
 					if ((rc = ncu_parse_value(c, &a, &h, &at->value)))
 						return rc;
 				}
@@ -204,35 +204,36 @@ static int parse_session(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 		return rc;
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
 		switch (g.num) {
-		case 2:
+		case NCU_SESSION_CREATION_TIME:
 			if ((rc = ncu_want(&s, &g, PB_VARINT, c->e)))
 				return rc;
 			ss->creation_time = g.u;
 			break;
-		case 3:
-		case 4:
-			if ((rc = parse_sysinfo(c, &s, &g, g.num == 3 ? &ss->host : &ss->target,
-						g.num == 3)))
+		case NCU_SESSION_HOST:
+		case NCU_SESSION_TARGET:
+			if ((rc = parse_sysinfo(c, &s, &g,
+						g.num == NCU_SESSION_HOST ? &ss->host : &ss->target,
+						g.num == NCU_SESSION_HOST)))
 				return rc;
-			*(g.num == 3 ? &ss->has_host : &ss->has_target) = true;
+			*(g.num == NCU_SESSION_HOST ? &ss->has_host : &ss->has_target) = true;
 			break;
-		case 6:
+		case NCU_SESSION_DEVICE:
 			if ((rc = parse_device(c, &s, &g)))
 				return rc;
 			break;
-		case 8: {
+		case NCU_SESSION_VERSION: {
 			struct ncu_version v = {"", ""};
 			if ((rc = pb_sub(&s, &g, &a, c->e)))
 				return rc;
 			while ((rc = pb_next(&a, &h, c->e)) > 0) {
-				if (h.num != 1 && h.num != 2)
+				if (h.num != NCU_VERSION_PROVIDER && h.num != NCU_VERSION_VERSION)
 					continue;
 				if ((rc = ncu_want(&a, &h, PB_LEN, c->e)))
 					return rc;
 				const char *t = ncu_str(c, &h);
 				if (!t)
 					return ncu_nomem(c, h.off);
-				*(h.num == 1 ? &v.provider : &v.version) = t;
+				*(h.num == NCU_VERSION_PROVIDER ? &v.provider : &v.version) = t;
 			}
 			if (rc)
 				return rc;
@@ -240,7 +241,7 @@ static int parse_session(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 				return ncu_nomem(c, g.off);
 			break;
 		}
-		case 11:
+		case NCU_SESSION_COMMAND_LINE:
 			if ((rc = ncu_want(&s, &g, PB_LEN, c->e)))
 				return rc;
 			if (!(ss->command_line = ncu_str(c, &g)))
@@ -261,7 +262,7 @@ static int parse_strings(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 	if (rc)
 		return rc;
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
-		if (g.num != 1)
+		if (g.num != NCU_STRINGS_STRING)
 			continue;
 		if ((rc = ncu_want(&s, &g, PB_LEN, c->e)))
 			return rc;
@@ -282,11 +283,11 @@ static int parse_process(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 	if (rc)
 		return rc;
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
-		if (g.num == 1) {
+		if (g.num == NCU_PROCESS_PID) {
 			if ((rc = ncu_want(&s, &g, PB_VARINT, c->e)))
 				return rc;
 			p.pid = (uint32_t)g.u;
-		} else if (g.num == 2 || g.num == 3) {
+		} else if (g.num == NCU_PROCESS_HOST || g.num == NCU_PROCESS_NAME) {
 			if ((rc = ncu_want(&s, &g, PB_LEN, c->e)))
 				return rc;
 			size_t n = g.len;
@@ -296,7 +297,7 @@ static int parse_process(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 			const char *t = arena_strndup(&c->r->arena, (const char *)g.data, n);
 			if (!t)
 				return ncu_nomem(c, g.off);
-			*(g.num == 2 ? &p.host : &p.name) = t;
+			*(g.num == NCU_PROCESS_HOST ? &p.host : &p.name) = t;
 		}
 	}
 	if (rc)
@@ -320,15 +321,17 @@ static int parse_source(struct ncu_ctx *c, struct pb_reader *s)
 	struct ncu_source src = {0};
 	int rc;
 	while ((rc = pb_next(s, &g, c->e)) > 0) {
-		if (g.num == 4 && g.wire == PB_LEN)
+		if (g.num == NCU_SOURCE_BINARY && g.wire == PB_LEN)
 			src.binary_bytes = g.len;
-		else if ((g.num == 1 || g.num == 5 || g.num == 6) && g.wire != PB_VARINT)
+		else if ((g.num == NCU_SOURCE_REF || g.num == NCU_SOURCE_SASS_LEVEL ||
+			  g.num == NCU_SOURCE_SM_REVISION) &&
+			 g.wire != PB_VARINT)
 			return pb_bad_wire(s, &g, PB_VARINT, c->e);
-		else if (g.num == 1)
+		else if (g.num == NCU_SOURCE_REF)
 			src.ref = g.u;
-		else if (g.num == 5)
+		else if (g.num == NCU_SOURCE_SASS_LEVEL)
 			src.sass_level = (uint32_t)g.u;
-		else if (g.num == 6)
+		else if (g.num == NCU_SOURCE_SM_REVISION)
 			src.sm_revision = (uint32_t)g.u;
 	}
 	if (rc)
@@ -388,26 +391,26 @@ static int parse_block(struct ncu_ctx *c, const uint8_t *d, size_t size, size_t 
 	int proc = -1;
 	while ((rc = pb_next(&r, &f, c->e)) > 0) {
 		switch (f.num) {
-		case 1:
-		case 2:
-		case 5:
-		case 7:
+		case NCU_BLOCK_NUM_SOURCES:
+		case NCU_BLOCK_NUM_RESULTS:
+		case NCU_BLOCK_PAYLOAD_SIZE:
+		case NCU_BLOCK_NUM_RANGE_RESULTS:
 			if ((rc = ncu_want(&r, &f, PB_VARINT, c->e)))
 				return rc;
-			*(f.num == 1   ? &nsrc
-			  : f.num == 2 ? &nres
-			  : f.num == 5 ? &payload
-				       : &nrange) = f.u;
+			*(f.num == NCU_BLOCK_NUM_SOURCES    ? &nsrc
+			  : f.num == NCU_BLOCK_NUM_RESULTS  ? &nres
+			  : f.num == NCU_BLOCK_PAYLOAD_SIZE ? &payload
+							    : &nrange) = f.u;
 			break;
-		case 3:
+		case NCU_BLOCK_SESSION:
 			if ((rc = parse_session(c, &r, &f)))
 				return rc;
 			break;
-		case 4:
+		case NCU_BLOCK_STRINGS:
 			if ((rc = parse_strings(c, &r, &f)))
 				return rc;
 			break;
-		case 6:
+		case NCU_BLOCK_PROCESS:
 			if ((rc = parse_process(c, &r, &f, &proc)))
 				return rc;
 			break;
@@ -544,7 +547,7 @@ static int parse_in_place(struct ncu_report **out, const void *data, size_t size
 		struct pb_field f;
 		pb_init(&pr, d + hs, hn, (int64_t)hs, path);
 		while ((rc = pb_next(&pr, &f, e)) > 0) {
-			if (f.num != 1)
+			if (f.num != NCU_FILE_VERSION)
 				continue;
 			if ((rc = ncu_want(&pr, &f, PB_VARINT, e)))
 				break;

@@ -45,7 +45,8 @@ static int parse_xyz(struct ncu_ctx *c, struct pb_reader *r, const struct pb_fie
 	if (rc)
 		return rc;
 	while ((rc = pb_next(&s, &g, c->e)) > 0)
-		if (g.num >= 1 && g.num <= 3 && (rc = want_u64(c, &s, &g, &xyz[g.num - 1])))
+		if (g.num >= NCU_XYZ_X && g.num <= NCU_XYZ_Z &&
+		    (rc = want_u64(c, &s, &g, &xyz[g.num - NCU_XYZ_X])))
 			return rc;
 	return rc;
 }
@@ -60,7 +61,7 @@ static int parse_ref(struct ncu_ctx *c, struct pb_reader *r, const struct pb_fie
 	if (rc)
 		return rc;
 	while ((rc = pb_next(&s, &g, c->e)) > 0)
-		if (g.num == 1 && (rc = want_u64(c, &s, &g, ref)))
+		if (g.num == NCU_SOURCE_REF_REF && (rc = want_u64(c, &s, &g, ref)))
 			return rc;
 	return rc;
 }
@@ -73,7 +74,7 @@ static int parse_metric(struct ncu_ctx *c, struct pb_reader *r, const struct pb_
 	memset(m, 0, sizeof *m);
 	m->name = "";
 	int rc = pb_sub(r, f, &s, c->e);
-	if (rc || (rc = ncu_count(&s, 3, &m->ninst, c->e)))
+	if (rc || (rc = ncu_count(&s, NCU_METRIC_INSTANCE, &m->ninst, c->e)))
 		return rc;
 	if (m->ninst && !(m->inst = ARENA_ARRAY(c, m->ninst, m->inst)))
 		return ncu_nomem(c, f->off);
@@ -81,28 +82,29 @@ static int parse_metric(struct ncu_ctx *c, struct pb_reader *r, const struct pb_
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
 		rc = 0;
 		switch (g.num) {
-		case 1:
+		case NCU_METRIC_NAME_ID:
 			rc = want_u32(c, &s, &g, &m->name_id);
 			break;
-		case 2:
+		case NCU_METRIC_VALUE:
 			rc = ncu_parse_value(c, &s, &g, &m->value);
 			break;
-		case 3: {
+		case NCU_METRIC_INSTANCE: {
 			struct ncu_instance *in = &m->inst[k++];
 			memset(in, 0, sizeof *in);
 			if ((rc = pb_sub(&s, &g, &a, c->e)))
 				return rc;
 			while ((rc = pb_next(&a, &h, c->e)) > 0) {
 				rc = 0;
-				if (h.num == 1 || h.num == 2)
-					rc = ncu_parse_value(c, &a, &h,
-							     h.num == 1 ? &in->corr : &in->value);
+				if (h.num == NCU_INSTANCE_CORR || h.num == NCU_INSTANCE_VALUE)
+					rc = ncu_parse_value(
+					    c, &a, &h,
+					    h.num == NCU_INSTANCE_CORR ? &in->corr : &in->value);
 				if (rc)
 					return rc;
 			}
 			break;
 		}
-		case 4:
+		case NCU_METRIC_KIND:
 			rc = want_u32(c, &s, &g, &m->kind);
 			break;
 		default:
@@ -126,10 +128,11 @@ static int parse_sec_metric(struct ncu_ctx *c, struct pb_reader *r, const struct
 	if (rc)
 		return rc;
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
-		if ((g.num == 1 || g.num == 2) &&
-		    (rc = want_str(c, &s, &g, g.num == 1 ? &sm->name : &sm->label)))
+		if ((g.num == NCU_SEC_METRIC_NAME || g.num == NCU_SEC_METRIC_LABEL) &&
+		    (rc = want_str(c, &s, &g,
+				   g.num == NCU_SEC_METRIC_NAME ? &sm->name : &sm->label)))
 			return rc;
-		if (g.num == 4 && g.wire == PB_VARINT)
+		if (g.num == NCU_SEC_METRIC_SHOW_INSTANCES && g.wire == PB_VARINT)
 			sm->show_instances = g.u != 0;
 	}
 	return rc;
@@ -193,7 +196,7 @@ static int parse_nested_list(struct ncu_ctx *c, struct pb_reader *r, const struc
 		return rc;
 	while ((rc = pb_next(&s, &g, c->e)) > 0)
 		if (g.num == sub && g.wire == PB_LEN &&
-		    (rc = parse_metric_list(c, &s, &g, 1, out, nout)))
+		    (rc = parse_metric_list(c, &s, &g, NCU_LIST_METRIC, out, nout)))
 			return rc;
 	return rc;
 }
@@ -208,8 +211,9 @@ static int parse_item_filter(struct ncu_ctx *c, struct pb_reader *r, const struc
 	if (rc)
 		return rc;
 	while ((rc = pb_next(&s, &g, c->e)) > 0)
-		if ((g.num == 1 || g.num == 2) && g.wire == PB_VARINT)
-			*(g.num == 1 ? min : max) = (uint32_t)g.u;
+		if ((g.num == NCU_FILTER_MIN_ARCH || g.num == NCU_FILTER_MAX_ARCH) &&
+		    g.wire == PB_VARINT)
+			*(g.num == NCU_FILTER_MIN_ARCH ? min : max) = (uint32_t)g.u;
 	return rc;
 }
 
@@ -219,36 +223,40 @@ static int parse_item_kind(struct ncu_ctx *c, struct pb_reader *r, const struct 
 	struct pb_reader s;
 	struct pb_field g;
 	struct ncu_body_item b = {.kind = f->num, .label = ""};
-	if (f->wire != PB_LEN || f->num == 200)
+	if (f->wire != PB_LEN || f->num == NCU_ITEM_FILTER)
 		return 0; /* a flag-like item or the filter: nothing to list */
 	int rc = pb_sub(r, f, &s, c->e);
 	if (rc)
 		return rc;
-	if (f->num == 5) { /* group: nested body items */
+	if (f->num == NCU_ITEM_GROUP) { /* nested body items */
 		while ((rc = pb_next(&s, &g, c->e)) > 0)
-			if (g.num == 1 && (rc = parse_body_item(c, &s, &g, it)))
+			if (g.num == NCU_GROUP_ITEM && (rc = parse_body_item(c, &s, &g, it)))
 				return rc;
 		return rc;
 	}
-	/* metric list field: table/bar chart 5, line chart/histogram 4,
-	 * source table 3 */
-	uint32_t mnum = f->num == 1 || f->num == 2   ? 5
-			: f->num == 3 || f->num == 4 ? 4
-			: f->num == 7		     ? 3
-						     : 0;
-	if (f->num <= 4 || f->num == 7 || f->num == 8) {
+	/* where the kind keeps its metric list */
+	uint32_t mnum = f->num == NCU_ITEM_TABLE || f->num == NCU_ITEM_BAR_CHART ? NCU_TABLE_METRIC
+			: f->num == NCU_ITEM_HISTOGRAM || f->num == NCU_ITEM_LINE_CHART
+			    ? NCU_LINE_CHART_METRIC
+			: f->num == NCU_ITEM_SOURCE_TABLE ? NCU_SOURCE_TABLE_METRIC
+							  : 0;
+	if (f->num <= NCU_ITEM_LINE_CHART || f->num == NCU_ITEM_SOURCE_TABLE ||
+	    f->num == NCU_ITEM_INSTANCE_TABLE) {
 		while ((rc = pb_next(&s, &g, c->e)) > 0)
-			if (g.num == 1 && g.wire == PB_LEN && (rc = want_str(c, &s, &g, &b.label)))
+			if (g.num == NCU_CHART_LABEL && g.wire == PB_LEN &&
+			    (rc = want_str(c, &s, &g, &b.label)))
 				return rc;
 		if (rc)
 			return rc;
 	}
 	if (mnum && (rc = parse_metric_list(c, r, f, mnum, &b.metrics, &b.nmetrics)))
 		return rc;
-	if (f->num == 4 && (rc = parse_nested_list(c, r, f, 5, &b.extra, &b.nextra)))
+	if (f->num == NCU_ITEM_LINE_CHART &&
+	    (rc = parse_nested_list(c, r, f, NCU_LINE_CHART_HIGHLIGHT, &b.extra, &b.nextra)))
 		return rc;
-	if (f->num == 8 && ((rc = parse_nested_list(c, r, f, 3, &b.metrics, &b.nmetrics)) ||
-			    (rc = parse_nested_list(c, r, f, 2, &b.extra, &b.nextra))))
+	if (f->num == NCU_ITEM_INSTANCE_TABLE &&
+	    ((rc = parse_nested_list(c, r, f, NCU_INSTANCE_TABLE_ROWS, &b.metrics, &b.nmetrics)) ||
+	     (rc = parse_nested_list(c, r, f, NCU_INSTANCE_TABLE_COLUMNS, &b.extra, &b.nextra))))
 		return rc;
 	return add_item(c, it, &b, f->off);
 }
@@ -264,7 +272,7 @@ static int parse_body_item(struct ncu_ctx *c, struct pb_reader *r, const struct 
 	if (rc)
 		return rc;
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
-		if (g.num == 200 && g.wire == PB_LEN)
+		if (g.num == NCU_ITEM_FILTER && g.wire == PB_LEN)
 			rc = parse_item_filter(c, &s, &g, &min, &max);
 		else
 			rc = parse_item_kind(c, &s, &g, it);
@@ -285,7 +293,7 @@ static int parse_source_metric(struct ncu_ctx *c, struct pb_reader *r, const str
 {
 	struct ncu_sec_metric *v = NULL;
 	size_t n = 0;
-	int rc = parse_metric_list(c, r, f, 1, &v, &n);
+	int rc = parse_metric_list(c, r, f, NCU_LIST_METRIC, &v, &n);
 	if (rc || !n)
 		return rc;
 	struct ncu_sec_metric *all = ARENA_ARRAY(c, sec->nsource + n, all);
@@ -313,33 +321,36 @@ static int parse_section(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 	while (!rc && (rc = pb_next(&s, &g, c->e)) > 0) {
 		rc = 0;
 		switch (g.num) {
-		case 1:
+		case NCU_SECTION_ID:
 			rc = want_str(c, &s, &g, &sec->id);
 			break;
-		case 2:
+		case NCU_SECTION_NAME:
 			rc = want_str(c, &s, &g, &sec->name);
 			break;
-		case 3:
+		case NCU_SECTION_ORDER:
 			rc = want_u32(c, &s, &g, &sec->order);
 			break;
-		case 4:
-			rc = parse_metric_list(c, &s, &g, 2, &sec->header, &sec->nheader);
+		case NCU_SECTION_HEADER:
+			rc = parse_metric_list(c, &s, &g, NCU_HEADER_METRIC, &sec->header,
+					       &sec->nheader);
 			break;
-		case 6:
-			rc = parse_metric_list(c, &s, &g, 1, &sec->extra, &sec->nextra);
+		case NCU_SECTION_METRICS:
+			rc = parse_metric_list(c, &s, &g, NCU_METRICS_METRIC, &sec->extra,
+					       &sec->nextra);
 			break;
-		case 7:
+		case NCU_SECTION_DESCRIPTION:
 			rc = want_str(c, &s, &g, &sec->description);
 			break;
-		case 13:
+		case NCU_SECTION_SOURCE_METRICS:
 			/* repeated: one metric per field, appended */
 			rc = parse_source_metric(c, &s, &g, sec);
 			break;
-		case 5:
+		case NCU_SECTION_BODY:
 			if ((rc = pb_sub(&s, &g, &b, c->e)))
 				break;
 			while ((rc = pb_next(&b, &h, c->e)) > 0)
-				if (h.num == 1 && (rc = parse_body_item(c, &b, &h, &it)))
+				if (h.num == NCU_BODY_ITEM &&
+				    (rc = parse_body_item(c, &b, &h, &it)))
 					break;
 			break;
 		default:
@@ -371,10 +382,10 @@ static int parse_rule_msg(struct ncu_ctx *c, struct pb_reader *r, const struct p
 		return rc;
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
 		rc = 0;
-		if (g.num == 1 || g.num == 4)
-			rc = want_str(c, &s, &g, g.num == 1 ? &m->text : &m->title);
-		else if (g.num == 2 || g.num == 3)
-			rc = want_u32(c, &s, &g, g.num == 2 ? &m->type : &m->id);
+		if (g.num == NCU_MESSAGE_TEXT || g.num == NCU_MESSAGE_TITLE)
+			rc = want_str(c, &s, &g, g.num == NCU_MESSAGE_TEXT ? &m->text : &m->title);
+		else if (g.num == NCU_MESSAGE_TYPE || g.num == NCU_MESSAGE_ID)
+			rc = want_u32(c, &s, &g, g.num == NCU_MESSAGE_TYPE ? &m->type : &m->id);
 		if (rc)
 			return rc;
 	}
@@ -390,10 +401,10 @@ static int parse_speedup(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 	if (rc)
 		return rc;
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
-		if (g.num == 1) {
+		if (g.num == NCU_SPEEDUP_TYPE) {
 			if ((rc = want_u32(c, &s, &g, &m->speedup_type)))
 				return rc;
-		} else if (g.num == 2) {
+		} else if (g.num == NCU_SPEEDUP_VALUE) {
 			if ((rc = ncu_want(&s, &g, PB_I64, c->e)))
 				return rc;
 			m->speedup_pct = pb_double(&g);
@@ -414,10 +425,11 @@ static int parse_rule_body(struct ncu_ctx *c, struct pb_reader *r, const struct 
 	size_t n = 0;
 	struct pb_reader q = s;
 	while ((rc = pb_next(&q, &g, c->e)) > 0) {
-		if (g.num != 1)
+		if (g.num != NCU_RULE_BODY_ITEM)
 			continue;
 		size_t k;
-		if ((rc = pb_sub(&q, &g, &it, c->e)) || (rc = ncu_count(&it, 1, &k, c->e)))
+		if ((rc = pb_sub(&q, &g, &it, c->e)) ||
+		    (rc = ncu_count(&it, NCU_RULE_ITEM_MESSAGE, &k, c->e)))
 			return rc;
 		n += k;
 	}
@@ -427,15 +439,15 @@ static int parse_rule_body(struct ncu_ctx *c, struct pb_reader *r, const struct 
 	if (!ru->msgs)
 		return ncu_nomem(c, f->off);
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
-		if (g.num != 1)
+		if (g.num != NCU_RULE_BODY_ITEM)
 			continue;
 		if ((rc = pb_sub(&s, &g, &it, c->e)))
 			return rc;
 		while ((rc = pb_next(&it, &h, c->e)) > 0) {
 			rc = 0;
-			if (h.num == 1)
+			if (h.num == NCU_RULE_ITEM_MESSAGE)
 				rc = parse_rule_msg(c, &it, &h, &ru->msgs[ru->nmsgs++]);
-			else if (h.num == 10 && ru->nmsgs)
+			else if (h.num == NCU_RULE_ITEM_SPEEDUP && ru->nmsgs)
 				rc = parse_speedup(c, &it, &h, &ru->msgs[ru->nmsgs - 1]);
 			if (rc)
 				return rc;
@@ -459,16 +471,16 @@ static int parse_rule(struct ncu_ctx *c, struct pb_reader *r, const struct pb_fi
 	while ((rc = pb_next(&s, &g, c->e)) > 0) {
 		rc = 0;
 		switch (g.num) {
-		case 1:
+		case NCU_RULE_ID:
 			rc = want_str(c, &s, &g, &ru->id);
 			break;
-		case 2:
+		case NCU_RULE_NAME:
 			rc = want_str(c, &s, &g, &ru->name);
 			break;
-		case 3:
+		case NCU_RULE_BODY:
 			rc = parse_rule_body(c, &s, &g, ru);
 			break;
-		case 4:
+		case NCU_RULE_SECTION_ID:
 			rc = want_str(c, &s, &g, &ru->section_id);
 			break;
 		default:
@@ -513,22 +525,22 @@ static bool fast_value(const uint8_t *q, const uint8_t *end)
 	uint64_t v;
 	while (q < end) {
 		switch (*q++) {
-		case 0x0a:
+		case NCU_KEY(NCU_VALUE_STRING, PB_LEN):
 			if (!fast_len(&q, end, &b))
 				return false;
 			break;
-		case 0x15:
+		case NCU_KEY(NCU_VALUE_FLOAT, PB_I32):
 			if (end - q < 4)
 				return false;
 			q += 4;
 			break;
-		case 0x19:
+		case NCU_KEY(NCU_VALUE_DOUBLE, PB_I64):
 			if (end - q < 8)
 				return false;
 			q += 8;
 			break;
-		case 0x20:
-		case 0x28:
+		case NCU_KEY(NCU_VALUE_U32, PB_VARINT):
+		case NCU_KEY(NCU_VALUE_U64, PB_VARINT):
 			if (!fast_varint(&q, end, &v))
 				return false;
 			break;
@@ -546,25 +558,26 @@ static bool fast_metric(const uint8_t *q, const uint8_t *end, uint32_t *name_id)
 	uint64_t v;
 	while (q < end) {
 		switch (*q++) {
-		case 0x08:
+		case NCU_KEY(NCU_METRIC_NAME_ID, PB_VARINT):
 			if (!fast_varint(&q, end, &v))
 				return false;
 			*name_id = (uint32_t)v;
 			break;
-		case 0x20:
+		case NCU_KEY(NCU_METRIC_KIND, PB_VARINT):
 			if (!fast_varint(&q, end, &v))
 				return false;
 			break;
-		case 0x12:
+		case NCU_KEY(NCU_METRIC_VALUE, PB_LEN):
 			if (!fast_len(&q, end, &b) || !fast_value(b, q))
 				return false;
 			break;
-		case 0x1a:
+		case NCU_KEY(NCU_METRIC_INSTANCE, PB_LEN):
 			if (!fast_len(&q, end, &b))
 				return false;
 			for (ie = q; b < ie;) {
-				if ((*b != 0x0a && *b != 0x12) || (b++, !fast_len(&b, ie, &vb)) ||
-				    !fast_value(vb, b))
+				if ((*b != NCU_KEY(NCU_INSTANCE_CORR, PB_LEN) &&
+				     *b != NCU_KEY(NCU_INSTANCE_VALUE, PB_LEN)) ||
+				    (b++, !fast_len(&b, ie, &vb)) || !fast_value(vb, b))
 					return false;
 			}
 			break;
@@ -660,11 +673,11 @@ int ncu_parse_result(struct ncu_ctx *c, struct pb_reader *r, struct ncu_result *
 		struct pb_reader q = *r;
 		res->nmetrics = res->nsections = res->nrules = 0;
 		while ((rc = pb_next(&q, &f, c->e)) > 0)
-			if (f.num == 13)
+			if (f.num == NCU_RESULT_METRIC)
 				res->nmetrics++;
-			else if (f.num == 17)
+			else if (f.num == NCU_RESULT_SECTION)
 				res->nsections++;
-			else if (f.num == 19)
+			else if (f.num == NCU_RESULT_RULE)
 				res->nrules++;
 		if (rc)
 			return rc;
@@ -679,53 +692,53 @@ int ncu_parse_result(struct ncu_ctx *c, struct pb_reader *r, struct ncu_result *
 	while ((rc = pb_next(r, &f, c->e)) > 0) {
 		rc = 0;
 		switch (f.num) {
-		case 1:
+		case NCU_RESULT_THREAD_ID:
 			rc = want_u32(c, r, &f, &res->thread_id);
 			break;
-		case 2:
+		case NCU_RESULT_API_CALL_ID:
 			rc = want_u64(c, r, &f, &res->api_call_id);
 			break;
-		case 3:
+		case NCU_RESULT_PROGRAM_HANDLE:
 			rc = want_u64(c, r, &f, &res->program_handle);
 			break;
-		case 4:
+		case NCU_RESULT_KERNEL_ID:
 			rc = want_u64(c, r, &f, &res->kernel_id);
 			break;
-		case 5:
+		case NCU_RESULT_MANGLED:
 			rc = want_str(c, r, &f, &res->mangled);
 			break;
-		case 6:
+		case NCU_RESULT_FUNCTION:
 			rc = want_str(c, r, &f, &res->function);
 			break;
-		case 7:
+		case NCU_RESULT_DEMANGLED:
 			rc = want_str(c, r, &f, &res->demangled);
 			break;
-		case 10:
+		case NCU_RESULT_GRID:
 			rc = parse_xyz(c, r, &f, res->grid_raw);
 			break;
-		case 11:
+		case NCU_RESULT_BLOCK:
 			rc = parse_xyz(c, r, &f, res->block);
 			break;
-		case 13:
+		case NCU_RESULT_METRIC:
 			rc = scan_metric(c, r, &f, res, &res->metrics[km++]);
 			break;
-		case 14:
+		case NCU_RESULT_CREATION_TIME:
 			rc = want_u64(c, r, &f, &res->creation_time);
 			break;
-		case 15:
+		case NCU_RESULT_SOURCE:
 			rc = parse_ref(c, r, &f, &res->source_ref);
 			break;
-		case 17:
+		case NCU_RESULT_SECTION:
 			rc = parse_section(c, r, &f, &res->sections[ks++]);
 			break;
-		case 19:
+		case NCU_RESULT_RULE:
 			rc = parse_rule(c, r, &f, &res->rules[kr++]);
 			break;
-		case 22:
+		case NCU_RESULT_CONTEXT:
 			rc = want_u32(c, r, &f, &res->context);
 			res->has_context = true;
 			break;
-		case 23:
+		case NCU_RESULT_STREAM:
 			rc = want_u32(c, r, &f, &res->stream);
 			res->has_stream = true;
 			break;

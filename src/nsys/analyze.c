@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cmp.h"
 #include "core/sort.h"
 #include "nsys/nsys.h"
 
@@ -284,12 +285,6 @@ static int add_warning(struct arena *a, struct nsys_jv *w, const char *fmt_a, co
 		return -1;
 	snprintf(s, len, "%s%s%s", fmt_a, arg, fmt_b);
 	return nsys_jv_push(a, w, nsys_jv_str(a, s));
-}
-
-static int cmp_i64(const void *x, const void *y)
-{
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-	return (a > b) - (a < b);
 }
 
 /* Per-iteration record. */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cmp.h"
 #include "core/sort.h"
 #include "core/vec.h"
 #include "io/source.h"
@@ -176,12 +177,6 @@ int nsys_sql_fail(struct nsys_sql *s, struct err *e)
 }
 
 /* ---- grouped duration summaries ---- */
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
 
 static int row_by_total(const void *a, const void *b)
 {

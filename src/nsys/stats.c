@@ -11,14 +11,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/cmp.h"
 #include "core/sort.h"
 #include "nsys/nsys.h"
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
 
 double nsys_median(const int64_t *sorted, size_t n, bool *is_int)
 {

@@ -357,8 +357,7 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 				   &len, &e);
 	srv_window_put(s, win);
 	if (rc)
-		return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
-				       e.msg);
+		return srv_reply_error(c, srv_http_status(rc), "%s", e.msg);
 	if (ck.n < (int)sizeof ck.key)
 		lru_put(s->cache, ck.key, buf, len);
 	res = srv_reply_cached(c, MHD_HTTP_OK, "application/json", buf, len, "miss");
@@ -539,11 +538,7 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 		char msg[1200];
 		err_format(&e, msg, sizeof msg); /* "NAME: byte N: ..." */
 		if (id < 0)
-			return srv_reply_error(c,
-					       e.code == ERR_LIMIT || e.code == ERR_NOMEM
-						   ? MHD_HTTP_INSUFFICIENT_STORAGE
-						   : MHD_HTTP_BAD_REQUEST,
-					       "%s", msg);
+			return srv_reply_error(c, srv_http_upload_status(e.code), "%s", msg);
 		return reply_files(s, c, id);
 	}
 	if (srv_is_nsys_file(path)) {
@@ -555,11 +550,8 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 			return srv_reply_error(c, 500, "could not keep the upload");
 		int id = add_nsys(s, u->name, u->n, path, fd, &e);
 		if (id < 0)
-			return srv_reply_error(c,
-					       e.code == ERR_LIMIT || e.code == ERR_NOMEM
-						   ? MHD_HTTP_INSUFFICIENT_STORAGE
-						   : MHD_HTTP_BAD_REQUEST,
-					       "%s: %s", u->name, e.msg);
+			return srv_reply_error(c, srv_http_upload_status(e.code), "%s: %s", u->name,
+					       e.msg);
 		return reply_files(s, c, id);
 	}
 	srv_job_begin(s);
@@ -567,10 +559,8 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 	int rc = srv_is_ncu_file(path) ? ncu_load(&nr, path, &e) : kineto_load(path, &lo, &t, &e);
 	srv_job_end(s);
 	if (rc) {
-		char where[64] = "";
-		if (e.offset >= 0)
-			snprintf(where, sizeof where, " at byte %lld%s", (long long)e.offset,
-				 e.uncompressed ? " (uncompressed)" : "");
+		char where[64];
+		err_format_offset(" at ", e.offset, e.uncompressed, where, sizeof where);
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s%s: %s", u->name, where, e.msg);
 	}
 	int id = srv_add_file(s, u->name, u->n, t, nr, NULL, -1, NULL, 0, &e);

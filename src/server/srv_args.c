@@ -124,14 +124,24 @@ struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum
 	return f.t;
 }
 
+unsigned srv_http_status(int rc)
+{
+	return rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_INTERNAL_SERVER_ERROR;
+}
+
+unsigned srv_http_upload_status(int rc)
+{
+	return rc == ERR_LIMIT || rc == ERR_NOMEM ? MHD_HTTP_INSUFFICIENT_STORAGE
+						  : MHD_HTTP_BAD_REQUEST;
+}
+
 enum MHD_Result srv_reply_stream(struct MHD_Connection *c, FILE *f, char **buf, size_t *len, int rc,
 				 const struct err *e)
 {
 	bool ok = f && fclose(f) == 0 && rc == 0; /* fclose sets *buf, *len */
-	enum MHD_Result res =
-	    ok ? srv_reply(c, MHD_HTTP_OK, "application/json", *buf, *len)
-	       : srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s",
-				 rc ? e->msg : "could not write the answer");
+	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", *buf, *len)
+				 : srv_reply_error(c, srv_http_status(rc), "%s",
+						   rc ? e->msg : "could not write the answer");
 	free(*buf);
 	*buf = NULL;
 	return res;

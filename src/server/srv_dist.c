@@ -168,7 +168,7 @@ static unsigned cut_windows(struct srv *s, struct dist_pick *picks, int n, const
 				 is_upload(picks[i].t) ? picks[i].name : e.path, e.msg);
 		else
 			snprintf(msg, size, "%s", e.msg);
-		return rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500;
+		return srv_http_status(rc);
 	}
 	return 0;
 }
@@ -224,9 +224,8 @@ enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 	free(picks);
 	if (status)
 		return srv_reply_error(c, status, "%s", msg);
-	enum MHD_Result res =
-	    rc ? srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500, "%s", e.msg)
-	       : srv_reply(c, MHD_HTTP_OK, "application/json", buf, len);
+	enum MHD_Result res = rc ? srv_reply_error(c, srv_http_status(rc), "%s", e.msg)
+				 : srv_reply(c, MHD_HTTP_OK, "application/json", buf, len);
 	free(buf);
 	return res;
 }

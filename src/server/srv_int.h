@@ -97,6 +97,11 @@ enum MHD_Result srv_reply(struct MHD_Connection *c, unsigned status, const char 
  * from the answer cache, "miss": it was computed), when cache is not NULL. */
 enum MHD_Result srv_reply_cached(struct MHD_Connection *c, unsigned status, const char *mime,
 				 const void *body, size_t len, const char *cache);
+/* The HTTP status of a request whose computation failed with rc (enum
+ * err_code): 400 for a bad request (ERR_USAGE), else 500; and of an upload
+ * that could not be read: 507 when a limit or memory ran out, else 400. */
+unsigned srv_http_status(int rc);
+unsigned srv_http_upload_status(int rc);
 /* {"error": {"status": N, "message": "..."}} with that status. */
 enum MHD_Result srv_reply_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -2,6 +2,7 @@
  * communication nodes and their kernels, their steps, the per-step
  * computation/communication overlap and the GPUs used; see dist.h. Sorting
  * makes it n log n; every other pass is linear in the events. */
+#include "core/cmp.h"
 #include "core/sort.h"
 #include "tbprof/dist.h"
 
@@ -72,14 +73,11 @@ static const char *name_of(const struct trace *t, size_t r, size_t *len)
 	return tr_str(t, id);
 }
 
+/* Host ops' arguments (runtime and driver calls' are not looked at). */
 static const struct tr_op_arg *op_arg(const struct trace *t, size_t r)
 {
-	uint32_t aux = t->ev.aux[r];
 	enum tr_kind k = t->ev.kind[r];
-	if (aux == TR_NONE || tr_is_device(k) || k == TR_RUNTIME || k == TR_DRIVER ||
-	    k == TR_MEMORY || aux >= t->op.n)
-		return NULL;
-	return &t->op.v[aux];
+	return k == TR_RUNTIME || k == TR_DRIVER ? NULL : tr_op_arg(t, r);
 }
 
 static const struct tr_op_extra *op_extra(const struct trace *t, size_t r)
@@ -159,12 +157,6 @@ static long find_ext(const struct ctx *c, int64_t ext)
 			hi = mid;
 	}
 	return lo < c->next && c->ext[lo].ext == ext ? (long)c->ext[lo].node : -1;
-}
-
-static int cmp_i64(const void *x, const void *y)
-{
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-	return (a > b) - (a < b);
 }
 
 static bool is_key(const struct ctx *c, int64_t ext)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tbprof/optree_map.h"
+#include "core/hmap.h"
 
 /* The operator-name part of the kernel + op key: the name's string id, a
  * mark for the roots ("CallTreeRoot"), or none ("N/A"). */
@@ -18,7 +18,7 @@
 struct kgroup {
 	const struct optree *o;
 	struct kern_view *v;
-	struct omap map;
+	struct hmap map;
 	size_t cap;
 	double *acc; /* by kernel + op: per row, running sums of bps x dur, occ x dur, dur */
 	enum kern_group group;
@@ -120,16 +120,16 @@ static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *g
 	k->g = g;
 	k->name = t->ev.name[row];
 	k->op = op_key(o, node);
-	uint64_t h = omap_mix(k->name);
+	uint64_t h = hmap_hash(k->name);
 	if (k->group == KERN_BY_NAME_OP) {
 		uint64_t x = (uint64_t)k->op << 32 ^ (uint32_t)zero_absent(g->regs);
 		for (int i = 0; i < 3; i++)
 			x = x * 1000003u ^ (uint32_t)g->grid[i] ^
 			    (uint64_t)(uint32_t)g->block[i] << 29;
-		h ^= omap_mix(x ^ (uint64_t)(uint32_t)zero_absent(g->shared_mem) << 40);
+		h ^= hmap_hash(x ^ (uint64_t)(uint32_t)zero_absent(g->shared_mem) << 40);
 		h |= 1;
 	}
-	uint32_t i = omap_get(&k->map, h, key_eq, k);
+	uint32_t i = hmap_get(&k->map, h, key_eq, k);
 	if (i == UINT32_MAX) {
 		if (v->n == k->cap) {
 			size_t cap = k->cap ? k->cap * 2 : 64;
@@ -156,7 +156,7 @@ static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *g
 			    tr_op_tc_eligible(tr_str(t, nd->name), strpool_len(&t->pool, nd->name),
 					      o->opts.tb_compat);
 		}
-		if (omap_put(&k->map, h, i))
+		if (hmap_put(&k->map, h, i))
 			return -1;
 		if (k->group == KERN_BY_NAME_OP) {
 			double *na = realloc(k->acc, k->cap * 3 * sizeof *na);
@@ -324,7 +324,7 @@ int kern_build(const struct optree *o, enum kern_group group, struct kern_view *
 	for (size_t r = 0; r < t->ev.n; r++)
 		nk += t->ev.kind[r] == TR_KERNEL && optree_uses_row(o, r);
 	struct ts_row *kr = malloc((nk ? nk : 1) * sizeof *kr);
-	int rc = !kr || omap_init(&k.map, 256) ? -1 : 0;
+	int rc = !kr || hmap_init(&k.map, 256) ? -1 : 0;
 	nk = 0;
 	for (size_t r = 0; r < t->ev.n && !rc; r++) {
 		if (t->ev.kind[r] != TR_KERNEL || !optree_uses_row(o, r))
@@ -342,7 +342,7 @@ int kern_build(const struct optree *o, enum kern_group group, struct kern_view *
 	}
 	if (!rc)
 		rc = group == KERN_BY_NAME ? by_name(&k, kr, nk) : by_name_op(&k);
-	omap_free(&k.map);
+	hmap_free(&k.map);
 	free(kr);
 	free(k.acc);
 	if (!rc)

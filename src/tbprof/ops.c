@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "json/jscan.h"
-#include "tbprof/optree_map.h"
+#include "core/hmap.h"
 
 static int text_put(struct ops_view *v, const char *s, size_t n)
 {
@@ -239,9 +239,9 @@ struct grouper {
 	const struct optree *o;
 	struct ops_view *v;
 	const struct ops_opts *opts;
-	struct omap groups; /* key -> row */
-	struct omap dims;   /* input-dims string id -> dims[] index */
-	struct omap texts;  /* shape text -> offset (dedup) */
+	struct hmap groups; /* key -> row */
+	struct hmap dims;   /* input-dims string id -> dims[] index */
+	struct hmap texts;  /* shape text -> offset (dedup) */
 	struct dim_text {
 		uint32_t id, off;
 	} * dims_v;
@@ -280,8 +280,8 @@ static long shape_of(struct grouper *g, uint32_t row)
 	if (aux != TR_NONE && aux < t->op.n)
 		id = t->op.v[aux].input_dims;
 	g->shape = id;
-	uint64_t h = omap_mix(id);
-	uint32_t k = omap_get(&g->dims, h, dims_eq, g);
+	uint64_t h = hmap_hash(id);
+	uint32_t k = hmap_get(&g->dims, h, dims_eq, g);
 	if (k != UINT32_MAX)
 		return g->dims_v[k].off;
 	size_t at = g->v->text_len;
@@ -290,12 +290,12 @@ static long shape_of(struct grouper *g, uint32_t row)
 	if (off < 0)
 		return -1;
 	g->text = g->v->text + off;
-	uint64_t th = omap_mix(strpool_hash(g->text, strlen(g->text)));
-	uint32_t same = omap_get(&g->texts, th, text_eq, g);
+	uint64_t th = hmap_hash(strpool_hash(g->text, strlen(g->text)));
+	uint32_t same = hmap_get(&g->texts, th, text_eq, g);
 	if (same != UINT32_MAX) {
 		g->v->text_len = at; /* drop the duplicate */
 		off = same;
-	} else if (omap_put(&g->texts, th, (uint32_t)off)) {
+	} else if (hmap_put(&g->texts, th, (uint32_t)off)) {
 		return -1;
 	}
 	if (g->ndims == g->cap_dims) {
@@ -307,7 +307,7 @@ static long shape_of(struct grouper *g, uint32_t row)
 		g->cap_dims = cap;
 	}
 	g->dims_v[g->ndims] = (struct dim_text){id, (uint32_t)off};
-	if (omap_put(&g->dims, h, (uint32_t)g->ndims++))
+	if (hmap_put(&g->dims, h, (uint32_t)g->ndims++))
 		return -1;
 	return off;
 }
@@ -330,9 +330,9 @@ static int add_op(struct grouper *g, uint32_t id)
 		g->shape = (uint32_t)off;
 	}
 	g->stack = g->opts->stack ? stack : 0;
-	uint64_t h = omap_mix(g->name) ^ omap_mix((uint64_t)g->shape << 20 ^ 0x51) ^
-		     omap_mix((uint64_t)g->stack << 40 ^ 0x7f);
-	uint32_t k = omap_get(&g->groups, h | 1, group_eq, g);
+	uint64_t h = hmap_hash(g->name) ^ hmap_hash((uint64_t)g->shape << 20 ^ 0x51) ^
+		     hmap_hash((uint64_t)g->stack << 40 ^ 0x7f);
+	uint32_t k = hmap_get(&g->groups, h | 1, group_eq, g);
 	struct ops_view *v = g->v;
 	if (k == UINT32_MAX) {
 		if (v->n == g->cap_rows) {
@@ -349,7 +349,7 @@ static int add_op(struct grouper *g, uint32_t id)
 					      .call_stack = g->stack,
 					      .order = k,
 					      .tc_eligible = nd->tc_eligible};
-		if (omap_put(&g->groups, h | 1, k))
+		if (hmap_put(&g->groups, h | 1, k))
 			return -1;
 	}
 	struct ops_row *r = &v->rows[k];
@@ -371,16 +371,16 @@ int ops_build(const struct optree *o, const struct ops_opts *opts, struct ops_vi
 	struct ops_opts def = {0};
 	struct grouper g = {.o = o, .v = out, .opts = opts ? opts : &def};
 	int rc = 0;
-	if (omap_init(&g.groups, 256) || omap_init(&g.dims, 64) || omap_init(&g.texts, 64) ||
+	if (hmap_init(&g.groups, 256) || hmap_init(&g.dims, 64) || hmap_init(&g.texts, 64) ||
 	    text_put(out, "", 1)) {
 		rc = -1;
 	}
 	for (size_t i = 0; i < o->npost && !rc; i++)
 		if (o->nodes[o->post[i]].is_op)
 			rc = add_op(&g, o->post[i]);
-	omap_free(&g.groups);
-	omap_free(&g.dims);
-	omap_free(&g.texts);
+	hmap_free(&g.groups);
+	hmap_free(&g.dims);
+	hmap_free(&g.texts);
 	free(g.dims_v);
 	if (rc) {
 		ops_free(out);

@@ -6,6 +6,7 @@
  * events nest (sort by start then longer first, partial overlaps dropped),
  * and which node a kernel is credited to.
  */
+#include "core/cmp.h"
 #include "core/sort.h"
 #include "tbprof/optree.h"
 
@@ -13,7 +14,7 @@
 #include <string.h>
 
 #include "tbprof/optree_int.h"
-#include "tbprof/optree_map.h"
+#include "core/hmap.h"
 
 static int nomem(const struct trace *t, struct err *e)
 {
@@ -223,26 +224,25 @@ struct tid_key {
 
 static uint64_t tid_hash(const struct tr_id *id)
 {
-	return omap_mix(id->is_str ? ((uint64_t)id->str << 1 | 1) ^ 0x9e3779b97f4a7c15ull
-				   : (uint64_t)id->num << 1);
+	return hmap_hash(id->is_str ? ((uint64_t)id->str << 1 | 1) ^ 0x9e3779b97f4a7c15ull
+				    : (uint64_t)id->num << 1);
 }
 
 static bool tid_eq(const void *ctx, uint32_t v)
 {
 	const struct tid_key *k = ctx;
-	const struct tr_id *a = &k->o->threads[v].tid, *b = k->id;
-	return a->is_str == b->is_str && (a->is_str ? a->str == b->str : a->num == b->num);
+	return tr_id_eq(&k->o->threads[v].tid, k->id);
 }
 
 struct build {
 	struct optree *o;
 	const struct trace *t;
-	struct omap tids;	/* tid -> thread */
+	struct hmap tids;	/* tid -> thread */
 	uint32_t *track_thread; /* track -> thread, OPT_NIL unknown */
 	struct cand *c;		/* host events, then tb's per-thread lists */
 	size_t nc;
 	uint32_t *node_of_pos; /* index in c -> node */
-	struct omap ext;       /* external id -> first node having it */
+	struct hmap ext;       /* external id -> first node having it */
 	size_t cap_threads;
 };
 
@@ -257,7 +257,7 @@ static uint32_t thread_of(struct build *b, size_t r, bool create)
 	const struct tr_id *id = &b->t->tracks.v[tk].tid;
 	struct tid_key key = {o, id};
 	uint64_t h = tid_hash(id);
-	uint32_t th = omap_get(&b->tids, h, tid_eq, &key);
+	uint32_t th = hmap_get(&b->tids, h, tid_eq, &key);
 	if (th == OPT_NIL && create) {
 		if (o->nthreads == b->cap_threads) {
 			size_t cap = b->cap_threads ? b->cap_threads * 2 : 8;
@@ -269,7 +269,7 @@ static uint32_t thread_of(struct build *b, size_t r, bool create)
 		}
 		th = (uint32_t)o->nthreads++;
 		o->threads[th] = (struct optree_thread){.tid = *id, .root = OPT_NIL};
-		if (omap_put(&b->tids, h, th))
+		if (hmap_put(&b->tids, h, th))
 			return OPT_NIL - 1;
 	}
 	if (th != OPT_NIL)
@@ -450,13 +450,13 @@ static int attach_runtimes(struct build *b)
 {
 	struct optree *o = b->o;
 	const struct trace *t = b->t;
-	if (omap_init(&b->ext, b->nc))
+	if (hmap_init(&b->ext, b->nc))
 		return -1;
 	for (size_t p = 0; p < b->nc; p++) {
 		uint32_t id = b->node_of_pos[p];
 		struct ext_key k = {o, node_ext(o, id)};
-		uint64_t h = omap_mix((uint64_t)k.ext);
-		if (omap_get(&b->ext, h, ext_eq, &k) == OPT_NIL && omap_put(&b->ext, h, id))
+		uint64_t h = hmap_hash((uint64_t)k.ext);
+		if (hmap_get(&b->ext, h, ext_eq, &k) == OPT_NIL && hmap_put(&b->ext, h, id))
 			return -1;
 	}
 	size_t n = t->ev.n, cap = 0, np = 0;
@@ -483,7 +483,7 @@ static int attach_runtimes(struct build *b)
 		if (!optree_is_runtime(o, r))
 			continue;
 		struct ext_key k = {o, tr_ext_id(t, r)};
-		uint32_t owner = omap_get(&b->ext, omap_mix((uint64_t)k.ext), ext_eq, &k);
+		uint32_t owner = hmap_get(&b->ext, hmap_hash((uint64_t)k.ext), ext_eq, &k);
 		if (owner != OPT_NIL)
 			to[nto++] = owner;
 		else if (k.ext != 0)
@@ -567,12 +567,6 @@ static int sort_launches(struct optree *o)
 	return 0;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* tb's has_kernel counts kernels outside communication: those whose
  * external id is not a collective op's (a sorted list; collectives are
  * few). */
@@ -650,7 +644,7 @@ int optree_build(const struct trace *t, const struct tr_links *links,
 	o->tc_name = calloc(t->pool.n ? t->pool.n : 1, 1);
 	o->dev_node = malloc((n ? n : 1) * sizeof *o->dev_node);
 	b.track_thread = malloc((t->tracks.n ? t->tracks.n : 1) * sizeof *b.track_thread);
-	if (!o->tc_name || !o->dev_node || !b.track_thread || omap_init(&b.tids, 64))
+	if (!o->tc_name || !o->dev_node || !b.track_thread || hmap_init(&b.tids, 64))
 		goto fail;
 	for (size_t r = 0; r < n; r++)
 		o->dev_node[r] = OPT_NIL;
@@ -667,8 +661,8 @@ fail:
 	rc = nomem(t, e);
 	optree_free(o);
 done:
-	omap_free(&b.tids);
-	omap_free(&b.ext);
+	hmap_free(&b.tids);
+	hmap_free(&b.ext);
 	free(b.track_thread);
 	free(b.c);
 	free(b.node_of_pos);

@@ -1,6 +1,7 @@
 /* steps: step detection, role ranges and the priority breakdown; see
  * steps.h. Every pass is linear over the events; sorting (steps, runtimes,
  * role ranges, collective ids) makes the whole n log n. */
+#include "core/cmp.h"
 #include "core/sort.h"
 #include "tbprof/steps.h"
 
@@ -69,12 +70,6 @@ static enum tr_coll collective(const struct trace *t, size_t r)
 		return TR_COLL_NONE;
 	uint32_t id = t->ev.name[r];
 	return tr_tb_collective(tr_str(t, id), strpool_len(&t->pool, id));
-}
-
-static int cmp_i64(const void *x, const void *y)
-{
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-	return (a > b) - (a < b);
 }
 
 static bool is_coll_id(const struct ctx *c, int64_t id)

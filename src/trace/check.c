@@ -3,6 +3,8 @@
  * common case for Kineto output). */
 #include "trace/check.h"
 
+#include "core/hmap.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,91 +206,65 @@ static int check_overlaps(const struct trace *t, struct tr_anomalies *found, str
 	return 0;
 }
 
-/* A set of int64 keys (open addressing; key INT64_MIN is never stored). */
-struct iset {
-	int64_t *k;
-	uint8_t *v;
-	size_t mask;
-};
-
-static int iset_init(struct iset *s, size_t n)
-{
-	size_t size = 1024;
-	while (size < n * 2)
-		size *= 2;
-	s->k = malloc(size * sizeof *s->k);
-	s->v = calloc(size, 1);
-	s->mask = size - 1;
-	if (!s->k || !s->v) {
-		free(s->k);
-		free(s->v);
-		return -1;
-	}
-	for (size_t i = 0; i < size; i++)
-		s->k[i] = INT64_MIN;
-	return 0;
-}
-
-static size_t iset_slot(const struct iset *s, int64_t key)
-{
-	uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ull;
-	size_t i = (size_t)(h >> 20) & s->mask;
-	while (s->k[i] != INT64_MIN && s->k[i] != key)
-		i = (i + 1) & s->mask;
-	return i;
-}
-
 static int check_launches(struct trace *t, struct err *e)
 {
 	const struct tr_events *ev = &t->ev;
 	size_t nrt = t->counts.by_kind[TR_RUNTIME] + t->counts.by_kind[TR_DRIVER];
-	struct iset s;
-	if (iset_init(&s, nrt + 1))
+	struct hmap s; /* correlation ids of launches */
+	if (hmap_init(&s, nrt + 1))
 		return nomem(t, e);
-	for (size_t r = 0; r < ev->n; r++)
-		if ((ev->kind[r] == TR_RUNTIME || ev->kind[r] == TR_DRIVER) && tr_corr(t, r) >= 0)
-			s.k[iset_slot(&s, tr_corr(t, r))] = tr_corr(t, r);
+	for (size_t r = 0; r < ev->n; r++) {
+		int64_t c = tr_corr(t, r);
+		if ((ev->kind[r] == TR_RUNTIME || ev->kind[r] == TR_DRIVER) && c >= 0 &&
+		    hmap_get(&s, hmap_int(c), NULL, NULL) == HMAP_NONE &&
+		    hmap_put(&s, hmap_int(c), 0)) {
+			hmap_free(&s);
+			return nomem(t, e);
+		}
+	}
 	for (size_t r = 0; r < ev->n; r++)
 		if (ev->kind[r] == TR_KERNEL &&
-		    (tr_corr(t, r) < 0 || s.k[iset_slot(&s, tr_corr(t, r))] != tr_corr(t, r)))
+		    (tr_corr(t, r) < 0 ||
+		     hmap_get(&s, hmap_int(tr_corr(t, r)), NULL, NULL) == HMAP_NONE))
 			tr_anomaly_add(&t->anomalies, AN_KERNEL_NO_LAUNCH, ev->offset[r]);
-	free(s.k);
-	free(s.v);
+	hmap_free(&s);
 	return 0;
 }
 
-/* A flow's (category, id) as one set key. */
-static int64_t flow_key(const struct tr_flow *f)
+/* A flow's (category, id) as one exact map key. */
+static uint64_t flow_key(const struct tr_flow *f)
 {
 	int64_t key = (int64_t)(((uint64_t)f->cat << 40) ^ (uint64_t)f->id);
-	return key == INT64_MIN ? INT64_MIN + 1 : key;
+	return hmap_int(key == INT64_MIN ? INT64_MIN + 1 : key);
 }
 
 /* Flow ends per (category, id): bit 1 = start seen, bit 2 = finish seen. */
 static int check_flows(struct trace *t, struct err *e)
 {
 	const struct tr_flows *fl = &t->flows;
-	struct iset s;
-	if (iset_init(&s, fl->n + 1))
+	struct hmap s;
+	if (hmap_init(&s, fl->n + 1))
 		return nomem(t, e);
 	for (size_t i = 0; i < fl->n; i++) {
 		const struct tr_flow *f = &fl->v[i];
-		int64_t key = flow_key(f);
-		size_t k = iset_slot(&s, key);
-		s.k[k] = key;
-		s.v[k] |= f->ph == 's' ? 1 : f->ph == 'f' ? 2 : 0;
+		uint64_t key = flow_key(f);
+		uint32_t bits;
+		size_t k = hmap_find(&s, key, NULL, NULL, &bits);
+		if (bits == HMAP_NONE)
+			hmap_set(&s, k, key, 0);
+		s.val[k] |= f->ph == 's' ? 1 : f->ph == 'f' ? 2 : 0;
 	}
 	/* Report in input order so the first offset is the earliest event. */
 	for (size_t i = 0; i < fl->n; i++) {
 		const struct tr_flow *f = &fl->v[i];
-		size_t k = iset_slot(&s, flow_key(f));
-		if (f->ph != 't' && s.v[k] != 3 && !(s.v[k] & 4)) {
-			s.v[k] |= 4; /* count each flow once */
+		uint32_t bits;
+		size_t k = hmap_find(&s, flow_key(f), NULL, NULL, &bits);
+		if (f->ph != 't' && bits != 3 && !(bits & 4)) {
+			s.val[k] |= 4; /* count each flow once */
 			tr_anomaly_add(&t->anomalies, AN_FLOW_ONE_END, f->offset);
 		}
 	}
-	free(s.k);
-	free(s.v);
+	hmap_free(&s);
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 /* link: runtime -> GPU activity by correlation id; see link.h. Linear:
  * one hash of correlation ids, two passes over the rows. */
+#include "core/hmap.h"
 #include "core/sort.h"
 #include "trace/link.h"
 
@@ -28,46 +29,31 @@ int tr_links_build(const struct trace *t, bool driver, struct tr_links *out, str
 	size_t nrt = 0;
 	for (size_t r = 0; r < n; r++)
 		nrt += is_launcher(t, r, driver);
-	size_t size = 1024;
-	while (size < nrt * 2)
-		size *= 2;
-	int64_t *keys = malloc(size * sizeof *keys);
-	uint32_t *rows = malloc(size * sizeof *rows);
+	struct hmap first; /* correlation -> first launcher row */
 	out->launcher = malloc((n ? n : 1) * sizeof *out->launcher);
-	if (!keys || !rows || !out->launcher)
+	if (hmap_init(&first, nrt) || !out->launcher)
 		goto nomem;
-	for (size_t i = 0; i < size; i++)
-		keys[i] = -1;
-	/* correlation -> first launcher row */
 	for (size_t r = 0; r < n; r++) {
 		int64_t c = is_launcher(t, r, driver) ? tr_corr(t, r) : -1;
+		uint32_t row;
 		if (c < 0)
 			continue;
-		size_t i = (size_t)((uint64_t)c * 0x9E3779B97F4A7C15ull >> 20) & (size - 1);
-		while (keys[i] != -1 && keys[i] != c)
-			i = (i + 1) & (size - 1);
-		if (keys[i] == -1) {
-			keys[i] = c;
-			rows[i] = (uint32_t)r;
-		}
+		size_t slot = hmap_find(&first, hmap_int(c), NULL, NULL, &row);
+		if (row == HMAP_NONE)
+			hmap_set(&first, slot, hmap_int(c), (uint32_t)r);
 	}
 	for (size_t r = 0; r < n; r++) {
 		out->launcher[r] = TR_NONE;
 		int64_t c = tr_is_device(t->ev.kind[r]) ? tr_corr(t, r) : -1;
 		if (c < 0)
 			continue;
-		size_t i = (size_t)((uint64_t)c * 0x9E3779B97F4A7C15ull >> 20) & (size - 1);
-		while (keys[i] != -1 && keys[i] != c)
-			i = (i + 1) & (size - 1);
-		if (keys[i] == c) {
-			out->launcher[r] = rows[i];
+		uint32_t row = hmap_get(&first, hmap_int(c), NULL, NULL);
+		if (row != HMAP_NONE) {
+			out->launcher[r] = row;
 			out->ndev++;
 		}
 	}
-	free(keys);
-	free(rows);
-	keys = NULL;
-	rows = NULL;
+	hmap_free(&first);
 	/* Segments: count per launcher through a scratch array over the
 	 * linked rows only, then group. */
 	out->dev = malloc((out->ndev ? out->ndev : 1) * sizeof *out->dev);
@@ -94,8 +80,7 @@ int tr_links_build(const struct trace *t, bool driver, struct tr_links *out, str
 	}
 	return 0;
 nomem:
-	free(keys);
-	free(rows);
+	hmap_free(&first);
 	tr_links_free(out);
 	return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
 }

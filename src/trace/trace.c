@@ -31,18 +31,9 @@ void tr_free(struct trace *t)
 {
 	if (!t)
 		return;
-	struct tr_events *ev = &t->ev;
-	free(ev->ts);
-	free(ev->dur);
-	free(ev->name);
-	free(ev->track);
-	free(ev->aux);
-	free(ev->ext_id);
-	free(ev->corr);
-	free(ev->offset);
-	free(ev->kind);
-	free(ev->ph);
-	free(ev->flags);
+#define TR_FREE_COL_(type, col) free(t->ev.col);
+	TR_EVENT_COLUMNS(TR_FREE_COL_)
+#undef TR_FREE_COL_
 	free(t->gpu.v);
 	free(t->wide.v);
 	free(t->op.v);

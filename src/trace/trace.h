@@ -29,6 +29,11 @@ struct tr_id {
 	bool is_str;
 };
 
+static inline bool tr_id_eq(const struct tr_id *a, const struct tr_id *b)
+{
+	return a->is_str == b->is_str && (a->is_str ? a->str == b->str : a->num == b->num);
+}
+
 /* Narrow columns hold an int64 in 32 bits: values 0..TR_NARROW_MAX as they
  * are, -1 ("absent") as TR_NARROW_ABSENT, anything else as TR_NARROW_WIDE
  * with the value in the trace's wide table. Read them with tr_dur,
@@ -49,20 +54,30 @@ struct tr_wides {
 	} * v; /* sorted by (row, field) once the trace is loaded */
 };
 
-/* Duration events (X, and B/E pairs) and instants, in input order. */
+/* The columns of the events table, declared once: X(type, name) for each,
+ * in this order. The struct below, its growth (trace/build.c), the merge of
+ * a parallel import, the window copy and tr_free all iterate this list, so
+ * a new column is one line here. */
+#define TR_EVENT_COLUMNS(X)                                                                        \
+	X(int64_t, ts)	    /* ns */                                                               \
+	X(uint32_t, dur)    /* narrow: ns (0 for instants) */                                      \
+	X(uint32_t, name)   /* string id */                                                        \
+	X(uint32_t, track)  /* row in tr_tracks */                                                 \
+	X(uint32_t, aux)    /* row in the kind's argument table (tr_aux_table), or TR_NONE */      \
+	X(uint32_t, ext_id) /* narrow: "External id" (or "external id"), -1 if absent */           \
+	X(uint32_t, corr)   /* narrow: "correlation", -1 if absent */                              \
+	X(int64_t, offset)  /* byte offset of the event in the (decompressed) input */             \
+	X(uint8_t, kind)    /* enum tr_kind */                                                     \
+	X(uint8_t, ph)	    /* 'X', 'B' (paired), 'i', 'I' */                                      \
+	X(uint8_t, flags)   /* TRF_* */
+
+/* Duration events (X, and B/E pairs) and instants, in input order: one
+ * array per column of TR_EVENT_COLUMNS. */
 struct tr_events {
 	size_t n, cap;
-	int64_t *ts;	  /* ns */
-	uint32_t *dur;	  /* narrow: ns (0 for instants) */
-	uint32_t *name;	  /* string id */
-	uint32_t *track;  /* row in tr_tracks */
-	uint32_t *aux;	  /* row in the kind's argument table, or TR_NONE */
-	uint32_t *ext_id; /* narrow: "External id" (or "external id"), -1 if absent */
-	uint32_t *corr;	  /* narrow: "correlation", -1 if absent */
-	int64_t *offset;  /* byte offset of the event in the (decompressed) input */
-	uint8_t *kind;	  /* enum tr_kind */
-	uint8_t *ph;	  /* 'X', 'B' (paired), 'i', 'I' */
-	uint8_t *flags;	  /* TRF_* */
+#define TR_EVENT_FIELD_(type, col) type *col;
+	TR_EVENT_COLUMNS(TR_EVENT_FIELD_)
+#undef TR_EVENT_FIELD_
 };
 
 /* Arguments of GPU activities (kernel, memcpy, memset). */
@@ -269,6 +284,37 @@ static inline int64_t tr_ext_id(const struct trace *t, size_t r)
 static inline int64_t tr_corr(const struct trace *t, size_t r)
 {
 	return tr_narrow(t, t->ev.corr[r], r, TRW_CORR);
+}
+
+/* Which argument table an event's aux row indexes, decided by its kind
+ * alone: GPU activities (kernel, memcpy, memset) the gpu table, [memory]
+ * instants the mem table, every other kind the op table. */
+enum tr_aux_table { TR_AUX_GPU, TR_AUX_MEM, TR_AUX_OP };
+static inline enum tr_aux_table tr_aux_table(enum tr_kind k)
+{
+	return tr_is_device(k) ? TR_AUX_GPU : k == TR_MEMORY ? TR_AUX_MEM : TR_AUX_OP;
+}
+/* Event row r's arguments in each table; NULL when it has none there. */
+static inline uint32_t tr_aux_in(const struct trace *t, size_t r, enum tr_aux_table tab, size_t n)
+{
+	uint32_t a = t->ev.aux[r];
+	return a != TR_NONE && tr_aux_table((enum tr_kind)t->ev.kind[r]) == tab && a < n ? a
+											 : TR_NONE;
+}
+static inline const struct tr_gpu_arg *tr_gpu_arg(const struct trace *t, size_t r)
+{
+	uint32_t a = tr_aux_in(t, r, TR_AUX_GPU, t->gpu.n);
+	return a != TR_NONE ? &t->gpu.v[a] : NULL;
+}
+static inline const struct tr_mem_arg *tr_mem_arg(const struct trace *t, size_t r)
+{
+	uint32_t a = tr_aux_in(t, r, TR_AUX_MEM, t->mem.n);
+	return a != TR_NONE ? &t->mem.v[a] : NULL;
+}
+static inline const struct tr_op_arg *tr_op_arg(const struct trace *t, size_t r)
+{
+	uint32_t a = tr_aux_in(t, r, TR_AUX_OP, t->op.n);
+	return a != TR_NONE ? &t->op.v[a] : NULL;
 }
 
 static inline const char *tr_str(const struct trace *t, uint32_t id)

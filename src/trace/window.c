@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "core/vec.h"
 #include "trace/link.h"
 
@@ -16,9 +17,8 @@ static bool inside(int64_t ts, int64_t t0, int64_t t1)
 
 /* Appends row i of src's table to dst's; returns the new row or TR_NONE. */
 #define COPY_ROW(dst, src, i)                                                                      \
-	((dst).n < (dst).cap || !vec_reserve_((void **)&(dst).v, &(dst).cap, (dst).n + 1,          \
-					      sizeof *(dst).v, SIZE_MAX / 2)                       \
-	     ? ((dst).v[(dst).n] = (src).v[i], (uint32_t)(dst).n++)                                \
+	(vec_add((dst), LIM_TRACE_ROWS)                                                            \
+	     ? ((dst).v[(dst).n - 1] = (src).v[i], (uint32_t)(dst).n - 1)                          \
 	     : TR_NONE)
 
 static int copy_events(const struct trace *t, const uint8_t *keep, struct trace *w)
@@ -28,12 +28,11 @@ static int copy_events(const struct trace *t, const uint8_t *keep, struct trace 
 		n += keep[r];
 	struct tr_events *d = &w->ev;
 	size_t cap = n ? n : 1;
-#define ALLOC(col) (d->col = malloc(cap * sizeof *d->col))
-	if (!ALLOC(ts) || !ALLOC(dur) || !ALLOC(name) || !ALLOC(track) || !ALLOC(aux) ||
-	    !ALLOC(ext_id) || !ALLOC(corr) || !ALLOC(offset) || !ALLOC(kind) || !ALLOC(ph) ||
-	    !ALLOC(flags))
+#define ALLOC_COL_(type, col)                                                                      \
+	if (!(d->col = malloc(cap * sizeof *d->col)))                                              \
 		return -1;
-#undef ALLOC
+	TR_EVENT_COLUMNS(ALLOC_COL_)
+#undef ALLOC_COL_
 	d->cap = cap;
 	size_t wi = 0; /* next wide entry of t (sorted by row) */
 	for (size_t r = 0; r < t->ev.n; r++) {
@@ -42,16 +41,9 @@ static int copy_events(const struct trace *t, const uint8_t *keep, struct trace 
 		if (!keep[r])
 			continue;
 		size_t o = d->n++;
-		d->ts[o] = t->ev.ts[r];
-		d->dur[o] = t->ev.dur[r];
-		d->name[o] = t->ev.name[r];
-		d->track[o] = t->ev.track[r];
-		d->ext_id[o] = t->ev.ext_id[r];
-		d->corr[o] = t->ev.corr[r];
-		d->offset[o] = t->ev.offset[r];
-		d->kind[o] = t->ev.kind[r];
-		d->ph[o] = t->ev.ph[r];
-		d->flags[o] = t->ev.flags[r];
+#define COPY_COL_(type, col) d->col[o] = t->ev.col[r];
+		TR_EVENT_COLUMNS(COPY_COL_) /* aux is renumbered below */
+#undef COPY_COL_
 		for (size_t k = wi; k < t->wide.n && t->wide.v[k].row == r; k++) {
 			struct tr_wide x = t->wide.v[k];
 			x.row = (uint32_t)o;
@@ -60,23 +52,27 @@ static int copy_events(const struct trace *t, const uint8_t *keep, struct trace 
 		}
 		uint32_t aux = t->ev.aux[r], na = TR_NONE;
 		enum tr_kind kind = (enum tr_kind)t->ev.kind[r];
-		if (aux == TR_NONE) {
-			na = TR_NONE;
-		} else if (tr_is_device(kind)) {
-			na = COPY_ROW(w->gpu, t->gpu, aux);
-		} else if (kind == TR_MEMORY) {
-			na = COPY_ROW(w->mem, t->mem, aux);
-		} else {
-			na = COPY_ROW(w->op, t->op, aux);
-			if (na != TR_NONE && w->op.v[na].extra != TR_NONE) {
-				uint32_t x = COPY_ROW(w->opx, t->opx, w->op.v[na].extra);
-				if (x == TR_NONE)
-					return -1;
-				w->op.v[na].extra = x;
+		if (aux != TR_NONE) {
+			switch (tr_aux_table(kind)) {
+			case TR_AUX_GPU:
+				na = COPY_ROW(w->gpu, t->gpu, aux);
+				break;
+			case TR_AUX_MEM:
+				na = COPY_ROW(w->mem, t->mem, aux);
+				break;
+			case TR_AUX_OP:
+				na = COPY_ROW(w->op, t->op, aux);
+				if (na != TR_NONE && w->op.v[na].extra != TR_NONE) {
+					uint32_t x = COPY_ROW(w->opx, t->opx, w->op.v[na].extra);
+					if (x == TR_NONE)
+						return -1;
+					w->op.v[na].extra = x;
+				}
+				break;
 			}
+			if (na == TR_NONE)
+				return -1;
 		}
-		if (aux != TR_NONE && na == TR_NONE)
-			return -1;
 		d->aux[o] = na;
 		w->counts.by_kind[kind]++;
 		w->counts.by_phase[d->ph[o] & 127]++;

@@ -55,44 +55,44 @@ static const struct rep_col body_cols[] = {
 const char *ncu_body_kind_name(uint32_t kind)
 {
 	switch (kind) {
-	case 1:
+	case NCU_ITEM_TABLE:
 		return "table";
-	case 2:
+	case NCU_ITEM_BAR_CHART:
 		return "bar";
-	case 3:
+	case NCU_ITEM_HISTOGRAM:
 		return "histogram";
-	case 4:
+	case NCU_ITEM_LINE_CHART:
 		return "line";
-	case 6:
+	case NCU_ITEM_ROOFLINE:
 		return "roofline";
-	case 7:
+	case NCU_ITEM_SOURCE_TABLE:
 		return "source_table";
-	case 8:
+	case NCU_ITEM_INSTANCE_TABLE:
 		return "instance_table";
-	case 101:
+	case NCU_ITEM_MEMORY_SHARED_TABLE:
 		return "memory_shared_table";
-	case 102:
+	case NCU_ITEM_MEMORY_L1_TABLE:
 		return "memory_l1_table";
-	case 103:
+	case NCU_ITEM_MEMORY_L2_TABLE:
 		return "memory_l2_table";
-	case 104:
+	case NCU_ITEM_MEMORY_DRAM_TABLE:
 		return "memory_dram_table";
-	case 105:
+	case NCU_ITEM_MEMORY_CHART:
 		return "memory_chart";
-	case 106:
+	case NCU_ITEM_MEMORY_L1_CACHE_TABLE:
 		return "memory_l1_cache_table";
-	case 107:
+	case NCU_ITEM_MEMORY_L2_CACHE_TABLE:
 		return "memory_l2_cache_table";
-	case 108:
+	case NCU_ITEM_NVLINK_TOPOLOGY:
 		return "nvlink_topology";
-	case 109:
-	case 110:
+	case NCU_ITEM_NVLINK_TABLE:
+	case NCU_ITEM_NVLINK_TABLE_2:
 		return "nvlink_table";
-	case 111:
+	case NCU_ITEM_MEMORY_L2_EVICT_TABLE:
 		return "memory_l2_evict_table";
-	case 112:
+	case NCU_ITEM_NUMA_TABLE:
 		return "numa_table";
-	case 113:
+	case NCU_ITEM_PM_TIMELINE:
 		return "pm_timeline";
 	default:
 		return "other";
@@ -210,12 +210,14 @@ static void section_rows(struct body_ctx *c)
 		c->type = ncu_body_kind_name(it->kind);
 		/* the source and instance tables list per-PC / per-unit
 		 * metrics: no instances (thousands of rows, no chart) */
-		bool inst = it->kind == 2 || it->kind == 3 || it->kind == 4;
+		bool inst = it->kind == NCU_ITEM_BAR_CHART || it->kind == NCU_ITEM_HISTOGRAM ||
+			    it->kind == NCU_ITEM_LINE_CHART;
 		if (!it->nmetrics && !it->nextra)
 			row(c, NULL, NULL, NULL, NULL, -1);
 		for (size_t k = 0; k < it->nmetrics; k++) {
 			const struct ncu_sec_metric *sm = &it->metrics[k];
-			if (it->kind == 8) { /* rows are base names; columns suffixes */
+			if (it->kind ==
+			    NCU_ITEM_INSTANCE_TABLE) { /* rows: base names; columns: suffixes */
 				for (size_t j = 0; j < it->nextra; j++) {
 					char name[512];
 					snprintf(name, sizeof name, "%s%s", sm->name,
@@ -228,7 +230,7 @@ static void section_rows(struct body_ctx *c)
 			if (!strncmp(sm->name, "breakdown:", 10))
 				breakdown_rows(c, sm->name);
 		}
-		if (it->kind == 4) /* line chart highlights: the current x */
+		if (it->kind == NCU_ITEM_LINE_CHART) /* highlights: the current x */
 			for (size_t k = 0; k < it->nextra; k++)
 				metric_rows(c, it->extra[k].name, it->extra[k].label, NULL, false);
 	}

@@ -22,27 +22,83 @@ int view_tables_compute(struct view *v, struct err *e)
 
 enum { OCOL_ALWAYS, OCOL_SHAPE, OCOL_STACK, OCOL_NOSTACK };
 
-/* Every column of the table, declared once; `when` says which option
- * shows it. */
+/* What a column's getter reads a row with. */
+struct ops_ctx {
+	const struct trace *t;
+	const struct ops_view *v;
+};
+typedef struct rep_val (*ops_get_fn)(const struct ops_ctx *c, const struct ops_row *row);
+
+static struct rep_val op_name(const struct ops_ctx *c, const struct ops_row *row)
+{
+	return rep_s(tr_str(c->t, row->name));
+}
+static struct rep_val op_shape(const struct ops_ctx *c, const struct ops_row *row)
+{
+	return rep_s(ops_shape(c->v, row));
+}
+static struct rep_val op_stack(const struct ops_ctx *c, const struct ops_row *row)
+{
+	return row->call_stack ? rep_s(tr_str(c->t, row->call_stack)) : rep_null();
+}
+static struct rep_val op_calls(const struct ops_ctx *c, const struct ops_row *row)
+{
+	return rep_i((int64_t)row->calls);
+}
+static struct rep_val op_self_device(const struct ops_ctx *c, const struct ops_row *row)
+{
+	return rep_i(row->self_device);
+}
+static struct rep_val op_device(const struct ops_ctx *c, const struct ops_row *row)
+{
+	return rep_i(row->device);
+}
+static struct rep_val op_self_host(const struct ops_ctx *c, const struct ops_row *row)
+{
+	return rep_i(row->self_host);
+}
+static struct rep_val op_host(const struct ops_ctx *c, const struct ops_row *row)
+{
+	return rep_i(row->host);
+}
+static struct rep_val op_tc_eligible(const struct ops_ctx *c, const struct ops_row *row)
+{
+	return rep_b(row->tc_eligible);
+}
+static struct rep_val op_tc_self(const struct ops_ctx *c, const struct ops_row *row)
+{
+	return rep_f(ops_tc_self_pct(row));
+}
+static struct rep_val op_tc_total(const struct ops_ctx *c, const struct ops_row *row)
+{
+	return rep_f(ops_tc_total_pct(row));
+}
+static struct rep_val op_has_stack(const struct ops_ctx *c, const struct ops_row *row)
+{
+	return rep_b(row->has_call_stack);
+}
+
+/* Every column of the table, declared once with the getter of its value;
+ * `when` says which option shows it. */
 static const struct ops_col {
 	struct rep_col col;
 	int when;
+	ops_get_fn get;
 } ops_cols[] = {
-    {{"name", "Name", REP_STR}, OCOL_ALWAYS},
-    {{"input_shape", "Input Shape", REP_STR}, OCOL_SHAPE},
-    {{"call_stack", "Call Stack", REP_STR}, OCOL_STACK},
-    {{"calls", "Calls", REP_INT}, OCOL_ALWAYS},
-    {{"device_self_ns", "Device Self", REP_DUR_NS}, OCOL_ALWAYS},
-    {{"device_total_ns", "Device Total", REP_DUR_NS}, OCOL_ALWAYS},
-    {{"host_self_ns", "Host Self", REP_DUR_NS}, OCOL_ALWAYS},
-    {{"host_total_ns", "Host Total", REP_DUR_NS}, OCOL_ALWAYS},
-    {{"tc_eligible", "TC Eligible", REP_BOOL}, OCOL_ALWAYS},
-    {{"tc_self_pct", "TC Self", REP_PCT}, OCOL_ALWAYS},
-    {{"tc_total_pct", "TC Total", REP_PCT}, OCOL_ALWAYS},
-    {{"has_call_stack", "Has Stack", REP_BOOL}, OCOL_NOSTACK},
+    {{"name", "Name", REP_STR}, OCOL_ALWAYS, op_name},
+    {{"input_shape", "Input Shape", REP_STR}, OCOL_SHAPE, op_shape},
+    {{"call_stack", "Call Stack", REP_STR}, OCOL_STACK, op_stack},
+    {{"calls", "Calls", REP_INT}, OCOL_ALWAYS, op_calls},
+    {{"device_self_ns", "Device Self", REP_DUR_NS}, OCOL_ALWAYS, op_self_device},
+    {{"device_total_ns", "Device Total", REP_DUR_NS}, OCOL_ALWAYS, op_device},
+    {{"host_self_ns", "Host Self", REP_DUR_NS}, OCOL_ALWAYS, op_self_host},
+    {{"host_total_ns", "Host Total", REP_DUR_NS}, OCOL_ALWAYS, op_host},
+    {{"tc_eligible", "TC Eligible", REP_BOOL}, OCOL_ALWAYS, op_tc_eligible},
+    {{"tc_self_pct", "TC Self", REP_PCT}, OCOL_ALWAYS, op_tc_self},
+    {{"tc_total_pct", "TC Total", REP_PCT}, OCOL_ALWAYS, op_tc_total},
+    {{"has_call_stack", "Has Stack", REP_BOOL}, OCOL_NOSTACK, op_has_stack},
 };
 #define OPS_NCOLS (sizeof ops_cols / sizeof ops_cols[0])
-
 static bool col_on(int when, const struct ops_opts *oo)
 {
 	return when == OCOL_ALWAYS || (when == OCOL_SHAPE && oo->group == OPS_BY_NAME_SHAPE) ||
@@ -57,7 +113,7 @@ void view_ops_emit(struct view *vw, struct report *r)
 	const struct ops_opts *oo = &oo_;
 	size_t top = vw->o.top;
 	enum ops_sort sorted = vw->sorted;
-	const struct trace *t = o->t;
+	const struct ops_ctx ctx = {o->t, v};
 	struct rep_col cols[OPS_NCOLS];
 	int nc = 0;
 	for (size_t i = 0; i < OPS_NCOLS; i++)
@@ -66,25 +122,11 @@ void view_ops_emit(struct view *vw, struct report *r)
 	rep_table_begin(r, "operators", "Operators", cols, nc);
 	for (size_t i = 0; i < v->n && i < top; i++) {
 		const struct ops_row *row = &v->rows[i];
-		const struct rep_val vals[] = {
-		    rep_s(tr_str(t, row->name)),
-		    rep_s(ops_shape(v, row)),
-		    row->call_stack ? rep_s(tr_str(t, row->call_stack)) : rep_null(),
-		    rep_i((int64_t)row->calls),
-		    rep_i(row->self_device),
-		    rep_i(row->device),
-		    rep_i(row->self_host),
-		    rep_i(row->host),
-		    rep_b(row->tc_eligible),
-		    rep_f(ops_tc_self_pct(row)),
-		    rep_f(ops_tc_total_pct(row)),
-		    rep_b(row->has_call_stack),
-		};
 		struct rep_val out[OPS_NCOLS];
 		int k = 0;
 		for (size_t c = 0; c < OPS_NCOLS; c++)
 			if (col_on(ops_cols[c].when, oo))
-				out[k++] = vals[c];
+				out[k++] = ops_cols[c].get(&ctx, row);
 		rep_row(r, out);
 	}
 	rep_table_end(r);
@@ -111,37 +153,110 @@ void view_ops_emit(struct view *vw, struct report *r)
 
 enum { KCOL_ALWAYS, KCOL_OP };
 
-/* Every column, declared once; KCOL_OP ones only by kernel + op. */
-static const struct kern_col {
-	struct rep_col col;
-	int when;
-} kern_cols[] = {
-    {{"name", "Name", REP_STR}, KCOL_ALWAYS},
-    {{"op", "Operator", REP_STR}, KCOL_OP},
-    {{"grid", "Grid", REP_STR}, KCOL_OP},
-    {{"block", "Block", REP_STR}, KCOL_OP},
-    {{"registers_per_thread", "Registers", REP_INT}, KCOL_OP},
-    {{"shared_memory_bytes", "Shared Mem", REP_BYTES}, KCOL_OP},
-    {{"tc_used", "Uses TC", REP_BOOL}, KCOL_ALWAYS},
-    {{"op_tc_eligible", "Op TC Eligible", REP_BOOL}, KCOL_OP},
-    {{"calls", "Calls", REP_INT}, KCOL_ALWAYS},
-    {{"total_ns", "Total", REP_DUR_NS}, KCOL_ALWAYS},
-    {{"mean_ns", "Mean", REP_DUR_NS}, KCOL_ALWAYS},
-    {{"max_ns", "Max", REP_DUR_NS}, KCOL_ALWAYS},
-    {{"min_ns", "Min", REP_DUR_NS}, KCOL_ALWAYS},
-    {{"mean_blocks_per_sm", "Blocks/SM", REP_FLOAT}, KCOL_ALWAYS},
-    {{"mean_occupancy_pct", "Est. Occupancy", REP_PCT}, KCOL_ALWAYS},
+/* What a column's getter reads a row with; buf is the column's own
+ * scratch for text made for the row. */
+struct kern_ctx {
+	const struct optree *o;
+	const struct kern_view *v;
 };
-#define KERN_NCOLS (sizeof kern_cols / sizeof kern_cols[0])
+enum { KERN_CELL_BYTES = 48 };
+typedef struct rep_val (*kern_get_fn)(const struct kern_ctx *c, const struct kern_row *k,
+				      char *buf);
 
 /* Python's str() of a dim3 list: "[128, 2, 1]". */
-static struct rep_val dim3(char *buf, size_t n, const int32_t *d)
+static struct rep_val dim3(char *buf, const int32_t *d)
 {
 	if (d[0] < 0 && d[1] < 0 && d[2] < 0)
 		return rep_null();
-	snprintf(buf, n, "[%" PRId32 ", %" PRId32 ", %" PRId32 "]", d[0], d[1], d[2]);
+	snprintf(buf, KERN_CELL_BYTES, "[%" PRId32 ", %" PRId32 ", %" PRId32 "]", d[0], d[1], d[2]);
 	return rep_s(buf);
 }
+
+static struct rep_val k_name(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return rep_s(tr_str(c->o->t, k->name));
+}
+static struct rep_val k_op(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return k->op == OPT_NIL ? rep_s("N/A") : rep_s(optree_name(c->o, k->op));
+}
+static struct rep_val k_grid(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return dim3(buf, k->grid);
+}
+static struct rep_val k_block(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return dim3(buf, k->block);
+}
+static struct rep_val k_regs(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return k->regs < 0 ? rep_null() : rep_i(k->regs);
+}
+static struct rep_val k_shared(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return k->shared_mem < 0 ? rep_null() : rep_i(k->shared_mem);
+}
+static struct rep_val k_tc_used(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return rep_b(k->tc_used);
+}
+static struct rep_val k_op_tc(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return rep_b(k->op_tc_eligible);
+}
+static struct rep_val k_calls(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return rep_i((int64_t)k->calls);
+}
+static struct rep_val k_total(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return rep_i(k->total);
+}
+static struct rep_val k_mean(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return rep_i(kern_mean(k));
+}
+static struct rep_val k_max(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return rep_i(k->max);
+}
+static struct rep_val k_min(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return rep_i(k->min);
+}
+static struct rep_val k_bps(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return c->v->has_blocks_per_sm ? rep_f(k->mean_bps) : rep_null();
+}
+static struct rep_val k_occ(const struct kern_ctx *c, const struct kern_row *k, char *buf)
+{
+	return c->v->has_occupancy ? rep_f(k->mean_occ) : rep_null();
+}
+
+/* Every column, declared once with the getter of its value; KCOL_OP ones
+ * only by kernel + op. */
+static const struct kern_col {
+	struct rep_col col;
+	int when;
+	kern_get_fn get;
+} kern_cols[] = {
+    {{"name", "Name", REP_STR}, KCOL_ALWAYS, k_name},
+    {{"op", "Operator", REP_STR}, KCOL_OP, k_op},
+    {{"grid", "Grid", REP_STR}, KCOL_OP, k_grid},
+    {{"block", "Block", REP_STR}, KCOL_OP, k_block},
+    {{"registers_per_thread", "Registers", REP_INT}, KCOL_OP, k_regs},
+    {{"shared_memory_bytes", "Shared Mem", REP_BYTES}, KCOL_OP, k_shared},
+    {{"tc_used", "Uses TC", REP_BOOL}, KCOL_ALWAYS, k_tc_used},
+    {{"op_tc_eligible", "Op TC Eligible", REP_BOOL}, KCOL_OP, k_op_tc},
+    {{"calls", "Calls", REP_INT}, KCOL_ALWAYS, k_calls},
+    {{"total_ns", "Total", REP_DUR_NS}, KCOL_ALWAYS, k_total},
+    {{"mean_ns", "Mean", REP_DUR_NS}, KCOL_ALWAYS, k_mean},
+    {{"max_ns", "Max", REP_DUR_NS}, KCOL_ALWAYS, k_max},
+    {{"min_ns", "Min", REP_DUR_NS}, KCOL_ALWAYS, k_min},
+    {{"mean_blocks_per_sm", "Blocks/SM", REP_FLOAT}, KCOL_ALWAYS, k_bps},
+    {{"mean_occupancy_pct", "Est. Occupancy", REP_PCT}, KCOL_ALWAYS, k_occ},
+};
+#define KERN_NCOLS (sizeof kern_cols / sizeof kern_cols[0])
 
 void view_kernels_emit(struct view *vw, struct report *r)
 {
@@ -149,7 +264,7 @@ void view_kernels_emit(struct view *vw, struct report *r)
 	const struct kern_view *v = &vw->kern;
 	enum kern_group group = vw->o.kern_group;
 	size_t top = vw->o.top;
-	const struct trace *t = o->t;
+	const struct kern_ctx ctx = {o, v};
 	struct rep_col cols[KERN_NCOLS];
 	int nc = 0;
 	for (size_t i = 0; i < KERN_NCOLS; i++)
@@ -159,29 +274,12 @@ void view_kernels_emit(struct view *vw, struct report *r)
 			cols, nc);
 	for (size_t i = 0; i < v->n && i < top; i++) {
 		const struct kern_row *k = &v->rows[i];
-		char gb[48], bb[48];
-		const struct rep_val vals[] = {
-		    rep_s(tr_str(t, k->name)),
-		    k->op == OPT_NIL ? rep_s("N/A") : rep_s(optree_name(o, k->op)),
-		    dim3(gb, sizeof gb, k->grid),
-		    dim3(bb, sizeof bb, k->block),
-		    k->regs < 0 ? rep_null() : rep_i(k->regs),
-		    k->shared_mem < 0 ? rep_null() : rep_i(k->shared_mem),
-		    rep_b(k->tc_used),
-		    rep_b(k->op_tc_eligible),
-		    rep_i((int64_t)k->calls),
-		    rep_i(k->total),
-		    rep_i(kern_mean(k)),
-		    rep_i(k->max),
-		    rep_i(k->min),
-		    v->has_blocks_per_sm ? rep_f(k->mean_bps) : rep_null(),
-		    v->has_occupancy ? rep_f(k->mean_occ) : rep_null(),
-		};
+		char cell[KERN_NCOLS][KERN_CELL_BYTES];
 		struct rep_val out[KERN_NCOLS];
 		int n = 0;
 		for (size_t c = 0; c < KERN_NCOLS; c++)
 			if (kern_cols[c].when == KCOL_ALWAYS || group == KERN_BY_NAME_OP)
-				out[n++] = vals[c];
+				out[n++] = kern_cols[c].get(&ctx, k, cell[c]);
 		rep_row(r, out);
 	}
 	rep_table_end(r);
