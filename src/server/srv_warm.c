@@ -33,7 +33,8 @@ static const enum view_kind warm_views[] = {VIEW_SUMMARY, VIEW_STEPS, VIEW_OPS, 
 static void warm_file(struct srv *s, int id)
 {
 	struct srv_file f;
-	struct trace *t = srv_file_get(s, id, &f) ? f.t : NULL; /* lives as long as the server */
+	struct trace *t =
+	    srv_file_get(s, id, &f) ? input_trace(&f.in) : NULL; /* lives as long as the server */
 	if (!t)
 		return;
 	for (size_t k = 0; k < sizeof warm_views / sizeof warm_views[0]; k++) {
