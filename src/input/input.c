@@ -1,6 +1,8 @@
 /* input: the registry's table and the loading of an input; see input.h. */
 #include "input/input.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,14 +10,15 @@
 #include <unistd.h>
 
 #include "io/sniff.h"
-#include "io/source.h"
 #include "ncu/ncu.h"
 #include "nsys/nsys.h"
 #include "trace/trace.h"
 
 /* Bytes sniffed: enough for every signature, an analysis.json's first key
- * after its whitespace included. */
+ * after its whitespace included; of a gzip file, the raw bytes read to
+ * inflate them (a few KiB do but for a first member of odd headers). */
 #define INPUT_HEAD 4096
+#define INPUT_RAW_HEAD 65536
 /* analysis.json files are small (kilobytes to a few megabytes); a cap
  * keeps a mistaken multi-gigabyte JSON out of memory */
 #define INPUT_ANALYSIS_MAX ((int64_t)256 << 20)
@@ -191,6 +194,25 @@ enum input_kind input_sniff_bytes(const void *p, size_t n)
 	return sniff_plain(head, sniff_gunzip_head(p, n, head, sizeof head));
 }
 
+/* Up to cap first bytes of the regular file at path (raw: gzip is not
+ * inflated); their count, 0 when it cannot be read. */
+static size_t read_head(const char *path, unsigned char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	while (fd >= 0 && n < cap) {
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
 struct input_sniff input_sniff_path(const char *path)
 {
 	struct input_sniff sn = {INPUT_UNKNOWN, false};
@@ -203,17 +225,14 @@ struct input_sniff input_sniff_path(const char *path)
 				return (struct input_sniff){(enum input_kind)k, false};
 		return sn;
 	}
-	struct src *s;
-	struct err e;
-	if (!S_ISREG(st.st_mode) || src_open_ex(&s, path, INPUT_HEAD, &e))
+	unsigned char *raw = S_ISREG(st.st_mode) ? malloc(INPUT_RAW_HEAD) : NULL;
+	if (!raw)
 		return sn;
-	unsigned char head[INPUT_HEAD];
-	size_t n = 0, got = 1;
-	while (n < sizeof head && got && !src_read(s, head + n, sizeof head - n, &got, &e))
-		n += got;
-	sn.gzip = src_is_gzip(s);
-	src_close(s);
-	sn.kind = sniff_plain(head, n);
+	size_t n = read_head(path, raw, INPUT_RAW_HEAD);
+	sn.gzip = sniff_gzip(raw, n);
+	/* plain: its first INPUT_HEAD bytes; gzip: what they inflate to */
+	sn.kind = input_sniff_bytes(raw, sn.gzip || n < INPUT_HEAD ? n : INPUT_HEAD);
+	free(raw);
 	return sn;
 }
 

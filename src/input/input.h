@@ -27,8 +27,10 @@
  *      the signatures are tried in: before any kind whose bytes its own are
  *      a special case of) and, when its value is of a new type, one member
  *      of the union in struct input;
- *   3. one row in input.c's table: name, what, hint, the sniff test, load,
- *      free and count.
+ *   3. one row in input.c's table: name, what, hint, the sniff test, and
+ *      load, free and count, the few-line adapters from struct input to
+ *      the reader's functions written beside the table;
+ *   4. its samples in tests/unit/test_input.c.
  * The Makefile builds every src/ folder as it finds it. With that, `gpuprof
  * serve` loads the new kind (the file list names it by the row's name) and
  * every trace command says what it is when given one. Views of it, and

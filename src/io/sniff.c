@@ -76,16 +76,24 @@ size_t sniff_gunzip_head(const void *p, size_t n, void *out, size_t cap)
 	struct inflate_state *st = malloc(sizeof *st);
 	if (!st)
 		return 0;
-	isal_inflate_init(st);
-	st->crc_flag = ISAL_GZIP;
-	st->next_in = (uint8_t *)(uintptr_t)p;
-	st->avail_in = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-	st->next_out = out;
-	st->avail_out = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
-	uint32_t want = st->avail_out;
-	/* an error after some output still leaves that output good */
-	(void)isal_inflate(st);
-	size_t got = want - st->avail_out;
+	const uint8_t *in = p;
+	size_t got = 0;
+	cap = cap > UINT32_MAX ? UINT32_MAX : cap;
+	/* member after member (as io/gzip.c): a first member can be short */
+	while (got < cap && sniff_gzip(in, n)) {
+		isal_inflate_init(st);
+		st->crc_flag = ISAL_GZIP;
+		st->next_in = (uint8_t *)(uintptr_t)in;
+		st->avail_in = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+		st->next_out = (uint8_t *)out + got;
+		st->avail_out = (uint32_t)(cap - got);
+		int ret = isal_inflate(st);
+		got = cap - st->avail_out; /* output before an error is still good */
+		if (ret != ISAL_DECOMP_OK || st->block_state != ISAL_BLOCK_FINISH)
+			break;
+		n -= (size_t)(st->next_in - in);
+		in = st->next_in;
+	}
 	free(st);
 	return got;
 }

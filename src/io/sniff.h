@@ -39,8 +39,10 @@ bool sniff_json(const void *p, size_t n);
  * message rather than a trace reader's. */
 bool sniff_nsys_analysis(const void *p, size_t n);
 
-/* The first bytes (at most cap) that the gzip bytes p[0..n) inflate to:
- * their count, 0 when p is not gzip or its head does not inflate. */
+/* The first bytes (at most cap) that the gzip bytes p[0..n) inflate to,
+ * through as many members as it takes: their count, 0 when p is not gzip
+ * or its head does not inflate. Cheap: no thread, no file (a head of a few
+ * KiB costs a few KiB of input). */
 size_t sniff_gunzip_head(const void *p, size_t n, void *out, size_t cap);
 
 #endif

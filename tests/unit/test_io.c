@@ -785,29 +785,39 @@ void test_io_sniff(struct t *t)
 		}
 }
 
-/* The head of gzip bytes held in memory, inflated; a cut or foreign head
- * gives what it can, or nothing. */
+/* The head of gzip bytes held in memory, inflated through its members; a
+ * cut or foreign head gives what it can, or nothing. */
 void test_io_sniff_gunzip(struct t *t)
 {
 	const char text[] = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"aten::mm\"}]}";
-	unsigned char gz[256];
-	z_stream z = {0};
-	CHECK_INT(t, deflateInit2(&z, 9, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
-	z.next_in = (unsigned char *)text;
-	z.avail_in = sizeof text - 1;
-	z.next_out = gz;
-	z.avail_out = sizeof gz;
-	CHECK_INT(t, deflate(&z, Z_FINISH), Z_STREAM_END);
-	size_t n = sizeof gz - z.avail_out;
-	deflateEnd(&z);
-	char out[256];
-	CHECK_INT(t, sniff_gunzip_head(gz, n, out, sizeof out), sizeof text - 1);
-	CHECK(t, !memcmp(out, text, sizeof text - 1));
-	CHECK_INT(t, sniff_gunzip_head(gz, n, out, 5), 5); /* only what fits */
-	CHECK(t, !memcmp(out, "{\"tra", 5));
-	CHECK_INT(t, sniff_gunzip_head(text, sizeof text - 1, out, sizeof out), 0); /* not gzip */
-	CHECK_INT(t, sniff_gunzip_head(gz, 10, out, sizeof out), 0); /* the header only */
-	CHECK_INT(t, sniff_gunzip_head(gz, n, out, 0), 0);
+	const char part2[] = "\"schema_version\": 1}";
+	size_t n = 0, n1 = 0, n2 = 0;
+	unsigned char *gz = gz_member(text, sizeof text - 1, &n);
+	unsigned char *m1 = gz_member("{\n", 2, &n1), *m2 = gz_member(part2, sizeof part2 - 1, &n2);
+	unsigned char *two = m1 && m2 ? calloc(1, n1 + n2 + 8) : NULL;
+	CHECK(t, gz && two);
+	if (t->failed_checks)
+		goto out;
+	char buf[256];
+	CHECK_INT(t, sniff_gunzip_head(gz, n, buf, sizeof buf), sizeof text - 1);
+	CHECK(t, !memcmp(buf, text, sizeof text - 1));
+	CHECK_INT(t, sniff_gunzip_head(gz, n, buf, 5), 5); /* only what fits */
+	CHECK(t, !memcmp(buf, "{\"tra", 5));
+	CHECK_INT(t, sniff_gunzip_head(text, sizeof text - 1, buf, sizeof buf), 0); /* not gzip */
+	CHECK_INT(t, sniff_gunzip_head(gz, 10, buf, sizeof buf), 0); /* the header only */
+	CHECK_INT(t, sniff_gunzip_head(gz, n, buf, 0), 0);
+	/* a first member of two bytes, then the rest, then zero padding */
+	memcpy(two, m1, n1);
+	memcpy(two + n1, m2, n2);
+	size_t got = sniff_gunzip_head(two, n1 + n2 + 8, buf, sizeof buf);
+	CHECK_INT(t, got, 22);
+	CHECK(t, got == 22 && !memcmp(buf, "{\n\"schema_version\": 1}", 22));
+	CHECK(t, sniff_nsys_analysis(buf, got));
+out:
+	free(gz);
+	free(m1);
+	free(m2);
+	free(two);
 }
 
 void test_io_shared_owlv2(struct t *t)
