@@ -35,7 +35,8 @@ RULES = {
     "kineto": (("io", "json", "trace"),
                "the Kineto reader: bytes from io, tokens from json, fills the model"),
     "ncu": (("io", "pb"), "the Nsight Compute reader and its model: protobuf records"),
-    "nsys": (("io",), "the Nsight Systems reader and its NVTX analyses: files through io"),
+    "nsys": (("io", "json"), "the Nsight Systems reader and its NVTX analyses: files through io; "
+             "json checks a stored analysis.json"),
     "tbprof": (("trace", "json"),
                "torch-tb-profiler analyses of the model; stored JSON text (an "
                "operator's Input Dims) parsed with json"),
@@ -43,9 +44,9 @@ RULES = {
                "writers know models (and the analyses they write) only: pprof "
                "through pb, chrome's JSON strings through report's writers"),
     "synth": ((), "the synthetic trace generator: writes its JSON text itself"),
-    "views": (("report", "trace", "tbprof", "ncu", "nsys", "json"),
+    "views": (("report", "trace", "tbprof", "ncu", "nsys"),
               "views compute analyses of the models and write them through report; "
-              "json checks a stored analysis.json; exports are commands, not views"),
+              "exports are commands, not views"),
     "input": (("io", "kineto", "ncu", "nsys", "trace"),
               "the registry of input kinds: sniff with io, load with each reader"),
     "server": ((ANY,), "the HTTP server: anything but the command line"),

@@ -6,12 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "cli/cli.h"
 #include "cli/load.h"
-#include "ncu/ncu.h"
 #include "server/server.h"
 
 extern char **environ;
@@ -167,32 +165,10 @@ int cmd_serve(struct app *app, int argc, char **argv)
 		return e.code == ERR_USAGE ? app_usage(app, "serve", "%s", e.msg)
 					   : app_fail(app, &e);
 	}
+	/* every kind the registry loads, each recognised by its content */
 	for (int i = 0; i < npaths && !rc; i++) {
-		struct stat st;
-		int64_t bytes =
-		    strcmp(paths[i], "-") && !stat(paths[i], &st) ? (int64_t)st.st_size : -1;
-		/* a run directory, or an analysis.json of `nsys analyze` */
-		if ((bytes >= 0 && S_ISDIR(st.st_mode)) || srv_is_nsys_analysis(paths[i])) {
-			if (srv_add_nsys_analysis(s, paths[i], &e) < 0)
-				rc = app_fail(app, &e);
-			continue;
-		}
-		if (srv_is_ncu_file(paths[i])) {
-			struct ncu_report *r;
-			if (ncu_load(&r, paths[i], &e) ||
-			    srv_add_ncu(s, paths[i], bytes, r, &e) < 0)
-				rc = app_fail(app, &e);
-			continue;
-		}
-		if (srv_is_nsys_file(paths[i])) {
-			if (srv_add_nsys(s, paths[i], bytes, paths[i], &e) < 0)
-				rc = app_fail(app, &e);
-			continue;
-		}
-		struct trace *t;
-		if ((rc = app_load_trace(app, paths[i], &t)))
-			break;
-		if (srv_add(s, paths[i], bytes, t, &e) < 0)
+		struct input in;
+		if (!(rc = app_load(app, paths[i], 0, &in)) && srv_add_file(s, &in, &e) < 0)
 			rc = app_fail(app, &e);
 	}
 	free(paths);

@@ -1,5 +1,7 @@
-/* load: how every trace command loads a trace: progress on stderr for long
- * loads on a terminal, --strict, the one-line anomaly note, and the cut to
+/* load: how every command loads its input, through the registry of input
+ * kinds (input/input.h): progress on stderr for long loads on a terminal,
+ * the one-line message for a file of a kind the command does not read,
+ * and for a trace --strict, the one-line anomaly note and the cut to
  * --step / --range (tbprof/select.h). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,8 +9,8 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "kineto/kineto.h"
 #include "cli/load.h"
+#include "input/input.h"
 #include "tbprof/select.h"
 
 struct progress {
@@ -58,24 +60,10 @@ static int apply_window(struct app *app, struct trace **t)
 	return 0;
 }
 
-int app_load_trace(struct app *app, const char *path, struct trace **out)
+/* A loaded trace's anomalies: --strict fails on them (the trace freed),
+ * else a one-line note; then the cut to --step / --range. */
+static int check_trace(struct app *app, struct trace **out)
 {
-	struct err e = {0};
-	struct progress p = {.path = path};
-	clock_gettime(CLOCK_MONOTONIC, &p.start);
-	struct kineto_opts opts = {0};
-	const char *threads = getenv("GPUPROF_THREADS");
-	if (threads && *threads)
-		opts.threads = atoi(threads) > 1 ? 2 : 1;
-	if (app->progress) {
-		opts.progress = on_progress;
-		opts.progress_ctx = &p;
-	}
-	int rc = kineto_load(path, &opts, out, &e);
-	if (p.shown)
-		fprintf(stderr, "\r\033[K");
-	if (rc)
-		return app_fail(app, &e);
 	const struct tr_anomalies *an = &(*out)->anomalies;
 	uint64_t total = tr_anomalies_total(an);
 	if (!total)
@@ -111,4 +99,38 @@ int app_load_trace(struct app *app, const char *path, struct trace **out)
 			(*out)->path, (unsigned long long)total, total == 1 ? "y" : "ies",
 			tr_anomaly_key(firstk), where);
 	return app->step || app->range ? apply_window(app, out) : 0;
+}
+
+int app_load(struct app *app, const char *path, unsigned accept, struct input *in)
+{
+	struct err e = {0};
+	struct progress p = {.path = path};
+	clock_gettime(CLOCK_MONOTONIC, &p.start);
+	struct input_opts opts = {.accept = accept};
+	const char *threads = getenv("GPUPROF_THREADS");
+	if (threads && *threads)
+		opts.trace.threads = atoi(threads) > 1 ? 2 : 1;
+	if (app->progress) {
+		opts.trace.progress = on_progress;
+		opts.trace.progress_ctx = &p;
+	}
+	int rc = input_open(path, &opts, in, &e);
+	if (p.shown)
+		fprintf(stderr, "\r\033[K");
+	if (rc)
+		return app_fail(app, &e);
+	if (in->kind == INPUT_TRACE && (rc = check_trace(app, &in->trace)))
+		input_free(in); /* the trace is gone already */
+	return rc;
+}
+
+int app_load_trace(struct app *app, const char *path, struct trace **out)
+{
+	struct input in;
+	int rc = app_load(app, path, INPUT_BIT(INPUT_TRACE), &in);
+	*out = rc ? NULL : in.trace;
+	if (!rc)
+		in.trace = NULL; /* the caller's now */
+	input_free(&in);
+	return rc;
 }

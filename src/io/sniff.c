@@ -1,45 +1,63 @@
-/* sniff: what a file is, from its first bytes (magic numbers, never the
- * name). Callers pass the head of the delivered stream, so gzip input is
- * recognised again after inflation (a .json.gz sniffs as JSON through a
- * source, as gzip on its raw bytes). */
+/* sniff: byte signatures; see sniff.h. */
+#include "io/sniff.h"
+
+#include <isa-l/igzip_lib.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "io/source.h"
-
-static bool has_prefix(const unsigned char *p, size_t n, const char *magic, size_t len)
+static bool has_prefix(const void *p, size_t n, const char *magic, size_t len)
 {
 	return n >= len && memcmp(p, magic, len) == 0;
 }
 
-/* JSON: the first byte after an optional UTF-8 BOM and JSON whitespace is
- * '{' or '['. A head of only whitespace is not enough to tell. */
-static bool is_json(const unsigned char *p, size_t n)
+/* The offset of the first byte after an optional UTF-8 BOM and JSON
+ * whitespace from i on (n when there is none). */
+static size_t skip_ws(const unsigned char *p, size_t n, size_t i)
 {
-	size_t i = has_prefix(p, n, "\xef\xbb\xbf", 3) ? 3 : 0;
+	if (i == 0 && has_prefix(p, n, "\xef\xbb\xbf", 3))
+		i = 3;
 	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
 		i++;
+	return i;
+}
+
+bool sniff_gzip(const void *p, size_t n)
+{
+	return has_prefix(p, n, "\x1f\x8b", 2);
+}
+
+bool sniff_sqlite(const void *p, size_t n)
+{
+	return has_prefix(p, n, "SQLite format 3", 16);
+}
+
+bool sniff_ncu_rep(const void *p, size_t n)
+{
+	return has_prefix(p, n, "NVR", 4);
+}
+
+bool sniff_nsys_rep(const void *p, size_t n)
+{
+	return has_prefix(p, n, "NVIDIA Tegra Profiler Report", 28);
+}
+
+bool sniff_json(const void *head, size_t n)
+{
+	const unsigned char *p = head;
+	size_t i = skip_ws(p, n, 0);
 	return i < n && (p[i] == '{' || p[i] == '[');
 }
 
-/* analysis.json of `gpuprof nsys analyze` (schema 1): an object whose first
- * key is one of its top-level keys. Python's json.dumps(sort_keys=True), as
- * the reference writes it, puts "gpu_projected_ranges" first; a PyTorch
- * trace's keys are camelCase or others ("schemaVersion", "traceEvents",
- * "deviceProperties"), never these. The schema_version and the other keys
- * are checked when the file is read (views/view_nsys_iter.c), so a broken
- * analysis.json still gets that reader's message rather than a trace
- * reader's. */
-static bool is_nsys_analysis(const unsigned char *p, size_t n)
+bool sniff_nsys_analysis(const void *head, size_t n)
 {
 	static const char *const keys[] = {"gpu_projected_ranges", "host_ranges",
 					   "iteration_summary", "iterations", "schema_version"};
-	size_t i = has_prefix(p, n, "\xef\xbb\xbf", 3) ? 3 : 0;
-	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-		i++;
+	const unsigned char *p = head;
+	size_t i = skip_ws(p, n, 0);
 	if (i >= n || p[i++] != '{')
 		return false;
-	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-		i++;
+	i = skip_ws(p, n, i);
 	if (i >= n || p[i++] != '"')
 		return false;
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
@@ -50,46 +68,32 @@ static bool is_nsys_analysis(const unsigned char *p, size_t n)
 	return false;
 }
 
-enum sniff_kind sniff_bytes(const void *head, size_t n)
+size_t sniff_gunzip_head(const void *p, size_t n, void *out, size_t cap)
 {
-	const unsigned char *p = head;
-	if (has_prefix(p, n, "\x1f\x8b", 2))
-		return SNIFF_GZIP;
-	/* "SQLite format 3" and its NUL: the 16-byte header string. */
-	if (has_prefix(p, n, "SQLite format 3", 16))
-		return SNIFF_SQLITE;
-	/* Nsight Compute: "NVR" and a NUL (4E 56 52 00), then the FileHeader
-	 * size; see shared/reference/ncu.md section 1. */
-	if (has_prefix(p, n, "NVR", 4))
-		return SNIFF_NCU_REP;
-	/* Nsight Systems: an ASCII first line "NVIDIA Tegra Profiler Report
-	 * <version>." (every version seen, 2023.1 to 2026.1). */
-	if (has_prefix(p, n, "NVIDIA Tegra Profiler Report", 28))
-		return SNIFF_NSYS_REP;
-	if (is_nsys_analysis(p, n))
-		return SNIFF_NSYS_ANALYSIS;
-	if (is_json(p, n))
-		return SNIFF_JSON;
-	return SNIFF_UNKNOWN;
-}
-
-const char *sniff_name(enum sniff_kind k)
-{
-	switch (k) {
-	case SNIFF_GZIP:
-		return "gzip";
-	case SNIFF_JSON:
-		return "json";
-	case SNIFF_NCU_REP:
-		return "ncu-rep";
-	case SNIFF_SQLITE:
-		return "sqlite";
-	case SNIFF_NSYS_REP:
-		return "nsys-rep";
-	case SNIFF_NSYS_ANALYSIS:
-		return "nsys-analysis";
-	case SNIFF_UNKNOWN:
-		break;
+	if (!sniff_gzip(p, n) || !cap)
+		return 0;
+	/* about 85 KiB: not on the stack of a server thread */
+	struct inflate_state *st = malloc(sizeof *st);
+	if (!st)
+		return 0;
+	const uint8_t *in = p;
+	size_t got = 0;
+	cap = cap > UINT32_MAX ? UINT32_MAX : cap;
+	/* member after member (as io/gzip.c): a first member can be short */
+	while (got < cap && sniff_gzip(in, n)) {
+		isal_inflate_init(st);
+		st->crc_flag = ISAL_GZIP;
+		st->next_in = (uint8_t *)(uintptr_t)in;
+		st->avail_in = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+		st->next_out = (uint8_t *)out + got;
+		st->avail_out = (uint32_t)(cap - got);
+		int ret = isal_inflate(st);
+		got = cap - st->avail_out; /* output before an error is still good */
+		if (ret != ISAL_DECOMP_OK || st->block_state != ISAL_BLOCK_FINISH)
+			break;
+		n -= (size_t)(st->next_in - in);
+		in = st->next_in;
 	}
-	return "unknown";
+	free(st);
+	return got;
 }

@@ -58,18 +58,4 @@ int src_map(struct src *s, const char **data, size_t *len);
 void src_map_release(struct src *s, size_t upto);
 void src_close(struct src *s);
 
-/* What a file is, from its first bytes (after decompression for gzip). */
-enum sniff_kind {
-	SNIFF_UNKNOWN,
-	SNIFF_GZIP,
-	SNIFF_JSON,	     /* '{' or '[' after optional BOM/whitespace */
-	SNIFF_NCU_REP,	     /* Nsight Compute report magic "NVR\0" (4E 56 52 00) */
-	SNIFF_SQLITE,	     /* "SQLite format 3\0" */
-	SNIFF_NSYS_REP,	     /* Nsight Systems .nsys-rep (not readable directly) */
-	SNIFF_NSYS_ANALYSIS, /* analysis.json of `nsys analyze` (a JSON object whose
-			      * first key is one of its top-level keys) */
-};
-enum sniff_kind sniff_bytes(const void *p, size_t n);
-const char *sniff_name(enum sniff_kind k);
-
 #endif

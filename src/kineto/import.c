@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/limits.h"
+#include "io/sniff.h"
 #include "io/source.h"
 #include "kineto/import_internal.h"
 #include "kineto/kineto.h"
@@ -340,13 +341,17 @@ static int step(struct loader *l, enum state *st)
 			return JS_OK;
 		}
 		if (*j->p != '{') {
-			enum sniff_kind sk = sniff_bytes(j->p, (size_t)(j->end - j->p));
-			if (sk == SNIFF_NCU_REP || sk == SNIFF_SQLITE || sk == SNIFF_NSYS_REP)
-				return jscan_error(
-				    j, j->p, "this is %s file, not a PyTorch trace",
-				    sk == SNIFF_NCU_REP	 ? "an Nsight Compute (.ncu-rep)"
-				    : sk == SNIFF_SQLITE ? "an SQLite"
-							 : "an Nsight Systems (.nsys-rep)");
+			/* the front ends tell a named file of another kind
+			 * apart before (input/input.h); stdin gets here */
+			const void *p = j->p;
+			size_t n = (size_t)(j->end - j->p);
+			const char *what = sniff_ncu_rep(p, n)	  ? "an Nsight Compute (.ncu-rep)"
+					   : sniff_sqlite(p, n)	  ? "an SQLite"
+					   : sniff_nsys_rep(p, n) ? "an Nsight Systems (.nsys-rep)"
+								  : NULL;
+			if (what)
+				return jscan_error(j, j->p, "this is %s file, not a PyTorch trace",
+						   what);
 			return jscan_error(j, j->p,
 					   "expected a trace: '{' (object form) or '[' (array "
 					   "of events)");

@@ -12,7 +12,7 @@
  * Owns: everything parsed lives in the caller's arena. Never prints; the
  * only outside effects are nsys_run_stats / nsys_run_version, which run the
  * `nsys` executable (fork + execv with an argument vector, never a shell).
- * Depends on core, libyaml and libsqlite3; never on other readers.
+ * Depends on core, io, json, libyaml and libsqlite3; never on other readers.
  */
 #ifndef GP_NSYS_H
 #define GP_NSYS_H
@@ -164,6 +164,27 @@ char *nsys_dir_file(struct arena *a, const char *dir, const char *name);
  * --from-csv` writes. Reads only (run_dir/analysis.json is the caller's). */
 int nsys_analyze_csv_dir(struct arena *a, const char *run_dir, const struct nsys_jv *manifest,
 			 const char *version, struct nsys_jv **out, struct err *e);
+
+/* ---- analysis.json files (analysis_file.c) ---- */
+
+/* Checks that text[0..len) is an analysis.json the viewer can show: strict
+ * JSON (no NaN, no trailing comma: the page's JSON.parse refuses them), one
+ * object, schema_version 1, and the keys of schema 1 with their types
+ * (gpu_projected_ranges, host_ranges, iterations, warnings: arrays;
+ * iteration_summary, run: objects; provenance, when present: an object).
+ * Errors (ERR_FORMAT, name as the path, the byte offset when there is one)
+ * say which rule failed. */
+int nsys_analysis_check(const char *text, size_t len, const char *name, struct err *e);
+/* The whole (inflated) content of path, at most cap bytes, NUL-terminated
+ * (malloc'd), checked with nsys_analysis_check; errors name the file name. */
+int nsys_analysis_read(const char *path, const char *name, int64_t cap, char **out, size_t *len,
+		       struct err *e);
+/* The analysis of the profiling run directory dir (no trailing '/'):
+ * dir/analysis.json when it exists (read as above), else the analysis of
+ * dir/stats/nsys_nvtx_*.csv with dir/manifest.yaml computed in memory as
+ * `nsys analyze --from-csv` would (nothing is written into dir); ERR_USAGE
+ * when dir has neither. */
+int nsys_run_dir_analysis(const char *dir, int64_t cap, char **out, size_t *len, struct err *e);
 
 /* ---- running nsys ---- */
 

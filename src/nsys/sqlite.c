@@ -18,7 +18,7 @@
 #include "core/cmp.h"
 #include "core/sort.h"
 #include "core/vec.h"
-#include "io/source.h"
+#include "io/sniff.h"
 #include "nsys/nsys.h"
 #include "nsys/sqlite_int.h"
 
@@ -31,13 +31,12 @@ int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e)
 	unsigned char head[64];
 	size_t n = fread(head, 1, sizeof head, f);
 	fclose(f);
-	enum sniff_kind k = sniff_bytes(head, n);
-	if (k == SNIFF_NSYS_REP)
+	if (sniff_nsys_rep(head, n))
 		return err_set(e, ERR_FORMAT, path, -1,
 			       "an .nsys-rep report cannot be read directly; export it first: "
 			       "nsys export --type sqlite -o FILE.sqlite %s",
 			       path);
-	if (k != SNIFF_SQLITE)
+	if (!sniff_sqlite(head, n))
 		return err_set(
 		    e, ERR_FORMAT, path, -1,
 		    "not a SQLite file (expected an `nsys export --type sqlite` export)");

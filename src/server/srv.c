@@ -11,7 +11,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "ncu/ncu.h"
 #include "report/report.h"
 #include "server/assets.h"
 #include "core/lru.h"
@@ -310,20 +309,13 @@ void srv_stop(struct srv *s)
 	srv_warm_stop(s); /* before the files it reads are freed */
 	for (int i = 0; i < s->nfiles; i++) {
 		ses_free(s->files[i].ses);
-		tr_free(s->files[i].t);
-		ncu_free(s->files[i].ncu);
+		input_free(&s->files[i].in); /* an upload's named copy too */
 		if (s->files[i].ncu_mu) {
 			pthread_mutex_destroy(s->files[i].ncu_mu);
 			free(s->files[i].ncu_mu);
 		}
 		tl_index_free(s->files[i].tl);
 		nsys_tl_index_free(s->files[i].nsys_tl);
-		if (s->files[i].nsys_fd >= 0) { /* an upload's named copy */
-			unlink(s->files[i].nsys);
-			close(s->files[i].nsys_fd);
-		}
-		free(s->files[i].nsys);
-		free(s->files[i].analysis);
 	}
 	srv_windows_free(s);
 	free(s->files);

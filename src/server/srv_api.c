@@ -9,8 +9,6 @@
 #include <unistd.h>
 
 #include "ncu/ncu.h"
-#include "kineto/kineto.h"
-#include "nsys/nsys.h"
 #include "report/report.h"
 #include "core/lru.h"
 #include "server/srv_int.h"
@@ -34,102 +32,50 @@ void srv_job_end(struct srv *s)
 	pthread_mutex_unlock(&s->mu);
 }
 
-int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t,
-		 struct ncu_report *r, char *nsys, int nsys_fd, char *analysis, size_t analysis_len,
-		 struct err *e)
+int srv_add_file(struct srv *s, struct input *in, struct err *e)
 {
 	pthread_mutex_t *ncu_mu = NULL;
-	if (r && (ncu_mu = malloc(sizeof *ncu_mu)))
+	bool ncu = in->kind == INPUT_NCU;
+	if (ncu && (ncu_mu = malloc(sizeof *ncu_mu)))
 		pthread_mutex_init(ncu_mu, NULL);
 	struct ses *ses = NULL;
+	const struct trace *t = input_trace(in);
 	int rc = t ? ses_new(t, &ses, e) : 0;
 	pthread_mutex_lock(&s->mu);
 	if (rc) {
 		/* e is set */
-	} else if (r && !ncu_mu) {
-		rc = err_set(e, ERR_NOMEM, name, -1, "out of memory");
+	} else if (ncu && !ncu_mu) {
+		rc = err_set(e, ERR_NOMEM, in->name, -1, "out of memory");
 	} else if (s->nfiles >= s->o.max_files) {
-		rc = err_set(e, ERR_LIMIT, name, -1, "too many files (at most %d)", s->o.max_files);
+		rc = err_set(e, ERR_LIMIT, in->name, -1, "too many files (at most %d)",
+			     s->o.max_files);
 	} else {
 		struct srv_file *f = realloc(s->files, (size_t)(s->nfiles + 1) * sizeof *f);
 		if (!f) {
-			rc = err_set(e, ERR_NOMEM, name, -1, "out of memory");
+			rc = err_set(e, ERR_NOMEM, in->name, -1, "out of memory");
 		} else {
 			s->files = f;
 			f = &s->files[s->nfiles++];
-			f->id = s->next_id++;
-			f->t = t;
-			f->ses = ses;
-			f->ncu = r;
-			f->ncu_mu = ncu_mu;
-			f->tl = NULL;
-			f->nsys_tl = NULL;
-			f->nsys = nsys;
-			f->nsys_fd = nsys_fd;
-			f->analysis = analysis;
-			f->analysis_len = analysis_len;
-			f->bytes = bytes;
+			*f = (struct srv_file){
+			    .id = s->next_id++, .in = *in, .ses = ses, .ncu_mu = ncu_mu};
 			rc = f->id;
-			const char *base = strrchr(name, '/');
-			snprintf(f->name, sizeof f->name, "%s", base ? base + 1 : name);
+			const char *base = strrchr(in->name, '/');
+			snprintf(f->name, sizeof f->name, "%s", base ? base + 1 : in->name);
 		}
 	}
 	pthread_mutex_unlock(&s->mu);
-	if (rc > 0 && t)
+	if (rc > 0 && in->kind == INPUT_TRACE)
 		srv_warm_add(s, rc);
 	if (rc < 0) {
 		ses_free(ses);
-		tr_free(t);
-		ncu_free(r);
+		input_free(in);
 		if (ncu_mu) {
 			pthread_mutex_destroy(ncu_mu);
 			free(ncu_mu);
 		}
-		if (nsys_fd >= 0) {
-			unlink(nsys);
-			close(nsys_fd);
-		}
-		free(nsys);
-		free(analysis);
 	}
+	input_init(in); /* the server's now, or freed */
 	return rc;
-}
-
-int srv_add(struct srv *s, const char *name, int64_t bytes, struct trace *t, struct err *e)
-{
-	return srv_add_file(s, name, bytes, t, NULL, NULL, -1, NULL, 0, e);
-}
-
-int srv_add_ncu(struct srv *s, const char *name, int64_t bytes, struct ncu_report *r, struct err *e)
-{
-	return srv_add_file(s, name, bytes, NULL, r, NULL, -1, NULL, 0, e);
-}
-
-/* Checks that path opens as an export; fd (or -1) is handed over. */
-static int add_nsys(struct srv *s, const char *name, int64_t bytes, const char *path, int fd,
-		    struct err *e)
-{
-	struct nsys_sql *q = NULL;
-	srv_job_begin(s);
-	int rc = nsys_sql_open(path, &q, e);
-	nsys_sql_close(q);
-	srv_job_end(s);
-	char *p = rc ? NULL : strdup(path);
-	if (!rc && !p)
-		rc = err_set(e, ERR_NOMEM, name, -1, "out of memory");
-	if (rc) {
-		if (fd >= 0) {
-			unlink(path);
-			close(fd);
-		}
-		return rc < 0 ? rc : -rc;
-	}
-	return srv_add_file(s, name, bytes, NULL, NULL, p, fd, NULL, 0, e);
-}
-
-int srv_add_nsys(struct srv *s, const char *name, int64_t bytes, const char *path, struct err *e)
-{
-	return add_nsys(s, name, bytes, path, -1, e);
 }
 
 static const struct rep_col file_cols[] = {
@@ -153,15 +99,11 @@ static enum MHD_Result reply_files(struct srv *s, struct MHD_Connection *c, int 
 			const struct srv_file *x = &s->files[i];
 			if (only > 0 && x->id != only)
 				continue;
+			int64_t count = input_count(&x->in);
 			struct rep_val v[] = {rep_i(x->id), rep_s(x->name),
-					      x->bytes >= 0 ? rep_i(x->bytes) : rep_null(),
-					      x->t     ? rep_i((int64_t)x->t->ev.n)
-					      : x->ncu ? rep_i((int64_t)x->ncu->nresults)
-						       : rep_null(),
-					      rep_s(x->t	  ? "torch"
-						    : x->ncu	  ? "ncu"
-						    : x->analysis ? "nsys-analysis"
-								  : "nsys")};
+					      x->in.bytes >= 0 ? rep_i(x->in.bytes) : rep_null(),
+					      count >= 0 ? rep_i(count) : rep_null(),
+					      rep_s(input_kind_name(x->in.kind))};
 			rep_row(r, v);
 		}
 		pthread_mutex_unlock(&s->mu);
@@ -370,12 +312,13 @@ static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id
 	struct srv_file f;
 	if (!srv_file_get(s, id, &f))
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
-	if (!f.ncu)
+	struct ncu_report *r = input_ncu(&f.in);
+	if (!r)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "file %d is not an Nsight Compute report", id);
 	if (!strcmp(verb, "body"))
-		return srv_api_ncu_body(s, c, f.ncu, f.ncu_mu);
-	return srv_api_ncu(s, c, f.ncu, f.ncu_mu, verb);
+		return srv_api_ncu_body(s, c, r, f.ncu_mu);
+	return srv_api_ncu(s, c, r, f.ncu_mu, verb);
 }
 
 static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int id, const char *view)
@@ -383,10 +326,11 @@ static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int i
 	struct srv_file f;
 	if (!srv_file_get(s, id, &f))
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
-	if (!f.nsys)
+	const char *path = input_nsys_path(&f.in);
+	if (!path)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "file %d is not an Nsight Systems SQLite export", id);
-	return srv_api_nsys(s, c, f.nsys, view);
+	return srv_api_nsys(s, c, path, view);
 }
 
 /* GET /api/file/ID/timeline?start_ns=A&end_ns=B&px=W&flows=1&find=TEXT, or
@@ -529,42 +473,39 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s: the file is empty", u->name);
 	char path[4096];
 	snprintf(path, sizeof path, "/proc/self/fd/%d", u->fd);
+	struct input_sniff sn = input_sniff_path(path);
+	/* a reader that opens the file by name (SQLite resolves /proc/self/fd
+	 * links to the unlinked name) gets a private copy with a name, removed
+	 * when the server stops */
+	int copy = -1;
+	if (input_row(sn.kind)->by_name && (copy = copy_upload(u->fd, path, sizeof path)) < 0)
+		return srv_reply_error(c, 500, "could not keep the upload");
+	struct input_opts o = {.name = u->name, .max_bytes = s->o.max_upload};
+	struct input in;
 	struct err e = {0};
-	struct trace *t = NULL;
-	struct ncu_report *nr = NULL;
-	struct kineto_opts lo = {0};
-	if (srv_is_nsys_analysis(path)) {
-		int id = srv_upload_nsys_analysis(s, u, path, &e);
-		char msg[1200];
-		err_format(&e, msg, sizeof msg); /* "NAME: byte N: ..." */
-		if (id < 0)
-			return srv_reply_error(c, srv_http_upload_status(e.code), "%s", msg);
-		return reply_files(s, c, id);
-	}
-	if (srv_is_nsys_file(path)) {
-		/* SQLite opens files by name (it resolves /proc/self/fd links to
-		 * the unlinked name): a private copy with a name, removed when the
-		 * server stops */
-		int fd = copy_upload(u->fd, path, sizeof path);
-		if (fd < 0)
-			return srv_reply_error(c, 500, "could not keep the upload");
-		int id = add_nsys(s, u->name, u->n, path, fd, &e);
-		if (id < 0)
-			return srv_reply_error(c, srv_http_upload_status(e.code), "%s: %s", u->name,
-					       e.msg);
-		return reply_files(s, c, id);
-	}
 	srv_job_begin(s);
-	/* an .ncu-rep by its magic (as the CLI), else a trace */
-	int rc = srv_is_ncu_file(path) ? ncu_load(&nr, path, &e) : kineto_load(path, &lo, &t, &e);
+	int rc = input_load(path, sn, &o, &in, &e);
 	srv_job_end(s);
-	if (rc) {
-		char where[64];
-		err_format_offset(" at ", e.offset, e.uncompressed, where, sizeof where);
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s%s: %s", u->name, where, e.msg);
+	if (rc && copy >= 0) {
+		unlink(path);
+		close(copy);
+	} else if (!rc) {
+		in.copy_fd = copy;
+		in.bytes = u->n;
 	}
-	int id = srv_add_file(s, u->name, u->n, t, nr, NULL, -1, NULL, 0, &e);
-	if (id < 0)
+	int id = rc ? rc : srv_add_file(s, &in, &e);
+	if (id > 0)
+		return reply_files(s, c, id);
+	/* Nsight Systems inputs say "NAME: byte N: ..." as the CLI does, traces
+	 * and reports "NAME at byte N: ..." as the viewer shows it */
+	char msg[1200];
+	if (sn.kind == INPUT_NSYS || sn.kind == INPUT_NSYS_ANALYSIS) {
+		err_format(&e, msg, sizeof msg);
+		return srv_reply_error(c, srv_http_upload_status(e.code), "%s", msg);
+	}
+	if (!rc)
 		return srv_reply_error(c, MHD_HTTP_INSUFFICIENT_STORAGE, "%s", e.msg);
-	return reply_files(s, c, id);
+	char where[64];
+	err_format_offset(" at ", e.offset, e.uncompressed, where, sizeof where);
+	return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s%s: %s", u->name, where, e.msg);
 }

@@ -1,13 +1,11 @@
 /* srv_args: what every endpoint asks of a request's query and of a file
  * given to the server, in one place: unknown parameters, integer values,
- * flags, the kind of a file by its first bytes (io/source.h's sniffing),
- * and the trace of a file id. */
+ * flags, and the trace of a file id. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/source.h"
 #include "server/srv_int.h"
 
 struct unknown {
@@ -60,37 +58,6 @@ bool srv_flag(struct MHD_Connection *c, const char *key)
 	return v && (!strcmp(v, "1") || !strcmp(v, "true") || !*v);
 }
 
-int srv_sniff_path(const char *path)
-{
-	if (!strcmp(path, "-"))
-		return SNIFF_UNKNOWN;
-	struct err e = {0};
-	struct src *s;
-	if (src_open(&s, path, &e))
-		return SNIFF_UNKNOWN;
-	unsigned char head[4096];
-	size_t n = 0, got = 1;
-	while (n < sizeof head && got && !src_read(s, head + n, sizeof head - n, &got, &e))
-		n += got;
-	src_close(s);
-	return (int)sniff_bytes(head, n);
-}
-
-bool srv_is_ncu_file(const char *path)
-{
-	return srv_sniff_path(path) == SNIFF_NCU_REP;
-}
-
-bool srv_is_nsys_file(const char *path)
-{
-	return srv_sniff_path(path) == SNIFF_SQLITE;
-}
-
-bool srv_is_nsys_analysis(const char *path)
-{
-	return srv_sniff_path(path) == SNIFF_NSYS_ANALYSIS;
-}
-
 bool srv_file_get(struct srv *s, int id, struct srv_file *out)
 {
 	bool found = false;
@@ -117,11 +84,12 @@ struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum
 		*res = srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
 		return NULL;
 	}
-	if (!f.t)
+	struct trace *t = input_trace(&f.in);
+	if (!t)
 		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "file %d is not a trace: ask /api/file/%d/%s", id, id,
-				       f.nsys ? "nsys/info" : "ncu/list");
-	return f.t;
+				       f.in.kind == INPUT_NSYS ? "nsys/info" : "ncu/list");
+	return t;
 }
 
 unsigned srv_http_status(int rc)

@@ -85,9 +85,9 @@ static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_
 	pthread_mutex_lock(&s->mu);
 	if (!ids) {
 		for (int i = 0; i < s->nfiles && *npicks < s->o.max_files; i++)
-			if (s->files[i].t) {
+			if (input_trace(&s->files[i].in)) {
 				picks[*npicks].id = s->files[i].id;
-				picks[*npicks].t = s->files[i].t;
+				picks[*npicks].t = input_trace(&s->files[i].in);
 				snprintf(picks[*npicks].name, sizeof picks[0].name, "%s",
 					 s->files[i].name);
 				++*npicks;
@@ -105,12 +105,12 @@ static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_
 		if (!f) {
 			status = MHD_HTTP_NOT_FOUND;
 			snprintf(msg, n, "no file %d", ids[k]);
-		} else if (!f->t) {
+		} else if (!input_trace(&f->in)) {
 			status = MHD_HTTP_BAD_REQUEST;
 			snprintf(msg, n, "file %d (%s) is not a PyTorch trace", f->id, f->name);
 		} else {
 			picks[*npicks].id = f->id;
-			picks[*npicks].t = f->t;
+			picks[*npicks].t = input_trace(&f->in);
 			snprintf(picks[*npicks].name, sizeof picks[0].name, "%s", f->name);
 			++*npicks;
 		}

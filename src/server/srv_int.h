@@ -6,6 +6,7 @@
 #include <microhttpd.h>
 #include <pthread.h>
 
+#include "input/input.h"
 #include "server/server.h"
 #include "views/view.h"
 
@@ -17,20 +18,14 @@ struct srv_win; /* a trace cut to a step/range selection (srv_select.c) */
 
 struct srv_file {
 	int id;
-	char name[SRV_MAX_NAME + 1];
-	int64_t bytes;		/* input size, -1 when unknown */
-	struct trace *t;	/* a PyTorch trace, or NULL */
-	struct ses *ses;	/* with a trace: its analysis session (tbprof/session.h) */
-	struct ncu_report *ncu; /* an Nsight Compute report, or NULL */
+	char name[SRV_MAX_NAME + 1]; /* the last path component of in.name */
+	struct input in;	     /* the loaded input: in.kind is the file's kind */
+	struct ses *ses;	     /* with a trace: its analysis session (tbprof/session.h) */
 	/* with a report: its lock (readers fill lazy caches in the report's
 	 * arena: one answer at a time per report) */
 	pthread_mutex_t *ncu_mu;
-	struct tl_index *tl;	       /* the timeline's index of t, built on first use */
-	char *nsys;		       /* an Nsight Systems SQLite export: its path, or NULL */
-	int nsys_fd;		       /* an upload's private named copy (removed at stop), or -1 */
-	char *analysis;		       /* an nsys analysis.json (checked; served as is), or NULL */
-	struct nsys_tl_index *nsys_tl; /* the export's timeline index, built on first use */
-	size_t analysis_len;
+	struct tl_index *tl;	       /* the timeline's index of a trace, built on first use */
+	struct nsys_tl_index *nsys_tl; /* an export's timeline index, built on first use */
 };
 
 struct srv {
@@ -62,14 +57,11 @@ struct srv_upload {
  * parameter of c not named in allowed (" a b c ": each name between
  * spaces; "" allows none) in bad (cut to 40 characters). srv_int_arg: an
  * int64 value into *v, *has false when absent or empty; -1 when it is not
- * an integer. srv_flag: 1, true or empty. srv_sniff_path: the enum
- * sniff_kind of a file's first bytes (SNIFF_UNKNOWN for "-" or an
- * unreadable file). */
+ * an integer. srv_flag: 1, true or empty. */
 #define SRV_BAD_PARAM 64
 bool srv_unknown_param(struct MHD_Connection *c, const char *allowed, char bad[SRV_BAD_PARAM]);
 int srv_int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has);
 bool srv_flag(struct MHD_Connection *c, const char *key);
-int srv_sniff_path(const char *path);
 /* Ends an answer that a writer (returning rc, its error in e) wrote to f,
  * an open_memstream of *buf, *len: replies the JSON, or the error (400 for
  * ERR_USAGE, else 500; "could not write the answer" when only the stream
@@ -82,9 +74,9 @@ enum MHD_Result srv_reply_stream(struct MHD_Connection *c, FILE *f, char **buf, 
 int srv_tl_opts(struct MHD_Connection *c, struct tl_opts *o, int64_t *links, bool *has_links,
 		enum MHD_Result *res);
 /* A copy of file id's record, taken under the lock; false when there is
- * none. Files are never removed, so its pointers (trace, report, export
- * path, analysis) stay valid as long as the server; the lazily built
- * indexes (tl, nsys_tl) are as they were at the copy. */
+ * none. Files are never removed, so its input's pointers (trace, report,
+ * export path, analysis) stay valid as long as the server; the lazily
+ * built indexes (tl, nsys_tl) are as they were at the copy. */
 bool srv_file_get(struct srv *s, int id, struct srv_file *out);
 /* The trace of file id (it lives as long as the server), or NULL with *res
  * the error reply: 404 for no such file, 400 for a report or an export. */
@@ -124,14 +116,6 @@ enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c);
  * is the part after "/nsys/". */
 enum MHD_Result srv_api_nsys_iter(struct srv *s, struct MHD_Connection *c, int id,
 				  const char *view);
-/* Adds a file (one of t, r, nsys, analysis; the others NULL), taking
- * ownership (freed on failure). Returns its id or a negative err code. */
-int srv_add_file(struct srv *s, const char *name, int64_t bytes, struct trace *t,
-		 struct ncu_report *r, char *nsys, int nsys_fd, char *analysis, size_t analysis_len,
-		 struct err *e);
-/* Reads, checks and adds the uploaded analysis.json at path (u's file);
- * returns the id, or a negative err code with e filled. */
-int srv_upload_nsys_analysis(struct srv *s, struct srv_upload *u, const char *path, struct err *e);
 /* GET /api/file/ID/trace?start_ns=A&end_ns=B (srv_trace.c): the trace as
  * chrome-trace JSON (export/chrome.h), whole or a window of it. */
 enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id);

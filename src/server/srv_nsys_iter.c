@@ -6,156 +6,16 @@
  *       --manifest: no request may name a file on the server);
  *   GET /api/file/ID/nsys/analysis  on an analysis.json (or a run
  *       directory): the JSON as `nsys analyze` wrote it, bytes unchanged.
- * and the loading of analysis.json files and run directories, on the
- * command line and by upload. An analysis.json is checked once when it is
- * added (strict JSON, schema_version 1, the keys of schema 1), so the page
- * never receives a file it cannot read. */
+ * An analysis.json is checked once when it is loaded (input/input.h,
+ * nsys_analysis_read: strict JSON, schema_version 1, the keys of schema
+ * 1), so the page never receives a file it cannot read. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "io/source.h"
 #include "nsys/nsys.h"
 #include "server/srv_int.h"
 #include "views/view_nsys_iter.h"
-
-/* analysis.json files are small (kilobytes to a few megabytes); a cap
- * keeps a mistaken multi-gigabyte JSON out of memory */
-#define ANALYSIS_MAX ((int64_t)256 << 20)
-
-/* The whole (inflated) content of path, at most cap bytes, NUL-terminated
- * (malloc'd). name is the path errors name. */
-static int read_all(const char *path, const char *name, int64_t cap, char **out, size_t *len,
-		    struct err *e)
-{
-	struct src *s;
-	int rc = src_open(&s, path, e);
-	if (rc)
-		return rc;
-	size_t n = 0, size = 65536;
-	char *buf = malloc(size);
-	for (;;) {
-		if (!buf) {
-			rc = err_set(e, ERR_NOMEM, name, -1, "out of memory");
-			break;
-		}
-		if (n + 1 >= size) {
-			if ((int64_t)size > cap) {
-				rc = err_set(e, ERR_LIMIT, name, -1,
-					     "larger than %lld MiB: not an analysis.json",
-					     (long long)(cap >> 20));
-				break;
-			}
-			char *nb = realloc(buf, size * 2);
-			if (!nb) {
-				rc = err_set(e, ERR_NOMEM, name, -1, "out of memory");
-				break;
-			}
-			buf = nb;
-			size *= 2;
-		}
-		size_t got = 0;
-		if ((rc = src_read(s, buf + n, size - 1 - n, &got, e)))
-			break;
-		if (!got)
-			break;
-		n += got;
-	}
-	src_close(s);
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	buf[n] = 0;
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
-static int load_checked(const char *path, const char *name, int64_t cap, char **out, size_t *len,
-			struct err *e)
-{
-	int rc = read_all(path, name, cap, out, len, e);
-	if (!rc && (rc = nsys_analysis_check(*out, *len, name, e))) {
-		free(*out);
-		*out = NULL;
-	}
-	return rc;
-}
-
-/* `nsys analyze --run-dir dir --from-csv` in memory: its JSON bytes. */
-static int analyse_dir(const char *dir, char **out, size_t *len, struct err *e)
-{
-	struct arena a;
-	arena_init(&a);
-	struct nsys_jv *m = NULL, *v = NULL;
-	const char *mpath = nsys_dir_file(&a, dir, "manifest.yaml");
-	int rc = mpath ? nsys_manifest_read(&a, mpath, &m, e)
-		       : err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
-	if (!rc)
-		rc = nsys_analyze_csv_dir(&a, dir, m, NULL, &v, e);
-	if (!rc) {
-		*out = NULL;
-		FILE *f = open_memstream(out, len);
-		if (f) {
-			nsys_jv_write(f, v);
-			if (fclose(f))
-				rc = err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
-		} else {
-			rc = err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
-		}
-		if (rc) {
-			free(*out);
-			*out = NULL;
-		}
-	}
-	arena_free(&a);
-	return rc;
-}
-
-int srv_add_nsys_analysis(struct srv *s, const char *path, struct err *e)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	int rc;
-	char name[4096];
-	snprintf(name, sizeof name, "%s", path);
-	struct stat st;
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		size_t n = strlen(name);
-		while (n > 1 && name[n - 1] == '/')
-			name[--n] = 0;
-		char json[4200], csv[4200];
-		snprintf(json, sizeof json, "%s/analysis.json", name);
-		snprintf(csv, sizeof csv, "%s/stats/nsys_nvtx_pushpop_trace.csv", name);
-		if (!stat(json, &st))
-			rc = load_checked(json, json, ANALYSIS_MAX, &buf, &len, e);
-		else if (!stat(csv, &st))
-			rc = analyse_dir(name, &buf, &len, e);
-		else
-			rc = err_set(e, ERR_USAGE, name, -1,
-				     "not a profiling run directory: it has neither analysis.json "
-				     "nor stats/nsys_nvtx_pushpop_trace.csv");
-	} else {
-		rc = load_checked(path, path, ANALYSIS_MAX, &buf, &len, e);
-	}
-	if (rc)
-		return rc;
-	return srv_add_file(s, name, (int64_t)len, NULL, NULL, NULL, -1, buf, len, e);
-}
-
-int srv_upload_nsys_analysis(struct srv *s, struct srv_upload *u, const char *path, struct err *e)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	srv_job_begin(s);
-	int rc = load_checked(path, u->name, s->o.max_upload, &buf, &len, e);
-	srv_job_end(s);
-	if (rc)
-		return rc;
-	return srv_add_file(s, u->name, u->n, NULL, NULL, NULL, -1, buf, len, e);
-}
 
 static enum MHD_Result reply_steps(struct srv *s, struct MHD_Connection *c, const char *path)
 {
@@ -218,8 +78,11 @@ enum MHD_Result srv_api_nsys_iter(struct srv *s, struct MHD_Connection *c, int i
 	struct srv_file f; /* files live as long as the server */
 	if (!srv_file_get(s, id, &f))
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
-	const char *path = f.nsys ? f.nsys : "", *analysis = f.analysis;
-	size_t alen = f.analysis_len;
+	const char *path = input_nsys_path(&f.in);
+	size_t alen;
+	const char *analysis = input_analysis(&f.in, &alen);
+	if (!path)
+		path = "";
 	if (steps && !path[0])
 		return srv_reply_error(
 		    c, MHD_HTTP_BAD_REQUEST,

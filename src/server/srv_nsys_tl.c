@@ -52,7 +52,7 @@ enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id)
 	struct srv_file file;
 	if (!srv_file_get(s, id, &file))
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
-	const char *path = file.nsys;
+	const char *path = input_nsys_path(&file.in);
 	struct nsys_tl_index *ix = file.nsys_tl; /* indexes live as long as the server */
 	if (!path)
 		return srv_reply_error(

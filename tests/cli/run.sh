@@ -81,5 +81,38 @@ grep -q 'missing-dir/out.txt' "$tmp/stderr" && [ "$(wc -l <"$tmp/stderr")" -eq 1
 [ ! -s "$tmp/stdout" ] && ok || bad "-o into a missing folder: output went to stdout"
 # -o without a value
 expect_rc 2 "-o without a value" "$GPUPROF" info "$fix" -o
+# a file of another kind given to a trace command: one line saying what it
+# is and which command reads it, exit 2, nothing written (input/input.c)
+printf 'SQLite format 3\000\020\000\001\001' >"$tmp/k.sqlite"
+gzip -c "$tmp/k.sqlite" >"$tmp/k.sqlite.gz"
+printf 'NVIDIA Tegra Profiler Report 2024.1.\n' >"$tmp/k.nsys-rep"
+printf '{\n  "gpu_projected_ranges": [],\n  "schema_version": 1\n}\n' >"$tmp/k.json"
+mkdir "$tmp/run"
+wrong_kind() { # file message: every trace command says "gpuprof: error: FILE: MESSAGE"
+	for c in info summary steps ops kernels memory top dist "export folded"; do
+		rm -f "$tmp/wk.out"
+		"$GPUPROF" $c -o "$tmp/wk.out" "$1" >"$tmp/stdout" 2>"$tmp/stderr"
+		rc=$?
+		if [ "$rc" -eq 2 ] && [ ! -e "$tmp/wk.out" ] && [ ! -s "$tmp/stdout" ] &&
+			[ "$(wc -l <"$tmp/stderr")" -eq 1 ] && [ "$(cat "$tmp/stderr")" = "gpuprof: error: $1: $2" ]; then
+			ok
+		else
+			bad "$c on $1: exit $rc, -o target $([ -e "$tmp/wk.out" ] && echo written || echo absent): $(cat "$tmp/stderr")"
+		fi
+	done
+	no_temp_left "wrong kind $1"
+}
+wrong_kind tests/golden/err-ncu-file/report.ncu-rep \
+	'byte 0: this is an Nsight Compute (.ncu-rep) file, not a PyTorch trace'
+wrong_kind "$tmp/k.sqlite" \
+	'byte 0: this is an SQLite file, not a PyTorch trace; `gpuprof nsys FILE` reads Nsight Systems exports'
+wrong_kind "$tmp/k.sqlite.gz" \
+	'byte 0 (uncompressed): this is an SQLite file, not a PyTorch trace; `gpuprof nsys FILE` reads Nsight Systems exports'
+wrong_kind "$tmp/k.nsys-rep" \
+	'byte 0: this is an Nsight Systems (.nsys-rep) file, not a PyTorch trace; export it with `nsys export --type sqlite` for `gpuprof nsys`'
+wrong_kind "$tmp/k.json" \
+	'byte 0: this is an analysis.json of `nsys analyze`, not a PyTorch trace; `gpuprof serve FILE` shows it'
+wrong_kind "$tmp/run" \
+	'this is a directory, not a PyTorch trace; `gpuprof serve DIR` shows a profiling run directory'
 rm -rf "$tmp"
 echo "cli: $pass passed, $fail failed"

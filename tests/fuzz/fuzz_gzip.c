@@ -1,12 +1,14 @@
 /* fuzz_gzip: libFuzzer target for the byte source. The input becomes a
  * memory file (memfd) opened by path with src_open, then read to the end in
  * odd-sized pieces: gzip members, truncation, corruption and trailing bytes
- * must give bytes, end of stream or an error, never a crash or a hang. */
+ * must give bytes, end of stream or an error, never a crash or a hang; the
+ * input is also sniffed as bytes held in memory (input_sniff_bytes). */
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "input/input.h"
 #include "io/source.h"
 
 /* Output is bounded by deflate's ratio (about 1032:1), but a 64 KiB input
@@ -43,9 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			;
 		(void)src_truncated(s);
 		(void)src_trailing_bytes(s);
-		(void)sniff_bytes(buf, got);
+		(void)input_sniff_bytes(buf, got);
 		src_close(s);
 	}
 	close(fd);
+	(void)input_sniff_bytes(data, size); /* the head inflated in memory */
 	return 0;
 }

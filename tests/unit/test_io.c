@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 #include "core/limits.h"
+#include "io/sniff.h"
 #include "io/source.h"
 #include "test.h"
 
@@ -737,98 +738,86 @@ out:
 
 /* --- Sniffing --- */
 
+/* The byte signatures, each asked separately: want lists those that hold
+ * (an analysis.json is JSON too), every other one must not. */
 void test_io_sniff(struct t *t)
 {
 	static const struct {
+		const char *name;
+		bool (*fn)(const void *, size_t);
+	} sigs[] = {{"gzip", sniff_gzip},	{"sqlite", sniff_sqlite},
+		    {"ncu-rep", sniff_ncu_rep}, {"nsys-rep", sniff_nsys_rep},
+		    {"json", sniff_json},	{"nsys-analysis", sniff_nsys_analysis}};
+	static const struct {
 		const char *bytes;
 		size_t n;
-		enum sniff_kind want;
+		const char *want; /* " a b ": the signatures that hold */
 	} cases[] = {
-	    {"\x1f\x8b\x08\x00", 4, SNIFF_GZIP},
-	    {"{\"traceEvents\": []}", 19, SNIFF_JSON},
-	    {"\xef\xbb\xbf \r\n\t[{}]", 10, SNIFF_JSON},
-	    {"\n\n  {", 5, SNIFF_JSON},
-	    {"   ", 3, SNIFF_UNKNOWN},
-	    {"\xef\xbb\xbf", 3, SNIFF_UNKNOWN},
-	    {"SQLite format 3\0\x10\x00", 18, SNIFF_SQLITE},
-	    {"SQLite format 3", 15, SNIFF_UNKNOWN}, /* no NUL yet */
-	    {"NVR\0\x02\0\0\0\x08\x07", 10, SNIFF_NCU_REP},
-	    {"NVRP", 4, SNIFF_UNKNOWN},
-	    {"NVIDIA Tegra Profiler Report 2026@1@1@204-2v0.\n", 48, SNIFF_NSYS_REP},
-	    {"\x1f", 1, SNIFF_UNKNOWN},
-	    {"", 0, SNIFF_UNKNOWN},
-	    {"Name,Time (%)\n", 14, SNIFF_UNKNOWN},
+	    {"\x1f\x8b\x08\x00", 4, " gzip "},
+	    {"{\"traceEvents\": []}", 19, " json "},
+	    {"\xef\xbb\xbf \r\n\t[{}]", 10, " json "},
+	    {"\n\n  {", 5, " json "},
+	    {"   ", 3, ""},
+	    {"\xef\xbb\xbf", 3, ""},
+	    {"SQLite format 3\0\x10\x00", 18, " sqlite "},
+	    {"SQLite format 3", 15, ""}, /* no NUL yet */
+	    {"NVR\0\x02\0\0\0\x08\x07", 10, " ncu-rep "},
+	    {"NVRP", 4, ""},
+	    {"NVIDIA Tegra Profiler Report 2026@1@1@204-2v0.\n", 48, " nsys-rep "},
+	    {"\x1f", 1, ""},
+	    {"", 0, ""},
+	    {"Name,Time (%)\n", 14, ""},
 	    /* analysis.json of nsys analyze: the first key is one of its own */
-	    {"{\n  \"gpu_projected_ranges\": [],", 31, SNIFF_NSYS_ANALYSIS},
-	    {"\xef\xbb\xbf{\"schema_version\": 1}", 24, SNIFF_NSYS_ANALYSIS},
-	    {"{\"schemaVersion\": 1, \"traceEvents\": []}", 39, SNIFF_JSON},
-	    {"{\"iterations_total\": 3}", 23, SNIFF_JSON},
-	    {"{\"host_ranges", 13, SNIFF_JSON}, /* cut before the closing quote */
+	    {"{\n  \"gpu_projected_ranges\": [],", 31, " json nsys-analysis "},
+	    {"\xef\xbb\xbf{\"schema_version\": 1}", 24, " json nsys-analysis "},
+	    {"{\"schemaVersion\": 1, \"traceEvents\": []}", 39, " json "},
+	    {"{\"iterations_total\": 3}", 23, " json "},
+	    {"{\"host_ranges", 13, " json "}, /* cut before the closing quote */
 	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		enum sniff_kind k = sniff_bytes(cases[i].bytes, cases[i].n);
-		if (k != cases[i].want)
-			t_fail(t, __FILE__, __LINE__, "case %zu: %s, want %s", i, sniff_name(k),
-			       sniff_name(cases[i].want));
-	}
-	CHECK_STR(t, sniff_name(SNIFF_UNKNOWN), "unknown");
-	CHECK_STR(t, sniff_name(SNIFF_GZIP), "gzip");
-	CHECK_STR(t, sniff_name(SNIFF_JSON), "json");
-	CHECK_STR(t, sniff_name(SNIFF_NCU_REP), "ncu-rep");
-	CHECK_STR(t, sniff_name(SNIFF_SQLITE), "sqlite");
-	CHECK_STR(t, sniff_name(SNIFF_NSYS_REP), "nsys-rep");
-	CHECK_STR(t, sniff_name(SNIFF_NSYS_ANALYSIS), "nsys-analysis");
-	CHECK_STR(t, sniff_name((enum sniff_kind)99), "unknown");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+			char pat[32];
+			snprintf(pat, sizeof pat, " %s ", sigs[k].name);
+			bool want = strstr(cases[i].want, pat) != NULL;
+			if (sigs[k].fn(cases[i].bytes, cases[i].n) != want)
+				t_fail(t, __FILE__, __LINE__, "case %zu: %s is %s", i, sigs[k].name,
+				       want ? "false" : "true");
+		}
 }
 
-/* Head of a file through a source (decompressed for gzip), sniffed. */
-static enum sniff_kind sniff_file(const char *path, bool *gz)
+/* The head of gzip bytes held in memory, inflated through its members; a
+ * cut or foreign head gives what it can, or nothing. */
+void test_io_sniff_gunzip(struct t *t)
 {
-	struct src *s;
-	struct err e;
-	unsigned char head[64];
-	size_t len;
-	if (src_open(&s, path, &e))
-		return (enum sniff_kind) - 1;
-	*gz = src_is_gzip(s);
-	int rc = src_read(s, head, sizeof head, &len, &e);
-	src_close(s);
-	return rc ? (enum sniff_kind) - 1 : sniff_bytes(head, len);
-}
-
-void test_io_sniff_shared(struct t *t)
-{
-	NEED_SHARED(t);
-	static const struct {
-		const char *file;
-		const char *want;
-		bool gz;
-	} files[] = {
-	    {"ncu/ncu2025.3_rtx3080ti_full_probeffma.ncu-rep", "ncu-rep", false},
-	    {"ncu/ncu2019_rtx2070_metrics_matrixmul.nsight-cuprof-report", "ncu-rep", false},
-	    {"nsys/exports/EasyCUDA__nsys_easy__2023.4.4.nsys-rep", "nsys-rep", false},
-	    {"nsys/exports/test-cuda__report1__2026.1.1.nsys-rep", "nsys-rep", false},
-	    {"nsys/exports/gemm__profile__2025.1.3.sqlite", "sqlite", false},
-	    {"torch-large/hta_mtia_rank0.json.gz", "json", true},
-	    {"ncu/ncu2025.3_rtx3080ti_full_probeffma.raw.csv", "unknown", false},
-	};
-	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		char path[512];
-		snprintf(path, sizeof path, "%s/data/%s", t->shared, files[i].file);
-		bool gz = !files[i].gz;
-		enum sniff_kind k = sniff_file(path, &gz);
-		CHECK_STR(t, (int)k < 0 ? "(open failed)" : sniff_name(k), files[i].want);
-		CHECK_INT(t, gz, files[i].gz);
-	}
-	/* The raw bytes of the .json.gz sniff as gzip. */
-	char path[512];
-	snprintf(path, sizeof path, "%s/data/torch-large/hta_mtia_rank0.json.gz", t->shared);
-	int fd = open(path, O_RDONLY);
-	unsigned char head[16];
-	CHECK_INT(t, fd >= 0 ? read(fd, head, sizeof head) : -1, 16);
-	CHECK_STR(t, sniff_name(sniff_bytes(head, sizeof head)), "gzip");
-	if (fd >= 0)
-		close(fd);
+	const char text[] = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"aten::mm\"}]}";
+	const char part2[] = "\"schema_version\": 1}";
+	size_t n = 0, n1 = 0, n2 = 0;
+	unsigned char *gz = gz_member(text, sizeof text - 1, &n);
+	unsigned char *m1 = gz_member("{\n", 2, &n1), *m2 = gz_member(part2, sizeof part2 - 1, &n2);
+	unsigned char *two = m1 && m2 ? calloc(1, n1 + n2 + 8) : NULL;
+	CHECK(t, gz && two);
+	if (t->failed_checks)
+		goto out;
+	char buf[256];
+	CHECK_INT(t, sniff_gunzip_head(gz, n, buf, sizeof buf), sizeof text - 1);
+	CHECK(t, !memcmp(buf, text, sizeof text - 1));
+	CHECK_INT(t, sniff_gunzip_head(gz, n, buf, 5), 5); /* only what fits */
+	CHECK(t, !memcmp(buf, "{\"tra", 5));
+	CHECK_INT(t, sniff_gunzip_head(text, sizeof text - 1, buf, sizeof buf), 0); /* not gzip */
+	CHECK_INT(t, sniff_gunzip_head(gz, 10, buf, sizeof buf), 0); /* the header only */
+	CHECK_INT(t, sniff_gunzip_head(gz, n, buf, 0), 0);
+	/* a first member of two bytes, then the rest, then zero padding */
+	memcpy(two, m1, n1);
+	memcpy(two + n1, m2, n2);
+	size_t got = sniff_gunzip_head(two, n1 + n2 + 8, buf, sizeof buf);
+	CHECK_INT(t, got, 22);
+	CHECK(t, got == 22 && !memcmp(buf, "{\n\"schema_version\": 1}", 22));
+	CHECK(t, sniff_nsys_analysis(buf, got));
+out:
+	free(gz);
+	free(m1);
+	free(m2);
+	free(two);
 }
 
 void test_io_shared_owlv2(struct t *t)
