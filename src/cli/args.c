@@ -1,55 +1,89 @@
 /* args: see args.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "core/opt.h"
+#include "core/suggest.h"
 
-int app_args(struct app *app, const char *cmd, const char *what, int argc, char **argv,
-	     const struct arg_spec *spec, size_t nspec, void *ctx, const char **path)
+#define MAX_OPTS 32
+
+void app_unknown_option(const char *opt, const struct vo *v, size_t n, char *msg, size_t len)
 {
-	bool dashdash = false;
-	*path = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || !a[1]) {
-			if (*path)
-				return app_usage(app, cmd, "one %s only (got '%s' and '%s')", what,
-						 *path, a);
-			*path = a;
+	/* the spellings a user may have meant: the command's and the globals' */
+	char names[MAX_OPTS][VO_NAME_MAX];
+	const char *words[MAX_OPTS + 16];
+	size_t k = 0;
+	for (size_t i = 0; i < n && i < MAX_OPTS; i++) {
+		if (!v[i].lname && !v[i].sname)
 			continue;
-		}
-		if (!strcmp(a, "--")) {
-			dashdash = true;
-			continue;
-		}
-		const struct arg_spec *s = NULL;
-		for (size_t k = 0; k < nspec && !s; k++)
-			if (!strcmp(a, spec[k].name))
-				s = &spec[k];
-		if (!s)
-			return app_usage(app, cmd, "unknown option '%s'", a);
-		if (!s->set) {
-			*s->flag = true;
-			continue;
-		}
-		if (i + 1 >= argc)
-			return app_usage(app, cmd, "option %s needs a value", a);
-		char msg[256];
-		if (s->set(ctx, a, argv[++i], msg, sizeof msg))
-			return app_usage(app, cmd, "%s", msg);
+		if (v[i].lname)
+			snprintf(names[i], VO_NAME_MAX, "--%s", v[i].lname);
+		else
+			snprintf(names[i], VO_NAME_MAX, "-%c", v[i].sname);
+		words[k++] = names[i];
 	}
-	if (!*path)
-		return app_usage(app, cmd, "no %s given", what);
-	return 0;
+	for (const char *const *g = cli_global_options; *g; g++)
+		words[k++] = *g;
+	char w[VO_NAME_MAX];
+	snprintf(w, sizeof w, "%.*s", (int)strcspn(opt, "="), opt);
+	const char *close = sug_closest(w, words, k);
+	if (close)
+		snprintf(msg, len, "unknown option '%s'; did you mean '%s'?", opt, close);
+	else
+		snprintf(msg, len, "unknown option '%s'", opt);
 }
 
-int app_parse_count(const char *v, size_t *out)
+int app_parse(struct app *app, const char *cmd, const struct vo *v, size_t n, void *base, int argc,
+	      char **argv, const char **ops, int *nops)
 {
-	char *end;
-	long long n = strtoll(v, &end, 10);
-	if (*end || end == v || n < 0)
-		return -1;
-	*out = (size_t)n;
-	return 0;
+	struct opt_spec spec[MAX_OPTS];
+	if (n > MAX_OPTS)
+		return app_usage(app, cmd, "too many options declared");
+	for (size_t i = 0; i < n; i++)
+		spec[i] = (struct opt_spec){v[i].lname, v[i].sname, v[i].type != VO_FLAG};
+	struct opt_state st;
+	opt_begin(&st, argc, argv, 1);
+	*nops = 0;
+	char msg[640];
+	for (;;) {
+		const char *text;
+		int k = opt_next(&st, spec, n, &text);
+		if (k == OPT_END)
+			return 0;
+		if (k == OPT_OPERAND) {
+			ops[(*nops)++] = text;
+			continue;
+		}
+		if (k == OPT_UNKNOWN) {
+			app_unknown_option(text, v, n, msg, sizeof msg);
+			return app_usage(app, cmd, "%s", msg);
+		}
+		if (k == OPT_NOVALUE)
+			return app_usage(app, cmd, "option %s needs a value", text);
+		if (k == OPT_EXTRA)
+			return app_usage(app, cmd, "option %.*s takes no value",
+					 (int)strcspn(text, "="), text);
+		if (vo_parse(&v[k], VO_CLI, base, text, msg, sizeof msg))
+			return app_usage(app, cmd, "%s", msg);
+	}
+}
+
+int app_args(struct app *app, const char *cmd, const char *what, int argc, char **argv,
+	     const struct vo *v, size_t n, void *base, const char **path)
+{
+	const char **ops = calloc((size_t)argc + 1, sizeof *ops);
+	if (!ops)
+		return app_usage(app, cmd, "out of memory");
+	int nops = 0;
+	int rc = app_parse(app, cmd, v, n, base, argc, argv, ops, &nops);
+	if (!rc && nops > 1)
+		rc = app_usage(app, cmd, "one %s only (got '%s' and '%s')", what, ops[0], ops[1]);
+	else if (!rc && !nops)
+		rc = app_usage(app, cmd, "no %s given", what);
+	*path = rc ? NULL : ops[0];
+	free(ops);
+	return rc;
 }

@@ -1,31 +1,34 @@
-/* args: the argument loop of the commands that take one input file and a
- * few options (steps, summary, ops, kernels, memory, top), in one place:
- * options before or after the path, "--" ends the options, "-" is a path
- * (standard input), and the same messages everywhere. */
+/* args: the one argument parser of the commands. Options are declared once
+ * (views/view_opt.h); argv is walked by core/opt.h (getopt_long forms:
+ * `--opt=value`, `--opt value`, `-n5`, `-n 5`, bundled short flags, `--`
+ * ends the options, `-` is an operand, options before, between and after
+ * operands; long names in full only, an abbreviation is an unknown option
+ * with a suggestion), and every message is worded here, the same for every
+ * command, with a "did you mean" when a valid spelling is close.
+ */
 #ifndef GP_CLI_ARGS_H
 #define GP_CLI_ARGS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "views/view_opt.h"
+
 struct app;
 
-/* One option. A flag (set NULL) stores true in *flag; an option with a
- * value (set given) calls set(ctx, name, value, msg, n), which returns 0 or
- * -1 with a message for the user in msg. */
-struct arg_spec {
-	const char *name;
-	bool *flag;
-	int (*set)(void *ctx, const char *name, const char *value, char *msg, size_t n);
-};
+/* Parses argv[1..argc) of command cmd against the options v[0..n), whose
+ * values go into base; the operands go to ops[0..*nops) (room for argc).
+ * Returns 0, or app_usage's exit status after printing the message. */
+int app_parse(struct app *app, const char *cmd, const struct vo *v, size_t n, void *base, int argc,
+	      char **argv, const char **ops, int *nops);
 
-/* Parses argv[1..argc) of command cmd against spec[0..nspec): exactly one
- * input (what names it in messages, e.g. "TRACE") into *path. Returns 0, or
- * app_usage's exit status after printing the message. */
+/* Parses argv[1..argc) with exactly one operand (what names it in messages,
+ * e.g. "TRACE") into *path. */
 int app_args(struct app *app, const char *cmd, const char *what, int argc, char **argv,
-	     const struct arg_spec *spec, size_t nspec, void *ctx, const char **path);
+	     const struct vo *v, size_t n, void *base, const char **path);
 
-/* A count (digits, >= 0) into *out; -1 when v is not one. */
-int app_parse_count(const char *v, size_t *out);
+/* "unknown option 'X'" with a suggestion among cmd's options and the global
+ * ones, into msg. */
+void app_unknown_option(const char *opt, const struct vo *v, size_t n, char *msg, size_t len);
 
 #endif

@@ -1,13 +1,18 @@
 /* cli: the command-line front end; the only place that parses argv, prints
  * to stdout/stderr, or decides exit codes.
  *
- * Adding a subcommand: write src/cli/cmd_<name>.c with a
- * `int cmd_<name>(struct app *app, int argc, char **argv)` and its help text,
- * declare it below and add one row to the table in main.c.
+ * The commands of the views (info, steps, summary, ops, kernels, memory,
+ * top) come from the registry of views (views/view.h) and run through
+ * cmd_view.c: adding a view adds no file here, only its row in main.c's
+ * table (which orders `gpuprof --help`). Another subcommand: write
+ * src/cli/cmd_<name>.c with a `int cmd_<name>(struct app *app, int argc,
+ * char **argv)` and its help text, declare it below and add one row to the
+ * table in main.c; its options go through args.h.
  *
  * Global options are parsed by main.c before the subcommand sees argv, so
  * every command accepts them in any position: --format, -o/--output,
- * -q/--quiet, --strict.
+ * -q/--quiet, --strict, --step, --range (each also as --opt=value, and the
+ * short ones as -oFILE, -q bundled before a command's short options).
  */
 #ifndef GP_CLI_H
 #define GP_CLI_H
@@ -18,6 +23,7 @@
 #include "core/err.h"
 #include "report/report.h"
 #include "views/view.h"
+#include "views/view_opt.h"
 
 struct app {
 	const char *argv0;
@@ -39,7 +45,12 @@ struct cmd {
 	const char *summary; /* one line for `gpuprof --help` */
 	const char *help;    /* full text for `gpuprof NAME --help` */
 	int (*run)(struct app *app, int argc, char **argv);
+	bool is_view; /* a view of the registry: the rest comes from it */
+	enum view_kind view;
 };
+
+/* The global options' spellings, NULL-terminated (for suggestions). */
+extern const char *const cli_global_options[];
 
 /* Opens the output (stdout, or a temp file beside -o FILE). */
 int app_out_open(struct app *app, struct err *e);
@@ -51,41 +62,35 @@ int app_fail(struct app *app, const struct err *e);
 /* Prints "gpuprof: NAME: MSG" usage error plus a hint, returns 2. */
 int app_usage(struct app *app, const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Loads the trace at path, computes view k and writes it to the output (the
- * trace commands' common tail). Returns the exit code; errors are printed (a request the
- * trace cannot answer, such as an unknown device, as a usage error of cmd). */
-int app_run_view(struct app *app, const char *cmd, enum view_kind k, const char *path,
-		 const struct view_opts *o);
+/* The command of view d (cmd_view.c): parses argv[1..argc) from d's
+ * option declarations, loads the trace(s), computes d and writes it to the
+ * output. Returns the exit code; errors are printed (a request the trace
+ * cannot answer, such as an unknown device, as a usage error of d). */
+int app_cmd_view(struct app *app, const struct view_decl *d, int argc, char **argv);
+/* `gpuprof NAME --help` of view d: its text with the options listed from
+ * their declarations. */
+void app_print_view_help(FILE *f, const struct view_decl *d);
+/* The "Options:" lines of v[0..n): "  --name META  help", aligned. */
+void app_print_options(FILE *f, const struct vo *v, size_t n);
+/* The man page's `.SS NAME [options] TRACE` line of every view (hidden
+ * `gpuprof --man-options`; tests/cli compares it with man/gpuprof.1). */
+void app_print_man_options(FILE *f);
 /* True when argv[i] is -h/--help. */
 bool cli_is_help(const char *arg);
 
-int cmd_info(struct app *app, int argc, char **argv);
 int cmd_synth(struct app *app, int argc, char **argv);
-int cmd_steps(struct app *app, int argc, char **argv);
-int cmd_summary(struct app *app, int argc, char **argv);
 
-int cmd_ops(struct app *app, int argc, char **argv);
-int cmd_kernels(struct app *app, int argc, char **argv);
-int cmd_memory(struct app *app, int argc, char **argv);
 int cmd_dist(struct app *app, int argc, char **argv);
 int cmd_ncu(struct app *app, int argc, char **argv);
 int cmd_nsys(struct app *app, int argc, char **argv);
 int cmd_export(struct app *app, int argc, char **argv);
-int cmd_top(struct app *app, int argc, char **argv);
 int cmd_serve(struct app *app, int argc, char **argv);
 
-extern const char cmd_info_help[];
 extern const char cmd_synth_help[];
-extern const char cmd_steps_help[];
-extern const char cmd_summary_help[];
-extern const char cmd_ops_help[];
-extern const char cmd_kernels_help[];
-extern const char cmd_memory_help[];
 extern const char cmd_dist_help[];
 extern const char cmd_ncu_help[];
 extern const char cmd_nsys_help[];
 extern const char cmd_export_help[];
-extern const char cmd_top_help[];
 extern const char cmd_serve_help[];
 
 #endif

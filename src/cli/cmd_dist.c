@@ -1,9 +1,11 @@
 /* dist: torch-tb-profiler's Distributed view over one trace per rank:
  * computation/communication overlap, data transfer vs synchronizing, the
  * collective ops table and the workers' GPUs. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/load.h"
 #include "tbprof/dist.h"
@@ -69,33 +71,34 @@ const char cmd_dist_help[] =
     "  gpuprof dist --tb-compat --format json rank0.json rank1.json\n"
     "  gpuprof dist --step 3 --names r0,r1 rank0.json rank1.json\n";
 
+/* --tb-compat, --names (dist_opts has no field for the names) */
+struct dist_args {
+	bool tb_compat;
+	const char *names;
+};
+
+static const struct vo dist_opts_decl[] = {
+    {.lname = "tb-compat", .type = VO_FLAG, .off = offsetof(struct dist_args, tb_compat)},
+    {.lname = "names", .type = VO_STRING, .off = offsetof(struct dist_args, names)},
+};
+
 int cmd_dist(struct app *app, int argc, char **argv)
 {
 	struct dist_opts o = {0};
-	const char *names = NULL;
-	char **paths = calloc((size_t)argc + 1, sizeof *paths);
+	struct dist_args a = {0};
+	const char **paths = calloc((size_t)argc + 1, sizeof *paths);
 	int np = 0;
-	bool dashdash = false;
 	if (!paths)
 		return app_usage(app, "dist", "out of memory");
-	for (int i = 1; i < argc; i++) {
-		if (!dashdash && !strcmp(argv[i], "--")) {
-			dashdash = true;
-		} else if (!dashdash && !strcmp(argv[i], "--tb-compat")) {
-			o.tb_compat = true;
-		} else if (!dashdash && !strcmp(argv[i], "--names")) {
-			if (i + 1 >= argc) {
-				free(paths);
-				return app_usage(app, "dist", "--names needs a value");
-			}
-			names = argv[++i];
-		} else if (!dashdash && argv[i][0] == '-' && argv[i][1]) {
-			free(paths);
-			return app_usage(app, "dist", "unknown option '%s'", argv[i]);
-		} else {
-			paths[np++] = argv[i];
-		}
+	int prc =
+	    app_parse(app, "dist", dist_opts_decl, sizeof dist_opts_decl / sizeof dist_opts_decl[0],
+		      &a, argc, argv, paths, &np);
+	if (prc) {
+		free(paths);
+		return prc;
 	}
+	o.tb_compat = a.tb_compat;
+	const char *names = a.names;
 	if (!np) {
 		free(paths);
 		return app_usage(app, "dist", "no TRACE given");

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/load.h"
 #include "export/export.h"
@@ -54,6 +55,21 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* --gpu, --threads, --unit (-1: not given) */
+struct export_args {
+	bool gpu, threads;
+	int unit;
+};
+
+static const struct vo_value units[] = {
+    {"ns", FOLD_NS, false}, {"us", FOLD_US, false}, {NULL, 0, false}};
+
+static const struct vo export_opts[] = {
+    {.lname = "gpu", .type = VO_FLAG, .off = offsetof(struct export_args, gpu)},
+    {.lname = "threads", .type = VO_FLAG, .off = offsetof(struct export_args, threads)},
+    {.lname = "unit", .type = VO_ENUM, .off = offsetof(struct export_args, unit), .vals = units},
+};
+
 int cmd_export(struct app *app, int argc, char **argv)
 {
 	if (argc < 2)
@@ -69,42 +85,16 @@ int cmd_export(struct app *app, int argc, char **argv)
 	else
 		return app_usage(app, "export", "unknown format '%s' (pprof, folded or speedscope)",
 				 verb);
-	struct stk_opts so = {0};
-	enum fold_unit unit = FOLD_NS;
-	const char *path = NULL;
-	bool dashdash = false;
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || !a[1]) {
-			if (path)
-				return app_usage(app, "export",
-						 "one TRACE only (got '%s' and '%s')", path, a);
-			path = a;
-		} else if (!strcmp(a, "--")) {
-			dashdash = true;
-		} else if (!strcmp(a, "--gpu")) {
-			so.gpu = true;
-		} else if (!strcmp(a, "--threads")) {
-			so.threads = true;
-		} else if (!strcmp(a, "--unit")) {
-			if (i + 1 >= argc)
-				return app_usage(app, "export", "option --unit needs a value");
-			const char *v = argv[++i];
-			if (!strcmp(v, "ns"))
-				unit = FOLD_NS;
-			else if (!strcmp(v, "us"))
-				unit = FOLD_US;
-			else
-				return app_usage(app, "export", "--unit must be ns or us, not '%s'",
-						 v);
-			if (fmt != FMT_FOLDED)
-				return app_usage(app, "export", "--unit applies to folded only");
-		} else {
-			return app_usage(app, "export", "unknown option '%s'", a);
-		}
-	}
-	if (!path)
-		return app_usage(app, "export", "no TRACE given");
+	struct export_args a = {.unit = -1};
+	const char *path;
+	int prc = app_args(app, "export", "TRACE", argc - 1, argv + 1, export_opts,
+			   sizeof export_opts / sizeof export_opts[0], &a, &path);
+	if (prc)
+		return prc;
+	if (a.unit >= 0 && fmt != FMT_FOLDED)
+		return app_usage(app, "export", "--unit applies to folded only");
+	struct stk_opts so = {.gpu = a.gpu, .threads = a.threads};
+	enum fold_unit unit = a.unit >= 0 ? (enum fold_unit)a.unit : FOLD_NS;
 	if (fmt == FMT_SPEEDSCOPE && so.gpu)
 		return app_usage(app, "export",
 				 "--gpu does not apply to speedscope (GPU streams are profiles)");

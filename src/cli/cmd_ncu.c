@@ -2,10 +2,12 @@
  * details and hints, with values as `ncu --import` prints them. */
 #include <math.h>
 #include <regex.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "ncu/ncu.h"
 #include "views/view_ncu.h"
@@ -169,77 +171,94 @@ static int do_details_csv(struct ncu_report *r, const struct ncu_view_opts *o, F
 
 /* --- entry --- */
 
+/* The options as given; read after the walk with their own checks. */
+struct ncu_args {
+	const char *id, *kernel, *section, *units, *details, *metric, *sort;
+};
+
+#define NCU_OPT(name, field)                                                                       \
+	{                                                                                          \
+		.lname = name, .type = VO_STRING, .off = offsetof(struct ncu_args, field)          \
+	}
+static const struct vo ncu_opts_decl[] = {
+    NCU_OPT("id", id),
+    NCU_OPT("kernel", kernel),
+    NCU_OPT("section", section),
+    NCU_OPT("print-units", units),
+    NCU_OPT("print-details", details),
+    NCU_OPT("metric", metric),
+    NCU_OPT("sort", sort),
+};
+#undef NCU_OPT
+
+/* The values of a into o; 0 or app_usage's exit status. */
+static int read_args(struct app *app, const struct ncu_args *a, struct ncu_view_opts *o)
+{
+	if (a->id) {
+		char *end;
+		o->id = strtol(a->id, &end, 10);
+		if (!*a->id || *end || o->id < 0)
+			return app_usage(app, "ncu", "--id needs a number >= 0, not '%s'", a->id);
+	}
+	o->kernel = a->kernel;
+	o->section = a->section;
+	o->metric = a->metric;
+	if (a->units) {
+		if (strcmp(a->units, "base") && strcmp(a->units, "auto"))
+			return app_usage(app, "ncu", "--print-units takes base or auto, not '%s'",
+					 a->units);
+		o->base_units = !strcmp(a->units, "base");
+	}
+	if (a->details) {
+		const char *v = a->details;
+		if (!strcmp(v, "header"))
+			o->parts = NCU_DETAILS_HEADER;
+		else if (!strcmp(v, "body"))
+			o->parts = NCU_DETAILS_BODY;
+		else if (!strcmp(v, "all"))
+			o->parts = NCU_DETAILS_HEADER | NCU_DETAILS_BODY;
+		else
+			return app_usage(app, "ncu",
+					 "--print-details takes header, body or all, not '%s'", v);
+	}
+	if (a->sort) {
+		const char *v = a->sort;
+		o->sort = !strcmp(v, "type")	  ? 1
+			  : !strcmp(v, "section") ? 2
+			  : !strcmp(v, "speedup") ? 3
+						  : -1;
+		if (o->sort < 0)
+			return app_usage(app, "ncu",
+					 "--sort takes type, section or speedup, not '%s'", v);
+	}
+	return 0;
+}
+
 static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->id = -1;
 	o->parts = NCU_DETAILS_HEADER | NCU_DETAILS_BODY;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--id") || !strcmp(a, "--kernel") || !strcmp(a, "--section")) {
-			if (i + 1 >= argc)
-				return app_usage(app, "ncu", "option %s needs a value", a);
-			const char *v = argv[++i];
-			if (a[2] == 'i') {
-				char *end;
-				o->id = strtol(v, &end, 10);
-				if (!*v || *end || o->id < 0)
-					return app_usage(app, "ncu",
-							 "--id needs a number >= 0, not '%s'", v);
-			} else if (a[2] == 'k') {
-				o->kernel = v;
-			} else {
-				o->section = v;
-			}
-		} else if (!strcmp(a, "--print-units") || !strcmp(a, "--print-details")) {
-			if (i + 1 >= argc)
-				return app_usage(app, "ncu", "option %s needs a value", a);
-			const char *v = argv[++i];
-			if (a[8] == 'u') {
-				if (strcmp(v, "base") && strcmp(v, "auto"))
-					return app_usage(
-					    app, "ncu",
-					    "--print-units takes base or auto, not '%s'", v);
-				o->base_units = !strcmp(v, "base");
-			} else if (!strcmp(v, "header")) {
-				o->parts = NCU_DETAILS_HEADER;
-			} else if (!strcmp(v, "body")) {
-				o->parts = NCU_DETAILS_BODY;
-			} else if (!strcmp(v, "all")) {
-				o->parts = NCU_DETAILS_HEADER | NCU_DETAILS_BODY;
-			} else {
-				return app_usage(
-				    app, "ncu",
-				    "--print-details takes header, body or all, not '%s'", v);
-			}
-		} else if (!strcmp(a, "--metric")) {
-			if (i + 1 >= argc)
-				return app_usage(app, "ncu", "option %s needs a value", a);
-			o->metric = argv[++i];
-		} else if (!strcmp(a, "--sort")) {
-			if (i + 1 >= argc)
-				return app_usage(app, "ncu", "option %s needs a value", a);
-			const char *v = argv[++i];
-			o->sort = !strcmp(v, "type")	  ? 1
-				  : !strcmp(v, "section") ? 2
-				  : !strcmp(v, "speedup") ? 3
-							  : -1;
-			if (o->sort < 0)
-				return app_usage(app, "ncu",
-						 "--sort takes type, section or speedup, not '%s'",
-						 v);
-		} else if (!strcmp(a, "--")) {
-			continue;
-		} else if (a[0] == '-' && a[1]) {
-			return app_usage(app, "ncu", "unknown option '%s'", a);
-		} else if (!o->verb) {
-			o->verb = a;
-		} else if (!o->path) {
-			o->path = a;
-		} else {
-			return app_usage(app, "ncu", "one REPORT at a time ('%s' is extra)", a);
-		}
-	}
+	struct ncu_args a = {0};
+	const char *ops[3];
+	int nops = 0;
+	const char **all = calloc((size_t)argc + 1, sizeof *all);
+	if (!all)
+		return app_usage(app, "ncu", "out of memory");
+	int rc =
+	    app_parse(app, "ncu", ncu_opts_decl, sizeof ncu_opts_decl / sizeof ncu_opts_decl[0], &a,
+		      argc, argv, all, &nops);
+	for (int i = 0; i < nops && i < 3; i++)
+		ops[i] = all[i];
+	free(all);
+	if (rc)
+		return rc;
+	if (nops > 2)
+		return app_usage(app, "ncu", "one REPORT at a time ('%s' is extra)", ops[2]);
+	o->verb = nops > 0 ? ops[0] : NULL;
+	o->path = nops > 1 ? ops[1] : NULL;
+	if ((rc = read_args(app, &a, o)))
+		return rc;
 	if (!o->verb)
 		return app_usage(app, "ncu",
 				 "no VERB given (list, raw, session, details, hints, body)");

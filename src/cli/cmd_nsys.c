@@ -2,10 +2,12 @@
  * profiling run directory (`nsys analyze`) and summaries read straight from
  * an `nsys export --type sqlite` file. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "io/source.h"
 #include "nsys/nsys.h"
@@ -77,22 +79,45 @@ static int write_json(struct app *app, const char *path, const struct nsys_jv *v
 	return rc;
 }
 
+/* analyze's options */
+struct analyze_args {
+	const char *run_dir, *version;
+	bool from_csv;
+};
+
+static const struct vo analyze_opts[] = {
+    {.lname = "run-dir", .type = VO_STRING, .off = offsetof(struct analyze_args, run_dir)},
+    {.lname = "from-csv", .type = VO_FLAG, .off = offsetof(struct analyze_args, from_csv)},
+    {.lname = "nsys-version", .type = VO_STRING, .off = offsetof(struct analyze_args, version)},
+};
+
+/* The options of an nsys verb into base, no operand beyond max; 0 or the
+ * exit status after the message. */
+static int nsys_args(struct app *app, const struct vo *v, size_t n, void *base, int argc,
+		     char **argv, const char **ops, int max, int *nops)
+{
+	const char **all = calloc((size_t)argc + 1, sizeof *all);
+	if (!all)
+		return usage(app, "out of memory");
+	int rc = app_parse(app, "nsys", v, n, base, argc, argv, all, nops);
+	if (!rc && *nops > max)
+		rc = usage(app, "unexpected argument (see --help)");
+	for (int i = 0; !rc && i < *nops; i++)
+		ops[i] = all[i];
+	free(all);
+	return rc;
+}
+
 static int analyze(struct app *app, int argc, char **argv)
 {
-	const char *run_dir = NULL, *version = NULL;
-	bool from_csv = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--run-dir") && i + 1 < argc)
-			run_dir = argv[++i];
-		else if (!strncmp(argv[i], "--run-dir=", 10))
-			run_dir = argv[i] + 10;
-		else if (!strcmp(argv[i], "--from-csv"))
-			from_csv = true;
-		else if (!strcmp(argv[i], "--nsys-version") && i + 1 < argc)
-			version = argv[++i];
-		else
-			return usage(app, "analyze: unexpected argument (see --help)");
-	}
+	struct analyze_args aa = {0};
+	int nops;
+	int prc = nsys_args(app, analyze_opts, sizeof analyze_opts / sizeof analyze_opts[0], &aa,
+			    argc, argv, NULL, 0, &nops);
+	if (prc)
+		return prc;
+	const char *run_dir = aa.run_dir, *version = aa.version;
+	bool from_csv = aa.from_csv;
 	if (!run_dir)
 		return usage(app, "analyze: --run-dir DIR is required");
 	struct stat st;
@@ -134,6 +159,16 @@ static int analyze(struct app *app, int argc, char **argv)
 
 /* ---- SQLite views ---- */
 
+struct sqlite_args {
+	const char *manifest, *capture, *iterations;
+};
+
+static const struct vo sqlite_opts[] = {
+    {.lname = "manifest", .type = VO_STRING, .off = offsetof(struct sqlite_args, manifest)},
+    {.lname = "capture-range", .type = VO_STRING, .off = offsetof(struct sqlite_args, capture)},
+    {.lname = "iterations", .type = VO_STRING, .off = offsetof(struct sqlite_args, iterations)},
+};
+
 static int sqlite_cmd(struct app *app, int argc, char **argv)
 {
 	const char *path = argv[0], *manifest = NULL, *capture = "profile-target",
@@ -144,29 +179,23 @@ static int sqlite_cmd(struct app *app, int argc, char **argv)
 	static const enum nsys_sql_view views[] = {
 	    NSYS_SQL_INFO, NSYS_SQL_KERNELS, NSYS_SQL_MEMCPY, NSYS_SQL_API,
 	    NSYS_SQL_NVTX, NSYS_SQL_STEPS,   NSYS_SQL_DEVICES};
-	bool view_set = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--manifest") && i + 1 < argc) {
-			manifest = argv[++i];
-			continue;
+	struct sqlite_args sa = {.capture = capture};
+	const char *verb[1];
+	int nops;
+	int prc = nsys_args(app, sqlite_opts, sizeof sqlite_opts / sizeof sqlite_opts[0], &sa, argc,
+			    argv, verb, 1, &nops);
+	if (prc)
+		return prc;
+	manifest = sa.manifest;
+	capture = sa.capture;
+	iterations = sa.iterations;
+	for (size_t k = 0; nops && k < sizeof names / sizeof names[0]; k++)
+		if (!strcmp(verb[0], names[k])) {
+			view = views[k];
+			nops = 0;
 		}
-		if (!strcmp(argv[i], "--capture-range") && i + 1 < argc) {
-			capture = argv[++i];
-			continue;
-		}
-		if (!strcmp(argv[i], "--iterations") && i + 1 < argc) {
-			iterations = argv[++i];
-			continue;
-		}
-		bool found = false;
-		for (size_t k = 0; k < sizeof names / sizeof names[0] && !view_set; k++)
-			if (!strcmp(argv[i], names[k])) {
-				view = views[k];
-				found = view_set = true;
-			}
-		if (!found)
-			return usage(app, "unexpected argument (see --help)");
-	}
+	if (nops)
+		return usage(app, "unexpected argument (see --help)");
 	struct arena a;
 	arena_init(&a);
 	struct err e = {0};

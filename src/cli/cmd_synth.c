@@ -1,11 +1,13 @@
 /* cmd_synth: `gpuprof synth`, a deterministic synthetic Kineto trace for
  * examples, tests and benchmarks (the generator is src/synth). */
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "synth/synth.h"
 
@@ -94,60 +96,94 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+/* The options; the numbers are kept as text (num[], in the order of the
+ * first declarations) and read after the walk with their own syntax. */
+enum {
+	SYNTH_ARG_SIZE,
+	SYNTH_ARG_STEPS,
+	SYNTH_ARG_SEED,
+	SYNTH_ARG_RANKS,
+	SYNTH_ARG_RANK,
+	SYNTH_ARG_STREAMS,
+	SYNTH_NARGS
+};
+
+struct synth_args {
+	const char *num[SYNTH_NARGS];
+	bool gzip, truncate, anomalies;
+	int model;
+};
+
+static const struct vo_value models[] = {
+    {"resnet", SYNTH_MODEL_RESNET, false}, {"tiny", SYNTH_MODEL_TINY, false}, {NULL, 0, false}};
+
+#define SYNTH_NUM(name, k)                                                                         \
+	{                                                                                          \
+		.lname = name, .type = VO_STRING,                                                  \
+		.off = offsetof(struct synth_args, num) + (k) * sizeof(const char *)               \
+	}
+static const struct vo synth_opts_decl[] = {
+    SYNTH_NUM("size", SYNTH_ARG_SIZE),
+    SYNTH_NUM("steps", SYNTH_ARG_STEPS),
+    SYNTH_NUM("seed", SYNTH_ARG_SEED),
+    SYNTH_NUM("ranks", SYNTH_ARG_RANKS),
+    SYNTH_NUM("rank", SYNTH_ARG_RANK),
+    SYNTH_NUM("streams", SYNTH_ARG_STREAMS),
+    {.lname = "gzip", .type = VO_FLAG, .off = offsetof(struct synth_args, gzip)},
+    {.lname = "truncate", .type = VO_FLAG, .off = offsetof(struct synth_args, truncate)},
+    {.lname = "anomalies", .type = VO_FLAG, .off = offsetof(struct synth_args, anomalies)},
+    {.lname = "model", .type = VO_ENUM, .off = offsetof(struct synth_args, model), .vals = models},
+};
+#undef SYNTH_NUM
+
 int cmd_synth(struct app *app, int argc, char **argv)
 {
 	struct synth_opts o;
 	synth_opts_init(&o);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+	struct synth_args a = {.model = (int)o.model};
+	const char **ops = calloc((size_t)argc + 1, sizeof *ops);
+	int nops = 0;
+	if (!ops)
+		return app_usage(app, "synth", "out of memory");
+	int rc = app_parse(app, "synth", synth_opts_decl,
+			   sizeof synth_opts_decl / sizeof synth_opts_decl[0], &a, argc, argv, ops,
+			   &nops);
+	if (!rc && nops)
+		rc = app_usage(app, "synth", "takes no operand ('%s'): give -o FILE", ops[0]);
+	free(ops);
+	if (rc)
+		return rc;
+	o.gzip = a.gzip;
+	o.truncate = a.truncate;
+	o.anomalies = a.anomalies;
+	o.model = (enum synth_model)a.model;
+	/* the numbers: SIZE with a unit, counts with their own bounds */
+	for (size_t k = 0; k < sizeof a.num / sizeof a.num[0]; k++) {
+		const char *v = a.num[k];
 		uint64_t x;
-		if (!strcmp(a, "--gzip")) {
-			o.gzip = true;
-		} else if (!strcmp(a, "--truncate")) {
-			o.truncate = true;
-		} else if (!strcmp(a, "--anomalies")) {
-			o.anomalies = true;
-		} else if (!strcmp(a, "--model")) {
-			if (!v)
-				return app_usage(app, "synth", "option %s needs a value", a);
-			i++;
-			if (!strcmp(v, "resnet"))
-				o.model = SYNTH_MODEL_RESNET;
-			else if (!strcmp(v, "tiny"))
-				o.model = SYNTH_MODEL_TINY;
-			else
-				return app_usage(app, "synth",
-						 "--model must be resnet or tiny, not '%s'", v);
-		} else if (!strcmp(a, "--size") || !strcmp(a, "--steps") || !strcmp(a, "--seed") ||
-			   !strcmp(a, "--ranks") || !strcmp(a, "--rank") ||
-			   !strcmp(a, "--streams")) {
-			if (!v)
-				return app_usage(app, "synth", "option %s needs a value", a);
-			i++;
-			int bad;
-			if (!strcmp(a, "--size")) {
-				bad = parse_size(v, &o.size) || !o.size;
-			} else if (!strcmp(a, "--seed")) {
-				bad = parse_u64(v, UINT64_MAX, &o.seed);
-			} else {
-				bad = parse_u64(v, UINT32_MAX, &x);
-				if (!strcmp(a, "--steps")) {
-					o.steps = (uint32_t)x;
-					bad = bad || !x;
-				} else if (!strcmp(a, "--ranks")) {
-					o.world_size = (uint32_t)x;
-				} else if (!strcmp(a, "--rank")) {
-					o.rank = (uint32_t)x;
-				} else {
-					o.streams = (uint32_t)x;
-				}
-			}
-			if (bad)
-				return app_usage(app, "synth", "bad value for %s: '%s'", a, v);
+		if (!v)
+			continue;
+		int bad;
+		if (k == SYNTH_ARG_SIZE) {
+			bad = parse_size(v, &o.size) || !o.size;
+		} else if (k == SYNTH_ARG_SEED) {
+			bad = parse_u64(v, UINT64_MAX, &o.seed);
 		} else {
-			return app_usage(app, "synth", "unknown option '%s'", a);
+			bad = parse_u64(v, UINT32_MAX, &x);
+			if (k == SYNTH_ARG_STEPS) {
+				o.steps = (uint32_t)x;
+				bad = bad || !x;
+			} else if (k == SYNTH_ARG_RANKS) {
+				o.world_size = (uint32_t)x;
+			} else if (k == SYNTH_ARG_RANK) {
+				o.rank = (uint32_t)x;
+			} else {
+				o.streams = (uint32_t)x;
+			}
 		}
+		if (bad)
+			return app_usage(app, "synth", "bad value for --%s: '%s'",
+					 synth_opts_decl[k].lname, v);
 	}
 	if ((!app->output || !strcmp(app->output, "-")) && isatty(STDOUT_FILENO))
 		return app_usage(app, "synth",
@@ -165,7 +201,7 @@ int cmd_synth(struct app *app, int argc, char **argv)
 	if (app_out_open(app, &e))
 		return app_fail(app, &e);
 	int r = synth_write(&o, app->out, &st, &e);
-	int rc = app_out_close(app, r == 0, r ? NULL : &e);
+	rc = app_out_close(app, r == 0, r ? NULL : &e);
 	if (r)
 		return app_fail(app, &e);
 	if (rc)

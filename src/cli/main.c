@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "cli/cli.h"
+#include "core/suggest.h"
 
 #ifndef GP_VERSION
 #define GP_VERSION "0.0.0-dev"
@@ -17,29 +18,47 @@
 #define GP_BUILD "release"
 #endif
 
+/* The commands in the order of `gpuprof --help`; a view's row names its
+ * kind, and its summary, help and parsing come from the registry. */
 static const struct cmd commands[] = {
-    {"info", "what a trace is: format, versions, devices, counts, anomalies", cmd_info_help,
-     cmd_info},
-    {"steps", "training steps and their time breakdown (Kernel, Memcpy, ..., Other)",
-     cmd_steps_help, cmd_steps},
-    {"summary", "overview: GPUs, steps, average step breakdown, GPU utilization", cmd_summary_help,
-     cmd_summary},
-    {"ops", "operator table (torch-tb-profiler's Operator view)", cmd_ops_help, cmd_ops},
-    {"kernels", "kernel table (torch-tb-profiler's Kernel view)", cmd_kernels_help, cmd_kernels},
-    {"memory", "memory by operator, peaks, curve, allocations (tb's Memory view)", cmd_memory_help,
-     cmd_memory},
+    {"info", NULL, NULL, NULL, true, VIEW_INFO},
+    {"steps", NULL, NULL, NULL, true, VIEW_STEPS},
+    {"summary", NULL, NULL, NULL, true, VIEW_SUMMARY},
+    {"ops", NULL, NULL, NULL, true, VIEW_OPS},
+    {"kernels", NULL, NULL, NULL, true, VIEW_KERNELS},
+    {"memory", NULL, NULL, NULL, true, VIEW_MEMORY},
     {"dist", "distributed view: overlap, wait time, collectives per worker (tb)", cmd_dist_help,
-     cmd_dist},
-    {"top", "where the time goes: counts, time by category, top operations (self, total)",
-     cmd_top_help, cmd_top},
+     cmd_dist, false, 0},
+    {"top", NULL, NULL, NULL, true, VIEW_TOP},
     {"export", "call stacks for other tools: pprof, folded stacks, speedscope", cmd_export_help,
-     cmd_export},
-    {"ncu", "Nsight Compute reports: list, raw, session, details, hints", cmd_ncu_help, cmd_ncu},
+     cmd_export, false, 0},
+    {"ncu", "Nsight Compute reports: list, raw, session, details, hints", cmd_ncu_help, cmd_ncu,
+     false, 0},
     {"nsys", "Nsight Systems: per-iteration NVTX analysis, SQLite export summaries", cmd_nsys_help,
-     cmd_nsys},
-    {"serve", "local web viewer of traces (prints the URL)", cmd_serve_help, cmd_serve},
-    {"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help, cmd_synth},
+     cmd_nsys, false, 0},
+    {"serve", "local web viewer of traces (prints the URL)", cmd_serve_help, cmd_serve, false, 0},
+    {"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help, cmd_synth,
+     false, 0},
 };
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+const char *const cli_global_options[] = {
+    "--format", "--output", "-o",     "--quiet", "-q",	      "--strict",
+    "--step",	"--range",  "--help", "-h",	 "--version", NULL,
+};
+
+static const char *cmd_summary_of(const struct cmd *c)
+{
+	return c->is_view ? view_get(c->view)->summary : c->summary;
+}
+
+static void print_cmd_help(const struct cmd *c)
+{
+	if (c->is_view)
+		app_print_view_help(stdout, view_get(c->view));
+	else
+		fputs(c->help, stdout);
+}
 
 static const char global_help[] =
     "Global options (accepted before or after the command):\n"
@@ -65,8 +84,8 @@ static void print_help(FILE *f)
 		"Compute reports, Nsight Systems runs and exports)\n\n"
 		"Usage: gpuprof [global options] COMMAND [options] FILE...\n\nCommands:\n",
 		GP_VERSION);
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, cmd_summary_of(&commands[i]));
 	fprintf(f,
 		"\n%s\nRun 'gpuprof COMMAND --help' for a command's options. "
 		"'-' as FILE reads standard input.\n",
@@ -88,10 +107,33 @@ static void print_version(void)
 
 static const struct cmd *find_cmd(const char *name)
 {
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
+}
+
+/* "unknown command 'X'", the closest command when one is close, and the
+ * commands. */
+static void unknown_command(const char *name)
+{
+	const char *names[NCOMMANDS];
+	char list[256];
+	size_t len = 0;
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		names[i] = commands[i].name;
+		int w = snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", names[i]);
+		if (w > 0 && (size_t)w < sizeof list - len)
+			len += (size_t)w;
+	}
+	const char *close = sug_closest(name, names, NCOMMANDS);
+	if (close)
+		fprintf(stderr,
+			"gpuprof: unknown command '%s'; did you mean '%s'? (commands: %s)\n", name,
+			close, list);
+	else
+		fprintf(stderr, "gpuprof: unknown command '%s' (commands: %s)\n", name, list);
+	fputs("Try 'gpuprof --help'.\n", stderr);
 }
 
 static int parse_format(const char *s, enum rep_format *f)
@@ -107,73 +149,112 @@ static int parse_format(const char *s, enum rep_format *f)
 	return 0;
 }
 
+/* A global option with a value: its value into app (0), or -1 after
+ * printing the error. */
+static int set_global(struct app *app, char which, const char *val)
+{
+	if (which == 's') {
+		app->step = val;
+	} else if (which == 'r') {
+		app->range = val;
+	} else if (which == 'o') {
+		app->output = val;
+	} else if (parse_format(val, &app->format)) {
+		fprintf(stderr, "gpuprof: --format must be table, csv or json, not '%s'\n", val);
+		return -1;
+	} else {
+		app->format_set = true;
+	}
+	return 0;
+}
+
+/* Which global option with a value a is ('f'ormat, 'o'utput, 's'tep,
+ * 'r'ange; 0: none) and, for --name=value, its value. */
+static char global_with_value(const char *a, const char **val)
+{
+	static const struct {
+		const char *name;
+		char which;
+	} g[] = {
+	    {"--format", 'f'}, {"--output", 'o'}, {"-o", 'o'}, {"--step", 's'}, {"--range", 'r'}};
+	*val = NULL;
+	for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
+		size_t n = strlen(g[k].name);
+		if (strncmp(a, g[k].name, n))
+			continue;
+		if (!a[n])
+			return g[k].which;
+		if (a[n] == '=' && a[1] == '-') {
+			*val = a + n + 1;
+			return g[k].which;
+		}
+	}
+	return 0;
+}
+
 /* Takes the global options out of argv (they may appear anywhere before
- * "--"); returns the new argc or -1 after printing a usage error. */
+ * "--"): --name value, --name=value, -o FILE, -oFILE, and -q leading a
+ * bundle of short options ("-qn5" leaves "-n5" to the command). Returns the
+ * new argc or -1 after printing a usage error. */
 static int take_globals(struct app *app, int argc, char **argv)
 {
 	int out = 1;
 	bool dashdash = false;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-		if (dashdash) {
-			argv[out++] = argv[i];
+		char *a = argv[i];
+		const char *val, *label = a; /* label: the option, for messages */
+		char which;
+		if (dashdash || a[0] != '-' || !a[1]) {
+			argv[out++] = a;
 			continue;
 		}
 		if (!strcmp(a, "--")) {
 			dashdash = true;
-			argv[out++] = argv[i];
+			argv[out++] = a;
 			continue;
 		}
-		if (!strcmp(a, "--step") || !strcmp(a, "--range")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "gpuprof: option %s needs a value\n", a);
-				return -1;
+		if (!strcmp(a, "--quiet")) {
+			app->quiet = true;
+			continue;
+		}
+		if (!strcmp(a, "--strict")) {
+			app->strict = true;
+			continue;
+		}
+		if (a[1] != '-') { /* a short bundle: leading q's, then o or the rest */
+			char *p = a + 1;
+			for (; *p == 'q'; p++)
+				app->quiet = true;
+			if (!*p)
+				continue;
+			if (*p != 'o') {
+				if (p == a + 1) {
+					argv[out++] = a;
+				} else {
+					p[-1] = '-'; /* "-qn5": the command sees "-n5" */
+					argv[out++] = p - 1;
+				}
+				continue;
 			}
-			if (a[2] == 's')
-				app->step = argv[++i];
-			else
-				app->range = argv[++i];
-			continue;
+			label = "-o";
+			val = p[1] ? p + 1 : NULL;
+			which = 'o';
+		} else {
+			which = global_with_value(a, &val);
+			if (!which) {
+				argv[out++] = a;
+				continue;
+			}
 		}
-		if (!strncmp(a, "--step=", 7)) {
-			app->step = a + 7;
-			continue;
-		}
-		if (!strncmp(a, "--range=", 8)) {
-			app->range = a + 8;
-			continue;
-		}
-		if (!strcmp(a, "--format") || !strcmp(a, "-o") || !strcmp(a, "--output")) {
+		if (!val) {
 			if (i + 1 >= argc) {
-				fprintf(stderr, "gpuprof: option %s needs a value\n", a);
+				fprintf(stderr, "gpuprof: option %s needs a value\n", label);
 				return -1;
 			}
 			val = argv[++i];
-		} else if (!strncmp(a, "--format=", 9)) {
-			val = a + 9;
-			a = "--format";
-		} else if (!strncmp(a, "--output=", 9)) {
-			val = a + 9;
-			a = "-o";
 		}
-		if (val && !strcmp(a, "--format")) {
-			if (parse_format(val, &app->format)) {
-				fprintf(stderr,
-					"gpuprof: --format must be table, csv or json, not '%s'\n",
-					val);
-				return -1;
-			}
-			app->format_set = true;
-		} else if (val) {
-			app->output = val;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			app->quiet = true;
-		} else if (!strcmp(a, "--strict")) {
-			app->strict = true;
-		} else {
-			argv[out++] = argv[i];
-		}
+		if (set_global(app, which, val))
+			return -1;
 	}
 	argv[out] = NULL;
 	return out;
@@ -194,7 +275,7 @@ int main(int argc, char **argv)
 	const char *name = argv[1];
 	if (cli_is_help(name) || !strcmp(name, "help")) {
 		if (argc > 2 && find_cmd(argv[2])) {
-			fputs(find_cmd(argv[2])->help, stdout);
+			print_cmd_help(find_cmd(argv[2]));
 			fputs("\n", stdout);
 			fputs(global_help, stdout);
 			return 0;
@@ -206,18 +287,24 @@ int main(int argc, char **argv)
 		print_version();
 		return 0;
 	}
+	if (!strcmp(name, "--man-options")) { /* hidden: tests/cli checks the man page */
+		app_print_man_options(stdout);
+		return 0;
+	}
 	const struct cmd *c = find_cmd(name);
 	if (!c) {
-		fprintf(stderr, "gpuprof: unknown command '%s'\nTry 'gpuprof --help'.\n", name);
+		unknown_command(name);
 		return 2;
 	}
 	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++) {
 		if (cli_is_help(argv[i])) {
-			fputs(c->help, stdout);
+			print_cmd_help(c);
 			fputs("\n", stdout);
 			fputs(global_help, stdout);
 			return 0;
 		}
 	}
+	if (c->is_view)
+		return app_cmd_view(&app, view_get(c->view), argc - 1, argv + 1);
 	return c->run(&app, argc - 1, argv + 1);
 }

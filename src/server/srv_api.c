@@ -11,6 +11,7 @@
 #include "ncu/ncu.h"
 #include "report/report.h"
 #include "core/lru.h"
+#include "core/suggest.h"
 #include "server/srv_int.h"
 #include "tbprof/select.h"
 #include "views/view.h"
@@ -117,111 +118,79 @@ static enum MHD_Result reply_files(struct srv *s, struct MHD_Connection *c, int 
 	return res;
 }
 
-/* The query parameters each view takes (the commands' options). */
-static const char *const view_params[VIEW_COUNT] = {
-    [VIEW_SUMMARY] = " tb_compat timeline step range ",
-    [VIEW_STEPS] = " tb_compat step range ",
-    [VIEW_OPS] = " tb_compat group_by stack sort top step range ",
-    [VIEW_KERNELS] = " tb_compat group_by top step range ",
-    [VIEW_MEMORY] =
-	" tb_compat device curve events step_plot start_ns end_ns points top step range ",
-};
-
-/* Fills o from the query; a message in msg (and -1) when a value is bad. */
-static int parse_opts(struct MHD_Connection *c, enum view_kind k, struct view_opts *o, char *msg,
-		      size_t n)
+/* The query parameters of view d, " a b c ": its options' query names, and
+ * step and range (a window of the trace, srv_select.c) unless it describes
+ * whole files. */
+static void view_params(const struct view_decl *d, char *buf, size_t n)
 {
-	view_opts_init(o);
-	o->tb_compat = srv_flag(c, "tb_compat");
-	o->timeline = srv_flag(c, "timeline");
-	o->ops_stack = srv_flag(c, "stack");
-	o->curve = srv_flag(c, "curve");
-	o->events = srv_flag(c, "events");
-	o->step_plot = srv_flag(c, "step_plot") && o->curve;
-	o->device = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "device");
-	if (o->device && !*o->device)
-		o->device = NULL;
-	const char *g = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "group_by");
-	if (g && k == VIEW_OPS) {
-		if (!strcmp(g, "op+shape") || !strcmp(g, "op shape"))
-			o->ops_group = OPS_BY_NAME_SHAPE;
-		else if (strcmp(g, "op"))
-			return snprintf(msg, n, "group_by must be op or op+shape"), -1;
-	} else if (g && k == VIEW_KERNELS) {
-		if (!strcmp(g, "kernel+op") || !strcmp(g, "kernel op"))
-			o->kern_group = KERN_BY_NAME_OP;
-		else if (strcmp(g, "kernel"))
-			return snprintf(msg, n, "group_by must be kernel or kernel+op"), -1;
+	size_t len = (size_t)snprintf(buf, n, " ");
+	for (size_t i = 0; i < d->nopts && len < n; i++)
+		if (d->opts[i].api)
+			len += (size_t)snprintf(buf + len, n - len, "%s ", d->opts[i].api);
+	if (!(d->flags & VIEW_WHOLE_FILE) && len < n)
+		snprintf(buf + len, n - len, "step range ");
+}
+
+/* "VIEW takes no parameter 'X'", with the closest parameter when one is
+ * close. */
+static enum MHD_Result reply_bad_param(struct MHD_Connection *c, const struct view_decl *d,
+				       const char *bad)
+{
+	const char *names[40];
+	size_t k = 0;
+	for (size_t i = 0; i < d->nopts && k < 38; i++)
+		if (d->opts[i].api)
+			names[k++] = d->opts[i].api;
+	if (!(d->flags & VIEW_WHOLE_FILE)) {
+		names[k++] = "step";
+		names[k++] = "range";
 	}
-	const char *sort = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "sort");
-	if (sort && *sort) {
-		int sv = ops_sort_parse(sort);
-		if (sv < 0 || sv == OPS_SORT_TB)
-			return snprintf(msg, n, "unknown sort column"), -1;
-		o->ops_sort = (enum ops_sort)sv;
-	}
-	const char *top = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "top");
-	if (top && *top) {
-		char *end;
-		long long v = strtoll(top, &end, 10);
-		if (*end || v < 0)
-			return snprintf(msg, n, "top needs a count"), -1;
-		o->top = (size_t)v;
-		if (k == VIEW_MEMORY && (!o->events || !v))
-			return snprintf(msg, n, "top takes a count of at least 1, with events"), -1;
-	}
-	/* memory: start_ns/end_ns = --start/--end (integer ns since the profiler start) */
-	for (int i = 0; i < 2; i++) {
-		const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
-							    i ? "end_ns" : "start_ns");
-		if (!v || !*v)
+	const char *close = sug_closest(bad, names, k);
+	if (close)
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
+				       "%s takes no parameter '%s'; did you mean '%s'?", d->name,
+				       bad, close);
+	return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s takes no parameter '%s'", d->name, bad);
+}
+
+/* Fills o from the query, through d's option declarations (the parsing and
+ * the messages of the CLI's options); an empty value is no value, as a
+ * form's empty field. A message in msg (and -1) when a value is bad. */
+static int parse_opts(struct MHD_Connection *c, const struct view_decl *d, struct view_opts *o,
+		      char *msg, size_t n)
+{
+	view_opts_defaults(d, o);
+	for (size_t i = 0; i < d->nopts; i++) {
+		const struct vo *opt = &d->opts[i];
+		if (!opt->api)
 			continue;
-		char *end;
-		errno = 0;
-		long long ns = strtoll(v, &end, 10);
-		if (*end || errno)
-			return snprintf(msg, n, "start_ns and end_ns take integer nanoseconds"), -1;
-		*(i ? &o->window.end : &o->window.start) = ns;
-		o->windowed = true;
+		const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, opt->api);
+		if (!v || (!*v && opt->type != VO_FLAG))
+			continue;
+		if (vo_parse(opt, VO_API, o, v, msg, n))
+			return -1;
 	}
-	if (o->window.end < o->window.start)
-		return snprintf(msg, n, "end_ns is before start_ns"), -1;
-	/* memory: points = --curve-points */
-	const char *pts = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "points");
-	if (pts && *pts) {
-		char *end;
-		long long v = strtoll(pts, &end, 10);
-		if (*end || v < MEM_CURVE_KEEP || !o->curve || o->step_plot)
-			return snprintf(msg, n,
-					"points takes a count of at least %d, with curve and "
-					"without step_plot",
-					MEM_CURVE_KEEP),
-			       -1;
-		o->curve_points = (size_t)v;
-	}
+	if (d->check && d->check(d, o, VO_API, msg, n))
+		return -1;
 	/* steps: step picks rows, as `gpuprof steps --step` (the other views'
 	 * step is a cut: srv_select.c) */
 	const char *step = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "step");
-	if (step && *step && k == VIEW_STEPS) {
-		if (tr_parse_steps(step, &o->step_lo, &o->step_hi))
-			return snprintf(msg, n, "--step takes N or A-B, not '%.40s'", step), -1;
-		o->only_steps = true;
-		o->step_text = step;
-	}
+	if (step && *step && (d->flags & VIEW_STEP_ROWS))
+		return view_step_rows(o, step, msg, n);
 	return 0;
 }
 
-int srv_view_key(char *key, size_t n, int id, enum view_kind k)
+int srv_view_key(char *key, size_t n, int id, const struct view_decl *d)
 {
-	return snprintf(key, n, "%d/%s?", id, view_kind_name(k));
+	return snprintf(key, n, "%d/%s?", id, d->name);
 }
 
-int srv_view_json(struct srv *s, struct ses *ses, enum view_kind k, const struct view_opts *o,
-		  char **buf, size_t *len, struct err *e)
+int srv_view_json(struct srv *s, struct ses *ses, const struct view_decl *d,
+		  const struct view_opts *o, char **buf, size_t *len, struct err *e)
 {
 	struct view *v;
 	srv_job_begin(s);
-	int rc = view_compute(k, ses, o, &v, e);
+	int rc = view_compute(d, ses, o, &v, e);
 	srv_job_end(s);
 	if (rc)
 		return rc;
@@ -258,19 +227,20 @@ static enum MHD_Result add_key(void *cls, enum MHD_ValueKind kind, const char *k
 	return MHD_YES;
 }
 
-static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int id, enum view_kind k)
+static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int id,
+				  const struct view_decl *d)
 {
-	char bad[SRV_BAD_PARAM];
-	if (srv_unknown_param(c, view_params[k], bad))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s takes no parameter '%s'",
-				       view_kind_name(k), bad);
+	char bad[SRV_BAD_PARAM], params[512];
+	view_params(d, params, sizeof params);
+	if (srv_unknown_param(c, params, bad))
+		return reply_bad_param(c, d, bad);
 	struct view_opts o;
-	char msg[128];
-	if (parse_opts(c, k, &o, msg, sizeof msg))
+	char msg[640];
+	if (parse_opts(c, d, &o, msg, sizeof msg))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
 	/* the cache key: the file, the view and its parameters in request order
 	 * (the URL's length is capped, so the key's is too) */
-	struct cache_key ck = {.n = srv_view_key(ck.key, sizeof ck.key, id, k)};
+	struct cache_key ck = {.n = srv_view_key(ck.key, sizeof ck.key, id, d)};
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_key, &ck);
 	size_t clen;
 	if (ck.n < (int)sizeof ck.key)
@@ -289,13 +259,13 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 	struct err e = {0};
 	const char *step, *range;
 	struct srv_win *win = NULL; /* step=/range=: a window of t (srv_select.c) */
-	int rc = srv_selection(c, k == VIEW_STEPS, &step, &range)
+	int rc = srv_selection(c, (d->flags & VIEW_STEP_ROWS) != 0, &step, &range)
 		     ? srv_window_get(s, id, t, step, range, &win, &e)
 		     : 0;
 	char *buf = NULL;
 	size_t len = 0;
 	if (!rc)
-		rc = srv_view_json(s, win ? srv_window_ses(win) : srv_file_ses(s, id), k, &o, &buf,
+		rc = srv_view_json(s, win ? srv_window_ses(win) : srv_file_ses(s, id), d, &o, &buf,
 				   &len, &e);
 	srv_window_put(s, win);
 	if (rc)
@@ -399,9 +369,9 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 				return srv_api_trace(s, c, (int)id);
 			if (!strcmp(end, "/annotations"))
 				return srv_api_annotations(s, c, (int)id);
-			enum view_kind k = view_kind_parse(end + 1);
-			if (k != VIEW_COUNT)
-				return reply_view(s, c, (int)id, k);
+			const struct view_decl *d = view_find(end + 1);
+			if (d) /* a view of the registry; any other name is no endpoint */
+				return reply_view(s, c, (int)id, d);
 		}
 	}
 	return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint: %s", url);

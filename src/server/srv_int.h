@@ -159,9 +159,9 @@ int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_
  * computed in a job slot, into a malloc'd *buf; the cache key of the view
  * asked without parameters ("ID/VIEW?", to which a request's parameters
  * are appended in order). srv_api.c. */
-int srv_view_json(struct srv *s, struct ses *ses, enum view_kind k, const struct view_opts *o,
-		  char **buf, size_t *len, struct err *e);
-int srv_view_key(char *key, size_t n, int id, enum view_kind k);
+int srv_view_json(struct srv *s, struct ses *ses, const struct view_decl *d,
+		  const struct view_opts *o, char **buf, size_t *len, struct err *e);
+int srv_view_key(char *key, size_t n, int id, const struct view_decl *d);
 /* Answers computed ahead (srv_warm.c): after a trace is added, a background
  * thread computes the views its first pages ask for (summary, steps, ops,
  * kernels, without parameters) into the answer cache, so the Overview of a

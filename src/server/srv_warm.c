@@ -44,7 +44,8 @@ static void warm_file(struct srv *s, int id)
 		if (stop)
 			return;
 		char key[64];
-		srv_view_key(key, sizeof key, id, warm_views[k]);
+		const struct view_decl *d = view_get(warm_views[k]);
+		srv_view_key(key, sizeof key, id, d);
 		size_t len;
 		char *have = lru_get(s->cache, key, &len);
 		if (have) { /* a request was first */
@@ -52,13 +53,13 @@ static void warm_file(struct srv *s, int id)
 			continue;
 		}
 		struct view_opts o;
-		view_opts_init(&o);
+		view_opts_defaults(d, &o);
 		struct err e = {0};
 		char *buf;
 		pthread_mutex_lock(&s->warm->mu);
 		snprintf(s->warm->busy, sizeof s->warm->busy, "%s", key);
 		pthread_mutex_unlock(&s->warm->mu);
-		if (!srv_view_json(s, ses, warm_views[k], &o, &buf, &len, &e)) {
+		if (!srv_view_json(s, ses, d, &o, &buf, &len, &e)) {
 			lru_put(s->cache, key, buf, len);
 			free(buf);
 		} /* else: the request will meet (and report) the same error */

@@ -1,14 +1,45 @@
-/* view: the view table (names, compute, emit, free) and the steps view
- * (`gpuprof steps`: one row per training step and where its time went). */
+/* view: the registry of views (see view.h), computing and emitting a view
+ * through its declaration, and the steps view (`gpuprof steps`: one row per
+ * training step and where its time went). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "tbprof/select.h"
 #include "views/view_int.h"
 
-static const char *const kind_names[VIEW_COUNT] = {
-    [VIEW_SUMMARY] = "summary", [VIEW_STEPS] = "steps",	  [VIEW_OPS] = "ops",
-    [VIEW_KERNELS] = "kernels", [VIEW_MEMORY] = "memory",
+/* The registry, in the order of `gpuprof --help`. Every kind has one row
+ * (view_get checks it), and the row's kind is its declaration's. */
+static const struct view_decl *const registry[] = {
+    &view_info_decl,	&view_steps_decl,  &view_summary_decl, &view_ops_decl,
+    &view_kernels_decl, &view_memory_decl, &view_top_decl,
 };
+_Static_assert(sizeof registry / sizeof registry[0] == VIEW_COUNT, "one row per view kind");
+
+size_t view_count(void)
+{
+	return VIEW_COUNT;
+}
+
+const struct view_decl *view_at(size_t i)
+{
+	return i < VIEW_COUNT ? registry[i] : NULL;
+}
+
+const struct view_decl *view_find(const char *name)
+{
+	for (size_t i = 0; i < VIEW_COUNT; i++)
+		if (!strcmp(name, registry[i]->name))
+			return registry[i];
+	return NULL;
+}
+
+const struct view_decl *view_get(enum view_kind k)
+{
+	for (size_t i = 0; i < VIEW_COUNT; i++)
+		if (registry[i]->kind == k)
+			return registry[i];
+	return NULL; /* not reached: one row per kind */
+}
 
 void view_opts_init(struct view_opts *o)
 {
@@ -20,17 +51,19 @@ void view_opts_init(struct view_opts *o)
 	o->window = (struct mem_window){INT64_MIN, INT64_MAX};
 }
 
-enum view_kind view_kind_parse(const char *name)
+void view_opts_defaults(const struct view_decl *d, struct view_opts *o)
 {
-	for (int k = 0; k < VIEW_COUNT; k++)
-		if (!strcmp(name, kind_names[k]))
-			return (enum view_kind)k;
-	return VIEW_COUNT;
+	view_opts_init(o);
+	vo_defaults(d->opts, d->nopts, o);
 }
 
-const char *view_kind_name(enum view_kind k)
+int view_step_rows(struct view_opts *o, const char *text, char *msg, size_t n)
 {
-	return k < VIEW_COUNT ? kind_names[k] : "?";
+	if (tr_parse_steps(text, &o->step_lo, &o->step_hi))
+		return snprintf(msg, n, "--step takes N or A-B, not '%.40s'", text), -1;
+	o->only_steps = true;
+	o->step_text = text;
+	return 0;
 }
 
 static const struct rep_col step_cols[] = {{"step", "Step", REP_STR},
@@ -42,7 +75,7 @@ static const struct rep_col step_cols[] = {{"step", "Step", REP_STR},
 };
 #define NSTEP_COLS ((int)(sizeof step_cols / sizeof step_cols[0]))
 
-static void steps_emit(struct view *vw, struct report *r)
+void view_steps_emit(struct view *vw, struct report *r)
 {
 	const struct st_result *s = &vw->steps;
 	bool compat = vw->o.tb_compat;
@@ -88,7 +121,7 @@ static void steps_emit(struct view *vw, struct report *r)
 
 /* The whole trace's steps; with only_steps, the rows of those steps (each
  * the row the full table shows: a step's start depends on the one before). */
-static int steps_compute(struct view *v, struct err *e)
+int view_steps_compute(struct view *v, struct err *e)
 {
 	int rc = view_steps_copy(v, e);
 	struct st_result *s = &v->steps;
@@ -127,36 +160,30 @@ int view_steps_copy(struct view *v, struct err *e)
 	return 0;
 }
 
-int view_compute(enum view_kind k, struct ses *s, const struct view_opts *o, struct view **out,
-		 struct err *e)
+int view_compute_many(const struct view_decl *d, struct ses *const *ss, size_t n,
+		      const struct view_opts *o, struct view **out, struct err *e)
 {
-	const struct trace *t = ses_trace(s);
 	*out = NULL;
-	if (k >= VIEW_COUNT)
+	if (!d || !n || (n > 1 && !(d->flags & VIEW_MANY)))
 		return err_set(e, ERR_USAGE, NULL, -1, "no such view");
+	const struct trace *t = ses_trace(ss[0]);
 	struct view *v = calloc(1, sizeof *v);
-	if (!v)
+	const struct trace **ts = v ? malloc(n * sizeof *ts) : NULL;
+	if (!ts) {
+		free(v);
 		return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
-	v->kind = k;
+	}
+	for (size_t i = 0; i < n; i++)
+		ts[i] = ses_trace(ss[i]);
+	v->kind = d->kind;
+	v->decl = d;
 	v->o = *o;
 	v->t = t;
-	v->ses = s;
+	v->ses = ss[0];
+	v->ts = ts;
+	v->nts = n;
 	v->dev = MEM_NO_DEV;
-	int rc;
-	switch (k) {
-	case VIEW_SUMMARY:
-		rc = view_summary_compute(v, e);
-		break;
-	case VIEW_STEPS:
-		rc = steps_compute(v, e);
-		break;
-	case VIEW_MEMORY:
-		rc = view_memory_compute(v, e);
-		break;
-	default:
-		rc = view_tables_compute(v, e);
-		break;
-	}
+	int rc = d->compute(v, e);
 	if (rc) {
 		view_free(v);
 		return rc;
@@ -165,31 +192,19 @@ int view_compute(enum view_kind k, struct ses *s, const struct view_opts *o, str
 	return 0;
 }
 
-void view_emit(struct view *v, struct report *r)
+int view_compute(const struct view_decl *d, struct ses *s, const struct view_opts *o,
+		 struct view **out, struct err *e)
 {
-	switch (v->kind) {
-	case VIEW_SUMMARY:
-		view_summary_emit(v, r);
-		break;
-	case VIEW_STEPS:
-		steps_emit(v, r);
-		break;
-	case VIEW_OPS:
-		view_ops_emit(v, r);
-		break;
-	case VIEW_KERNELS:
-		view_kernels_emit(v, r);
-		break;
-	default:
-		view_memory_emit(v, r);
-		break;
-	}
+	return view_compute_many(d, &s, 1, o, out, e);
 }
 
-void view_free(struct view *v)
+void view_emit(struct view *v, struct report *r)
 {
-	if (!v)
-		return;
+	v->decl->emit(v, r);
+}
+
+void view_tb_free(struct view *v)
+{
 	mem_stats_free(&v->mstats);
 	mem_curve_free(&v->mcurve);
 	mem_events_free(&v->mevents);
@@ -199,14 +214,22 @@ void view_free(struct view *v)
 	ov_free(&v->ov);
 	gm_free(&v->gm);
 	st_free(&v->steps);
+}
+
+void view_free(struct view *v)
+{
+	if (!v)
+		return;
+	v->decl->free(v);
+	free((void *)v->ts);
 	free(v);
 }
 
-int view_write(enum view_kind k, struct ses *s, const struct view_opts *o, struct report *r,
-	       struct err *e)
+int view_write(const struct view_decl *d, struct ses *s, const struct view_opts *o,
+	       struct report *r, struct err *e)
 {
 	struct view *v;
-	int rc = view_compute(k, s, o, &v, e);
+	int rc = view_compute(d, s, o, &v, e);
 	if (rc)
 		return rc;
 	view_emit(v, r);

@@ -1,17 +1,26 @@
-/* views: the trace views (summary, steps, ops, kernels, memory) as
- * computations that write to any report sink, with no CLI around them.
+/* views: the registry of views (info, summary, steps, ops, kernels, memory,
+ * top) and the views as computations that write to any report sink, with no
+ * CLI around them.
  *
- * A view is computed once (view_compute: the analyses of src/tbprof) and then
- * emitted into a struct report (view_emit) with the one column declaration
- * of each table, so `gpuprof <cmd>` and the HTTP API of `gpuprof serve`
- * produce the same tables from the same code. The split lets a caller open
- * its output only once the analysis has succeeded (the CLI writes nothing
- * on an error).
+ * Each view is declared once (struct view_decl): its name, a one-line
+ * summary, its help text, its options (views/view_opt.h: CLI spelling, API
+ * query name, type, default, validator, help line) and its compute, emit and
+ * free functions. `gpuprof NAME`, its --help, the man page's option lists
+ * and GET /api/file/ID/NAME of `gpuprof serve` all come from the registry,
+ * so a view that is not in it cannot be reached, and an unknown name finds
+ * nothing (view_find returns NULL) rather than another view.
+ *
+ * A view is computed once (view_compute: the analyses) and then emitted into
+ * a struct report (view_emit) with the one column declaration of each table,
+ * so the CLI and the HTTP API produce the same tables from the same code.
+ * The split lets a caller open its output only once the analysis has
+ * succeeded (the CLI writes nothing on an error).
  *
  * Layering: this area sits between the analyses and the front ends: it
- * depends on trace/, tbprof/ and report/ (and core), never on cli/ or server/. It was
- * given its own folder rather than src/report/ because report/ depends on
- * core only and must not know the trace model.
+ * depends on trace/, tbprof/, export/stacks (top) and report/ (and core),
+ * never on cli/ or server/. It was given its own folder rather than
+ * src/report/ because report/ depends on core only and must not know the
+ * trace model.
  *
  * A view owns its analysis results and reads the trace (which must outlive
  * it) without changing it, so several views may be computed on one trace
@@ -32,8 +41,19 @@
 #include "tbprof/ops.h"
 #include "tbprof/session.h"
 #include "trace/trace.h"
+#include "views/view_opt.h"
 
-enum view_kind { VIEW_SUMMARY, VIEW_STEPS, VIEW_OPS, VIEW_KERNELS, VIEW_MEMORY, VIEW_COUNT };
+/* The views' identities (the registry, view.c, says what each is). */
+enum view_kind {
+	VIEW_INFO,
+	VIEW_SUMMARY,
+	VIEW_STEPS,
+	VIEW_OPS,
+	VIEW_KERNELS,
+	VIEW_MEMORY,
+	VIEW_TOP,
+	VIEW_COUNT
+};
 
 /* The options of every view (the commands' options); view_opts_init gives
  * the commands' defaults. Fields a view does not use are ignored. */
@@ -47,7 +67,8 @@ struct view_opts {
 	bool ops_stack;		       /* ops: --stack */
 	enum ops_sort ops_sort;	       /* ops: --sort (OPS_SORT_TB = tb's default) */
 	enum kern_group kern_group;    /* kernels: --group-by */
-	size_t top;		       /* ops, kernels: --top (SIZE_MAX = all) */
+	size_t top;		       /* ops, kernels, memory, top: --top (SIZE_MAX = all) */
+	bool stack_gpu;		       /* top: --gpu */
 	const char *device;	       /* memory: --device (NULL = default) */
 	bool curve, events, step_plot; /* memory: --curve, --events, --step-plot */
 	bool windowed;		       /* memory: --start/--end given */
@@ -57,24 +78,62 @@ struct view_opts {
 
 struct view;
 
-void view_opts_init(struct view_opts *o);
-/* "summary", "steps", "ops", "kernels", "memory"; VIEW_COUNT when unknown. */
-enum view_kind view_kind_parse(const char *name);
-const char *view_kind_name(enum view_kind k);
+/* What a view asks of the front ends (struct view_decl's flags). */
+#define VIEW_MANY 1u	      /* takes several traces (info): one per TRACE... */
+#define VIEW_WHOLE_FILE 2u    /* describes whole files: refuses --step/--range */
+#define VIEW_STEP_ROWS 4u     /* --step picks rows of the whole trace's table */
+#define VIEW_OWN_ANOMALIES 8u /* lists the input anomalies itself: no note */
 
-/* Runs the analyses of view k on the session's trace; the links, steps
- * and operator tree come from the session (built there once, shared with
- * every other view of it), which must outlive the view. Errors: ERR_USAGE
- * for a request the trace cannot answer (no such memory device, no such
- * step), else what the analyses return. */
-int view_compute(enum view_kind k, struct ses *s, const struct view_opts *o, struct view **out,
-		 struct err *e);
+struct view_decl {
+	enum view_kind kind;
+	const char *name;      /* the command and the API's path segment */
+	const char *summary;   /* one line for `gpuprof --help` */
+	const char *help_head; /* `gpuprof NAME --help` up to its "Options:" list */
+	const char *help_tail; /* after the list (from its blank line) */
+	const struct vo *opts;
+	size_t nopts;
+	unsigned flags;
+	/* Checks of options against each other, after all are parsed; 0 or -1
+	 * with msg, naming the options as front end f spells them. NULL: none. */
+	int (*check)(const struct view_decl *d, struct view_opts *o, enum vo_front f, char *msg,
+		     size_t n);
+	int (*compute)(struct view *v, struct err *e);
+	void (*emit)(struct view *v, struct report *r);
+	void (*free)(struct view *v); /* the view's own results (view_free frees v) */
+};
+
+/* The registry, in the order `gpuprof --help` lists the commands. */
+size_t view_count(void);
+const struct view_decl *view_at(size_t i);
+/* The view named name, or NULL. */
+const struct view_decl *view_find(const char *name);
+/* The view of kind k (k < VIEW_COUNT: every kind is in the registry). */
+const struct view_decl *view_get(enum view_kind k);
+
+/* The commands' defaults for every view: the fields a view does not
+ * declare. view_opts_defaults adds the defaults d declares. */
+void view_opts_init(struct view_opts *o);
+void view_opts_defaults(const struct view_decl *d, struct view_opts *o);
+/* --step N|A-B of a VIEW_STEP_ROWS view (text kept for messages); 0 or -1
+ * with msg. */
+int view_step_rows(struct view_opts *o, const char *text, char *msg, size_t n);
+
+/* Runs the analyses of view d on the session's trace (or on the traces of
+ * ss[0..n) for a VIEW_MANY view); the links, steps and operator tree come
+ * from the session (built there once, shared with every other view of it),
+ * which must outlive the view. Errors: ERR_USAGE for a request the trace
+ * cannot answer (no such memory device, no such step), else what the
+ * analyses return. */
+int view_compute(const struct view_decl *d, struct ses *s, const struct view_opts *o,
+		 struct view **out, struct err *e);
+int view_compute_many(const struct view_decl *d, struct ses *const *ss, size_t n,
+		      const struct view_opts *o, struct view **out, struct err *e);
 /* Writes the view's tables and sections into r (which stays open). */
 void view_emit(struct view *v, struct report *r);
 void view_free(struct view *v);
 /* view_compute + view_emit + view_free. */
-int view_write(enum view_kind k, struct ses *s, const struct view_opts *o, struct report *r,
-	       struct err *e);
+int view_write(const struct view_decl *d, struct ses *s, const struct view_opts *o,
+	       struct report *r, struct err *e);
 
 /* The timeline (view_timeline.c, GET /api/file/ID/timeline): the events of
  * every track in a time window at a level of detail. Not a report table:

@@ -13,9 +13,13 @@
  * zero (their *_free functions accept zeroed structs). */
 struct view {
 	enum view_kind kind;
+	const struct view_decl *decl;
 	struct view_opts o;
-	const struct trace *t;
-	struct ses *ses;	/* t's shared analyses (links, steps, tree) */
+	const struct trace *t;	       /* ts[0] */
+	struct ses *ses;	       /* t's shared analyses (links, steps, tree) */
+	const struct trace *const *ts; /* VIEW_MANY: every trace given */
+	size_t nts;
+	void *priv;		/* a view's own results (info, top), freed by its decl's free */
 	struct st_result steps; /* a copy of the session's (steps --step cuts it) */
 	struct gm_result gm;
 	const struct optree *tree; /* the session's */
@@ -40,6 +44,14 @@ int view_memory_compute(struct view *v, struct err *e);
 void view_memory_emit(struct view *v, struct report *r);
 int view_summary_compute(struct view *v, struct err *e);
 void view_summary_emit(struct view *v, struct report *r);
+int view_steps_compute(struct view *v, struct err *e);
+void view_steps_emit(struct view *v, struct report *r);
+/* Frees the analysis results of the fields above (zeroed ones too). */
+void view_tb_free(struct view *v);
+
+/* The declarations of the registry (view.c lists them). */
+extern const struct view_decl view_info_decl, view_summary_decl, view_steps_decl, view_ops_decl,
+    view_kernels_decl, view_memory_decl, view_top_decl;
 
 #define VIEW_NC(a) ((int)(sizeof a / sizeof a[0]))
 

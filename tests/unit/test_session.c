@@ -51,7 +51,7 @@ void test_session_summary_step(struct t *t)
 		struct view_opts o;
 		view_opts_init(&o);
 		struct view *v = NULL;
-		CHECK_INT(t, view_compute(VIEW_SUMMARY, win, &o, &v, &e), 0);
+		CHECK_INT(t, view_compute(view_get(VIEW_SUMMARY), win, &o, &v, &e), 0);
 		view_free(v);
 		check_stats(t, win, 1, 1, 1, __LINE__);
 	}
@@ -79,13 +79,13 @@ void test_session_shared_by_views(struct t *t)
 					VIEW_KERNELS, VIEW_MEMORY, VIEW_SUMMARY};
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		struct view *v = NULL;
-		CHECK_INT(t, view_compute(kinds[i], s, &o, &v, &e), 0);
+		CHECK_INT(t, view_compute(view_get(kinds[i]), s, &o, &v, &e), 0);
 		view_free(v);
 	}
 	check_stats(t, s, 1, 1, 1, __LINE__);
 	o.tb_compat = true;
 	struct view *v = NULL;
-	CHECK_INT(t, view_compute(VIEW_SUMMARY, s, &o, &v, &e), 0);
+	CHECK_INT(t, view_compute(view_get(VIEW_SUMMARY), s, &o, &v, &e), 0);
 	view_free(v);
 	check_stats(t, s, 1, 2, 2, __LINE__);
 	/* the shared steps equal steps computed on their own: 2 steps, as

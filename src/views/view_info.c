@@ -1,12 +1,12 @@
-/* info: what a trace file is, what it holds, and what is wrong with it. */
+/* view_info: `gpuprof info`, what trace files are, what they hold, and what
+ * is wrong with them (GET /api/file/ID/info for one file). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/load.h"
+#include "views/view_int.h"
 
-const char cmd_info_help[] =
+static const char info_head[] =
     "Usage: gpuprof info [options] TRACE...\n"
     "\n"
     "Describe PyTorch profiler (Kineto) traces: the format (object or array form,\n"
@@ -19,11 +19,12 @@ const char cmd_info_help[] =
     "for standard input. With several traces, every table has a 'file' column.\n"
     "\n"
     "Options:\n"
-    "  --strict   exit 2 when the trace has any anomaly\n"
-    "\n"
-    "Examples:\n"
-    "  gpuprof info run/worker0.pt.trace.json.gz\n"
-    "  gpuprof info --format json rank*.json.gz > info.json\n";
+    "  --strict   exit 2 when the trace has any anomaly\n";
+
+static const char info_tail[] = "\n"
+				"Examples:\n"
+				"  gpuprof info run/worker0.pt.trace.json.gz\n"
+				"  gpuprof info --format json rank*.json.gz > info.json\n";
 
 struct info_ctx {
 	struct report *r;
@@ -283,8 +284,8 @@ static const struct info_table {
      NCOLS(anomalies_cols), rows_anomalies},
 };
 
-static void emit_table(struct info_ctx *c, const struct info_table *tb, struct trace *const *ts,
-		       int n)
+static void emit_table(struct info_ctx *c, const struct info_table *tb,
+		       const struct trace *const *ts, size_t n)
 {
 	static const struct rep_col file_col = {"file", "File", REP_STR};
 	struct rep_col all[16];
@@ -295,60 +296,44 @@ static void emit_table(struct info_ctx *c, const struct info_table *tb, struct t
 		all[k++] = tb->cols[i];
 	rep_table_begin(c->r, tb->name, tb->title, all, k);
 	struct tab b = {.c = c};
-	for (int i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		b.t = ts[i];
 		tb->rows(&b, ts[i]);
 	}
 	rep_table_end(c->r);
 }
 
-int cmd_info(struct app *app, int argc, char **argv)
+static int info_compute(struct view *v, struct err *e)
 {
-	int nfiles = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			continue;
-		if (argv[i][0] == '-' && argv[i][1])
-			return app_usage(app, "info", "unknown option '%s'", argv[i]);
-		nfiles++;
-	}
-	if (!nfiles)
-		return app_usage(app, "info", "no TRACE given");
-	if (app->step || app->range)
-		return app_usage(app, "info",
-				 "info describes whole files; --step and --range "
-				 "apply to the analysis commands");
-	struct trace **ts = calloc((size_t)nfiles, sizeof *ts);
-	if (!ts)
-		return 2;
-	int n = 0, rc = 0;
-	app->anomaly_notes = false; /* info prints them itself */
-	for (int i = 1; i < argc && !rc; i++) {
-		if (!strcmp(argv[i], "--"))
-			continue;
-		rc = app_load_trace(app, argv[i], &ts[n]);
-		if (!rc)
-			n++;
-	}
-	struct err e = {0};
-	if (!rc && (rc = app_out_open(app, &e)))
-		rc = app_fail(app, &e);
-	if (!rc) {
-		struct info_ctx c = {.r = rep_open(app->out, app->format), .multi = n > 1};
-		for (int i = 0; i < n; i++)
-			overview(&c, ts[i], i == 0);
-		if (c.multi)
-			rep_table_end(c.r);
-		for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++)
-			emit_table(&c, &tables[k], ts, n);
-		bool ok = c.r && rep_close(c.r) == 0;
-		if ((rc = app_out_close(app, ok, &e)))
-			rc = app_fail(app, &e);
-		else if (!ok)
-			rc = 2;
-	}
-	for (int i = 0; i < n; i++)
-		tr_free(ts[i]);
-	free(ts);
-	return rc;
+	(void)v;
+	(void)e;
+	return 0; /* the trace's own counts: nothing to analyse */
 }
+
+static void info_emit(struct view *v, struct report *r)
+{
+	struct info_ctx c = {.r = r, .multi = v->nts > 1};
+	for (size_t i = 0; i < v->nts; i++)
+		overview(&c, v->ts[i], i == 0);
+	if (c.multi)
+		rep_table_end(c.r);
+	for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++)
+		emit_table(&c, &tables[k], v->ts, v->nts);
+}
+
+static void info_free(struct view *v)
+{
+	(void)v;
+}
+
+const struct view_decl view_info_decl = {
+    .kind = VIEW_INFO,
+    .name = "info",
+    .summary = "what a trace is: format, versions, devices, counts, anomalies",
+    .help_head = info_head,
+    .help_tail = info_tail,
+    .flags = VIEW_MANY | VIEW_WHOLE_FILE | VIEW_OWN_ANOMALIES,
+    .compute = info_compute,
+    .emit = info_emit,
+    .free = info_free,
+};

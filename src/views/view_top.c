@@ -1,16 +1,14 @@
-/* top: `gpuprof top`, where a trace's time goes, from the same stacks as
- * the exports (src/export/stacks.h): pprof's flat is our self, its cum our
- * total. */
+/* view_top: `gpuprof top`, where a trace's time goes, from the same stacks
+ * as the exports (src/export/stacks.h): pprof's flat is our self, its cum
+ * our total. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/args.h"
-#include "cli/cli.h"
-#include "cli/load.h"
 #include "core/sort.h"
 #include "export/stacks.h"
+#include "views/view_int.h"
 
-const char cmd_top_help[] =
+static const char top_head[] =
     "Usage: gpuprof top [options] TRACE\n"
     "\n"
     "Where the time goes: event counts, time by category, and the top operations\n"
@@ -20,14 +18,12 @@ const char cmd_top_help[] =
     "total = inclusive time with nested calls of the same operation counted\n"
     "once (pprof's cum). An operation is a (name, category) pair.\n"
     "\n"
-    "Options:\n"
-    "  -n, --top N   rows in each top table (default 20; 0 = all)\n"
-    "  --gpu         count kernels, memcpys and memsets under the runtime call\n"
-    "                that launched them (as export --gpu)\n"
-    "\n"
-    "Examples:\n"
-    "  gpuprof top trace.json.gz\n"
-    "  gpuprof top -n 50 --format csv trace.json.gz\n";
+    "Options:\n";
+
+static const char top_tail[] = "\n"
+			       "Examples:\n"
+			       "  gpuprof top trace.json.gz\n"
+			       "  gpuprof top -n 50 --format csv trace.json.gz\n";
 
 /* A row to sort: the value sorted by beside its frame, since qsort passes
  * no context. Ties: name bytes, then category, so the order is total. */
@@ -128,64 +124,76 @@ static void emit(struct report *r, const struct stk_profile *p, struct top_row *
 	op_table(r, "top_self", "Top operations by self time", rows, n, top);
 }
 
-struct top_args {
-	struct stk_opts so;
-	size_t top;
+/* The stacks and the operations (every frame but the thread frames). */
+struct top_state {
+	struct stk_profile p;
+	struct top_row *rows;
+	size_t n;
 };
 
-/* -n / --top */
-static int set_top(void *ctx, const char *name, const char *v, char *msg, size_t n)
+static int top_compute(struct view *v, struct err *e)
 {
-	struct top_args *a = ctx;
-	if (app_parse_count(v, &a->top))
-		return snprintf(msg, n, "%s needs a count, not '%s'", name, v), -1;
+	struct top_state *s = calloc(1, sizeof *s);
+	if (!s)
+		return err_set(e, ERR_NOMEM, "", -1, "out of memory");
+	struct stk_opts so = {.merge_tracks = true, .gpu = v->o.stack_gpu};
+	int rc = stk_build(v->t, &so, &s->p, e);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	v->priv = s;
+	s->rows = malloc((s->p.nframes ? s->p.nframes : 1) * sizeof *s->rows);
+	if (!s->rows)
+		return err_set(e, ERR_NOMEM, "", -1, "out of memory");
+	for (size_t f = 0; f < s->p.nframes; f++)
+		if (s->p.frames[f].kind != STK_THREAD_KIND)
+			s->rows[s->n++] = (struct top_row){.f = &s->p.frames[f]};
 	return 0;
 }
 
-int cmd_top(struct app *app, int argc, char **argv)
+static void top_emit(struct view *v, struct report *r)
 {
-	struct top_args a = {.so = {.merge_tracks = true}, .top = 20};
-	const struct arg_spec spec[] = {
-	    {"--gpu", &a.so.gpu, NULL}, {"-n", NULL, set_top}, {"--top", NULL, set_top}};
-	const char *path;
-	int rc = app_args(app, "top", "TRACE", argc, argv, spec, sizeof spec / sizeof spec[0], &a,
-			  &path);
-	if (rc)
-		return rc;
-	struct stk_opts so = a.so;
-	size_t top = a.top;
-	struct trace *t;
-	if ((rc = app_load_trace(app, path, &t)))
-		return rc;
-	struct err e = {0};
-	struct stk_profile p;
-	if (stk_build(t, &so, &p, &e)) {
-		rc = app_fail(app, &e);
-		tr_free(t);
-		return rc;
-	}
-	struct top_row *rows = malloc((p.nframes ? p.nframes : 1) * sizeof *rows);
-	size_t n = 0;
-	if (!rows) {
-		err_set(&e, ERR_NOMEM, "", -1, "out of memory");
-		rc = app_fail(app, &e);
-	} else if (app_out_open(app, &e)) {
-		rc = app_fail(app, &e);
-	} else {
-		for (size_t f = 0; f < p.nframes; f++)
-			if (p.frames[f].kind != STK_THREAD_KIND)
-				rows[n++] = (struct top_row){.f = &p.frames[f]};
-		struct report *r = rep_open(app->out, app->format);
-		if (r)
-			emit(r, &p, rows, n, top);
-		bool ok = r && rep_close(r) == 0;
-		if ((rc = app_out_close(app, ok, &e)))
-			rc = app_fail(app, &e);
-		else if (!ok)
-			rc = 2;
-	}
-	free(rows);
-	stk_free(&p);
-	tr_free(t);
-	return rc;
+	struct top_state *s = v->priv;
+	emit(r, &s->p, s->rows, s->n, v->o.top);
 }
+
+static void top_free(struct view *v)
+{
+	struct top_state *s = v->priv;
+	if (!s)
+		return;
+	free(s->rows);
+	stk_free(&s->p);
+	free(s);
+}
+
+static const struct vo top_opts[] = {
+    {.lname = "top",
+     .sname = 'n',
+     .api = "top",
+     .type = VO_COUNT,
+     .off = offsetof(struct view_opts, top),
+     .metavar = "N",
+     .def = "20",
+     .help = "rows in each top table (default 20; 0 = all)"},
+    {.lname = "gpu",
+     .api = "gpu",
+     .type = VO_FLAG,
+     .off = offsetof(struct view_opts, stack_gpu),
+     .help = "count kernels, memcpys and memsets under the runtime call\n"
+	     "that launched them (as export --gpu)"},
+};
+
+const struct view_decl view_top_decl = {
+    .kind = VIEW_TOP,
+    .name = "top",
+    .summary = "where the time goes: counts, time by category, top operations (self, total)",
+    .help_head = top_head,
+    .help_tail = top_tail,
+    .opts = top_opts,
+    .nopts = sizeof top_opts / sizeof top_opts[0],
+    .compute = top_compute,
+    .emit = top_emit,
+    .free = top_free,
+};

@@ -1,0 +1,202 @@
+/* cmd_view: the commands of the views of the registry (info, steps,
+ * summary, ops, kernels, memory, top): their argument parsing from the
+ * view's option declarations, their --help, the man page's option lists,
+ * and loading, computing and writing the view. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/load.h"
+
+void app_print_options(FILE *f, const struct vo *v, size_t n)
+{
+	char left[96], meta[128];
+	size_t width = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			if (!v[i].lname && !v[i].sname)
+				continue;
+			const char *m = vo_metavar(&v[i], meta, sizeof meta);
+			int len;
+			if (v[i].sname && v[i].lname)
+				len = snprintf(left, sizeof left, "-%c, --%s%s%s", v[i].sname,
+					       v[i].lname, *m ? " " : "", m);
+			else if (v[i].lname)
+				len = snprintf(left, sizeof left, "--%s%s%s", v[i].lname,
+					       *m ? " " : "", m);
+			else
+				len = snprintf(left, sizeof left, "-%c%s%s", v[i].sname,
+					       *m ? " " : "", m);
+			if (pass == 0) {
+				if (len > 0 && (size_t)len > width)
+					width = (size_t)len;
+				continue;
+			}
+			fprintf(f, "  %-*s  ", (int)width, left);
+			for (const char *h = v[i].help; *h;) {
+				size_t l = strcspn(h, "\n");
+				fprintf(f, "%.*s\n", (int)l, h);
+				h += l;
+				if (*h == '\n' && *++h)
+					fprintf(f, "%*s", (int)width + 4, "");
+			}
+		}
+	}
+}
+
+void app_print_view_help(FILE *f, const struct view_decl *d)
+{
+	fputs(d->help_head, f);
+	app_print_options(f, d->opts, d->nopts);
+	fputs(d->help_tail, f);
+}
+
+/* s with '-' as the man page's \- */
+static void man_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputs(*s == '-' ? "\\-" : (char[]){*s, 0}, f);
+}
+
+void app_print_man_options(FILE *f)
+{
+	for (size_t i = 0; i < view_count(); i++) {
+		const struct view_decl *d = view_at(i);
+		fprintf(f, ".SS %s", d->name);
+		for (size_t k = 0; k < d->nopts; k++) {
+			const struct vo *o = &d->opts[k];
+			if (!o->lname && !o->sname)
+				continue;
+			fputs(" \\fR[\\fP", f);
+			if (o->sname) {
+				fprintf(f, "\\-%c", o->sname);
+				if (o->lname)
+					fputs("\\fR|\\fP", f);
+			}
+			if (o->lname) {
+				fputs("\\-\\-", f);
+				man_text(f, o->lname);
+			}
+			if (o->type == VO_ENUM && !o->metavar) {
+				const char *sep = " ";
+				for (const struct vo_value *v = o->vals; v->name; v++) {
+					if (v->hidden)
+						continue;
+					fputs(sep, f);
+					man_text(f, v->name);
+					sep = "\\fR|\\fP";
+				}
+			} else if (o->type != VO_FLAG) {
+				fputs(" \\fI", f);
+				man_text(f, o->metavar ? o->metavar : "VALUE");
+				fputs("\\fP", f);
+			}
+			fputs("\\fR]\\fP", f);
+		}
+		fprintf(f, " \\fITRACE\\fP%s\n", d->flags & VIEW_MANY ? "..." : "");
+	}
+}
+
+static int write_view(struct app *app, const struct view_decl *d, struct ses *const *ss, size_t n,
+		      const struct view_opts *o)
+{
+	struct err e = {0};
+	struct view *v;
+	int rc = view_compute_many(d, ss, n, o, &v, &e);
+	if (rc) {
+		/* a request the trace cannot answer is the user's to fix */
+		if (rc == ERR_USAGE && !e.path[0])
+			return app_usage(app, d->name, "%s", e.msg);
+		return app_fail(app, &e);
+	}
+	if ((rc = app_out_open(app, &e)) == 0) {
+		struct report *r = rep_open(app->out, app->format);
+		if (r)
+			view_emit(v, r);
+		bool ok = r && rep_close(r) == 0;
+		rc = app_out_close(app, ok, &e);
+		if (!rc && !ok)
+			rc = err_set(&e, ERR_IO, app->output ? app->output : "stdout", -1,
+				     "could not write the report");
+	}
+	view_free(v);
+	return rc ? app_fail(app, &e) : 0;
+}
+
+/* Loads every path (stopping at the first that fails), opens a session on
+ * each trace and writes the view. */
+static int run_view(struct app *app, const struct view_decl *d, const char **paths, int np,
+		    const struct view_opts *o)
+{
+	struct trace **ts = calloc((size_t)np, sizeof *ts);
+	struct ses **ss = calloc((size_t)np, sizeof *ss);
+	int n = 0, rc = !ts || !ss ? 2 : 0;
+	struct err e = {0};
+	for (int i = 0; i < np && !rc; i++) {
+		if ((rc = app_load_trace(app, paths[i], &ts[n])))
+			break;
+		n++;
+		if (ses_new(ts[n - 1], &ss[n - 1], &e))
+			rc = app_fail(app, &e);
+	}
+	if (!rc)
+		rc = write_view(app, d, ss, (size_t)n, o);
+	for (int i = 0; i < n; i++) {
+		ses_free(ss[i]);
+		tr_free(ts[i]);
+	}
+	free(ss);
+	free(ts);
+	return rc;
+}
+
+/* The options of d's command after parsing: cross-checks, --step/--range. */
+static int finish_opts(struct app *app, const struct view_decl *d, struct view_opts *o, int np,
+		       const char **paths)
+{
+	char msg[256];
+	if (!np)
+		return app_usage(app, d->name, "no TRACE given");
+	if (np > 1 && !(d->flags & VIEW_MANY))
+		return app_usage(app, d->name, "one TRACE only (got '%s' and '%s')", paths[0],
+				 paths[1]);
+	if (d->check && d->check(d, o, VO_CLI, msg, sizeof msg))
+		return app_usage(app, d->name, "%s", msg);
+	if ((d->flags & VIEW_WHOLE_FILE) && (app->step || app->range))
+		return app_usage(app, d->name,
+				 "%s describes whole files; --step and --range "
+				 "apply to the analysis commands",
+				 d->name);
+	if ((d->flags & VIEW_STEP_ROWS) && app->step) {
+		/* --step picks rows of the whole trace's steps (the view does
+		 * it), so that each row is the one the full table shows;
+		 * --range still restricts the events */
+		const char *only = app->step;
+		app->step = NULL;
+		if (view_step_rows(o, only, msg, sizeof msg))
+			return app_usage(app, d->name, "%s", msg);
+	}
+	return 0;
+}
+
+int app_cmd_view(struct app *app, const struct view_decl *d, int argc, char **argv)
+{
+	struct view_opts o;
+	view_opts_defaults(d, &o);
+	const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+	if (!paths)
+		return 2;
+	int np = 0;
+	int rc = app_parse(app, d->name, d->opts, d->nopts, &o, argc, argv, paths, &np);
+	if (!rc)
+		rc = finish_opts(app, d, &o, np, paths);
+	if (!rc) {
+		if (d->flags & VIEW_OWN_ANOMALIES)
+			app->anomaly_notes = false;
+		rc = run_view(app, d, paths, np, &o);
+	}
+	free(paths);
+	return rc;
+}
