@@ -42,6 +42,29 @@ static const struct cmd commands[] = {
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
+/* The commands: the table's rows, then every view of the registry the
+ * table does not place (a new view is a command without a row here). */
+struct cmd_list {
+	struct cmd v[NCOMMANDS + VIEW_COUNT];
+	size_t n;
+};
+
+static void cmd_list_init(struct cmd_list *l)
+{
+	l->n = 0;
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		l->v[l->n++] = commands[i];
+	for (size_t k = 0; k < view_count(); k++) {
+		const struct view_decl *d = view_at(k);
+		bool listed = false;
+		for (size_t i = 0; i < NCOMMANDS && !listed; i++)
+			listed = commands[i].is_view && commands[i].view == d->kind;
+		if (!listed)
+			l->v[l->n++] =
+			    (struct cmd){.name = d->name, .is_view = true, .view = d->kind};
+	}
+}
+
 const char *const cli_global_options[] = {
     "--format", "--output", "-o",     "--quiet", "-q",	      "--strict",
     "--step",	"--range",  "--help", "-h",	 "--version", NULL,
@@ -77,15 +100,15 @@ static const char global_help[] =
     "Environment: GPUPROF_THREADS=1 imports traces on one thread (default: two\n"
     "when the machine has more than one CPU).\n";
 
-static void print_help(FILE *f)
+static void print_help(FILE *f, const struct cmd_list *l)
 {
 	fprintf(f,
 		"gpuprof %s: answers from GPU profiles (PyTorch profiler traces, Nsight\n"
 		"Compute reports, Nsight Systems runs and exports)\n\n"
 		"Usage: gpuprof [global options] COMMAND [options] FILE...\n\nCommands:\n",
 		GP_VERSION);
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, cmd_summary_of(&commands[i]));
+	for (size_t i = 0; i < l->n; i++)
+		fprintf(f, "  %-10s %s\n", l->v[i].name, cmd_summary_of(&l->v[i]));
 	fprintf(f,
 		"\n%s\nRun 'gpuprof COMMAND --help' for a command's options. "
 		"'-' as FILE reads standard input.\n",
@@ -105,28 +128,28 @@ static void print_version(void)
 	printf("zlib: %s\n", zlibVersion());
 }
 
-static const struct cmd *find_cmd(const char *name)
+static const struct cmd *find_cmd(const struct cmd_list *l, const char *name)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].name, name))
+			return &l->v[i];
 	return NULL;
 }
 
 /* "unknown command 'X'", the closest command when one is close, and the
  * commands. */
-static void unknown_command(const char *name)
+static void unknown_command(const struct cmd_list *l, const char *name)
 {
-	const char *names[NCOMMANDS];
-	char list[256];
+	const char *names[NCOMMANDS + VIEW_COUNT];
+	char list[512];
 	size_t len = 0;
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		names[i] = commands[i].name;
+	for (size_t i = 0; i < l->n; i++) {
+		names[i] = l->v[i].name;
 		int w = snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", names[i]);
 		if (w > 0 && (size_t)w < sizeof list - len)
 			len += (size_t)w;
 	}
-	const char *close = sug_closest(name, names, NCOMMANDS);
+	const char *close = sug_closest(name, names, l->n);
 	if (close)
 		fprintf(stderr,
 			"gpuprof: unknown command '%s'; did you mean '%s'? (commands: %s)\n", name,
@@ -263,24 +286,26 @@ static int take_globals(struct app *app, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct app app = {.argv0 = argv[0], .format = REP_TABLE};
+	struct cmd_list cmds;
+	cmd_list_init(&cmds);
 	argc = take_globals(&app, argc, argv);
 	if (argc < 0)
 		return 2;
 	app.progress = !app.quiet && isatty(STDERR_FILENO);
 	app.anomaly_notes = true;
 	if (argc < 2) {
-		print_help(stderr);
+		print_help(stderr, &cmds);
 		return 2;
 	}
 	const char *name = argv[1];
 	if (cli_is_help(name) || !strcmp(name, "help")) {
-		if (argc > 2 && find_cmd(argv[2])) {
-			print_cmd_help(find_cmd(argv[2]));
+		if (argc > 2 && find_cmd(&cmds, argv[2])) {
+			print_cmd_help(find_cmd(&cmds, argv[2]));
 			fputs("\n", stdout);
 			fputs(global_help, stdout);
 			return 0;
 		}
-		print_help(stdout);
+		print_help(stdout, &cmds);
 		return 0;
 	}
 	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
@@ -291,9 +316,9 @@ int main(int argc, char **argv)
 		app_print_man_options(stdout);
 		return 0;
 	}
-	const struct cmd *c = find_cmd(name);
+	const struct cmd *c = find_cmd(&cmds, name);
 	if (!c) {
-		unknown_command(name);
+		unknown_command(&cmds, name);
 		return 2;
 	}
 	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++) {

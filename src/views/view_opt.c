@@ -148,6 +148,18 @@ static int parse_int(const char *s, int64_t *out)
 	return 0;
 }
 
+/* "NAME needs a count[ of at least MIN], not 'TEXT'"; -1. */
+static int bad_number(char *msg, size_t n, const char *name, const char *what, bool has_min,
+		      int64_t min, const char *text)
+{
+	if (has_min)
+		snprintf(msg, n, "%s needs %s of at least %lld, not '%s'", name, what,
+			 (long long)min, text);
+	else
+		snprintf(msg, n, "%s needs %s, not '%s'", name, what, text);
+	return -1;
+}
+
 /* The value of o in text into field; -1 with msg. */
 static int parse_value(const struct vo *o, enum vo_front f, const char *name, void *field,
 		       const char *text, char *msg, size_t n)
@@ -161,27 +173,16 @@ static int parse_value(const struct vo *o, enum vo_front f, const char *name, vo
 	}
 	case VO_COUNT: {
 		size_t v;
-		if (vo_parse_count(text, &v) || (int64_t)v < o->min) {
-			if (o->min > 0)
-				snprintf(msg, n, "%s needs a count of at least %lld, not '%s'",
-					 name, (long long)o->min, text);
-			else
-				snprintf(msg, n, "%s needs a count, not '%s'", name, text);
-			return -1;
-		}
+		if (vo_parse_count(text, &v) || (int64_t)v < o->min)
+			return bad_number(msg, n, name, "a count", o->min > 0, o->min, text);
 		memcpy(field, &v, sizeof v);
 		return 0;
 	}
 	case VO_INT: {
 		int64_t v;
-		if (parse_int(text, &v) || v < o->min) {
-			if (o->min > INT64_MIN)
-				snprintf(msg, n, "%s needs an integer of at least %lld, not '%s'",
-					 name, (long long)o->min, text);
-			else
-				snprintf(msg, n, "%s needs an integer, not '%s'", name, text);
-			return -1;
-		}
+		if (parse_int(text, &v) || v < o->min)
+			return bad_number(msg, n, name, "an integer", o->min > INT64_MIN, o->min,
+					  text);
 		memcpy(field, &v, sizeof v);
 		return 0;
 	}

@@ -114,5 +114,88 @@ wrong_kind "$tmp/k.json" \
 	'byte 0: this is an analysis.json of `nsys analyze`, not a PyTorch trace; `gpuprof serve FILE` shows it'
 wrong_kind "$tmp/run" \
 	'this is a directory, not a PyTorch trace; `gpuprof serve DIR` shows a profiling run directory'
+# ---- the one argument parser (src/cli/args.c, src/core/opt.c) ----
+ops=tests/golden/_inputs/ops.json
+# expect_msg DESCRIPTION WANT_STDERR command...: exit 2, nothing on stdout,
+# exactly WANT_STDERR on stderr
+expect_msg() {
+	what=$1; want=$2; shift 2
+	"$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	rc=$?
+	printf '%s\n' "$want" >"$tmp/want_err"
+	[ "$rc" -eq 2 ] && ok || bad "$what: exit $rc, want 2"
+	cmp -s "$tmp/want_err" "$tmp/stderr" && ok || bad "$what: stderr '$(cat "$tmp/stderr")', want '$want'"
+	[ ! -s "$tmp/stdout" ] && ok || bad "$what: stdout not empty"
+}
+# same_out DESCRIPTION CMD_A -- CMD_B: both exit 0 with the same stdout
+same_out() {
+	what=$1; shift
+	a=; while [ "$1" != "--" ]; do a="$a '$1'"; shift; done; shift
+	eval "$a" >"$tmp/a.out" 2>/dev/null; ra=$?
+	"$@" >"$tmp/b.out" 2>/dev/null; rb=$?
+	[ "$ra" -eq 0 ] && [ "$rb" -eq 0 ] && [ -s "$tmp/a.out" ] && cmp -s "$tmp/a.out" "$tmp/b.out" && ok || bad "$what: exit $ra/$rb or outputs differ"
+}
+# --opt=value and --opt value; the operators table has 5 rows
+same_out "ops --top=5 --format=csv" "$GPUPROF" ops -q "$ops" --top=5 --format=csv -- "$GPUPROF" ops -q "$ops" --top 5 --format csv
+rows=$(awk '/^# operators$/ {t=1; next} /^# / {t=0} t && NF' "$tmp/a.out" | tail -n +2 | wc -l)
+[ "$rows" -eq 5 ] && ok || bad "ops --top=5: $rows rows, want 5"
+# options before, between and after the operand; -- ends the options
+same_out "options around the TRACE" "$GPUPROF" ops -q --sort=calls "$ops" --top=3 -- "$GPUPROF" ops -q --top 3 --sort calls -- "$ops"
+expect_msg "-- makes an option an operand" "gpuprof: error: --top: cannot open: No such file or directory" "$GPUPROF" ops -q -- --top
+# - is standard input
+"$GPUPROF" ops -q --format csv - <"$ops" >"$tmp/stdin.csv" 2>/dev/null
+"$GPUPROF" ops -q --format csv "$ops" >"$tmp/file.csv" 2>/dev/null
+[ -s "$tmp/stdin.csv" ] && cmp -s "$tmp/stdin.csv" "$tmp/file.csv" && ok || bad "ops -: standard input differs from the file"
+# short options: -n5, -n 5, --top=5, bundled with the global -q
+same_out "top -n5" "$GPUPROF" top -q "$ops" -n5 -- "$GPUPROF" top -q "$ops" -n 5
+same_out "top --top=5" "$GPUPROF" top -q "$ops" --top=5 -- "$GPUPROF" top -q "$ops" -n 5
+same_out "top -qn5" "$GPUPROF" top -qn5 "$ops" -- "$GPUPROF" top -q -n 5 "$ops"
+"$GPUPROF" top -q --format csv -n5 "$ops" >"$tmp/top.csv" 2>/dev/null
+rows=$(awk '/^# top_total$/ {t=1; next} /^# / {t=0} t && NF' "$tmp/top.csv" | tail -n +2 | wc -l)
+[ "$rows" -eq 5 ] && ok || bad "top -n5: $rows rows in top_total, want 5"
+# global options: -oFILE, --output=FILE, --format=csv, -qoFILE
+"$GPUPROF" summary -q "$ops" >"$tmp/summary.want" 2>/dev/null
+rm -f "$tmp/out.json"
+"$GPUPROF" summary "$ops" "-o$tmp/out.json" >"$tmp/stdout" 2>/dev/null
+rc=$?
+[ "$rc" -eq 0 ] && cmp -s "$tmp/summary.want" "$tmp/out.json" && [ ! -s "$tmp/stdout" ] && ok || bad "summary -oFILE: exit $rc or the file differs"
+rm -f "$tmp/out.json"
+"$GPUPROF" summary "$ops" "-qo$tmp/out.json" >/dev/null 2>&1 && cmp -s "$tmp/summary.want" "$tmp/out.json" && ok || bad "summary -qoFILE"
+same_out "--format=json" "$GPUPROF" --format=json summary -q "$ops" -- "$GPUPROF" summary -q "$ops" --format json
+# did you mean: commands, options, enum values (the exact lines)
+expect_msg "mistyped command" "gpuprof: unknown command 'sumary'; did you mean 'summary'? (commands: info, steps, summary, ops, kernels, memory, dist, top, export, ncu, nsys, serve, synth)
+Try 'gpuprof --help'." "$GPUPROF" sumary
+expect_msg "unknown command" "gpuprof: unknown command 'frobnicate' (commands: info, steps, summary, ops, kernels, memory, dist, top, export, ncu, nsys, serve, synth)
+Try 'gpuprof --help'." "$GPUPROF" frobnicate
+expect_msg "ops --sort bogus" "gpuprof: ops: --sort must be device_self, device_total, host_self, host_total, calls, tc_self, tc_total or name, not 'bogus'
+Try 'gpuprof ops --help'." "$GPUPROF" ops --sort bogus "$ops"
+expect_msg "ops --sort calss" "gpuprof: ops: --sort must be device_self, device_total, host_self, host_total, calls, tc_self, tc_total or name, not 'calss'; did you mean 'calls'?
+Try 'gpuprof ops --help'." "$GPUPROF" ops --sort calss "$ops"
+expect_msg "--group-by kernal" "gpuprof: kernels: --group-by must be kernel or kernel+op, not 'kernal'; did you mean 'kernel'?
+Try 'gpuprof kernels --help'." "$GPUPROF" kernels --group-by kernal "$ops"
+expect_msg "--tpo 5" "gpuprof: ops: unknown option '--tpo'; did you mean '--top'?
+Try 'gpuprof ops --help'." "$GPUPROF" ops --tpo 5 "$ops"
+expect_msg "an abbreviation is refused" "gpuprof: ops: unknown option '--to'; did you mean '--top'?
+Try 'gpuprof ops --help'." "$GPUPROF" ops --to 5 "$ops"
+expect_msg "a global option mistyped" "gpuprof: ops: unknown option '--fromat'; did you mean '--format'?
+Try 'gpuprof ops --help'." "$GPUPROF" ops --fromat csv "$ops"
+expect_msg "missing value" "gpuprof: ops: option --top needs a value
+Try 'gpuprof ops --help'." "$GPUPROF" ops "$ops" --top
+expect_msg "a flag given a value" "gpuprof: ops: option --stack takes no value
+Try 'gpuprof ops --help'." "$GPUPROF" ops --stack=1 "$ops"
+expect_msg "unknown short option" "gpuprof: top: unknown option '-x'
+Try 'gpuprof top --help'." "$GPUPROF" top -x "$ops"
+expect_msg "a bad count" "gpuprof: top: --top needs a count, not 'five'
+Try 'gpuprof top --help'." "$GPUPROF" top -nfive "$ops"
+# the man page's option lists are what the declarations generate
+"$GPUPROF" --man-options >"$tmp/man-options"
+n=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	grep -qxF -- "$line" man/gpuprof.1 && ok || bad "man/gpuprof.1 lacks the generated line: $line"
+done <"$tmp/man-options"
+names=$(sed 's/^\.SS \([a-z]*\) .*/\1/' "$tmp/man-options" | tr '\n' '|')
+have=$(grep -cE "^\.SS (${names%|}) " man/gpuprof.1)
+[ "$n" -eq 7 ] && [ "$have" -eq "$n" ] && ok || bad "man/gpuprof.1: $have view lines, want the $n generated (7 views)"
 rm -rf "$tmp"
 echo "cli: $pass passed, $fail failed"

@@ -92,6 +92,11 @@ same 'kernels?group_by=kernel%2Bop&top=3' kernels --group-by kernel+op --top 3
 same memory memory
 same 'memory?curve=1' memory --curve
 same 'memory?curve=1&step_plot=1&events=1' memory --curve --step-plot --events
+# info and top are views too: the same bytes as the commands
+same info info
+same top top
+same 'top?top=5' top -n 5
+same 'top?top=0&gpu=1' top --top=0 --gpu
 # Nsight Compute: same_ncu ID REPORT QUERY ARGS...: /api/file/ID/ncu/QUERY
 # equals `gpuprof ncu ARGS --format json REPORT`, byte for byte
 same_ncu() {
@@ -231,6 +236,19 @@ expect 404 "unknown file" "${url}api/file/9/summary"
 expect 404 "unknown view" "${url}api/file/1/frobnicate"
 expect 400 "unknown parameter" "${url}api/file/1/ops?frobnicate=1"
 expect 400 "bad group_by" "${url}api/file/1/ops?group_by=kernel"
+grep -qF "group_by must be op or op+shape, not 'kernel'" "$tmp/body" && ok || bad "bad group_by: message $(cat "$tmp/body")"
+expect 404 "unknown view name" "${url}api/file/1/sumary"
+grep -qF 'no such endpoint: /api/file/1/sumary' "$tmp/body" && ok || bad "unknown view name: message $(cat "$tmp/body")"
+expect 404 "a view name's prefix" "${url}api/file/1/sum"
+expect 400 "a mistyped parameter" "${url}api/file/1/ops?tpo=5"
+grep -qF "ops takes no parameter 'tpo'; did you mean 'top'?" "$tmp/body" && ok || bad "mistyped parameter: message $(cat "$tmp/body")"
+expect 400 "bad sort" "${url}api/file/1/ops?sort=bogus"
+grep -qF "sort must be device_self, device_total, host_self, host_total, calls, tc_self, tc_total or name, not 'bogus'" "$tmp/body" && ok || bad "bad sort: message $(cat "$tmp/body")"
+expect 400 "bad top" "${url}api/file/1/top?top=x"
+grep -qF "top needs a count, not 'x'" "$tmp/body" && ok || bad "bad top: message $(cat "$tmp/body")"
+expect 400 "info takes no step" "${url}api/file/1/info?step=1"
+grep -qF "info takes no parameter 'step'" "$tmp/body" && ok || bad "info step: message $(cat "$tmp/body")"
+same 'top?step=4' top --step 4
 expect 400 "unknown device" "${url}api/file/1/memory?device=cuda:7"
 expect 405 "DELETE" "${url}api/files" -X DELETE
 # DNS rebinding and cross-site requests
