@@ -29,11 +29,20 @@ void app_unknown_option(const char *opt, const struct vo *v, size_t n, char *msg
 		words[k++] = *g;
 	char w[VO_NAME_MAX];
 	snprintf(w, sizeof w, "%.*s", (int)strcspn(opt, "="), opt);
-	const char *close = sug_closest(w, words, k);
+	char mean[96];
+	snprintf(msg, len, "unknown option '%s'%s", opt,
+		 app_did_you_mean(w, words, k, mean, sizeof mean));
+}
+
+const char *app_did_you_mean(const char *w, const char *const *words, size_t n, char *buf,
+			     size_t len)
+{
+	const char *close = sug_closest(w, words, n);
 	if (close)
-		snprintf(msg, len, "unknown option '%s'; did you mean '%s'?", opt, close);
-	else
-		snprintf(msg, len, "unknown option '%s'", opt);
+		snprintf(buf, len, "; did you mean '%s'?", close);
+	else if (len)
+		buf[0] = 0;
+	return buf;
 }
 
 int app_parse(struct app *app, const char *cmd, const struct vo *v, size_t n, void *base, int argc,

@@ -31,4 +31,9 @@ int app_args(struct app *app, const char *cmd, const char *what, int argc, char 
  * ones, into msg. */
 void app_unknown_option(const char *opt, const struct vo *v, size_t n, char *msg, size_t len);
 
+/* "; did you mean 'W'?" into buf when a word of words[0..n) is close to w,
+ * else "" (for "unknown verb 'X'%s (choices)" messages). */
+const char *app_did_you_mean(const char *w, const char *const *words, size_t n, char *buf,
+			     size_t len);
+
 #endif

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli/args.h"
 #include "core/err.h"
 #include "report/report.h"
 #include "views/view.h"

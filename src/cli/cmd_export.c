@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/load.h"
 #include "export/export.h"
@@ -76,6 +75,8 @@ int cmd_export(struct app *app, int argc, char **argv)
 		return app_usage(app, "export", "give a format: pprof, folded or speedscope");
 	enum fmt fmt;
 	const char *verb = argv[1];
+	static const char *const formats[] = {"pprof", "folded", "speedscope"};
+	char mean[96];
 	if (!strcmp(verb, "pprof"))
 		fmt = FMT_PPROF;
 	else if (!strcmp(verb, "folded"))
@@ -83,8 +84,9 @@ int cmd_export(struct app *app, int argc, char **argv)
 	else if (!strcmp(verb, "speedscope"))
 		fmt = FMT_SPEEDSCOPE;
 	else
-		return app_usage(app, "export", "unknown format '%s' (pprof, folded or speedscope)",
-				 verb);
+		return app_usage(app, "export",
+				 "unknown format '%s'%s (pprof, folded or speedscope)", verb,
+				 app_did_you_mean(verb, formats, 3, mean, sizeof mean));
 	struct export_args a = {.unit = -1};
 	const char *path;
 	int prc = app_args(app, "export", "TRACE", argc - 1, argv + 1, export_opts,

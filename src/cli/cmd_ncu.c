@@ -7,7 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/args.h"
 #include "cli/cli.h"
 #include "ncu/ncu.h"
 #include "views/view_ncu.h"
@@ -266,10 +265,12 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_op
 	bool ok = false;
 	for (size_t i = 0; i < 6; i++)
 		ok |= !strcmp(o->verb, verbs[i]);
-	if (!ok)
+	if (!ok) {
+		char mean[96];
 		return app_usage(app, "ncu",
-				 "unknown verb '%s' (list, raw, session, details, hints, body)",
-				 o->verb);
+				 "unknown verb '%s'%s (list, raw, session, details, hints, body)",
+				 o->verb, app_did_you_mean(o->verb, verbs, 6, mean, sizeof mean));
+	}
 	if (!o->path)
 		return app_usage(app, "ncu", "no REPORT given");
 	if (o->kernel) {

@@ -86,6 +86,19 @@ static void open_browser(const char *url)
 			"gpuprof: serve: could not open a browser; open the URL yourself\n");
 }
 
+/* The options as given; read after the walk with their own checks. */
+struct serve_args {
+	bool open;
+	const char *port, *host, *max_upload;
+};
+
+static const struct vo serve_opts[] = {
+    {.lname = "open", .type = VO_FLAG, .off = offsetof(struct serve_args, open)},
+    {.lname = "port", .type = VO_STRING, .off = offsetof(struct serve_args, port)},
+    {.lname = "host", .type = VO_STRING, .off = offsetof(struct serve_args, host)},
+    {.lname = "max-upload", .type = VO_STRING, .off = offsetof(struct serve_args, max_upload)},
+};
+
 int cmd_serve(struct app *app, int argc, char **argv)
 {
 	struct srv_opts so = {.host = "127.0.0.1",
@@ -93,46 +106,28 @@ int cmd_serve(struct app *app, int argc, char **argv)
 			      .max_upload = (int64_t)2 << 30,
 			      .max_jobs = 2,
 			      .max_files = 64};
-	bool open = false, dashdash = false, port_given = false;
-	const char **paths = calloc((size_t)argc, sizeof *paths);
+	bool open = false, port_given = false;
+	const char **paths = calloc((size_t)argc + 1, sizeof *paths);
 	int npaths = 0;
 	if (!paths)
 		return 2;
-	int rc = 0;
-	for (int i = 1; i < argc && !rc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || !a[1]) {
-			paths[npaths++] = a;
-		} else if (!strcmp(a, "--")) {
-			dashdash = true;
-		} else if (!strcmp(a, "--open")) {
-			open = true;
-		} else if (!strcmp(a, "--port") || !strcmp(a, "--host") ||
-			   !strcmp(a, "--max-upload")) {
-			if (i + 1 >= argc) {
-				rc = app_usage(app, "serve", "option %s needs a value", a);
-				break;
-			}
-			const char *v = argv[++i];
-			char *end;
-			if (!strcmp(a, "--host")) {
-				so.host = v;
-			} else if (!strcmp(a, "--port")) {
-				long p = strtol(v, &end, 10);
-				if (*end || end == v || p < 0 || p > 65535)
-					rc = app_usage(app, "serve",
-						       "--port needs 0..65535, not '%s'", v);
-				so.port = (int)p;
-				port_given = true;
-			} else if (parse_size(v, &so.max_upload)) {
-				rc = app_usage(app, "serve",
-					       "--max-upload needs a size such as 512M, not '%s'",
-					       v);
-			}
-		} else {
-			rc = app_usage(app, "serve", "unknown option '%s'", a);
-		}
+	struct serve_args a = {0};
+	int rc = app_parse(app, "serve", serve_opts, sizeof serve_opts / sizeof serve_opts[0], &a,
+			   argc, argv, paths, &npaths);
+	open = a.open;
+	if (!rc && a.host)
+		so.host = a.host;
+	if (!rc && a.port) {
+		char *end;
+		long p = strtol(a.port, &end, 10);
+		if (*end || end == a.port || p < 0 || p > 65535)
+			rc = app_usage(app, "serve", "--port needs 0..65535, not '%s'", a.port);
+		so.port = (int)p;
+		port_given = true;
 	}
+	if (!rc && a.max_upload && parse_size(a.max_upload, &so.max_upload))
+		rc = app_usage(app, "serve", "--max-upload needs a size such as 512M, not '%s'",
+			       a.max_upload);
 	if (rc) {
 		free(paths);
 		return rc;

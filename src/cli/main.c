@@ -6,7 +6,6 @@
 #include <zlib.h>
 
 #include "cli/cli.h"
-#include "core/suggest.h"
 
 #ifndef GP_VERSION
 #define GP_VERSION "0.0.0-dev"
@@ -149,13 +148,9 @@ static void unknown_command(const struct cmd_list *l, const char *name)
 		if (w > 0 && (size_t)w < sizeof list - len)
 			len += (size_t)w;
 	}
-	const char *close = sug_closest(name, names, l->n);
-	if (close)
-		fprintf(stderr,
-			"gpuprof: unknown command '%s'; did you mean '%s'? (commands: %s)\n", name,
-			close, list);
-	else
-		fprintf(stderr, "gpuprof: unknown command '%s' (commands: %s)\n", name, list);
+	char mean[96];
+	fprintf(stderr, "gpuprof: unknown command '%s'%s (commands: %s)\n", name,
+		app_did_you_mean(name, names, l->n, mean, sizeof mean), list);
 	fputs("Try 'gpuprof --help'.\n", stderr);
 }
 

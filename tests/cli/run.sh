@@ -187,6 +187,13 @@ expect_msg "unknown short option" "gpuprof: top: unknown option '-x'
 Try 'gpuprof top --help'." "$GPUPROF" top -x "$ops"
 expect_msg "a bad count" "gpuprof: top: --top needs a count, not 'five'
 Try 'gpuprof top --help'." "$GPUPROF" top -nfive "$ops"
+expect_msg "export pprf" "gpuprof: export: unknown format 'pprf'; did you mean 'pprof'? (pprof, folded or speedscope)
+Try 'gpuprof export --help'." "$GPUPROF" export pprf "$ops"
+expect_msg "ncu lst" "gpuprof: ncu: unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, body)
+Try 'gpuprof ncu --help'." "$GPUPROF" ncu lst tests/golden/_inputs/tiny.ncu-rep
+expect_msg "export --unit=sec" "gpuprof: export: --unit must be ns or us, not 'sec'
+Try 'gpuprof export --help'." "$GPUPROF" export folded --unit=sec "$ops"
+same_out "export folded --unit=us" "$GPUPROF" export -q folded "$ops" --unit=us -- "$GPUPROF" export -q folded --unit us "$ops"
 # the man page's option lists are what the declarations generate
 "$GPUPROF" --man-options >"$tmp/man-options"
 n=0
