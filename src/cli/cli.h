@@ -44,8 +44,11 @@ struct app {
 struct cmd {
 	const char *name;
 	const char *summary; /* one line for `gpuprof --help` */
-	const char *help;    /* full text for `gpuprof NAME --help` */
+	const char *help;    /* `gpuprof NAME --help`: the text, or its head with opts */
 	int (*run)(struct app *app, int argc, char **argv);
+	const char *help_tail; /* with opts: help, the options listed, help_tail */
+	const struct vo *opts;
+	const size_t *nopts;
 	bool is_view; /* a view of the registry: the rest comes from it */
 	enum view_kind view;
 };
@@ -87,11 +90,21 @@ int cmd_nsys(struct app *app, int argc, char **argv);
 int cmd_export(struct app *app, int argc, char **argv);
 int cmd_serve(struct app *app, int argc, char **argv);
 
-extern const char cmd_synth_help[];
-extern const char cmd_dist_help[];
-extern const char cmd_ncu_help[];
+extern const char cmd_synth_help[], cmd_synth_help_tail[];
+extern const struct vo cmd_synth_opts[];
+extern const size_t cmd_synth_nopts;
+extern const char cmd_dist_help[], cmd_dist_help_tail[];
+extern const struct vo cmd_dist_opts[];
+extern const size_t cmd_dist_nopts;
+extern const char cmd_ncu_help[], cmd_ncu_help_tail[];
+extern const struct vo cmd_ncu_opts[];
+extern const size_t cmd_ncu_nopts;
 extern const char cmd_nsys_help[];
-extern const char cmd_export_help[];
-extern const char cmd_serve_help[];
+extern const char cmd_export_help[], cmd_export_help_tail[];
+extern const struct vo cmd_export_opts[];
+extern const size_t cmd_export_nopts;
+extern const char cmd_serve_help[], cmd_serve_help_tail[];
+extern const struct vo cmd_serve_opts[];
+extern const size_t cmd_serve_nopts;
 
 #endif

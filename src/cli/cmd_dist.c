@@ -56,15 +56,9 @@ const char cmd_dist_help[] =
     "ncclDevKernel_*) join the call that launched them; calls are matched\n"
     "per name by call index, and a mismatch leaves only those calls unmatched.\n"
     "\n"
-    "Options:\n"
-    "  --tb-compat     reproduce torch-tb-profiler exactly: only nccl:/gloo:\n"
-    "                  broadcast, reduce, all_reduce, all_gather and\n"
-    "                  reduce_scatter are collectives; a worker with both\n"
-    "                  nccl: and gloo: ops has none; nodes are matched by\n"
-    "                  index and any mismatch (or a worker without\n"
-    "                  communication) empties every table but 'workers';\n"
-    "                  averages are whole µs. See docs/tb-compat.md.\n"
-    "  --names A,B,..  worker names, one per TRACE, in order\n"
+    "Options:\n";
+
+const char cmd_dist_help_tail[] =
     "\n"
     "Examples:\n"
     "  gpuprof dist run/node0_0.pt.trace.json.gz run/node0_1.pt.trace.json.gz\n"
@@ -77,10 +71,24 @@ struct dist_args {
 	const char *names;
 };
 
-static const struct vo dist_opts_decl[] = {
-    {.lname = "tb-compat", .type = VO_FLAG, .off = offsetof(struct dist_args, tb_compat)},
-    {.lname = "names", .type = VO_STRING, .off = offsetof(struct dist_args, names)},
+const struct vo cmd_dist_opts[] = {
+    {.lname = "tb-compat",
+     .type = VO_FLAG,
+     .off = offsetof(struct dist_args, tb_compat),
+     .help = "reproduce torch-tb-profiler exactly: only nccl:/gloo:\n"
+	     "broadcast, reduce, all_reduce, all_gather and\n"
+	     "reduce_scatter are collectives; a worker with both\n"
+	     "nccl: and gloo: ops has none; nodes are matched by\n"
+	     "index and any mismatch (or a worker without\n"
+	     "communication) empties every table but 'workers';\n"
+	     "averages are whole µs. See docs/tb-compat.md."},
+    {.lname = "names",
+     .type = VO_STRING,
+     .off = offsetof(struct dist_args, names),
+     .metavar = "A,B,..",
+     .help = "worker names, one per TRACE, in order"},
 };
+const size_t cmd_dist_nopts = sizeof cmd_dist_opts / sizeof cmd_dist_opts[0];
 
 int cmd_dist(struct app *app, int argc, char **argv)
 {
@@ -90,9 +98,7 @@ int cmd_dist(struct app *app, int argc, char **argv)
 	int np = 0;
 	if (!paths)
 		return app_usage(app, "dist", "out of memory");
-	int prc =
-	    app_parse(app, "dist", dist_opts_decl, sizeof dist_opts_decl / sizeof dist_opts_decl[0],
-		      &a, argc, argv, paths, &np);
+	int prc = app_parse(app, "dist", cmd_dist_opts, cmd_dist_nopts, &a, argc, argv, paths, &np);
 	if (prc) {
 		free(paths);
 		return prc;

@@ -29,14 +29,9 @@ const char cmd_export_help[] =
     "  speedscope  speedscope's JSON: one evented profile per thread and GPU\n"
     "              stream, open/close events in time order (--gpu not used)\n"
     "\n"
-    "Options:\n"
-    "  --gpu          kernels, memcpys and memsets as leaves under the CPU stack\n"
-    "                 of the runtime call that launched them, with their GPU time\n"
-    "                 (instead of on their stream's own stacks)\n"
-    "  --threads      the thread (process name (pid) / thread name (tid)) as the\n"
-    "                 root frame of every stack\n"
-    "  --unit ns|us   folded: values in integer ns (default) or µs with three\n"
-    "                 decimals\n"
+    "Options:\n";
+
+const char cmd_export_help_tail[] =
     "\n"
     "Without -o the output goes to standard output. docs/export.md describes the\n"
     "formats and how they differ from torch2pprof's.\n"
@@ -63,11 +58,26 @@ struct export_args {
 static const struct vo_value units[] = {
     {"ns", FOLD_NS, false}, {"us", FOLD_US, false}, {NULL, 0, false}};
 
-static const struct vo export_opts[] = {
-    {.lname = "gpu", .type = VO_FLAG, .off = offsetof(struct export_args, gpu)},
-    {.lname = "threads", .type = VO_FLAG, .off = offsetof(struct export_args, threads)},
-    {.lname = "unit", .type = VO_ENUM, .off = offsetof(struct export_args, unit), .vals = units},
+const struct vo cmd_export_opts[] = {
+    {.lname = "gpu",
+     .type = VO_FLAG,
+     .off = offsetof(struct export_args, gpu),
+     .help = "kernels, memcpys and memsets as leaves under the CPU stack\n"
+	     "of the runtime call that launched them, with their GPU time\n"
+	     "(instead of on their stream's own stacks)"},
+    {.lname = "threads",
+     .type = VO_FLAG,
+     .off = offsetof(struct export_args, threads),
+     .help = "the thread (process name (pid) / thread name (tid)) as the\n"
+	     "root frame of every stack"},
+    {.lname = "unit",
+     .type = VO_ENUM,
+     .off = offsetof(struct export_args, unit),
+     .vals = units,
+     .help = "folded: values in integer ns (default) or µs with three\n"
+	     "decimals"},
 };
+const size_t cmd_export_nopts = sizeof cmd_export_opts / sizeof cmd_export_opts[0];
 
 int cmd_export(struct app *app, int argc, char **argv)
 {
@@ -89,8 +99,8 @@ int cmd_export(struct app *app, int argc, char **argv)
 				 app_did_you_mean(verb, formats, 3, mean, sizeof mean));
 	struct export_args a = {.unit = -1};
 	const char *path;
-	int prc = app_args(app, "export", "TRACE", argc - 1, argv + 1, export_opts,
-			   sizeof export_opts / sizeof export_opts[0], &a, &path);
+	int prc = app_args(app, "export", "TRACE", argc - 1, argv + 1, cmd_export_opts,
+			   cmd_export_nopts, &a, &path);
 	if (prc)
 		return prc;
 	if (a.unit >= 0 && fmt != FMT_FOLDED)

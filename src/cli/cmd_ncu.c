@@ -39,23 +39,9 @@ const char cmd_ncu_help[] =
     "            body-item (chart, table) metrics with full-precision values and\n"
     "            the instances of chart metrics (the viewer's charts)\n"
     "\n"
-    "Options:\n"
-    "  --id N          only the result with ID N (0-based, file order)\n"
-    "  --kernel REGEX  only results whose kernel name (function, demangled or\n"
-    "                  mangled) matches the POSIX extended REGEX\n"
-    "  --section NAME  details, hints, body: only the section with this\n"
-    "                  identifier or display name\n"
-    "  --print-units U raw, details: `auto` (default, as ncu: us, Mbyte/s, Ghz,\n"
-    "                  sector/ms ...) or `base` (ns, byte/s, hz, sector/s ...)\n"
-    "  --print-details P  details: `all` (default: header, labelled rule and\n"
-    "                  source metrics, body items; 21 CSV columns), `header`\n"
-    "                  (header tables only; 20 columns, ncu's default) or\n"
-    "                  `body` (body items only)\n"
-    "  --metric REGEX  body: also every metric of the result whose name matches\n"
-    "                  the POSIX extended REGEX (type \"metric\", no section)\n"
-    "  --sort KEY      hints: order by `type` (ERR, WRN, OPT, INF), `section`\n"
-    "                  (ncu's section order) or `speedup` (estimated speedup,\n"
-    "                  highest first, none last); ties keep file order\n"
+    "Options:\n";
+
+const char cmd_ncu_help_tail[] =
     "\n"
     "Units are not stored in reports: they come from a built-in table (the\n"
     "metric naming of NCU); unknown metrics print an empty unit.\n"
@@ -175,20 +161,53 @@ struct ncu_args {
 	const char *id, *kernel, *section, *units, *details, *metric, *sort;
 };
 
-#define NCU_OPT(name, field)                                                                       \
-	{                                                                                          \
-		.lname = name, .type = VO_STRING, .off = offsetof(struct ncu_args, field)          \
-	}
-static const struct vo ncu_opts_decl[] = {
-    NCU_OPT("id", id),
-    NCU_OPT("kernel", kernel),
-    NCU_OPT("section", section),
-    NCU_OPT("print-units", units),
-    NCU_OPT("print-details", details),
-    NCU_OPT("metric", metric),
-    NCU_OPT("sort", sort),
+const struct vo cmd_ncu_opts[] = {
+    {.lname = "id",
+     .type = VO_STRING,
+     .off = offsetof(struct ncu_args, id),
+     .metavar = "N",
+     .help = "only the result with ID N (0-based, file order)"},
+    {.lname = "kernel",
+     .type = VO_STRING,
+     .off = offsetof(struct ncu_args, kernel),
+     .metavar = "REGEX",
+     .help = "only results whose kernel name (function, demangled or\n"
+	     "mangled) matches the POSIX extended REGEX"},
+    {.lname = "section",
+     .type = VO_STRING,
+     .off = offsetof(struct ncu_args, section),
+     .metavar = "NAME",
+     .help = "details, hints, body: only the section with this\n"
+	     "identifier or display name"},
+    {.lname = "print-units",
+     .type = VO_STRING,
+     .off = offsetof(struct ncu_args, units),
+     .metavar = "U",
+     .help = "raw, details: `auto` (default, as ncu: us, Mbyte/s, Ghz,\n"
+	     "sector/ms ...) or `base` (ns, byte/s, hz, sector/s ...)"},
+    {.lname = "print-details",
+     .type = VO_STRING,
+     .off = offsetof(struct ncu_args, details),
+     .metavar = "P",
+     .help = "details: `all` (default: header, labelled rule and\n"
+	     "source metrics, body items; 21 CSV columns), `header`\n"
+	     "(header tables only; 20 columns, ncu's default) or\n"
+	     "`body` (body items only)"},
+    {.lname = "metric",
+     .type = VO_STRING,
+     .off = offsetof(struct ncu_args, metric),
+     .metavar = "REGEX",
+     .help = "body: also every metric of the result whose name matches\n"
+	     "the POSIX extended REGEX (type \"metric\", no section)"},
+    {.lname = "sort",
+     .type = VO_STRING,
+     .off = offsetof(struct ncu_args, sort),
+     .metavar = "KEY",
+     .help = "hints: order by `type` (ERR, WRN, OPT, INF), `section`\n"
+	     "(ncu's section order) or `speedup` (estimated speedup,\n"
+	     "highest first, none last); ties keep file order"},
 };
-#undef NCU_OPT
+const size_t cmd_ncu_nopts = sizeof cmd_ncu_opts / sizeof cmd_ncu_opts[0];
 
 /* The values of a into o; 0 or app_usage's exit status. */
 static int read_args(struct app *app, const struct ncu_args *a, struct ncu_view_opts *o)
@@ -244,9 +263,7 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_op
 	const char **all = calloc((size_t)argc + 1, sizeof *all);
 	if (!all)
 		return app_usage(app, "ncu", "out of memory");
-	int rc =
-	    app_parse(app, "ncu", ncu_opts_decl, sizeof ncu_opts_decl / sizeof ncu_opts_decl[0], &a,
-		      argc, argv, all, &nops);
+	int rc = app_parse(app, "ncu", cmd_ncu_opts, cmd_ncu_nopts, &a, argc, argv, all, &nops);
 	for (int i = 0; i < nops && i < 3; i++)
 		ops[i] = all[i];
 	free(all);

@@ -39,14 +39,9 @@ const char cmd_serve_help[] =
     "file, and the server listens on the loopback address unless told\n"
     "otherwise.\n"
     "\n"
-    "Options:\n"
-    "  --port N          port to listen on (default 8765, or any free port when\n"
-    "                    8765 is taken; 0 = any free port)\n"
-    "  --host ADDR       address to bind (default 127.0.0.1); anything but a\n"
-    "                    loopback address exposes the traces to the network\n"
-    "  --open            open the URL in the default browser (xdg-open)\n"
-    "  --max-upload SIZE largest upload accepted, bytes or with K, M, G\n"
-    "                    (default 2G)\n"
+    "Options:\n";
+
+const char cmd_serve_help_tail[] =
     "\n"
     "Examples:\n"
     "  gpuprof serve examples/resnet_like.json.gz\n"
@@ -92,12 +87,31 @@ struct serve_args {
 	const char *port, *host, *max_upload;
 };
 
-static const struct vo serve_opts[] = {
-    {.lname = "open", .type = VO_FLAG, .off = offsetof(struct serve_args, open)},
-    {.lname = "port", .type = VO_STRING, .off = offsetof(struct serve_args, port)},
-    {.lname = "host", .type = VO_STRING, .off = offsetof(struct serve_args, host)},
-    {.lname = "max-upload", .type = VO_STRING, .off = offsetof(struct serve_args, max_upload)},
+const struct vo cmd_serve_opts[] = {
+    {.lname = "port",
+     .type = VO_STRING,
+     .off = offsetof(struct serve_args, port),
+     .metavar = "N",
+     .help = "port to listen on (default 8765, or any free port when\n"
+	     "8765 is taken; 0 = any free port)"},
+    {.lname = "host",
+     .type = VO_STRING,
+     .off = offsetof(struct serve_args, host),
+     .metavar = "ADDR",
+     .help = "address to bind (default 127.0.0.1); anything but a\n"
+	     "loopback address exposes the traces to the network"},
+    {.lname = "open",
+     .type = VO_FLAG,
+     .off = offsetof(struct serve_args, open),
+     .help = "open the URL in the default browser (xdg-open)"},
+    {.lname = "max-upload",
+     .type = VO_STRING,
+     .off = offsetof(struct serve_args, max_upload),
+     .metavar = "SIZE",
+     .help = "largest upload accepted, bytes or with K, M, G\n"
+	     "(default 2G)"},
 };
+const size_t cmd_serve_nopts = sizeof cmd_serve_opts / sizeof cmd_serve_opts[0];
 
 int cmd_serve(struct app *app, int argc, char **argv)
 {
@@ -112,8 +126,8 @@ int cmd_serve(struct app *app, int argc, char **argv)
 	if (!paths)
 		return 2;
 	struct serve_args a = {0};
-	int rc = app_parse(app, "serve", serve_opts, sizeof serve_opts / sizeof serve_opts[0], &a,
-			   argc, argv, paths, &npaths);
+	int rc = app_parse(app, "serve", cmd_serve_opts, cmd_serve_nopts, &a, argc, argv, paths,
+			   &npaths);
 	open = a.open;
 	if (!rc && a.host)
 		so.host = a.host;

@@ -20,24 +20,9 @@ const char cmd_synth_help[] =
     "(deviceProperties, distributedInfo, ...). The same options always give the\n"
     "same bytes; memory use does not grow with the size.\n"
     "\n"
-    "Options:\n"
-    "  --size SIZE     keep adding training steps until the JSON is about SIZE\n"
-    "                  bytes (uncompressed); suffixes K, M, G (powers of 1024),\n"
-    "                  e.g. 512K, 100M, 4G; overrides --steps\n"
-    "  --steps N       number of ProfilerStep#N to write (default: 5)\n"
-    "  --seed N        seed of the generator (default: 1)\n"
-    "  --gzip          gzip the output (zlib, level 6)\n"
-    "  --truncate      stop in the middle of an event without the closing brackets,\n"
-    "                  as a crashed profiler leaves a file\n"
-    "  --anomalies     inject one of each: kernel without a launch, zero-duration\n"
-    "                  op, partial overlap on a CPU thread, flow with only its start,\n"
-    "                  unmatched B (next to one matched B/E pair)\n"
-    "  --ranks N       world size in distributedInfo (default: 8; 1 = no NCCL)\n"
-    "  --rank R        this trace's rank, 0..N-1 (default: 0)\n"
-    "  --streams N     compute streams, 1..8 (default: 1)\n"
-    "  --model NAME    resnet: ResNet-18-style training step with an attention\n"
-    "                  head, ~2000 events per step (default); tiny: inference of\n"
-    "                  one linear layer, ~30 events per step (for documentation)\n"
+    "Options:\n";
+
+const char cmd_synth_help_tail[] =
     "\n"
     "The output goes to -o FILE (written atomically), or to standard output when\n"
     "it is not a terminal. A summary of what was written goes to stderr unless -q.\n"
@@ -108,6 +93,9 @@ enum {
 	SYNTH_NARGS
 };
 
+static const char *const num_names[SYNTH_NARGS] = {"size",  "steps", "seed",
+						   "ranks", "rank",  "streams"};
+
 struct synth_args {
 	const char *num[SYNTH_NARGS];
 	bool gzip, truncate, anomalies;
@@ -117,24 +105,64 @@ struct synth_args {
 static const struct vo_value models[] = {
     {"resnet", SYNTH_MODEL_RESNET, false}, {"tiny", SYNTH_MODEL_TINY, false}, {NULL, 0, false}};
 
-#define SYNTH_NUM(name, k)                                                                         \
-	{                                                                                          \
-		.lname = name, .type = VO_STRING,                                                  \
-		.off = offsetof(struct synth_args, num) + (k) * sizeof(const char *)               \
-	}
-static const struct vo synth_opts_decl[] = {
-    SYNTH_NUM("size", SYNTH_ARG_SIZE),
-    SYNTH_NUM("steps", SYNTH_ARG_STEPS),
-    SYNTH_NUM("seed", SYNTH_ARG_SEED),
-    SYNTH_NUM("ranks", SYNTH_ARG_RANKS),
-    SYNTH_NUM("rank", SYNTH_ARG_RANK),
-    SYNTH_NUM("streams", SYNTH_ARG_STREAMS),
-    {.lname = "gzip", .type = VO_FLAG, .off = offsetof(struct synth_args, gzip)},
-    {.lname = "truncate", .type = VO_FLAG, .off = offsetof(struct synth_args, truncate)},
-    {.lname = "anomalies", .type = VO_FLAG, .off = offsetof(struct synth_args, anomalies)},
-    {.lname = "model", .type = VO_ENUM, .off = offsetof(struct synth_args, model), .vals = models},
+const struct vo cmd_synth_opts[] = {
+    {.lname = "size",
+     .type = VO_STRING,
+     .off = offsetof(struct synth_args, num) + SYNTH_ARG_SIZE * sizeof(const char *),
+     .metavar = "SIZE",
+     .help = "keep adding training steps until the JSON is about SIZE\n"
+	     "bytes (uncompressed); suffixes K, M, G (powers of 1024),\n"
+	     "e.g. 512K, 100M, 4G; overrides --steps"},
+    {.lname = "steps",
+     .type = VO_STRING,
+     .off = offsetof(struct synth_args, num) + SYNTH_ARG_STEPS * sizeof(const char *),
+     .metavar = "N",
+     .help = "number of ProfilerStep#N to write (default: 5)"},
+    {.lname = "seed",
+     .type = VO_STRING,
+     .off = offsetof(struct synth_args, num) + SYNTH_ARG_SEED * sizeof(const char *),
+     .metavar = "N",
+     .help = "seed of the generator (default: 1)"},
+    {.lname = "gzip",
+     .type = VO_FLAG,
+     .off = offsetof(struct synth_args, gzip),
+     .help = "gzip the output (zlib, level 6)"},
+    {.lname = "truncate",
+     .type = VO_FLAG,
+     .off = offsetof(struct synth_args, truncate),
+     .help = "stop in the middle of an event without the closing brackets,\n"
+	     "as a crashed profiler leaves a file"},
+    {.lname = "anomalies",
+     .type = VO_FLAG,
+     .off = offsetof(struct synth_args, anomalies),
+     .help = "inject one of each: kernel without a launch, zero-duration\n"
+	     "op, partial overlap on a CPU thread, flow with only its start,\n"
+	     "unmatched B (next to one matched B/E pair)"},
+    {.lname = "ranks",
+     .type = VO_STRING,
+     .off = offsetof(struct synth_args, num) + SYNTH_ARG_RANKS * sizeof(const char *),
+     .metavar = "N",
+     .help = "world size in distributedInfo (default: 8; 1 = no NCCL)"},
+    {.lname = "rank",
+     .type = VO_STRING,
+     .off = offsetof(struct synth_args, num) + SYNTH_ARG_RANK * sizeof(const char *),
+     .metavar = "R",
+     .help = "this trace's rank, 0..N-1 (default: 0)"},
+    {.lname = "streams",
+     .type = VO_STRING,
+     .off = offsetof(struct synth_args, num) + SYNTH_ARG_STREAMS * sizeof(const char *),
+     .metavar = "N",
+     .help = "compute streams, 1..8 (default: 1)"},
+    {.lname = "model",
+     .type = VO_ENUM,
+     .off = offsetof(struct synth_args, model),
+     .vals = models,
+     .metavar = "NAME",
+     .help = "resnet: ResNet-18-style training step with an attention\n"
+	     "head, ~2000 events per step (default); tiny: inference of\n"
+	     "one linear layer, ~30 events per step (for documentation)"},
 };
-#undef SYNTH_NUM
+const size_t cmd_synth_nopts = sizeof cmd_synth_opts / sizeof cmd_synth_opts[0];
 
 int cmd_synth(struct app *app, int argc, char **argv)
 {
@@ -145,9 +173,8 @@ int cmd_synth(struct app *app, int argc, char **argv)
 	int nops = 0;
 	if (!ops)
 		return app_usage(app, "synth", "out of memory");
-	int rc = app_parse(app, "synth", synth_opts_decl,
-			   sizeof synth_opts_decl / sizeof synth_opts_decl[0], &a, argc, argv, ops,
-			   &nops);
+	int rc =
+	    app_parse(app, "synth", cmd_synth_opts, cmd_synth_nopts, &a, argc, argv, ops, &nops);
 	if (!rc && nops)
 		rc = app_usage(app, "synth", "takes no operand ('%s'): give -o FILE", ops[0]);
 	free(ops);
@@ -182,8 +209,7 @@ int cmd_synth(struct app *app, int argc, char **argv)
 			}
 		}
 		if (bad)
-			return app_usage(app, "synth", "bad value for --%s: '%s'",
-					 synth_opts_decl[k].lname, v);
+			return app_usage(app, "synth", "bad value for --%s: '%s'", num_names[k], v);
 	}
 	if ((!app->output || !strcmp(app->output, "-")) && isatty(STDOUT_FILENO))
 		return app_usage(app, "synth",

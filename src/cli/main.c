@@ -19,26 +19,36 @@
 
 /* The commands in the order of `gpuprof --help`; a view's row names its
  * kind, and its summary, help and parsing come from the registry. */
+#define VIEW_CMD(nm, k)                                                                            \
+	{                                                                                          \
+		.name = nm, .is_view = true, .view = k                                             \
+	}
+#define CMD(nm, text)                                                                              \
+	{                                                                                          \
+		.name = #nm, .summary = text, .help = cmd_##nm##_help, .run = cmd_##nm,            \
+		.help_tail = cmd_##nm##_help_tail, .opts = cmd_##nm##_opts,                        \
+		.nopts = &cmd_##nm##_nopts                                                         \
+	}
 static const struct cmd commands[] = {
-    {"info", NULL, NULL, NULL, true, VIEW_INFO},
-    {"steps", NULL, NULL, NULL, true, VIEW_STEPS},
-    {"summary", NULL, NULL, NULL, true, VIEW_SUMMARY},
-    {"ops", NULL, NULL, NULL, true, VIEW_OPS},
-    {"kernels", NULL, NULL, NULL, true, VIEW_KERNELS},
-    {"memory", NULL, NULL, NULL, true, VIEW_MEMORY},
-    {"dist", "distributed view: overlap, wait time, collectives per worker (tb)", cmd_dist_help,
-     cmd_dist, false, 0},
-    {"top", NULL, NULL, NULL, true, VIEW_TOP},
-    {"export", "call stacks for other tools: pprof, folded stacks, speedscope", cmd_export_help,
-     cmd_export, false, 0},
-    {"ncu", "Nsight Compute reports: list, raw, session, details, hints", cmd_ncu_help, cmd_ncu,
-     false, 0},
-    {"nsys", "Nsight Systems: per-iteration NVTX analysis, SQLite export summaries", cmd_nsys_help,
-     cmd_nsys, false, 0},
-    {"serve", "local web viewer of traces (prints the URL)", cmd_serve_help, cmd_serve, false, 0},
-    {"synth", "write a synthetic Kineto trace (examples, benchmarks)", cmd_synth_help, cmd_synth,
-     false, 0},
+    VIEW_CMD("info", VIEW_INFO),
+    VIEW_CMD("steps", VIEW_STEPS),
+    VIEW_CMD("summary", VIEW_SUMMARY),
+    VIEW_CMD("ops", VIEW_OPS),
+    VIEW_CMD("kernels", VIEW_KERNELS),
+    VIEW_CMD("memory", VIEW_MEMORY),
+    CMD(dist, "distributed view: overlap, wait time, collectives per worker (tb)"),
+    VIEW_CMD("top", VIEW_TOP),
+    CMD(export, "call stacks for other tools: pprof, folded stacks, speedscope"),
+    CMD(ncu, "Nsight Compute reports: list, raw, session, details, hints"),
+    {.name = "nsys",
+     .summary = "Nsight Systems: per-iteration NVTX analysis, SQLite export summaries",
+     .help = cmd_nsys_help,
+     .run = cmd_nsys},
+    CMD(serve, "local web viewer of traces (prints the URL)"),
+    CMD(synth, "write a synthetic Kineto trace (examples, benchmarks)"),
 };
+#undef CMD
+#undef VIEW_CMD
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 /* The commands: the table's rows, then every view of the registry the
@@ -76,10 +86,15 @@ static const char *cmd_summary_of(const struct cmd *c)
 
 static void print_cmd_help(const struct cmd *c)
 {
-	if (c->is_view)
+	if (c->is_view) {
 		app_print_view_help(stdout, view_get(c->view));
-	else
-		fputs(c->help, stdout);
+		return;
+	}
+	fputs(c->help, stdout);
+	if (c->opts) {
+		app_print_options(stdout, c->opts, *c->nopts);
+		fputs(c->help_tail, stdout);
+	}
 }
 
 static const char global_help[] =

@@ -395,70 +395,31 @@ static int memory_check(const struct view_decl *d, struct view_opts *o, enum vo_
 	return 0;
 }
 
-const struct view_decl view_summary_decl = {
-    .kind = VIEW_SUMMARY,
-    .name = "summary",
-    .summary = "overview: GPUs, steps, average step breakdown, GPU utilization",
-    .help_head = summary_head,
-    .help_tail = summary_tail,
-    .opts = summary_opts,
-    .nopts = NOPTS(summary_opts),
-    .flags = VIEW_OWN_ANOMALIES,
-    .compute = view_summary_compute,
-    .emit = view_summary_emit,
-    .free = view_tb_free,
-};
+/* A view of this file: NAME_head, NAME_tail and NAME_opts above, the
+ * analyses' results freed by view_tb_free. */
+#define TB_VIEW(nm, k, text, fl, chk, comp, em)                                                    \
+	const struct view_decl view_##nm##_decl = {                                                \
+	    .kind = k,                                                                             \
+	    .name = #nm,                                                                           \
+	    .summary = text,                                                                       \
+	    .help_head = nm##_head,                                                                \
+	    .help_tail = nm##_tail,                                                                \
+	    .opts = nm##_opts,                                                                     \
+	    .nopts = NOPTS(nm##_opts),                                                             \
+	    .flags = fl,                                                                           \
+	    .check = chk,                                                                          \
+	    .compute = comp,                                                                       \
+	    .emit = em,                                                                            \
+	    .free = view_tb_free,                                                                  \
+	}
 
-const struct view_decl view_steps_decl = {
-    .kind = VIEW_STEPS,
-    .name = "steps",
-    .summary = "training steps and their time breakdown (Kernel, Memcpy, ..., Other)",
-    .help_head = steps_head,
-    .help_tail = steps_tail,
-    .opts = steps_opts,
-    .nopts = NOPTS(steps_opts),
-    .flags = VIEW_STEP_ROWS,
-    .compute = view_steps_compute,
-    .emit = view_steps_emit,
-    .free = view_tb_free,
-};
-
-const struct view_decl view_ops_decl = {
-    .kind = VIEW_OPS,
-    .name = "ops",
-    .summary = "operator table (torch-tb-profiler's Operator view)",
-    .help_head = ops_head,
-    .help_tail = ops_tail,
-    .opts = ops_opts,
-    .nopts = NOPTS(ops_opts),
-    .compute = view_tables_compute,
-    .emit = view_ops_emit,
-    .free = view_tb_free,
-};
-
-const struct view_decl view_kernels_decl = {
-    .kind = VIEW_KERNELS,
-    .name = "kernels",
-    .summary = "kernel table (torch-tb-profiler's Kernel view)",
-    .help_head = kernels_head,
-    .help_tail = kernels_tail,
-    .opts = kernels_opts,
-    .nopts = NOPTS(kernels_opts),
-    .compute = view_tables_compute,
-    .emit = view_kernels_emit,
-    .free = view_tb_free,
-};
-
-const struct view_decl view_memory_decl = {
-    .kind = VIEW_MEMORY,
-    .name = "memory",
-    .summary = "memory by operator, peaks, curve, allocations (tb's Memory view)",
-    .help_head = memory_head,
-    .help_tail = memory_tail,
-    .opts = memory_opts,
-    .nopts = NOPTS(memory_opts),
-    .check = memory_check,
-    .compute = view_memory_compute,
-    .emit = view_memory_emit,
-    .free = view_tb_free,
-};
+TB_VIEW(summary, VIEW_SUMMARY, "overview: GPUs, steps, average step breakdown, GPU utilization",
+	VIEW_OWN_ANOMALIES, NULL, view_summary_compute, view_summary_emit);
+TB_VIEW(steps, VIEW_STEPS, "training steps and their time breakdown (Kernel, Memcpy, ..., Other)",
+	VIEW_STEP_ROWS, NULL, view_steps_compute, view_steps_emit);
+TB_VIEW(ops, VIEW_OPS, "operator table (torch-tb-profiler's Operator view)", 0, NULL,
+	view_tables_compute, view_ops_emit);
+TB_VIEW(kernels, VIEW_KERNELS, "kernel table (torch-tb-profiler's Kernel view)", 0, NULL,
+	view_tables_compute, view_kernels_emit);
+TB_VIEW(memory, VIEW_MEMORY, "memory by operator, peaks, curve, allocations (tb's Memory view)", 0,
+	memory_check, view_memory_compute, view_memory_emit);
