@@ -17,7 +17,7 @@
  * succeeded (the CLI writes nothing on an error).
  *
  * Layering: this area sits between the analyses and the front ends: it
- * depends on trace/, tbprof/, export/stacks (top) and report/ (and core),
+ * depends on trace/, tbprof/ and report/ (and core),
  * never on cli/ or server/. It was given its own folder rather than
  * src/report/ because report/ depends on core only and must not know the
  * trace model.

@@ -34,8 +34,9 @@
  *
  * Cost: one pass over the events after tr_track_order; memory proportional
  * to the distinct frames and stacks (hash maps), plus the deepest stack.
- * Owns its arrays; reads the trace (which must outlive it) and never
- * changes it. Depends on core and the torch model headers.
+ * An analysis of the model shared by the exports (src/export/) and the top
+ * view (src/views/view_top.c). Owns its arrays; reads the trace (which must
+ * outlive it) and never changes it. Depends on core and trace/.
  */
 #ifndef GP_STACKS_H
 #define GP_STACKS_H
