@@ -90,21 +90,17 @@ int cmd_nsys(struct app *app, int argc, char **argv);
 int cmd_export(struct app *app, int argc, char **argv);
 int cmd_serve(struct app *app, int argc, char **argv);
 
-extern const char cmd_synth_help[], cmd_synth_help_tail[];
-extern const struct vo cmd_synth_opts[];
-extern const size_t cmd_synth_nopts;
-extern const char cmd_dist_help[], cmd_dist_help_tail[];
-extern const struct vo cmd_dist_opts[];
-extern const size_t cmd_dist_nopts;
-extern const char cmd_ncu_help[], cmd_ncu_help_tail[];
-extern const struct vo cmd_ncu_opts[];
-extern const size_t cmd_ncu_nopts;
+/* A command's help (its head, then its options listed from their
+ * declarations, then its tail). */
+#define CLI_CMD_TEXTS(nm)                                                                          \
+	extern const char cmd_##nm##_help[], cmd_##nm##_help_tail[];                               \
+	extern const struct vo cmd_##nm##_opts[];                                                  \
+	extern const size_t cmd_##nm##_nopts
+CLI_CMD_TEXTS(synth);
+CLI_CMD_TEXTS(dist);
+CLI_CMD_TEXTS(ncu);
 extern const char cmd_nsys_help[];
-extern const char cmd_export_help[], cmd_export_help_tail[];
-extern const struct vo cmd_export_opts[];
-extern const size_t cmd_export_nopts;
-extern const char cmd_serve_help[], cmd_serve_help_tail[];
-extern const struct vo cmd_serve_opts[];
-extern const size_t cmd_serve_nopts;
+CLI_CMD_TEXTS(export);
+CLI_CMD_TEXTS(serve);
 
 #endif
