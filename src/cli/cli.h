@@ -49,7 +49,8 @@ struct cmd {
 	const char *help_tail; /* with opts: help, the options listed, help_tail */
 	const struct vo *opts;
 	const size_t *nopts;
-	bool is_view; /* a view of the registry: the rest comes from it */
+	const char *man_pre, *man_post; /* with opts: the operands of the man line */
+	bool is_view;			/* a view of the registry: the rest comes from it */
 	enum view_kind view;
 };
 
@@ -76,9 +77,13 @@ int app_cmd_view(struct app *app, const struct view_decl *d, int argc, char **ar
 void app_print_view_help(FILE *f, const struct view_decl *d);
 /* The "Options:" lines of v[0..n): "  --name META  help", aligned. */
 void app_print_options(FILE *f, const struct vo *v, size_t n);
-/* The man page's `.SS NAME [options] TRACE` line of every view (hidden
- * `gpuprof --man-options`; tests/cli compares it with man/gpuprof.1). */
-void app_print_man_options(FILE *f);
+/* A man page line `.SS NAME PRE [options] POST` (PRE and POST in troff,
+ * each with its leading space) of the options v[0..n); the man page's
+ * option lists are these lines (hidden `gpuprof --man-options` prints them
+ * all; tests/cli compares them with man/gpuprof.1). */
+void app_print_man_line(FILE *f, const char *name, const char *pre, const struct vo *v, size_t n,
+			const char *post);
+void app_print_view_man_line(FILE *f, const struct view_decl *d);
 /* True when argv[i] is -h/--help. */
 bool cli_is_help(const char *arg);
 

@@ -60,43 +60,47 @@ static void man_text(FILE *f, const char *s)
 		fputs(*s == '-' ? "\\-" : (char[]){*s, 0}, f);
 }
 
-void app_print_man_options(FILE *f)
+void app_print_man_line(FILE *f, const char *name, const char *pre, const struct vo *v, size_t n,
+			const char *post)
 {
-	for (size_t i = 0; i < view_count(); i++) {
-		const struct view_decl *d = view_at(i);
-		fprintf(f, ".SS %s", d->name);
-		for (size_t k = 0; k < d->nopts; k++) {
-			const struct vo *o = &d->opts[k];
-			if (!o->lname && !o->sname)
-				continue;
-			fputs(" \\fR[\\fP", f);
-			if (o->sname) {
-				fprintf(f, "\\-%c", o->sname);
-				if (o->lname)
-					fputs("\\fR|\\fP", f);
-			}
-			if (o->lname) {
-				fputs("\\-\\-", f);
-				man_text(f, o->lname);
-			}
-			if (o->type == VO_ENUM && !o->metavar) {
-				const char *sep = " ";
-				for (const struct vo_value *v = o->vals; v->name; v++) {
-					if (v->hidden)
-						continue;
-					fputs(sep, f);
-					man_text(f, v->name);
-					sep = "\\fR|\\fP";
-				}
-			} else if (o->type != VO_FLAG) {
-				fputs(" \\fI", f);
-				man_text(f, o->metavar ? o->metavar : "VALUE");
-				fputs("\\fP", f);
-			}
-			fputs("\\fR]\\fP", f);
+	fprintf(f, ".SS %s%s", name, pre);
+	for (size_t k = 0; k < n; k++) {
+		const struct vo *o = &v[k];
+		if (!o->lname && !o->sname)
+			continue;
+		fputs(" \\fR[\\fP", f);
+		if (o->sname) {
+			fprintf(f, "\\-%c", o->sname);
+			if (o->lname)
+				fputs("\\fR|\\fP", f);
 		}
-		fprintf(f, " \\fITRACE\\fP%s\n", d->flags & VIEW_MANY ? "..." : "");
+		if (o->lname) {
+			fputs("\\-\\-", f);
+			man_text(f, o->lname);
+		}
+		if (o->type == VO_ENUM && !o->metavar) {
+			const char *sep = " ";
+			for (const struct vo_value *e = o->vals; e->name; e++) {
+				if (e->hidden)
+					continue;
+				fputs(sep, f);
+				man_text(f, e->name);
+				sep = "\\fR|\\fP";
+			}
+		} else if (o->type != VO_FLAG) {
+			fputs(" \\fI", f);
+			man_text(f, o->metavar ? o->metavar : "VALUE");
+			fputs("\\fP", f);
+		}
+		fputs("\\fR]\\fP", f);
 	}
+	fprintf(f, "%s\n", post);
+}
+
+void app_print_view_man_line(FILE *f, const struct view_decl *d)
+{
+	app_print_man_line(f, d->name, "", d->opts, d->nopts,
+			   d->flags & VIEW_MANY ? " \\fITRACE\\fP..." : " \\fITRACE\\fP");
 }
 
 static int write_view(struct app *app, const struct view_decl *d, struct ses *const *ss, size_t n,

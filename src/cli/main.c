@@ -23,11 +23,11 @@
 	{                                                                                          \
 		.name = nm, .is_view = true, .view = k                                             \
 	}
-#define CMD(nm, text)                                                                              \
+#define CMD(nm, text, pre, post)                                                                   \
 	{                                                                                          \
 		.name = #nm, .summary = text, .help = cmd_##nm##_help, .run = cmd_##nm,            \
 		.help_tail = cmd_##nm##_help_tail, .opts = cmd_##nm##_opts,                        \
-		.nopts = &cmd_##nm##_nopts                                                         \
+		.nopts = &cmd_##nm##_nopts, .man_pre = pre, .man_post = post                       \
 	}
 static const struct cmd commands[] = {
     VIEW_CMD("info", VIEW_INFO),
@@ -36,16 +36,21 @@ static const struct cmd commands[] = {
     VIEW_CMD("ops", VIEW_OPS),
     VIEW_CMD("kernels", VIEW_KERNELS),
     VIEW_CMD("memory", VIEW_MEMORY),
-    CMD(dist, "distributed view: overlap, wait time, collectives per worker (tb)"),
+    CMD(dist, "distributed view: overlap, wait time, collectives per worker (tb)", "",
+	" \\fITRACE\\fP..."),
     VIEW_CMD("top", VIEW_TOP),
-    CMD(export, "call stacks for other tools: pprof, folded stacks, speedscope"),
-    CMD(ncu, "Nsight Compute reports: list, raw, session, details, hints"),
+    CMD(export, "call stacks for other tools: pprof, folded stacks, speedscope",
+	" pprof\\fR|\\fPfolded\\fR|\\fPspeedscope", " \\fITRACE\\fP \\-o \\fIFILE\\fP"),
+    CMD(ncu, "Nsight Compute reports: list, raw, session, details, hints",
+	" list\\fR|\\fPraw\\fR|\\fPsession\\fR|\\fPdetails\\fR|\\fPhints\\fR|\\fPbody",
+	" \\fIREPORT\\fP"),
     {.name = "nsys",
      .summary = "Nsight Systems: per-iteration NVTX analysis, SQLite export summaries",
      .help = cmd_nsys_help,
      .run = cmd_nsys},
-    CMD(serve, "local web viewer of traces (prints the URL)"),
-    CMD(synth, "write a synthetic Kineto trace (examples, benchmarks)"),
+    CMD(serve, "local web viewer of traces (prints the URL)", "",
+	" \\fR[\\fP\\fIFILE\\fP|\\fIDIR\\fP...\\fR]\\fP"),
+    CMD(synth, "write a synthetic Kineto trace (examples, benchmarks)", "", " \\-o \\fIFILE\\fP"),
 };
 #undef CMD
 #undef VIEW_CMD
@@ -127,6 +132,19 @@ static void print_help(FILE *f, const struct cmd_list *l)
 		"\n%s\nRun 'gpuprof COMMAND --help' for a command's options. "
 		"'-' as FILE reads standard input.\n",
 		global_help);
+}
+
+/* The man page's option lists: a line per command with declared options. */
+static void print_man_options(const struct cmd_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct cmd *c = &l->v[i];
+		if (c->is_view)
+			app_print_view_man_line(stdout, view_get(c->view));
+		else if (c->opts)
+			app_print_man_line(stdout, c->name, c->man_pre, c->opts, *c->nopts,
+					   c->man_post);
+	}
 }
 
 static void print_version(void)
@@ -323,7 +341,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(name, "--man-options")) { /* hidden: tests/cli checks the man page */
-		app_print_man_options(stdout);
+		print_man_options(&cmds);
 		return 0;
 	}
 	const struct cmd *c = find_cmd(&cmds, name);
