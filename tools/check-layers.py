@@ -40,9 +40,10 @@ RULES = {
     "tbprof": (("trace", "json"),
                "torch-tb-profiler analyses of the model; stored JSON text (an "
                "operator's Input Dims) parsed with json"),
-    "export": (("trace", "tbprof", "pb", "io", "report"),
-               "writers know models (and the analyses they write) only: pprof "
-               "through pb, chrome's JSON strings through report's writers"),
+    "export": (("trace", "pb", "report"),
+               "writers know models only (the call stacks are the model's, "
+               "trace/stacks): pprof through pb, chrome's JSON strings through "
+               "report's writers"),
     "synth": ((), "the synthetic trace generator: writes its JSON text itself"),
     "views": (("report", "trace", "tbprof", "ncu", "nsys"),
               "views compute analyses of the models and write them through report; "

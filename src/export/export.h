@@ -5,7 +5,7 @@
  * writes to a FILE the caller opened and closes; output depends only on the
  * trace and the options (no clock, no addresses, no hash order), so two runs
  * give identical bytes. Formats and rules: docs/export.md.
- * Depends on tbprof/stacks, pb (writer), core, zlib; never on readers.
+ * Depends on trace/stacks, pb (writer), core, zlib; never on readers.
  */
 #ifndef GP_EXPORT_H
 #define GP_EXPORT_H
@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "core/err.h"
-#include "tbprof/stacks.h"
+#include "trace/stacks.h"
 #include "pb/pb.h"
 
 enum fold_unit { FOLD_NS, FOLD_US };

@@ -1,11 +1,11 @@
 /* view_top: `gpuprof top`, where a trace's time goes, from the same stacks
- * as the exports (src/tbprof/stacks.h): pprof's flat is our self, its cum
+ * as the exports (src/trace/stacks.h): pprof's flat is our self, its cum
  * our total. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sort.h"
-#include "tbprof/stacks.h"
+#include "trace/stacks.h"
 #include "views/view_int.h"
 
 static const char top_head[] =

@@ -1,9 +1,9 @@
-/* Stacks (src/tbprof/stacks.h) on small hand-written traces. Times in the
+/* Stacks (src/trace/stacks.h) on small hand-written traces. Times in the
  * traces are µs; expected values are ns, worked out in the comments. */
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "tbprof/stacks.h"
+#include "trace/stacks.h"
 #include "test.h"
 
 /* "A;B;C" of node i (frames only, root first) into buf. */

@@ -6,7 +6,7 @@
 
 #include "core/hmap.h"
 #include "core/strpool.h"
-#include "tbprof/stacks.h"
+#include "trace/stacks.h"
 #include "trace/check.h"
 #include "trace/link.h"
 
