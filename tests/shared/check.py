@@ -4,7 +4,7 @@ data/torch/PROVENANCE.md, copied below by hand, and (2) counts made here,
 independently of gpuprof, from the decompressed JSON with Python's json
 module. Standard library only. Usage: check.py GPUPROF DATA_DIR.
 
-What gpuprof counts (see src/cli/cmd_info.c and src/kineto/import_commit.c),
+What gpuprof counts (see src/views/view_info.c and src/kineto/import_commit.c),
 and how it is recomputed here:
 - events: every element of traceEvents.
 - phases: events whose "ph" is a string, by that string (one ASCII letter).
