@@ -7,11 +7,13 @@
 #include "tbprof/select.h"
 #include "views/view_int.h"
 
-/* The registry, in the order of `gpuprof --help`. Every kind has one row
- * (view_get checks it), and the row's kind is its declaration's. */
+/* The registry: a row per line of views/views.def, in its order. Every
+ * kind has one row (view_get checks it), and the row's kind is its
+ * declaration's. */
 static const struct view_decl *const registry[] = {
-    &view_info_decl,	&view_steps_decl,  &view_summary_decl, &view_ops_decl,
-    &view_kernels_decl, &view_memory_decl, &view_top_decl,
+#define V(name, KIND) &view_##name##_decl,
+#include "views/views.def"
+#undef V
 };
 _Static_assert(sizeof registry / sizeof registry[0] == VIEW_COUNT, "one row per view kind");
 

@@ -43,15 +43,12 @@
 #include "trace/trace.h"
 #include "views/view_opt.h"
 
-/* The views' identities (the registry, view.c, says what each is). */
+/* The views' identities, one per line of views/views.def (the registry,
+ * view.c, says what each is). */
 enum view_kind {
-	VIEW_INFO,
-	VIEW_SUMMARY,
-	VIEW_STEPS,
-	VIEW_OPS,
-	VIEW_KERNELS,
-	VIEW_MEMORY,
-	VIEW_TOP,
+#define V(name, KIND) VIEW_##KIND,
+#include "views/views.def"
+#undef V
 	VIEW_COUNT
 };
 

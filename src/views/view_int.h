@@ -49,9 +49,10 @@ void view_steps_emit(struct view *v, struct report *r);
 /* Frees the analysis results of the fields above (zeroed ones too). */
 void view_tb_free(struct view *v);
 
-/* The declarations of the registry (view.c lists them). */
-extern const struct view_decl view_info_decl, view_summary_decl, view_steps_decl, view_ops_decl,
-    view_kernels_decl, view_memory_decl, view_top_decl;
+/* The declarations of the registry, one per line of views/views.def. */
+#define V(name, KIND) extern const struct view_decl view_##name##_decl;
+#include "views/views.def"
+#undef V
 
 #define VIEW_NC(a) ((int)(sizeof a / sizeof a[0]))
 
