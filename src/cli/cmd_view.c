@@ -14,6 +14,11 @@ void app_print_options(FILE *f, const struct vo *v, size_t n)
 {
 	char left[96], meta[128];
 	size_t width = 0;
+	/* with a "-n, --top" in the list, long-only options line up under its
+	 * "--" (as the global options do) */
+	bool shorts = false;
+	for (size_t i = 0; i < n; i++)
+		shorts |= v[i].sname && v[i].lname;
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < n; i++) {
 			if (!v[i].lname && !v[i].sname)
@@ -24,8 +29,8 @@ void app_print_options(FILE *f, const struct vo *v, size_t n)
 				len = snprintf(left, sizeof left, "-%c, --%s%s%s", v[i].sname,
 					       v[i].lname, *m ? " " : "", m);
 			else if (v[i].lname)
-				len = snprintf(left, sizeof left, "--%s%s%s", v[i].lname,
-					       *m ? " " : "", m);
+				len = snprintf(left, sizeof left, "%s--%s%s%s",
+					       shorts ? "    " : "", v[i].lname, *m ? " " : "", m);
 			else
 				len = snprintf(left, sizeof left, "-%c%s%s", v[i].sname,
 					       *m ? " " : "", m);
