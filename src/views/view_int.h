@@ -33,6 +33,8 @@ struct view {
 	struct mem_curve mcurve;
 	size_t curve_all; /* the curve's points before --curve-points */
 	struct mem_events mevents;
+	struct ncu_report *ncu; /* VIEW_FAMILY_NCU: the report read */
+	bool emit_failed;	/* see view_emit_failed */
 };
 
 /* v->steps = a copy of the session's steps (of v->o.tb_compat). */
@@ -52,6 +54,8 @@ void view_tb_free(struct view *v);
 /* The declarations of the registry (view.c lists them). */
 extern const struct view_decl view_info_decl, view_summary_decl, view_steps_decl, view_ops_decl,
     view_kernels_decl, view_memory_decl, view_top_decl;
+extern const struct view_decl view_ncu_list_decl, view_ncu_raw_decl, view_ncu_session_decl,
+    view_ncu_details_decl, view_ncu_hints_decl, view_ncu_body_decl;
 
 #define VIEW_NC(a) ((int)(sizeof a / sizeof a[0]))
 
