@@ -103,7 +103,7 @@ int cmd_serve(struct app *app, int argc, char **argv);
 	extern const size_t cmd_##nm##_nopts
 CLI_CMD_TEXTS(synth);
 CLI_CMD_TEXTS(dist);
-CLI_CMD_TEXTS(ncu);
+extern const char cmd_ncu_help[], cmd_ncu_help_tail[]; /* options: views/view_ncu.h */
 extern const char cmd_nsys_help[];
 CLI_CMD_TEXTS(export);
 CLI_CMD_TEXTS(serve);

@@ -156,114 +156,18 @@ static int do_details_csv(struct ncu_report *r, const struct ncu_view_opts *o, F
 
 /* --- entry --- */
 
-/* The options as given; read after the walk with their own checks. */
-struct ncu_args {
-	const char *id, *kernel, *section, *units, *details, *metric, *sort;
-};
-
-const struct vo cmd_ncu_opts[] = {
-    {.lname = "id",
-     .type = VO_STRING,
-     .off = offsetof(struct ncu_args, id),
-     .metavar = "N",
-     .help = "only the result with ID N (0-based, file order)"},
-    {.lname = "kernel",
-     .type = VO_STRING,
-     .off = offsetof(struct ncu_args, kernel),
-     .metavar = "REGEX",
-     .help = "only results whose kernel name (function, demangled or\n"
-	     "mangled) matches the POSIX extended REGEX"},
-    {.lname = "section",
-     .type = VO_STRING,
-     .off = offsetof(struct ncu_args, section),
-     .metavar = "NAME",
-     .help = "details, hints, body: only the section with this\n"
-	     "identifier or display name"},
-    {.lname = "print-units",
-     .type = VO_STRING,
-     .off = offsetof(struct ncu_args, units),
-     .metavar = "U",
-     .help = "raw, details: `auto` (default, as ncu: us, Mbyte/s, Ghz,\n"
-	     "sector/ms ...) or `base` (ns, byte/s, hz, sector/s ...)"},
-    {.lname = "print-details",
-     .type = VO_STRING,
-     .off = offsetof(struct ncu_args, details),
-     .metavar = "P",
-     .help = "details: `all` (default: header, labelled rule and\n"
-	     "source metrics, body items; 21 CSV columns), `header`\n"
-	     "(header tables only; 20 columns, ncu's default) or\n"
-	     "`body` (body items only)"},
-    {.lname = "metric",
-     .type = VO_STRING,
-     .off = offsetof(struct ncu_args, metric),
-     .metavar = "REGEX",
-     .help = "body: also every metric of the result whose name matches\n"
-	     "the POSIX extended REGEX (type \"metric\", no section)"},
-    {.lname = "sort",
-     .type = VO_STRING,
-     .off = offsetof(struct ncu_args, sort),
-     .metavar = "KEY",
-     .help = "hints: order by `type` (ERR, WRN, OPT, INF), `section`\n"
-	     "(ncu's section order) or `speedup` (estimated speedup,\n"
-	     "highest first, none last); ties keep file order"},
-};
-const size_t cmd_ncu_nopts = sizeof cmd_ncu_opts / sizeof cmd_ncu_opts[0];
-
-/* The values of a into o; 0 or app_usage's exit status. */
-static int read_args(struct app *app, const struct ncu_args *a, struct ncu_view_opts *o)
+/* argv into o through the ncu views' declarations: the view named by the
+ * verb into *d, the report's path into *path; 0 or app_usage's status. */
+static int parse_opts(struct app *app, int argc, char **argv, struct view_opts *o,
+		      const struct view_decl **d, const char **path)
 {
-	if (a->id) {
-		char *end;
-		o->id = strtol(a->id, &end, 10);
-		if (!*a->id || *end || o->id < 0)
-			return app_usage(app, "ncu", "--id needs a number >= 0, not '%s'", a->id);
-	}
-	o->kernel = a->kernel;
-	o->section = a->section;
-	o->metric = a->metric;
-	if (a->units) {
-		if (strcmp(a->units, "base") && strcmp(a->units, "auto"))
-			return app_usage(app, "ncu", "--print-units takes base or auto, not '%s'",
-					 a->units);
-		o->base_units = !strcmp(a->units, "base");
-	}
-	if (a->details) {
-		const char *v = a->details;
-		if (!strcmp(v, "header"))
-			o->parts = NCU_DETAILS_HEADER;
-		else if (!strcmp(v, "body"))
-			o->parts = NCU_DETAILS_BODY;
-		else if (!strcmp(v, "all"))
-			o->parts = NCU_DETAILS_HEADER | NCU_DETAILS_BODY;
-		else
-			return app_usage(app, "ncu",
-					 "--print-details takes header, body or all, not '%s'", v);
-	}
-	if (a->sort) {
-		const char *v = a->sort;
-		o->sort = !strcmp(v, "type")	  ? 1
-			  : !strcmp(v, "section") ? 2
-			  : !strcmp(v, "speedup") ? 3
-						  : -1;
-		if (o->sort < 0)
-			return app_usage(app, "ncu",
-					 "--sort takes type, section or speedup, not '%s'", v);
-	}
-	return 0;
-}
-
-static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_opts *o)
-{
-	memset(o, 0, sizeof *o);
-	o->id = -1;
-	o->parts = NCU_DETAILS_HEADER | NCU_DETAILS_BODY;
-	struct ncu_args a = {0};
+	view_opts_init(o);
 	const char *ops[3];
 	int nops = 0;
 	const char **all = calloc((size_t)argc + 1, sizeof *all);
 	if (!all)
 		return app_usage(app, "ncu", "out of memory");
-	int rc = app_parse(app, "ncu", cmd_ncu_opts, cmd_ncu_nopts, &a, argc, argv, all, &nops);
+	int rc = app_parse(app, "ncu", view_ncu_opts, view_ncu_nopts, o, argc, argv, all, &nops);
 	for (int i = 0; i < nops && i < 3; i++)
 		ops[i] = all[i];
 	free(all);
@@ -271,83 +175,72 @@ static int parse_opts(struct app *app, int argc, char **argv, struct ncu_view_op
 		return rc;
 	if (nops > 2)
 		return app_usage(app, "ncu", "one REPORT at a time ('%s' is extra)", ops[2]);
-	o->verb = nops > 0 ? ops[0] : NULL;
-	o->path = nops > 1 ? ops[1] : NULL;
-	if ((rc = read_args(app, &a, o)))
-		return rc;
-	if (!o->verb)
+	const char *verb = nops > 0 ? ops[0] : NULL;
+	*path = nops > 1 ? ops[1] : NULL;
+	char msg[1024];
+	/* a bad value is named before a missing or unknown verb */
+	struct ncu_view_opts values = o->ncu;
+	if (view_ncu_values(&o->ncu_args, &values, VO_CLI, msg, sizeof msg))
+		return app_usage(app, "ncu", "%s", msg);
+	if (!verb)
 		return app_usage(app, "ncu",
 				 "no VERB given (list, raw, session, details, hints, body)");
-	static const char *const verbs[] = {"list", "raw", "session", "details", "hints", "body"};
-	bool ok = false;
-	for (size_t i = 0; i < 6; i++)
-		ok |= !strcmp(o->verb, verbs[i]);
-	if (!ok) {
-		char mean[96];
-		return app_usage(app, "ncu",
-				 "unknown verb '%s'%s (list, raw, session, details, hints, body)",
-				 o->verb, app_did_you_mean(o->verb, verbs, 6, mean, sizeof mean));
+	if (!(*d = view_find_in(VIEW_FAMILY_NCU, verb))) {
+		view_unknown(VIEW_FAMILY_NCU, verb, msg, sizeof msg);
+		return app_usage(app, "ncu", "%s", msg);
 	}
-	if (!o->path)
+	if (!*path)
 		return app_usage(app, "ncu", "no REPORT given");
-	if (o->kernel) {
-		if (regcomp(&o->re, o->kernel, REG_EXTENDED | REG_NOSUB))
-			return app_usage(app, "ncu", "--kernel: invalid regular expression '%s'",
-					 o->kernel);
-		o->has_re = true;
-	}
-	if (o->metric) {
-		if (regcomp(&o->mre, o->metric, REG_EXTENDED | REG_NOSUB))
-			return app_usage(app, "ncu", "--metric: invalid regular expression '%s'",
-					 o->metric);
-		o->has_mre = true;
-	}
+	if ((*d)->check(*d, o, VO_CLI, msg, sizeof msg))
+		return app_usage(app, "ncu", "%s", msg);
+	o->ncu.json = app->format == REP_JSON;
 	return 0;
+}
+
+/* Writes view d of r to the open output; false when a write failed. */
+static bool write_view(struct app *app, const struct view_decl *d, struct ncu_report *r,
+		       const struct view_opts *o)
+{
+	bool csv = app->format == REP_CSV;
+	if (csv && d->kind == VIEW_NCU_RAW)
+		return do_raw_csv(r, &o->ncu, app->out) == 0;
+	if (csv && d->kind == VIEW_NCU_DETAILS)
+		return do_details_csv(r, &o->ncu, app->out) == 0;
+	struct err e = {0};
+	struct view *v;
+	if (view_compute_ncu(d, r, o, &v, &e))
+		return false;
+	struct report *rp = rep_open(app->out, app->format);
+	if (rp)
+		view_emit(v, rp);
+	bool ok = rp && rep_close(rp) == 0 && !view_emit_failed(v);
+	view_free(v);
+	return ok;
 }
 
 int cmd_ncu(struct app *app, int argc, char **argv)
 {
-	struct ncu_view_opts o;
-	int rc = parse_opts(app, argc, argv, &o);
-	if (rc)
+	struct view_opts o;
+	const struct view_decl *d = NULL;
+	const char *path = NULL;
+	int rc = parse_opts(app, argc, argv, &o, &d, &path);
+	if (rc) {
+		view_opts_release(&o);
 		return rc;
+	}
 	struct err e = {0};
 	struct ncu_report *r = NULL;
-	if ((rc = ncu_load(&r, o.path, &e)) || (rc = app_out_open(app, &e))) {
+	if ((rc = ncu_load(&r, path, &e)) || (rc = app_out_open(app, &e))) {
 		rc = app_fail(app, &e);
 		goto out;
 	}
-	bool ok = true;
-	bool csv = app->format == REP_CSV;
-	if (csv && !strcmp(o.verb, "raw")) {
-		ok = do_raw_csv(r, &o, app->out) == 0;
-	} else if (csv && !strcmp(o.verb, "details")) {
-		ok = do_details_csv(r, &o, app->out) == 0;
-	} else {
-		struct report *rp = rep_open(app->out, app->format);
-		if (!strcmp(o.verb, "list"))
-			ncu_view_list(r, &o, rp);
-		else if (!strcmp(o.verb, "raw"))
-			ncu_view_raw(r, &o, rp, app->format == REP_JSON);
-		else if (!strcmp(o.verb, "session"))
-			ncu_view_session(r, rp);
-		else if (!strcmp(o.verb, "details"))
-			ncu_view_details(r, &o, rp);
-		else if (!strcmp(o.verb, "body"))
-			ncu_view_body(r, &o, rp);
-		else
-			ok = ncu_view_hints(r, &o, rp) == 0;
-		ok = rp && rep_close(rp) == 0 && ok;
-	}
+	bool ok = write_view(app, d, r, &o);
 	if ((rc = app_out_close(app, ok, &e)))
 		rc = app_fail(app, &e);
 	else if (!ok)
 		rc = 2;
 out:
-	if (o.has_re)
-		regfree(&o.re);
-	if (o.has_mre)
-		regfree(&o.mre);
+	view_opts_release(&o);
 	ncu_free(r);
 	return rc;
 }

@@ -41,9 +41,15 @@ static const struct cmd commands[] = {
     VIEW_CMD("top", VIEW_TOP),
     CMD(export, "call stacks for other tools: pprof, folded stacks, speedscope",
 	" pprof\\fR|\\fPfolded\\fR|\\fPspeedscope", " \\fITRACE\\fP \\-o \\fIFILE\\fP"),
-    CMD(ncu, "Nsight Compute reports: list, raw, session, details, hints",
-	" list\\fR|\\fPraw\\fR|\\fPsession\\fR|\\fPdetails\\fR|\\fPhints\\fR|\\fPbody",
-	" \\fIREPORT\\fP"),
+    {.name = "ncu", /* its verbs are the registry's ncu views */
+     .summary = "Nsight Compute reports: list, raw, session, details, hints",
+     .help = cmd_ncu_help,
+     .run = cmd_ncu,
+     .help_tail = cmd_ncu_help_tail,
+     .opts = view_ncu_opts,
+     .nopts = &view_ncu_nopts,
+     .man_pre = " list\\fR|\\fPraw\\fR|\\fPsession\\fR|\\fPdetails\\fR|\\fPhints\\fR|\\fPbody",
+     .man_post = " \\fIREPORT\\fP"},
     {.name = "nsys",
      .summary = "Nsight Systems: per-iteration NVTX analysis, SQLite export summaries",
      .help = cmd_nsys_help,
@@ -70,6 +76,8 @@ static void cmd_list_init(struct cmd_list *l)
 		l->v[l->n++] = commands[i];
 	for (size_t k = 0; k < view_count(); k++) {
 		const struct view_decl *d = view_at(k);
+		if (d->family != VIEW_FAMILY_TRACE)
+			continue; /* a verb of its family's command */
 		bool listed = false;
 		for (size_t i = 0; i < NCOMMANDS && !listed; i++)
 			listed = commands[i].is_view && commands[i].view == d->kind;

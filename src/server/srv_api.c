@@ -146,11 +146,13 @@ static enum MHD_Result reply_bad_param(struct MHD_Connection *c, const struct vi
 		names[k++] = "range";
 	}
 	const char *close = sug_closest(bad, names, k);
+	const char *pre = view_family_prefix(d->family); /* "ncu list" */
 	if (close)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       "%s takes no parameter '%s'; did you mean '%s'?", d->name,
-				       bad, close);
-	return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s takes no parameter '%s'", d->name, bad);
+				       "%s%s%s takes no parameter '%s'; did you mean '%s'?",
+				       pre ? pre : "", pre ? " " : "", d->name, bad, close);
+	return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s%s%s takes no parameter '%s'",
+			       pre ? pre : "", pre ? " " : "", d->name, bad);
 }
 
 /* Fills o from the query, through d's option declarations (the parsing and
@@ -286,9 +288,22 @@ static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id
 	if (!r)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "file %d is not an Nsight Compute report", id);
-	if (!strcmp(verb, "body"))
-		return srv_api_ncu_body(s, c, r, f.ncu_mu);
-	return srv_api_ncu(s, c, r, f.ncu_mu, verb);
+	const struct view_decl *d = view_find_in(VIEW_FAMILY_NCU, verb);
+	char msg[640];
+	if (!d) {
+		view_unknown(VIEW_FAMILY_NCU, verb, msg, sizeof msg);
+		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "ncu: %s", msg);
+	}
+	char bad[SRV_BAD_PARAM], params[512];
+	view_params(d, params, sizeof params);
+	if (srv_unknown_param(c, params, bad))
+		return reply_bad_param(c, d, bad);
+	struct view_opts o;
+	enum MHD_Result res = parse_opts(c, d, &o, msg, sizeof msg)
+				  ? srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg)
+				  : srv_api_ncu(s, c, r, f.ncu_mu, d, &o);
+	view_opts_release(&o);
+	return res;
 }
 
 static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int id, const char *view)

@@ -101,12 +101,11 @@ enum MHD_Result srv_reply_error(struct MHD_Connection *c, unsigned status, const
 /* The API (srv_api.c). url starts with "/api/". */
 enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char *url);
 enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct srv_upload *u);
-/* GET /api/file/ID/ncu/VERB (srv_ncu.c) on report r. */
+/* GET /api/file/ID/ncu/VERB (srv_ncu.c): ncu view d of report r with the
+ * options o parsed from the query. */
 enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_report *r,
-			    pthread_mutex_t *mu, const char *verb);
-/* GET /api/file/ID/ncu/body (srv_ncu_body.c) on report r. */
-enum MHD_Result srv_api_ncu_body(struct srv *s, struct MHD_Connection *c, struct ncu_report *r,
-				 pthread_mutex_t *mu);
+			    pthread_mutex_t *mu, const struct view_decl *d,
+			    const struct view_opts *o);
 /* GET /api/file/ID/nsys/VIEW (srv_nsys.c) on the export at path. */
 enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char *path,
 			     const char *view);

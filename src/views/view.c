@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/suggest.h"
 #include "tbprof/select.h"
 #include "views/view_int.h"
 
@@ -29,10 +30,36 @@ const struct view_decl *view_at(size_t i)
 
 const struct view_decl *view_find(const char *name)
 {
+	return view_find_in(VIEW_FAMILY_TRACE, name);
+}
+
+const struct view_decl *view_find_in(enum view_family f, const char *name)
+{
 	for (size_t i = 0; i < VIEW_COUNT; i++)
-		if (!strcmp(name, registry[i]->name))
+		if (registry[i]->family == f && !strcmp(name, registry[i]->name))
 			return registry[i];
 	return NULL;
+}
+
+const char *view_family_prefix(enum view_family f)
+{
+	return f == VIEW_FAMILY_NCU ? "ncu" : NULL;
+}
+
+void view_unknown(enum view_family f, const char *name, char *msg, size_t n)
+{
+	const char *names[VIEW_COUNT];
+	size_t k = 0;
+	for (size_t i = 0; i < VIEW_COUNT; i++)
+		if (registry[i]->family == f)
+			names[k++] = registry[i]->name;
+	const char *close = sug_closest(name, names, k);
+	int len = close ? snprintf(msg, n, "unknown verb '%s'; did you mean '%s'? (", name, close)
+			: snprintf(msg, n, "unknown verb '%s' (", name);
+	for (size_t i = 0; i < k && len >= 0 && (size_t)len < n; i++)
+		len += snprintf(msg + len, n - (size_t)len, "%s%s", i ? ", " : "", names[i]);
+	if (len >= 0 && (size_t)len < n)
+		snprintf(msg + len, n - (size_t)len, ")");
 }
 
 const struct view_decl *view_get(enum view_kind k)
@@ -51,6 +78,7 @@ void view_opts_init(struct view_opts *o)
 	o->kern_group = KERN_BY_NAME;
 	o->top = SIZE_MAX;
 	o->window = (struct mem_window){INT64_MIN, INT64_MAX};
+	view_ncu_defaults(&o->ncu);
 }
 
 void view_opts_defaults(const struct view_decl *d, struct view_opts *o)
@@ -166,7 +194,7 @@ int view_compute_many(const struct view_decl *d, struct ses *const *ss, size_t n
 		      const struct view_opts *o, struct view **out, struct err *e)
 {
 	*out = NULL;
-	if (!d || !n || (n > 1 && !(d->flags & VIEW_MANY)))
+	if (!d || d->family != VIEW_FAMILY_TRACE || !n || (n > 1 && !(d->flags & VIEW_MANY)))
 		return err_set(e, ERR_USAGE, NULL, -1, "no such view");
 	const struct trace *t = ses_trace(ss[0]);
 	struct view *v = calloc(1, sizeof *v);
@@ -200,9 +228,37 @@ int view_compute(const struct view_decl *d, struct ses *s, const struct view_opt
 	return view_compute_many(d, &s, 1, o, out, e);
 }
 
+int view_compute_ncu(const struct view_decl *d, struct ncu_report *r, const struct view_opts *o,
+		     struct view **out, struct err *e)
+{
+	*out = NULL;
+	if (!d || d->family != VIEW_FAMILY_NCU)
+		return err_set(e, ERR_USAGE, NULL, -1, "no such view");
+	struct view *v = calloc(1, sizeof *v);
+	if (!v)
+		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	v->kind = d->kind;
+	v->decl = d;
+	v->o = *o;
+	v->ncu = r;
+	v->dev = MEM_NO_DEV;
+	int rc = d->compute ? d->compute(v, e) : 0;
+	if (rc) {
+		view_free(v);
+		return rc;
+	}
+	*out = v;
+	return 0;
+}
+
 void view_emit(struct view *v, struct report *r)
 {
 	v->decl->emit(v, r);
+}
+
+bool view_emit_failed(const struct view *v)
+{
+	return v->emit_failed;
 }
 
 void view_tb_free(struct view *v)
@@ -222,7 +278,8 @@ void view_free(struct view *v)
 {
 	if (!v)
 		return;
-	v->decl->free(v);
+	if (v->decl->free)
+		v->decl->free(v);
 	free((void *)v->ts);
 	free(v);
 }

@@ -1,6 +1,7 @@
-/* views: the registry of views (info, summary, steps, ops, kernels, memory,
- * top) and the views as computations that write to any report sink, with no
- * CLI around them.
+/* views: the registry of views (the trace views info, summary, steps, ops,
+ * kernels, memory, top; the Nsight Compute views ncu list, raw, session,
+ * details, hints, body) and the views as computations that write to any
+ * report sink, with no CLI around them.
  *
  * Each view is declared once (struct view_decl): its name, a one-line
  * summary, its help text, its options (views/view_opt.h: CLI spelling, API
@@ -16,8 +17,13 @@
  * The split lets a caller open its output only once the analysis has
  * succeeded (the CLI writes nothing on an error).
  *
+ * Every view belongs to a family, the kind of input it reads: a trace view
+ * is the command `gpuprof NAME` and GET /api/file/ID/NAME, an Nsight
+ * Compute view the verb `gpuprof ncu NAME` and GET /api/file/ID/ncu/NAME
+ * (view_find_in finds a view in its family).
+ *
  * Layering: this area sits between the analyses and the front ends: it
- * depends on trace/, tbprof/ and report/ (and core),
+ * depends on trace/, tbprof/, ncu/ and report/ (and core),
  * never on cli/ or server/. It was given its own folder rather than
  * src/report/ because report/ depends on core only and must not know the
  * trace model.
@@ -41,6 +47,7 @@
 #include "tbprof/ops.h"
 #include "tbprof/session.h"
 #include "trace/trace.h"
+#include "views/view_ncu.h"
 #include "views/view_opt.h"
 
 /* The views' identities, one per line of views/views.def (the registry,
@@ -50,6 +57,12 @@ enum view_kind {
 #include "views/views.def"
 #undef V
 	VIEW_COUNT
+};
+
+/* The input a view reads: its family (its command and its API path). */
+enum view_family {
+	VIEW_FAMILY_TRACE, /* a trace's session: `gpuprof NAME`, /api/file/ID/NAME */
+	VIEW_FAMILY_NCU,   /* an Nsight Compute report: `gpuprof ncu NAME`, .../ncu/NAME */
 };
 
 /* The options of every view (the commands' options); view_opts_init gives
@@ -71,6 +84,8 @@ struct view_opts {
 	bool windowed;		       /* memory: --start/--end given */
 	size_t curve_points;	       /* memory: --curve-points (0: every point) */
 	struct mem_window window;      /* relative to the profiler start */
+	struct view_ncu_args ncu_args; /* ncu: the options as given (strings) */
+	struct ncu_view_opts ncu;      /* ncu: their values (the decl's check) */
 };
 
 struct view;
@@ -83,7 +98,8 @@ struct view;
 
 struct view_decl {
 	enum view_kind kind;
-	const char *name;      /* the command and the API's path segment */
+	enum view_family family;
+	const char *name;      /* the command (verb) and the API's path segment */
 	const char *summary;   /* one line for `gpuprof --help` */
 	const char *help_head; /* `gpuprof NAME --help` up to its "Options:" list */
 	const char *help_tail; /* after the list (from its blank line) */
@@ -94,16 +110,25 @@ struct view_decl {
 	 * with msg, naming the options as front end f spells them. NULL: none. */
 	int (*check)(const struct view_decl *d, struct view_opts *o, enum vo_front f, char *msg,
 		     size_t n);
-	int (*compute)(struct view *v, struct err *e);
+	int (*compute)(struct view *v, struct err *e); /* NULL: emit does it all */
 	void (*emit)(struct view *v, struct report *r);
-	void (*free)(struct view *v); /* the view's own results (view_free frees v) */
+	void (*free)(struct view *v); /* the view's own results (view_free frees v); or NULL */
 };
 
-/* The registry, in the order `gpuprof --help` lists the commands. */
+/* The registry: every view of every family, each family in the order its
+ * `--help` lists them. */
 size_t view_count(void);
 const struct view_decl *view_at(size_t i);
-/* The view named name, or NULL. */
+/* The trace view named name, or NULL. */
 const struct view_decl *view_find(const char *name);
+/* The view of family f named name, or NULL. */
+const struct view_decl *view_find_in(enum view_family f, const char *name);
+/* The command that leads a family's verbs ("ncu"); NULL for the trace views. */
+const char *view_family_prefix(enum view_family f);
+/* "unknown verb 'X'; did you mean 'Y'? (a, b, c)": the message for a name
+ * family f has no view of (the did-you-mean part only when one is close),
+ * naming f's views in registry order; the CLI and the server both say it. */
+void view_unknown(enum view_family f, const char *name, char *msg, size_t n);
 /* The view of kind k (k < VIEW_COUNT: every kind is in the registry). */
 const struct view_decl *view_get(enum view_kind k);
 
@@ -111,6 +136,8 @@ const struct view_decl *view_get(enum view_kind k);
  * declare. view_opts_defaults adds the defaults d declares. */
 void view_opts_init(struct view_opts *o);
 void view_opts_defaults(const struct view_decl *d, struct view_opts *o);
+/* Frees what a decl's check compiled into o (the ncu regexes). */
+void view_opts_release(struct view_opts *o);
 /* --step N|A-B of a VIEW_STEP_ROWS view (text kept for messages); 0 or -1
  * with msg. */
 int view_step_rows(struct view_opts *o, const char *text, char *msg, size_t n);
@@ -125,8 +152,15 @@ int view_compute(const struct view_decl *d, struct ses *s, const struct view_opt
 		 struct view **out, struct err *e);
 int view_compute_many(const struct view_decl *d, struct ses *const *ss, size_t n,
 		      const struct view_opts *o, struct view **out, struct err *e);
+/* An Nsight Compute view (family VIEW_FAMILY_NCU) of report r, which must
+ * outlive the view; calls on one report must not run concurrently
+ * (views/view_ncu.h). */
+int view_compute_ncu(const struct view_decl *d, struct ncu_report *r, const struct view_opts *o,
+		     struct view **out, struct err *e);
 /* Writes the view's tables and sections into r (which stays open). */
 void view_emit(struct view *v, struct report *r);
+/* Whether view_emit ran out of memory (ncu hints); what it wrote is partial. */
+bool view_emit_failed(const struct view *v);
 void view_free(struct view *v);
 /* view_compute + view_emit + view_free. */
 int view_write(const struct view_decl *d, struct ses *s, const struct view_opts *o,

@@ -33,6 +33,8 @@ struct view {
 	struct mem_curve mcurve;
 	size_t curve_all; /* the curve's points before --curve-points */
 	struct mem_events mevents;
+	struct ncu_report *ncu; /* VIEW_FAMILY_NCU: the report read */
+	bool emit_failed;	/* see view_emit_failed */
 };
 
 /* v->steps = a copy of the session's steps (of v->o.tb_compat). */

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "report/report.h"
+#include "views/view_opt.h"
 
 /* ncu/ncu.h is not included here: its second half has no include guard. */
 struct ncu_report;
@@ -28,9 +29,15 @@ enum ncu_hint_sort {
 	NCU_HINT_SORT_SPEEDUP
 };
 
-/* The options of `gpuprof ncu` (verb, path and kernel are the CLI's). */
+/* The options of the ncu views as given, before their checks (the option
+ * declarations of view_ncu_decl.c store them here). */
+struct view_ncu_args {
+	const char *id, *kernel, *section, *units, *details, *metric, *sort;
+};
+
+/* The options of the ncu views (view_ncu_decl.c's check fills them). */
 struct ncu_view_opts {
-	const char *verb, *path, *kernel, *section;
+	const char *kernel, *section;
 	long id;	 /* -1 = all */
 	int sort;	 /* hints: enum ncu_hint_sort (0 = file order) */
 	bool base_units; /* --print-units base (default auto, as ncu) */
@@ -42,7 +49,19 @@ struct ncu_view_opts {
 	const char *metric;
 	regex_t mre;
 	bool has_mre;
+	bool json; /* raw: the description column (the JSON sink's) */
 };
+
+/* The options every `gpuprof ncu` verb takes (the CLI's walk, --help and
+ * the man page; each view declares those its API query takes). */
+extern const struct vo view_ncu_opts[];
+extern const size_t view_ncu_nopts;
+/* ncu's defaults: every result, every details part. */
+void view_ncu_defaults(struct ncu_view_opts *o);
+/* The values of the options as given in a (not the regexes), messages as
+ * front f spells the options; 0 or -1 with msg. */
+int view_ncu_values(const struct view_ncu_args *a, struct ncu_view_opts *o, enum vo_front f,
+		    char *msg, size_t n);
 
 /* Whether result i passes --id and --kernel. */
 bool ncu_view_selected(const struct ncu_view_opts *o, const struct ncu_report *r, size_t i);

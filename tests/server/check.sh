@@ -130,7 +130,21 @@ expect 400 "ncu bad regex" "${url}api/file/2/ncu/list?kernel=%28"
 expect 400 "ncu verb on a trace" "${url}api/file/1/ncu/list"
 expect 400 "trace view on a report" "${url}api/file/2/summary"
 expect 404 "ncu of an unknown file" "${url}api/file/99/ncu/list"
-# --- ncu body (srv_ncu_body.c): the section bodies for the page's charts ---
+# the ncu verbs are the registry's: an unknown one is named as the CLI names it
+expect 404 "mistyped ncu verb" "${url}api/file/2/ncu/lst"
+want_msg=$("$GPUPROF" ncu lst "$ncu_small" 2>&1 | head -n 1)
+want_msg=${want_msg#gpuprof: }
+[ "$want_msg" = "ncu: unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, body)" ] &&
+	grep -qF "\"$want_msg\"" "$tmp/body" && ok || bad "mistyped ncu verb: message $(cat "$tmp/body"), CLI: $want_msg"
+expect 404 "unknown ncu verb body" "${url}api/file/2/ncu/frobnicate"
+grep -qF "ncu: unknown verb 'frobnicate' (list, raw, session, details, hints, body)" "$tmp/body" && ok || bad "unknown ncu verb: message $(cat "$tmp/body")"
+expect 400 "ncu parameter of another verb" "${url}api/file/2/ncu/list?section=x"
+grep -qF "ncu list takes no parameter 'section'" "$tmp/body" && ok || bad "ncu list section: message $(cat "$tmp/body")"
+expect 400 "ncu bad print_units" "${url}api/file/2/ncu/raw?print_units=kilo"
+grep -qF "print_units takes base or auto" "$tmp/body" && ok || bad "ncu print_units: message $(cat "$tmp/body")"
+expect 400 "ncu bad id message" "${url}api/file/2/ncu/details?id=-1"
+grep -qF "id needs a number >= 0, not '-1'" "$tmp/body" && ok || bad "ncu bad id: message $(cat "$tmp/body")"
+# --- ncu body (views/view_ncu_body.c): the section bodies for the page's charts ---
 fid=2
 for rep in "$ncu_small" $ncu_shared; do
 	same_ncu $fid "$rep" 'body?id=0' body --id 0

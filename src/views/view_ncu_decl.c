@@ -1,0 +1,280 @@
+/* view_ncu_decl: the Nsight Compute views of the registry (`gpuprof ncu
+ * list|raw|session|details|hints|body`, GET /api/file/ID/ncu/VERB): their
+ * option declarations, the checks that turn the options as given into
+ * struct ncu_view_opts, and their emit functions around view_ncu.c's and
+ * view_ncu_body.c's tables. */
+#include <limits.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncu/ncu.h"
+#include "views/view_int.h"
+
+#define NCU_ARG(field) offsetof(struct view_opts, ncu_args.field)
+
+/* Each option once; the verbs' tables below list those their query takes. */
+#define OPT_ID                                                                                     \
+	{                                                                                          \
+		.lname = "id", .api = "id", .type = VO_STRING, .off = NCU_ARG(id), .metavar = "N", \
+		.help = "only the result with ID N (0-based, file order)"                          \
+	}
+#define OPT_KERNEL                                                                                 \
+	{                                                                                          \
+		.lname = "kernel", .api = "kernel", .type = VO_STRING, .off = NCU_ARG(kernel),     \
+		.metavar = "REGEX",                                                                \
+		.help = "only results whose kernel name (function, demangled or\n"                 \
+			"mangled) matches the POSIX extended REGEX"                                \
+	}
+#define OPT_SECTION                                                                                \
+	{                                                                                          \
+		.lname = "section", .api = "section", .type = VO_STRING, .off = NCU_ARG(section),  \
+		.metavar = "NAME",                                                                 \
+		.help = "details, hints, body: only the section with this\n"                       \
+			"identifier or display name"                                               \
+	}
+#define OPT_UNITS                                                                                  \
+	{                                                                                          \
+		.lname = "print-units", .api = "print_units", .type = VO_STRING,                   \
+		.off = NCU_ARG(units), .metavar = "U",                                             \
+		.help = "raw, details: `auto` (default, as ncu: us, Mbyte/s, Ghz,\n"               \
+			"sector/ms ...) or `base` (ns, byte/s, hz, sector/s ...)"                  \
+	}
+#define OPT_DETAILS                                                                                \
+	{                                                                                          \
+		.lname = "print-details", .api = "print_details", .type = VO_STRING,               \
+		.off = NCU_ARG(details), .metavar = "P",                                           \
+		.help = "details: `all` (default: header, labelled rule and\n"                     \
+			"source metrics, body items; 21 CSV columns), `header`\n"                  \
+			"(header tables only; 20 columns, ncu's default) or\n"                     \
+			"`body` (body items only)"                                                 \
+	}
+#define OPT_METRIC                                                                                 \
+	{                                                                                          \
+		.lname = "metric", .api = "metric", .type = VO_STRING, .off = NCU_ARG(metric),     \
+		.metavar = "REGEX",                                                                \
+		.help = "body: also every metric of the result whose name matches\n"               \
+			"the POSIX extended REGEX (type \"metric\", no section)"                   \
+	}
+#define OPT_SORT                                                                                   \
+	{                                                                                          \
+		.lname = "sort", .api = "sort", .type = VO_STRING, .off = NCU_ARG(sort),           \
+		.metavar = "KEY",                                                                  \
+		.help = "hints: order by `type` (ERR, WRN, OPT, INF), `section`\n"                 \
+			"(ncu's section order) or `speedup` (estimated speedup,\n"                 \
+			"highest first, none last); ties keep file order"                          \
+	}
+
+const struct vo view_ncu_opts[] = {OPT_ID,	OPT_KERNEL, OPT_SECTION, OPT_UNITS,
+				   OPT_DETAILS, OPT_METRIC, OPT_SORT};
+const size_t view_ncu_nopts = sizeof view_ncu_opts / sizeof view_ncu_opts[0];
+
+static const struct vo list_opts[] = {OPT_ID, OPT_KERNEL};
+static const struct vo raw_opts[] = {OPT_ID, OPT_KERNEL, OPT_UNITS};
+static const struct vo details_opts[] = {OPT_ID, OPT_KERNEL, OPT_SECTION, OPT_UNITS, OPT_DETAILS};
+static const struct vo hints_opts[] = {OPT_ID, OPT_KERNEL, OPT_SECTION, OPT_SORT};
+static const struct vo body_opts[] = {OPT_ID, OPT_KERNEL, OPT_SECTION, OPT_METRIC};
+
+void view_ncu_defaults(struct ncu_view_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->id = -1;
+	o->parts = NCU_DETAILS_HEADER | NCU_DETAILS_BODY;
+}
+
+/* "NAME takes WHAT", with ", not 'TEXT'" on the command line. */
+static int bad_choice(enum vo_front f, const char *lname, const char *what, const char *text,
+		      char *msg, size_t n)
+{
+	char nm[VO_NAME_MAX];
+	const char *name = vo_name_of(view_ncu_opts, view_ncu_nopts, lname, f, nm);
+	if (f == VO_CLI)
+		snprintf(msg, n, "%s takes %s, not '%s'", name, what, text);
+	else
+		snprintf(msg, n, "%s takes %s", name, what);
+	return -1;
+}
+
+int view_ncu_values(const struct view_ncu_args *a, struct ncu_view_opts *o, enum vo_front f,
+		    char *msg, size_t n)
+{
+	char nm[VO_NAME_MAX];
+	if (a->id) {
+		char *end;
+		o->id = strtol(a->id, &end, 10);
+		if (!*a->id || *end || o->id < 0)
+			return snprintf(msg, n, "%s needs a number >= 0, not '%.*s'",
+					vo_name_of(view_ncu_opts, view_ncu_nopts, "id", f, nm),
+					f == VO_CLI ? INT_MAX : 40, a->id),
+			       -1;
+	}
+	o->kernel = a->kernel;
+	o->section = a->section;
+	o->metric = a->metric;
+	if (a->units) {
+		if (strcmp(a->units, "base") && strcmp(a->units, "auto"))
+			return bad_choice(f, "print-units", "base or auto", a->units, msg, n);
+		o->base_units = !strcmp(a->units, "base");
+	}
+	if (a->details) {
+		const char *v = a->details;
+		if (!strcmp(v, "header"))
+			o->parts = NCU_DETAILS_HEADER;
+		else if (!strcmp(v, "body"))
+			o->parts = NCU_DETAILS_BODY;
+		else if (!strcmp(v, "all"))
+			o->parts = NCU_DETAILS_HEADER | NCU_DETAILS_BODY;
+		else
+			return bad_choice(f, "print-details", "header, body or all", v, msg, n);
+	}
+	if (a->sort) {
+		const char *v = a->sort;
+		o->sort = !strcmp(v, "type")	  ? NCU_HINT_SORT_TYPE
+			  : !strcmp(v, "section") ? NCU_HINT_SORT_SECTION
+			  : !strcmp(v, "speedup") ? NCU_HINT_SORT_SPEEDUP
+						  : -1;
+		if (o->sort < 0)
+			return bad_choice(f, "sort", "type, section or speedup", v, msg, n);
+	}
+	return 0;
+}
+
+/* "NAME: invalid regular expression", with " 'TEXT'" on the command line. */
+static int bad_regex(enum vo_front f, const char *lname, const char *text, char *msg, size_t n)
+{
+	char nm[VO_NAME_MAX];
+	const char *name = vo_name_of(view_ncu_opts, view_ncu_nopts, lname, f, nm);
+	if (f == VO_CLI)
+		snprintf(msg, n, "%s: invalid regular expression '%s'", name, text);
+	else
+		snprintf(msg, n, "%s: invalid regular expression", name);
+	return -1;
+}
+
+/* The check of every ncu view: the values, then the regexes compiled
+ * (view_opts_release frees them, also after a failure). */
+static int ncu_check(const struct view_decl *d, struct view_opts *o, enum vo_front f, char *msg,
+		     size_t n)
+{
+	(void)d;
+	struct ncu_view_opts *no = &o->ncu;
+	if (view_ncu_values(&o->ncu_args, no, f, msg, n))
+		return -1;
+	if (no->kernel) {
+		if (regcomp(&no->re, no->kernel, REG_EXTENDED | REG_NOSUB))
+			return bad_regex(f, "kernel", no->kernel, msg, n);
+		no->has_re = true;
+	}
+	if (no->metric) {
+		if (regcomp(&no->mre, no->metric, REG_EXTENDED | REG_NOSUB))
+			return bad_regex(f, "metric", no->metric, msg, n);
+		no->has_mre = true;
+	}
+	return 0;
+}
+
+void view_opts_release(struct view_opts *o)
+{
+	if (o->ncu.has_re)
+		regfree(&o->ncu.re);
+	if (o->ncu.has_mre)
+		regfree(&o->ncu.mre);
+	o->ncu.has_re = o->ncu.has_mre = false;
+}
+
+static void emit_list(struct view *v, struct report *r)
+{
+	ncu_view_list(v->ncu, &v->o.ncu, r);
+}
+
+static void emit_raw(struct view *v, struct report *r)
+{
+	ncu_view_raw(v->ncu, &v->o.ncu, r, v->o.ncu.json);
+}
+
+static void emit_session(struct view *v, struct report *r)
+{
+	ncu_view_session(v->ncu, r);
+}
+
+static void emit_details(struct view *v, struct report *r)
+{
+	ncu_view_details(v->ncu, &v->o.ncu, r);
+}
+
+static void emit_hints(struct view *v, struct report *r)
+{
+	v->emit_failed = ncu_view_hints(v->ncu, &v->o.ncu, r) != 0;
+}
+
+static void emit_body(struct view *v, struct report *r)
+{
+	ncu_view_body(v->ncu, &v->o.ncu, r);
+}
+
+/* The registry rows (view.c lists them), in the order of `gpuprof ncu --help`. */
+const struct view_decl view_ncu_list_decl = {
+    .kind = VIEW_NCU_LIST,
+    .family = VIEW_FAMILY_NCU,
+    .name = "list",
+    .summary = "one row per profiled launch: kernel, grid, block, duration, throughput",
+    .opts = list_opts,
+    .nopts = VIEW_NC(list_opts),
+    .flags = VIEW_WHOLE_FILE,
+    .check = ncu_check,
+    .emit = emit_list,
+};
+const struct view_decl view_ncu_raw_decl = {
+    .kind = VIEW_NCU_RAW,
+    .family = VIEW_FAMILY_NCU,
+    .name = "raw",
+    .summary = "every metric of every result",
+    .opts = raw_opts,
+    .nopts = VIEW_NC(raw_opts),
+    .flags = VIEW_WHOLE_FILE,
+    .check = ncu_check,
+    .emit = emit_raw,
+};
+const struct view_decl view_ncu_session_decl = {
+    .kind = VIEW_NCU_SESSION,
+    .family = VIEW_FAMILY_NCU,
+    .name = "session",
+    .summary = "the session page: command line, systems, versions, devices",
+    .flags = VIEW_WHOLE_FILE,
+    .check = ncu_check,
+    .emit = emit_session,
+};
+const struct view_decl view_ncu_details_decl = {
+    .kind = VIEW_NCU_DETAILS,
+    .family = VIEW_FAMILY_NCU,
+    .name = "details",
+    .summary = "sections with their metrics and rule results",
+    .opts = details_opts,
+    .nopts = VIEW_NC(details_opts),
+    .flags = VIEW_WHOLE_FILE,
+    .check = ncu_check,
+    .emit = emit_details,
+};
+const struct view_decl view_ncu_hints_decl = {
+    .kind = VIEW_NCU_HINTS,
+    .family = VIEW_FAMILY_NCU,
+    .name = "hints",
+    .summary = "every rule result message with its estimated speedup",
+    .opts = hints_opts,
+    .nopts = VIEW_NC(hints_opts),
+    .flags = VIEW_WHOLE_FILE,
+    .check = ncu_check,
+    .emit = emit_hints,
+};
+const struct view_decl view_ncu_body_decl = {
+    .kind = VIEW_NCU_BODY,
+    .family = VIEW_FAMILY_NCU,
+    .name = "body",
+    .summary = "what each section shows: header, extra and body-item metrics",
+    .opts = body_opts,
+    .nopts = VIEW_NC(body_opts),
+    .flags = VIEW_WHOLE_FILE,
+    .check = ncu_check,
+    .emit = emit_body,
+};
