@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "io/source.h"
 #include "nsys/nsys.h"
+#include "views/view.h"
 #include "views/view_nsys.h"
 #include "views/view_nsys_iter.h"
 
@@ -157,94 +158,59 @@ static int analyze(struct app *app, int argc, char **argv)
 	return rc;
 }
 
-/* ---- SQLite views ---- */
+/* ---- SQLite views (the registry's family VIEW_FAMILY_NSYS) ---- */
 
-struct sqlite_args {
-	const char *manifest, *capture, *iterations;
-};
-
-static const struct vo sqlite_opts[] = {
-    {.lname = "manifest", .type = VO_STRING, .off = offsetof(struct sqlite_args, manifest)},
-    {.lname = "capture-range", .type = VO_STRING, .off = offsetof(struct sqlite_args, capture)},
-    {.lname = "iterations", .type = VO_STRING, .off = offsetof(struct sqlite_args, iterations)},
-};
+/* Writes view v: its JSON document (steps) or its report; 0 or -1. */
+static int write_view(struct app *app, struct view *v)
+{
+	const struct nsys_jv *json = view_json(v);
+	if (json) {
+		nsys_jv_write(app->out, json);
+		return 0;
+	}
+	struct report *r = rep_open(app->out, app->format);
+	if (!r)
+		return -1;
+	view_emit(v, r);
+	int wrc = view_emit_failed(v) ? -1 : 0;
+	if (rep_close(r))
+		wrc = -1;
+	return wrc;
+}
 
 static int sqlite_cmd(struct app *app, int argc, char **argv)
 {
-	const char *path = argv[0], *manifest = NULL, *capture = "profile-target",
-		   *iterations = NULL;
-	enum nsys_sql_view view = NSYS_SQL_INFO;
-	static const char *const names[] = {"info", "kernels", "memcpy", "api",
-					    "nvtx", "steps",   "gpus"};
-	static const enum nsys_sql_view views[] = {
-	    NSYS_SQL_INFO, NSYS_SQL_KERNELS, NSYS_SQL_MEMCPY, NSYS_SQL_API,
-	    NSYS_SQL_NVTX, NSYS_SQL_STEPS,   NSYS_SQL_DEVICES};
-	struct sqlite_args sa = {.capture = capture};
+	const char *path = argv[0];
+	struct view_opts o;
+	view_opts_init(&o);
 	const char *verb[1];
 	int nops;
-	int prc = nsys_args(app, sqlite_opts, sizeof sqlite_opts / sizeof sqlite_opts[0], &sa, argc,
-			    argv, verb, 1, &nops);
+	int prc = nsys_args(app, view_nsys_opts, view_nsys_nopts, &o, argc, argv, verb, 1, &nops);
 	if (prc)
 		return prc;
-	manifest = sa.manifest;
-	capture = sa.capture;
-	iterations = sa.iterations;
-	for (size_t k = 0; nops && k < sizeof names / sizeof names[0]; k++)
-		if (!strcmp(verb[0], names[k])) {
-			view = views[k];
-			nops = 0;
-		}
-	if (nops)
-		return usage(app, "unexpected argument (see --help)");
-	struct arena a;
-	arena_init(&a);
+	const struct view_decl *d = view_find_in(VIEW_FAMILY_NSYS, nops ? verb[0] : "info");
+	if (!d) {
+		char msg[512];
+		view_unknown(VIEW_FAMILY_NSYS, verb[0], msg, sizeof msg);
+		return usage(app, msg);
+	}
 	struct err e = {0};
 	struct nsys_sql *s = NULL;
-	struct nsys_sql_table t = {0};
-	struct nsys_jv *analysis = NULL;
+	struct view *v = NULL;
 	int rc = nsys_sql_open(path, &s, &e);
-	if (!rc) {
-		switch (view) {
-		case NSYS_SQL_KERNELS:
-		case NSYS_SQL_MEMCPY:
-		case NSYS_SQL_API:
-		case NSYS_SQL_NVTX:
-		case NSYS_SQL_DEVICES:
-			rc = nsys_view_compute(s, &a, view, &t, &e);
-			break;
-		case NSYS_SQL_STEPS: {
-			struct nsys_jv *m = NULL;
-			rc = manifest ? nsys_manifest_read(&a, manifest, &m, &e)
-				      : nsys_steps_manifest(&a, capture, iterations, &m, &e);
-			if (!rc)
-				rc = nsys_view_steps(s, &a, m, manifest, path, &analysis, &e);
-			break;
-		}
-		case NSYS_SQL_INFO:
-			break;
-		}
-	}
+	if (!rc)
+		rc = view_compute_nsys(d, s, path, &o, &v, &e);
 	if (!rc)
 		rc = app_out_open(app, &e);
 	if (!rc) {
-		if (view == NSYS_SQL_STEPS) {
-			nsys_jv_write(app->out, analysis);
-		} else {
-			struct report *r = rep_open(app->out, app->format);
-			int wrc = !r			  ? -1
-				  : view == NSYS_SQL_INFO ? nsys_view_info(r, s, &a, path)
-							  : nsys_view_table(r, view, &t);
-			if (r && rep_close(r))
-				wrc = -1;
-			if (wrc)
-				rc = err_set(&e, ERR_IO, app->output, -1, "write failed");
-		}
+		if (write_view(app, v))
+			rc = err_set(&e, ERR_IO, app->output, -1, "write failed");
 		int crc = app_out_close(app, rc == 0, &e);
 		if (!rc)
 			rc = crc;
 	}
+	view_free(v);
 	nsys_sql_close(s);
-	arena_free(&a);
 	return rc ? app_fail(app, &e) : 0;
 }
 

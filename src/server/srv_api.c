@@ -306,16 +306,44 @@ static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id
 	return res;
 }
 
+/* GET /api/file/ID/nsys/VIEW: view VIEW of the export, the query parsed
+ * through its option declarations (steps: capture_range, iterations; no
+ * manifest: no request may name a file on the server). */
 static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int id, const char *view)
 {
+	const struct view_decl *d = view_find_in(VIEW_FAMILY_NSYS, view);
+	bool steps = d && d->kind == VIEW_NSYS_STEPS;
+	char bad[SRV_BAD_PARAM], params[512], msg[640];
+	if (d)
+		view_params(d, params, sizeof params);
+	/* steps names a bad parameter before looking at the file */
+	if (steps && srv_unknown_param(c, params, bad))
+		return reply_bad_param(c, d, bad);
 	struct srv_file f;
 	if (!srv_file_get(s, id, &f))
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
 	const char *path = input_nsys_path(&f.in);
+	size_t alen;
 	if (!path)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       "file %d is not an Nsight Systems SQLite export", id);
-	return srv_api_nsys(s, c, path, view);
+		return srv_reply_error(
+		    c, MHD_HTTP_BAD_REQUEST,
+		    steps && input_analysis(&f.in, &alen)
+			? "file %d is an analysis.json: ask /api/file/%d/nsys/analysis"
+			: "file %d is not an Nsight Systems SQLite export",
+		    id, id);
+	if (!d) {
+		view_unknown(VIEW_FAMILY_NSYS, view, msg, sizeof msg);
+		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "%s", msg);
+	}
+	if (!steps && srv_unknown_param(c, params, bad))
+		return reply_bad_param(c, d, bad);
+	const char *cr = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "capture_range");
+	if (steps && cr && !*cr) /* an empty value is no value elsewhere */
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "capture_range needs a range name");
+	struct view_opts o;
+	if (parse_opts(c, d, &o, msg, sizeof msg))
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
+	return srv_api_nsys(s, c, path, d, &o);
 }
 
 /* GET /api/file/ID/timeline?start_ns=A&end_ns=B&px=W&flows=1&find=TEXT, or
@@ -370,8 +398,8 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 		if (end != p && *end == '/' && id > 0 && id < 1000000) {
 			if (!strncmp(end, "/ncu/", 5))
 				return reply_ncu(s, c, (int)id, end + 5);
-			if (!strcmp(end, "/nsys/steps") || !strcmp(end, "/nsys/analysis"))
-				return srv_api_nsys_iter(s, c, (int)id, end + 6);
+			if (!strcmp(end, "/nsys/analysis"))
+				return srv_api_nsys_analysis(s, c, (int)id);
 			if (!strcmp(end, "/nsys/timeline"))
 				return srv_api_nsys_tl(s, c, (int)id);
 			if (!strncmp(end, "/nsys/", 6))

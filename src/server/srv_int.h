@@ -106,15 +106,14 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_report *r,
 			    pthread_mutex_t *mu, const struct view_decl *d,
 			    const struct view_opts *o);
-/* GET /api/file/ID/nsys/VIEW (srv_nsys.c) on the export at path. */
+/* GET /api/file/ID/nsys/VIEW (srv_nsys.c): nsys view d of the export at
+ * path with the options o parsed from the query. */
 enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char *path,
-			     const char *view);
+			     const struct view_decl *d, const struct view_opts *o);
 /* GET /api/dist (srv_dist.c): the distributed view over loaded traces. */
 enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c);
-/* GET /api/file/ID/nsys/steps and /nsys/analysis (srv_nsys_iter.c); view
- * is the part after "/nsys/". */
-enum MHD_Result srv_api_nsys_iter(struct srv *s, struct MHD_Connection *c, int id,
-				  const char *view);
+/* GET /api/file/ID/nsys/analysis (srv_nsys_iter.c). */
+enum MHD_Result srv_api_nsys_analysis(struct srv *s, struct MHD_Connection *c, int id);
 /* GET /api/file/ID/trace?start_ns=A&end_ns=B (srv_trace.c): the trace as
  * chrome-trace JSON (export/chrome.h), whole or a window of it. */
 enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id);

@@ -1,6 +1,7 @@
 /* view: the registry of views (see view.h), computing and emitting a view
  * through its declaration, and the steps view (`gpuprof steps`: one row per
  * training step and where its time went). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,7 @@ const struct view_decl *view_find_in(enum view_family f, const char *name)
 
 const char *view_family_prefix(enum view_family f)
 {
-	return f == VIEW_FAMILY_NCU ? "ncu" : NULL;
+	return f == VIEW_FAMILY_NCU ? "ncu" : f == VIEW_FAMILY_NSYS ? "nsys" : NULL;
 }
 
 void view_unknown(enum view_family f, const char *name, char *msg, size_t n)
@@ -54,8 +55,11 @@ void view_unknown(enum view_family f, const char *name, char *msg, size_t n)
 		if (registry[i]->family == f)
 			names[k++] = registry[i]->name;
 	const char *close = sug_closest(name, names, k);
-	int len = close ? snprintf(msg, n, "unknown verb '%s'; did you mean '%s'? (", name, close)
-			: snprintf(msg, n, "unknown verb '%s' (", name);
+	/* nsys's words, which its API said first: "no nsys view 'X' (...)" */
+	const char *what = f == VIEW_FAMILY_NSYS ? "no nsys view" : "unknown verb";
+	int w = f == VIEW_FAMILY_NSYS ? 40 : INT_MAX;
+	int len = close ? snprintf(msg, n, "%s '%.*s'; did you mean '%s'? (", what, w, name, close)
+			: snprintf(msg, n, "%s '%.*s' (", what, w, name);
 	for (size_t i = 0; i < k && len >= 0 && (size_t)len < n; i++)
 		len += snprintf(msg + len, n - (size_t)len, "%s%s", i ? ", " : "", names[i]);
 	if (len >= 0 && (size_t)len < n)
@@ -79,6 +83,7 @@ void view_opts_init(struct view_opts *o)
 	o->top = SIZE_MAX;
 	o->window = (struct mem_window){INT64_MIN, INT64_MAX};
 	view_ncu_defaults(&o->ncu);
+	o->nsys_capture = "profile-target";
 }
 
 void view_opts_defaults(const struct view_decl *d, struct view_opts *o)
@@ -190,6 +195,22 @@ int view_steps_copy(struct view *v, struct err *e)
 	return 0;
 }
 
+int view_start(struct view *v, const struct view_decl *d, const struct view_opts *o,
+	       struct view **out, struct err *e)
+{
+	v->kind = d->kind;
+	v->decl = d;
+	v->o = *o;
+	v->dev = MEM_NO_DEV;
+	int rc = d->compute ? d->compute(v, e) : 0;
+	if (rc) {
+		view_free(v);
+		return rc;
+	}
+	*out = v;
+	return 0;
+}
+
 int view_compute_many(const struct view_decl *d, struct ses *const *ss, size_t n,
 		      const struct view_opts *o, struct view **out, struct err *e)
 {
@@ -205,21 +226,11 @@ int view_compute_many(const struct view_decl *d, struct ses *const *ss, size_t n
 	}
 	for (size_t i = 0; i < n; i++)
 		ts[i] = ses_trace(ss[i]);
-	v->kind = d->kind;
-	v->decl = d;
-	v->o = *o;
 	v->t = t;
 	v->ses = ss[0];
 	v->ts = ts;
 	v->nts = n;
-	v->dev = MEM_NO_DEV;
-	int rc = d->compute(v, e);
-	if (rc) {
-		view_free(v);
-		return rc;
-	}
-	*out = v;
-	return 0;
+	return view_start(v, d, o, out, e);
 }
 
 int view_compute(const struct view_decl *d, struct ses *s, const struct view_opts *o,
@@ -237,18 +248,8 @@ int view_compute_ncu(const struct view_decl *d, struct ncu_report *r, const stru
 	struct view *v = calloc(1, sizeof *v);
 	if (!v)
 		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
-	v->kind = d->kind;
-	v->decl = d;
-	v->o = *o;
 	v->ncu = r;
-	v->dev = MEM_NO_DEV;
-	int rc = d->compute ? d->compute(v, e) : 0;
-	if (rc) {
-		view_free(v);
-		return rc;
-	}
-	*out = v;
-	return 0;
+	return view_start(v, d, o, out, e);
 }
 
 void view_emit(struct view *v, struct report *r)

@@ -1,6 +1,7 @@
 /* views: the registry of views (the trace views info, summary, steps, ops,
  * kernels, memory, top; the Nsight Compute views ncu list, raw, session,
- * details, hints, body) and the views as computations that write to any
+ * details, hints, body; the Nsight Systems views nsys info, kernels, memcpy,
+ * api, nvtx, gpus, steps) and the views as computations that write to any
  * report sink, with no CLI around them.
  *
  * Each view is declared once (struct view_decl): its name, a one-line
@@ -19,11 +20,12 @@
  *
  * Every view belongs to a family, the kind of input it reads: a trace view
  * is the command `gpuprof NAME` and GET /api/file/ID/NAME, an Nsight
- * Compute view the verb `gpuprof ncu NAME` and GET /api/file/ID/ncu/NAME
- * (view_find_in finds a view in its family).
+ * Compute view the verb `gpuprof ncu NAME` and GET /api/file/ID/ncu/NAME,
+ * an Nsight Systems view `gpuprof nsys FILE.sqlite NAME` and GET
+ * /api/file/ID/nsys/NAME (view_find_in finds a view in its family).
  *
  * Layering: this area sits between the analyses and the front ends: it
- * depends on trace/, tbprof/, ncu/ and report/ (and core),
+ * depends on trace/, tbprof/, ncu/, nsys/ and report/ (and core),
  * never on cli/ or server/. It was given its own folder rather than
  * src/report/ because report/ depends on core only and must not know the
  * trace model.
@@ -63,6 +65,7 @@ enum view_kind {
 enum view_family {
 	VIEW_FAMILY_TRACE, /* a trace's session: `gpuprof NAME`, /api/file/ID/NAME */
 	VIEW_FAMILY_NCU,   /* an Nsight Compute report: `gpuprof ncu NAME`, .../ncu/NAME */
+	VIEW_FAMILY_NSYS,  /* an nsys SQLite export: `gpuprof nsys FILE NAME`, .../nsys/NAME */
 };
 
 /* The options of every view (the commands' options); view_opts_init gives
@@ -86,6 +89,9 @@ struct view_opts {
 	struct mem_window window;      /* relative to the profiler start */
 	struct view_ncu_args ncu_args; /* ncu: the options as given (strings) */
 	struct ncu_view_opts ncu;      /* ncu: their values (the decl's check) */
+	const char *nsys_manifest;     /* nsys steps: --manifest (CLI only) or NULL */
+	const char *nsys_capture;      /* nsys steps: --capture-range (default profile-target) */
+	const char *nsys_iterations;   /* nsys steps: --iterations (decimal text) or NULL */
 };
 
 struct view;
@@ -123,7 +129,7 @@ const struct view_decl *view_at(size_t i);
 const struct view_decl *view_find(const char *name);
 /* The view of family f named name, or NULL. */
 const struct view_decl *view_find_in(enum view_family f, const char *name);
-/* The command that leads a family's verbs ("ncu"); NULL for the trace views. */
+/* The command that leads a family's verbs ("ncu", "nsys"); NULL for the trace views. */
 const char *view_family_prefix(enum view_family f);
 /* "unknown verb 'X'; did you mean 'Y'? (a, b, c)": the message for a name
  * family f has no view of (the did-you-mean part only when one is close),
@@ -157,9 +163,20 @@ int view_compute_many(const struct view_decl *d, struct ses *const *ss, size_t n
  * (views/view_ncu.h). */
 int view_compute_ncu(const struct view_decl *d, struct ncu_report *r, const struct view_opts *o,
 		     struct view **out, struct err *e);
+/* An Nsight Systems view (family VIEW_FAMILY_NSYS) of the open export q
+ * (path: as the user gave it), which must outlive the view. */
+struct nsys_sql;
+struct nsys_jv;
+int view_compute_nsys(const struct view_decl *d, struct nsys_sql *q, const char *path,
+		      const struct view_opts *o, struct view **out, struct err *e);
+/* The JSON document of a view that is not a report (nsys steps: the
+ * analysis.json, written with nsys_jv_write; view_emit writes nothing);
+ * NULL for every other view. */
+const struct nsys_jv *view_json(const struct view *v);
 /* Writes the view's tables and sections into r (which stays open). */
 void view_emit(struct view *v, struct report *r);
-/* Whether view_emit ran out of memory (ncu hints); what it wrote is partial. */
+/* Whether view_emit failed (ncu hints: out of memory; nsys: a write
+ * failed); what it wrote is partial. */
 bool view_emit_failed(const struct view *v);
 void view_free(struct view *v);
 /* view_compute + view_emit + view_free. */

@@ -37,6 +37,11 @@ struct view {
 	bool emit_failed;	/* see view_emit_failed */
 };
 
+/* The end of every view_compute*: v (calloc'd, its family's fields set)
+ * gets d's identity and the options o, then d's compute runs; *out = v, or
+ * v is freed and the error returned. */
+int view_start(struct view *v, const struct view_decl *d, const struct view_opts *o,
+	       struct view **out, struct err *e);
 /* v->steps = a copy of the session's steps (of v->o.tb_compat). */
 int view_steps_copy(struct view *v, struct err *e);
 int view_tables_compute(struct view *v, struct err *e); /* ops, kernels */

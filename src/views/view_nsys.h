@@ -11,6 +11,12 @@
 #include "core/err.h"
 #include "nsys/nsys.h"
 #include "report/report.h"
+#include "views/view_opt.h"
+
+/* The options of the nsys views (view_nsys_decl.c: steps reads them, the
+ * command line takes them with every view), fields of struct view_opts. */
+extern const struct vo view_nsys_opts[];
+extern const size_t view_nsys_nopts;
 
 /* The summary table of view (kernels, memcpy, api, nvtx, gpus) of rows t. */
 int nsys_view_table(struct report *r, enum nsys_sql_view view, const struct nsys_sql_table *t);

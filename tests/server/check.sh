@@ -325,6 +325,13 @@ if python3 -c "import sys; sys.path.insert(0, 'tests/nsys'); import check_sqlite
 		grep -q '"kind": "nsys"' "$tmp/body" && ok || bad "nsys: not of kind nsys: $(cat "$tmp/body")"
 		for v in info kernels memcpy api nvtx gpus; do same_nsys 1 $v "$nsys_db"; done
 		expect 404 "nsys: unknown view" "${nurl}api/file/1/nsys/bogus"
+		# the nsys views are the registry's: an unknown one is named as the CLI names it
+		grep -qF "no nsys view 'bogus' (info, kernels, memcpy, api, nvtx, gpus, steps)" "$tmp/body" && ok || bad "nsys unknown view: message $(cat "$tmp/body")"
+		expect 404 "nsys: mistyped view" "${nurl}api/file/1/nsys/kernel"
+		want_msg=$("$GPUPROF" nsys "$nsys_db" kernel 2>&1 | head -n 1)
+		want_msg=${want_msg#gpuprof: nsys: }
+		[ "$want_msg" = "no nsys view 'kernel'; did you mean 'kernels'? (info, kernels, memcpy, api, nvtx, gpus, steps)" ] &&
+			grep -qF "\"$want_msg\"" "$tmp/body" && ok || bad "mistyped nsys view: message $(cat "$tmp/body"), CLI: $want_msg"
 		expect 400 "nsys: a parameter" "${nurl}api/file/1/nsys/kernels?top=3"
 		expect 400 "nsys: a trace view of an export" "${nurl}api/file/1/summary"
 		expect 400 "nsys: an nsys view of a trace" "${nurl}api/file/2/nsys/info"
