@@ -104,7 +104,7 @@ int cmd_serve(struct app *app, int argc, char **argv);
 CLI_CMD_TEXTS(synth);
 CLI_CMD_TEXTS(dist);
 extern const char cmd_ncu_help[], cmd_ncu_help_tail[]; /* options: views/view_ncu.h */
-extern const char cmd_nsys_help[];
+extern const char cmd_nsys_help[]; /* lists its options; man line: views/view_nsys.h */
 CLI_CMD_TEXTS(export);
 CLI_CMD_TEXTS(serve);
 

@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "cli/cli.h"
+#include "views/view_nsys.h"
 
 #ifndef GP_VERSION
 #define GP_VERSION "0.0.0-dev"
@@ -50,10 +51,15 @@ static const struct cmd commands[] = {
      .nopts = &view_ncu_nopts,
      .man_pre = " list\\fR|\\fPraw\\fR|\\fPsession\\fR|\\fPdetails\\fR|\\fPhints\\fR|\\fPbody",
      .man_post = " \\fIREPORT\\fP"},
-    {.name = "nsys",
+    {.name = "nsys", /* its export views are the registry's nsys views */
      .summary = "Nsight Systems: per-iteration NVTX analysis, SQLite export summaries",
      .help = cmd_nsys_help,
-     .run = cmd_nsys},
+     .run = cmd_nsys,
+     .opts = view_nsys_opts,
+     .nopts = &view_nsys_nopts,
+     .man_pre = " \\fIFILE\\fP.sqlite \\fR[\\fPinfo\\fR|\\fPkernels\\fR|\\fPmemcpy\\fR|"
+		"\\fPapi\\fR|\\fPnvtx\\fR|\\fPgpus\\fR|\\fPsteps\\fR]\\fP",
+     .man_post = ""},
     CMD(serve, "local web viewer of traces (prints the URL)", "",
 	" \\fR[\\fP\\fIFILE\\fP|\\fIDIR\\fP...\\fR]\\fP"),
     CMD(synth, "write a synthetic Kineto trace (examples, benchmarks)", "", " \\-o \\fIFILE\\fP"),
@@ -104,7 +110,9 @@ static void print_cmd_help(const struct cmd *c)
 		return;
 	}
 	fputs(c->help, stdout);
-	if (c->opts) {
+	/* without a tail the help text lists its options itself (nsys: two
+	 * forms, each with its own list); the declarations give its man line */
+	if (c->opts && c->help_tail) {
 		app_print_options(stdout, c->opts, *c->nopts);
 		fputs(c->help_tail, stdout);
 	}
