@@ -58,7 +58,7 @@ struct imp {
 	uint32_t *open_b; /* per track: newest open B event row, TR_NONE */
 	size_t open_b_n;  /* tracks it covers */
 	uint32_t *b_prev; /* per B event being open: the one below it */
-	size_t b_prev_n, b_prev_cap;
+	size_t b_prev_cap;
 	/* A worker importing the second part of a window defers E events that
 	 * find no open B: the B may be in the part before it (import_par.c). */
 	bool defer_e;

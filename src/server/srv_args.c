@@ -88,7 +88,9 @@ struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum
 	if (!t)
 		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "file %d is not a trace: ask /api/file/%d/%s", id, id,
-				       f.in.kind == INPUT_NSYS ? "nsys/info" : "ncu/list");
+				       f.in.kind == INPUT_NSYS	? "nsys/info"
+				       : f.in.kind == INPUT_NCU ? "ncu/list"
+								: "nsys/analysis");
 	return t;
 }
 

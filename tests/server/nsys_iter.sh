@@ -92,6 +92,7 @@ expect 400 "analysis of an export" "${url}api/file/1/nsys/analysis"
 message "file 1 is an SQLite export: ask /api/file/1/nsys/steps"
 expect 400 "an export view of an analysis" "${url}api/file/2/nsys/kernels"
 expect 400 "a trace view of an analysis" "${url}api/file/2/summary"
+message "file 2 is not a trace: ask /api/file/2/nsys/analysis"
 expect 404 "no such file" "${url}api/file/99/nsys/analysis"
 # uploads: whatever the name, by the content
 expect 200 "upload an analysis.json" "${url}api/upload?name=a.bin" --data-binary @"$tmp/fixture.analysis.json"
