@@ -123,7 +123,7 @@ int cmd_dist(struct app *app, int argc, char **argv)
 	}
 	for (int i = 0; !rc && i < np; i++) {
 		struct trace *t;
-		if ((rc = app_load_trace(app, paths[i], &t)))
+		if ((rc = app_load_trace(app, paths[i], &t, NULL)))
 			break;
 		if (!names || !dist_nth_name(names, i, name, sizeof name))
 			dist_worker_name(paths[i], name, sizeof name);

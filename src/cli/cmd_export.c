@@ -112,7 +112,7 @@ int cmd_export(struct app *app, int argc, char **argv)
 				 "--gpu does not apply to speedscope (GPU streams are profiles)");
 	so.merge_tracks = fmt == FMT_FOLDED;
 	struct trace *t;
-	int rc = app_load_trace(app, path, &t);
+	int rc = app_load_trace(app, path, &t, NULL);
 	if (rc)
 		return rc;
 	struct err e = {0};

@@ -142,13 +142,10 @@ static int run_view(struct app *app, const struct view_decl *d, const char **pat
 	struct trace **ts = calloc((size_t)np, sizeof *ts);
 	struct ses **ss = calloc((size_t)np, sizeof *ss);
 	int n = 0, rc = !ts || !ss ? 2 : 0;
-	struct err e = {0};
 	for (int i = 0; i < np && !rc; i++) {
-		if ((rc = app_load_trace(app, paths[i], &ts[n])))
+		if ((rc = app_load_trace(app, paths[i], &ts[n], &ss[n])))
 			break;
 		n++;
-		if (ses_new(ts[n - 1], &ss[n - 1], &e))
-			rc = app_fail(app, &e);
 	}
 	if (!rc)
 		rc = write_view(app, d, ss, (size_t)n, o);

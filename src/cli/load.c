@@ -12,6 +12,7 @@
 #include "cli/load.h"
 #include "input/input.h"
 #include "tbprof/select.h"
+#include "tbprof/session.h"
 
 struct progress {
 	const char *path;
@@ -45,14 +46,24 @@ static void on_progress(void *ctx, int64_t done, int64_t total)
 }
 
 /* --step / --range: the trace cut to their window (tbprof/select.h); the
- * loaded trace goes with the window, or is freed on an error. */
-static int apply_window(struct app *app, struct trace **t)
+ * loaded trace goes with the window, or is freed on an error. With ses, a
+ * session on the window that keeps the links found while cutting it. */
+static int apply_window(struct app *app, struct trace **t, struct ses **ses)
 {
 	struct err e = {0};
-	struct trace *w;
-	int rc = tr_select(*t, NULL, app->step, app->range, &w, &e);
+	struct trace *w = NULL;
+	struct ses *whole = NULL;
+	int rc = ses_new(*t, &whole, &e);
+	if (!rc)
+		rc = tr_select(*t, whole, app->step, app->range, &w, &e);
+	if (!rc && ses)
+		rc = ses_new_window(whole, w, ses, &e);
+	ses_free(whole);
 	if (rc) {
-		tr_free(*t);
+		if (w)
+			tr_free(w); /* frees *t too */
+		else
+			tr_free(*t);
 		*t = NULL;
 		return app_fail(app, &e);
 	}
@@ -62,12 +73,12 @@ static int apply_window(struct app *app, struct trace **t)
 
 /* A loaded trace's anomalies: --strict fails on them (the trace freed),
  * else a one-line note; then the cut to --step / --range. */
-static int check_trace(struct app *app, struct trace **out)
+static int check_trace(struct app *app, struct trace **out, struct ses **ses)
 {
 	const struct tr_anomalies *an = &(*out)->anomalies;
 	uint64_t total = tr_anomalies_total(an);
 	if (!total)
-		return app->step || app->range ? apply_window(app, out) : 0;
+		return app->step || app->range ? apply_window(app, out, ses) : 0;
 	/* The first anomaly in the file: the smallest offset (kinds without an
 	 * offset come last, in list order). */
 	int firstk = -1;
@@ -98,10 +109,11 @@ static int check_trace(struct app *app, struct trace **out)
 			"'gpuprof info' lists them\n",
 			(*out)->path, (unsigned long long)total, total == 1 ? "y" : "ies",
 			tr_anomaly_key(firstk), where);
-	return app->step || app->range ? apply_window(app, out) : 0;
+	return app->step || app->range ? apply_window(app, out, ses) : 0;
 }
 
-int app_load(struct app *app, const char *path, unsigned accept, struct input *in)
+static int load(struct app *app, const char *path, unsigned accept, struct input *in,
+		struct ses **ses)
 {
 	struct err e = {0};
 	struct progress p = {.path = path};
@@ -119,18 +131,33 @@ int app_load(struct app *app, const char *path, unsigned accept, struct input *i
 		fprintf(stderr, "\r\033[K");
 	if (rc)
 		return app_fail(app, &e);
-	if (in->kind == INPUT_TRACE && (rc = check_trace(app, &in->trace)))
+	if (in->kind == INPUT_TRACE && (rc = check_trace(app, &in->trace, ses)))
 		input_free(in); /* the trace is gone already */
 	return rc;
 }
 
-int app_load_trace(struct app *app, const char *path, struct trace **out)
+int app_load(struct app *app, const char *path, unsigned accept, struct input *in)
+{
+	return load(app, path, accept, in, NULL);
+}
+
+int app_load_trace(struct app *app, const char *path, struct trace **out, struct ses **ses)
 {
 	struct input in;
-	int rc = app_load(app, path, INPUT_BIT(INPUT_TRACE), &in);
+	if (ses)
+		*ses = NULL;
+	int rc = load(app, path, INPUT_BIT(INPUT_TRACE), &in, ses);
 	*out = rc ? NULL : in.trace;
 	if (!rc)
 		in.trace = NULL; /* the caller's now */
 	input_free(&in);
+	if (!rc && ses && !*ses) {
+		struct err e = {0};
+		if (ses_new(*out, ses, &e)) {
+			tr_free(*out);
+			*out = NULL;
+			rc = app_fail(app, &e);
+		}
+	}
 	return rc;
 }

@@ -107,7 +107,7 @@ int srv_window_get(struct srv *s, int id, struct trace *t, const char *step, con
 	srv_job_begin(s); /* a cut costs a pass over the trace */
 	int rc = tr_select(t, srv_file_ses(s, id), step, range, &w->t, e);
 	if (!rc)
-		rc = ses_new(w->t, &w->ses, e);
+		rc = ses_new_window(srv_file_ses(s, id), w->t, &w->ses, e);
 	srv_job_end(s);
 	if (rc) {
 		win_free(w);

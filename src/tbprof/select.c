@@ -68,7 +68,7 @@ int tr_select_bounds(struct ses *ses, const char *step, const char *range, int64
 			       "--step takes a step number N or a range A-B, not '%s'",
 			       step ? step : "");
 	const struct st_result *sr;
-	int rc = ses_steps(ses, false, &sr, e);
+	int rc = ses_step_bounds(ses, &sr, e);
 	if (rc)
 		return rc;
 	const struct st_result s = *sr;

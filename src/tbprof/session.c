@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "trace/window.h"
+
 struct ses {
 	const struct trace *t;
 	pthread_mutex_t links_mu, steps_mu, tree_mu;
@@ -14,6 +16,8 @@ struct ses {
 	struct st_result steps[2];
 	bool tree_ok[2]; /* by tb_compat */
 	struct optree tree[2];
+	bool bounds_ok; /* st_bounds, when steps[0] is not built */
+	struct st_result bounds;
 	struct ses_stats stats;
 };
 
@@ -37,6 +41,8 @@ void ses_free(struct ses *s)
 {
 	if (!s)
 		return;
+	if (s->bounds_ok)
+		st_free(&s->bounds);
 	for (int i = 0; i < 2; i++) {
 		if (s->links_ok[i])
 			tr_links_free(&s->links[i]);
@@ -91,6 +97,12 @@ static int steps_build(void *ctx, struct err *e)
 	return st_compute(j->s->t, j->links, &so, &j->s->steps[j->slot], e);
 }
 
+static int bounds_build(void *ctx, struct err *e)
+{
+	struct job *j = ctx;
+	return st_bounds(j->s->t, j->links, NULL, &j->s->bounds, e);
+}
+
 static int tree_build(void *ctx, struct err *e)
 {
 	struct job *j = ctx;
@@ -128,6 +140,54 @@ int ses_tree(struct ses *s, bool tb_compat, const struct optree **out, struct er
 		rc = build_once(&s->tree_mu, &s->tree_ok[j.slot], &s->stats.trees, tree_build, &j,
 				e);
 	*out = rc ? NULL : &s->tree[j.slot];
+	return rc;
+}
+
+int ses_step_bounds(struct ses *s, const struct st_result **out, struct err *e)
+{
+	pthread_mutex_lock(&s->steps_mu);
+	bool have = s->steps_ok[0];
+	pthread_mutex_unlock(&s->steps_mu);
+	if (have) { /* built steps are never dropped: no lock needed to read them */
+		*out = &s->steps[0];
+		return 0;
+	}
+	struct job j = {.s = s};
+	int rc = ses_links(s, false, &j.links, e);
+	if (!rc)
+		rc = build_once(&s->steps_mu, &s->bounds_ok, &s->stats.bounds, bounds_build, &j, e);
+	*out = rc ? NULL : &s->bounds;
+	return rc;
+}
+
+int ses_new_window(struct ses *parent, const struct trace *w, struct ses **out, struct err *e)
+{
+	int rc = ses_new(w, out, e);
+	const uint32_t *rows = tr_window_rows(w);
+	if (rc || !parent || !rows || w->base != parent->t)
+		return rc;
+	struct ses *s = *out;
+	for (int d = 0; d < 2 && !rc; d++) {
+		int ws = d && s->has_driver, ps = d && parent->has_driver;
+		if (s->links_ok[ws])
+			continue;
+		pthread_mutex_lock(&parent->links_mu);
+		bool have = parent->links_ok[ps];
+		pthread_mutex_unlock(&parent->links_mu);
+		if (!have)
+			continue;
+		rc = tr_links_derive(&parent->links[ps], w, rows, &s->links[ws], e);
+		if (rc == 1) { /* a launcher outside the window: built on first use */
+			rc = 0;
+			continue;
+		}
+		s->links_ok[ws] = !rc;
+		s->stats.links_derived += !rc;
+	}
+	if (rc) {
+		ses_free(s);
+		*out = NULL;
+	}
 	return rc;
 }
 

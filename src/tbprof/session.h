@@ -7,7 +7,10 @@
  * --range window, whose trace is another trace) and computes every view
  * through it: `gpuprof summary` builds the links, the steps and the tree
  * once, where each analysis used to build its own; the server's views of a
- * file share them across requests.
+ * file share them across requests. A window's session (ses_new_window)
+ * starts with the file's links carried over, and the file's session finds
+ * the window with the steps' ranges alone (ses_step_bounds), so
+ * `summary --step N` builds the links, the steps and the tree once each.
  *
  * The results are read-only once built, so threads may use one session at
  * once: each slot has its own lock, held while it is built (a second caller
@@ -35,12 +38,20 @@ struct ses;
 
 /* How often each analysis was built (for tests and benchmarks). */
 struct ses_stats {
-	unsigned links; /* link builds (a trace without driver events: one for both) */
-	unsigned steps; /* st_compute runs */
-	unsigned trees; /* optree builds */
+	unsigned links;		/* link builds (a trace without driver events: one for both) */
+	unsigned steps;		/* st_compute runs */
+	unsigned trees;		/* optree builds */
+	unsigned bounds;	/* st_bounds runs (ses_step_bounds without steps) */
+	unsigned links_derived; /* window links taken from the parent's */
 };
 
 int ses_new(const struct trace *t, struct ses **out, struct err *e);
+/* A session on window w (trace/window.h) of parent's trace: the link
+ * variants parent has built are carried over to w's rows
+ * (tr_links_derive) instead of being built again; the rest as ses_new.
+ * A w that is not a window of parent's trace gets a plain session. parent
+ * may be freed afterwards. */
+int ses_new_window(struct ses *parent, const struct trace *w, struct ses **out, struct err *e);
 void ses_free(struct ses *s);
 const struct trace *ses_trace(const struct ses *s);
 
@@ -49,6 +60,9 @@ const struct trace *ses_trace(const struct ses *s);
 int ses_links(struct ses *s, bool driver, const struct tr_links **out, struct err *e);
 /* The steps of the whole trace (st_compute with links(false)). */
 int ses_steps(struct ses *s, bool tb_compat, const struct st_result **out, struct err *e);
+/* Where the steps are (st_bounds with links(false), plain mode): the
+ * steps themselves when built, else their ranges without the breakdown. */
+int ses_step_bounds(struct ses *s, const struct st_result **out, struct err *e);
 /* The operator tree (optree_build with links(!tb_compat)). */
 int ses_tree(struct ses *s, bool tb_compat, const struct optree **out, struct err *e);
 

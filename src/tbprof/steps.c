@@ -427,30 +427,46 @@ done:
 	return rc;
 }
 
+/* §5.1: where the steps are; c->matched is gone afterwards. */
+static int find_steps(struct ctx *c, struct st_result *out)
+{
+	int rc = host_steps(c, out);
+	if (!rc && out->n)
+		rc = device_adjust(c, out);
+	free(c->matched);
+	c->matched = NULL;
+	return rc;
+}
+
+static int steps_failed(const struct trace *t, struct st_result *out, struct err *e)
+{
+	st_free(out);
+	return err_set(e, ERR_NOMEM, t->path, -1, "out of memory computing steps");
+}
+
+int st_bounds(const struct trace *t, const struct tr_links *l, const struct st_opts *o,
+	      struct st_result *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	struct ctx c = {.t = t, .l = l, .compat = o && o->tb_compat};
+	return find_steps(&c, out) ? steps_failed(t, out, e) : 0;
+}
+
 int st_compute(const struct trace *t, const struct tr_links *l, const struct st_opts *o,
 	       struct st_result *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
 	struct ctx c = {.t = t, .l = l, .compat = o && o->tb_compat};
-	int rc = collect_coll(&c, out);
+	int rc = find_steps(&c, out);
 	if (!rc)
-		rc = host_steps(&c, out);
-	if (!rc && out->n)
-		rc = device_adjust(&c, out);
-	free(c.matched);
-	c.matched = NULL;
+		rc = collect_coll(&c, out);
 	if (!rc)
 		rc = assign_roles(&c);
 	if (!rc)
 		rc = breakdown(&c, out);
 	free(c.coll_ids);
-	free(c.matched);
 	free(c.role);
-	if (rc) {
-		st_free(out);
-		return err_set(e, ERR_NOMEM, t->path, -1, "out of memory computing steps");
-	}
-	return 0;
+	return rc ? steps_failed(t, out, e) : 0;
 }
 
 void st_free(struct st_result *r)

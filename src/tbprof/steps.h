@@ -85,6 +85,12 @@ struct st_result {
  * A trace with neither steps nor cpu_op/python events gives n = 0. */
 int st_compute(const struct trace *t, const struct tr_links *l, const struct st_opts *o,
 	       struct st_result *out, struct err *e);
+/* st_compute's steps without their breakdown: each step's number, range,
+ * host range and device count, and n, host_steps, fallback and
+ * device_adjusted, all equal to st_compute's; costs, sums and the has_*
+ * flags stay 0. For callers that only need where the steps are (--step). */
+int st_bounds(const struct trace *t, const struct tr_links *l, const struct st_opts *o,
+	      struct st_result *out, struct err *e);
 void st_free(struct st_result *r);
 /* The average Σ / n: in ns rounded to the nearest (ties to even), and as
  * the reference's float in µs (Σ µs / n, what its percentages divide);

@@ -21,6 +21,38 @@ static bool is_launcher(const struct trace *t, size_t r, bool driver)
 	return t->ev.kind[r] == TR_RUNTIME || (driver && t->ev.kind[r] == TR_DRIVER);
 }
 
+/* Groups the linked rows of out->launcher (out->ndev of them) by launcher
+ * into out->dev and out->seg. */
+static int group(struct tr_links *out)
+{
+	size_t n = out->n;
+	/* Segments: count per launcher through a scratch array over the
+	 * linked rows only, then group. */
+	out->dev = malloc((out->ndev ? out->ndev : 1) * sizeof *out->dev);
+	if (!out->dev)
+		return -1;
+	size_t k = 0;
+	for (size_t r = 0; r < n; r++)
+		if (out->launcher[r] != TR_NONE)
+			out->dev[k++] = (uint32_t)r;
+	/* order by (launcher, row): a stable counting pass over launchers would
+	 * need an array per row; sorting the linked rows is n log n in them */
+	gp_qsort_r(out->dev, out->ndev, sizeof *out->dev, by_launcher, out->launcher);
+	size_t nseg = 0;
+	for (size_t i = 0; i < out->ndev; i++)
+		nseg += !i || out->launcher[out->dev[i]] != out->launcher[out->dev[i - 1]];
+	out->seg = malloc((nseg ? nseg : 1) * sizeof *out->seg);
+	if (!out->seg)
+		return -1;
+	for (size_t i = 0; i < out->ndev; i++) {
+		uint32_t l = out->launcher[out->dev[i]];
+		if (!i || l != out->launcher[out->dev[i - 1]])
+			out->seg[out->nseg++] = (struct tr_link_seg){.rt = l, .first = (uint32_t)i};
+		out->seg[out->nseg - 1].count++;
+	}
+	return 0;
+}
+
 int tr_links_build(const struct trace *t, bool driver, struct tr_links *out, struct err *e)
 {
 	size_t n = t->ev.n;
@@ -54,31 +86,10 @@ int tr_links_build(const struct trace *t, bool driver, struct tr_links *out, str
 		}
 	}
 	hmap_free(&first);
-	/* Segments: count per launcher through a scratch array over the
-	 * linked rows only, then group. */
-	out->dev = malloc((out->ndev ? out->ndev : 1) * sizeof *out->dev);
-	if (!out->dev)
-		goto nomem;
-	size_t k = 0;
-	for (size_t r = 0; r < n; r++)
-		if (out->launcher[r] != TR_NONE)
-			out->dev[k++] = (uint32_t)r;
-	/* order by (launcher, row): a stable counting pass over launchers would
-	 * need an array per row; sorting the linked rows is n log n in them */
-	gp_qsort_r(out->dev, out->ndev, sizeof *out->dev, by_launcher, out->launcher);
-	size_t nseg = 0;
-	for (size_t i = 0; i < out->ndev; i++)
-		nseg += !i || out->launcher[out->dev[i]] != out->launcher[out->dev[i - 1]];
-	out->seg = malloc((nseg ? nseg : 1) * sizeof *out->seg);
-	if (!out->seg)
-		goto nomem;
-	for (size_t i = 0; i < out->ndev; i++) {
-		uint32_t l = out->launcher[out->dev[i]];
-		if (!i || l != out->launcher[out->dev[i - 1]])
-			out->seg[out->nseg++] = (struct tr_link_seg){.rt = l, .first = (uint32_t)i};
-		out->seg[out->nseg - 1].count++;
-	}
-	return 0;
+	if (!group(out))
+		return 0;
+	tr_links_free(out);
+	return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
 nomem:
 	hmap_free(&first);
 	tr_links_free(out);
@@ -109,4 +120,41 @@ const uint32_t *tr_links_devices(const struct tr_links *l, size_t rt, size_t *n)
 	}
 	*n = 0;
 	return NULL;
+}
+
+int tr_links_derive(const struct tr_links *parent, const struct trace *w, const uint32_t *base_row,
+		    struct tr_links *out, struct err *e)
+{
+	size_t n = w->ev.n;
+	memset(out, 0, sizeof *out);
+	out->n = n;
+	/* window row of each parent row that has one, for the launchers */
+	uint32_t *at = malloc((parent->n ? parent->n : 1) * sizeof *at);
+	out->launcher = malloc((n ? n : 1) * sizeof *out->launcher);
+	if (!at || !out->launcher)
+		goto nomem;
+	for (size_t r = 0; r < parent->n; r++)
+		at[r] = TR_NONE;
+	for (size_t r = 0; r < n; r++)
+		at[base_row[r]] = (uint32_t)r;
+	for (size_t r = 0; r < n; r++) {
+		uint32_t l = parent->launcher[base_row[r]];
+		out->launcher[r] = l == TR_NONE ? TR_NONE : at[l];
+		if (l != TR_NONE && at[l] == TR_NONE) {
+			/* the first launcher is outside the window: a later one
+			 * with the same correlation id may be inside */
+			free(at);
+			tr_links_free(out);
+			return 1;
+		}
+		out->ndev += l != TR_NONE;
+	}
+	free(at);
+	at = NULL;
+	if (!group(out))
+		return 0;
+nomem:
+	free(at);
+	tr_links_free(out);
+	return err_set(e, ERR_NOMEM, w->path, -1, "out of memory");
 }

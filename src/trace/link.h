@@ -35,6 +35,16 @@ struct tr_links {
 };
 
 int tr_links_build(const struct trace *t, bool driver, struct tr_links *out, struct err *e);
+/* The links of window w (trace/window.h) from its base trace's links of
+ * the same variant, without a pass over correlation ids: base_row[r] is
+ * the base row of w's row r (tr_window_rows). Equal to tr_links_build on w
+ * whenever every linked row's launcher is in the window, since rows keep
+ * their order and the first launcher of an id in the base is then the
+ * first in the window too; otherwise (a launcher cut off) returns 1 with
+ * *out empty and the caller builds. 0 on success, -1 with e set when out
+ * of memory. */
+int tr_links_derive(const struct tr_links *parent, const struct trace *w, const uint32_t *base_row,
+		    struct tr_links *out, struct err *e);
 void tr_links_free(struct tr_links *l);
 /* The activities runtime row rt launched (*n of them; NULL when none). */
 const uint32_t *tr_links_devices(const struct tr_links *l, size_t rt, size_t *n);

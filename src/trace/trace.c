@@ -44,6 +44,7 @@ void tr_free(struct trace *t)
 	free(t->tracks.v);
 	free(t->procs.v);
 	free(t->cats);
+	free(t->base_row);
 	if (t->base) {
 		tr_free(t->base);
 	} else {

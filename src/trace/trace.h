@@ -234,6 +234,7 @@ struct trace {
 	struct arena arena;
 	struct strpool pool;
 	struct trace *base; /* a window (window.h): owns base, whose strings it uses */
+	uint32_t *base_row; /* a window: the base's row of each event row */
 	char path[512];
 	bool gzip;
 	int64_t file_bytes; /* on-disk size, -1 unknown */

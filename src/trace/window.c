@@ -33,6 +33,8 @@ static int copy_events(const struct trace *t, const uint8_t *keep, struct trace 
 		return -1;
 	TR_EVENT_COLUMNS(ALLOC_COL_)
 #undef ALLOC_COL_
+	if (!(w->base_row = malloc(cap * sizeof *w->base_row)))
+		return -1;
 	d->cap = cap;
 	size_t wi = 0; /* next wide entry of t (sorted by row) */
 	for (size_t r = 0; r < t->ev.n; r++) {
@@ -41,6 +43,7 @@ static int copy_events(const struct trace *t, const uint8_t *keep, struct trace 
 		if (!keep[r])
 			continue;
 		size_t o = d->n++;
+		w->base_row[o] = (uint32_t)r;
 #define COPY_COL_(type, col) d->col[o] = t->ev.col[r];
 		TR_EVENT_COLUMNS(COPY_COL_) /* aux is renumbered below */
 #undef COPY_COL_
@@ -166,4 +169,9 @@ void tr_window_release(struct trace *w)
 	w->base = NULL;
 	w->pool = (struct strpool){0}; /* the base's, as are its arena's strings */
 	tr_free(w);
+}
+
+const uint32_t *tr_window_rows(const struct trace *w)
+{
+	return w->base ? w->base_row : NULL;
 }

@@ -21,6 +21,9 @@
  * or NULL to have them built here. */
 int tr_window(struct trace *t, const struct tr_links *links, int64_t t0, int64_t t1,
 	      struct trace **out, struct err *e);
+/* The row of w's base trace each of w's event rows was copied from (in
+ * increasing order), or NULL when w is not a window. */
+const uint32_t *tr_window_rows(const struct trace *w);
 /* Frees window w but not the trace it was cut from (for a caller that keeps
  * that trace, such as the server); tr_free(w) frees both. NULL is fine. */
 void tr_window_release(struct trace *w);

@@ -8,6 +8,8 @@
 #include "tbprof/select.h"
 #include "tbprof/session.h"
 #include "test.h"
+#include "trace/link.h"
+#include "trace/window.h"
 #include "views/view.h"
 
 static struct trace *load(struct t *t, const char *path)
@@ -30,11 +32,37 @@ static void check_stats(struct t *t, struct ses *s, unsigned links, unsigned ste
 		       st.links, st.steps, st.trees, links, steps, trees);
 }
 
-/* `gpuprof summary --step 4`: the file's session finds the window (steps
- * and links of the whole trace, once each), the window's session computes
- * the summary (links, steps and tree of the window, once each). The
- * example trace has no cuda_driver event, so one link build serves both
- * variants. */
+/* The step ranges and window links of a session, as counted. */
+static void check_cut(struct t *t, struct ses *s, unsigned bounds, unsigned derived, int line)
+{
+	struct ses_stats st;
+	ses_stats(s, &st);
+	if (st.bounds != bounds || st.links_derived != derived)
+		t_fail(t, __FILE__, line, "step bounds %u, derived links %u, want %u %u", st.bounds,
+		       st.links_derived, bounds, derived);
+}
+
+/* Two link tables say the same: launchers, grouped rows, segments. */
+static void same_links(struct t *t, const struct tr_links *a, const struct tr_links *b, int line)
+{
+	bool same = a->n == b->n && a->ndev == b->ndev && a->nseg == b->nseg;
+	for (size_t i = 0; same && i < a->n; i++)
+		same = a->launcher[i] == b->launcher[i];
+	for (size_t i = 0; same && i < a->ndev; i++)
+		same = a->dev[i] == b->dev[i];
+	for (size_t i = 0; same && i < a->nseg; i++)
+		same = a->seg[i].rt == b->seg[i].rt && a->seg[i].first == b->seg[i].first &&
+		       a->seg[i].count == b->seg[i].count;
+	if (!same)
+		t_fail(t, __FILE__, line, "derived links differ from links built on the window");
+}
+
+/* `gpuprof summary --step 4`: the file's session finds the window with the
+ * steps' ranges alone (links once, st_bounds once, no full steps); the
+ * window's session starts with those links carried over and computes the
+ * summary (steps and tree once, no link build). So links, steps and the
+ * tree are each built once in all. The example trace has no cuda_driver
+ * event, so one link table serves both variants. */
 void test_session_summary_step(struct t *t)
 {
 	struct trace *tr = load(t, "examples/resnet_like.json.gz");
@@ -45,15 +73,28 @@ void test_session_summary_step(struct t *t)
 	CHECK_INT(t, ses_new(tr, &whole, &e), 0);
 	struct trace *w = NULL;
 	CHECK_INT(t, tr_select(tr, whole, "4", NULL, &w, &e), 0);
-	check_stats(t, whole, 1, 1, 0, __LINE__);
+	check_stats(t, whole, 1, 0, 0, __LINE__);
+	check_cut(t, whole, 1, 0, __LINE__);
 	CHECK(t, w != NULL);
-	if (w && !ses_new(w, &win, &e)) {
+	if (w && !ses_new_window(whole, w, &win, &e)) {
+		ses_free(whole); /* the window's session does not need it */
+		whole = NULL;
 		struct view_opts o;
 		view_opts_init(&o);
 		struct view *v = NULL;
 		CHECK_INT(t, view_compute(view_get(VIEW_SUMMARY), win, &o, &v, &e), 0);
 		view_free(v);
-		check_stats(t, win, 1, 1, 1, __LINE__);
+		check_stats(t, win, 0, 1, 1, __LINE__);
+		check_cut(t, win, 0, 1, __LINE__);
+		/* the carried links equal links built on the window */
+		const struct tr_links *got;
+		struct tr_links own;
+		CHECK_INT(t, ses_links(win, false, &got, &e), 0);
+		CHECK_INT(t, tr_links_build(w, false, &own, &e), 0);
+		same_links(t, got, &own, __LINE__);
+		CHECK(t, own.ndev > 0);
+		tr_links_free(&own);
+		check_stats(t, win, 0, 1, 1, __LINE__);
 	}
 	ses_free(win);
 	ses_free(whole);
@@ -61,6 +102,66 @@ void test_session_summary_step(struct t *t)
 		tr_free(w); /* frees tr too */
 	else
 		tr_free(tr);
+}
+
+/* The one case links cannot be carried over: the first runtime of a
+ * correlation id is outside the window while its kernel is kept (its
+ * cuda_driver launch is inside), and a second runtime with the same id is
+ * inside. Rows: driver (id 5, ts 100), runtime (id 5, ts 0), runtime (id
+ * 5, ts 120), kernel (id 5, ts 150); window [50, 200]. The driver links
+ * carry over (the driver row launches the kernel); the runtime-only links
+ * are built on the window, where the kernel's launcher is the second
+ * runtime (window row 1). Times in the model are ns. */
+void test_session_window_relink(struct t *t)
+{
+	static const char text[] =
+	    "{\"traceEvents\":["
+	    "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"cuLaunchKernel\",\"pid\":1,"
+	    "\"tid\":1,\"ts\":100,\"dur\":5,\"args\":{\"correlation\":5}},"
+	    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+	    "\"tid\":1,\"ts\":0,\"dur\":5,\"args\":{\"correlation\":5}},"
+	    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+	    "\"tid\":1,\"ts\":120,\"dur\":5,\"args\":{\"correlation\":5}},"
+	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
+	    "\"ts\":150,\"dur\":10,\"args\":{\"correlation\":5,\"device\":0,\"stream\":7}}"
+	    "]}";
+	struct trace *tr = t_load_text(t, text);
+	if (!tr)
+		return;
+	struct err e = {0};
+	struct ses *whole, *win = NULL;
+	CHECK_INT(t, ses_new(tr, &whole, &e), 0);
+	const struct tr_links *l;
+	CHECK_INT(t, ses_links(whole, true, &l, &e), 0);
+	CHECK_INT(t, ses_links(whole, false, &l, &e), 0);
+	struct trace *w = NULL;
+	CHECK_INT(t, tr_window(tr, NULL, 50000, 201000, &w, &e), 0);
+	if (!w) {
+		ses_free(whole);
+		tr_free(tr);
+		return;
+	}
+	CHECK_INT(t, (int)w->ev.n, 3); /* driver, second runtime, kernel */
+	CHECK_INT(t, ses_new_window(whole, w, &win, &e), 0);
+	ses_free(whole);
+	if (win) {
+		check_cut(t, win, 0, 1, __LINE__);
+		check_stats(t, win, 0, 0, 0, __LINE__);
+		const struct tr_links *rt, *all;
+		CHECK_INT(t, ses_links(win, false, &rt, &e), 0);
+		CHECK_INT(t, ses_links(win, true, &all, &e), 0);
+		check_stats(t, win, 1, 0, 0, __LINE__);
+		if (rt && all) {
+			CHECK_INT(t, (int)rt->launcher[2], 1);
+			CHECK_INT(t, (int)all->launcher[2], 0);
+			struct tr_links own;
+			CHECK_INT(t, tr_links_build(w, true, &own, &e), 0);
+			same_links(t, all, &own, __LINE__);
+			tr_links_free(&own);
+		}
+	}
+	ses_free(win);
+	tr_free(w);
 }
 
 /* Every trace view on one session: one build of each analysis (per
