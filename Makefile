@@ -4,13 +4,14 @@
 #   make check           what CI runs: set-up check, format-check,
 #                        check-layers, then `test` on DEVELOPER=1 (-Werror)
 #                        builds with gcc, with clang, and with gcc under the
-#                        address/undefined sanitizers
+#                        address/undefined sanitizers, and fuzz-smoke
 #   make format          formats the C files in place (clang-format 14)
 #   make format-check    fails, listing them, when C files differ from it
 #   make check-layers    the include rules between src/ areas and the size
 #                        limits (tools/check-layers.py; --rules prints them)
 #   make bench           performance figures (see bench/README.md)
 #   make fuzz            libFuzzer builds of the fuzz targets (clang), short runs
+#   make fuzz-smoke      each fuzz target 20 s from its corpus (part of check)
 #   make demo            summary of the bundled example trace, then the viewer on it
 #   make install PREFIX=/usr/local
 # Variables: CC=gcc|clang, DEVELOPER=1 (-Werror), SANITIZE=address,undefined,
@@ -128,6 +129,7 @@ check: setup
 	$(MAKE) DEVELOPER=1 test extras
 	$(MAKE) DEVELOPER=1 CC=clang test extras
 	$(MAKE) DEVELOPER=1 SANITIZE=address,undefined test
+	$(MAKE) fuzz-smoke
 
 # The viewer opens in the desktop's browser when there is a display; the
 # URL is printed either way. DEMO_SERVE=no stops after the summary.
@@ -156,16 +158,38 @@ bench: gpuprof $(BUILD)/inflate-bench
 $(BUILD)/inflate-bench: bench/inflate_bench.c $(LIB)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL)
 
+# libFuzzer builds: the library compiled once with coverage and the
+# sanitizers (build/fuzz/), each target linked against it. `make fuzz` runs
+# each target FUZZ_SECONDS (30) over a working corpus seeded from the
+# committed one (which it does not change); `make fuzz-smoke` is the short
+# run CI does (FUZZ_SECONDS=20) in a scratch folder. A crash stops either.
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Isrc -g -O1 -pthread \
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/%.o)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=build/fuzz/fuzz-%)
+build/fuzz/src/%.o: src/%.c
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+build/fuzz/libgpuprof.a: $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+build/fuzz/fuzz-%: tests/fuzz/fuzz_%.c build/fuzz/libgpuprof.a
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libgpuprof.a $(LDLIBS_ALL)
+-include $(FUZZ_LIB_OBJ:.o=.d)
+
+FUZZ_SECONDS ?= 30
 fuzz: $(FUZZ_BIN)
 	@for f in $(FUZZ_BIN); do n=$${f##*/fuzz-}; mkdir -p build/fuzz/corpus-$$n; \
-	  echo "fuzzing $$n for $${FUZZ_SECONDS:-30}s"; \
-	  $$f -max_total_time=$${FUZZ_SECONDS:-30} -max_len=65536 build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; done
+	  echo "fuzzing $$n for $(FUZZ_SECONDS)s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; done
 
-build/fuzz/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_SRC)
-	@mkdir -p $(@D)
-	clang -std=c11 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
-	  -o $@ $< $(LIB_SRC) $(LDLIBS_ALL)
+fuzz-smoke: $(FUZZ_BIN)
+	@for f in $(FUZZ_BIN); do n=$${f##*/fuzz-}; w=build/fuzz/smoke-$$n; rm -rf $$w; mkdir -p $$w; \
+	  $$f -max_total_time=$${FUZZ_SMOKE_SECONDS:-20} -max_len=65536 -print_final_stats=1 $$w tests/fuzz/corpus/$$n \
+	    >build/fuzz/smoke-$$n.log 2>&1 || { tail -n 40 build/fuzz/smoke-$$n.log; echo "fuzz-smoke: $$n failed"; exit 1; }; \
+	  echo "fuzz-smoke: $$n: $$(grep -E '^stat::number_of_executed_units' build/fuzz/smoke-$$n.log | awk '{print $$2}') execs, \
+$$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' build/fuzz/smoke-$$n.log | tail -n 1)"; rm -rf $$w; done
 
 install: gpuprof
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
@@ -198,7 +222,7 @@ format-check:
 check-layers:
 	@python3 tools/check-layers.py src
 
-.PHONY: all gpuprof test check extras setup demo bench bench-serve bench-viewer fuzz install \
+.PHONY: all gpuprof test check extras setup demo bench bench-serve bench-viewer fuzz fuzz-smoke install \
 	clean format format-check check-layers
 
 -include $(DEPS)
