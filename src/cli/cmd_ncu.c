@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/load.h"
 #include "ncu/ncu.h"
 #include "views/view_ncu.h"
 
@@ -229,8 +230,13 @@ int cmd_ncu(struct app *app, int argc, char **argv)
 		return rc;
 	}
 	struct err e = {0};
+	struct input in = {0};
 	struct ncu_report *r = NULL;
-	if ((rc = ncu_load(&r, path, &e)) || (rc = app_out_open(app, &e))) {
+	if ((rc = app_load(app, path, INPUT_BIT(INPUT_NCU), &in)))
+		goto out;
+	r = in.ncu;
+	in.ncu = NULL; /* ours now */
+	if ((rc = app_out_open(app, &e))) {
 		rc = app_fail(app, &e);
 		goto out;
 	}
@@ -241,6 +247,7 @@ int cmd_ncu(struct app *app, int argc, char **argv)
 		rc = 2;
 out:
 	view_opts_release(&o);
+	input_free(&in);
 	ncu_free(r);
 	return rc;
 }

@@ -9,6 +9,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/load.h"
 #include "io/source.h"
 #include "nsys/nsys.h"
 #include "views/view.h"
@@ -197,7 +198,12 @@ static int sqlite_cmd(struct app *app, int argc, char **argv)
 	struct err e = {0};
 	struct nsys_sql *s = NULL;
 	struct view *v = NULL;
-	int rc = nsys_sql_open(path, &s, &e);
+	struct input in;
+	int rc = app_load(app, path, INPUT_BIT(INPUT_NSYS), &in);
+	if (rc)
+		return rc; /* its message is out */
+	input_free(&in);   /* the kind checked: the export is opened at path */
+	rc = nsys_sql_open(path, &s, &e);
 	if (!rc)
 		rc = view_compute_nsys(d, s, path, &o, &v, &e);
 	if (!rc)

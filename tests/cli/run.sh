@@ -127,6 +127,17 @@ expect_msg() {
 	cmp -s "$tmp/want_err" "$tmp/stderr" && ok || bad "$what: stderr '$(cat "$tmp/stderr")', want '$want'"
 	[ ! -s "$tmp/stdout" ] && ok || bad "$what: stdout not empty"
 }
+# the Nsight Compute and Nsight Systems commands name the kind they were
+# given, through the same registry of input kinds
+expect_msg "ncu list on a trace" \
+	"gpuprof: error: $ops: byte 0: this is a PyTorch trace, not an Nsight Compute (.ncu-rep) file; \`gpuprof summary FILE\` and the other trace commands read it" \
+	"$GPUPROF" ncu list "$ops"
+expect_msg "nsys on a trace" \
+	"gpuprof: error: $ops: byte 0: this is a PyTorch trace, not an SQLite file; \`gpuprof summary FILE\` and the other trace commands read it" \
+	"$GPUPROF" nsys "$ops" kernels
+expect_msg "nsys on an Nsight Compute report" \
+	"gpuprof: error: tests/golden/err-ncu-file/report.ncu-rep: byte 0: this is an Nsight Compute (.ncu-rep) file, not an SQLite file" \
+	"$GPUPROF" nsys tests/golden/err-ncu-file/report.ncu-rep
 # same_out DESCRIPTION CMD_A -- CMD_B: both exit 0 with the same stdout
 same_out() {
 	what=$1; shift
