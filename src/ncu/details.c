@@ -387,7 +387,9 @@ static uint32_t result_arch(struct ncu_report *r, size_t idx)
 	    ncu_lookup(r, idx, "device__attribute_compute_capability_minor");
 	if (!ma || !mi || ncu_value_is_na(&ma->value) || ncu_value_is_na(&mi->value))
 		return 0;
-	return (uint32_t)(ncu_value_num(&ma->value) * 10 + ncu_value_num(&mi->value));
+	/* from the file: a NaN, an infinity or a huge number is no architecture */
+	double v = ncu_value_num(&ma->value) * 10 + ncu_value_num(&mi->value);
+	return v >= 0 && v < 100000 ? (uint32_t)v : 0;
 }
 
 int ncu_details(struct ncu_report *r, size_t idx, const struct ncu_details_opts *o,
