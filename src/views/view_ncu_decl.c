@@ -1,8 +1,9 @@
 /* view_ncu_decl: the Nsight Compute views of the registry (`gpuprof ncu
  * list|raw|session|details|hints|body`, GET /api/file/ID/ncu/VERB): their
  * option declarations, the checks that turn the options as given into
- * struct ncu_view_opts, and their emit functions around view_ncu.c's and
- * view_ncu_body.c's tables. */
+ * struct ncu_view_opts, and their compute (which keeps the report in the
+ * view's results), emit (view_ncu.c's and view_ncu_body.c's tables) and
+ * free. */
 #include <limits.h>
 #include <regex.h>
 #include <stdio.h>
