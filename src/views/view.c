@@ -1,6 +1,5 @@
-/* view: the registry of views (see view.h), computing and emitting a view
- * through its declaration, and the steps view (`gpuprof steps`: one row per
- * training step and where its time went). */
+/* view: the registry of views (see view.h), and computing, emitting and
+ * freeing a view through its declaration. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,114 +100,27 @@ int view_step_rows(struct view_opts *o, const char *text, char *msg, size_t n)
 	return 0;
 }
 
-static const struct rep_col step_cols[] = {{"step", "Step", REP_STR},
-					   {"start_ns", "Start (ns)", REP_INT},
-					   {"end_ns", "End (ns)", REP_INT},
-#define X(id, key, title) {key "_ns", title, REP_DUR_NS},
-					   ST_PARTS(X)
-#undef X
-};
-#define NSTEP_COLS ((int)(sizeof step_cols / sizeof step_cols[0]))
-
-void view_steps_emit(struct view *vw, struct report *r)
-{
-	const struct st_result *s = &vw->steps;
-	bool compat = vw->o.tb_compat;
-	rep_table_begin(r, "steps", "Steps (time breakdown)", step_cols, NSTEP_COLS);
-	struct rep_val v[NSTEP_COLS];
-	char name[32];
-	for (size_t i = 0; i < s->n; i++) {
-		const struct st_step *st = &s->steps[i];
-		snprintf(name, sizeof name, "%lld", (long long)st->number);
-		v[0] = rep_s(name);
-		v[1] = rep_i(st->start);
-		v[2] = rep_i(st->end);
-		for (int k = 0; k < ST_NPARTS; k++)
-			v[3 + k] = rep_i(st->cost[k]);
-		rep_row(r, v);
-	}
-	if (s->n) {
-		v[0] = rep_s("average");
-		v[1] = rep_null();
-		v[2] = rep_null();
-		for (int k = 0; k < ST_NPARTS; k++)
-			v[3 + k] = rep_i(st_avg_ns(s, (enum st_part)k));
-		rep_row(r, v);
-	}
-	rep_table_end(r);
-	rep_kv_begin(r, "step_detection", "Step detection");
-	rep_kv(r, "mode", "Mode", REP_STR, rep_s(compat ? "tb-compat" : "default"));
-	rep_kv(r, "source", "Steps from", REP_STR,
-	       rep_s(!s->fallback ? "ProfilerStep events"
-		     : s->n	  ? "no ProfilerStep: one step over the CPU operators"
-				  : "no ProfilerStep and no CPU operators: no step"));
-	rep_kv(r, "steps", "Steps", REP_INT, rep_i((int64_t)s->n));
-	rep_kv(r, "removed_tail_steps", "Tail steps removed", REP_INT,
-	       rep_i((int64_t)(s->host_steps - s->n)));
-	rep_kv(r, "device_adjusted", "Stretched to GPU work", REP_BOOL, rep_b(s->device_adjusted));
-	rep_kv(r, "has_kernel", "Has kernels", REP_BOOL, rep_b(s->has_kernel));
-	rep_kv(r, "has_runtime", "Has runtime calls", REP_BOOL, rep_b(s->has_runtime));
-	rep_kv(r, "has_memcpy_or_memset", "Has memcpy/memset", REP_BOOL,
-	       rep_b(s->has_memcpy_or_memset));
-	rep_kv(r, "has_communication", "Has communication", REP_BOOL, rep_b(s->has_communication));
-	rep_kv_end(r);
-}
-
-/* The whole trace's steps; with only_steps, the rows of those steps (each
- * the row the full table shows: a step's start depends on the one before). */
-int view_steps_compute(struct view *v, struct err *e)
-{
-	int rc = view_steps_copy(v, e);
-	struct st_result *s = &v->steps;
-	if (rc || !v->o.only_steps)
-		return rc;
-	size_t k = 0;
-	memset(s->sum, 0, sizeof s->sum);
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->steps[i].number < v->o.step_lo || s->steps[i].number > v->o.step_hi)
-			continue;
-		s->steps[k] = s->steps[i];
-		for (int p = 0; p < ST_NPARTS; p++)
-			s->sum[p] += s->steps[k].cost[p];
-		k++;
-	}
-	if (!k)
-		rc = err_set(e, ERR_USAGE, v->t->path, -1, "--step: no step %s",
-			     v->o.step_text ? v->o.step_text : "in that range");
-	s->host_steps -= s->n - k; /* keep "removed tail steps" about the trace */
-	s->n = k;
-	return rc;
-}
-
-int view_steps_copy(struct view *v, struct err *e)
-{
-	const struct st_result *s;
-	int rc = ses_steps(v->ses, v->o.tb_compat, &s, e);
-	if (rc)
-		return rc;
-	v->steps = *s;
-	v->steps.steps = malloc((s->n ? s->n : 1) * sizeof *s->steps);
-	if (!v->steps.steps)
-		return err_set(e, ERR_NOMEM, v->t->path, -1, "out of memory");
-	if (s->n)
-		memcpy(v->steps.steps, s->steps, s->n * sizeof *s->steps);
-	return 0;
-}
-
 int view_start(struct view *v, const struct view_decl *d, const struct view_opts *o,
-	       struct view **out, struct err *e)
+	       const struct view_source *src, struct view **out, struct err *e)
 {
 	v->kind = d->kind;
 	v->decl = d;
 	v->o = *o;
-	v->dev = MEM_NO_DEV;
-	int rc = d->compute ? d->compute(v, e) : 0;
+	int rc = d->compute(v, src, e);
 	if (rc) {
 		view_free(v);
 		return rc;
 	}
 	*out = v;
 	return 0;
+}
+
+void *view_results_new(struct view *v, size_t size, struct err *e)
+{
+	v->priv = calloc(1, size);
+	if (!v->priv)
+		err_set(e, ERR_NOMEM, v->t ? v->t->path : NULL, -1, "out of memory");
+	return v->priv;
 }
 
 int view_compute_many(const struct view_decl *d, struct ses *const *ss, size_t n,
@@ -230,7 +142,7 @@ int view_compute_many(const struct view_decl *d, struct ses *const *ss, size_t n
 	v->ses = ss[0];
 	v->ts = ts;
 	v->nts = n;
-	return view_start(v, d, o, out, e);
+	return view_start(v, d, o, NULL, out, e);
 }
 
 int view_compute(const struct view_decl *d, struct ses *s, const struct view_opts *o,
@@ -239,17 +151,33 @@ int view_compute(const struct view_decl *d, struct ses *s, const struct view_opt
 	return view_compute_many(d, &s, 1, o, out, e);
 }
 
-int view_compute_ncu(const struct view_decl *d, struct ncu_report *r, const struct view_opts *o,
-		     struct view **out, struct err *e)
+/* A view of a report or an export: v holds nothing of the family; the
+ * view's compute keeps what it reads of src. */
+static int view_compute_src(const struct view_decl *d, enum view_family f,
+			    const struct view_source *src, const struct view_opts *o,
+			    struct view **out, struct err *e)
 {
 	*out = NULL;
-	if (!d || d->family != VIEW_FAMILY_NCU)
+	if (!d || d->family != f)
 		return err_set(e, ERR_USAGE, NULL, -1, "no such view");
 	struct view *v = calloc(1, sizeof *v);
 	if (!v)
 		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
-	v->ncu = r;
-	return view_start(v, d, o, out, e);
+	return view_start(v, d, o, src, out, e);
+}
+
+int view_compute_ncu(const struct view_decl *d, struct ncu_report *r, const struct view_opts *o,
+		     struct view **out, struct err *e)
+{
+	const struct view_source src = {.ncu = r};
+	return view_compute_src(d, VIEW_FAMILY_NCU, &src, o, out, e);
+}
+
+int view_compute_nsys(const struct view_decl *d, struct nsys_sql *q, const char *path,
+		      const struct view_opts *o, struct view **out, struct err *e)
+{
+	const struct view_source src = {.nsys = q, .path = path};
+	return view_compute_src(d, VIEW_FAMILY_NSYS, &src, o, out, e);
 }
 
 void view_emit(struct view *v, struct report *r)
@@ -257,30 +185,21 @@ void view_emit(struct view *v, struct report *r)
 	v->decl->emit(v, r);
 }
 
+const struct nsys_jv *view_json(const struct view *v)
+{
+	return v->decl->json ? v->decl->json(v) : NULL;
+}
+
 bool view_emit_failed(const struct view *v)
 {
 	return v->emit_failed;
-}
-
-void view_tb_free(struct view *v)
-{
-	mem_stats_free(&v->mstats);
-	mem_curve_free(&v->mcurve);
-	mem_events_free(&v->mevents);
-	mem_free(&v->mem);
-	kern_free(&v->kern);
-	ops_free(&v->ops);
-	ov_free(&v->ov);
-	gm_free(&v->gm);
-	st_free(&v->steps);
 }
 
 void view_free(struct view *v)
 {
 	if (!v)
 		return;
-	if (v->decl->free)
-		v->decl->free(v);
+	v->decl->free(v);
 	free((void *)v->ts);
 	free(v);
 }

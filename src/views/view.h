@@ -95,6 +95,8 @@ struct view_opts {
 };
 
 struct view;
+struct view_source;
+struct nsys_jv;
 
 /* What a view asks of the front ends (struct view_decl's flags). */
 #define VIEW_MANY 1u	      /* takes several traces (info): one per TRACE... */
@@ -116,9 +118,17 @@ struct view_decl {
 	 * with msg, naming the options as front end f spells them. NULL: none. */
 	int (*check)(const struct view_decl *d, struct view_opts *o, enum vo_front f, char *msg,
 		     size_t n);
-	int (*compute)(struct view *v, struct err *e); /* NULL: emit does it all */
+	/* Every view keeps its results in a struct of its own, declared in the
+	 * file that computes it: compute allocates it (v's priv; src is the
+	 * input of a family that is not a trace's, a trace view reads v's
+	 * session), emit reads it, free frees it (NULL or partly built: a
+	 * failed compute is freed too; view_free frees v itself). */
+	int (*compute)(struct view *v, const struct view_source *src, struct err *e);
 	void (*emit)(struct view *v, struct report *r);
-	void (*free)(struct view *v); /* the view's own results (view_free frees v); or NULL */
+	void (*free)(struct view *v);
+	/* The JSON document of a view that is not a report (view_json); NULL
+	 * for the others. */
+	const struct nsys_jv *(*json)(const struct view *v);
 };
 
 /* The registry: every view of every family, each family in the order its
@@ -166,12 +176,11 @@ int view_compute_ncu(const struct view_decl *d, struct ncu_report *r, const stru
 /* An Nsight Systems view (family VIEW_FAMILY_NSYS) of the open export q
  * (path: as the user gave it), which must outlive the view. */
 struct nsys_sql;
-struct nsys_jv;
 int view_compute_nsys(const struct view_decl *d, struct nsys_sql *q, const char *path,
 		      const struct view_opts *o, struct view **out, struct err *e);
-/* The JSON document of a view that is not a report (nsys steps: the
- * analysis.json, written with nsys_jv_write; view_emit writes nothing);
- * NULL for every other view. */
+/* The JSON document of a view that is not a report (its declaration's
+ * json: nsys steps' analysis.json, written with nsys_jv_write; view_emit
+ * writes nothing); NULL for every other view. */
 const struct nsys_jv *view_json(const struct view *v);
 /* Writes the view's tables and sections into r (which stays open). */
 void view_emit(struct view *v, struct report *r);

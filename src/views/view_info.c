@@ -303,11 +303,13 @@ static void emit_table(struct info_ctx *c, const struct info_table *tb,
 	rep_table_end(c->r);
 }
 
-static int info_compute(struct view *v, struct err *e)
+/* info has no results of its own: it reads the traces' counts (v's ts). */
+static int info_compute(struct view *v, const struct view_source *src, struct err *e)
 {
 	(void)v;
+	(void)src;
 	(void)e;
-	return 0; /* the trace's own counts: nothing to analyse */
+	return 0;
 }
 
 static void info_emit(struct view *v, struct report *r)

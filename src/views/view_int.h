@@ -1,60 +1,44 @@
-/* views internals: the state of a computed view, shared by view*.c only. */
+/* views internals: what every computed view holds, shared by view*.c only.
+ * A view's results are its own: each view declares their struct in the
+ * file that computes it and keeps it behind priv, so no view (and nothing
+ * here) reads another view's results. */
 #ifndef GP_VIEWS_VIEW_INT_H
 #define GP_VIEWS_VIEW_INT_H
 
-#include "tbprof/gpumetrics.h"
-#include "tbprof/optree.h"
-#include "tbprof/overview.h"
 #include "tbprof/session.h"
-#include "tbprof/steps.h"
 #include "views/view.h"
 
-/* Every analysis result a view may hold; those a view does not use stay
- * zero (their *_free functions accept zeroed structs). */
+/* What every view has, whatever its family. */
 struct view {
 	enum view_kind kind;
 	const struct view_decl *decl;
 	struct view_opts o;
-	const struct trace *t;	       /* ts[0] */
+	const struct trace *t;	       /* VIEW_FAMILY_TRACE: ts[0] */
 	struct ses *ses;	       /* t's shared analyses (links, steps, tree) */
 	const struct trace *const *ts; /* VIEW_MANY: every trace given */
 	size_t nts;
-	void *priv;		/* a view's own results (info, top), freed by its decl's free */
-	struct st_result steps; /* a copy of the session's (steps --step cuts it) */
-	struct gm_result gm;
-	const struct optree *tree; /* the session's */
-	struct ov_result ov;
-	struct ops_view ops;
-	enum ops_sort sorted;
-	struct kern_view kern;
-	struct memory mem;
-	uint16_t dev;
-	struct mem_stats mstats;
-	struct mem_curve mcurve;
-	size_t curve_all; /* the curve's points before --curve-points */
-	struct mem_events mevents;
+	void *priv;	  /* the view's results: made by its decl's compute, freed by its free */
+	bool emit_failed; /* see view_emit_failed */
+};
+
+/* The input of a view of a family that is not a trace's, handed to its
+ * compute (which keeps what it needs in its results); it outlives the view. */
+struct view_source {
 	struct ncu_report *ncu; /* VIEW_FAMILY_NCU: the report read */
-	bool emit_failed;	/* see view_emit_failed */
+	struct nsys_sql *nsys;	/* VIEW_FAMILY_NSYS: the open export */
+	const char *path;	/* VIEW_FAMILY_NSYS: the export's path as the user gave it */
 };
 
 /* The end of every view_compute*: v (calloc'd, its family's fields set)
- * gets d's identity and the options o, then d's compute runs; *out = v, or
- * v is freed and the error returned. */
+ * gets d's identity and the options o, then d's compute runs on src; *out =
+ * v, or v is freed and the error returned. */
 int view_start(struct view *v, const struct view_decl *d, const struct view_opts *o,
-	       struct view **out, struct err *e);
-/* v->steps = a copy of the session's steps (of v->o.tb_compat). */
-int view_steps_copy(struct view *v, struct err *e);
-int view_tables_compute(struct view *v, struct err *e); /* ops, kernels */
-void view_ops_emit(struct view *v, struct report *r);
-void view_kernels_emit(struct view *v, struct report *r);
-int view_memory_compute(struct view *v, struct err *e);
-void view_memory_emit(struct view *v, struct report *r);
-int view_summary_compute(struct view *v, struct err *e);
-void view_summary_emit(struct view *v, struct report *r);
-int view_steps_compute(struct view *v, struct err *e);
-void view_steps_emit(struct view *v, struct report *r);
-/* Frees the analysis results of the fields above (zeroed ones too). */
-void view_tb_free(struct view *v);
+	       const struct view_source *src, struct view **out, struct err *e);
+
+/* A compute's first step: v's priv = size zeroed bytes, its results (its
+ * decl's free frees them, also when the compute fails later); NULL, with
+ * ERR_NOMEM in e, when out of memory. */
+void *view_results_new(struct view *v, size_t size, struct err *e);
 
 /* The declarations of the registry, one per line of views/views.def. */
 #define V(name, KIND) extern const struct view_decl view_##name##_decl;

@@ -3,7 +3,9 @@
  * statistics and peaks, or the memory curve and/or the allocation events of
  * one device, then what was read. */
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "tbprof/optree.h"
 #include "views/view_int.h"
 
 static const struct rep_col stat_cols[] = {
@@ -112,9 +114,21 @@ static void emit_events(struct report *r, const struct memory *m, const struct m
 	rep_table_end(r);
 }
 
-static void emit_info(struct report *r, const struct view *v, const char *dev)
+/* The view's results (its priv). */
+struct mem_res {
+	const struct optree *tree; /* the session's */
+	struct memory mem;
+	uint16_t dev; /* the device shown, or MEM_NO_DEV */
+	struct mem_stats stats;
+	struct mem_curve curve;
+	size_t curve_all; /* the curve's points before --curve-points */
+	struct mem_events events;
+};
+
+static void emit_info(struct report *r, const struct view *v, const struct mem_res *res,
+		      const char *dev)
 {
-	const struct memory *m = &v->mem;
+	const struct memory *m = &res->mem;
 	rep_kv_begin(r, "memory", "Memory records");
 	rep_kv(r, "device", "Device", REP_STR, rep_s(dev));
 	rep_kv(r, "profiler_start_ns", "Profiler start (ns)", REP_INT, rep_i(m->start));
@@ -127,22 +141,27 @@ static void emit_info(struct report *r, const struct view *v, const char *dev)
 	rep_kv(r, "tb_compat", "tb-compat", REP_BOOL, rep_b(m->opts.tb_compat));
 	if (v->o.curve && v->o.curve_points) /* how much --curve-points left out */
 		rep_kv(r, "curve_points_all", "Curve points before --curve-points", REP_INT,
-		       rep_i((int64_t)v->curve_all));
+		       rep_i((int64_t)res->curve_all));
 	if (v->o.events && v->o.top != SIZE_MAX) /* how many --top left out */
 		rep_kv(r, "events_all", "Events before --top", REP_INT,
-		       rep_i((int64_t)v->mevents.n));
+		       rep_i((int64_t)res->events.n));
 	rep_kv_end(r);
 }
 
-int view_memory_compute(struct view *v, struct err *e)
+static int memory_compute(struct view *v, const struct view_source *src, struct err *e)
 {
+	(void)src;
+	struct mem_res *res = view_results_new(v, sizeof *res, e);
+	if (!res)
+		return ERR_NOMEM;
+	res->dev = MEM_NO_DEV;
 	struct mem_opts mo = {.tb_compat = v->o.tb_compat};
-	int rc = ses_tree(v->ses, v->o.tb_compat, &v->tree, e);
-	if (rc || (rc = mem_build(v->tree, &mo, &v->mem, e)))
+	int rc = ses_tree(v->ses, v->o.tb_compat, &res->tree, e);
+	if (rc || (rc = mem_build(res->tree, &mo, &res->mem, e)))
 		return rc;
-	const struct memory *m = &v->mem;
-	v->dev = v->o.device ? mem_find_device(m, v->o.device) : mem_default_device(m);
-	if (v->o.device && v->dev == MEM_NO_DEV)
+	const struct memory *m = &res->mem;
+	res->dev = v->o.device ? mem_find_device(m, v->o.device) : mem_default_device(m);
+	if (v->o.device && res->dev == MEM_NO_DEV)
 		return err_set(e, ERR_USAGE, NULL, -1,
 			       "the trace has no memory records of device '%s'", v->o.device);
 	struct mem_window w = v->o.window;
@@ -154,25 +173,180 @@ int view_memory_compute(struct view *v, struct err *e)
 	}
 	const struct mem_window *wp = v->o.windowed ? &w : NULL;
 	bool stats = !v->o.curve && !v->o.events;
-	if ((stats && (rc = mem_stats(m, v->dev, wp, &v->mstats, e))) ||
-	    (v->o.curve && (rc = mem_curve(m, v->dev, wp, v->o.step_plot, &v->mcurve, e))) ||
-	    (v->o.events && (rc = mem_events(m, v->dev, wp, &v->mevents, e))))
+	if ((stats && (rc = mem_stats(m, res->dev, wp, &res->stats, e))) ||
+	    (v->o.curve && (rc = mem_curve(m, res->dev, wp, v->o.step_plot, &res->curve, e))) ||
+	    (v->o.events && (rc = mem_events(m, res->dev, wp, &res->events, e))))
 		return rc;
-	v->curve_all = v->mcurve.n;
+	res->curve_all = res->curve.n;
 	if (v->o.curve && v->o.curve_points)
-		mem_curve_reduce(&v->mcurve, v->o.curve_points);
+		mem_curve_reduce(&res->curve, v->o.curve_points);
 	return 0;
 }
 
-void view_memory_emit(struct view *v, struct report *r)
+static void memory_emit(struct view *v, struct report *r)
 {
-	const struct memory *m = &v->mem;
-	const char *name = v->dev == MEM_NO_DEV ? "none" : m->devs[v->dev].name;
+	const struct mem_res *res = v->priv;
+	const struct memory *m = &res->mem;
+	const char *name = res->dev == MEM_NO_DEV ? "none" : m->devs[res->dev].name;
 	if (!v->o.curve && !v->o.events)
-		emit_stats(r, m, &v->mstats, name);
+		emit_stats(r, m, &res->stats, name);
 	if (v->o.curve)
-		emit_curve(r, &v->mcurve, name);
+		emit_curve(r, &res->curve, name);
 	if (v->o.events)
-		emit_events(r, m, &v->mevents, name, v->o.top);
-	emit_info(r, v, name);
+		emit_events(r, m, &res->events, name, v->o.top);
+	emit_info(r, v, res, name);
 }
+
+static void memory_free(struct view *v)
+{
+	struct mem_res *res = v->priv;
+	if (!res)
+		return;
+	mem_stats_free(&res->stats);
+	mem_curve_free(&res->curve);
+	mem_events_free(&res->events);
+	mem_free(&res->mem);
+	free(res);
+}
+
+static const char memory_head[] =
+    "Usage: gpuprof memory [options] TRACE\n"
+    "\n"
+    "torch-tb-profiler's Memory view, from the allocator's [memory] records\n"
+    "(recorded with profile_memory=True). Each record joins the innermost\n"
+    "operator running on its thread at that moment; frees take the operator of\n"
+    "the allocation at the same address.\n"
+    "\n"
+    "By default, for one device: per operator name, the number of calls, the\n"
+    "memory increase (allocated minus freed bytes) of its calls with and\n"
+    "without their callees (Size Increase, Self Size Increase), the number and\n"
+    "bytes of allocations with and without callees; rows by name, only rows\n"
+    "with a non-zero number. Then the peak allocated and reserved bytes of\n"
+    "every device (\"Total Allocated\" / \"Total Reserved\" of the records; empty\n"
+    "when the trace has none). docs/views.md says how each is computed.\n"
+    "\n"
+    "Options:\n";
+
+static const char memory_tail[] =
+    "\n"
+    "A last section, \"memory\", tells what was read: the device, the profiler\n"
+    "start, records in all, in an operator, outside every operator, without an\n"
+    "address, of other device types.\n"
+    "\n"
+    "Examples:\n"
+    "  gpuprof memory run/worker0.pt.trace.json.gz\n"
+    "  gpuprof memory --device cpu --events --start 10ms --end 20ms trace.json.gz\n"
+    "  gpuprof memory --curve --format csv -o curve.csv trace.json.gz\n";
+
+static const struct vo memory_opts[] = {
+    {.lname = "device",
+     .api = "device",
+     .type = VO_STRING,
+     .off = offsetof(struct view_opts, device),
+     .metavar = "DEV",
+     .help = "cpu or cuda:N (also tb's CPU, GPUN); default: the first\n"
+	     "GPU with records, else cpu"},
+    {.lname = "curve",
+     .api = "curve",
+     .type = VO_FLAG,
+     .off = offsetof(struct view_opts, curve),
+     .help = "instead: the memory curve of the device, one point per\n"
+	     "record with totals (time since the profiler start,\n"
+	     "allocated bytes, reserved bytes)"},
+    {.lname = "step-plot",
+     .api = "step_plot",
+     .type = VO_FLAG,
+     .off = offsetof(struct view_opts, step_plot),
+     .help = "with --curve: before each point, one at its time holding\n"
+	     "the previous values (the plugin's step-plot form)"},
+    {.lname = "curve-points",
+     .api = "points",
+     .type = VO_COUNT,
+     .off = offsetof(struct view_opts, curve_points),
+     .metavar = "N",
+     .min = MEM_CURVE_KEEP,
+     .help = "with --curve: at most N points (N >= 6): the span is cut\n"
+	     "into N/6 columns, each keeping its first, last, lowest\n"
+	     "and highest points (allocated and reserved); the peaks\n"
+	     "remain (what the viewer asks for on big traces)"},
+    {.lname = "events",
+     .api = "events",
+     .type = VO_FLAG,
+     .off = offsetof(struct view_opts, events),
+     .help = "instead: the allocation events of the device: allocation\n"
+	     "and free paired by address, with size, allocation and\n"
+	     "release times since the profiler start, and lifetime;\n"
+	     "empty times when the other end is not in the trace\n"
+	     "(--curve and --events may be given together)"},
+    {.lname = "top",
+     .api = "top",
+     .type = VO_COUNT,
+     .off = offsetof(struct view_opts, top),
+     .metavar = "N",
+     .min = 1,
+     .help = "with --events: the first N events only (the memory\n"
+	     "section says how many there are: events_all)"},
+    {.lname = "start",
+     .api = "start_ns",
+     .type = VO_TIME,
+     .off = offsetof(struct view_opts, window.start),
+     .metavar = "TIME",
+     .help = "only records at or after TIME since the profiler start"},
+    {.lname = "end",
+     .api = "end_ns",
+     .type = VO_TIME,
+     .off = offsetof(struct view_opts, window.end),
+     .metavar = "TIME",
+     .help = "only records at or before TIME (TIME: a number with ns,\n"
+	     "us, ms or s; bare numbers are ns)"},
+    {.lname = "tb-compat",
+     .api = "tb_compat",
+     .type = VO_FLAG,
+     .off = offsetof(struct view_opts, tb_compat),
+     .help = "reproduce torch-tb-profiler exactly, its quirks included\n"
+	     "(docs/tb-compat.md): Calls miss the operators below a\n"
+	     "node no record reached; an allocation re-allocated at\n"
+	     "its address before a free vanishes from --events"},
+};
+
+/* memory: which options go together. The API drops step_plot without curve
+ * (as its pages ask), where the CLI refuses it. */
+static int memory_check(const struct view_decl *d, struct view_opts *o, enum vo_front f, char *msg,
+			size_t n)
+{
+	char a[VO_NAME_MAX], b[VO_NAME_MAX], c[VO_NAME_MAX];
+#define NAME(lname, buf) vo_name_of(d->opts, d->nopts, lname, f, buf)
+	if (o->step_plot && !o->curve) {
+		if (f == VO_API)
+			o->step_plot = false;
+		else
+			return snprintf(msg, n, "%s goes with %s", NAME("step-plot", a),
+					NAME("curve", b)),
+			       -1;
+	}
+	if (o->top != SIZE_MAX && !o->events)
+		return snprintf(msg, n, "%s goes with %s", NAME("top", a), NAME("events", b)), -1;
+	if (o->curve_points && (!o->curve || o->step_plot))
+		return snprintf(msg, n, "%s goes with %s, without %s", NAME("curve-points", a),
+				NAME("curve", b), NAME("step-plot", c)),
+		       -1;
+	if (o->window.end < o->window.start)
+		return snprintf(msg, n, "%s is before %s", NAME("end", a), NAME("start", b)), -1;
+#undef NAME
+	o->windowed = o->window.start != INT64_MIN || o->window.end != INT64_MAX;
+	return 0;
+}
+
+const struct view_decl view_memory_decl = {
+    .kind = VIEW_MEMORY,
+    .name = "memory",
+    .summary = "memory by operator, peaks, curve, allocations (tb's Memory view)",
+    .help_head = memory_head,
+    .help_tail = memory_tail,
+    .opts = memory_opts,
+    .nopts = VIEW_NC(memory_opts),
+    .check = memory_check,
+    .compute = memory_compute,
+    .emit = memory_emit,
+    .free = memory_free,
+};

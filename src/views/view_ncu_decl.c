@@ -1,8 +1,9 @@
 /* view_ncu_decl: the Nsight Compute views of the registry (`gpuprof ncu
  * list|raw|session|details|hints|body`, GET /api/file/ID/ncu/VERB): their
  * option declarations, the checks that turn the options as given into
- * struct ncu_view_opts, and their emit functions around view_ncu.c's and
- * view_ncu_body.c's tables. */
+ * struct ncu_view_opts, and their compute (which keeps the report in the
+ * view's results), emit (view_ncu.c's and view_ncu_body.c's tables) and
+ * free. */
 #include <limits.h>
 #include <regex.h>
 #include <stdio.h>
@@ -183,34 +184,60 @@ void view_opts_release(struct view_opts *o)
 	o->ncu.has_re = o->ncu.has_mre = false;
 }
 
+/* The view's results (its priv): the report it reads, whose tables its
+ * emit writes (they come from the report, nothing is computed before). */
+struct ncu_res {
+	struct ncu_report *r; /* the caller's */
+};
+
+static int ncu_compute(struct view *v, const struct view_source *src, struct err *e)
+{
+	struct ncu_res *res = view_results_new(v, sizeof *res, e);
+	if (!res)
+		return ERR_NOMEM;
+	res->r = src->ncu;
+	return 0;
+}
+
+static void ncu_res_free(struct view *v)
+{
+	free(v->priv);
+}
+
+static struct ncu_report *report_of(const struct view *v)
+{
+	const struct ncu_res *res = v->priv;
+	return res->r;
+}
+
 static void emit_list(struct view *v, struct report *r)
 {
-	ncu_view_list(v->ncu, &v->o.ncu, r);
+	ncu_view_list(report_of(v), &v->o.ncu, r);
 }
 
 static void emit_raw(struct view *v, struct report *r)
 {
-	ncu_view_raw(v->ncu, &v->o.ncu, r, v->o.ncu.json);
+	ncu_view_raw(report_of(v), &v->o.ncu, r, v->o.ncu.json);
 }
 
 static void emit_session(struct view *v, struct report *r)
 {
-	ncu_view_session(v->ncu, r);
+	ncu_view_session(report_of(v), r);
 }
 
 static void emit_details(struct view *v, struct report *r)
 {
-	ncu_view_details(v->ncu, &v->o.ncu, r);
+	ncu_view_details(report_of(v), &v->o.ncu, r);
 }
 
 static void emit_hints(struct view *v, struct report *r)
 {
-	v->emit_failed = ncu_view_hints(v->ncu, &v->o.ncu, r) != 0;
+	v->emit_failed = ncu_view_hints(report_of(v), &v->o.ncu, r) != 0;
 }
 
 static void emit_body(struct view *v, struct report *r)
 {
-	ncu_view_body(v->ncu, &v->o.ncu, r);
+	ncu_view_body(report_of(v), &v->o.ncu, r);
 }
 
 /* The registry rows (view.c lists them), in the order of `gpuprof ncu --help`. */
@@ -223,7 +250,9 @@ const struct view_decl view_ncu_list_decl = {
     .nopts = VIEW_NC(list_opts),
     .flags = VIEW_WHOLE_FILE,
     .check = ncu_check,
+    .compute = ncu_compute,
     .emit = emit_list,
+    .free = ncu_res_free,
 };
 const struct view_decl view_ncu_raw_decl = {
     .kind = VIEW_NCU_RAW,
@@ -234,7 +263,9 @@ const struct view_decl view_ncu_raw_decl = {
     .nopts = VIEW_NC(raw_opts),
     .flags = VIEW_WHOLE_FILE,
     .check = ncu_check,
+    .compute = ncu_compute,
     .emit = emit_raw,
+    .free = ncu_res_free,
 };
 const struct view_decl view_ncu_session_decl = {
     .kind = VIEW_NCU_SESSION,
@@ -243,7 +274,9 @@ const struct view_decl view_ncu_session_decl = {
     .summary = "the session page: command line, systems, versions, devices",
     .flags = VIEW_WHOLE_FILE,
     .check = ncu_check,
+    .compute = ncu_compute,
     .emit = emit_session,
+    .free = ncu_res_free,
 };
 const struct view_decl view_ncu_details_decl = {
     .kind = VIEW_NCU_DETAILS,
@@ -254,7 +287,9 @@ const struct view_decl view_ncu_details_decl = {
     .nopts = VIEW_NC(details_opts),
     .flags = VIEW_WHOLE_FILE,
     .check = ncu_check,
+    .compute = ncu_compute,
     .emit = emit_details,
+    .free = ncu_res_free,
 };
 const struct view_decl view_ncu_hints_decl = {
     .kind = VIEW_NCU_HINTS,
@@ -265,7 +300,9 @@ const struct view_decl view_ncu_hints_decl = {
     .nopts = VIEW_NC(hints_opts),
     .flags = VIEW_WHOLE_FILE,
     .check = ncu_check,
+    .compute = ncu_compute,
     .emit = emit_hints,
+    .free = ncu_res_free,
 };
 const struct view_decl view_ncu_body_decl = {
     .kind = VIEW_NCU_BODY,
@@ -276,5 +313,7 @@ const struct view_decl view_ncu_body_decl = {
     .nopts = VIEW_NC(body_opts),
     .flags = VIEW_WHOLE_FILE,
     .check = ncu_check,
+    .compute = ncu_compute,
     .emit = emit_body,
+    .free = ncu_res_free,
 };

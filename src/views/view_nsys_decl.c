@@ -34,7 +34,7 @@ const struct vo view_nsys_opts[] = {
 };
 const size_t view_nsys_nopts = sizeof view_nsys_opts / sizeof view_nsys_opts[0];
 
-/* What a computed nsys view holds (struct view's priv). */
+/* The results of an nsys view (its priv). */
 struct nsys_state {
 	struct arena a;
 	struct nsys_sql *q; /* the caller's */
@@ -80,9 +80,15 @@ static enum nsys_sql_view sql_view(enum view_kind k)
 	}
 }
 
-static int nsys_compute(struct view *v, struct err *e)
+static int nsys_compute(struct view *v, const struct view_source *src, struct err *e)
 {
-	struct nsys_state *st = v->priv;
+	struct nsys_state *st = view_results_new(v, sizeof *st, e);
+	if (!st)
+		return ERR_NOMEM;
+	arena_init(&st->a);
+	st->q = src->nsys;
+	st->path = src->path;
+	st->view = sql_view(v->kind);
 	const struct view_opts *o = &v->o;
 	switch (st->view) {
 	case NSYS_SQL_INFO:
@@ -101,30 +107,9 @@ static int nsys_compute(struct view *v, struct err *e)
 	}
 }
 
-int view_compute_nsys(const struct view_decl *d, struct nsys_sql *q, const char *path,
-		      const struct view_opts *o, struct view **out, struct err *e)
+/* nsys steps' analysis.json (view_json). */
+static const struct nsys_jv *steps_json(const struct view *v)
 {
-	*out = NULL;
-	if (!d || d->family != VIEW_FAMILY_NSYS)
-		return err_set(e, ERR_USAGE, NULL, -1, "no such view");
-	struct view *v = calloc(1, sizeof *v);
-	struct nsys_state *st = v ? calloc(1, sizeof *st) : NULL;
-	if (!st) {
-		free(v);
-		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
-	}
-	arena_init(&st->a);
-	st->q = q;
-	st->path = path;
-	st->view = sql_view(d->kind);
-	v->priv = st;
-	return view_start(v, d, o, out, e);
-}
-
-const struct nsys_jv *view_json(const struct view *v)
-{
-	if (v->decl->family != VIEW_FAMILY_NSYS)
-		return NULL;
 	const struct nsys_state *st = v->priv;
 	return st->json;
 }
@@ -167,4 +152,5 @@ NSYS_DECL(api, API, "CUDA runtime/driver API summary like cuda_api_sum");
 NSYS_DECL(nvtx, NVTX, "NVTX range summary with GPU projection");
 NSYS_DECL(gpus, GPUS, "kernel and memory time per GPU and per stream");
 NSYS_DECL(steps, STEPS, "the same analysis as `nsys analyze`, on the export's NVTX ranges",
-	  .opts = view_nsys_opts, .nopts = VIEW_NC(view_nsys_opts), .check = steps_check);
+	  .opts = view_nsys_opts, .nopts = VIEW_NC(view_nsys_opts), .check = steps_check,
+	  .json = steps_json);

@@ -2,8 +2,14 @@
  * page), as `gpuprof summary` and GET /api/file/ID/summary show it:
  * configuration, steps, the average step's breakdown, per-GPU metrics, the
  * recommendations and the input anomalies. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "tbprof/gpumetrics.h"
+#include "tbprof/optree.h"
+#include "tbprof/overview.h"
+#include "tbprof/steps.h"
 #include "views/view_int.h"
 
 static struct rep_val pct_or_null(bool has, double v)
@@ -178,12 +184,21 @@ static void emit_recommendations(struct report *r, const struct ov_result *ov)
 	rep_table_end(r);
 }
 
-void view_summary_emit(struct view *v, struct report *r)
+/* The view's results (its priv). */
+struct summary_res {
+	const struct st_result *steps; /* the session's */
+	const struct optree *tree;     /* the session's */
+	struct gm_result gm;
+	struct ov_result ov;
+};
+
+static void summary_emit(struct view *v, struct report *r)
 {
+	const struct summary_res *res = v->priv;
 	const struct trace *t = v->t;
-	const struct st_result *s = &v->steps;
-	const struct gm_result *g = &v->gm;
-	const struct ov_result *ov = &v->ov;
+	const struct st_result *s = res->steps;
+	const struct gm_result *g = &res->gm;
+	const struct ov_result *ov = &res->ov;
 	bool compat = v->o.tb_compat, timeline = v->o.timeline;
 	bool gpu = t->counts.by_kind[TR_KERNEL] || t->counts.by_kind[TR_MEMCPY] ||
 		   t->counts.by_kind[TR_MEMSET];
@@ -209,15 +224,108 @@ void view_summary_emit(struct view *v, struct report *r)
 	emit_anomalies(r, t);
 }
 
-int view_summary_compute(struct view *v, struct err *e)
+static int summary_compute(struct view *v, const struct view_source *src, struct err *e)
 {
+	(void)src;
 	const struct trace *t = v->t;
-	int rc = view_steps_copy(v, e);
-	const struct st_result *s = &v->steps;
+	struct summary_res *res = view_results_new(v, sizeof *res, e);
+	if (!res)
+		return ERR_NOMEM;
+	int rc = ses_steps(v->ses, v->o.tb_compat, &res->steps, e);
+	const struct st_result *s = res->steps;
 	if (!rc)
 		rc = gm_compute(t, s->n > 0, s->n ? s->steps[0].start : 0,
-				s->n ? s->steps[s->n - 1].end : 0, v->o.timeline, &v->gm, e);
-	if (!rc && (rc = ses_tree(v->ses, v->o.tb_compat, &v->tree, e)) == 0)
-		rc = ov_compute(t, v->tree, s, &v->gm, v->o.tb_compat, &v->ov, e);
+				s->n ? s->steps[s->n - 1].end : 0, v->o.timeline, &res->gm, e);
+	if (!rc && (rc = ses_tree(v->ses, v->o.tb_compat, &res->tree, e)) == 0)
+		rc = ov_compute(t, res->tree, s, &res->gm, v->o.tb_compat, &res->ov, e);
 	return rc;
 }
+
+static void summary_free(struct view *v)
+{
+	struct summary_res *res = v->priv;
+	if (!res)
+		return;
+	ov_free(&res->ov);
+	gm_free(&res->gm);
+	free(res);
+}
+
+static const char summary_head[] =
+    "Usage: gpuprof summary [options] TRACE\n"
+    "\n"
+    "The overview of a PyTorch profiler (Kineto) trace, with the numbers of the\n"
+    "PyTorch profiler's TensorBoard plugin (torch-tb-profiler) Overview page:\n"
+    "\n"
+    "  overview   device type, number of steps, average step time\n"
+    "  gpus       per GPU used by kernels (args.device): name, memory, compute\n"
+    "             capability and SMs from deviceProperties; GPU Utilization\n"
+    "             (kernel busy time / steps time), Est. SM Efficiency (blocks\n"
+    "             per SM of the running kernels, capped at 1, time-weighted /\n"
+    "             steps time) and Est. Achieved Occupancy (occupancy weighted\n"
+    "             by kernel time), all over first step start .. last step end;\n"
+    "             GPUs of deviceProperties without kernels have no metrics\n"
+    "  breakdown  the average step time split into Kernel, Memcpy, Memset,\n"
+    "             Communication, Runtime, DataLoader, CPU Exec, Other (with\n"
+    "             their percentages; device parts only when the trace has GPU\n"
+    "             activity, Communication only when it has some), then Total\n"
+    "             Kernel Time using Tensor Cores: the share of Tensor Core kernels\n"
+    "             in the kernel time the operators launched\n"
+    "  recommendations  the plugin's performance advice (input loading,\n"
+    "             DataParallel, NCCL, communication, low utilization, mixed\n"
+    "             precision, memory at the limit)\n"
+    "  anomalies  what was wrong with the input (see 'gpuprof info')\n"
+    "\n"
+    "The overview also gives the Tensor-Core-eligible share: kernel time of\n"
+    "the operators that could use Tensor Cores over that of all operators.\n"
+    "'gpuprof steps' gives the same breakdown per step and explains how steps\n"
+    "are found.\n"
+    "\n"
+    "CSV/JSON columns: gpus: gpu, name, memory_bytes, compute_capability, sms,\n"
+    "kernels, gpu_utilization_pct, est_sm_efficiency_pct,\n"
+    "est_achieved_occupancy_pct, tensor_cores_pct (null when not defined);\n"
+    "breakdown: part, avg_ns, pct; recommendations: text; anomalies: anomaly,\n"
+    "count, description. With --tb-compat the recommendations are the\n"
+    "plugin's HTML strings, byte for byte.\n"
+    "\n"
+    "Options:\n";
+
+static const char summary_tail[] =
+    "\n"
+    "Examples:\n"
+    "  gpuprof summary run/worker0.pt.trace.json.gz\n"
+    "  gpuprof summary --tb-compat --format json trace.json.gz | jq .breakdown\n";
+
+static const struct vo summary_opts[] = {
+    {.lname = "tb-compat",
+     .api = "tb_compat",
+     .type = VO_FLAG,
+     .off = offsetof(struct view_opts, tb_compat),
+     .help = "reproduce torch-tb-profiler exactly, quirks included\n"
+	     "(gpu_user_annotation ProfilerStep copies become steps,\n"
+	     "GPU annotations count as CPU Exec); see docs/tb-compat.md"},
+    {.lname = "timeline",
+     .api = "timeline",
+     .type = VO_FLAG,
+     .off = offsetof(struct view_opts, timeline),
+     .help = "add the GPU utilization timeline (the plugin's trace-view\n"
+	     "counter: busy fraction per power-of-ten bucket, at most\n"
+	     "100, over the profiler's window; tables\n"
+	     "gpu_utilization_timeline: gpu, start_ns, utilization) and\n"
+	     "the SM efficiency ranges (sm_efficiency_ranges: gpu,\n"
+	     "start_ns, end_ns, value)"},
+};
+
+const struct view_decl view_summary_decl = {
+    .kind = VIEW_SUMMARY,
+    .name = "summary",
+    .summary = "overview: GPUs, steps, average step breakdown, GPU utilization",
+    .help_head = summary_head,
+    .help_tail = summary_tail,
+    .opts = summary_opts,
+    .nopts = VIEW_NC(summary_opts),
+    .flags = VIEW_OWN_ANOMALIES,
+    .compute = summary_compute,
+    .emit = summary_emit,
+    .free = summary_free,
+};

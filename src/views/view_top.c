@@ -131,18 +131,16 @@ struct top_state {
 	size_t n;
 };
 
-static int top_compute(struct view *v, struct err *e)
+static int top_compute(struct view *v, const struct view_source *src, struct err *e)
 {
-	struct top_state *s = calloc(1, sizeof *s);
+	(void)src;
+	struct top_state *s = view_results_new(v, sizeof *s, e);
 	if (!s)
-		return err_set(e, ERR_NOMEM, "", -1, "out of memory");
+		return ERR_NOMEM;
 	struct stk_opts so = {.merge_tracks = true, .gpu = v->o.stack_gpu};
 	int rc = stk_build(v->t, &so, &s->p, e);
-	if (rc) {
-		free(s);
+	if (rc)
 		return rc;
-	}
-	v->priv = s;
 	s->rows = malloc((s->p.nframes ? s->p.nframes : 1) * sizeof *s->rows);
 	if (!s->rows)
 		return err_set(e, ERR_NOMEM, "", -1, "out of memory");

@@ -200,9 +200,12 @@ void test_view_registry(struct t *t)
 	CHECK_INT(t, view_count(), VIEW_COUNT);
 	for (size_t i = 0; i < view_count(); i++) {
 		const struct view_decl *d = view_at(i);
-		CHECK(t, d && d->emit && d->summary);
+		/* every view keeps its results: compute makes them, free frees them */
+		CHECK(t, d && d->compute && d->emit && d->free && d->summary);
+		/* only nsys steps is a JSON document rather than a report */
+		CHECK(t, (d->json != NULL) == (d->kind == VIEW_NSYS_STEPS));
 		if (d->family == VIEW_FAMILY_TRACE) /* a command of its own */
-			CHECK(t, d->compute && d->free && d->help_head && view_find(d->name) == d);
+			CHECK(t, d->help_head && view_find(d->name) == d);
 		CHECK(t, view_find_in(d->family, d->name) == d);
 		CHECK(t, view_get(d->kind) == d);
 		/* every option is reachable: from both front ends, but nsys
