@@ -58,25 +58,6 @@ bool srv_flag(struct MHD_Connection *c, const char *key)
 	return v && (!strcmp(v, "1") || !strcmp(v, "true") || !*v);
 }
 
-bool srv_file_get(struct srv *s, int id, struct srv_file *out)
-{
-	bool found = false;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles && !found; i++)
-		if (s->files[i].id == id) {
-			*out = s->files[i];
-			found = true;
-		}
-	pthread_mutex_unlock(&s->mu);
-	return found;
-}
-
-struct ses *srv_file_ses(struct srv *s, int id)
-{
-	struct srv_file f;
-	return srv_file_get(s, id, &f) ? f.ses : NULL;
-}
-
 struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum MHD_Result *res)
 {
 	struct srv_file f;

@@ -21,8 +21,9 @@
  * path is the private /proc/self/fd link, which means nothing to a reader
  * and is gone after the upload).
  *
- * Traces live as long as the server, so the computation reads them outside
- * the lock; it runs as one analysis (srv_job_begin/end) for all workers. */
+ * Each pick holds its file (srv_files.c), so the computation reads the
+ * traces outside the lock even while one is removed; it runs as one
+ * analysis (srv_job_begin/end) for all workers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,19 @@ struct dist_pick {
 	struct trace *t;
 	char name[SRV_MAX_NAME + 1]; /* the file's display name */
 	struct srv_win *win;	     /* step=/range=: t's window, else NULL */
+	struct srv_file *file;	     /* held until the answer is written */
 };
+
+/* picks[k] is file f, held. Under s->mu. */
+static void pick_locked(struct srv *s, struct dist_pick *p, struct srv_file *f)
+{
+	p->id = f->id;
+	p->t = input_trace(&f->in);
+	snprintf(p->name, sizeof p->name, "%s", f->name);
+	p->file = f;
+	f->refs++;
+	f->used = ++s->file_clock; /* a request's use */
+}
 
 static bool is_upload(const struct trace *t)
 {
@@ -85,23 +98,15 @@ static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_
 	pthread_mutex_lock(&s->mu);
 	if (!ids) {
 		for (int i = 0; i < s->nfiles && *npicks < s->o.max_files; i++)
-			if (input_trace(&s->files[i].in)) {
-				picks[*npicks].id = s->files[i].id;
-				picks[*npicks].t = input_trace(&s->files[i].in);
-				snprintf(picks[*npicks].name, sizeof picks[0].name, "%s",
-					 s->files[i].name);
-				++*npicks;
-			}
+			if (input_trace(&s->files[i]->in))
+				pick_locked(s, &picks[(*npicks)++], s->files[i]);
 		if (!*npicks) {
 			status = MHD_HTTP_BAD_REQUEST;
 			snprintf(msg, n, "no PyTorch trace is loaded");
 		}
 	}
 	for (int k = 0; ids && k < nids && !status; k++) {
-		const struct srv_file *f = NULL;
-		for (int i = 0; i < s->nfiles; i++)
-			if (s->files[i].id == ids[k])
-				f = &s->files[i];
+		struct srv_file *f = srv_file_find_locked(s, ids[k]);
 		if (!f) {
 			status = MHD_HTTP_NOT_FOUND;
 			snprintf(msg, n, "no file %d", ids[k]);
@@ -109,10 +114,7 @@ static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_
 			status = MHD_HTTP_BAD_REQUEST;
 			snprintf(msg, n, "file %d (%s) is not a PyTorch trace", f->id, f->name);
 		} else {
-			picks[*npicks].id = f->id;
-			picks[*npicks].t = input_trace(&f->in);
-			snprintf(picks[*npicks].name, sizeof picks[0].name, "%s", f->name);
-			++*npicks;
+			pick_locked(s, &picks[(*npicks)++], f);
 		}
 	}
 	pthread_mutex_unlock(&s->mu);
@@ -219,8 +221,10 @@ enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 		rc = compute(picks, npicks, compat, names, &buf, &len, &e);
 		srv_job_end(s);
 	}
-	for (int i = 0; i < npicks; i++)
+	for (int i = 0; i < npicks; i++) {
 		srv_window_put(s, picks[i].win);
+		srv_file_release(s, picks[i].file);
+	}
 	free(picks);
 	if (status)
 		return srv_reply_error(c, status, "%s", msg);
