@@ -55,6 +55,8 @@ CLI_SRC := $(sort $(wildcard src/cli/*.c src/server/*.c))
 WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css web/*.svg web/*/*.js))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+# the server's parsing without a socket (fuzz_http_query), linked into every target
+FUZZ_SRV := src/server/srv_query.c
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/assets.o
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
@@ -107,8 +109,8 @@ $(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB)
 
 $(BUILD)/tests/unit/runner.o $(BUILD)/tests/unit/%.o: CFLAGS_ALL += -Itests/unit
 
-$(BUILD)/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB) $(LDLIBS_ALL)
+$(BUILD)/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_SRV:%.c=$(BUILD)/%.o) $(LIB)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(FUZZ_SRV:%.c=$(BUILD)/%.o) $(LIB) $(LDLIBS_ALL)
 
 test: $(BIN) $(BUILD)/unit-tests $(FUZZ_REPLAY)
 	@BUILD=$(BUILD) GPUPROF=$(BIN) sh tests/run.sh
@@ -162,10 +164,10 @@ fuzz: $(FUZZ_BIN)
 	  echo "fuzzing $$n for $${FUZZ_SECONDS:-30}s"; \
 	  $$f -max_total_time=$${FUZZ_SECONDS:-30} -max_len=65536 build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; done
 
-build/fuzz/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_SRC)
+build/fuzz/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(FUZZ_SRV)
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
-	  -o $@ $< $(LIB_SRC) $(LDLIBS_ALL)
+	  -o $@ $< $(LIB_SRC) $(FUZZ_SRV) $(LDLIBS_ALL)
 
 install: gpuprof
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -89,46 +89,6 @@ enum MHD_Result srv_reply_error(struct MHD_Connection *c, unsigned status, const
 	return ok;
 }
 
-/* Host must be "localhost", "127.0.0.1", "[::1]" or another IP literal,
- * with our port: a DNS name (what a rebinding attack uses) never is. */
-static bool host_ok(const struct srv *s, const char *h)
-{
-	char name[128];
-	const char *colon = h[0] == '[' ? strstr(h, "]:") : strrchr(h, ':');
-	if (!colon)
-		return false;
-	if (h[0] == '[')
-		colon++;
-	size_t n = (size_t)(colon - h);
-	if (n == 0 || n >= sizeof name)
-		return false;
-	memcpy(name, h, n);
-	name[n] = 0;
-	char *end;
-	long port = strtol(colon + 1, &end, 10);
-	if (*end || end == colon + 1 || port != s->port)
-		return false;
-	if (!strcasecmp(name, "localhost"))
-		return true;
-	struct in_addr a4;
-	struct in6_addr a6;
-	if (name[0] == '[') {
-		if (name[n - 1] != ']')
-			return false;
-		name[n - 1] = 0;
-		return inet_pton(AF_INET6, name + 1, &a6) == 1;
-	}
-	return inet_pton(AF_INET, name, &a4) == 1;
-}
-
-/* No Origin (not a browser's cross-site request) or exactly ours. */
-static bool origin_ok(const char *origin, const char *host)
-{
-	if (!origin)
-		return true;
-	return !strncmp(origin, "http://", 7) && !strcmp(origin + 7, host);
-}
-
 static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *url)
 {
 	if (!strcmp(url, "/"))
@@ -175,18 +135,6 @@ static struct srv_upload *upload_new(struct MHD_Connection *c)
 	return u;
 }
 
-/* Whether url is exactly /api/file/ID (the id into *id). */
-static bool file_url(const char *url, int *id)
-{
-	const char *p = url + 10;
-	if (strncmp(url, "/api/file/", 10) || *p < '1' || *p > '9')
-		return false;
-	char *end;
-	long v = strtol(p, &end, 10);
-	*id = (int)v;
-	return !*end && end - p <= 6;
-}
-
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
 				  const char *method, const char *version, const char *data,
 				  size_t *data_size, void **state)
@@ -215,11 +163,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	}
 	srv_conn_phase(s, c, SRV_CONN_DONE, 0); /* an upload's body comes next: below */
 	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-	if (!host || !host_ok(s, host))
+	if (!host || !srv_q_host_ok(host, s->port))
 		return srv_reply_error(c, MHD_HTTP_FORBIDDEN,
 				       "Host '%s' is not this server's address", host ? host : "");
 	const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-	if (!origin_ok(origin, host))
+	if (!srv_q_origin_ok(origin, host))
 		return srv_reply_error(c, MHD_HTTP_FORBIDDEN, "cross-origin requests are refused");
 	if (url_len(c, url) > SRV_MAX_URL)
 		return srv_reply_error(c, MHD_HTTP_URI_TOO_LONG, "the URL is too long");
@@ -240,7 +188,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	if (post)
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint: POST %s", url);
 	int id;
-	if (!strcmp(method, "DELETE") && file_url(url, &id))
+	if (!strcmp(method, "DELETE") && srv_q_file_url(url, &id))
 		return srv_api_delete(s, c, id);
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return srv_reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method %s not allowed",

@@ -108,33 +108,6 @@ static enum MHD_Result reply_bad_param(struct MHD_Connection *c, const struct vi
 			       pre ? pre : "", pre ? " " : "", d->name, bad);
 }
 
-/* Fills o from the query, through d's option declarations (the parsing and
- * the messages of the CLI's options); an empty value is no value, as a
- * form's empty field. A message in msg (and -1) when a value is bad. */
-static int parse_opts(struct MHD_Connection *c, const struct view_decl *d, struct view_opts *o,
-		      char *msg, size_t n)
-{
-	view_opts_defaults(d, o);
-	for (size_t i = 0; i < d->nopts; i++) {
-		const struct vo *opt = &d->opts[i];
-		if (!opt->api)
-			continue;
-		const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, opt->api);
-		if (!v || (!*v && opt->type != VO_FLAG))
-			continue;
-		if (vo_parse(opt, VO_API, o, v, msg, n))
-			return -1;
-	}
-	if (d->check && d->check(d, o, VO_API, msg, n))
-		return -1;
-	/* steps: step picks rows, as `gpuprof steps --step` (the other views'
-	 * step is a cut: srv_select.c) */
-	const char *step = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "step");
-	if (step && *step && (d->flags & VIEW_STEP_ROWS))
-		return view_step_rows(o, step, msg, n);
-	return 0;
-}
-
 int srv_view_key(char *key, size_t n, int id, const struct view_decl *d)
 {
 	return snprintf(key, n, "%d/%s?", id, d->name);
@@ -191,7 +164,7 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 		return reply_bad_param(c, d, bad);
 	struct view_opts o;
 	char msg[640];
-	if (parse_opts(c, d, &o, msg, sizeof msg))
+	if (srv_view_opts(c, d, &o, msg, sizeof msg))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
 	/* the cache key: the file, the view and its parameters in request order
 	 * (the URL's length is capped, so the key's is too) */
@@ -256,7 +229,7 @@ static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id
 	if (srv_unknown_param(c, params, bad))
 		return reply_bad_param(c, d, bad);
 	struct view_opts o;
-	enum MHD_Result res = parse_opts(c, d, &o, msg, sizeof msg)
+	enum MHD_Result res = srv_view_opts(c, d, &o, msg, sizeof msg)
 				  ? srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg)
 				  : srv_api_ncu(s, c, r, f.ncu_mu, d, &o);
 	view_opts_release(&o);
@@ -298,7 +271,7 @@ static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int i
 	if (steps && cr && !*cr) /* an empty value is no value elsewhere */
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "capture_range needs a range name");
 	struct view_opts o;
-	if (parse_opts(c, d, &o, msg, sizeof msg))
+	if (srv_view_opts(c, d, &o, msg, sizeof msg))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
 	return srv_api_nsys(s, c, path, d, &o);
 }
@@ -374,17 +347,14 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 		return srv_reply_files(s, c, 0);
 	if (!strcmp(url, "/api/dist"))
 		return srv_api_dist(s, c);
-	if (!strncmp(url, "/api/file/", 10)) {
-		const char *p = url + 10;
-		char *end;
-		long id = strtol(p, &end, 10);
-		if (end != p && *end == '/' && id > 0 && id < 1000000) {
-			/* the file stays whole until the answer is queued (a copy) */
-			struct srv_file *f = srv_file_hold(s, (int)id, true);
-			enum MHD_Result res = reply_file(s, c, (int)id, end, url);
-			srv_file_release(s, f);
-			return res;
-		}
+	const char *rest;
+	int id = srv_q_file_id(url, &rest);
+	if (id) {
+		/* the file stays whole until the answer is queued (a copy) */
+		struct srv_file *f = srv_file_hold(s, id, true);
+		enum MHD_Result res = reply_file(s, c, id, rest, url);
+		srv_file_release(s, f);
+		return res;
 	}
 	return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint: %s", url);
 }

@@ -59,35 +59,6 @@ static bool is_upload(const struct trace *t)
 	return !strncmp(t->path, UPLOAD_PATH, strlen(UPLOAD_PATH));
 }
 
-/* Parses "1,2,..." into ids (at most max, no repeats); a message in msg and
- * -1 when the list is bad, else the count. */
-static int parse_ids(const char *list, int *ids, int max, char *msg, size_t n)
-{
-	int k = 0;
-	const char *p = list;
-	for (;;) {
-		char *end;
-		if (*p < '0' || *p > '9')
-			return snprintf(msg, n,
-					"files takes file ids separated by commas (e.g. 1,2)"),
-			       -1;
-		long id = strtol(p, &end, 10);
-		if (id <= 0 || id >= 1000000 || (*end && *end != ','))
-			return snprintf(msg, n,
-					"files takes file ids separated by commas (e.g. 1,2)"),
-			       -1;
-		for (int i = 0; i < k; i++)
-			if (ids[i] == id)
-				return snprintf(msg, n, "files lists file %ld twice", id), -1;
-		if (k == max)
-			return snprintf(msg, n, "files lists more than %d files", max), -1;
-		ids[k++] = (int)id;
-		if (!*end)
-			return k;
-		p = end + 1;
-	}
-}
-
 /* Fills picks from the files with the given ids (or every trace when ids is
  * NULL); an HTTP status and a message when one is missing or no trace. */
 static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_pick *picks,
@@ -200,7 +171,7 @@ enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 	char msg[1100];
 	int nids = 0, npicks = 0;
 	unsigned status = 0;
-	if (list && (nids = parse_ids(list, ids, max, msg, sizeof msg)) < 0)
+	if (list && (nids = srv_q_ids(list, ids, max, msg, sizeof msg)) < 0)
 		status = MHD_HTTP_BAD_REQUEST;
 	if (!status)
 		status = pick_files(s, list ? ids : NULL, nids, picks, &npicks, msg, sizeof msg);

@@ -8,6 +8,7 @@
 
 #include "input/input.h"
 #include "server/server.h"
+#include "server/srv_query.h"
 #include "views/view.h"
 
 #define SRV_MAX_URL 2048
@@ -75,15 +76,14 @@ struct srv_upload {
 	char name[SRV_MAX_NAME + 1];
 };
 
-/* Query helpers (srv_args.c). srv_unknown_param: true, with the first
- * parameter of c not named in allowed (" a b c ": each name between
- * spaces; "" allows none) in bad (cut to 40 characters). srv_int_arg: an
- * int64 value into *v, *has false when absent or empty; -1 when it is not
- * an integer. srv_flag: 1, true or empty. */
-#define SRV_BAD_PARAM 64
+/* Query helpers (srv_args.c): srv_query.h's parsing of the query of c.
+ * srv_unknown_param: srv_q_unknown; srv_int_arg: srv_q_int; srv_flag:
+ * srv_q_flag; srv_view_opts: srv_q_view_opts. */
 bool srv_unknown_param(struct MHD_Connection *c, const char *allowed, char bad[SRV_BAD_PARAM]);
 int srv_int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has);
 bool srv_flag(struct MHD_Connection *c, const char *key);
+int srv_view_opts(struct MHD_Connection *c, const struct view_decl *d, struct view_opts *o,
+		  char *msg, size_t n);
 /* Ends an answer that a writer (returning rc, its error in e) wrote to f,
  * an open_memstream of *buf, *len: replies the JSON, or the error (400 for
  * ERR_USAGE, else 500; "could not write the answer" when only the stream
@@ -176,9 +176,8 @@ enum MHD_Result srv_api_nsys_analysis(struct srv *s, struct MHD_Connection *c, i
 /* GET /api/file/ID/trace?start_ns=A&end_ns=B (srv_trace.c): the trace as
  * chrome-trace JSON (export/chrome.h), whole or a window of it. */
 enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id);
-/* Selections (srv_select.c). srv_selection: the request's step= and range=
- * (empty = absent; a steps view's step is its row filter, not a cut, so
- * NULL there); true when either is set. */
+/* Selections (srv_select.c). srv_selection (srv_args.c): srv_q_selection
+ * of the request's query. */
 int srv_selection(struct MHD_Connection *c, bool steps_view, const char **step, const char **range);
 /* The window of file id's trace t for step or range, shared and counted:
  * give it back with srv_window_put. Errors: tr_select's (ERR_USAGE with the

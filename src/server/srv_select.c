@@ -190,21 +190,6 @@ void srv_windows_drop(struct srv *s, int id)
 		win_free(s, dead[i]);
 }
 
-int srv_selection(struct MHD_Connection *c, bool steps_view, const char **step, const char **range)
-{
-	*step = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "step");
-	*range = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "range");
-	if (*step && !**step)
-		*step = NULL;
-	if (*range && !**range)
-		*range = NULL;
-	/* the steps view picks its rows by step from the whole trace's steps
-	 * (as `gpuprof steps --step`): only range cuts its events */
-	if (steps_view)
-		*step = NULL;
-	return *step || *range;
-}
-
 /* GET /api/file/ID/annotations: the distinct names of the trace's user
  * annotations (what --range looks for first), by name, with their count and
  * the start of the first one (the one --range cuts to), in ns. */
