@@ -15,10 +15,14 @@ from their start). Exits when every slow connection is closed, or after
 DEADLINE + 6 s (closed_max is then "never").
 """
 
+import os
 import select
 import socket
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../server"))
+from http_get import get_files  # noqa: E402
 
 port, slow, deadline = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
 head = b"GET /api/files HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % port
@@ -28,24 +32,8 @@ trickle = b"abcdefghijklmnopqrstuvwxyz" * 4
 
 def normal():
     """One request from 127.0.0.2; (ok, seconds)."""
-    t0 = time.monotonic()
-    s = socket.socket()
-    s.settimeout(2)
-    try:
-        s.bind(("127.0.0.2", 0))
-        s.connect(("127.0.0.1", port))
-        s.sendall(b"GET /api/files HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % port)
-        data = b""
-        while True:
-            b = s.recv(65536)
-            if not b:
-                break
-            data += b
-        return data.startswith(b"HTTP/1.1 200"), time.monotonic() - t0
-    except OSError:
-        return False, time.monotonic() - t0
-    finally:
-        s.close()
+    status, took = get_files(port, "127.0.0.2")
+    return status == "200", took
 
 
 start = time.monotonic()

@@ -12,31 +12,19 @@ Prints one line of words, each NAME=VALUE:
   chunk_s     seconds that took
 """
 
+import os
 import socket
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from http_get import get_files  # noqa: E402
 
 port, cap = int(sys.argv[1]), int(sys.argv[2])
 
 
 def get(src):
-    s = socket.socket()
-    s.settimeout(3)
-    try:
-        s.bind((src, 0))
-        s.connect(("127.0.0.1", port))
-        s.sendall(b"GET /api/files HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % port)
-        data = b""
-        while True:
-            b = s.recv(65536)
-            if not b:
-                break
-            data += b
-        return data[9:12].decode() if data.startswith(b"HTTP/1.1 ") else "none"
-    except OSError:
-        return "none"
-    finally:
-        s.close()
+    return get_files(port, src, 3)[0]
 
 
 idle = []
