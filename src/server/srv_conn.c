@@ -60,8 +60,9 @@ static bool past_deadline(const struct srv_conns *t, const struct srv_conn *k, d
 static void *watch_main(void *arg)
 {
 	struct srv_conns *t = arg;
-	/* a few looks per timeout: a connection goes at most a quarter late */
-	double period = t->timeout / 4 < 0.05 ? 0.05 : t->timeout / 4 > 1 ? 1 : t->timeout / 4;
+	/* four looks per timeout, and one a second at least: a connection goes
+	 * at most that period past its deadline */
+	double period = t->timeout / 4 > 1 ? 1 : t->timeout / 4;
 	pthread_mutex_lock(&t->mu);
 	while (!t->stop) {
 		struct timespec ts;
