@@ -56,6 +56,8 @@ CLI_SRC := $(sort $(wildcard src/cli/*.c src/server/*.c))
 WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css web/*.svg web/*/*.js))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+# the server's parsing without a socket (fuzz_http_query), linked into every target
+FUZZ_SRV := src/server/srv_query.c
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/assets.o
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
@@ -108,8 +110,8 @@ $(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB)
 
 $(BUILD)/tests/unit/runner.o $(BUILD)/tests/unit/%.o: CFLAGS_ALL += -Itests/unit
 
-$(BUILD)/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB) $(LDLIBS_ALL)
+$(BUILD)/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_SRV:%.c=$(BUILD)/%.o) $(LIB)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(FUZZ_SRV:%.c=$(BUILD)/%.o) $(LIB) $(LDLIBS_ALL)
 
 test: $(BIN) $(BUILD)/unit-tests $(FUZZ_REPLAY)
 	@BUILD=$(BUILD) GPUPROF=$(BIN) sh tests/run.sh
@@ -166,7 +168,7 @@ $(BUILD)/inflate-bench: bench/inflate_bench.c $(LIB)
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Isrc -g -O1 -pthread \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/%.o)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/%.o) $(FUZZ_SRV:%.c=build/fuzz/%.o)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=build/fuzz/fuzz-%)
 build/fuzz/src/%.o: src/%.c
 	@mkdir -p $(@D)

@@ -4,7 +4,7 @@
 # Builds build/fuzz/fuzz-NAME (make), fuzzes it for SECONDS over the working
 # corpus build/fuzz/corpus-NAME (seeded from tests/fuzz/corpus/NAME, which
 # it reads but does not change), and appends one line to tests/fuzz/RUNS.md:
-# date, target, seconds, execs, cov, ft, findings (crash files left in
+# date, target, seconds it ran, execs, cov, ft, findings (crash files left in
 # build/fuzz/findings-NAME/). With --merge, the committed corpus is then
 # replaced by the minimized union of both (libFuzzer -merge=1).
 set -eu
@@ -19,8 +19,10 @@ found=build/fuzz/findings-$name
 log=build/fuzz/run-$name.log
 mkdir -p "$work" "$found" tests/fuzz/corpus/"$name"
 rc=0
+t0=$(date +%s)
 "$bin" -max_total_time="$secs" -max_len=65536 -print_final_stats=1 \
 	-artifact_prefix="$found/" "$work" tests/fuzz/corpus/"$name" >"$log" 2>&1 || rc=$?
+took=$(($(date +%s) - t0))
 execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
 cov=$(grep -Eo 'cov: [0-9]+' "$log" | tail -n 1 | awk '{print $2}')
 ft=$(grep -Eo 'ft: [0-9]+' "$log" | tail -n 1 | awk '{print $2}')
@@ -29,7 +31,7 @@ findings=$(ls "$found" | wc -l)
 if [ ! -f tests/fuzz/RUNS.md ]; then
 	printf '# Fuzzing runs\n\nOne line per run (tools/fuzz-run.sh or by hand): execs, coverage (cov) and\nfeatures (ft) from libFuzzer, findings = crash files produced.\n\n| date | target | seconds | execs | cov | ft | findings |\n|---|---|---|---|---|---|---|\n' >tests/fuzz/RUNS.md
 fi
-echo "| $(date -u +%Y-%m-%d) | $name | $secs | ${execs:-?} | ${cov:-?} | ${ft:-?} | $findings |" >>tests/fuzz/RUNS.md
+echo "| $(date -u +%Y-%m-%d) | $name | $took | ${execs:-?} | ${cov:-?} | ${ft:-?} | $findings |" >>tests/fuzz/RUNS.md
 tail -n 1 tests/fuzz/RUNS.md
 if [ "$merge" = --merge ]; then
 	tmp=build/fuzz/merge-$name

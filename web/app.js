@@ -57,10 +57,41 @@ async function api(path, init) {
 	return body;
 }
 
-async function loadFiles() {
-	files = (await api('/api/files')).files;
+function showFiles(list) {
+	files = list;
 	const sel = $('file');
 	sel.replaceChildren(...files.map((f) => el('option', { value: String(f.id), textContent: f.name })));
+	$('remove').hidden = !files.length;
+}
+
+async function loadFiles() {
+	showFiles((await api('/api/files')).files);
+}
+
+// DELETE /api/file/ID (no step/range selection: it takes no parameter);
+// the answer is the remaining files. The page then shows the first one,
+// or an empty page when none is left.
+async function removeFile() {
+	const id = $('file').value;
+	if (!id) return;
+	showError('');
+	try {
+		const r = await fetch(`/api/file/${encodeURIComponent(id)}`, { method: 'DELETE' });
+		const body = await r.json().catch(() => null);
+		if (!r.ok) throw new Error(body?.error?.message || `HTTP ${r.status}`);
+		const name = files.find((f) => String(f.id) === id)?.name ?? id;
+		showFiles(body.files);
+		if (!files.length) {
+			$('view').replaceChildren(el('p', { className: 'empty', textContent: `${name} was removed; no file is loaded (open one or drop it here).` }));
+			$('stepsel').hidden = true;
+			writeHash({ view: readHash().view });
+			return;
+		}
+		writeHash({ file: String(files[0].id), view: readHash().view }, false);
+		await render();
+	} catch (e) {
+		showError(`Could not remove the file: ${e.message}`);
+	}
 }
 
 function card(label, value, testid) {
@@ -273,6 +304,7 @@ function init() {
 	$('theme').addEventListener('click', () => setTheme(document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark'));
 	$('help-button').addEventListener('click', () => $('help').showModal());
 	$('file').addEventListener('change', () => writeHash({ file: $('file').value, view: readHash().view }, false));
+	$('remove').addEventListener('click', removeFile);
 	$('upload').addEventListener('change', () => { const f = $('upload').files[0]; if (f) upload(f); $('upload').value = ''; });
 	let depth = 0;
 	addEventListener('dragenter', (e) => { e.preventDefault(); depth++; $('drop').hidden = false; });

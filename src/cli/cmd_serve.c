@@ -84,7 +84,7 @@ static void open_browser(const char *url)
 /* The options as given; read after the walk with their own checks. */
 struct serve_args {
 	bool open;
-	const char *port, *host, *max_upload;
+	const char *port, *host, *max_upload, *request_timeout;
 };
 
 const struct vo cmd_serve_opts[] = {
@@ -110,6 +110,13 @@ const struct vo cmd_serve_opts[] = {
      .metavar = "SIZE",
      .help = "largest upload accepted, bytes or with K, M, G\n"
 	     "(default 2G)"},
+    {.lname = "request-timeout",
+     .type = VO_STRING,
+     .off = offsetof(struct serve_args, request_timeout),
+     .metavar = "SECONDS",
+     .help = "time a client has to send a request's head (its\n"
+	     "body: this plus a second per 64 KiB); a connection\n"
+	     "past it is closed (default 30)"},
 };
 const size_t cmd_serve_nopts = sizeof cmd_serve_opts / sizeof cmd_serve_opts[0];
 
@@ -142,6 +149,15 @@ int cmd_serve(struct app *app, int argc, char **argv)
 	if (!rc && a.max_upload && parse_size(a.max_upload, &so.max_upload))
 		rc = app_usage(app, "serve", "--max-upload needs a size such as 512M, not '%s'",
 			       a.max_upload);
+	if (!rc && a.request_timeout) {
+		char *end;
+		long t = strtol(a.request_timeout, &end, 10);
+		if (*end || end == a.request_timeout || t < 1 || t > 86400)
+			rc = app_usage(app, "serve",
+				       "--request-timeout needs 1..86400 seconds, not '%s'",
+				       a.request_timeout);
+		so.request_timeout = (int)t;
+	}
 	if (rc) {
 		free(paths);
 		return rc;

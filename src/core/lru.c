@@ -121,3 +121,19 @@ void lru_put(struct lru *c, const char *key, const char *body, size_t len)
 	}
 	pthread_mutex_unlock(&c->mu);
 }
+
+int lru_drop_prefix(struct lru *c, const char *prefix)
+{
+	if (!c)
+		return 0;
+	size_t n = strlen(prefix);
+	int k = 0;
+	pthread_mutex_lock(&c->mu);
+	for (int i = 0; i < c->cap_entries; i++)
+		if (c->e[i].key && !strncmp(c->e[i].key, prefix, n)) {
+			drop(c, &c->e[i]);
+			k++;
+		}
+	pthread_mutex_unlock(&c->mu);
+	return k;
+}

@@ -25,6 +25,9 @@ char *lru_get(struct lru *c, const char *key, size_t *len);
  * quarter of the byte cap is not stored (one answer never empties the
  * cache); nor is anything when memory runs out. */
 void lru_put(struct lru *c, const char *key, const char *body, size_t len);
+/* Drops every entry whose key starts with prefix (the answers about a
+ * file that is gone); returns how many. */
+int lru_drop_prefix(struct lru *c, const char *prefix);
 /* Bytes of values held. */
 size_t lru_bytes(struct lru *c);
 

@@ -11,14 +11,19 @@
  *   POST /api/upload?name=NAME        the body is a file of any kind the
  *                                     input registry loads (input/input.h,
  *                                     by its content); it is loaded and
- *                                     added (its entry is the answer)
+ *                                     added (its entry is the answer;
+ *                                     with 64 files, the upload used
+ *                                     least recently goes first)
+ *   DELETE /api/file/ID               removes the file (srv_files.c)
  *
  * Security (a page on another site must not read the traces): a request
  * whose Host is not an IP literal or "localhost" with the server's port
  * (DNS rebinding) or whose Origin is not the server's own is refused with
  * 403; only the fixed routes above exist (no request path reaches the
  * filesystem); URLs, headers and bodies are capped (414/431/413); at most
- * max_jobs analyses or loads run at once (the others wait).
+ * max_jobs analyses or loads run at once (the others wait); connections
+ * are capped in number, per client address and in the time a request
+ * takes to arrive (srv_int.h, srv_conn.c).
  *
  * Owns the loaded inputs (srv_add_file hands them over). Talks to the
  * outside (sockets); depends on input/, views/, trace/, tbprof/, ncu/,
@@ -36,11 +41,12 @@
 #include "trace/trace.h"
 
 struct srv_opts {
-	const char *host;   /* address to bind: an IP literal or "localhost" */
-	int port;	    /* 0 = any free port */
-	int64_t max_upload; /* bytes; larger uploads get 413 */
-	int max_jobs;	    /* concurrent analyses/loads (>= 1) */
-	int max_files;	    /* loaded files at most */
+	const char *host;    /* address to bind: an IP literal or "localhost" */
+	int port;	     /* 0 = any free port */
+	int64_t max_upload;  /* bytes; larger uploads get 413 */
+	int max_jobs;	     /* concurrent analyses/loads (>= 1) */
+	int max_files;	     /* loaded files at most */
+	int request_timeout; /* seconds to receive a request (0: SRV_REQUEST_TIMEOUT) */
 };
 
 struct srv;

@@ -16,7 +16,6 @@
 #include "core/lru.h"
 #include "server/srv_int.h"
 #include "views/view.h"
-#include "views/view_nsys_tl.h"
 
 bool srv_is_loopback(const char *host)
 {
@@ -90,46 +89,6 @@ enum MHD_Result srv_reply_error(struct MHD_Connection *c, unsigned status, const
 	return ok;
 }
 
-/* Host must be "localhost", "127.0.0.1", "[::1]" or another IP literal,
- * with our port: a DNS name (what a rebinding attack uses) never is. */
-static bool host_ok(const struct srv *s, const char *h)
-{
-	char name[128];
-	const char *colon = h[0] == '[' ? strstr(h, "]:") : strrchr(h, ':');
-	if (!colon)
-		return false;
-	if (h[0] == '[')
-		colon++;
-	size_t n = (size_t)(colon - h);
-	if (n == 0 || n >= sizeof name)
-		return false;
-	memcpy(name, h, n);
-	name[n] = 0;
-	char *end;
-	long port = strtol(colon + 1, &end, 10);
-	if (*end || end == colon + 1 || port != s->port)
-		return false;
-	if (!strcasecmp(name, "localhost"))
-		return true;
-	struct in_addr a4;
-	struct in6_addr a6;
-	if (name[0] == '[') {
-		if (name[n - 1] != ']')
-			return false;
-		name[n - 1] = 0;
-		return inet_pton(AF_INET6, name + 1, &a6) == 1;
-	}
-	return inet_pton(AF_INET, name, &a4) == 1;
-}
-
-/* No Origin (not a browser's cross-site request) or exactly ours. */
-static bool origin_ok(const char *origin, const char *host)
-{
-	if (!origin)
-		return true;
-	return !strncmp(origin, "http://", 7) && !strcmp(origin + 7, host);
-}
-
 static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *url)
 {
 	if (!strcmp(url, "/"))
@@ -185,10 +144,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	if (*state) { /* the body of an upload, then its end */
 		struct srv_upload *u = *state;
 		if (*data_size) {
+			u->got += (int64_t)*data_size;
+			srv_conn_phase(s, c, SRV_CONN_BODY, u->got);
 			srv_upload_data(s, u, data, *data_size);
 			*data_size = 0;
-			return MHD_YES;
+			/* over the cap with no end in sight (a chunk that declares more
+			 * than it will send): libmicrohttpd answers only a whole
+			 * request, so the connection is closed */
+			return u->got - s->o.max_upload > SRV_UPLOAD_DISCARD ? MHD_NO : MHD_YES;
 		}
+		srv_conn_phase(s, c, SRV_CONN_DONE, 0);
 		if (u->too_big)
 			return srv_reply_error(
 			    c, MHD_HTTP_CONTENT_TOO_LARGE,
@@ -196,12 +161,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			    (long long)s->o.max_upload);
 		return srv_api_upload(s, c, u);
 	}
+	srv_conn_phase(s, c, SRV_CONN_DONE, 0); /* an upload's body comes next: below */
 	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-	if (!host || !host_ok(s, host))
+	if (!host || !srv_q_host_ok(host, s->port))
 		return srv_reply_error(c, MHD_HTTP_FORBIDDEN,
 				       "Host '%s' is not this server's address", host ? host : "");
 	const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-	if (!origin_ok(origin, host))
+	if (!srv_q_origin_ok(origin, host))
 		return srv_reply_error(c, MHD_HTTP_FORBIDDEN, "cross-origin requests are refused");
 	if (url_len(c, url) > SRV_MAX_URL)
 		return srv_reply_error(c, MHD_HTTP_URI_TOO_LONG, "the URL is too long");
@@ -216,10 +182,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		if (!u)
 			return MHD_NO;
 		*state = u;
+		srv_conn_phase(s, c, SRV_CONN_BODY, 0);
 		return MHD_YES;
 	}
 	if (post)
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint: POST %s", url);
+	int id;
+	if (!strcmp(method, "DELETE") && srv_q_file_url(url, &id))
+		return srv_api_delete(s, c, id);
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return srv_reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method %s not allowed",
 				       method);
@@ -231,6 +201,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 static void on_completed(void *cls, struct MHD_Connection *c, void **state,
 			 enum MHD_RequestTerminationCode why)
 {
+	struct srv *s = cls;
+	srv_conn_phase(s, c, SRV_CONN_NEXT, 0);
 	struct srv_upload *u = *state;
 	if (!u)
 		return;
@@ -250,7 +222,10 @@ int srv_start(const struct srv_opts *o, struct srv **out, struct err *e)
 	} addr;
 	memset(&addr, 0, sizeof addr);
 	const char *h = !strcasecmp(o->host, "localhost") ? "127.0.0.1" : o->host;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION;
+	/* a thread per connection (an analysis does not hold up the others),
+	 * poll (no FD_SETSIZE cap on descriptors) */
+	unsigned flags =
+	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
 	if (inet_pton(AF_INET, h, &addr.in4.sin_addr) == 1) {
 		addr.in4.sin_family = AF_INET;
 		addr.in4.sin_port = htons((uint16_t)o->port);
@@ -272,10 +247,16 @@ int srv_start(const struct srv_opts *o, struct srv **out, struct err *e)
 	pthread_cond_init(&s->cv, NULL);
 	s->cache = lru_new(64, (size_t)256 << 20); /* none (NULL) only costs speed */
 	srv_warm_start(s);			   /* none: answers are computed when asked */
+	if (srv_conns_start(s)) {
+		srv_stop(s);
+		return err_set(e, ERR_NOMEM, NULL, -1, "could not start a thread");
+	}
 	s->d = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, on_request, s,
 				MHD_OPTION_SOCK_ADDR, &addr.sa, MHD_OPTION_NOTIFY_COMPLETED,
-				on_completed, s, MHD_OPTION_CONNECTION_LIMIT, 64u,
-				MHD_OPTION_CONNECTION_TIMEOUT, 120u,
+				on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, srv_conn_notify, s,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned)SRV_MAX_CONNECTIONS,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)SRV_MAX_PER_ADDRESS,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SRV_IDLE_TIMEOUT,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_END);
 	if (!s->d) {
 		int port = o->port;
@@ -306,19 +287,10 @@ void srv_stop(struct srv *s)
 		return;
 	if (s->d)
 		MHD_stop_daemon(s->d);
-	srv_warm_stop(s); /* before the files it reads are freed */
-	for (int i = 0; i < s->nfiles; i++) {
-		ses_free(s->files[i].ses);
-		input_free(&s->files[i].in); /* an upload's named copy too */
-		if (s->files[i].ncu_mu) {
-			pthread_mutex_destroy(s->files[i].ncu_mu);
-			free(s->files[i].ncu_mu);
-		}
-		tl_index_free(s->files[i].tl);
-		nsys_tl_index_free(s->files[i].nsys_tl);
-	}
-	srv_windows_free(s);
-	free(s->files);
+	srv_conns_stop(s);
+	srv_warm_stop(s);    /* before the files it reads are freed */
+	srv_windows_free(s); /* they hold their files */
+	srv_files_free(s);
 	lru_free(s->cache);
 	pthread_cond_destroy(&s->cv);
 	pthread_mutex_destroy(&s->mu);

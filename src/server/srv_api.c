@@ -33,59 +33,12 @@ void srv_job_end(struct srv *s)
 	pthread_mutex_unlock(&s->mu);
 }
 
-int srv_add_file(struct srv *s, struct input *in, struct err *e)
-{
-	pthread_mutex_t *ncu_mu = NULL;
-	bool ncu = in->kind == INPUT_NCU;
-	if (ncu && (ncu_mu = malloc(sizeof *ncu_mu)))
-		pthread_mutex_init(ncu_mu, NULL);
-	struct ses *ses = NULL;
-	const struct trace *t = input_trace(in);
-	int rc = t ? ses_new(t, &ses, e) : 0;
-	pthread_mutex_lock(&s->mu);
-	if (rc) {
-		/* e is set */
-	} else if (ncu && !ncu_mu) {
-		rc = err_set(e, ERR_NOMEM, in->name, -1, "out of memory");
-	} else if (s->nfiles >= s->o.max_files) {
-		rc = err_set(e, ERR_LIMIT, in->name, -1, "too many files (at most %d)",
-			     s->o.max_files);
-	} else {
-		struct srv_file *f = realloc(s->files, (size_t)(s->nfiles + 1) * sizeof *f);
-		if (!f) {
-			rc = err_set(e, ERR_NOMEM, in->name, -1, "out of memory");
-		} else {
-			s->files = f;
-			f = &s->files[s->nfiles++];
-			*f = (struct srv_file){
-			    .id = s->next_id++, .in = *in, .ses = ses, .ncu_mu = ncu_mu};
-			rc = f->id;
-			const char *base = strrchr(in->name, '/');
-			snprintf(f->name, sizeof f->name, "%s", base ? base + 1 : in->name);
-		}
-	}
-	pthread_mutex_unlock(&s->mu);
-	if (rc > 0 && in->kind == INPUT_TRACE)
-		srv_warm_add(s, rc);
-	if (rc < 0) {
-		ses_free(ses);
-		input_free(in);
-		if (ncu_mu) {
-			pthread_mutex_destroy(ncu_mu);
-			free(ncu_mu);
-		}
-	}
-	input_init(in); /* the server's now, or freed */
-	return rc;
-}
-
 static const struct rep_col file_cols[] = {
     {"id", "ID", REP_INT},	   {"name", "Name", REP_STR}, {"bytes", "Size", REP_BYTES},
     {"events", "Events", REP_INT}, {"kind", "Kind", REP_STR},
 };
 
-/* The files table: all files, or only the one with id `only` (> 0). */
-static enum MHD_Result reply_files(struct srv *s, struct MHD_Connection *c, int only)
+enum MHD_Result srv_reply_files(struct srv *s, struct MHD_Connection *c, int only)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -97,7 +50,7 @@ static enum MHD_Result reply_files(struct srv *s, struct MHD_Connection *c, int 
 		rep_table_begin(r, "files", "Files", file_cols, 5);
 		pthread_mutex_lock(&s->mu);
 		for (int i = 0; i < s->nfiles; i++) {
-			const struct srv_file *x = &s->files[i];
+			const struct srv_file *x = s->files[i];
 			if (only > 0 && x->id != only)
 				continue;
 			int64_t count = input_count(&x->in);
@@ -153,33 +106,6 @@ static enum MHD_Result reply_bad_param(struct MHD_Connection *c, const struct vi
 				       pre ? pre : "", pre ? " " : "", d->name, bad, close);
 	return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s%s%s takes no parameter '%s'",
 			       pre ? pre : "", pre ? " " : "", d->name, bad);
-}
-
-/* Fills o from the query, through d's option declarations (the parsing and
- * the messages of the CLI's options); an empty value is no value, as a
- * form's empty field. A message in msg (and -1) when a value is bad. */
-static int parse_opts(struct MHD_Connection *c, const struct view_decl *d, struct view_opts *o,
-		      char *msg, size_t n)
-{
-	view_opts_defaults(d, o);
-	for (size_t i = 0; i < d->nopts; i++) {
-		const struct vo *opt = &d->opts[i];
-		if (!opt->api)
-			continue;
-		const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, opt->api);
-		if (!v || (!*v && opt->type != VO_FLAG))
-			continue;
-		if (vo_parse(opt, VO_API, o, v, msg, n))
-			return -1;
-	}
-	if (d->check && d->check(d, o, VO_API, msg, n))
-		return -1;
-	/* steps: step picks rows, as `gpuprof steps --step` (the other views'
-	 * step is a cut: srv_select.c) */
-	const char *step = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "step");
-	if (step && *step && (d->flags & VIEW_STEP_ROWS))
-		return view_step_rows(o, step, msg, n);
-	return 0;
 }
 
 int srv_view_key(char *key, size_t n, int id, const struct view_decl *d)
@@ -238,16 +164,20 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 		return reply_bad_param(c, d, bad);
 	struct view_opts o;
 	char msg[640];
-	if (parse_opts(c, d, &o, msg, sizeof msg))
+	if (srv_view_opts(c, d, &o, msg, sizeof msg))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
 	/* the cache key: the file, the view and its parameters in request order
 	 * (the URL's length is capped, so the key's is too) */
 	struct cache_key ck = {.n = srv_view_key(ck.key, sizeof ck.key, id, d)};
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_key, &ck);
 	size_t clen;
-	if (ck.n < (int)sizeof ck.key)
+	/* a removed file's answers are not served, even one cached after it
+	 * went (by a computation that ran meanwhile) */
+	struct srv_file held;
+	bool cacheable = ck.n < (int)sizeof ck.key && srv_file_get(s, id, &held);
+	if (cacheable)
 		srv_warm_wait(s, ck.key);
-	char *cached = ck.n < (int)sizeof ck.key ? lru_get(s->cache, ck.key, &clen) : NULL;
+	char *cached = cacheable ? lru_get(s->cache, ck.key, &clen) : NULL;
 	if (cached) {
 		enum MHD_Result res =
 		    srv_reply_cached(c, MHD_HTTP_OK, "application/json", cached, clen, "hit");
@@ -272,7 +202,7 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 	srv_window_put(s, win);
 	if (rc)
 		return srv_reply_error(c, srv_http_status(rc), "%s", e.msg);
-	if (ck.n < (int)sizeof ck.key)
+	if (cacheable)
 		lru_put(s->cache, ck.key, buf, len);
 	res = srv_reply_cached(c, MHD_HTTP_OK, "application/json", buf, len, "miss");
 	free(buf);
@@ -299,7 +229,7 @@ static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id
 	if (srv_unknown_param(c, params, bad))
 		return reply_bad_param(c, d, bad);
 	struct view_opts o;
-	enum MHD_Result res = parse_opts(c, d, &o, msg, sizeof msg)
+	enum MHD_Result res = srv_view_opts(c, d, &o, msg, sizeof msg)
 				  ? srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg)
 				  : srv_api_ncu(s, c, r, f.ncu_mu, d, &o);
 	view_opts_release(&o);
@@ -341,7 +271,7 @@ static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int i
 	if (steps && cr && !*cr) /* an empty value is no value elsewhere */
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "capture_range needs a range name");
 	struct view_opts o;
-	if (parse_opts(c, d, &o, msg, sizeof msg))
+	if (srv_view_opts(c, d, &o, msg, sizeof msg))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
 	return srv_api_nsys(s, c, path, d, &o);
 }
@@ -385,37 +315,46 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 	return srv_reply_stream(c, f, &buf, &len, rc, &e);
 }
 
+/* GET /api/file/ID/... (url): end is the path after the id ("/summary"). */
+static enum MHD_Result reply_file(struct srv *s, struct MHD_Connection *c, int id, const char *end,
+				  const char *url)
+{
+	if (!strncmp(end, "/ncu/", 5))
+		return reply_ncu(s, c, id, end + 5);
+	if (!strcmp(end, "/nsys/analysis"))
+		return srv_api_nsys_analysis(s, c, id);
+	if (!strcmp(end, "/nsys/timeline"))
+		return srv_api_nsys_tl(s, c, id);
+	if (!strncmp(end, "/nsys/", 6))
+		return reply_nsys(s, c, id, end + 6);
+	if (!strcmp(end, "/timeline"))
+		return reply_timeline(s, c, id);
+	if (!strcmp(end, "/timeline/find"))
+		return srv_api_timeline_find(s, c, id);
+	if (!strcmp(end, "/trace"))
+		return srv_api_trace(s, c, id);
+	if (!strcmp(end, "/annotations"))
+		return srv_api_annotations(s, c, id);
+	const struct view_decl *d = view_find(end + 1);
+	if (d) /* a view of the registry; any other name is no endpoint */
+		return reply_view(s, c, id, d);
+	return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint: %s", url);
+}
+
 enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char *url)
 {
 	if (!strcmp(url, "/api/files"))
-		return reply_files(s, c, 0);
+		return srv_reply_files(s, c, 0);
 	if (!strcmp(url, "/api/dist"))
 		return srv_api_dist(s, c);
-	if (!strncmp(url, "/api/file/", 10)) {
-		const char *p = url + 10;
-		char *end;
-		long id = strtol(p, &end, 10);
-		if (end != p && *end == '/' && id > 0 && id < 1000000) {
-			if (!strncmp(end, "/ncu/", 5))
-				return reply_ncu(s, c, (int)id, end + 5);
-			if (!strcmp(end, "/nsys/analysis"))
-				return srv_api_nsys_analysis(s, c, (int)id);
-			if (!strcmp(end, "/nsys/timeline"))
-				return srv_api_nsys_tl(s, c, (int)id);
-			if (!strncmp(end, "/nsys/", 6))
-				return reply_nsys(s, c, (int)id, end + 6);
-			if (!strcmp(end, "/timeline"))
-				return reply_timeline(s, c, (int)id);
-			if (!strcmp(end, "/timeline/find"))
-				return srv_api_timeline_find(s, c, (int)id);
-			if (!strcmp(end, "/trace"))
-				return srv_api_trace(s, c, (int)id);
-			if (!strcmp(end, "/annotations"))
-				return srv_api_annotations(s, c, (int)id);
-			const struct view_decl *d = view_find(end + 1);
-			if (d) /* a view of the registry; any other name is no endpoint */
-				return reply_view(s, c, (int)id, d);
-		}
+	const char *rest;
+	int id = srv_q_file_id(url, &rest);
+	if (id) {
+		/* the file stays whole until the answer is queued (a copy) */
+		struct srv_file *f = srv_file_hold(s, id, true);
+		enum MHD_Result res = reply_file(s, c, id, rest, url);
+		srv_file_release(s, f);
+		return res;
 	}
 	return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint: %s", url);
 }
@@ -506,9 +445,9 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 		in.copy_fd = copy;
 		in.bytes = u->n;
 	}
-	int id = rc ? rc : srv_add_file(s, &in, &e);
+	int id = rc ? rc : srv_add_upload(s, &in, &e);
 	if (id > 0)
-		return reply_files(s, c, id);
+		return srv_reply_files(s, c, id);
 	/* Nsight Systems inputs say "NAME: byte N: ..." as the CLI does, traces
 	 * and reports "NAME at byte N: ..." as the viewer shows it */
 	char msg[1200];

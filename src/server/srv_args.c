@@ -8,73 +8,80 @@
 
 #include "server/srv_int.h"
 
-struct unknown {
-	const char *allowed;
-	char *bad;
-};
-
-static enum MHD_Result check_key(void *cls, enum MHD_ValueKind kind, const char *key,
-				 const char *value)
+/* The query of c: pointers to libmicrohttpd's strings (valid while the
+ * request lasts); an empty query when memory runs out. */
+static enum MHD_Result add_pair(void *cls, enum MHD_ValueKind kind, const char *key,
+				const char *value)
 {
-	(void)kind;
-	(void)value;
-	struct unknown *u = cls;
-	char pat[48];
-	if (strlen(key) <= 40) {
-		snprintf(pat, sizeof pat, " %s ", key);
-		if (strstr(u->allowed, pat))
-			return MHD_YES;
-	}
-	snprintf(u->bad, SRV_BAD_PARAM, "%.40s", key);
-	return MHD_NO;
+	struct srv_query *q = cls;
+	q->key[q->n] = key;
+	q->val[q->n] = value;
+	q->n++;
+	return MHD_YES;
+}
+
+static void query_of(struct MHD_Connection *c, struct srv_query *q)
+{
+	*q = (struct srv_query){0};
+	int n = MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, NULL, NULL);
+	if (n <= 0)
+		return;
+	q->key = malloc((size_t)n * sizeof *q->key);
+	q->val = malloc((size_t)n * sizeof *q->val);
+	if (q->key && q->val)
+		MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_pair, q);
+}
+
+static void query_free(struct srv_query *q)
+{
+	free(q->key);
+	free(q->val);
 }
 
 bool srv_unknown_param(struct MHD_Connection *c, const char *allowed, char bad[SRV_BAD_PARAM])
 {
-	bad[0] = 0;
-	struct unknown u = {allowed, bad};
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_key, &u);
-	return bad[0] != 0;
+	struct srv_query q;
+	query_of(c, &q);
+	bool r = srv_q_unknown(&q, allowed, bad);
+	query_free(&q);
+	return r;
 }
 
 int srv_int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has)
 {
-	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
-	*has = s && *s;
-	if (!*has)
-		return 0;
-	char *end;
-	errno = 0;
-	long long x = strtoll(s, &end, 10);
-	if (*end || errno)
-		return -1;
-	*v = x;
-	return 0;
+	struct srv_query q;
+	query_of(c, &q);
+	int r = srv_q_int(&q, key, v, has);
+	query_free(&q);
+	return r;
 }
 
 bool srv_flag(struct MHD_Connection *c, const char *key)
 {
-	const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
-	return v && (!strcmp(v, "1") || !strcmp(v, "true") || !*v);
+	struct srv_query q;
+	query_of(c, &q);
+	bool r = srv_q_flag(&q, key);
+	query_free(&q);
+	return r;
 }
 
-bool srv_file_get(struct srv *s, int id, struct srv_file *out)
+int srv_selection(struct MHD_Connection *c, bool steps_view, const char **step, const char **range)
 {
-	bool found = false;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles && !found; i++)
-		if (s->files[i].id == id) {
-			*out = s->files[i];
-			found = true;
-		}
-	pthread_mutex_unlock(&s->mu);
-	return found;
+	struct srv_query q;
+	query_of(c, &q);
+	bool r = srv_q_selection(&q, steps_view, step, range);
+	query_free(&q);
+	return r;
 }
 
-struct ses *srv_file_ses(struct srv *s, int id)
+int srv_view_opts(struct MHD_Connection *c, const struct view_decl *d, struct view_opts *o,
+		  char *msg, size_t n)
 {
-	struct srv_file f;
-	return srv_file_get(s, id, &f) ? f.ses : NULL;
+	struct srv_query q;
+	query_of(c, &q);
+	int r = srv_q_view_opts(&q, d, o, msg, n);
+	query_free(&q);
+	return r;
 }
 
 struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum MHD_Result *res)
@@ -120,26 +127,12 @@ enum MHD_Result srv_reply_stream(struct MHD_Connection *c, FILE *f, char **buf, 
 int srv_tl_opts(struct MHD_Connection *c, struct tl_opts *o, int64_t *links, bool *has_links,
 		enum MHD_Result *res)
 {
-	*o = (struct tl_opts){0};
-	int64_t px = 1000;
-	bool has_px;
-	*links = -1;
-	if (srv_int_arg(c, "start_ns", &o->start_ns, &o->has_start) ||
-	    srv_int_arg(c, "end_ns", &o->end_ns, &o->has_end)) {
-		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       "start_ns and end_ns take integer nanoseconds");
-		return -1;
-	}
-	if (srv_int_arg(c, "px", &px, &has_px) || px < 1 || px > TL_MAX_PX) {
-		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       "px takes a width of 1 to %d pixels", TL_MAX_PX);
-		return -1;
-	}
-	o->px = (int)px;
-	o->flows = srv_flag(c, "flows");
-	if (srv_int_arg(c, "links", links, has_links) || (*has_links && *links < 0)) {
-		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "links takes an event row");
-		return -1;
-	}
-	return 0;
+	struct srv_query q;
+	char msg[128];
+	query_of(c, &q);
+	int r = srv_q_tl_opts(&q, o, links, has_links, msg, sizeof msg);
+	query_free(&q);
+	if (r)
+		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
+	return r;
 }

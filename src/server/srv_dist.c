@@ -21,8 +21,9 @@
  * path is the private /proc/self/fd link, which means nothing to a reader
  * and is gone after the upload).
  *
- * Traces live as long as the server, so the computation reads them outside
- * the lock; it runs as one analysis (srv_job_begin/end) for all workers. */
+ * Each pick holds its file (srv_files.c), so the computation reads the
+ * traces outside the lock even while one is removed; it runs as one
+ * analysis (srv_job_begin/end) for all workers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,40 +40,23 @@ struct dist_pick {
 	struct trace *t;
 	char name[SRV_MAX_NAME + 1]; /* the file's display name */
 	struct srv_win *win;	     /* step=/range=: t's window, else NULL */
+	struct srv_file *file;	     /* held until the answer is written */
 };
+
+/* picks[k] is file f, held. Under s->mu. */
+static void pick_locked(struct srv *s, struct dist_pick *p, struct srv_file *f)
+{
+	p->id = f->id;
+	p->t = input_trace(&f->in);
+	snprintf(p->name, sizeof p->name, "%s", f->name);
+	p->file = f;
+	f->refs++;
+	f->used = ++s->file_clock; /* a request's use */
+}
 
 static bool is_upload(const struct trace *t)
 {
 	return !strncmp(t->path, UPLOAD_PATH, strlen(UPLOAD_PATH));
-}
-
-/* Parses "1,2,..." into ids (at most max, no repeats); a message in msg and
- * -1 when the list is bad, else the count. */
-static int parse_ids(const char *list, int *ids, int max, char *msg, size_t n)
-{
-	int k = 0;
-	const char *p = list;
-	for (;;) {
-		char *end;
-		if (*p < '0' || *p > '9')
-			return snprintf(msg, n,
-					"files takes file ids separated by commas (e.g. 1,2)"),
-			       -1;
-		long id = strtol(p, &end, 10);
-		if (id <= 0 || id >= 1000000 || (*end && *end != ','))
-			return snprintf(msg, n,
-					"files takes file ids separated by commas (e.g. 1,2)"),
-			       -1;
-		for (int i = 0; i < k; i++)
-			if (ids[i] == id)
-				return snprintf(msg, n, "files lists file %ld twice", id), -1;
-		if (k == max)
-			return snprintf(msg, n, "files lists more than %d files", max), -1;
-		ids[k++] = (int)id;
-		if (!*end)
-			return k;
-		p = end + 1;
-	}
 }
 
 /* Fills picks from the files with the given ids (or every trace when ids is
@@ -85,23 +69,15 @@ static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_
 	pthread_mutex_lock(&s->mu);
 	if (!ids) {
 		for (int i = 0; i < s->nfiles && *npicks < s->o.max_files; i++)
-			if (input_trace(&s->files[i].in)) {
-				picks[*npicks].id = s->files[i].id;
-				picks[*npicks].t = input_trace(&s->files[i].in);
-				snprintf(picks[*npicks].name, sizeof picks[0].name, "%s",
-					 s->files[i].name);
-				++*npicks;
-			}
+			if (input_trace(&s->files[i]->in))
+				pick_locked(s, &picks[(*npicks)++], s->files[i]);
 		if (!*npicks) {
 			status = MHD_HTTP_BAD_REQUEST;
 			snprintf(msg, n, "no PyTorch trace is loaded");
 		}
 	}
 	for (int k = 0; ids && k < nids && !status; k++) {
-		const struct srv_file *f = NULL;
-		for (int i = 0; i < s->nfiles; i++)
-			if (s->files[i].id == ids[k])
-				f = &s->files[i];
+		struct srv_file *f = srv_file_find_locked(s, ids[k]);
 		if (!f) {
 			status = MHD_HTTP_NOT_FOUND;
 			snprintf(msg, n, "no file %d", ids[k]);
@@ -109,10 +85,7 @@ static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_
 			status = MHD_HTTP_BAD_REQUEST;
 			snprintf(msg, n, "file %d (%s) is not a PyTorch trace", f->id, f->name);
 		} else {
-			picks[*npicks].id = f->id;
-			picks[*npicks].t = input_trace(&f->in);
-			snprintf(picks[*npicks].name, sizeof picks[0].name, "%s", f->name);
-			++*npicks;
+			pick_locked(s, &picks[(*npicks)++], f);
 		}
 	}
 	pthread_mutex_unlock(&s->mu);
@@ -198,7 +171,7 @@ enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 	char msg[1100];
 	int nids = 0, npicks = 0;
 	unsigned status = 0;
-	if (list && (nids = parse_ids(list, ids, max, msg, sizeof msg)) < 0)
+	if (list && (nids = srv_q_ids(list, ids, max, msg, sizeof msg)) < 0)
 		status = MHD_HTTP_BAD_REQUEST;
 	if (!status)
 		status = pick_files(s, list ? ids : NULL, nids, picks, &npicks, msg, sizeof msg);
@@ -219,8 +192,10 @@ enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 		rc = compute(picks, npicks, compat, names, &buf, &len, &e);
 		srv_job_end(s);
 	}
-	for (int i = 0; i < npicks; i++)
+	for (int i = 0; i < npicks; i++) {
 		srv_window_put(s, picks[i].win);
+		srv_file_release(s, picks[i].file);
+	}
 	free(picks);
 	if (status)
 		return srv_reply_error(c, status, "%s", msg);

@@ -8,11 +8,28 @@
 
 #include "input/input.h"
 #include "server/server.h"
+#include "server/srv_query.h"
 #include "views/view.h"
 
 #define SRV_MAX_URL 2048
 #define SRV_MAX_NAME 200
 #define SRV_MAX_WINS 4 /* step/range windows kept (srv_select.c) */
+/* Connections (srv.c, srv_conn.c): at most SRV_MAX_CONNECTIONS at once and
+ * SRV_MAX_PER_ADDRESS from one client address (more are closed at once);
+ * each has its own thread. A request's head must arrive within the
+ * request timeout (--request-timeout, default SRV_REQUEST_TIMEOUT seconds)
+ * and its body within it plus a second per SRV_MIN_BODY_RATE bytes
+ * received, or the connection is closed; a connection idle for
+ * SRV_IDLE_TIMEOUT seconds (an answer not read) is closed too. */
+#define SRV_MAX_CONNECTIONS 256
+#define SRV_MAX_PER_ADDRESS 32
+#define SRV_REQUEST_TIMEOUT 30
+#define SRV_MIN_BODY_RATE 65536.0
+#define SRV_IDLE_TIMEOUT 120
+/* An upload over the cap without a Content-Length (chunked) is read on
+ * at most this many bytes past the cap, to answer 413 once its end comes;
+ * past that the connection is closed. */
+#define SRV_UPLOAD_DISCARD ((int64_t)1 << 20)
 
 struct srv_win; /* a trace cut to a step/range selection (srv_select.c) */
 
@@ -26,6 +43,9 @@ struct srv_file {
 	pthread_mutex_t *ncu_mu;
 	struct tl_index *tl;	       /* the timeline's index of a trace, built on first use */
 	struct nsys_tl_index *nsys_tl; /* an export's timeline index, built on first use */
+	bool upload;		       /* came by POST /api/upload: it may be evicted */
+	int refs;		       /* the table's and each holder's; under s->mu */
+	uint64_t used;		       /* s->file_clock at its last hold */
 };
 
 struct srv {
@@ -35,9 +55,11 @@ struct srv {
 	char host[64]; /* as bound, for the URL ("[::1]" for IPv6) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int jobs; /* analyses/loads running */
-	struct srv_file *files;
+	int jobs;		 /* analyses/loads running */
+	struct srv_file **files; /* the table (srv_files.c) */
 	int nfiles, next_id;
+	uint64_t file_clock;		    /* the files' last-hold stamps */
+	struct srv_conns *conns;	    /* the connections' deadlines (srv_conn.c) */
 	struct lru *cache;		    /* finished trace-view answers (core/lru.h) */
 	struct srv_win *wins[SRV_MAX_WINS]; /* recent selections' windows */
 	uint64_t win_clock;		    /* their last-use stamps */
@@ -47,21 +69,21 @@ struct srv {
 /* An upload in progress (the connection's state). */
 struct srv_upload {
 	int fd;		/* unlinked private temp file, -1 before the first byte */
-	int64_t n;	/* bytes received */
+	int64_t n;	/* bytes stored */
+	int64_t got;	/* bytes received (also past the cap) */
 	bool too_big;	/* over max_upload: the rest is discarded */
 	bool io_failed; /* a write failed */
 	char name[SRV_MAX_NAME + 1];
 };
 
-/* Query helpers (srv_args.c). srv_unknown_param: true, with the first
- * parameter of c not named in allowed (" a b c ": each name between
- * spaces; "" allows none) in bad (cut to 40 characters). srv_int_arg: an
- * int64 value into *v, *has false when absent or empty; -1 when it is not
- * an integer. srv_flag: 1, true or empty. */
-#define SRV_BAD_PARAM 64
+/* Query helpers (srv_args.c): srv_query.h's parsing of the query of c.
+ * srv_unknown_param: srv_q_unknown; srv_int_arg: srv_q_int; srv_flag:
+ * srv_q_flag; srv_view_opts: srv_q_view_opts. */
 bool srv_unknown_param(struct MHD_Connection *c, const char *allowed, char bad[SRV_BAD_PARAM]);
 int srv_int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has);
 bool srv_flag(struct MHD_Connection *c, const char *key);
+int srv_view_opts(struct MHD_Connection *c, const struct view_decl *d, struct view_opts *o,
+		  char *msg, size_t n);
 /* Ends an answer that a writer (returning rc, its error in e) wrote to f,
  * an open_memstream of *buf, *len: replies the JSON, or the error (400 for
  * ERR_USAGE, else 500; "could not write the answer" when only the stream
@@ -73,14 +95,51 @@ enum MHD_Result srv_reply_stream(struct MHD_Connection *c, FILE *f, char **buf, 
  * reply when one is bad. Both timelines (trace and export) take them. */
 int srv_tl_opts(struct MHD_Connection *c, struct tl_opts *o, int64_t *links, bool *has_links,
 		enum MHD_Result *res);
+/* The file table (srv_files.c). A file is freed when it has left the
+ * table (DELETE, eviction, server stop) and its last holder let it go: a
+ * request about file ID holds it from its start to its answer (srv_api_get),
+ * a window of its trace and the warming thread hold it while they use it.
+ *
+ * srv_file_hold: file id with one more reference (and, when use, a newer
+ * last-use stamp: a request's, not the warming thread's), or NULL;
+ * srv_file_release drops one (NULL: nothing), freeing the file after its
+ * last. srv_file_remove: takes file id out of the table (its
+ * windows and cached answers with it); false when there is none. */
+struct srv_file *srv_file_hold(struct srv *s, int id, bool use);
+void srv_file_release(struct srv *s, struct srv_file *f);
+bool srv_file_remove(struct srv *s, int id);
+/* Adds an upload as srv_add_file does, first evicting the least recently
+ * used upload when the table is full. */
+int srv_add_upload(struct srv *s, struct input *in, struct err *e);
+/* The file in the table with that id, or NULL. Under s->mu. */
+struct srv_file *srv_file_find_locked(struct srv *s, int id);
+/* Empties the table (server stop: no request is running). */
+void srv_files_free(struct srv *s);
+/* DELETE /api/file/ID: removes it; the answer is what /api/files says then. */
+enum MHD_Result srv_api_delete(struct srv *s, struct MHD_Connection *c, int id);
+/* The files table: all files, or only the one with id `only` (> 0). */
+enum MHD_Result srv_reply_files(struct srv *s, struct MHD_Connection *c, int only);
 /* A copy of file id's record, taken under the lock; false when there is
- * none. Files are never removed, so its input's pointers (trace, report,
- * export path, analysis) stay valid as long as the server; the lazily
- * built indexes (tl, nsys_tl) are as they were at the copy. */
+ * none. Its input's pointers (trace, report, export path, analysis) stay
+ * valid while the file is held (a request about file id holds it); the
+ * lazily built indexes (tl, nsys_tl) are as they were at the copy. */
 bool srv_file_get(struct srv *s, int id, struct srv_file *out);
-/* The trace of file id (it lives as long as the server), or NULL with *res
- * the error reply: 404 for no such file, 400 for a report or an export. */
+/* The trace of file id (valid while it is held), or NULL with *res the
+ * error reply: 404 for no such file, 400 for a report or an export. */
 struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum MHD_Result *res);
+
+/* Connection deadlines (srv_conn.c). start/stop: the watchdog thread, before
+ * the daemon starts and after it stopped. srv_conn_notify is the daemon's
+ * MHD_OPTION_NOTIFY_CONNECTION. srv_conn_phase: the request on c now
+ * receives its body (SRV_CONN_BODY, body bytes so far), is received
+ * (SRV_CONN_DONE: no deadline), or is over, the next one awaited
+ * (SRV_CONN_NEXT). */
+enum { SRV_CONN_BODY, SRV_CONN_DONE, SRV_CONN_NEXT };
+int srv_conns_start(struct srv *s);
+void srv_conns_stop(struct srv *s);
+void srv_conn_notify(void *cls, struct MHD_Connection *c, void **ctx,
+		     enum MHD_ConnectionNotificationCode code);
+void srv_conn_phase(struct srv *s, struct MHD_Connection *c, int phase, int64_t body);
 
 /* Queues a response; copies body (len bytes) when it is not NULL. */
 enum MHD_Result srv_reply(struct MHD_Connection *c, unsigned status, const char *mime,
@@ -117,9 +176,8 @@ enum MHD_Result srv_api_nsys_analysis(struct srv *s, struct MHD_Connection *c, i
 /* GET /api/file/ID/trace?start_ns=A&end_ns=B (srv_trace.c): the trace as
  * chrome-trace JSON (export/chrome.h), whole or a window of it. */
 enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id);
-/* Selections (srv_select.c). srv_selection: the request's step= and range=
- * (empty = absent; a steps view's step is its row filter, not a cut, so
- * NULL there); true when either is set. */
+/* Selections (srv_select.c). srv_selection (srv_args.c): srv_q_selection
+ * of the request's query. */
 int srv_selection(struct MHD_Connection *c, bool steps_view, const char **step, const char **range);
 /* The window of file id's trace t for step or range, shared and counted:
  * give it back with srv_window_put. Errors: tr_select's (ERR_USAGE with the
@@ -130,13 +188,16 @@ void srv_window_put(struct srv *s, struct srv_win *w);
 const struct trace *srv_window_trace(const struct srv_win *w);
 /* The window's analysis session. */
 struct ses *srv_window_ses(const struct srv_win *w);
-/* The analysis session of trace file id (it lives as long as the server),
+/* The analysis session of trace file id (valid while the file is held),
  * or NULL when there is no such trace. */
 struct ses *srv_file_ses(struct srv *s, int id);
 /* The timeline index of w's trace, built on first use and kept with w. */
 int srv_window_tl(struct srv *s, struct srv_win *w, struct tl_index **ix, struct err *e);
 /* Frees the windows (server stop: no request is running). */
 void srv_windows_free(struct srv *s);
+/* Drops the table's windows of file id (it left the table); those still in
+ * use go with their last user. */
+void srv_windows_drop(struct srv *s, int id);
 /* GET /api/file/ID/annotations (srv_select.c). */
 enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int id);
 /* The timeline index of trace file id (built on first use, kept with the

@@ -26,15 +26,13 @@ static int get_index(struct srv *s, int id, const char *path, struct nsys_tl_ind
 	}
 	nsys_sql_close(q);
 	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < s->nfiles; i++)
-		if (s->files[i].id == id) {
-			if (!s->files[i].nsys_tl)
-				s->files[i].nsys_tl = nix, nix = NULL;
-			*out = s->files[i].nsys_tl;
-		}
+	struct srv_file *f = srv_file_find_locked(s, id);
+	if (f && !f->nsys_tl)
+		f->nsys_tl = nix, nix = NULL;
+	*out = f ? f->nsys_tl : NULL;
 	pthread_mutex_unlock(&s->mu);
 	nsys_tl_index_free(nix);
-	return 0;
+	return f ? 0 : err_set(e, ERR_IO, NULL, -1, "file %d was removed", id);
 }
 
 enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id)
@@ -53,7 +51,7 @@ enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id)
 	if (!srv_file_get(s, id, &file))
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
 	const char *path = input_nsys_path(&file.in);
-	struct nsys_tl_index *ix = file.nsys_tl; /* indexes live as long as the server */
+	struct nsys_tl_index *ix = file.nsys_tl; /* an index lives as long as its file */
 	if (!path)
 		return srv_reply_error(
 		    c, MHD_HTTP_BAD_REQUEST,

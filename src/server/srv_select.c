@@ -22,11 +22,12 @@
 #include "views/view.h"
 
 struct srv_win {
-	int id;		     /* the file */
-	char *step, *range;  /* the selector (either NULL) */
-	struct trace *t;     /* the window (borrows the file's trace) */
-	struct ses *ses;     /* t's analysis session */
-	struct tl_index *tl; /* the timeline's index of t, built on first use */
+	int id;		       /* the file */
+	char *step, *range;    /* the selector (either NULL) */
+	struct trace *t;       /* the window (borrows the file's trace) */
+	struct ses *ses;       /* t's analysis session */
+	struct tl_index *tl;   /* the timeline's index of t, built on first use */
+	struct srv_file *file; /* held: t borrows its trace */
 	int refs;
 	uint64_t used; /* s->win_clock at the last use */
 };
@@ -36,13 +37,14 @@ static bool same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static void win_free(struct srv_win *w)
+static void win_free(struct srv *s, struct srv_win *w)
 {
 	if (!w)
 		return;
 	tl_index_free(w->tl);
 	ses_free(w->ses);
 	tr_window_release(w->t);
+	srv_file_release(s, w->file); /* after the window that borrows its trace */
 	free(w->step);
 	free(w->range);
 	free(w);
@@ -62,7 +64,7 @@ void srv_window_put(struct srv *s, struct srv_win *w)
 	pthread_mutex_lock(&s->mu);
 	struct srv_win *dead = unref_locked(w);
 	pthread_mutex_unlock(&s->mu);
-	win_free(dead);
+	win_free(s, dead);
 }
 
 const struct trace *srv_window_trace(const struct srv_win *w)
@@ -100,17 +102,21 @@ int srv_window_get(struct srv *s, int id, struct trace *t, const char *step, con
 		return 0;
 	struct srv_win *w = calloc(1, sizeof *w);
 	if (!w || (step && !(w->step = strdup(step))) || (range && !(w->range = strdup(range)))) {
-		win_free(w);
+		win_free(s, w);
 		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
 	}
 	w->id = id;
+	if (!(w->file = srv_file_hold(s, id, false))) { /* removed meanwhile */
+		win_free(s, w);
+		return err_set(e, ERR_IO, NULL, -1, "file %d was removed", id);
+	}
 	srv_job_begin(s); /* a cut costs a pass over the trace */
 	int rc = tr_select(t, srv_file_ses(s, id), step, range, &w->t, e);
 	if (!rc)
 		rc = ses_new_window(srv_file_ses(s, id), w->t, &w->ses, e);
 	srv_job_end(s);
 	if (rc) {
-		win_free(w);
+		win_free(s, w);
 		return rc;
 	}
 	/* another request may have cut the same window meanwhile: use one */
@@ -138,7 +144,7 @@ int srv_window_get(struct srv *s, int id, struct trace *t, const char *step, con
 		*out = w;
 	}
 	pthread_mutex_unlock(&s->mu);
-	win_free(dead);
+	win_free(s, dead);
 	return 0;
 }
 
@@ -165,24 +171,23 @@ int srv_window_tl(struct srv *s, struct srv_win *w, struct tl_index **ix, struct
 void srv_windows_free(struct srv *s)
 {
 	for (int i = 0; i < SRV_MAX_WINS; i++) {
-		win_free(s->wins[i]);
+		win_free(s, s->wins[i]);
 		s->wins[i] = NULL;
 	}
 }
 
-int srv_selection(struct MHD_Connection *c, bool steps_view, const char **step, const char **range)
+void srv_windows_drop(struct srv *s, int id)
 {
-	*step = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "step");
-	*range = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "range");
-	if (*step && !**step)
-		*step = NULL;
-	if (*range && !**range)
-		*range = NULL;
-	/* the steps view picks its rows by step from the whole trace's steps
-	 * (as `gpuprof steps --step`): only range cuts its events */
-	if (steps_view)
-		*step = NULL;
-	return *step || *range;
+	struct srv_win *dead[SRV_MAX_WINS] = {0};
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < SRV_MAX_WINS; i++)
+		if (s->wins[i] && s->wins[i]->id == id) {
+			dead[i] = unref_locked(s->wins[i]); /* in use: its last user frees it */
+			s->wins[i] = NULL;
+		}
+	pthread_mutex_unlock(&s->mu);
+	for (int i = 0; i < SRV_MAX_WINS; i++)
+		win_free(s, dead[i]);
 }
 
 /* GET /api/file/ID/annotations: the distinct names of the trace's user

@@ -48,14 +48,17 @@ struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id, s
 			return NULL;
 		}
 		pthread_mutex_lock(&s->mu);
-		for (int i = 0; i < s->nfiles; i++)
-			if (s->files[i].id == id) {
-				if (!s->files[i].tl)
-					s->files[i].tl = nix, nix = NULL;
-				ix = s->files[i].tl;
-			}
+		struct srv_file *lf = srv_file_find_locked(s, id);
+		if (lf && !lf->tl)
+			lf->tl = nix, nix = NULL;
+		ix = lf ? lf->tl : NULL;
 		pthread_mutex_unlock(&s->mu);
 		tl_index_free(nix);
+		if (!ix) { /* removed meanwhile */
+			srv_job_end(s);
+			*res = srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
+			return NULL;
+		}
 	}
 	return ix;
 }

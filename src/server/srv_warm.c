@@ -32,17 +32,16 @@ static const enum view_kind warm_views[] = {VIEW_SUMMARY, VIEW_STEPS, VIEW_OPS, 
 
 static void warm_file(struct srv *s, int id)
 {
-	struct srv_file f;
-	/* the session lives as long as the server */
-	struct ses *ses = srv_file_get(s, id, &f) ? f.ses : NULL;
-	if (!ses)
-		return;
-	for (size_t k = 0; k < sizeof warm_views / sizeof warm_views[0]; k++) {
+	/* held: the session stays while its answers are computed, even if the
+	 * file is removed meanwhile */
+	struct srv_file *f = srv_file_hold(s, id, false);
+	struct ses *ses = f ? f->ses : NULL;
+	for (size_t k = 0; ses && k < sizeof warm_views / sizeof warm_views[0]; k++) {
 		pthread_mutex_lock(&s->warm->mu);
 		bool stop = s->warm->stop;
 		pthread_mutex_unlock(&s->warm->mu);
 		if (stop)
-			return;
+			break;
 		char key[64];
 		const struct view_decl *d = view_get(warm_views[k]);
 		srv_view_key(key, sizeof key, id, d);
@@ -68,6 +67,7 @@ static void warm_file(struct srv *s, int id)
 		pthread_cond_broadcast(&s->warm->done);
 		pthread_mutex_unlock(&s->warm->mu);
 	}
+	srv_file_release(s, f);
 }
 
 static void *warm_main(void *arg)

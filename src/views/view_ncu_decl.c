@@ -153,6 +153,123 @@ static int bad_regex(enum vo_front f, const char *lname, const char *text, char 
 	return -1;
 }
 
+/* regcomp expands a repetition into copies of what it repeats before any
+ * limit of its own applies: X+ holds X twice, X{n,m} m times, so nested or
+ * stacked repetitions ("(a+++...)", "((a{99}){99}){99}") grow it
+ * exponentially, to gigabytes for a 130-byte pattern. Patterns whose
+ * expanded form would exceed this many parts are refused before regcomp. */
+#define NCU_REGEX_PARTS 65536.0
+#define NCU_REGEX_DEPTH 64
+
+/* The end of the bracket expression opening at p ("[...]"), or NULL when
+ * it does not close (regcomp then says the pattern is invalid). */
+static const char *bracket_end(const char *p)
+{
+	p++;
+	if (*p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	for (; *p && *p != ']'; p++)
+		if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+			char close[3] = {p[1], ']', 0};
+			const char *e = strstr(p + 2, close);
+			if (!e)
+				return NULL;
+			p = e + 1;
+		}
+	return *p ? p : NULL;
+}
+
+/* The factor of the interval at p ("{n}", "{n,}", "{n,m}": the copies
+ * regcomp makes, at least 1) with *len its length, or 0 when p does not
+ * start one. */
+static double interval(const char *p, size_t *len)
+{
+	const char *q = p + 1;
+	double n = 0, m = -1;
+	if (*q < '0' || *q > '9')
+		return 0;
+	for (; *q >= '0' && *q <= '9'; q++)
+		n = n * 10 + (*q - '0') > 1e6 ? 1e6 : n * 10 + (*q - '0');
+	if (*q == ',') {
+		q++;
+		m = *q >= '0' && *q <= '9' ? 0 : n + 1;
+		for (; *q >= '0' && *q <= '9'; q++)
+			m = m * 10 + (*q - '0') > 1e6 ? 1e6 : m * 10 + (*q - '0');
+	}
+	if (*q != '}')
+		return 0;
+	*len = (size_t)(q - p) + 1;
+	double f = m > n ? m : n;
+	return f < 1 ? 1 : f;
+}
+
+/* Whether the extended regular expression p would expand past
+ * NCU_REGEX_PARTS parts (an estimate of regcomp's tree: each atom one part,
+ * each group and repetition one more, a repetition's operand copied by its
+ * factor). */
+static bool regex_too_big(const char *p)
+{
+	double tot[NCU_REGEX_DEPTH + 1] = {0}, last[NCU_REGEX_DEPTH + 1] = {0};
+	int d = 0;
+	for (; *p; p++) {
+		size_t len = 1;
+		double f = *p == '*' || *p == '?' ? 1
+			   : *p == '+'		  ? 2
+			   : *p == '{'		  ? interval(p, &len)
+						  : 0;
+		if (f) { /* a repetition of the last atom (or of the last repetition) */
+			tot[d] += last[d] * (f - 1) + 1;
+			last[d] = last[d] * f + 1;
+			p += len - 1;
+		} else if (*p == '(') {
+			if (++d > NCU_REGEX_DEPTH)
+				return true;
+			tot[d] = last[d] = 0;
+		} else if (*p == ')' && d > 0) {
+			double g = tot[d--] + 1;
+			tot[d] += g;
+			last[d] = g;
+		} else if (*p == '|') {
+			tot[d] += 1;
+			last[d] = 0;
+		} else {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '[' && !(p = bracket_end(p)))
+				return false;
+			tot[d] += 1;
+			last[d] = 1;
+		}
+		double sum = 0;
+		for (int i = 0; i <= d; i++)
+			sum += tot[i];
+		if (sum > NCU_REGEX_PARTS)
+			return true;
+	}
+	return false;
+}
+
+/* "NAME: regular expression too complex", with " 'TEXT'" on the command
+ * line. */
+static int complex_regex(enum vo_front f, const char *lname, const char *text, char *msg, size_t n)
+{
+	char nm[VO_NAME_MAX];
+	const char *name = vo_name_of(view_ncu_opts, view_ncu_nopts, lname, f, nm);
+	if (f == VO_CLI)
+		snprintf(msg, n,
+			 "%s: regular expression too complex (its repetitions expand past %d "
+			 "parts) '%s'",
+			 name, (int)NCU_REGEX_PARTS, text);
+	else
+		snprintf(
+		    msg, n,
+		    "%s: regular expression too complex (its repetitions expand past %d parts)",
+		    name, (int)NCU_REGEX_PARTS);
+	return -1;
+}
+
 /* The check of every ncu view: the values, then the regexes compiled
  * (view_opts_release frees them, also after a failure). */
 static int ncu_check(const struct view_decl *d, struct view_opts *o, enum vo_front f, char *msg,
@@ -162,6 +279,10 @@ static int ncu_check(const struct view_decl *d, struct view_opts *o, enum vo_fro
 	struct ncu_view_opts *no = &o->ncu;
 	if (view_ncu_values(&o->ncu_args, no, f, msg, n))
 		return -1;
+	if (no->kernel && regex_too_big(no->kernel))
+		return complex_regex(f, "kernel", no->kernel, msg, n);
+	if (no->metric && regex_too_big(no->metric))
+		return complex_regex(f, "metric", no->metric, msg, n);
 	if (no->kernel) {
 		if (regcomp(&no->re, no->kernel, REG_EXTENDED | REG_NOSUB))
 			return bad_regex(f, "kernel", no->kernel, msg, n);

@@ -525,6 +525,9 @@ sub timeline_find sh tests/server/timeline_find.sh
 sub shared_sweep sh tests/server/shared_sweep.sh
 # ---- random queries at every endpoint: tests/server/query_fuzz.py
 sub query_fuzz python3 tests/server/query_fuzz.py
+# ---- removal, eviction, connection limits: tests/server/files.sh (its own
+# servers)
+sub files sh tests/server/files.sh
 # ---- end of the timeline search block
 # stop
 kill "$pid"

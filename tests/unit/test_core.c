@@ -112,6 +112,20 @@ void test_core_lru(struct t *t)
 	CHECK(t, lru_get(c, "q", &n) == NULL);
 	CHECK_INT(t, lru_bytes(c), 300);
 	lru_free(c);
+	/* dropping by prefix: "1/" takes "1/a" and "1/b", not "12/a" */
+	c = lru_new(4, 400);
+	lru_put(c, "1/a", "x", 1);
+	lru_put(c, "12/a", "yy", 2);
+	lru_put(c, "1/b", "zzz", 3);
+	CHECK_INT(t, lru_drop_prefix(c, "1/"), 2);
+	CHECK(t, lru_get(c, "1/a", &n) == NULL && lru_get(c, "1/b", &n) == NULL);
+	v = lru_get(c, "12/a", &n);
+	CHECK(t, v && n == 2);
+	free(v);
+	CHECK_INT(t, lru_bytes(c), 2);
+	CHECK_INT(t, lru_drop_prefix(c, "9/"), 0);
+	lru_free(c);
+	CHECK_INT(t, lru_drop_prefix(NULL, "1/"), 0);
 	/* a NULL cache caches nothing */
 	lru_put(NULL, "a", "A", 1);
 	CHECK(t, lru_get(NULL, "a", &n) == NULL);

@@ -1,0 +1,63 @@
+/* srv_query: what the server's endpoints read from a request, parsed from
+ * plain strings: the query's key/value pairs (already decoded), the file
+ * routes, Host and Origin. No socket and no libmicrohttpd here, so that a
+ * fuzz target (tests/fuzz/fuzz_http_query.c) calls the same parsing the
+ * server runs; srv_args.c builds a srv_query from a connection.
+ *
+ * Owns nothing: a query points at strings its maker keeps. Depends on
+ * views/ (the option declarations, the timeline's limits) and core/. */
+#ifndef GP_SERVER_SRV_QUERY_H
+#define GP_SERVER_SRV_QUERY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "views/view.h"
+
+/* The pairs in request order; val[i] NULL for a key given without '='. */
+struct srv_query {
+	size_t n;
+	const char **key, **val;
+};
+
+/* The value of the first pair named key, or NULL. */
+const char *srv_q_get(const struct srv_query *q, const char *key);
+/* true, with the first key not named in allowed (" a b c ": each name
+ * between spaces; "" allows none) in bad (cut to 40 characters). */
+#define SRV_BAD_PARAM 64
+bool srv_q_unknown(const struct srv_query *q, const char *allowed, char bad[SRV_BAD_PARAM]);
+/* An int64 value into *v, *has false when absent or empty; -1 when it is
+ * not an integer. */
+int srv_q_int(const struct srv_query *q, const char *key, int64_t *v, bool *has);
+/* 1, true or empty. */
+bool srv_q_flag(const struct srv_query *q, const char *key);
+/* The timeline's start_ns, end_ns, px (default 1000), flows and links (-1
+ * and *has_links false when absent) into o; -1 with the 400's message in
+ * msg when one is bad. */
+int srv_q_tl_opts(const struct srv_query *q, struct tl_opts *o, int64_t *links, bool *has_links,
+		  char *msg, size_t n);
+/* step= and range= (empty: absent; a steps view's step is its row filter,
+ * so NULL there); true when either is set. */
+bool srv_q_selection(const struct srv_query *q, bool steps_view, const char **step,
+		     const char **range);
+/* View d's options from the query, through its declarations (the CLI's
+ * parsing and messages); an empty value is no value, as a form's empty
+ * field. -1 with the message in msg when a value is bad; o is then to be
+ * released as on success (view_opts_release). */
+int srv_q_view_opts(const struct srv_query *q, const struct view_decl *d, struct view_opts *o,
+		    char *msg, size_t n);
+/* /api/dist's files=: "1,2,..." into ids (at most max, no repeats): the
+ * count, or -1 with the message in msg. */
+int srv_q_ids(const char *list, int *ids, int max, char *msg, size_t n);
+/* A path /api/file/ID/REST (*rest: "/REST"): the id (1..999999), or 0. */
+int srv_q_file_id(const char *url, const char **rest);
+/* Whether url is exactly /api/file/ID (its id in *id). */
+bool srv_q_file_url(const char *url, int *id);
+/* Host must be "localhost", an IPv4 literal or a bracketed IPv6 literal,
+ * with the server's port: a DNS name (what a rebinding attack uses) never
+ * is. Origin must be absent or exactly http:// + host. */
+bool srv_q_host_ok(const char *host, int port);
+bool srv_q_origin_ok(const char *origin, const char *host);
+
+#endif
