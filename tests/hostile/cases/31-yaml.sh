@@ -13,6 +13,12 @@ h_run_dir() { # h_run_dir NAME: $H_IN/NAME with the two CSVs of one iteration
 # the analysis of run directory NAME copied to $H_OUT/run (bounded by timeout)
 h_analyze() { echo "cp -r \"\$H_IN/$1\" \"\$H_OUT/run\" && timeout 20 \"\$GPUPROF\" nsys analyze --run-dir \"\$H_OUT/run\" --from-csv"; }
 h_untouched() { [ "$(ls -A "$H_OUT/run" | tr '\n' ' ')" = "manifest.yaml stats " ]; }
+# h_refused NAME MESSAGE_ERE: run directory NAME refused in 5 s, untouched
+h_refused() {
+	h_keep run
+	h_case "yaml-$1" 2 "$2" 5 "$(h_analyze "$1")"
+	h_check "yaml-$1: run directory untouched" h_untouched
+}
 
 # a billion laughs: 10^9 copies of "lol" once written out into analysis.json
 h_run_dir laughs
@@ -25,16 +31,12 @@ h_run_dir laughs
 	done
 	echo 'run_id: *a8'
 } >"$H_IN/laughs/manifest.yaml"
-h_keep run
-h_case yaml-billion-laughs 2 "manifest\.yaml: line 8, column 30: with its aliases expanded the document passes 16777216 units" 5 "$(h_analyze laughs)"
-h_check "yaml-billion-laughs: run directory untouched" h_untouched
+h_refused laughs "manifest\.yaml: line 8, column 30: with its aliases expanded the document passes 16777216 units"
 
 # an alias inside the node it names: a cycle, never written out
 h_run_dir cycle
 printf 'capture_range: cap\nrun_id: &x [1, *x]\n' >"$H_IN/cycle/manifest.yaml"
-h_keep run
-h_case yaml-alias-cycle 2 "manifest\.yaml: line 2, column 16: alias 'x' refers to a node that holds it" 5 "$(h_analyze cycle)"
-h_check "yaml-alias-cycle: run directory untouched" h_untouched
+h_refused cycle "manifest\.yaml: line 2, column 16: alias 'x' refers to a node that holds it"
 
 # 80,000 keys in workload: parsed and written (sorted) in linear time;
 # the file is what Python's json.dumps(indent=2, sort_keys=True) writes
@@ -71,9 +73,7 @@ h_check "yaml-80k-anchors: run_id is the last anchor's value" grep -q '"run_id":
 # nesting past 64 levels, with where it happens
 h_run_dir deep
 awk 'BEGIN { s = "capture_range: cap\nrun_id: "; for (i = 0; i < 100; i++) s = s "["; print s "1" }' >"$H_IN/deep/manifest.yaml"
-h_keep run
-h_case yaml-too-deep 2 "manifest\.yaml: line 2, column 73: nested deeper than 64 levels" 5 "$(h_analyze deep)"
-h_check "yaml-too-deep: run directory untouched" h_untouched
+h_refused deep "manifest\.yaml: line 2, column 73: nested deeper than 64 levels"
 
 # more than LIM_YAML_BYTES of text
 h_run_dir big
@@ -81,13 +81,9 @@ h_run_dir big
 	printf 'capture_range: cap\nrun_id: r\nnotes:\n'
 	awk 'BEGIN { for (i = 0; i < 300000; i++) printf "- note number %d\n", i }'
 } >"$H_IN/big/manifest.yaml"
-h_keep run
-h_case yaml-too-large 2 "Profiling manifest is beyond a limit: .*manifest\.yaml: larger than 4194304 bytes" 5 "$(h_analyze big)"
-h_check "yaml-too-large: run directory untouched" h_untouched
+h_refused big "Profiling manifest is beyond a limit: .*manifest\.yaml: larger than 4194304 bytes"
 
 # a syntax error names its line and column
 h_run_dir syntax
 printf 'capture_range: cap\nrun_id: [1,\n' >"$H_IN/syntax/manifest.yaml"
-h_keep run
-h_case yaml-syntax-line 2 "Profiling manifest is invalid YAML: .*manifest\.yaml: line 3, column 1: did not find expected node content" 5 "$(h_analyze syntax)"
-h_check "yaml-syntax-line: run directory untouched" h_untouched
+h_refused syntax "Profiling manifest is invalid YAML: .*manifest\.yaml: line 3, column 1: did not find expected node content"
