@@ -6,7 +6,8 @@
 h_umask_mode=$(printf '%o' $((0666 & ~$(umask))))
 h_no_tmpfile=
 if cc -shared -fPIC -o "$H_IN/no_tmpfile.so" tests/hostile/no_tmpfile.c -ldl 2>/dev/null; then
-	h_no_tmpfile="env LD_PRELOAD=$H_IN/no_tmpfile.so"
+	# a sanitizer build wants its runtime first unless told otherwise
+	h_no_tmpfile="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 LD_PRELOAD=$H_IN/no_tmpfile.so"
 else
 	echo "note hostile: no C compiler, the O_TMPFILE fallback cases are skipped"
 fi
