@@ -16,31 +16,23 @@ bool cli_is_help(const char *arg)
 
 int app_out_open(struct app *app, struct err *e)
 {
-	app->tmp_path[0] = 0;
+	app->of.fd = -1;
 	if (!app->output || !strcmp(app->output, "-")) {
 		app->out = stdout;
 		return 0;
 	}
-	int n = snprintf(app->tmp_path, sizeof app->tmp_path, "%s.tmp.XXXXXX", app->output);
-	if (n < 0 || (size_t)n >= sizeof app->tmp_path)
-		return err_set(e, ERR_USAGE, app->output, -1, "output path too long");
-	int fd = mkstemp(app->tmp_path);
-	if (fd < 0) {
-		int en = errno;
-		app->tmp_path[0] = 0;
-		return err_set(e, ERR_IO, app->output, -1, "cannot create output: %s",
-			       strerror(en));
-	}
-	/* mkstemp creates 0600; give the output the usual umask-based mode. */
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	app->out = fdopen(fd, "w");
+	int rc = outfile_open(&app->of, app->output, e);
+	if (rc)
+		return rc;
+	/* the stream writes a copy of the descriptor: the file must stay open
+	 * after fclose until outfile_commit names it */
+	int fd = dup(app->of.fd);
+	app->out = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!app->out) {
 		int en = errno;
-		close(fd);
-		unlink(app->tmp_path);
-		app->tmp_path[0] = 0;
+		if (fd >= 0)
+			close(fd);
+		outfile_abort(&app->of);
 		return err_set(e, ERR_IO, app->output, -1, "cannot open output: %s", strerror(en));
 	}
 	return 0;
@@ -67,15 +59,9 @@ int app_out_close(struct app *app, bool ok, struct err *e)
 		ok = false;
 	}
 	app->out = NULL;
-	if (ok && rename(app->tmp_path, app->output)) {
-		int en = errno;
-		rc = err_set(e, ERR_IO, app->output, -1, "cannot rename output into place: %s",
-			     strerror(en));
-		ok = false;
-	}
-	if (!ok)
-		unlink(app->tmp_path);
-	app->tmp_path[0] = 0;
+	if (ok)
+		return outfile_commit(&app->of, e);
+	outfile_abort(&app->of);
 	return rc;
 }
 

@@ -22,6 +22,7 @@
 
 #include "cli/args.h"
 #include "core/err.h"
+#include "io/outfile.h"
 #include "report/report.h"
 #include "views/view.h"
 #include "views/view_opt.h"
@@ -38,7 +39,7 @@ struct app {
 	const char *step;	/* --step N or A-B: analyse only those steps */
 	const char *range;	/* --range NAME: only that user annotation's time */
 	FILE *out;		/* set by app_out_open */
-	char tmp_path[4096];	/* temp file behind -o until committed */
+	struct outfile of;	/* the file behind -o until committed */
 };
 
 struct cmd {

@@ -310,10 +310,8 @@ void input_free(struct input *in)
 		return;
 	if (in->kind != INPUT_UNKNOWN) {
 		input_row(in->kind)->free(in);
-		if (in->copy_fd >= 0) {
-			unlink(in->path);
+		if (in->copy_fd >= 0)
 			close(in->copy_fd);
-		}
 	}
 	free(in->path);
 	free(in->name);

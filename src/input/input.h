@@ -77,9 +77,10 @@ struct input {
 	char *path;	      /* as given, without a directory's trailing '/' */
 	char *name;	      /* opts.name, else path */
 	int64_t bytes;	      /* the file's size (an analysis: its JSON's); -1 unknown */
-	/* >= 0: path is a private copy of the input (the server's named copy of
-	 * an upload, which SQLite must open by name), removed and closed by
-	 * input_free; set by the owner after the load; -1 when none */
+	/* >= 0: a descriptor of the input that path reaches through its
+	 * /proc/self/fd link (an upload of the server, which has no name, read
+	 * again for each answer), closed by input_free; set by the owner after
+	 * the load; -1 when none */
 	int copy_fd;
 	union {
 		struct trace *trace;	/* INPUT_TRACE */
@@ -101,8 +102,9 @@ struct input_row {
 	const char *hint; /* which command reads it, after a wrong-kind message */
 	bool dir;	  /* recognised by being a directory */
 	bool (*sniff)(const void *p, size_t n); /* or by its first bytes */
-	bool by_name; /* its reader reopens the file by name: an unnamed file
-		       * (an upload) needs a named copy */
+	/* its reader reopens the file for each answer: an upload must keep a
+	 * descriptor of it (copy_fd) */
+	bool by_name;
 	/* Fills in's value from in->path (and may set in->kind, in->bytes);
 	 * NULL: recognised, never loaded. */
 	int (*load)(struct input *in, const struct input_opts *o, struct err *e);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "nsys/nsys.h"
 
 struct nsys_jv *nsys_jv_new(struct arena *a, enum nsys_jv_kind kind)
@@ -92,7 +93,12 @@ int nsys_jv_set(struct arena *a, struct nsys_jv *obj, const char *key, struct ns
 			obj->items[i] = v;
 			return 0;
 		}
-	if (jv_grow(a, obj))
+	return nsys_jv_add(a, obj, key, v);
+}
+
+int nsys_jv_add(struct arena *a, struct nsys_jv *obj, const char *key, struct nsys_jv *v)
+{
+	if (!obj || !v || !key || jv_grow(a, obj))
 		return -1;
 	const char *k = arena_strndup(a, key, strlen(key));
 	if (!k)
@@ -251,6 +257,26 @@ static void indent(FILE *f, int depth)
 		fputs("  ", f);
 }
 
+static int key_cmp(const void *a, const void *b, void *keys)
+{
+	const char *const *k = keys;
+	return strcmp(k[*(const size_t *)a], k[*(const size_t *)b]);
+}
+
+/* The index of the smallest key of v above last (NULL: the smallest), or
+ * v->n when there is none. */
+static size_t next_key(const struct nsys_jv *v, const char *last)
+{
+	size_t best = v->n;
+	for (size_t i = 0; i < v->n; i++) {
+		if (last && strcmp(v->keys[i], last) <= 0)
+			continue;
+		if (best == v->n || strcmp(v->keys[i], v->keys[best]) < 0)
+			best = i;
+	}
+	return best;
+}
+
 static void write_val(FILE *f, const struct nsys_jv *v, int depth)
 {
 	char buf[48];
@@ -293,18 +319,19 @@ static void write_val(FILE *f, const struct nsys_jv *v, int depth)
 		fputs("{}", f);
 		return;
 	}
-	/* Sorted order without touching the tree: repeatedly pick the smallest
-	 * key above the last one written (objects here have a few keys). */
+	/* Sorted order without touching the tree: an index sorted by key (keys
+	 * are unique in an object); without memory for it, repeatedly the
+	 * smallest key above the last one written. */
+	size_t *ix = malloc(v->n * sizeof *ix);
+	if (ix) {
+		for (size_t i = 0; i < v->n; i++)
+			ix[i] = i;
+		gp_qsort_r(ix, v->n, sizeof *ix, key_cmp, v->keys);
+	}
 	const char *last = NULL;
 	fputc('{', f);
 	for (size_t k = 0; k < v->n; k++) {
-		size_t best = v->n;
-		for (size_t i = 0; i < v->n; i++) {
-			if (last && strcmp(v->keys[i], last) <= 0)
-				continue;
-			if (best == v->n || strcmp(v->keys[i], v->keys[best]) < 0)
-				best = i;
-		}
+		size_t best = ix ? ix[k] : next_key(v, last);
 		if (best == v->n)
 			break;
 		if (k)
@@ -315,6 +342,7 @@ static void write_val(FILE *f, const struct nsys_jv *v, int depth)
 		write_val(f, v->items[best], depth + 1);
 		last = v->keys[best];
 	}
+	free(ix);
 	indent(f, depth);
 	fputc('}', f);
 }

@@ -5,30 +5,43 @@
  * PyYAML resolves them: null (~, null, empty), booleans (true/false/yes/no/
  * on/off in lower, Capitalized or UPPER case), integers (decimal, 0x, 0o/0
  * octal, '_' separators), floats (with '.', exponent, .inf, .nan); anything
- * quoted or tagged !!str is a string. Aliases are resolved by anchor name.
+ * quoted or tagged !!str is a string. Aliases are resolved by anchor name
+ * and share the node they name; each use counts the size of what it names,
+ * so that a document whose aliases would expand past LIM_YAML_EXPANDED (a
+ * "billion laughs", written out into analysis.json) is refused, and an
+ * alias inside the node it names (a cycle) is refused. Mappings and anchors
+ * are indexed by hash: the time is linear in the text. Every error names
+ * the file, line and column.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
+#include "core/hmap.h"
+#include "core/limits.h"
+#include "core/strpool.h"
 #include "core/vec.h"
 #include "nsys/nsys.h"
-
-#define NSYS_YAML_MAX_BYTES (64u << 20)
-#define NSYS_YAML_MAX_DEPTH 64
 
 struct anchor {
 	const char *name;
 	struct nsys_jv *v;
+	uint64_t units; /* v's size with its aliases expanded (LIM_YAML_EXPANDED) */
+	bool done;	/* v is complete (an alias inside v would make a cycle) */
 };
 
 struct yctx {
 	struct arena *a;
 	yaml_parser_t p;
 	VEC(struct anchor) anchors;
+	struct hmap anchor_ix; /* name hash -> latest anchor of that name */
+	const char *want;      /* the name anchor_eq compares with */
 	const char *path;
+	const unsigned char *text;
+	size_t len;
 	struct err *e;
 };
 
@@ -146,86 +159,225 @@ static struct nsys_jv *scalar(struct yctx *c, const yaml_event_t *ev)
 	return nsys_jv_str(c->a, s);
 }
 
-static int bad_yaml(struct yctx *c)
+/* Line and column (1-based) of byte off of the text: libyaml's reader
+ * errors (bad UTF-8) carry only a byte offset. */
+static void line_col(const struct yctx *c, size_t off, size_t *line, size_t *col)
 {
-	return err_set(c->e, ERR_FORMAT, NULL, -1, "Profiling manifest is invalid YAML: %s",
-		       c->path);
+	*line = 1, *col = 1;
+	for (size_t i = 0; i < off && i < c->len; i++) {
+		if (c->text[i] == '\n')
+			++*line, *col = 1;
+		else if ((c->text[i] & 0xC0) != 0x80) /* count characters, not bytes */
+			++*col;
+	}
 }
 
-static int remember(struct yctx *c, const yaml_char_t *anchor, struct nsys_jv *v)
+/* libyaml refused the text: its problem, where it found it. */
+static int bad_yaml(struct yctx *c)
 {
+	size_t line, col;
+	if (c->p.error == YAML_READER_ERROR) {
+		line_col(c, c->p.problem_offset, &line, &col);
+	} else {
+		line = c->p.problem_mark.line + 1;
+		col = c->p.problem_mark.column + 1;
+	}
+	const char *what = c->p.problem ? c->p.problem : "cannot be parsed";
+	const char *ctx = c->p.context;
+	if (c->p.error == YAML_MEMORY_ERROR)
+		return err_set(c->e, ERR_NOMEM, c->path, -1, "out of memory");
+	return err_set(c->e, ERR_FORMAT, NULL, -1,
+		       "Profiling manifest is invalid YAML: %s: line %zu, column %zu: %s%s%s",
+		       c->path, line, col, what, ctx ? " " : "", ctx ? ctx : "");
+}
+
+/* A problem of the document itself at the node that starts with ev. */
+static int bad_node(struct yctx *c, const yaml_event_t *ev, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int bad_node(struct yctx *c, const yaml_event_t *ev, int code, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	return err_set(c->e, code, NULL, -1, "Profiling manifest %s %s: line %zu, column %zu: %s",
+		       code == ERR_LIMIT ? "is beyond a limit:" : "is invalid YAML:", c->path,
+		       ev->start_mark.line + 1, ev->start_mark.column + 1, what);
+}
+
+static int no_memory(struct yctx *c)
+{
+	return err_set(c->e, ERR_NOMEM, c->path, -1, "out of memory");
+}
+
+static bool anchor_eq(const void *ctx, uint32_t v)
+{
+	const struct yctx *c = ctx;
+	return !strcmp(c->anchors.v[v].name, c->want);
+}
+
+/* The slot of anchor name in the index (c->want = name), or SIZE_MAX when
+ * out of memory; *ix = its entry or HMAP_NONE. */
+static size_t anchor_slot(struct yctx *c, const char *name, uint32_t *ix)
+{
+	c->want = name;
+	return hmap_slot(&c->anchor_ix, strpool_hash(name, strlen(name)), anchor_eq, c, ix);
+}
+
+/* Records anchor (when the node has one) for v, whose expanded size is
+ * units once done; *ix = its entry (HMAP_NONE without an anchor). A later
+ * anchor of the same name hides an earlier one, as YAML says. */
+static int remember(struct yctx *c, const yaml_char_t *anchor, struct nsys_jv *v, uint64_t units,
+		    bool done, uint32_t *ix)
+{
+	*ix = HMAP_NONE;
 	if (!anchor)
 		return 0;
-	struct anchor an = {arena_strndup(c->a, (const char *)anchor, strlen((const char *)anchor)),
-			    v};
-	if (!an.name || vec_push(c->anchors, an, 1u << 20))
+	const char *name = (const char *)anchor;
+	struct anchor an = {arena_strndup(c->a, name, strlen(name)), v, units, done};
+	uint32_t old;
+	size_t slot = anchor_slot(c, name, &old);
+	if (!an.name || slot == SIZE_MAX || vec_push(c->anchors, an, LIM_YAML_EXPANDED))
 		return -1;
+	*ix = (uint32_t)(c->anchors.n - 1);
+	if (old == HMAP_NONE)
+		hmap_set(&c->anchor_ix, slot, strpool_hash(name, strlen(name)), *ix);
+	else
+		c->anchor_ix.val[slot] = *ix;
 	return 0;
 }
 
-/* Parses the node that starts with ev (already taken from the parser). */
-static int node(struct yctx *c, yaml_event_t *ev, int depth, struct nsys_jv **out)
+struct key_ctx {
+	const struct nsys_jv *obj;
+	const char *key;
+};
+
+static bool key_eq(const void *ctx, uint32_t v)
 {
-	if (depth > NSYS_YAML_MAX_DEPTH)
-		return bad_yaml(c);
-	if (ev->type == YAML_SCALAR_EVENT) {
-		*out = scalar(c, ev);
-		return *out && !remember(c, ev->data.scalar.anchor, *out) ? 0 : bad_yaml(c);
+	const struct key_ctx *k = ctx;
+	return !strcmp(k->obj->keys[v], k->key);
+}
+
+/* Sets key of map to val: a repeated key replaces the earlier value in its
+ * place, as PyYAML's dict does. keys indexes map's keys (linear time in
+ * all, where nsys_jv_set would scan every key). */
+static int map_set(struct yctx *c, struct hmap *keys, struct nsys_jv *map,
+		   const struct nsys_jv *key, struct nsys_jv *val)
+{
+	/* keys are scalars in a manifest; other kinds become "" */
+	char kbuf[48];
+	const char *ks = "";
+	if (key->kind == NSYS_JSTR)
+		ks = key->s;
+	else if (key->kind == NSYS_JINT)
+		snprintf(kbuf, sizeof kbuf, "%lld", (long long)key->i), ks = kbuf;
+	else if (key->kind == NSYS_JBOOL)
+		ks = key->b ? "true" : "false";
+	else if (key->kind == NSYS_JNULL)
+		ks = "null";
+	struct key_ctx kc = {map, ks};
+	uint64_t h = strpool_hash(ks, strlen(ks));
+	uint32_t at;
+	size_t slot = hmap_slot(keys, h, key_eq, &kc, &at);
+	if (slot == SIZE_MAX)
+		return -1;
+	if (at != HMAP_NONE) {
+		map->items[at] = val;
+		return 0;
 	}
-	if (ev->type == YAML_ALIAS_EVENT) {
-		for (size_t i = c->anchors.n; i-- > 0;)
-			if (!strcmp(c->anchors.v[i].name, (const char *)ev->data.alias.anchor)) {
-				*out = c->anchors.v[i].v;
-				return 0;
-			}
-		return bad_yaml(c);
-	}
-	bool map = ev->type == YAML_MAPPING_START_EVENT;
-	if (!map && ev->type != YAML_SEQUENCE_START_EVENT)
-		return bad_yaml(c);
-	struct nsys_jv *v = nsys_jv_new(c->a, map ? NSYS_JOBJ : NSYS_JARR);
-	const yaml_char_t *anchor =
-	    map ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
-	if (!v || remember(c, anchor, v))
-		return bad_yaml(c);
-	for (;;) {
+	if (nsys_jv_add(c->a, map, ks, val))
+		return -1;
+	hmap_set(keys, slot, h, (uint32_t)(map->n - 1));
+	return 0;
+}
+
+static int node(struct yctx *c, yaml_event_t *ev, int depth, struct nsys_jv **out, uint64_t *units);
+
+/* The entries of the collection v, up to its end event;
+ * *units = its expanded size. */
+static int entries(struct yctx *c, int depth, struct nsys_jv *v, uint64_t *units)
+{
+	bool map = v->kind == NSYS_JOBJ;
+	struct hmap keys = {0};
+	int rc = 0;
+	*units = 1;
+	for (struct nsys_jv *key = NULL; !rc;) {
 		yaml_event_t k;
-		if (!yaml_parser_parse(&c->p, &k))
-			return bad_yaml(c);
+		if (!yaml_parser_parse(&c->p, &k)) {
+			rc = bad_yaml(c);
+			break;
+		}
 		if (k.type == YAML_MAPPING_END_EVENT || k.type == YAML_SEQUENCE_END_EVENT) {
 			yaml_event_delete(&k);
 			break;
 		}
-		struct nsys_jv *key = NULL, *val = NULL;
-		int rc = node(c, &k, depth + 1, &key);
+		struct nsys_jv *item = NULL;
+		uint64_t n = 0;
+		rc = node(c, &k, depth + 1, &item, &n);
+		*units += n;
+		if (!rc && *units > LIM_YAML_EXPANDED)
+			rc = bad_node(c, &k, ERR_LIMIT,
+				      "with its aliases expanded the document passes %u units "
+				      "(nodes and scalar bytes)",
+				      LIM_YAML_EXPANDED);
 		yaml_event_delete(&k);
 		if (rc)
-			return rc;
-		if (!map) {
-			if (nsys_jv_push(c->a, v, key))
-				return bad_yaml(c);
-			continue;
+			break;
+		if (!map)
+			rc = nsys_jv_push(c->a, v, item) ? no_memory(c) : 0;
+		else if (!key)
+			key = item;
+		else {
+			rc = map_set(c, &keys, v, key, item) ? no_memory(c) : 0;
+			key = NULL;
 		}
-		yaml_event_t ve;
-		if (!yaml_parser_parse(&c->p, &ve))
-			return bad_yaml(c);
-		rc = node(c, &ve, depth + 1, &val);
-		yaml_event_delete(&ve);
-		if (rc)
-			return rc;
-		/* keys are scalars in a manifest; other kinds become "" */
-		char kbuf[48];
-		const char *ks = "";
-		if (key->kind == NSYS_JSTR)
-			ks = key->s;
-		else if (key->kind == NSYS_JINT)
-			snprintf(kbuf, sizeof kbuf, "%lld", (long long)key->i), ks = kbuf;
-		else if (key->kind == NSYS_JBOOL)
-			ks = key->b ? "true" : "false";
-		else if (key->kind == NSYS_JNULL)
-			ks = "null";
-		if (nsys_jv_set(c->a, v, ks, val))
-			return bad_yaml(c);
+	}
+	hmap_free(&keys);
+	return rc;
+}
+
+/* Parses the node that starts with ev (already taken from the parser);
+ * *units = its size with every alias in it expanded. */
+static int node(struct yctx *c, yaml_event_t *ev, int depth, struct nsys_jv **out, uint64_t *units)
+{
+	uint32_t ix;
+	if (depth > LIM_YAML_DEPTH)
+		return bad_node(c, ev, ERR_LIMIT, "nested deeper than %d levels", LIM_YAML_DEPTH);
+	if (ev->type == YAML_SCALAR_EVENT) {
+		*units = (uint64_t)ev->data.scalar.length + 1;
+		*out = scalar(c, ev);
+		return *out && !remember(c, ev->data.scalar.anchor, *out, *units, true, &ix)
+			   ? 0
+			   : no_memory(c);
+	}
+	if (ev->type == YAML_ALIAS_EVENT) {
+		const char *name = (const char *)ev->data.alias.anchor;
+		if (anchor_slot(c, name, &ix) == SIZE_MAX)
+			return no_memory(c);
+		if (ix == HMAP_NONE)
+			return bad_node(c, ev, ERR_FORMAT, "found undefined alias '%.64s'", name);
+		if (!c->anchors.v[ix].done)
+			return bad_node(c, ev, ERR_FORMAT,
+					"alias '%.64s' refers to a node that holds it", name);
+		*out = c->anchors.v[ix].v;
+		*units = c->anchors.v[ix].units;
+		return 0;
+	}
+	bool map = ev->type == YAML_MAPPING_START_EVENT;
+	if (!map && ev->type != YAML_SEQUENCE_START_EVENT)
+		return bad_node(c, ev, ERR_FORMAT, "expected a node");
+	struct nsys_jv *v = nsys_jv_new(c->a, map ? NSYS_JOBJ : NSYS_JARR);
+	const yaml_char_t *anchor =
+	    map ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
+	if (!v || remember(c, anchor, v, 0, false, &ix))
+		return no_memory(c);
+	int rc = entries(c, depth, v, units);
+	if (rc)
+		return rc;
+	if (ix != HMAP_NONE) {
+		c->anchors.v[ix].units = *units;
+		c->anchors.v[ix].done = true;
 	}
 	*out = v;
 	return 0;
@@ -234,8 +386,12 @@ static int node(struct yctx *c, yaml_event_t *ev, int depth, struct nsys_jv **ou
 int nsys_yaml_parse(struct arena *a, const char *path, const unsigned char *text, size_t len,
 		    struct nsys_jv **out, struct err *e)
 {
-	struct yctx c = {.a = a, .path = path, .e = e};
+	struct yctx c = {.a = a, .path = path, .e = e, .text = text, .len = len};
 	*out = NULL;
+	if (len > LIM_YAML_BYTES)
+		return err_set(e, ERR_LIMIT, NULL, -1,
+			       "Profiling manifest is beyond a limit: %s: larger than %u bytes",
+			       path, LIM_YAML_BYTES);
 	if (!yaml_parser_initialize(&c.p))
 		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
 	yaml_parser_set_input_string(&c.p, text, len);
@@ -254,12 +410,12 @@ int nsys_yaml_parse(struct arena *a, const char *path, const unsigned char *text
 		}
 		if (t == YAML_SCALAR_EVENT || t == YAML_SEQUENCE_START_EVENT ||
 		    t == YAML_MAPPING_START_EVENT || t == YAML_ALIAS_EVENT) {
-			if (doc) { /* safe_load refuses a second document */
-				yaml_event_delete(&ev);
-				rc = bad_yaml(&c);
-				break;
-			}
-			rc = node(&c, &ev, 0, &doc);
+			uint64_t units;
+			if (doc) /* safe_load refuses a second document */
+				rc = bad_node(&c, &ev, ERR_FORMAT,
+					      "expected a single document in the stream");
+			else
+				rc = node(&c, &ev, 0, &doc, &units);
 		}
 		yaml_event_delete(&ev);
 		if (rc)
@@ -267,6 +423,7 @@ int nsys_yaml_parse(struct arena *a, const char *path, const unsigned char *text
 	}
 	yaml_parser_delete(&c.p);
 	vec_free(c.anchors);
+	hmap_free(&c.anchor_ix);
 	if (rc)
 		return rc;
 	if (!doc || doc->kind != NSYS_JOBJ)
@@ -290,8 +447,11 @@ int nsys_manifest_read(struct arena *a, const char *path, struct nsys_jv **out, 
 	size_t got;
 	int rc = 0;
 	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-		if (vec_reserve(buf, buf.n + got, NSYS_YAML_MAX_BYTES)) {
-			rc = err_set(e, ERR_LIMIT, path, -1, "manifest too large");
+		if (vec_reserve(buf, buf.n + got, LIM_YAML_BYTES)) {
+			rc = err_set(
+			    e, ERR_LIMIT, NULL, -1,
+			    "Profiling manifest is beyond a limit: %s: larger than %u bytes", path,
+			    LIM_YAML_BYTES);
 			break;
 		}
 		memcpy(buf.v + buf.n, chunk, got);

@@ -57,6 +57,9 @@ struct nsys_jv *nsys_jv_null(struct arena *a);
  * of the same key). Returns -1 when out of memory. */
 int nsys_jv_push(struct arena *a, struct nsys_jv *arr, struct nsys_jv *v);
 int nsys_jv_set(struct arena *a, struct nsys_jv *obj, const char *key, struct nsys_jv *v);
+/* Appends key and v to obj without looking for key (the caller knows it is
+ * absent: nsys_jv_set costs a scan of the keys). -1 when out of memory. */
+int nsys_jv_add(struct arena *a, struct nsys_jv *obj, const char *key, struct nsys_jv *v);
 /* The value of key in obj, or NULL (also when obj is not an object). */
 struct nsys_jv *nsys_jv_get(const struct nsys_jv *obj, const char *key);
 /* Writes v like Python's json.dumps(v, indent=2, sort_keys=True) (ASCII

@@ -10,10 +10,14 @@
  * sample standard deviation) are computed here because SQLite has no median.
  * Names are copied into the caller's arena.
  */
+#include <fcntl.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/cmp.h"
 #include "core/sort.h"
@@ -21,6 +25,37 @@
 #include "io/sniff.h"
 #include "nsys/nsys.h"
 #include "nsys/sqlite_int.h"
+
+/* SQLite's unix VFS resolves symbolic links and opens with O_NOFOLLOW, so
+ * it cannot open a descriptor's /proc/self/fd link, the only way to an
+ * upload that has no name: such a file is mapped read-only and read as an
+ * in-memory database that SQLite never writes (sqlite3_deserialize with
+ * SQLITE_DESERIALIZE_READONLY). */
+static int sql_open_mapped(struct nsys_sql *s, const char *path, struct err *e)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) || st.st_size <= 0 ||
+	    st.st_size != (off_t)(size_t)st.st_size) {
+		if (fd >= 0)
+			close(fd);
+		return err_set(e, ERR_IO, path, -1, "cannot read the SQLite file");
+	}
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return err_set(e, ERR_IO, path, -1, "cannot map the SQLite file");
+	s->map = m;
+	s->map_len = (size_t)st.st_size;
+	if (sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_deserialize(s->db, "main", m, st.st_size, st.st_size,
+				SQLITE_DESERIALIZE_READONLY) != SQLITE_OK)
+		return err_set(e, ERR_FORMAT, path, -1, "cannot open SQLite file: %s",
+			       s->db ? sqlite3_errmsg(s->db) : "out of memory");
+	return 0;
+}
+
+static int sql_check(struct nsys_sql *s, const char *path, struct nsys_sql **out, struct err *e);
 
 int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e)
 {
@@ -44,6 +79,13 @@ int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e)
 	if (!s)
 		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
 	s->path = path;
+	if (!strncmp(path, "/proc/self/fd/", 14)) {
+		if (sql_open_mapped(s, path, e)) {
+			nsys_sql_close(s);
+			return e ? e->code : ERR_FORMAT;
+		}
+		return sql_check(s, path, out, e);
+	}
 	/* percent-encode the path for the URI: '?', '#' and '%' are special */
 	VEC(char) uri = {0};
 	const char *pre = "file:";
@@ -78,6 +120,12 @@ int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e)
 		nsys_sql_close(s);
 		return e ? e->code : ERR_FORMAT;
 	}
+	return sql_check(s, path, out, e);
+}
+
+/* The first read and the schema check of an open export s. */
+static int sql_check(struct nsys_sql *s, const char *path, struct nsys_sql **out, struct err *e)
+{
 	/* a corrupt file fails here, on the first read */
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) ||
@@ -105,6 +153,8 @@ void nsys_sql_close(struct nsys_sql *s)
 	if (!s)
 		return;
 	sqlite3_close(s->db);
+	if (s->map)
+		munmap(s->map, s->map_len);
 	free(s);
 }
 

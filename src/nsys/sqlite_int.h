@@ -10,6 +10,8 @@
 struct nsys_sql {
 	sqlite3 *db;
 	const char *path;
+	void *map; /* the file's bytes, mapped, when opened through a descriptor */
+	size_t map_len;
 };
 
 bool nsys_sql_has_column(struct nsys_sql *s, const char *table, const char *col);

@@ -12,6 +12,7 @@
 #include "report/report.h"
 #include "core/lru.h"
 #include "core/suggest.h"
+#include "io/outfile.h"
 #include "server/srv_int.h"
 #include "tbprof/select.h"
 #include "views/view.h"
@@ -368,17 +369,12 @@ int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_
 		return -1;
 	}
 	if (u->fd < 0) {
-		/* a private temp file, unlinked at once: nobody else can open it
-		 * and it vanishes with the connection */
-		const char *dir = getenv("TMPDIR");
-		char path[4096];
-		snprintf(path, sizeof path, "%s/gpuprof-upload-XXXXXX", dir && *dir ? dir : "/tmp");
-		u->fd = mkostemp(path, O_CLOEXEC);
-		if (u->fd < 0) {
+		/* a file with no name: nobody else can open it and it vanishes
+		 * with the connection, even when the server is killed */
+		if ((u->fd = outfile_unnamed(getenv("TMPDIR"), NULL)) < 0) {
 			u->io_failed = true;
 			return -1;
 		}
-		unlink(path);
 	}
 	while (n) {
 		ssize_t w = write(u->fd, data, n);
@@ -393,30 +389,6 @@ int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_
 	return 0;
 }
 
-/* Copies the upload in fd to a new private temp file whose name goes to
- * path; returns its fd, or -1 (nothing left behind). */
-static int copy_upload(int fd, char *path, size_t n)
-{
-	const char *dir = getenv("TMPDIR");
-	snprintf(path, n, "%s/gpuprof-upload-XXXXXX", dir && *dir ? dir : "/tmp");
-	int out = mkostemp(path, O_CLOEXEC);
-	if (out < 0)
-		return -1;
-	char buf[65536];
-	off_t off = 0;
-	for (;;) {
-		ssize_t r = pread(fd, buf, sizeof buf, off);
-		if (r == 0)
-			return out;
-		if (r < 0 || write(out, buf, (size_t)r) != r)
-			break;
-		off += r;
-	}
-	close(out);
-	unlink(path);
-	return -1;
-}
-
 enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct srv_upload *u)
 {
 	if (u->io_failed)
@@ -426,12 +398,15 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 	char path[4096];
 	snprintf(path, sizeof path, "/proc/self/fd/%d", u->fd);
 	struct input_sniff sn = input_sniff_path(path);
-	/* a reader that opens the file by name (SQLite resolves /proc/self/fd
-	 * links to the unlinked name) gets a private copy with a name, removed
-	 * when the server stops */
+	/* a reader that opens the file again for each answer (an SQLite
+	 * export) keeps a descriptor of it, and reads it through its
+	 * /proc/self/fd link: it never has a name */
 	int copy = -1;
-	if (input_row(sn.kind)->by_name && (copy = copy_upload(u->fd, path, sizeof path)) < 0)
-		return srv_reply_error(c, 500, "could not keep the upload");
+	if (input_row(sn.kind)->by_name) {
+		if ((copy = fcntl(u->fd, F_DUPFD_CLOEXEC, 0)) < 0)
+			return srv_reply_error(c, 500, "could not keep the upload");
+		snprintf(path, sizeof path, "/proc/self/fd/%d", copy);
+	}
 	struct input_opts o = {.name = u->name, .max_bytes = s->o.max_upload};
 	struct input in;
 	struct err e = {0};
@@ -439,7 +414,6 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 	int rc = input_load(path, sn, &o, &in, &e);
 	srv_job_end(s);
 	if (rc && copy >= 0) {
-		unlink(path);
 		close(copy);
 	} else if (!rc) {
 		in.copy_fd = copy;

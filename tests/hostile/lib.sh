@@ -37,7 +37,14 @@ h_case() {
 	mkdir -p "$H_OUT" "$ht"
 	export H_OUT H_IN
 	t0=$(h_now)
-	TMPDIR=$ht eval "$cmd" >"$H_ROOT/stdout" 2>"$H_ROOT/stderr"
+	# a subshell that exports TMPDIR: an assignment before eval (a special
+	# built-in) would stay in this shell and never reach the command's
+	# children
+	(
+		TMPDIR=$ht
+		export TMPDIR
+		eval "$cmd"
+	) >"$H_ROOT/stdout" 2>"$H_ROOT/stderr"
 	rc=$?
 	took=$(h_elapsed "$t0")
 	[ "$rc" -eq "$want" ] && h_ok || h_bad "$name: exit $rc, want $want ($(head -c 300 "$H_ROOT/stderr"))"

@@ -225,7 +225,8 @@ def own_error_cases(tmp):
     good_host = HOST_HDR + "0,100,100,60,40,:cap,1,1,0,1,1,,\n10,70,60,0,60,:iteration 0,1,1,1,0,2,1\n"
     cases = [
         ("missing manifest", None, good_host, GPU_HDR, "Profiling manifest does not exist: {d}/manifest.yaml"),
-        ("invalid yaml", "a: [1,\n", good_host, GPU_HDR, "Profiling manifest is invalid YAML: {d}/manifest.yaml"),
+        ("invalid yaml", "a: [1,\n", good_host, GPU_HDR, "Profiling manifest is invalid YAML: {d}/manifest.yaml: line 2, column 1: "
+         "did not find expected node content while parsing a flow node"),
         ("manifest not a mapping", "- 1\n- 2\n", good_host, GPU_HDR, "Profiling manifest must contain a mapping: {d}/manifest.yaml"),
         ("capture_range not a string", "capture_range: 3\n", good_host, GPU_HDR, "Manifest must define a string capture_range."),
         ("zero-byte host", MANIFEST, "", GPU_HDR, "Nsight report contains no rows: {d}/stats/nsys_nvtx_pushpop_trace.csv"),

@@ -1,0 +1,47 @@
+/* fuzz_yaml_manifest: libFuzzer target for the YAML manifest reader. The
+ * input is a manifest.yaml's text, parsed with nsys_yaml_parse into a value
+ * tree in an arena: any bytes must give a tree or one error, never a crash,
+ * a hang or growth past the limits (LIM_YAML_*). A tree whose size with its
+ * aliases expanded is small is also written as analysis.json writes it (to
+ * /dev/null), to exercise shared (aliased) nodes. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/arena.h"
+#include "nsys/nsys.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Nodes of v with every alias written out, stopping past max. */
+static size_t expanded(const struct nsys_jv *v, size_t max)
+{
+	size_t n = 1;
+	if (v->kind == NSYS_JARR || v->kind == NSYS_JOBJ)
+		for (size_t i = 0; i < v->n && n <= max; i++)
+			n += expanded(v->items[i], max - n);
+	return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct arena a;
+	arena_init(&a);
+	struct nsys_jv *doc = NULL;
+	struct err e = {0};
+	if (nsys_yaml_parse(&a, "fuzz.yaml", data, size, &doc, &e) == 0) {
+		if (!doc || doc->kind != NSYS_JOBJ)
+			__builtin_trap(); /* success promises a mapping */
+		if (expanded(doc, 1u << 16) <= 1u << 16) {
+			FILE *f = fopen("/dev/null", "w");
+			if (f) {
+				nsys_jv_write(f, doc);
+				fclose(f);
+			}
+		}
+	} else if (!e.msg[0] || strchr(e.msg, '\n')) {
+		__builtin_trap(); /* an error is one line that says something */
+	}
+	arena_free(&a);
+	return 0;
+}

@@ -1,0 +1,135 @@
+/* Unit tests for the YAML manifest reader (src/nsys/manifest.c) and the
+ * sorted writing of large objects: aliases share their node, repeated keys
+ * replace in place, every error names its line and column, alias expansion
+ * and cycles are refused, and keys come out in code-point order. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "nsys/nsys.h"
+#include "test.h"
+
+static int parse(struct arena *a, const char *text, struct nsys_jv **doc, struct err *e)
+{
+	*e = (struct err){0};
+	return nsys_yaml_parse(a, "m.yaml", (const unsigned char *)text, strlen(text), doc, e);
+}
+
+void test_manifest_aliases(struct t *t)
+{
+	struct arena a;
+	arena_init(&a);
+	struct nsys_jv *d;
+	struct err e;
+	CHECK_INT(t, parse(&a, "a: &x {b: 1}\nc: *x\nd: &s text\ne: *s\n", &d, &e), 0);
+	const struct nsys_jv *x = nsys_jv_get(d, "a");
+	CHECK(t, x && x == nsys_jv_get(d, "c"));
+	CHECK_INT(t, nsys_jv_get(x, "b")->i, 1);
+	CHECK_STR(t, nsys_jv_get(d, "e")->s, "text");
+	/* a later anchor of the same name hides the earlier one */
+	CHECK_INT(t, parse(&a, "a: &x 1\nb: &x 2\nc: *x\n", &d, &e), 0);
+	CHECK_INT(t, nsys_jv_get(d, "c")->i, 2);
+	arena_free(&a);
+}
+
+void test_manifest_repeated_keys(struct t *t)
+{
+	struct arena a;
+	arena_init(&a);
+	struct nsys_jv *d;
+	struct err e;
+	/* as PyYAML's dict: the last value, in the place of the first key */
+	CHECK_INT(t, parse(&a, "a: 1\nb: 2\na: 3\n1: x\n'1': y\n", &d, &e), 0);
+	CHECK_INT(t, d->n, 3);
+	CHECK_STR(t, d->keys[0], "a");
+	CHECK_INT(t, d->items[0]->i, 3);
+	CHECK_STR(t, d->keys[1], "b");
+	CHECK_STR(t, d->keys[2], "1");
+	CHECK_STR(t, d->items[2]->s, "y");
+	arena_free(&a);
+}
+
+void test_manifest_errors(struct t *t)
+{
+	struct arena a;
+	arena_init(&a);
+	struct nsys_jv *d;
+	struct err e;
+	CHECK_INT(t, parse(&a, "a: 1\nb: [1,\n", &d, &e), ERR_FORMAT);
+	CHECK_STR(t, e.msg,
+		  "Profiling manifest is invalid YAML: m.yaml: line 3, column 1: did not find "
+		  "expected node content while parsing a flow node");
+	CHECK_INT(t, parse(&a, "a: 1\nb: *nope\n", &d, &e), ERR_FORMAT);
+	CHECK_STR(t, e.msg,
+		  "Profiling manifest is invalid YAML: m.yaml: line 2, column 4: found undefined "
+		  "alias 'nope'");
+	CHECK_INT(t, parse(&a, "a: &x [1, {b: *x}]\n", &d, &e), ERR_FORMAT);
+	CHECK_STR(t, e.msg,
+		  "Profiling manifest is invalid YAML: m.yaml: line 1, column 15: alias 'x' refers "
+		  "to a node that holds it");
+	/* bad UTF-8: libyaml gives a byte offset, turned into line and column */
+	CHECK_INT(t, parse(&a, "a: 1\nbb: \"\xc3\xa9\xff\"\n", &d, &e), ERR_FORMAT);
+	CHECK_STR(t, e.msg,
+		  "Profiling manifest is invalid YAML: m.yaml: line 2, column 7: invalid leading "
+		  "UTF-8 octet");
+	CHECK_INT(t, parse(&a, "a: 1\n---\nb: 2\n", &d, &e), ERR_FORMAT);
+	CHECK_STR(t, e.msg,
+		  "Profiling manifest is invalid YAML: m.yaml: line 3, column 1: expected a single "
+		  "document in the stream");
+	CHECK_INT(t, parse(&a, "- 1\n", &d, &e), ERR_FORMAT);
+	CHECK_STR(t, e.msg, "Profiling manifest must contain a mapping: m.yaml");
+	arena_free(&a);
+}
+
+void test_manifest_limits(struct t *t)
+{
+	struct arena a;
+	arena_init(&a);
+	struct nsys_jv *d;
+	struct err e;
+	/* units: l0 = 1 + 8 * 3 = 25, l(i) = 1 + 8 * l(i-1): l6 = 6591049,
+	 * l7 = 52728393 */
+	char text[2048], *p = text;
+	p += sprintf(p, "l0: &l0 [ab, ab, ab, ab, ab, ab, ab, ab]\n");
+	for (int i = 1; i <= 8; i++) {
+		p += sprintf(p, "l%d: &l%d [", i, i);
+		for (int j = 0; j < 8; j++)
+			p += sprintf(p, "%s*l%d", j ? ", " : "", i - 1);
+		p += sprintf(p, "]\n");
+	}
+	CHECK_INT(t, parse(&a, text, &d, &e), ERR_LIMIT);
+	/* l7 passes 16 Mi at its third alias: 1 + 3 * 6591049 */
+	CHECK_STR(
+	    t, e.msg,
+	    "Profiling manifest is beyond a limit: m.yaml: line 8, column 20: with its aliases "
+	    "expanded the document passes 16777216 units (nodes and scalar bytes)");
+	/* without l7 and l8 (the document: 7.5 M units) it is accepted */
+	*strstr(text, "l7:") = 0;
+	CHECK_INT(t, parse(&a, text, &d, &e), 0);
+	char deep[200] = "a: ";
+	for (int i = 0; i < 70; i++)
+		strcat(deep, "[");
+	CHECK_INT(t, parse(&a, deep, &d, &e), ERR_LIMIT);
+	CHECK_STR(t, e.msg,
+		  "Profiling manifest is beyond a limit: m.yaml: line 1, column 68: nested deeper "
+		  "than 64 levels");
+	arena_free(&a);
+}
+
+void test_manifest_sorted_write(struct t *t)
+{
+	struct arena a;
+	arena_init(&a);
+	struct nsys_jv *d;
+	struct err e;
+	CHECK_INT(t, parse(&a, "b: 1\nB: 2\na: [x, {z: 1, y: 2}]\n\"\\u00e9\": 3\n", &d, &e), 0);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	nsys_jv_write(f, d);
+	fclose(f);
+	CHECK_STR(t, buf,
+		  "{\n  \"B\": 2,\n  \"a\": [\n    \"x\",\n    {\n      \"y\": 2,\n      \"z\": 1\n"
+		  "    }\n  ],\n  \"b\": 1,\n  \"\\u00e9\": 3\n}\n");
+	free(buf);
+	arena_free(&a);
+}
