@@ -108,8 +108,8 @@ def big_int(path, what):
     elif what == "nvtx-max":  # a range whose duration overflows
         nv(db, small, big, "huge")
     elif what == "nvtx-sum":  # two ranges of one name whose durations sum past 2^63
-        nv(db, -(1 << 62) - 10, (1 << 62), "twice")
-        nv(db, -(1 << 62) - 10, (1 << 62), "twice")
+        nv(db, 2000, 2000 + (1 << 62) + 5, "twice")
+        nv(db, 2000, 2000 + (1 << 62) + 5, "twice")
     elif what == "op-max":  # a kernel inside a range whose GPU time overflows
         kernel(db, 110, 120, 1, small, big)
     db.commit()
