@@ -110,7 +110,7 @@ int nsys_csv_parse(struct arena *a, const char *path, const char *text, size_t l
 		   struct nsys_csv *out, struct err *e);
 /* Column index of name in the header, or -1. */
 int nsys_csv_col(const struct nsys_csv *c, const char *name);
-/* Where row r's column c starts, for messages: "PATH line N, column M"
+/* Where row r's column c starts, for messages: "line N, column M"
  * (columns count fields from 1). */
 void nsys_csv_where(const struct nsys_csv *c, size_t r, int col, char *buf, size_t size);
 /* Finds every name of required[0..n) and stores its index in idx; when any
