@@ -242,6 +242,10 @@ enum nsys_sql_view {
 struct nsys_sql; /* an open export */
 
 int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e);
+/* The export held in data[0..n) (copied; read-only, in memory), name for
+ * messages: the fuzz target's way in. */
+int nsys_sql_open_mem(const void *data, size_t n, const char *name, struct nsys_sql **out,
+		      struct err *e);
 void nsys_sql_close(struct nsys_sql *s);
 bool nsys_sql_has_table(struct nsys_sql *s, const char *table);
 /* Rows of table, or -1 when the export has no such table. */

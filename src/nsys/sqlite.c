@@ -20,6 +20,8 @@
 #include "nsys/nsys.h"
 #include "nsys/sqlite_int.h"
 
+static int sql_check(struct nsys_sql *s, struct nsys_sql **out, struct err *e);
+
 int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e)
 {
 	*out = NULL;
@@ -76,6 +78,39 @@ int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e)
 		nsys_sql_close(s);
 		return e ? e->code : ERR_FORMAT;
 	}
+	return sql_check(s, out, e);
+}
+
+int nsys_sql_open_mem(const void *data, size_t n, const char *name, struct nsys_sql **out,
+		      struct err *e)
+{
+	*out = NULL;
+	if (!sniff_sqlite(data, n))
+		return err_set(
+		    e, ERR_FORMAT, name, -1,
+		    "not a SQLite file (expected an `nsys export --type sqlite` export)");
+	struct nsys_sql *s = calloc(1, sizeof *s);
+	unsigned char *copy = sqlite3_malloc64(n);
+	if (!s || !copy || sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE, NULL)) {
+		sqlite3_free(copy);
+		nsys_sql_close(s);
+		return err_set(e, ERR_NOMEM, name, -1, "out of memory");
+	}
+	s->path = name;
+	memcpy(copy, data, n);
+	if (sqlite3_deserialize(s->db, "main", copy, (sqlite3_int64)n, (sqlite3_int64)n,
+				SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY)) {
+		nsys_sql_close(s);
+		return err_set(e, ERR_FORMAT, name, -1, "not a readable SQLite database");
+	}
+	return sql_check(s, out, e);
+}
+
+/* The checks every open export passes: readable, and the tables of an
+ * `nsys export`; s is closed when they fail. */
+static int sql_check(struct nsys_sql *s, struct nsys_sql **out, struct err *e)
+{
+	const char *path = s->path;
 	/* a corrupt file fails here, on the first read */
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) ||

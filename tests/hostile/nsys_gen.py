@@ -13,6 +13,8 @@ library only) for tests/hostile/cases/20-nsys.sh.
                                        nvtx-sum, op-max)
   long-name BYTES PATH                 an export whose 1,000 kernels share one
                                        StringIds name of BYTES bytes
+  big-run DIR                          a run directory whose two ranges named x
+                                       (CSV lines 3 and 4) sum past 2^63 ns
 """
 import os
 import sqlite3
@@ -109,7 +111,7 @@ def big_int(path, what):
         nv(db, small, big, "huge")
     elif what == "nvtx-sum":  # two ranges of one name whose durations sum past 2^63
         nv(db, 2000, 2000 + (1 << 62) + 5, "twice")
-        nv(db, 2000, 2000 + (1 << 62) + 5, "twice")
+        nv(db, -(1 << 62) - 10, -10, "twice")
     elif what == "op-max":  # a kernel inside a range whose GPU time overflows
         kernel(db, 110, 120, 1, small, big)
     db.commit()
@@ -125,6 +127,22 @@ def long_name(nbytes, path):
     db.close()
 
 
+HOST_HDR = ("Start (ns),End (ns),Duration (ns),DurChild (ns),DurNonChild (ns),Name,PID,TID,Lvl,NumChild,"
+            "RangeId,ParentId\n")
+
+
+def big_run(d):
+    os.makedirs(os.path.join(d, "stats"), exist_ok=True)
+    with open(os.path.join(d, "manifest.yaml"), "w") as f:
+        f.write(MANIFEST)
+    big = (1 << 63) - 1
+    with open(os.path.join(d, "stats", "nsys_nvtx_pushpop_trace.csv"), "w") as f:
+        f.write(HOST_HDR + "0,100,100,0,100,:profile-target,1,1,0,0,1,\n"
+                f"0,1,{big},0,1,:x,1,1,0,0,2,\n0,1,1,0,1,:x,1,1,0,0,3,\n")
+    with open(os.path.join(d, "stats", "nsys_nvtx_gpu_proj_trace.csv"), "w") as f:
+        f.write("")
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "nested-sqlite":
@@ -133,6 +151,8 @@ def main():
         nested_run(int(sys.argv[2]), sys.argv[3])
     elif cmd == "big-int":
         big_int(sys.argv[2], sys.argv[3])
+    elif cmd == "big-run":
+        big_run(sys.argv[2])
     elif cmd == "long-name":
         long_name(int(sys.argv[2]), sys.argv[3])
     else:
