@@ -110,6 +110,16 @@ static int nsys_args(struct app *app, const struct vo *v, size_t n, void *base, 
 	return rc;
 }
 
+/* The analysis warnings about a cap (nesting depth, name length), each
+ * also one line on stderr: the analysis is complete but shortened. */
+static void cap_warnings(const struct nsys_jv *analysis)
+{
+	const struct nsys_jv *w = nsys_jv_get(analysis, "warnings");
+	for (size_t i = 0; w && w->kind == NSYS_JARR && i < w->n; i++)
+		if (w->items[i]->kind == NSYS_JSTR && nsys_warning_is_cap(w->items[i]->s))
+			fprintf(stderr, "gpuprof: warning: %s\n", w->items[i]->s);
+}
+
 static int analyze(struct app *app, int argc, char **argv)
 {
 	struct analyze_args aa = {0};
@@ -148,6 +158,8 @@ static int analyze(struct app *app, int argc, char **argv)
 		rc = nsys_analyze_csv_dir(&a, run_dir, manifest, version, &out, &e);
 	if (!rc)
 		rc = write_json(app, jpath, out, &e);
+	if (!rc)
+		cap_warnings(out);
 	if (rc) {
 		rc = app_fail(app, &e);
 	} else {
@@ -167,6 +179,7 @@ static int write_view(struct app *app, struct view *v)
 	const struct nsys_jv *json = view_json(v);
 	if (json) {
 		nsys_jv_write(app->out, json);
+		cap_warnings(json);
 		return 0;
 	}
 	struct report *r = rep_open(app->out, app->format);

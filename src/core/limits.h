@@ -22,4 +22,12 @@
 #define LIM_YAML_EXPANDED (16u << 20)
 #define LIM_YAML_DEPTH 64 /* nesting of sequences and mappings */
 
+/* Nsight Systems: scope levels of an NVTX scoped name below the harness
+ * ranges (deeper ranges are pooled under one level named LIM_NAME_ELLIPSIS), and the bytes of a
+ * name as printed (scoped names, kernel/API/range names; a longer one is cut
+ * and ends in LIM_NAME_ELLIPSIS). */
+#define LIM_NVTX_DEPTH 64
+#define LIM_NAME_BYTES 4096
+#define LIM_NAME_ELLIPSIS "\xe2\x80\xa6" /* U+2026, the marker of a cut name */
+
 #endif

@@ -7,191 +7,35 @@
  * repeated names by their ancestry below the harness ranges, and summarize.
  * Groups are ordered the way Python orders tuples of strings (element-wise,
  * a prefix first), not by the joined name: a space sorts before '.'.
- * Lookups go through sorted key arrays, so the cost is O(n log n) in ranges
- * plus the depth of each scope walk.
+ * Lookups go through sorted key arrays; each range's scope path is one
+ * node of an interned path tree (nsys/scope.h), found from its parent's in
+ * O(1), so time and memory are O(n log n) in ranges however deep they nest.
+ * Scope paths past LIM_NVTX_DEPTH levels are pooled and printed names cut
+ * to LIM_NAME_BYTES; a warning counts the ranges concerned. Every sum of
+ * input values is checked: an overflow is an error naming the row.
  */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/cmp.h"
+#include "core/limits.h"
 #include "core/sort.h"
 #include "nsys/nsys.h"
-
-struct key_ix {
-	int64_t pid, tid, id;
-	size_t idx;
-};
-
-static int key_cmp(const struct key_ix *x, const struct key_ix *y)
-{
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return 0;
-}
-
-static int key_sort_cmp(const void *a, const void *b)
-{
-	int c = key_cmp(a, b);
-	if (c)
-		return c;
-	size_t i = ((const struct key_ix *)a)->idx, j = ((const struct key_ix *)b)->idx;
-	return (i > j) - (i < j);
-}
-
-/* A sorted key index over a range list (or a subset: harness keys). */
-struct keyset {
-	struct key_ix *v;
-	size_t n;
-};
-
-static int keyset_build(struct arena *a, const struct nsys_ranges *r, const size_t *subset,
-			size_t nsub, struct keyset *ks)
-{
-	size_t n = subset ? nsub : r->n;
-	ks->n = n;
-	ks->v = arena_array(a, n ? n : 1, sizeof *ks->v);
-	if (!ks->v)
-		return -1;
-	for (size_t k = 0; k < n; k++) {
-		size_t i = subset ? subset[k] : k;
-		ks->v[k] = (struct key_ix){r->v[i].pid, r->v[i].tid, r->v[i].id, i};
-	}
-	gp_qsort(ks->v, n, sizeof *ks->v, key_sort_cmp);
-	return 0;
-}
-
-/* Index of the range with this key (the last one, as a Python dict built
- * over the list keeps), or SIZE_MAX. */
-static size_t keyset_find(const struct keyset *ks, int64_t pid, int64_t tid, int64_t id)
-{
-	struct key_ix want = {pid, tid, id, 0};
-	size_t lo = 0, hi = ks->n;
-	while (lo < hi) { /* first index with key > want */
-		size_t mid = lo + (hi - lo) / 2;
-		if (key_cmp(&ks->v[mid], &want) <= 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || key_cmp(&ks->v[lo - 1], &want))
-		return SIZE_MAX;
-	return ks->v[lo - 1].idx;
-}
-
-struct path {
-	const char **names;
-	size_t n;
-};
-
-/* Scope walk context over one list. */
-struct scope {
-	const struct nsys_ranges *r;
-	struct keyset by_key;
-	const struct keyset *harness;
-	uint32_t *stamp; /* per range: the walk that last visited it */
-	uint32_t walk;
-};
-
-/* The scope path of range i (nsys.md 2.4 step 4). */
-static int scope_path(struct arena *a, struct scope *s, size_t i, struct path *out, struct err *e)
-{
-	size_t cap = 8, n = 0;
-	const char **rev = arena_array(a, cap, sizeof *rev);
-	if (!rev)
-		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
-	s->walk++;
-	size_t cur = i;
-	while (cur != SIZE_MAX) {
-		const struct nsys_range *g = &s->r->v[cur];
-		if (s->stamp[cur] == s->walk)
-			return err_set(e, ERR_FORMAT, NULL, -1,
-				       "Cycle in NVTX range hierarchy at (%lld, %lld, %lld).",
-				       (long long)g->pid, (long long)g->tid, (long long)g->id);
-		s->stamp[cur] = s->walk;
-		if (keyset_find(s->harness, g->pid, g->tid, g->id) != SIZE_MAX)
-			break;
-		if (n == cap) {
-			const char **bigger = arena_array(a, cap * 2, sizeof *bigger);
-			if (!bigger)
-				return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
-			memcpy(bigger, rev, n * sizeof *rev);
-			rev = bigger;
-			cap *= 2;
-		}
-		rev[n++] = g->name;
-		if (!g->has_parent)
-			break;
-		cur = keyset_find(&s->by_key, g->pid, g->tid, g->parent);
-	}
-	if (!n) {
-		rev[0] = s->r->v[i].name;
-		n = 1;
-	}
-	for (size_t k = 0; k < n / 2; k++) {
-		const char *t = rev[k];
-		rev[k] = rev[n - 1 - k];
-		rev[n - 1 - k] = t;
-	}
-	out->names = rev;
-	out->n = n;
-	return 0;
-}
-
-static int scope_init(struct arena *a, struct scope *s, const struct nsys_ranges *r,
-		      const struct keyset *harness)
-{
-	memset(s, 0, sizeof *s);
-	s->r = r;
-	s->harness = harness;
-	s->stamp = arena_zalloc(a, (r->n ? r->n : 1) * sizeof *s->stamp);
-	return !s->stamp || keyset_build(a, r, NULL, 0, &s->by_key) ? -1 : 0;
-}
-
-static int path_cmp(const struct path *x, const struct path *y)
-{
-	for (size_t k = 0; k < x->n && k < y->n; k++) {
-		int c = strcmp(x->names[k], y->names[k]);
-		if (c)
-			return c;
-	}
-	return (x->n > y->n) - (x->n < y->n);
-}
-
-static const char *path_join(struct arena *a, const struct path *p)
-{
-	size_t len = 0;
-	for (size_t k = 0; k < p->n; k++)
-		len += strlen(p->names[k]) + 1;
-	char *s = arena_alloc(a, len + 1), *o = s;
-	if (!s)
-		return NULL;
-	for (size_t k = 0; k < p->n; k++) {
-		if (k)
-			*o++ = '.';
-		size_t l = strlen(p->names[k]);
-		memcpy(o, p->names[k], l);
-		o += l;
-	}
-	*o = 0;
-	return s;
-}
+#include "nsys/scope.h"
 
 /* One member of a group: range index plus its path. */
 struct member {
 	size_t idx;
-	struct path path;
+	uint32_t rank; /* of its path, in tuple order */
+	uint32_t node; /* its path */
 	const char *style;
 };
 
 static int member_cmp(const void *a, const void *b)
 {
 	const struct member *x = a, *y = b;
-	int c = path_cmp(&x->path, &y->path);
+	int c = (x->rank > y->rank) - (x->rank < y->rank);
 	if (!c && x->style && y->style)
 		c = strcmp(x->style, y->style);
 	if (!c)
@@ -201,8 +45,7 @@ static int member_cmp(const void *a, const void *b)
 
 static bool same_group(const struct member *x, const struct member *y)
 {
-	return !path_cmp(&x->path, &y->path) &&
-	       (!x->style || !y->style || !strcmp(x->style, y->style));
+	return x->node == y->node && (!x->style || !y->style || !strcmp(x->style, y->style));
 }
 
 /* "iteration N" in full, N decimal digits that fit an int64. */
@@ -262,18 +105,51 @@ const char *nsys_version_warning(struct arena *a, const char *version)
 	return arena_strndup(a, buf, strlen(buf));
 }
 
-/* Python's repr of a sorted list of ints: "[0, 1]". */
-static const char *int_list(struct arena *a, const int64_t *v, size_t n)
+/* Per-iteration record. */
+struct iter {
+	int64_t index;
+	size_t host, gpu; /* range indexes or SIZE_MAX */
+};
+
+/* Python's repr of a sorted list of ints: "[0, 1]", for the first n of
+ * all: a longer list shows NSYS_LIST_MAX of them, then the marker and the
+ * count ("[0, 1, ..., 999, \u2026] (5000 in all)"). */
+#define NSYS_LIST_MAX 1000
+static const char *int_list(struct arena *a, const int64_t *v, size_t n, uint64_t all)
 {
-	size_t cap = 3 + n * 22;
+	size_t cap = 64 + n * 22;
 	char *s = arena_alloc(a, cap);
 	if (!s)
 		return NULL;
 	size_t o = (size_t)snprintf(s, cap, "[");
 	for (size_t i = 0; i < n; i++)
 		o += (size_t)snprintf(s + o, cap - o, "%s%lld", i ? ", " : "", (long long)v[i]);
-	snprintf(s + o, cap - o, "]");
+	if (all > n)
+		snprintf(s + o, cap - o, ", " LIM_NAME_ELLIPSIS "] (%llu in all)",
+			 (unsigned long long)all);
+	else
+		snprintf(s + o, cap - o, "]");
 	return s;
+}
+
+/* The first NSYS_LIST_MAX indexes of [0, n) no iteration has into miss,
+ * their count in *nmiss and the count of all in *all. */
+static void missing_indexes(const struct iter *it, size_t nit, int64_t n, int64_t *miss,
+			    size_t *nmiss, uint64_t *all)
+{
+	uint64_t have = 0;
+	for (size_t k = 0; k < nit; k++)
+		have += it[k].index >= 0 && it[k].index < n;
+	*all = n > 0 ? (uint64_t)n - have : 0;
+	*nmiss = 0;
+	size_t k = 0;
+	for (int64_t i = 0; i < n && *nmiss < NSYS_LIST_MAX; i++) {
+		while (k < nit && it[k].index < i)
+			k++;
+		if (k < nit && it[k].index == i)
+			continue;
+		miss[(*nmiss)++] = i;
+	}
 }
 
 static int add_warning(struct arena *a, struct nsys_jv *w, const char *fmt_a, const char *arg,
@@ -286,12 +162,6 @@ static int add_warning(struct arena *a, struct nsys_jv *w, const char *fmt_a, co
 	snprintf(s, len, "%s%s%s", fmt_a, arg, fmt_b);
 	return nsys_jv_push(a, w, nsys_jv_str(a, s));
 }
-
-/* Per-iteration record. */
-struct iter {
-	int64_t index;
-	size_t host, gpu; /* range indexes or SIZE_MAX */
-};
 
 static int iter_cmp(const void *x, const void *y)
 {
@@ -340,30 +210,53 @@ static struct nsys_jv *run_object(struct arena *a, const struct nsys_jv *m)
 	return rc ? NULL : run;
 }
 
-static struct nsys_jv *summary_of(struct arena *a, const struct nsys_range *v,
-				  const struct member *m, size_t n, size_t off)
+/* The error for range i of r whose value `what` does not fit the 64-bit
+ * total of its group: the file and the row it was read from. */
+static int range_overflow(struct err *e, const struct nsys_ranges *r, size_t i, const char *what)
 {
-	int64_t *vals = arena_array(a, n, sizeof *vals);
-	if (!vals)
-		return NULL;
-	for (size_t k = 0; k < n; k++)
-		vals[k] = *(const int64_t *)((const char *)&v[m[k].idx] + off);
-	return nsys_summary(a, vals, n);
+	long long row = (long long)r->v[i].row;
+	if (r->table)
+		return err_set(e, ERR_FORMAT, r->path, -1,
+			       "%s row %lld: its %s does not fit the 64-bit total of its group "
+			       "(expected values whose sum stays within +-2^63)",
+			       r->table, row, what);
+	return err_set(e, ERR_FORMAT, r->path, -1,
+		       "line %lld: its %s does not fit the 64-bit total of its group (expected "
+		       "values whose sum stays within +-2^63)",
+		       row, what);
 }
 
-static struct nsys_jv *iter_summary(struct arena *a, const struct nsys_range *v,
-				    const struct iter *it, size_t n, bool gpu, size_t off)
+/* The value at byte offset off of range i. */
+static int64_t field_at(const struct nsys_ranges *r, size_t i, size_t off)
 {
+	return *(const int64_t *)((const char *)&r->v[i] + off);
+}
+
+/* The total of field off over ranges idx[0..n), checked. */
+static int checked_total(const struct nsys_ranges *r, const size_t *idx, size_t n, size_t off,
+			 const char *what, int64_t *total, struct err *e)
+{
+	*total = 0;
+	for (size_t k = 0; k < n; k++)
+		if (!nsys_add(total, field_at(r, idx[k], off)))
+			return range_overflow(e, r, idx[k], what);
+	return 0;
+}
+
+/* S(field off) over ranges idx[0..n) into *out (null when n is 0). */
+static int summary_at(struct arena *a, const struct nsys_ranges *r, const size_t *idx, size_t n,
+		      size_t off, const char *what, struct nsys_jv **out, struct err *e)
+{
+	int64_t total;
+	if (checked_total(r, idx, n, off, what, &total, e))
+		return e ? e->code : ERR_FORMAT;
 	int64_t *vals = arena_array(a, n ? n : 1, sizeof *vals);
-	size_t k = 0;
 	if (!vals)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		size_t r = gpu ? it[i].gpu : it[i].host;
-		if (r != SIZE_MAX)
-			vals[k++] = *(const int64_t *)((const char *)&v[r] + off);
-	}
-	return k ? nsys_summary(a, vals, k) : nsys_jv_null(a);
+		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	for (size_t k = 0; k < n; k++)
+		vals[k] = field_at(r, idx[k], off);
+	*out = n ? nsys_summary(a, vals, n) : nsys_jv_null(a);
+	return *out ? 0 : err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
 }
 
 #define OOM() err_set(e, ERR_NOMEM, NULL, -1, "out of memory")
@@ -375,10 +268,14 @@ struct analysis {
 	const char *capture;
 	struct iter *it; /* measured iterations, by index */
 	size_t nit;
-	struct keyset harness, iter_keys;
-	struct scope hs, gs;
+	struct nsys_keyset harness, iter_keys;
+	struct nsys_scopes tree; /* every scope path, host and GPU */
+	struct nsys_scope hs, gs;
 	struct member *hm, *gm; /* host and GPU group members, sorted by group */
 	size_t nhm, ngm;
+	size_t *idx;		    /* room for the range indexes of one group */
+	size_t pooled, pooled_host; /* members past LIM_NVTX_DEPTH (all, host ones) */
+	size_t cut;		    /* names cut to LIM_NAME_BYTES */
 	bool host_has_capture, gpu_has_capture;
 	int64_t *missing_gpu; /* indexes of iterations without a GPU projection */
 	size_t nmissing_gpu;
@@ -427,20 +324,20 @@ static int find_iterations(struct analysis *an, struct err *e)
 				       (long long)it[i].index);
 	an->it = it;
 	an->nit = nit;
-	if (keyset_build(a, host, harness_ix, nharness, &an->harness) ||
-	    keyset_build(a, host, harness_ix + 1, nharness - 1, &an->iter_keys))
+	if (nsys_keyset_build(a, host, harness_ix, nharness, &an->harness) ||
+	    nsys_keyset_build(a, host, harness_ix + 1, nharness - 1, &an->iter_keys))
 		return OOM();
 	return 0;
 }
 
-/* Step 5: the host ranges but the iterations, with their scope paths,
- * sorted into groups. */
+/* Step 5: the host ranges but the iterations, with their scope paths
+ * (sorted into groups once every path is known, by sort_members). */
 static int host_members(struct analysis *an, struct err *e)
 {
 	struct arena *a = an->a;
 	const struct nsys_ranges *host = an->host;
-	if (scope_init(a, &an->hs, host, &an->harness) ||
-	    scope_init(a, &an->gs, an->gpu, &an->harness))
+	if (nsys_scope_init(a, &an->hs, host, &an->harness, &an->tree) ||
+	    nsys_scope_init(a, &an->gs, an->gpu, &an->harness, &an->tree))
 		return OOM();
 	struct member *hm = arena_array(a, host->n + 1, sizeof *hm);
 	if (!hm)
@@ -448,14 +345,13 @@ static int host_members(struct analysis *an, struct err *e)
 	size_t nhm = 0;
 	for (size_t i = 0; i < host->n; i++) {
 		const struct nsys_range *g = &host->v[i];
-		if (keyset_find(&an->iter_keys, g->pid, g->tid, g->id) != SIZE_MAX)
+		if (nsys_keyset_find(&an->iter_keys, g->pid, g->tid, g->id) != SIZE_MAX)
 			continue;
-		hm[nhm] = (struct member){i, {0}, NULL};
-		if (scope_path(a, &an->hs, i, &hm[nhm].path, e))
+		hm[nhm] = (struct member){i, 0, 0, NULL};
+		if (nsys_scope_path(&an->hs, i, &hm[nhm].node, e))
 			return e ? e->code : ERR_FORMAT;
 		nhm++;
 	}
-	gp_qsort(hm, nhm, sizeof *hm, member_cmp);
 	an->hm = hm;
 	an->nhm = nhm;
 	return 0;
@@ -474,7 +370,7 @@ static int gpu_members(struct analysis *an, struct err *e)
 	size_t ngm = 0;
 	for (size_t i = 0; i < gpu->n; i++) {
 		const struct nsys_range *g = &gpu->v[i];
-		size_t hi = keyset_find(&an->iter_keys, g->pid, g->tid, g->id);
+		size_t hi = nsys_keyset_find(&an->iter_keys, g->pid, g->tid, g->id);
 		if (hi != SIZE_MAX) {
 			int64_t idx;
 			iteration_index(an->host->v[hi].name, &idx);
@@ -486,149 +382,200 @@ static int gpu_members(struct analysis *an, struct err *e)
 			t->gpu = i;
 			continue;
 		}
-		gm[ngm] = (struct member){i, {0}, g->style ? g->style : ""};
-		size_t hk = keyset_find(&an->hs.by_key, g->pid, g->tid, g->id);
-		int rc = hk != SIZE_MAX ? scope_path(a, &an->hs, hk, &gm[ngm].path, e)
-					: scope_path(a, &an->gs, i, &gm[ngm].path, e);
+		gm[ngm] = (struct member){i, 0, 0, g->style ? g->style : ""};
+		size_t hk = nsys_keyset_find(&an->hs.by_key, g->pid, g->tid, g->id);
+		int rc = hk != SIZE_MAX ? nsys_scope_path(&an->hs, hk, &gm[ngm].node, e)
+					: nsys_scope_path(&an->gs, i, &gm[ngm].node, e);
 		if (rc)
 			return rc;
 		ngm++;
 	}
-	gp_qsort(gm, ngm, sizeof *gm, member_cmp);
 	an->gm = gm;
 	an->ngm = ngm;
 	return 0;
 }
 
-/* The "host_ranges" entries, one per group, into hr; -1 when out of memory. */
-static int host_groups(struct analysis *an, struct nsys_jv *hr)
+/* Ranks the paths in tuple order and sorts both member lists into groups;
+ * counts the members whose path was pooled. */
+static int sort_members(struct analysis *an, struct err *e)
+{
+	an->idx = arena_array(an->a, an->nhm + an->ngm + 1, sizeof *an->idx);
+	if (!an->idx || nsys_scopes_rank(&an->tree))
+		return OOM();
+	struct member *lists[2] = {an->hm, an->gm};
+	size_t ns[2] = {an->nhm, an->ngm};
+	for (int l = 0; l < 2; l++) {
+		for (size_t k = 0; k < ns[l]; k++) {
+			const struct nsys_scope_node *nd = &an->tree.v[lists[l][k].node];
+			lists[l][k].rank = nd->rank;
+			an->pooled += nd->pooled;
+		}
+		gp_qsort(lists[l], ns[l], sizeof *lists[l], member_cmp);
+		if (!l)
+			an->pooled_host = an->pooled;
+	}
+	return 0;
+}
+
+/* The end of the group that starts at m[s], and its members' range
+ * indexes in an->idx. */
+static size_t group_end(struct analysis *an, const struct member *m, size_t n, size_t s)
+{
+	size_t t = s;
+	while (t < n && same_group(&m[s], &m[t])) {
+		an->idx[t - s] = m[t].idx;
+		t++;
+	}
+	return t;
+}
+
+/* The group's name: its path joined, cut to LIM_NAME_BYTES (counted). */
+static const char *group_name(struct analysis *an, uint32_t node)
+{
+	bool cut = false;
+	const char *name = nsys_scopes_join(&an->tree, an->a, node, &cut);
+	an->cut += cut;
+	return name;
+}
+
+#define OFF(f) offsetof(struct nsys_range, f)
+
+/* The "host_ranges" entries, one per group, into hr. */
+static int host_groups(struct analysis *an, struct nsys_jv *hr, struct err *e)
 {
 	struct arena *a = an->a;
 	const struct nsys_ranges *host = an->host;
-	const struct member *hm = an->hm;
 	for (size_t s = 0; s < an->nhm;) {
-		size_t t = s + 1;
-		while (t < an->nhm && same_group(&hm[s], &hm[t]))
-			t++;
-		struct nsys_jv *o = nsys_jv_new(a, NSYS_JOBJ);
-		const char *name = path_join(a, &hm[s].path);
+		size_t t = group_end(an, an->hm, an->nhm, s), n = t - s;
+		struct nsys_jv *o = nsys_jv_new(a, NSYS_JOBJ), *inc = NULL, *exc = NULL;
+		const char *name = group_name(an, an->hm[s].node);
 		int64_t child = 0;
-		for (size_t k = s; k < t; k++)
-			child += host->v[hm[k].idx].dur_child;
 		if (!o || !name)
-			return -1;
-		an->host_has_capture |= !strcmp(name, an->capture);
+			return OOM();
+		if (checked_total(host, an->idx, n, OFF(dur_child), "DurChild", &child, e) ||
+		    summary_at(a, host, an->idx, n, OFF(dur), "Duration", &inc, e) ||
+		    summary_at(a, host, an->idx, n, OFF(dur_nonchild), "DurNonChild", &exc, e))
+			return e ? e->code : ERR_FORMAT;
+		an->host_has_capture |= nsys_scopes_equal(&an->tree, an->hm[s].node, an->capture);
 		int rc = nsys_jv_set(a, o, "name", nsys_jv_str(a, name));
-		rc |= nsys_jv_set(a, o, "instances", nsys_jv_int(a, (int64_t)(t - s)));
-		rc |= nsys_jv_set(
-		    a, o, "inclusive",
-		    summary_of(a, host->v, hm + s, t - s, offsetof(struct nsys_range, dur)));
-		rc |= nsys_jv_set(a, o, "exclusive",
-				  summary_of(a, host->v, hm + s, t - s,
-					     offsetof(struct nsys_range, dur_nonchild)));
+		rc |= nsys_jv_set(a, o, "instances", nsys_jv_int(a, (int64_t)n));
+		rc |= nsys_jv_set(a, o, "inclusive", inc);
+		rc |= nsys_jv_set(a, o, "exclusive", exc);
 		rc |= nsys_jv_set(a, o, "child_total_ns", nsys_jv_int(a, child));
 		if (rc || nsys_jv_push(a, hr, o))
-			return -1;
+			return OOM();
 		s = t;
 	}
 	return 0;
 }
 
-/* The "gpu_projected_ranges" entries, one per group, into gr; -1 when out
- * of memory. */
-static int gpu_groups(struct analysis *an, struct nsys_jv *gr)
+/* The "gpu_projected_ranges" entries, one per group, into gr. */
+static int gpu_groups(struct analysis *an, struct nsys_jv *gr, struct err *e)
 {
 	struct arena *a = an->a;
 	const struct nsys_ranges *gpu = an->gpu;
-	const struct member *gm = an->gm;
 	for (size_t s = 0; s < an->ngm;) {
-		size_t t = s + 1;
-		while (t < an->ngm && same_group(&gm[s], &gm[t]))
-			t++;
-		struct nsys_jv *o = nsys_jv_new(a, NSYS_JOBJ);
-		const char *name = path_join(a, &gm[s].path);
+		size_t t = group_end(an, an->gm, an->ngm, s), n = t - s;
+		struct nsys_jv *o = nsys_jv_new(a, NSYS_JOBJ), *proj = NULL;
+		const char *name = group_name(an, an->gm[s].node);
 		int64_t orig = 0, ops = 0;
-		for (size_t k = s; k < t; k++) {
-			orig += gpu->v[gm[k].idx].orig_dur;
-			ops += gpu->v[gm[k].idx].num_ops;
-		}
 		if (!o || !name)
-			return -1;
-		an->gpu_has_capture |= !strcmp(name, an->capture);
+			return OOM();
+		if (checked_total(gpu, an->idx, n, OFF(orig_dur), "Orig Duration", &orig, e) ||
+		    checked_total(gpu, an->idx, n, OFF(num_ops), "NumGPUOps", &ops, e) ||
+		    summary_at(a, gpu, an->idx, n, OFF(proj_dur), "Projected Duration", &proj, e))
+			return e ? e->code : ERR_FORMAT;
+		an->gpu_has_capture |= nsys_scopes_equal(&an->tree, an->gm[s].node, an->capture);
 		int rc = nsys_jv_set(a, o, "name", nsys_jv_str(a, name));
-		rc |= nsys_jv_set(a, o, "style", nsys_jv_str(a, gm[s].style));
-		rc |= nsys_jv_set(a, o, "instances", nsys_jv_int(a, (int64_t)(t - s)));
-		rc |= nsys_jv_set(
-		    a, o, "projected",
-		    summary_of(a, gpu->v, gm + s, t - s, offsetof(struct nsys_range, proj_dur)));
+		rc |= nsys_jv_set(a, o, "style", nsys_jv_str(a, an->gm[s].style));
+		rc |= nsys_jv_set(a, o, "instances", nsys_jv_int(a, (int64_t)n));
+		rc |= nsys_jv_set(a, o, "projected", proj);
 		rc |= nsys_jv_set(a, o, "host_total_ns", nsys_jv_int(a, orig));
 		rc |= nsys_jv_set(a, o, "gpu_operation_count", nsys_jv_int(a, ops));
 		if (rc || nsys_jv_push(a, gr, o))
-			return -1;
+			return OOM();
 		s = t;
 	}
 	return 0;
+}
+
+/* One iteration's "host" or "gpu_projection" object (null without one). */
+static struct nsys_jv *iter_object(struct arena *a, const struct nsys_range *r, bool gpu)
+{
+	if (!r)
+		return nsys_jv_null(a);
+	struct nsys_jv *o = nsys_jv_new(a, NSYS_JOBJ);
+	static const char *const keys[2][3] = {
+	    {"inclusive_ns", "exclusive_ns", "child_total_ns"},
+	    {"projected_ns", "host_range_total_ns", "gpu_operation_count"}};
+	int64_t v[2][3] = {{r->dur, r->dur_nonchild, r->dur_child},
+			   {r->proj_dur, r->orig_dur, r->num_ops}};
+	int rc = !o;
+	for (int k = 0; !rc && k < 3; k++)
+		rc |= nsys_jv_set(a, o, keys[gpu][k], nsys_jv_int(a, v[gpu][k]));
+	return rc ? NULL : o;
+}
+
+/* The "iteration_summary" object into *sum; an->idx holds the host range
+ * indexes of the iterations (nhost of them), then ngpu GPU ones. */
+static int iter_summary(struct analysis *an, size_t nhost, size_t ngpu, struct nsys_jv **sum,
+			struct err *e)
+{
+	struct arena *a = an->a;
+	struct nsys_jv *s = nsys_jv_new(a, NSYS_JOBJ), *hi = NULL, *he = NULL, *gp = NULL;
+	if (!s)
+		return OOM();
+	const size_t *gidx = an->idx + nhost;
+	if (summary_at(a, an->host, an->idx, nhost, OFF(dur), "Duration", &hi, e) ||
+	    summary_at(a, an->host, an->idx, nhost, OFF(dur_nonchild), "DurNonChild", &he, e) ||
+	    summary_at(a, an->gpu, gidx, ngpu, OFF(proj_dur), "Projected Duration", &gp, e))
+		return e ? e->code : ERR_FORMAT;
+	int rc = nsys_jv_set(a, s, "iterations", nsys_jv_int(a, (int64_t)an->nit));
+	rc |= nsys_jv_set(a, s, "host_iterations", nsys_jv_int(a, (int64_t)nhost));
+	rc |= nsys_jv_set(a, s, "gpu_projected_iterations", nsys_jv_int(a, (int64_t)ngpu));
+	rc |= nsys_jv_set(a, s, "host_inclusive", hi);
+	rc |= nsys_jv_set(a, s, "host_exclusive", he);
+	rc |= nsys_jv_set(a, s, "gpu_projected", gp);
+	*sum = s;
+	return rc ? OOM() : 0;
 }
 
 /* Step 7: the "iterations" entries into its and the "iteration_summary"
  * object into *sum (host and GPU indexes are the same set: GPU rows are
  * only iterations through a host key); notes the iterations without a GPU
- * projection. -1 when out of memory. */
-static int iterations_json(struct analysis *an, struct nsys_jv *its, struct nsys_jv **sum)
+ * projection. */
+static int iterations_json(struct analysis *an, struct nsys_jv *its, struct nsys_jv **sum,
+			   struct err *e)
 {
 	struct arena *a = an->a;
-	const struct nsys_ranges *host = an->host, *gpu = an->gpu;
 	const struct iter *it = an->it;
 	size_t nit = an->nit, nhost = 0, ngpu = 0;
 	an->missing_gpu = arena_array(a, nit + 1, sizeof *an->missing_gpu);
-	if (!an->missing_gpu)
-		return -1;
+	size_t *gidx = arena_array(a, nit + 1, sizeof *gidx);
+	an->idx = arena_array(a, 2 * nit + 1, sizeof *an->idx);
+	if (!an->missing_gpu || !gidx || !an->idx)
+		return OOM();
 	for (size_t i = 0; i < nit; i++) {
 		struct nsys_jv *o = nsys_jv_new(a, NSYS_JOBJ);
 		if (!o)
-			return -1;
-		int rc = nsys_jv_set(a, o, "index", nsys_jv_int(a, it[i].index));
-		struct nsys_jv *h = nsys_jv_null(a), *g = nsys_jv_null(a);
-		if (it[i].host != SIZE_MAX) {
-			const struct nsys_range *r = &host->v[it[i].host];
-			h = nsys_jv_new(a, NSYS_JOBJ);
-			rc |= nsys_jv_set(a, h, "inclusive_ns", nsys_jv_int(a, r->dur));
-			rc |= nsys_jv_set(a, h, "exclusive_ns", nsys_jv_int(a, r->dur_nonchild));
-			rc |= nsys_jv_set(a, h, "child_total_ns", nsys_jv_int(a, r->dur_child));
-			nhost++;
-		}
-		if (it[i].gpu != SIZE_MAX) {
-			const struct nsys_range *r = &gpu->v[it[i].gpu];
-			g = nsys_jv_new(a, NSYS_JOBJ);
-			rc |= nsys_jv_set(a, g, "projected_ns", nsys_jv_int(a, r->proj_dur));
-			rc |= nsys_jv_set(a, g, "host_range_total_ns", nsys_jv_int(a, r->orig_dur));
-			rc |= nsys_jv_set(a, g, "gpu_operation_count", nsys_jv_int(a, r->num_ops));
-			ngpu++;
-		} else {
+			return OOM();
+		bool h = it[i].host != SIZE_MAX, g = it[i].gpu != SIZE_MAX;
+		if (h)
+			an->idx[nhost++] = it[i].host;
+		if (g)
+			gidx[ngpu++] = it[i].gpu;
+		else
 			an->missing_gpu[an->nmissing_gpu++] = it[i].index;
-		}
-		rc |= nsys_jv_set(a, o, "host", h);
-		rc |= nsys_jv_set(a, o, "gpu_projection", g);
+		int rc = nsys_jv_set(a, o, "index", nsys_jv_int(a, it[i].index));
+		rc |= nsys_jv_set(a, o, "host",
+				  iter_object(a, h ? &an->host->v[it[i].host] : NULL, false));
+		rc |= nsys_jv_set(a, o, "gpu_projection",
+				  iter_object(a, g ? &an->gpu->v[it[i].gpu] : NULL, true));
 		if (rc || nsys_jv_push(a, its, o))
-			return -1;
+			return OOM();
 	}
-	struct nsys_jv *s = nsys_jv_new(a, NSYS_JOBJ);
-	if (!s)
-		return -1;
-	int rc = nsys_jv_set(a, s, "iterations", nsys_jv_int(a, (int64_t)nit));
-	rc |= nsys_jv_set(a, s, "host_iterations", nsys_jv_int(a, (int64_t)nhost));
-	rc |= nsys_jv_set(a, s, "gpu_projected_iterations", nsys_jv_int(a, (int64_t)ngpu));
-	rc |=
-	    nsys_jv_set(a, s, "host_inclusive",
-			iter_summary(a, host->v, it, nit, false, offsetof(struct nsys_range, dur)));
-	rc |= nsys_jv_set(
-	    a, s, "host_exclusive",
-	    iter_summary(a, host->v, it, nit, false, offsetof(struct nsys_range, dur_nonchild)));
-	rc |= nsys_jv_set(
-	    a, s, "gpu_projected",
-	    iter_summary(a, gpu->v, it, nit, true, offsetof(struct nsys_range, proj_dur)));
-	*sum = s;
-	return rc ? -1 : 0;
+	memcpy(an->idx + nhost, gidx, ngpu * sizeof *gidx);
+	return iter_summary(an, nhost, ngpu, sum, e);
 }
 
 /* Step 9: the warnings, in the contract's order; nonzero when out of
@@ -647,34 +594,54 @@ static int warnings_json(struct analysis *an, const struct nsys_jv *manifest,
 	const struct nsys_jv *want = nsys_jv_get(wl, "iterations");
 	if (want && want->kind == NSYS_JINT) {
 		int64_t n = want->i;
-		int64_t *miss = arena_array(a, (size_t)(n > 0 ? n : 1), sizeof *miss);
+		int64_t *miss = arena_array(a, NSYS_LIST_MAX, sizeof *miss);
 		int64_t *extra = arena_array(a, an->nit + 1, sizeof *extra);
 		size_t nmiss = 0, nextra = 0;
+		uint64_t all_miss;
 		if (!miss || !extra)
 			return -1;
-		for (int64_t i = 0; i < n; i++)
-			if (!iter_find(an->it, an->nit, i))
-				miss[nmiss++] = i;
+		missing_indexes(an->it, an->nit, n, miss, &nmiss, &all_miss);
 		for (size_t i = 0; i < an->nit; i++)
 			if (an->it[i].index >= n)
 				extra[nextra++] = an->it[i].index;
 		if (nmiss)
 			rc |= add_warning(a, w, "Missing expected iteration indexes: ",
-					  int_list(a, miss, nmiss), ".");
+					  int_list(a, miss, nmiss, all_miss), ".");
 		if (nextra)
 			rc |= add_warning(a, w, "Unexpected iteration indexes: ",
-					  int_list(a, extra, nextra), ".");
+					  int_list(a, extra,
+						   nextra < NSYS_LIST_MAX ? nextra : NSYS_LIST_MAX,
+						   nextra),
+					  ".");
 	}
 	/* every iteration comes from a host range, so none lacks one */
-	if (an->nmissing_gpu)
-		rc |= add_warning(a, w, "Missing GPU projections for iterations: ",
-				  int_list(a, an->missing_gpu, an->nmissing_gpu), ".");
+	size_t nmg = an->nmissing_gpu;
+	if (nmg)
+		rc |= add_warning(
+		    a, w, "Missing GPU projections for iterations: ",
+		    int_list(a, an->missing_gpu, nmg < NSYS_LIST_MAX ? nmg : NSYS_LIST_MAX, nmg),
+		    ".");
 	if (!an->host_has_capture)
 		rc |= add_warning(a, w, "Host report does not contain capture range '", an->capture,
 				  "'.");
 	if (!an->gpu_has_capture)
 		rc |= add_warning(a, w, "GPU projection report does not contain capture range '",
 				  an->capture, "'.");
+	char buf[300];
+	if (an->pooled) {
+		snprintf(buf, sizeof buf,
+			 NSYS_WARN_DEPTH " (%d levels); %zu host ranges and %zu GPU projections "
+					 "are pooled under '%s'.",
+			 LIM_NVTX_DEPTH, an->pooled_host, an->pooled - an->pooled_host,
+			 LIM_NAME_ELLIPSIS);
+		rc |= nsys_jv_push(a, w, nsys_jv_str(a, arena_strndup(a, buf, strlen(buf))));
+	}
+	if (an->cut) {
+		snprintf(buf, sizeof buf,
+			 NSYS_WARN_NAME " (%d bytes); %zu names are cut and end in '%s'.",
+			 LIM_NAME_BYTES, an->cut, LIM_NAME_ELLIPSIS);
+		rc |= nsys_jv_push(a, w, nsys_jv_str(a, arena_strndup(a, buf, strlen(buf))));
+	}
 	return rc;
 }
 
@@ -691,34 +658,26 @@ static struct nsys_jv *provenance_object(struct arena *a, const struct nsys_prov
 	return rc ? NULL : p;
 }
 
-int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct nsys_ranges *host,
-		 const struct nsys_ranges *gpu, const struct nsys_provenance *prov,
-		 struct nsys_jv **out, struct err *e)
+/* Steps 5-9 as the analysis.json tree into *out. */
+static int analysis_tree(struct analysis *an, const struct nsys_jv *manifest,
+			 const struct nsys_provenance *prov, struct nsys_jv **out, struct err *e)
 {
-	const struct nsys_jv *cr = nsys_jv_get(manifest, "capture_range");
-	if (!cr || cr->kind != NSYS_JSTR)
-		return err_set(e, ERR_FORMAT, NULL, -1,
-			       "Manifest must define a string capture_range.");
-	struct analysis an = {.a = a, .host = host, .gpu = gpu, .capture = cr->s};
-	int rc = find_iterations(&an, e);
-	if (!rc)
-		rc = host_members(&an, e);
-	if (!rc)
-		rc = gpu_members(&an, e);
-	if (rc)
-		return rc;
-
+	struct arena *a = an->a;
 	struct nsys_jv *root = nsys_jv_new(a, NSYS_JOBJ);
 	struct nsys_jv *hr = nsys_jv_new(a, NSYS_JARR), *gr = nsys_jv_new(a, NSYS_JARR);
-	struct nsys_jv *warns = nsys_jv_new(a, NSYS_JARR);
-	if (!root || !hr || !gr || !warns)
+	struct nsys_jv *warns = nsys_jv_new(a, NSYS_JARR), *its = nsys_jv_new(a, NSYS_JARR);
+	struct nsys_jv *sum = NULL;
+	if (!root || !hr || !gr || !warns || !its)
 		return OOM();
-	if (host_groups(&an, hr) || gpu_groups(&an, gr))
+	int rc = host_groups(an, hr, e);
+	if (!rc)
+		rc = gpu_groups(an, gr, e);
+	if (!rc)
+		rc = iterations_json(an, its, &sum, e);
+	if (rc)
+		return rc;
+	if (warnings_json(an, manifest, prov, warns))
 		return OOM();
-	struct nsys_jv *its = nsys_jv_new(a, NSYS_JARR), *sum = NULL;
-	if (!its || iterations_json(&an, its, &sum) || warnings_json(&an, manifest, prov, warns))
-		return OOM();
-
 	rc = nsys_jv_set(a, root, "schema_version", nsys_jv_int(a, 1));
 	rc |= nsys_jv_set(a, root, "run", run_object(a, manifest));
 	if (prov)
@@ -732,4 +691,34 @@ int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct n
 		return OOM();
 	*out = root;
 	return 0;
+}
+
+int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct nsys_ranges *host,
+		 const struct nsys_ranges *gpu, const struct nsys_provenance *prov,
+		 struct nsys_jv **out, struct err *e)
+{
+	const struct nsys_jv *cr = nsys_jv_get(manifest, "capture_range");
+	if (!cr || cr->kind != NSYS_JSTR)
+		return err_set(e, ERR_FORMAT, NULL, -1,
+			       "Manifest must define a string capture_range.");
+	struct analysis an = {.a = a, .host = host, .gpu = gpu, .capture = cr->s};
+	if (nsys_scopes_init(&an.tree, a))
+		return OOM();
+	int rc = find_iterations(&an, e);
+	if (!rc)
+		rc = host_members(&an, e);
+	if (!rc)
+		rc = gpu_members(&an, e);
+	if (!rc)
+		rc = sort_members(&an, e);
+	if (!rc)
+		rc = analysis_tree(&an, manifest, prov, out, e);
+	nsys_scopes_free(&an.tree);
+	return rc;
+}
+
+bool nsys_warning_is_cap(const char *w)
+{
+	return !strncmp(w, NSYS_WARN_DEPTH, strlen(NSYS_WARN_DEPTH)) ||
+	       !strncmp(w, NSYS_WARN_NAME, strlen(NSYS_WARN_NAME));
 }

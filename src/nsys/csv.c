@@ -57,10 +57,13 @@ int nsys_csv_parse(struct arena *a, const char *path, const char *text, size_t l
 	VEC(const char **) rows = {0};
 	VEC(char) field = {0};
 	VEC(size_t) widths = {0};
+	VEC(int64_t) lines = {0};
+	int64_t line = 1, rec_line = 1;
 	int rc = 0;
 	while (i < len && !rc) {
 		/* one record */
 		fields.n = 0;
+		rec_line = line;
 		for (;;) {
 			field.n = 0;
 			bool quoted = i < len && text[i] == '"';
@@ -68,10 +71,14 @@ int nsys_csv_parse(struct arena *a, const char *path, const char *text, size_t l
 				i++;
 				for (;;) {
 					if (i >= len) {
-						rc = err_set(e, ERR_FORMAT, path, (int64_t)i,
-							     "unterminated quoted field");
+						rc = err_set(
+						    e, ERR_FORMAT, path, (int64_t)i,
+						    "line %lld, column %zu: unterminated "
+						    "quoted field (expected a closing '\"')",
+						    (long long)rec_line, fields.n + 1);
 						break;
 					}
+					line += text[i] == '\n';
 					if (text[i] == '"') {
 						if (i + 1 < len && text[i + 1] == '"') {
 							i += 2;
@@ -110,6 +117,7 @@ int nsys_csv_parse(struct arena *a, const char *path, const char *text, size_t l
 				i++;
 			if (i < len && text[i] == '\n')
 				i++;
+			line++; /* a lone CR ends a record too */
 			break;
 		}
 		if (rc)
@@ -119,7 +127,8 @@ int nsys_csv_parse(struct arena *a, const char *path, const char *text, size_t l
 			continue;
 		const char **rec = arena_array(a, fields.n, sizeof *rec);
 		if (!rec || vec_push(rows, rec, NSYS_CSV_MAX_FIELDS) ||
-		    vec_push(widths, fields.n, NSYS_CSV_MAX_FIELDS)) {
+		    vec_push(widths, fields.n, NSYS_CSV_MAX_FIELDS) ||
+		    vec_push(lines, rec_line, NSYS_CSV_MAX_FIELDS)) {
 			rc = ERR_NOMEM;
 			break;
 		}
@@ -132,7 +141,10 @@ int nsys_csv_parse(struct arena *a, const char *path, const char *text, size_t l
 		out->ncols = widths.v[0];
 		out->nrows = rows.n - 1;
 		out->rows = arena_array(a, out->nrows ? out->nrows : 1, sizeof *out->rows);
-		if (!out->rows)
+		out->lines = arena_array(a, out->nrows ? out->nrows : 1, sizeof *out->lines);
+		if (out->lines && out->nrows)
+			memcpy(out->lines, lines.v + 1, out->nrows * sizeof *out->lines);
+		if (!out->rows || !out->lines)
 			rc = err_set(e, ERR_NOMEM, path, -1, "out of memory reading CSV");
 		/* pad short rows so rows[r][c] is valid for every header column */
 		for (size_t r = 0; !rc && r < out->nrows; r++) {
@@ -155,7 +167,14 @@ int nsys_csv_parse(struct arena *a, const char *path, const char *text, size_t l
 	vec_free(rows);
 	vec_free(field);
 	vec_free(widths);
+	vec_free(lines);
 	return rc;
+}
+
+void nsys_csv_where(const struct nsys_csv *c, size_t r, int col, char *buf, size_t size)
+{
+	snprintf(buf, size, "line %lld, column %d",
+		 (long long)(c->lines ? c->lines[r] : (int64_t)r + 2), col + 1);
 }
 
 int nsys_csv_col(const struct nsys_csv *c, const char *name)
@@ -211,13 +230,31 @@ static int parse_i64(const char *s, int64_t *v)
 	return 0;
 }
 
+/* The first bytes of field f for a message: printable ASCII as is, others
+ * (newlines, control and non-ASCII bytes) as \xHH, "..." when cut. */
+static void field_quote(const char *f, char *buf, size_t size)
+{
+	size_t o = 0;
+	for (; *f && o + 8 < size && o < 80; f++) {
+		unsigned char ch = (unsigned char)*f;
+		if (ch >= 0x20 && ch < 0x7f && ch != '\\')
+			buf[o++] = (char)ch;
+		else
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02X", ch);
+	}
+	snprintf(buf + o, size - o, "%s", *f ? "..." : "");
+}
+
 static int field_int(const struct nsys_csv *c, size_t r, int col, const char *name, int64_t *v,
 		     struct err *e)
 {
-	if (parse_i64(c->rows[r][col], v))
-		return err_set(e, ERR_FORMAT, NULL, -1, "Invalid integer in %s column '%s': '%s'",
-			       c->path, name, c->rows[r][col]);
-	return 0;
+	if (!parse_i64(c->rows[r][col], v))
+		return 0;
+	char where[64], q[100];
+	nsys_csv_where(c, r, col, where, sizeof where);
+	field_quote(c->rows[r][col], q, sizeof q);
+	return err_set(e, ERR_FORMAT, NULL, -1, "Invalid integer in %s column '%s': '%s' (%s)",
+		       c->path, name, q, where);
 }
 
 /* Exactly one leading ':' goes: Nsight writes "domain:name" and the default
@@ -309,6 +346,7 @@ int nsys_host_from_csv(struct arena *a, const struct nsys_csv *c, struct nsys_ra
 	if (nsys_csv_require(c, host_cols, H_NCOLS, idx, e))
 		return e ? e->code : ERR_FORMAT;
 	out->v = arena_array(a, c->nrows, sizeof *out->v);
+	out->path = c->path;
 	if (!out->v)
 		return err_set(e, ERR_NOMEM, c->path, -1, "out of memory");
 	for (size_t r = 0; r < c->nrows; r++) {
@@ -327,6 +365,7 @@ int nsys_host_from_csv(struct arena *a, const struct nsys_csv *c, struct nsys_ra
 		g->dur = vals[H_DUR];
 		g->dur_child = vals[H_CHILD];
 		g->dur_nonchild = vals[H_NONCHILD];
+		g->row = c->lines[r];
 	}
 	return 0;
 }
@@ -343,6 +382,7 @@ int nsys_gpu_from_csv(struct arena *a, const struct nsys_csv *c, struct nsys_ran
 	if (!c->nrows)
 		return 0;
 	out->v = arena_array(a, c->nrows, sizeof *out->v);
+	out->path = c->path;
 	if (!out->v)
 		return err_set(e, ERR_NOMEM, c->path, -1, "out of memory");
 	for (size_t r = 0; r < c->nrows; r++) {
@@ -362,6 +402,7 @@ int nsys_gpu_from_csv(struct arena *a, const struct nsys_csv *c, struct nsys_ran
 		g->proj_dur = vals[G_PDUR];
 		g->orig_dur = vals[G_ODUR];
 		g->num_ops = vals[G_OPS];
+		g->row = c->lines[r];
 	}
 	return 0;
 }

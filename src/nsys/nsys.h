@@ -72,13 +72,27 @@ void nsys_fmt_double(char *buf, size_t n, double v);
 
 /* S(values): total, mean, median (int for an odd count, float for an even
  * one, as Python's statistics.median gives), min, max, sample stddev (0.0
- * for one value). values is sorted in place. n must be > 0. */
+ * for one value). values is sorted in place. n must be > 0. NULL when out
+ * of memory or when the total does not fit 64 bits (callers that name the
+ * row check the total first, with nsys_add). */
 struct nsys_jv *nsys_summary(struct arena *a, int64_t *values, size_t n);
 /* Median of sorted values as a double; *is_int says whether it is a middle
  * element (odd count). */
 double nsys_median(const int64_t *sorted, size_t n, bool *is_int);
-/* Sample standard deviation (n - 1 denominator) of values, 0.0 when n < 2. */
+/* Sample standard deviation (n - 1 denominator) of values, 0.0 when n < 2;
+ * exact integer sums when n * max|x| < 2^63 (every real profile), long
+ * double otherwise. */
 double nsys_stddev(const int64_t *values, size_t n);
+/* *sum += v and b - a, false when the result does not fit 64 bits (input
+ * values are untrusted: sums and differences are always checked). */
+static inline bool nsys_add(int64_t *sum, int64_t v)
+{
+	return !__builtin_add_overflow(*sum, v, sum);
+}
+static inline bool nsys_sub(int64_t b, int64_t a, int64_t *out)
+{
+	return !__builtin_sub_overflow(b, a, out);
+}
 
 /* ---- CSV ---- */
 
@@ -90,6 +104,7 @@ struct nsys_csv {
 	const char **header;
 	size_t nrows;
 	const char ***rows; /* rows[r][c]; short rows are padded with "" */
+	int64_t *lines;	    /* lines[r]: the line row r starts on (the header's is 1) */
 	bool empty;	    /* zero bytes */
 };
 
@@ -98,6 +113,9 @@ int nsys_csv_parse(struct arena *a, const char *path, const char *text, size_t l
 		   struct nsys_csv *out, struct err *e);
 /* Column index of name in the header, or -1. */
 int nsys_csv_col(const struct nsys_csv *c, const char *name);
+/* Where row r's column c starts, for messages: "line N, column M"
+ * (columns count fields from 1). */
+void nsys_csv_where(const struct nsys_csv *c, size_t r, int col, char *buf, size_t size);
 /* Finds every name of required[0..n) and stores its index in idx; when any
  * is missing, fails with "Nsight report PATH is missing required columns:
  * a, b". */
@@ -116,11 +134,14 @@ struct nsys_range {
 	/* GPU projection (nvtx_gpu_proj_trace) */
 	int64_t proj_dur, orig_dur, num_ops;
 	const char *style;
+	int64_t row; /* where it was read: CSV line or NVTX_EVENTS rowid */
 };
 
 struct nsys_ranges {
 	struct nsys_range *v;
 	size_t n;
+	const char *path;  /* the file the ranges were read from (messages) */
+	const char *table; /* "NVTX_EVENTS" for an export (row = rowid), NULL for a CSV */
 };
 
 /* Parse the two reports. Host: "contains no rows" when empty. GPU: zero
@@ -158,6 +179,12 @@ const char *nsys_version_warning(struct arena *a, const char *version);
 int nsys_analyze(struct arena *a, const struct nsys_jv *manifest, const struct nsys_ranges *host,
 		 const struct nsys_ranges *gpu, const struct nsys_provenance *prov,
 		 struct nsys_jv **out, struct err *e);
+
+/* The openings of the analysis warnings about the caps (LIM_NVTX_DEPTH,
+ * LIM_NAME_BYTES); front ends print those on stderr too. */
+#define NSYS_WARN_DEPTH "NVTX ranges nest deeper than the scope cap"
+#define NSYS_WARN_NAME "Scoped names are longer than the name cap"
+bool nsys_warning_is_cap(const char *w);
 
 /* DIR/NAME as a new arena string. */
 char *nsys_dir_file(struct arena *a, const char *dir, const char *name);
@@ -218,6 +245,10 @@ enum nsys_sql_view {
 struct nsys_sql; /* an open export */
 
 int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e);
+/* The export held in data[0..n) (copied; read-only, in memory), name for
+ * messages: the fuzz target's way in. */
+int nsys_sql_open_mem(const void *data, size_t n, const char *name, struct nsys_sql **out,
+		      struct err *e);
 void nsys_sql_close(struct nsys_sql *s);
 bool nsys_sql_has_table(struct nsys_sql *s, const char *table);
 /* Rows of table, or -1 when the export has no such table. */

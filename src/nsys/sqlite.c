@@ -6,21 +6,19 @@
  * captured = no KERNEL table), so every query checks sqlite_master first, and
  * column differences between releases (kernel name columns, NVTX text vs
  * textId) are resolved with PRAGMA table_info rather than by version number
- * (nsys.md 4). SQL does the joins and the sorting; the statistics (median,
- * sample standard deviation) are computed here because SQLite has no median.
- * Names are copied into the caller's arena.
+ * (nsys.md 4). Values are untrusted: nsys_sql_int checks the type of each
+ * integer read and nsys_sql_span the duration end - start, with messages
+ * that name the table and the rowid. The summaries are in sqlite_sum.c.
  */
 #include <fcntl.h>
-#include <math.h>
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/cmp.h"
-#include "core/sort.h"
 #include "core/vec.h"
 #include "io/sniff.h"
 #include "nsys/nsys.h"
@@ -55,7 +53,7 @@ static int sql_open_mapped(struct nsys_sql *s, const char *path, struct err *e)
 	return 0;
 }
 
-static int sql_check(struct nsys_sql *s, const char *path, struct nsys_sql **out, struct err *e);
+static int sql_check(struct nsys_sql *s, struct nsys_sql **out, struct err *e);
 
 int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e)
 {
@@ -84,7 +82,7 @@ int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e)
 			nsys_sql_close(s);
 			return e ? e->code : ERR_FORMAT;
 		}
-		return sql_check(s, path, out, e);
+		return sql_check(s, out, e);
 	}
 	/* percent-encode the path for the URI: '?', '#' and '%' are special */
 	VEC(char) uri = {0};
@@ -120,12 +118,39 @@ int nsys_sql_open(const char *path, struct nsys_sql **out, struct err *e)
 		nsys_sql_close(s);
 		return e ? e->code : ERR_FORMAT;
 	}
-	return sql_check(s, path, out, e);
+	return sql_check(s, out, e);
 }
 
-/* The first read and the schema check of an open export s. */
-static int sql_check(struct nsys_sql *s, const char *path, struct nsys_sql **out, struct err *e)
+int nsys_sql_open_mem(const void *data, size_t n, const char *name, struct nsys_sql **out,
+		      struct err *e)
 {
+	*out = NULL;
+	if (!sniff_sqlite(data, n))
+		return err_set(
+		    e, ERR_FORMAT, name, -1,
+		    "not a SQLite file (expected an `nsys export --type sqlite` export)");
+	struct nsys_sql *s = calloc(1, sizeof *s);
+	unsigned char *copy = sqlite3_malloc64(n);
+	if (!s || !copy || sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE, NULL)) {
+		sqlite3_free(copy);
+		nsys_sql_close(s);
+		return err_set(e, ERR_NOMEM, name, -1, "out of memory");
+	}
+	s->path = name;
+	memcpy(copy, data, n);
+	if (sqlite3_deserialize(s->db, "main", copy, (sqlite3_int64)n, (sqlite3_int64)n,
+				SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY)) {
+		nsys_sql_close(s);
+		return err_set(e, ERR_FORMAT, name, -1, "not a readable SQLite database");
+	}
+	return sql_check(s, out, e);
+}
+
+/* The checks every open export passes: readable, and the tables of an
+ * `nsys export`; s is closed when they fail. */
+static int sql_check(struct nsys_sql *s, struct nsys_sql **out, struct err *e)
+{
+	const char *path = s->path;
 	/* a corrupt file fails here, on the first read */
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) ||
@@ -225,111 +250,6 @@ int nsys_sql_fail(struct nsys_sql *s, struct err *e)
 		       sqlite3_errmsg(s->db));
 }
 
-/* ---- grouped duration summaries ---- */
-
-static int row_by_total(const void *a, const void *b)
-{
-	const struct nsys_sql_row *x = a, *y = b;
-	if (x->total_ns != y->total_ns)
-		return x->total_ns < y->total_ns ? 1 : -1;
-	int c = strcmp(x->group ? x->group : "", y->group ? y->group : "");
-	return c ? c : strcmp(x->name, y->name);
-}
-
-void nsys_sql_fill_stats(struct nsys_sql_row *r, int64_t *durs, size_t n)
-{
-	gp_qsort(durs, n, sizeof *durs, cmp_i64);
-	r->instances = (int64_t)n;
-	r->total_ns = 0;
-	for (size_t i = 0; i < n; i++)
-		r->total_ns += durs[i];
-	r->min_ns = n ? durs[0] : 0;
-	r->max_ns = n ? durs[n - 1] : 0;
-	r->avg_ns = n ? (double)r->total_ns / (double)n : 0;
-	bool is_int;
-	r->med_ns = n ? nsys_median(durs, n, &is_int) : 0;
-	r->stddev_ns = nsys_stddev(durs, n);
-}
-
-/* Runs sql whose rows are (name TEXT, group TEXT|NULL, duration INT, bytes
- * INT), ordered by group and name, and makes one row per (group, name),
- * sorted by total time (largest first), with pct = share of the total. */
-int nsys_sql_summarize(struct nsys_sql *s, struct arena *a, const char *sql,
-		       struct nsys_sql_table *out, struct err *e)
-{
-	memset(out, 0, sizeof *out);
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
-		return nsys_sql_fail(s, e);
-	VEC(struct nsys_sql_row) rows = {0};
-	VEC(int64_t) durs = {0};
-	struct nsys_sql_row cur = {0};
-	bool open = false;
-	int rc = 0, step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW || open) {
-		const char *name = NULL, *group = NULL;
-		if (step == SQLITE_ROW) {
-			name = (const char *)sqlite3_column_text(st, 0);
-			group = (const char *)sqlite3_column_text(st, 1);
-			if (!name)
-				name = "";
-		}
-		bool same = open && step == SQLITE_ROW && !strcmp(cur.name, name) &&
-			    !strcmp(cur.group ? cur.group : "", group ? group : "");
-		if (open && !same) {
-			nsys_sql_fill_stats(&cur, durs.v, durs.n);
-			if (vec_push(rows, cur, 1u << 28)) {
-				rc = err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
-				break;
-			}
-			open = false;
-			durs.n = 0;
-		}
-		if (step != SQLITE_ROW)
-			break;
-		if (!open) {
-			memset(&cur, 0, sizeof cur);
-			cur.name = arena_strndup(a, name, strlen(name));
-			cur.group = group ? arena_strndup(a, group, strlen(group)) : NULL;
-			if (!cur.name) {
-				rc = err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
-				break;
-			}
-			open = true;
-		}
-		if (vec_push(durs, sqlite3_column_int64(st, 2), 1ull << 32)) {
-			rc = err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
-			break;
-		}
-		cur.bytes += sqlite3_column_int64(st, 3);
-	}
-	if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
-		rc = nsys_sql_fail(s, e);
-	sqlite3_finalize(st);
-	vec_free(durs);
-	if (rc) {
-		vec_free(rows);
-		return rc;
-	}
-	int64_t all = 0;
-	for (size_t i = 0; i < rows.n; i++)
-		all += rows.v[i].total_ns;
-	for (size_t i = 0; i < rows.n; i++)
-		rows.v[i].pct = all ? 100.0 * (double)rows.v[i].total_ns / (double)all : 0;
-	if (rows.n)
-		gp_qsort(rows.v, rows.n, sizeof *rows.v, row_by_total);
-	out->v = arena_array(a, rows.n ? rows.n : 1, sizeof *out->v);
-	if (!out->v) {
-		vec_free(rows);
-		return err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
-	}
-	if (rows.n)
-		memcpy(out->v, rows.v, rows.n * sizeof *rows.v);
-	out->n = rows.n;
-	vec_free(rows);
-	return 0;
-}
-
 int nsys_sql_need(struct nsys_sql *s, const char *table, const char *what, struct err *e)
 {
 	if (nsys_sql_has_table(s, table))
@@ -337,96 +257,41 @@ int nsys_sql_need(struct nsys_sql *s, const char *table, const char *what, struc
 	return err_set(e, ERR_FORMAT, s->path, -1, "the export has no %s table: %s", table, what);
 }
 
-int nsys_sql_kernels(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e)
+int nsys_sql_int(struct nsys_sql *s, sqlite3_stmt *st, int col, const struct nsys_sql_at *at,
+		 const char *name, int64_t *v, struct err *e)
 {
-	if (nsys_sql_need(s, "CUPTI_ACTIVITY_KIND_KERNEL", "no CUDA kernels were captured", e))
-		return e ? e->code : ERR_FORMAT;
-	/* cuda_gpu_kern_sum names kernels by their demangled name by default */
-	const char *col = nsys_sql_has_column(s, "CUPTI_ACTIVITY_KIND_KERNEL", "demangledName")
-			      ? "demangledName"
-			      : "shortName";
-	char sql[400];
-	snprintf(sql, sizeof sql,
-		 "SELECT coalesce(n.value, '<unknown>') AS nm, NULL, k.end - k.start, 0 "
-		 "FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds n ON n.id = k.%s "
-		 "ORDER BY nm",
-		 col);
-	return nsys_sql_summarize(s, a, sql, out, e);
-}
-
-int nsys_sql_memcpy(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e)
-{
-	bool cp = nsys_sql_has_table(s, "CUPTI_ACTIVITY_KIND_MEMCPY");
-	bool set = nsys_sql_has_table(s, "CUPTI_ACTIVITY_KIND_MEMSET");
-	if (!cp && !set)
-		return err_set(e, ERR_FORMAT, s->path, -1,
-			       "the export has no CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET table: no "
-			       "CUDA memory operations were captured");
-	bool labels = nsys_sql_has_table(s, "ENUM_CUDA_MEMCPY_OPER");
-	char sql[900];
-	snprintf(sql, sizeof sql, "SELECT nm, NULL, dur, bytes FROM (%s%s%s) ORDER BY nm",
-		 cp ? (labels
-			   ? "SELECT '[CUDA memcpy ' || coalesce(o.label, 'kind ' || m.copyKind) "
-			     "|| ']' AS nm, m.end - m.start AS dur, m.bytes AS bytes "
-			     "FROM CUPTI_ACTIVITY_KIND_MEMCPY m "
-			     "LEFT JOIN ENUM_CUDA_MEMCPY_OPER o ON o.id = m.copyKind"
-			   : "SELECT '[CUDA memcpy kind ' || m.copyKind || ']' AS nm, "
-			     "m.end - m.start AS dur, m.bytes AS bytes "
-			     "FROM CUPTI_ACTIVITY_KIND_MEMCPY m")
-		    : "",
-		 cp && set ? " UNION ALL " : "",
-		 set ? "SELECT '[CUDA memset]' AS nm, end - start AS dur, bytes AS bytes "
-		       "FROM CUPTI_ACTIVITY_KIND_MEMSET"
-		     : "");
-	return nsys_sql_summarize(s, a, sql, out, e);
-}
-
-int nsys_sql_api(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e)
-{
-	if (nsys_sql_need(s, "CUPTI_ACTIVITY_KIND_RUNTIME", "no CUDA API calls were captured", e))
-		return e ? e->code : ERR_FORMAT;
-	return nsys_sql_summarize(
-	    s, a,
-	    "SELECT coalesce(n.value, '<unknown>') AS nm, NULL, r.end - r.start, 0 "
-	    "FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds n ON n.id = r.nameId "
-	    "ORDER BY nm",
-	    out, e);
-}
-
-int nsys_sql_devices(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e)
-{
-	static const char *const tabs[] = {"CUPTI_ACTIVITY_KIND_KERNEL",
-					   "CUPTI_ACTIVITY_KIND_MEMCPY",
-					   "CUPTI_ACTIVITY_KIND_MEMSET"};
-	static const char *const kinds[] = {"kernel", "memcpy", "memset"};
-	char parts[3][300];
-	int np = 0;
-	for (int i = 0; i < 3; i++)
-		if (nsys_sql_has_table(s, tabs[i]))
-			snprintf(parts[np++], sizeof parts[0],
-				 "SELECT deviceId AS d, streamId AS sm, '%s' AS kind, end - start "
-				 "AS dur, "
-				 "%s AS bytes FROM %s",
-				 kinds[i], i ? "bytes" : "0", tabs[i]);
-	if (!np)
-		return err_set(
-		    e, ERR_FORMAT, s->path, -1,
-		    "the export has no CUPTI kernel, memcpy or memset table: no GPU work "
-		    "was captured");
-	char u[1000] = "";
-	for (int i = 0; i < np; i++) {
-		size_t l = strlen(u);
-		snprintf(u + l, sizeof u - l, "%s%s", i ? " UNION ALL " : "", parts[i]);
+	static const char *const types[] = {"?", "an integer", "a real", "text", "a blob", "NULL"};
+	int t = sqlite3_column_type(st, col);
+	if (t == SQLITE_INTEGER) {
+		*v = sqlite3_column_int64(st, col);
+		return 0;
 	}
-	/* rows per (GPU, kind), then per (GPU, stream, kind): group = "GPU n" or
-	 * "GPU n stream m" so one summarizer covers both levels */
-	char sql[2400];
-	snprintf(
-	    sql, sizeof sql,
-	    "SELECT kind, g, dur, bytes FROM ("
-	    "SELECT kind, 'GPU ' || d AS g, dur, bytes FROM (%s) "
-	    "UNION ALL SELECT kind, 'GPU ' || d || ' stream ' || sm AS g, dur, bytes FROM (%s)) "
-	    "ORDER BY g, kind",
-	    u, u);
-	return nsys_sql_summarize(s, a, sql, out, e);
+	return nsys_sql_row_fail(s, at, e, "%s: expected an integer, found %s", name,
+				 t >= 1 && t <= 5 ? types[t] : types[0]);
+}
+
+int nsys_sql_row_fail(struct nsys_sql *s, const struct nsys_sql_at *at, struct err *e,
+		      const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return err_set(e, ERR_FORMAT, s->path, -1, "%s row %lld: %s", at->table,
+		       (long long)at->rowid, msg);
+}
+
+int nsys_sql_span(struct nsys_sql *s, sqlite3_stmt *st, int col, const struct nsys_sql_at *at,
+		  int64_t *start, int64_t *end, int64_t *dur, struct err *e)
+{
+	if (nsys_sql_int(s, st, col, at, "start", start, e) ||
+	    nsys_sql_int(s, st, col + 1, at, "end", end, e))
+		return e ? e->code : ERR_FORMAT;
+	if (!nsys_sub(*end, *start, dur))
+		return nsys_sql_row_fail(s, at, e,
+					 "end - start does not fit 64 bits (start %lld, end %lld; "
+					 "expected a duration within +-2^63 ns)",
+					 (long long)*start, (long long)*end);
+	return 0;
 }

@@ -17,12 +17,17 @@
  *     operation time. Exact 64-bit comparisons throughout.
  * Ranges without an end are left out (host: nsys gives them the last
  * timestamp; we cannot know it was meant, so they are dropped and not shown).
+ * Names are interned once (StringIds read once per id, one "Domain:text"
+ * per pair) and every sum and difference is checked; a value of another
+ * type or one that overflows is an error naming the table and rowid.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hmap.h"
 #include "core/sort.h"
 #include "core/vec.h"
+#include "nsys/scope.h"
 #include "nsys/sqlite_int.h"
 
 #define PROC_MASK ((int64_t)-16777216) /* 0xFFFFFFFFFF000000 */
@@ -39,37 +44,123 @@ struct xrange {
 };
 
 struct xop {
-	int64_t gtid, api_start, api_end, corr, start, end;
+	int64_t gtid, api_start, api_end, corr, start, end, dur;
 };
 
 struct domain {
 	int64_t proc, id;
-	const char *name;
+	uint32_t name; /* pool id, NSYS_SQL_NO_NAME for none */
 };
 
-static int load_domains(struct nsys_sql *s, struct arena *a, bool has_textid, void *vout,
-			struct err *e)
+/* The names of one export's ranges: the pool, the domains (by process and
+ * id, the last row winning as nsys does) and the "Domain:text" pairs. */
+struct names {
+	struct nsys_sql_names *pool;
+	VEC(struct domain) doms;
+	struct hmap dom_ix;  /* hash of (proc, id) -> index in doms */
+	struct hmap pair_ix; /* (domain name, text) pool ids -> pool id */
+};
+
+struct dom_key {
+	const struct names *n;
+	int64_t proc, id;
+};
+
+static bool dom_eq(const void *ctx, uint32_t v)
 {
-	VEC(struct domain) *out = vout;
-	const char *sql =
-	    has_textid
-		? "SELECT e.globalTid >> 24, e.domainId, coalesce(n.value, e.text) FROM "
-		  "NVTX_EVENTS e LEFT JOIN StringIds n ON n.id = e.textId WHERE e.eventType = 75"
-		: "SELECT globalTid >> 24, domainId, text FROM NVTX_EVENTS WHERE eventType = 75";
+	const struct dom_key *k = ctx;
+	return k->n->doms.v[v].proc == k->proc && k->n->doms.v[v].id == k->id;
+}
+
+static uint64_t dom_hash(int64_t proc, int64_t id)
+{
+	return hmap_hash((uint64_t)proc * 0x9E3779B97F4A7C15ull ^ (uint64_t)id);
+}
+
+/* The text of a row: StringIds[textId] (column tcol) when it names one,
+ * else the inline text (column tcol + 1), else "". */
+static uint32_t row_text(struct names *n, sqlite3_stmt *st, int tcol)
+{
+	uint32_t id = nsys_sql_name_id(n->pool, st, tcol);
+	if (id != NSYS_SQL_NO_NAME)
+		return id;
+	const char *t = (const char *)sqlite3_column_text(st, tcol + 1);
+	return t ? nsys_sql_text_id(n->pool, t, strlen(t)) : NSYS_SQL_NO_NAME;
+}
+
+static int load_domains(struct nsys_sql *s, struct names *n, const char *cols, struct err *e)
+{
+	char sql[300];
+	snprintf(sql, sizeof sql,
+		 "SELECT rowid, globalTid, domainId, %s FROM NVTX_EVENTS WHERE eventType = 75",
+		 cols);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
 		return nsys_sql_fail(s, e);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *t = (const char *)sqlite3_column_text(st, 2);
-		struct domain d = {sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
-				   t ? arena_strndup(a, t, strlen(t)) : NULL};
-		if (vec_push(*out, d, 1u << 20)) {
-			sqlite3_finalize(st);
-			return err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
+	int rc = 0, step;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct nsys_sql_at at = {"NVTX_EVENTS", sqlite3_column_int64(st, 0)};
+		struct domain d = {0, 0, NSYS_SQL_NO_NAME};
+		if (nsys_sql_int(s, st, 1, &at, "globalTid", &d.proc, e) ||
+		    nsys_sql_int(s, st, 2, &at, "domainId", &d.id, e)) {
+			rc = e ? e->code : ERR_FORMAT;
+			break;
+		}
+		d.proc >>= 24;
+		d.name = row_text(n, st, 3);
+		struct dom_key k = {n, d.proc, d.id};
+		uint32_t v;
+		size_t slot = hmap_slot(&n->dom_ix, dom_hash(d.proc, d.id), dom_eq, &k, &v);
+		if (d.name == UINT32_MAX || slot == SIZE_MAX) {
+			rc = err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
+		} else if (v != HMAP_NONE) {
+			n->doms.v[v] = d;
+		} else if (vec_push(n->doms, d, 1u << 30)) {
+			rc = err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
+		} else {
+			hmap_set(&n->dom_ix, slot, dom_hash(d.proc, d.id),
+				 (uint32_t)(n->doms.n - 1));
 		}
 	}
+	if (!rc && step != SQLITE_DONE)
+		rc = nsys_sql_fail(s, e);
 	sqlite3_finalize(st);
-	return 0;
+	return rc;
+}
+
+/* The name of a range: its text, "Domain:text" in a named domain. */
+static const char *range_name(struct names *n, int64_t proc, int64_t dom, uint32_t text)
+{
+	uint32_t dname = NSYS_SQL_NO_NAME;
+	if (dom) {
+		struct dom_key k = {n, proc, dom};
+		uint32_t v = n->dom_ix.key ? hmap_get(&n->dom_ix, dom_hash(proc, dom), dom_eq, &k)
+					   : HMAP_NONE;
+		if (v != HMAP_NONE)
+			dname = n->doms.v[v].name;
+	}
+	if (dname == NSYS_SQL_NO_NAME)
+		return nsys_sql_name_full(n->pool, text);
+	uint64_t key = ((uint64_t)dname << 32 | text) ^ (1ull << 63);
+	uint32_t v;
+	size_t slot = hmap_slot(&n->pair_ix, key, NULL, NULL, &v);
+	if (slot == SIZE_MAX)
+		return NULL;
+	if (v == HMAP_NONE) {
+		const char *d = nsys_sql_name_full(n->pool, dname),
+			   *t = nsys_sql_name_full(n->pool, text);
+		size_t len = strlen(d) + strlen(t) + 2;
+		char *buf = malloc(len);
+		if (!buf)
+			return NULL;
+		snprintf(buf, len, "%s:%s", d, t);
+		v = nsys_sql_text_id(n->pool, buf, len - 1);
+		free(buf);
+		if (v == UINT32_MAX)
+			return NULL;
+		hmap_set(&n->pair_ix, slot, key, v);
+	}
+	return nsys_sql_name_full(n->pool, v);
 }
 
 static int range_cmp(const void *a, const void *b)
@@ -94,6 +185,38 @@ static int op_cmp(const void *a, const void *b)
 	return (x->corr > y->corr) - (x->corr < y->corr);
 }
 
+/* One range row: rowid, start, end, eventType, globalTid, textId, text,
+ * same thread, domainId. */
+static int range_row(struct nsys_sql *s, struct names *nm, struct arena *a, sqlite3_stmt *st,
+		     struct xrange *r, struct err *e)
+{
+	memset(r, 0, sizeof *r);
+	r->rowid = sqlite3_column_int64(st, 0);
+	struct nsys_sql_at at = {"NVTX_EVENTS", r->rowid};
+	int64_t dur, dom = 0;
+	if (nsys_sql_span(s, st, 1, &at, &r->start, &r->end, &dur, e) ||
+	    nsys_sql_int(s, st, 4, &at, "globalTid", &r->gtid, e) ||
+	    (sqlite3_column_type(st, 8) != SQLITE_NULL &&
+	     nsys_sql_int(s, st, 8, &at, "domainId", &dom, e)))
+		return e ? e->code : ERR_FORMAT;
+	r->type = sqlite3_column_int(st, 3);
+	r->same_thread = sqlite3_column_int(st, 7) != 0;
+	uint32_t text = row_text(nm, st, 5);
+	if (text == NSYS_SQL_NO_NAME)
+		text = nsys_sql_text_id(nm->pool, "", 0);
+	r->name = text == UINT32_MAX ? NULL : range_name(nm, r->gtid >> 24, dom, text);
+	r->parent = SIZE_MAX;
+	return r->name ? 0 : err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
+}
+
+static void names_free(struct names *n)
+{
+	nsys_sql_names_free(n->pool);
+	vec_free(n->doms);
+	hmap_free(&n->dom_ix);
+	hmap_free(&n->pair_ix);
+}
+
 /* Loads every range of event types 59, 60, 70, 71 that has an end, sorted by
  * (thread, start, longer first). */
 static int load_ranges(struct nsys_sql *s, struct arena *a, struct xrange **out, size_t *n,
@@ -103,64 +226,37 @@ static int load_ranges(struct nsys_sql *s, struct arena *a, struct xrange **out,
 	bool has_text = nsys_sql_has_column(s, "NVTX_EVENTS", "text");
 	bool has_end_tid = nsys_sql_has_column(s, "NVTX_EVENTS", "endGlobalTid");
 	bool has_domain = nsys_sql_has_column(s, "NVTX_EVENTS", "domainId");
-	VEC(struct domain) doms = {0};
-	if (has_domain && load_domains(s, a, has_textid && has_text, &doms, e))
-		return e ? e->code : ERR_FORMAT;
-	char sql[600];
-	snprintf(
-	    sql, sizeof sql,
-	    "SELECT e.rowid, e.start, e.end, e.eventType, e.globalTid, %s, %s, %s "
-	    "FROM NVTX_EVENTS e %s WHERE e.eventType IN (59, 60, 70, 71) AND e.end IS NOT NULL",
-	    has_textid && has_text ? "coalesce(n.value, e.text)"
-	    : has_textid	   ? "n.value"
-	    : has_text		   ? "e.text"
-				   : "NULL",
-	    has_end_tid ? "e.endGlobalTid IS NULL" : "1", has_domain ? "e.domainId" : "0",
-	    has_textid ? "LEFT JOIN StringIds n ON n.id = e.textId" : "");
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL)) {
-		vec_free(doms);
-		return nsys_sql_fail(s, e);
+	struct names nm = {.pool = nsys_sql_names_new(s, a)};
+	if (!nm.pool || hmap_init(&nm.dom_ix, 16) || hmap_init(&nm.pair_ix, 16)) {
+		names_free(&nm);
+		return err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
 	}
+	char cols[40];
+	snprintf(cols, sizeof cols, "%s, %s", has_textid ? "textId" : "NULL",
+		 has_text ? "text" : "NULL");
+	int rc = has_textid ? nsys_sql_names_load(nm.pool, "SELECT textId FROM NVTX_EVENTS", e) : 0;
+	if (!rc && has_domain)
+		rc = load_domains(s, &nm, cols, e);
+	char sql[600];
+	snprintf(sql, sizeof sql,
+		 "SELECT rowid, start, end, eventType, globalTid, %s, %s, %s FROM NVTX_EVENTS "
+		 "WHERE eventType IN (59, 60, 70, 71) AND end IS NOT NULL",
+		 cols, has_end_tid ? "endGlobalTid IS NULL" : "1", has_domain ? "domainId" : "0");
+	sqlite3_stmt *st = NULL;
+	if (!rc && sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
+		rc = nsys_sql_fail(s, e);
 	VEC(struct xrange) v = {0};
-	int rc = 0, step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		struct xrange r = {0};
-		r.rowid = sqlite3_column_int64(st, 0);
-		r.start = sqlite3_column_int64(st, 1);
-		r.end = sqlite3_column_int64(st, 2);
-		r.type = sqlite3_column_int(st, 3);
-		r.gtid = sqlite3_column_int64(st, 4);
-		r.same_thread = sqlite3_column_int(st, 6) != 0;
-		int64_t dom = sqlite3_column_int64(st, 7);
-		const char *text = (const char *)sqlite3_column_text(st, 5);
-		const char *dname = NULL;
-		for (size_t i = 0; dom && i < doms.n; i++)
-			if (doms.v[i].id == dom && doms.v[i].proc == r.gtid >> 24)
-				dname = doms.v[i].name;
-		if (!text)
-			text = "";
-		size_t len = strlen(text) + (dname ? strlen(dname) + 1 : 0) + 1;
-		char *name = arena_alloc(a, len);
-		if (!name) {
+	int step = SQLITE_DONE;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct xrange r;
+		rc = range_row(s, &nm, a, st, &r, e);
+		if (!rc && vec_push(v, r, 1u << 30))
 			rc = err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
-			break;
-		}
-		if (dname)
-			snprintf(name, len, "%s:%s", dname, text);
-		else
-			snprintf(name, len, "%s", text);
-		r.name = name;
-		r.parent = SIZE_MAX;
-		if (vec_push(v, r, 1u << 30)) {
-			rc = err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
-			break;
-		}
 	}
 	if (!rc && step != SQLITE_DONE)
 		rc = nsys_sql_fail(s, e);
 	sqlite3_finalize(st);
-	vec_free(doms);
+	names_free(&nm);
 	if (rc) {
 		vec_free(v);
 		return rc;
@@ -178,12 +274,15 @@ static int load_ranges(struct nsys_sql *s, struct arena *a, struct xrange **out,
 	return 0;
 }
 
-/* Sets parent and child_dur over the ranges selected by keep (sorted list). */
-static int build_tree(struct xrange *r, size_t n, bool pushpop_only)
+/* Sets parent and child_dur over the ranges selected by keep (sorted list);
+ * fails when out of memory or when a range's children's durations sum past
+ * 64 bits. */
+static int build_tree(struct nsys_sql *s, struct xrange *r, size_t n, bool pushpop_only,
+		      struct err *e)
 {
 	size_t *stack = malloc((n ? n : 1) * sizeof *stack);
 	if (!stack)
-		return -1;
+		return err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
 	size_t sp = 0;
 	for (size_t i = 0; i < n; i++) {
 		r[i].parent = SIZE_MAX;
@@ -198,8 +297,17 @@ static int build_tree(struct xrange *r, size_t n, bool pushpop_only)
 		       (r[stack[sp - 1]].gtid != r[i].gtid || r[stack[sp - 1]].end < r[i].end))
 			sp--;
 		if (sp) {
+			struct xrange *p = &r[stack[sp - 1]];
 			r[i].parent = stack[sp - 1];
-			r[stack[sp - 1]].child_dur += r[i].end - r[i].start;
+			if (!nsys_add(&p->child_dur, r[i].end - r[i].start)) {
+				free(stack);
+				struct nsys_sql_at at = {"NVTX_EVENTS", p->rowid};
+				return nsys_sql_row_fail(
+				    s, &at, e,
+				    "the durations of the ranges it encloses "
+				    "sum past 64 bits (expected a total within "
+				    "+-2^63 ns)");
+			}
 		}
 		stack[sp++] = i;
 	}
@@ -222,14 +330,16 @@ static int load_ops(struct nsys_sql *s, struct xop **out, size_t *n, struct err 
 			continue;
 		size_t l = strlen(u);
 		snprintf(u + l, sizeof u - l,
-			 "%sSELECT start, end, correlationId, globalPid FROM %s",
-			 l ? " UNION ALL " : "", tabs[i]);
+			 "%sSELECT start, end, correlationId, globalPid, %d AS t, rowid AS rid "
+			 "FROM %s",
+			 l ? " UNION ALL " : "", i, tabs[i]);
 	}
 	if (!u[0])
 		return 0;
 	char sql[1200];
 	snprintf(sql, sizeof sql,
-		 "SELECT r.globalTid, r.start, r.end, o.correlationId, o.start, o.end FROM (%s) o "
+		 "SELECT r.globalTid, r.start, r.end, o.correlationId, o.start, o.end, o.t, o.rid, "
+		 "r.rowid FROM (%s) o "
 		 "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = o.correlationId "
 		 "AND (r.globalTid & %lld) = o.globalPid",
 		 u, (long long)PROC_MASK);
@@ -237,21 +347,28 @@ static int load_ops(struct nsys_sql *s, struct xop **out, size_t *n, struct err 
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
 		return nsys_sql_fail(s, e);
 	VEC(struct xop) v = {0};
-	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		struct xop o = {sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
-				sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
-				sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5)};
-		if (vec_push(v, o, 1u << 30)) {
-			sqlite3_finalize(st);
-			vec_free(v);
-			return err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
-		}
+	int step, rc = 0;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct xop o = {0};
+		int64_t t = sqlite3_column_int64(st, 6), d;
+		struct nsys_sql_at api = {"CUPTI_ACTIVITY_KIND_RUNTIME",
+					  sqlite3_column_int64(st, 8)};
+		struct nsys_sql_at op = {tabs[t >= 0 && t < 3 ? t : 0],
+					 sqlite3_column_int64(st, 7)};
+		o.corr = sqlite3_column_int64(st, 3);
+		if (nsys_sql_int(s, st, 0, &api, "globalTid", &o.gtid, e) ||
+		    nsys_sql_span(s, st, 1, &api, &o.api_start, &o.api_end, &d, e) ||
+		    nsys_sql_span(s, st, 4, &op, &o.start, &o.end, &o.dur, e))
+			rc = e ? e->code : ERR_FORMAT;
+		else if (vec_push(v, o, 1u << 30))
+			rc = err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
 	}
 	sqlite3_finalize(st);
-	if (step != SQLITE_DONE) {
+	if (!rc && step != SQLITE_DONE)
+		rc = nsys_sql_fail(s, e);
+	if (rc) {
 		vec_free(v);
-		return nsys_sql_fail(s, e);
+		return rc;
 	}
 	if (v.n)
 		gp_qsort(v.v, v.n, sizeof *v.v, op_cmp);
@@ -260,8 +377,10 @@ static int load_ops(struct nsys_sql *s, struct xop **out, size_t *n, struct err 
 	return 0;
 }
 
-/* Fills ops/pmin/pmax/gtime of every range from the sorted operations. */
-static void project(struct xrange *r, size_t n, const struct xop *ops, size_t nops)
+/* Fills ops/pmin/pmax/gtime of every range from the sorted operations;
+ * fails when a range's GPU time or span does not fit 64 bits. */
+static int project(struct nsys_sql *s, struct xrange *r, size_t n, const struct xop *ops,
+		   size_t nops, struct err *e)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct xrange *g = &r[i];
@@ -278,8 +397,9 @@ static void project(struct xrange *r, size_t n, const struct xop *ops, size_t no
 			else
 				hi = mid;
 		}
-		int64_t last_corr = 0;
+		int64_t last_corr = 0, span;
 		bool any = false;
+		struct nsys_sql_at at = {"NVTX_EVENTS", g->rowid};
 		for (size_t k = lo;
 		     k < nops && ops[k].gtid == g->gtid && ops[k].api_start <= g->end; k++) {
 			if (ops[k].api_end > g->end)
@@ -290,9 +410,21 @@ static void project(struct xrange *r, size_t n, const struct xop *ops, size_t no
 			last_corr = ops[k].corr;
 			g->pmin = ops[k].start < g->pmin ? ops[k].start : g->pmin;
 			g->pmax = ops[k].end > g->pmax ? ops[k].end : g->pmax;
-			g->gtime += ops[k].end - ops[k].start;
+			if (!nsys_add(&g->gtime, ops[k].dur))
+				return nsys_sql_row_fail(
+				    s, &at, e,
+				    "the GPU time of the operations in the "
+				    "range sums past 64 bits (expected a total "
+				    "within +-2^63 ns)");
 		}
+		if (g->ops && !nsys_sub(g->pmax, g->pmin, &span))
+			return nsys_sql_row_fail(
+			    s, &at, e,
+			    "the GPU span of the range (%lld to %lld) does not fit "
+			    "64 bits",
+			    (long long)g->pmin, (long long)g->pmax);
 	}
+	return 0;
 }
 
 static const char *style_of(int type)
@@ -302,7 +434,7 @@ static const char *style_of(int type)
 
 struct nvtx_rec {
 	const char *name, *style;
-	int64_t dur, ops, proj, gtime;
+	int64_t dur, ops, proj, gtime, rowid;
 };
 
 static int rec_cmp(const void *a, const void *b)
@@ -331,8 +463,10 @@ int nsys_sql_nvtx(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *ou
 	struct xop *ops;
 	if (load_ranges(s, a, &r, &n, e) || load_ops(s, &ops, &nops, e))
 		return e ? e->code : ERR_FORMAT;
-	project(r, n, ops, nops);
+	int prc = project(s, r, n, ops, nops, e);
 	free(ops);
+	if (prc)
+		return prc;
 	struct nvtx_rec *recs = arena_array(a, n ? n : 1, sizeof *recs);
 	int64_t *durs = arena_array(a, n ? n : 1, sizeof *durs);
 	out->v = arena_array(a, n ? n : 1, sizeof *out->v);
@@ -344,20 +478,34 @@ int nsys_sql_nvtx(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *ou
 					    r[i].end - r[i].start,
 					    r[i].ops,
 					    r[i].ops ? r[i].pmax - r[i].pmin : 0,
-					    r[i].gtime};
+					    r[i].gtime,
+					    r[i].rowid};
 	gp_qsort(recs, n, sizeof *recs, rec_cmp);
 	int64_t all = 0;
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		struct nsys_sql_row row = {.name = recs[i].name, .group = recs[i].style};
+		struct nsys_sql_at at = {"NVTX_EVENTS", recs[i].rowid};
+		int64_t total = 0;
 		for (; j < n && !rec_cmp(&recs[i], &recs[j]); j++) {
+			at.rowid = recs[j].rowid;
 			durs[j - i] = recs[j].dur;
 			row.gpu_ops += recs[j].ops;
-			row.proj_ns += recs[j].proj;
-			row.gpu_time_ns += recs[j].gtime;
+			if (!nsys_add(&total, recs[j].dur) ||
+			    !nsys_add(&row.proj_ns, recs[j].proj) ||
+			    !nsys_add(&row.gpu_time_ns, recs[j].gtime))
+				return nsys_sql_row_fail(
+				    s, &at, e,
+				    "the durations of the ranges named as it "
+				    "sum past 64 bits (expected a total within "
+				    "+-2^63 ns)");
 		}
-		nsys_sql_fill_stats(&row, durs, j - i);
-		all += row.total_ns;
+		if (nsys_sql_fill_stats(s, &at, &row, durs, j - i, e))
+			return e ? e->code : ERR_FORMAT;
+		if (!nsys_add(&all, row.total_ns))
+			return nsys_sql_row_fail(s, &at, e,
+						 "the durations of all ranges sum past 64 bits "
+						 "(expected a total within +-2^63 ns)");
 		out->v[out->n++] = row;
 		i = j;
 	}
@@ -365,6 +513,12 @@ int nsys_sql_nvtx(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *ou
 		out->v[i].pct = all ? 100.0 * (double)out->v[i].total_ns / (double)all : 0;
 	if (out->n)
 		gp_qsort(out->v, out->n, sizeof *out->v, row_by_total);
+	for (size_t i = 0; i < out->n; i++) {
+		bool cut;
+		out->v[i].name = nsys_name_cap(a, out->v[i].name, strlen(out->v[i].name), &cut);
+		if (!out->v[i].name)
+			return err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
+	}
 	return 0;
 }
 
@@ -388,12 +542,18 @@ int nsys_sql_ranges(struct nsys_sql *s, struct arena *a, struct nsys_ranges *hos
 	struct xop *ops;
 	if (load_ranges(s, a, &r, &n, e) || load_ops(s, &ops, &nops, e))
 		return e ? e->code : ERR_FORMAT;
-	project(r, n, ops, nops);
+	int prc = project(s, r, n, ops, nops, e);
 	free(ops);
+	if (prc)
+		return prc;
 	host->v = arena_array(a, n ? n : 1, sizeof *host->v);
 	gpu->v = arena_array(a, n ? n : 1, sizeof *gpu->v);
-	if (!host->v || !gpu->v || build_tree(r, n, true))
+	host->path = gpu->path = s->path;
+	host->table = gpu->table = "NVTX_EVENTS";
+	if (!host->v || !gpu->v)
 		return err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
+	if (build_tree(s, r, n, true, e))
+		return e ? e->code : ERR_FORMAT;
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].type != 59 && r[i].type != 70)
 			continue;
@@ -404,10 +564,16 @@ int nsys_sql_ranges(struct nsys_sql *s, struct arena *a, struct nsys_ranges *hos
 		g->parent = g->has_parent ? r[r[i].parent].rowid : 0;
 		g->dur = r[i].end - r[i].start;
 		g->dur_child = r[i].child_dur;
-		g->dur_nonchild = g->dur - g->dur_child;
+		g->row = r[i].rowid;
+		if (!nsys_sub(g->dur, g->dur_child, &g->dur_nonchild)) {
+			struct nsys_sql_at at = {"NVTX_EVENTS", r[i].rowid};
+			return nsys_sql_row_fail(s, &at, e,
+						 "its duration less its children's does not fit 64 "
+						 "bits");
+		}
 	}
-	if (build_tree(r, n, false))
-		return err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
+	if (build_tree(s, r, n, false, e))
+		return e ? e->code : ERR_FORMAT;
 	for (size_t i = 0; i < n; i++) {
 		if (!r[i].same_thread || !r[i].ops)
 			continue;
@@ -420,6 +586,7 @@ int nsys_sql_ranges(struct nsys_sql *s, struct arena *a, struct nsys_ranges *hos
 		g->proj_dur = r[i].pmax - r[i].pmin;
 		g->orig_dur = r[i].end - r[i].start;
 		g->num_ops = r[i].ops;
+		g->row = r[i].rowid;
 	}
 	return 0;
 }

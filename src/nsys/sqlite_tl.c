@@ -61,6 +61,35 @@ static uint32_t intern(struct nsys_tl *m, const char *t)
 	return strpool_intern(&m->names, t ? t : "", t ? strlen(t) : 0);
 }
 
+/* StringIds names read once per id (nsys_sql_names, no join copying a name
+ * into every row) and each interned once in the model's pool. */
+struct tl_names {
+	struct nsys_sql_names *ids;
+	uint32_t *map; /* ids' pool id -> the model's, UINT32_MAX until interned */
+	size_t nmap;
+};
+
+/* The model's id of the name of the StringIds id in column col, or
+ * NSYS_SQL_NO_NAME; UINT32_MAX when out of memory. */
+static uint32_t tl_name(struct nsys_tl *m, struct tl_names *tn, sqlite3_stmt *st, int col)
+{
+	uint32_t id = nsys_sql_name_id(tn->ids, st, col);
+	if (id == NSYS_SQL_NO_NAME)
+		return id;
+	if (id >= tn->nmap) {
+		size_t cap = (size_t)id * 2 + 16;
+		uint32_t *bigger = realloc(tn->map, cap * sizeof *bigger);
+		if (!bigger)
+			return UINT32_MAX;
+		memset(bigger + tn->nmap, 0xFF, (cap - tn->nmap) * sizeof *bigger);
+		tn->map = bigger;
+		tn->nmap = cap;
+	}
+	if (tn->map[id] == UINT32_MAX)
+		tn->map[id] = intern(m, nsys_sql_name_full(tn->ids, id));
+	return tn->map[id];
+}
+
 /* Runs sql and appends one rec per row through fill(row statement, rec):
  * returns 0 or an error. */
 static int scan(struct nsys_sql *s, struct nsys_tl *m, const char *sql, rec_vec *v,
@@ -85,12 +114,15 @@ static int scan(struct nsys_sql *s, struct nsys_tl *m, const char *sql, rec_vec 
 	return rc;
 }
 
-/* API rows: rowid, start, end, globalTid, correlationId, name */
+/* API rows: rowid, start, end, globalTid, correlationId, nameId; ctx: the
+ * names */
 static int fill_api(struct nsys_tl *m, sqlite3_stmt *st, struct rec *r, void *ctx)
 {
-	(void)ctx;
 	int64_t gtid = sqlite3_column_int64(st, 3);
-	const char *nm = (const char *)sqlite3_column_text(st, 5);
+	uint32_t id = tl_name(m, ctx, st, 5);
+	if (id == UINT32_MAX)
+		return -1;
+	const char *nm = id == NSYS_SQL_NO_NAME ? NULL : strpool_get(&m->names, id);
 	*r = (struct rec){.k1 = gtid >> 24,
 			  .k2 = gtid & 0xFFFFFF,
 			  .start = sqlite3_column_int64(st, 1),
@@ -105,12 +137,25 @@ static int fill_api(struct nsys_tl *m, sqlite3_stmt *st, struct rec *r, void *ct
 	return r->name == UINT32_MAX ? -1 : 0;
 }
 
+struct gpu_ctx {
+	uint8_t kind;
+	struct tl_names *names; /* kernels: column 8 is a StringIds id */
+};
+
 /* GPU rows: rowid, start, end, deviceId, contextId, streamId,
- * correlationId, globalPid, name; ctx: the kind */
+ * correlationId, globalPid, name (text, or a kernel's StringIds id); ctx:
+ * a struct gpu_ctx */
 static int fill_gpu(struct nsys_tl *m, sqlite3_stmt *st, struct rec *r, void *ctx)
 {
-	uint8_t kind = *(const uint8_t *)ctx;
+	const struct gpu_ctx *g = ctx;
+	uint8_t kind = g->kind;
 	const char *nm = (const char *)sqlite3_column_text(st, 8);
+	if (g->names) {
+		uint32_t id = tl_name(m, g->names, st, 8);
+		if (id == UINT32_MAX)
+			return -1;
+		nm = id == NSYS_SQL_NO_NAME ? NULL : strpool_get(&m->names, id);
+	}
 	*r = (struct rec){.k1 = sqlite3_column_int64(st, 3),
 			  .k2 = sqlite3_column_int64(st, 4),
 			  .k3 = sqlite3_column_int64(st, 5),
@@ -128,21 +173,69 @@ static int fill_gpu(struct nsys_tl *m, sqlite3_stmt *st, struct rec *r, void *ct
 
 struct domain {
 	int64_t proc, id;
-	uint32_t name;
+	uint32_t name; /* UINT32_MAX: no name */
+	size_t seq;    /* row order */
 };
 typedef VEC(struct domain) dom_vec;
 
-/* NVTX rows: rowid, start, end, globalTid, text, domainId; ctx: the
- * domains (eventType 75 rows) */
+struct nvtx_ctx {
+	dom_vec doms; /* eventType 75 rows, sorted by (proc, id, row) once read */
+	struct tl_names *names;
+};
+
+/* The text of columns tcol (a StringIds id) and tcol + 1 (inline text):
+ * the id's name, else the text, else NULL; *id = its model id or
+ * NSYS_SQL_NO_NAME. -1 when out of memory. */
+static int nvtx_text(struct nsys_tl *m, struct tl_names *tn, sqlite3_stmt *st, int tcol,
+		     const char **text)
+{
+	uint32_t id = tl_name(m, tn, st, tcol);
+	if (id == UINT32_MAX)
+		return -1;
+	*text = id != NSYS_SQL_NO_NAME ? strpool_get(&m->names, id)
+				       : (const char *)sqlite3_column_text(st, tcol + 1);
+	return 0;
+}
+
+static int dom_cmp(const void *pa, const void *pb)
+{
+	const struct domain *a = pa, *b = pb;
+	if (a->proc != b->proc)
+		return a->proc < b->proc ? -1 : 1;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* The name of domain id in process proc: the last row that creates it, as
+ * sqlite_nvtx.c takes; NULL for none. */
+static const char *dom_name(struct nsys_tl *m, const dom_vec *doms, int64_t proc, int64_t id)
+{
+	size_t lo = 0, hi = doms->n; /* first entry past (proc, id) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct domain *d = &doms->v[mid];
+		if (d->proc < proc || (d->proc == proc && d->id <= id))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || doms->v[lo - 1].proc != proc || doms->v[lo - 1].id != id ||
+	    doms->v[lo - 1].name == UINT32_MAX)
+		return NULL;
+	return strpool_get(&m->names, doms->v[lo - 1].name);
+}
+
+/* NVTX rows: rowid, start, end, globalTid, textId, text, domainId; ctx: a
+ * struct nvtx_ctx */
 static int fill_nvtx(struct nsys_tl *m, sqlite3_stmt *st, struct rec *r, void *ctx)
 {
-	const dom_vec *doms = ctx;
-	int64_t gtid = sqlite3_column_int64(st, 3), dom = sqlite3_column_int64(st, 5);
-	const char *text = (const char *)sqlite3_column_text(st, 4);
-	const char *dname = NULL;
-	for (size_t i = 0; dom && i < doms->n; i++) /* the last one, as sqlite_nvtx.c */
-		if (doms->v[i].id == dom && doms->v[i].proc == gtid >> 24)
-			dname = strpool_get(&m->names, doms->v[i].name);
+	struct nvtx_ctx *c = ctx;
+	int64_t gtid = sqlite3_column_int64(st, 3), dom = sqlite3_column_int64(st, 6);
+	const char *text;
+	if (nvtx_text(m, c->names, st, 4, &text))
+		return -1;
+	const char *dname = dom ? dom_name(m, &c->doms, gtid >> 24, dom) : NULL;
 	uint32_t name;
 	if (dname) {
 		size_t len = strlen(dname) + 1 + strlen(text ? text : "") + 1;
@@ -168,16 +261,22 @@ static int fill_nvtx(struct nsys_tl *m, sqlite3_stmt *st, struct rec *r, void *c
 	return name == UINT32_MAX ? -1 : 0;
 }
 
+/* Domain rows: globalTid >> 24, domainId, textId, text; ctx: a struct
+ * nvtx_ctx */
 static int fill_dom(struct nsys_tl *m, sqlite3_stmt *st, struct rec *r, void *ctx)
 {
 	(void)r;
-	dom_vec *doms = ctx;
+	struct nvtx_ctx *c = ctx;
+	const char *text;
+	if (nvtx_text(m, c->names, st, 2, &text))
+		return -1;
 	struct domain d = {sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
-			   intern(m, (const char *)sqlite3_column_text(st, 2))};
-	return d.name == UINT32_MAX || vec_push(*doms, d, 1u << 20) ? -1 : 0;
+			   intern(m, text), c->doms.n};
+	return d.name == UINT32_MAX || vec_push(c->doms, d, 1u << 20) ? -1 : 0;
 }
 
-static int load_nvtx(struct nsys_sql *s, struct nsys_tl *m, rec_vec *v, struct err *e)
+static int load_nvtx(struct nsys_sql *s, struct nsys_tl *m, struct tl_names *tn, rec_vec *v,
+		     struct err *e)
 {
 	static const char *const cols[] = {"start", "end", "eventType", "globalTid", NULL};
 	if (need_cols(s, "NVTX_EVENTS", cols, e))
@@ -185,36 +284,33 @@ static int load_nvtx(struct nsys_sql *s, struct nsys_tl *m, rec_vec *v, struct e
 	bool textid = nsys_sql_has_column(s, "NVTX_EVENTS", "textId");
 	bool text = nsys_sql_has_column(s, "NVTX_EVENTS", "text");
 	bool domain = nsys_sql_has_column(s, "NVTX_EVENTS", "domainId");
-	const char *tx = textid && text ? "coalesce(n.value, e.text)"
-			 : textid	? "n.value"
-			 : text		? "e.text"
-					: "''";
-	const char *join = textid ? "LEFT JOIN StringIds n ON n.id = e.textId" : "";
-	char sql[600];
-	dom_vec doms = {0};
+	char tx[40], sql[600];
+	snprintf(tx, sizeof tx, "%s, %s", textid ? "textId" : "NULL", text ? "text" : "''");
+	struct nvtx_ctx c = {{0}, tn};
 	rec_vec none = {0};
-	int rc = 0;
-	if (domain) {
-		snprintf(sql, sizeof sql,
-			 "SELECT e.globalTid >> 24, e.domainId, %s FROM NVTX_EVENTS e %s WHERE "
-			 "e.eventType = 75",
-			 tx, join);
-		rc = scan(s, m, sql, &none, fill_dom, &doms, e);
-	}
-	if (!rc) {
+	int rc = textid ? nsys_sql_names_load(tn->ids, "SELECT textId FROM NVTX_EVENTS", e) : 0;
+	if (!rc && domain) {
 		snprintf(
 		    sql, sizeof sql,
-		    "SELECT e.rowid, e.start, e.end, e.globalTid, %s, %s FROM NVTX_EVENTS e %s "
-		    "WHERE e.eventType IN (59, 60, 70, 71) AND e.end IS NOT NULL",
-		    tx, domain ? "e.domainId" : "0", join);
-		rc = scan(s, m, sql, v, fill_nvtx, &doms, e);
+		    "SELECT globalTid >> 24, domainId, %s FROM NVTX_EVENTS WHERE eventType = 75",
+		    tx);
+		rc = scan(s, m, sql, &none, fill_dom, &c, e);
+		gp_qsort(c.doms.v, c.doms.n, sizeof *c.doms.v, dom_cmp);
 	}
-	vec_free(doms);
+	if (!rc) {
+		snprintf(sql, sizeof sql,
+			 "SELECT rowid, start, end, globalTid, %s, %s FROM NVTX_EVENTS "
+			 "WHERE eventType IN (59, 60, 70, 71) AND end IS NOT NULL",
+			 tx, domain ? "domainId" : "0");
+		rc = scan(s, m, sql, v, fill_nvtx, &c, e);
+	}
+	vec_free(c.doms);
 	vec_free(none);
 	return rc;
 }
 
-static int load_gpu(struct nsys_sql *s, struct nsys_tl *m, rec_vec *v, struct err *e)
+static int load_gpu(struct nsys_sql *s, struct nsys_tl *m, struct tl_names *tn, rec_vec *v,
+		    struct err *e)
 {
 	static const char *const tabs[] = {"CUPTI_ACTIVITY_KIND_KERNEL",
 					   "CUPTI_ACTIVITY_KIND_MEMCPY",
@@ -228,15 +324,18 @@ static int load_gpu(struct nsys_sql *s, struct nsys_tl *m, rec_vec *v, struct er
 		if (need_cols(s, tabs[i], cols, e))
 			return e ? e->code : ERR_FORMAT;
 		char name[300], join[200] = "";
+		struct gpu_ctx g = {kinds[i], NULL};
 		if (i == 0) {
 			const char *col =
 			    nsys_sql_has_column(s, tabs[0], "demangledName") ? "demangledName"
 			    : nsys_sql_has_column(s, tabs[0], "shortName")   ? "shortName"
 									     : NULL;
-			snprintf(name, sizeof name, "%s", col ? "n.value" : "NULL");
-			if (col)
-				snprintf(join, sizeof join, "LEFT JOIN StringIds n ON n.id = t.%s",
-					 col);
+			snprintf(name, sizeof name, "%s%s", col ? "t." : "NULL", col ? col : "");
+			char ids[200];
+			snprintf(ids, sizeof ids, "SELECT %s FROM %s", col ? col : "NULL", tabs[0]);
+			if (nsys_sql_names_load(tn->ids, ids, e))
+				return e ? e->code : ERR_FORMAT;
+			g.names = tn;
 		} else if (i == 1) {
 			bool ck = nsys_sql_has_column(s, tabs[1], "copyKind");
 			bool labels = ck && nsys_sql_has_table(s, "ENUM_CUDA_MEMCPY_OPER");
@@ -255,7 +354,7 @@ static int load_gpu(struct nsys_sql *s, struct nsys_tl *m, rec_vec *v, struct er
 			 "SELECT t.rowid, t.start, t.end, t.deviceId, t.contextId, t.streamId, "
 			 "t.correlationId, t.globalPid, %s FROM %s t %s",
 			 name, tabs[i], join);
-		if (scan(s, m, sql, v, fill_gpu, (void *)&kinds[i], e))
+		if (scan(s, m, sql, v, fill_gpu, &g, e))
 			return e ? e->code : ERR_FORMAT;
 	}
 	return 0;
@@ -414,21 +513,25 @@ int nsys_sql_timeline(struct nsys_sql *s, struct nsys_tl **out, struct err *e)
 		return err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
 	}
 	rec_vec v = {0};
-	int rc = 0;
+	struct tl_names tn = {nsys_sql_names_new(s, &m->arena), NULL, 0};
+	int rc = tn.ids ? 0 : err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
 	static const char *const api_cols[] = {"start",		"end",	  "globalTid",
 					       "correlationId", "nameId", NULL};
-	if (nsys_sql_has_table(s, "CUPTI_ACTIVITY_KIND_RUNTIME")) {
+	if (!rc && nsys_sql_has_table(s, "CUPTI_ACTIVITY_KIND_RUNTIME")) {
 		rc = need_cols(s, "CUPTI_ACTIVITY_KIND_RUNTIME", api_cols, e) ||
+		     nsys_sql_names_load(tn.ids, "SELECT nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+					 e) ||
 		     scan(s, m,
-			  "SELECT r.rowid, r.start, r.end, r.globalTid, r.correlationId, n.value "
-			  "FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds n ON n.id = "
-			  "r.nameId",
-			  &v, fill_api, NULL, e);
+			  "SELECT rowid, start, end, globalTid, correlationId, nameId "
+			  "FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+			  &v, fill_api, &tn, e);
 	}
 	if (!rc && nsys_sql_has_table(s, "NVTX_EVENTS"))
-		rc = load_nvtx(s, m, &v, e);
+		rc = load_nvtx(s, m, &tn, &v, e);
 	if (!rc)
-		rc = load_gpu(s, m, &v, e);
+		rc = load_gpu(s, m, &tn, &v, e);
+	nsys_sql_names_free(tn.ids);
+	free(tn.map);
 	if (!rc && v.n)
 		gp_qsort(v.v, v.n, sizeof *v.v, rec_cmp);
 	if (!rc && split(m, v.v, v.n))

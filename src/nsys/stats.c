@@ -31,6 +31,23 @@ double nsys_stddev(const int64_t *values, size_t n)
 {
 	if (n < 2)
 		return 0.0;
+	uint64_t big = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t m = values[i] < 0 ? -(uint64_t)values[i] : (uint64_t)values[i];
+		big = m > big ? m : big;
+	}
+	if (big && (uint64_t)n > (UINT64_C(1) << 63) / big) {
+		/* hostile magnitudes: n * sum(x^2) would overflow 128 bits; two
+		 * passes in long double (finite, not exact) */
+		long double mean = 0, ss = 0;
+		for (size_t i = 0; i < n; i++)
+			mean += ((long double)values[i] - mean) / (long double)(i + 1);
+		for (size_t i = 0; i < n; i++) {
+			long double d = (long double)values[i] - mean;
+			ss += d * d;
+		}
+		return (double)sqrtl(ss / (long double)(n - 1));
+	}
 	__int128 sum = 0, sq = 0;
 	for (size_t i = 0; i < n; i++) {
 		sum += values[i];
@@ -51,7 +68,8 @@ struct nsys_jv *nsys_summary(struct arena *a, int64_t *values, size_t n)
 	gp_qsort(values, n, sizeof *values, cmp_i64);
 	int64_t total = 0;
 	for (size_t i = 0; i < n; i++)
-		total += values[i];
+		if (!nsys_add(&total, values[i]))
+			return NULL;
 	bool med_int;
 	double med = nsys_median(values, n, &med_int);
 	struct nsys_jv *s = nsys_jv_new(a, NSYS_JOBJ);

@@ -238,7 +238,7 @@ def own_error_cases(tmp):
          "Nsight report {d}/stats/nsys_nvtx_gpu_proj_trace.csv is missing required columns: Projected Start (ns), "
          "Projected Duration (ns), Orig Start (ns), Orig Duration (ns), Style, PID, TID, NumGPUOps, Lvl, NumChild, RangeId, ParentId"),
         ("invalid integer", MANIFEST, HOST_HDR + "0,100,1x0,60,40,:cap,1,1,0,1,1,,\n", GPU_HDR,
-         "Invalid integer in {d}/stats/nsys_nvtx_pushpop_trace.csv column 'Duration (ns)': '1x0'"),
+         "Invalid integer in {d}/stats/nsys_nvtx_pushpop_trace.csv column 'Duration (ns)': '1x0' (line 2, column 3)"),
         ("two capture ranges", MANIFEST, good_host + "200,300,100,0,100,:cap,1,1,0,0,3,\n", GPU_HDR,
          "Expected exactly one top-level host capture range named 'cap', but found 2."),
         ("no capture range", MANIFEST, HOST_HDR + "0,100,100,0,100,:other,1,1,0,0,1,\n", GPU_HDR,
