@@ -45,6 +45,21 @@ void *view_results_new(struct view *v, size_t size, struct err *e);
 #include "views/views.def"
 #undef V
 
+/* The options several trace views share, declared once: --top N as a row
+ * cap, and --tb-compat with the help line naming the quirks that view
+ * reproduces. */
+#define VIEW_OPT_TOP_ROWS                                                                          \
+	{                                                                                          \
+		.lname = "top", .api = "top", .type = VO_COUNT,                                    \
+		.off = offsetof(struct view_opts, top), .metavar = "N",                            \
+		.help = "only the first N rows"                                                    \
+	}
+#define VIEW_OPT_TB_COMPAT(text)                                                                   \
+	{                                                                                          \
+		.lname = "tb-compat", .api = "tb_compat", .type = VO_FLAG,                         \
+		.off = offsetof(struct view_opts, tb_compat), .help = text                         \
+	}
+
 #define VIEW_NC(a) ((int)(sizeof a / sizeof a[0]))
 
 #endif

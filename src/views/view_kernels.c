@@ -223,20 +223,11 @@ static const struct vo kernels_opts[] = {
      .def = "kernel",
      .help = "group by kernel name (default) or by kernel,\n"
 	     "operator and launch configuration"},
-    {.lname = "top",
-     .api = "top",
-     .type = VO_COUNT,
-     .off = offsetof(struct view_opts, top),
-     .metavar = "N",
-     .help = "only the first N rows"},
-    {.lname = "tb-compat",
-     .api = "tb_compat",
-     .type = VO_FLAG,
-     .off = offsetof(struct view_opts, tb_compat),
-     .help = "reproduce torch-tb-profiler exactly, quirks\n"
-	     "included (docs/tb-compat.md): kernels launched\n"
-	     "through cuda_driver stay unattributed, only the\n"
-	     "plugin's Tensor Core kernel names count"},
+    VIEW_OPT_TOP_ROWS,
+    VIEW_OPT_TB_COMPAT("reproduce torch-tb-profiler exactly, quirks\n"
+		       "included (docs/tb-compat.md): kernels launched\n"
+		       "through cuda_driver stay unattributed, only the\n"
+		       "plugin's Tensor Core kernel names count"),
 };
 
 const struct view_decl view_kernels_decl = {

@@ -299,14 +299,10 @@ static const struct vo memory_opts[] = {
      .metavar = "TIME",
      .help = "only records at or before TIME (TIME: a number with ns,\n"
 	     "us, ms or s; bare numbers are ns)"},
-    {.lname = "tb-compat",
-     .api = "tb_compat",
-     .type = VO_FLAG,
-     .off = offsetof(struct view_opts, tb_compat),
-     .help = "reproduce torch-tb-profiler exactly, its quirks included\n"
-	     "(docs/tb-compat.md): Calls miss the operators below a\n"
-	     "node no record reached; an allocation re-allocated at\n"
-	     "its address before a free vanishes from --events"},
+    VIEW_OPT_TB_COMPAT("reproduce torch-tb-profiler exactly, its quirks included\n"
+		       "(docs/tb-compat.md): Calls miss the operators below a\n"
+		       "node no record reached; an allocation re-allocated at\n"
+		       "its address before a free vanishes from --events"),
 };
 
 /* memory: which options go together. The API drops step_plot without curve

@@ -243,21 +243,12 @@ static const struct vo ops_opts[] = {
 	     "default: device_self when the trace has GPU work,\n"
 	     "else host_self (as the plugin). Ties keep the\n"
 	     "plugin's order."},
-    {.lname = "top",
-     .api = "top",
-     .type = VO_COUNT,
-     .off = offsetof(struct view_opts, top),
-     .metavar = "N",
-     .help = "only the first N rows"},
-    {.lname = "tb-compat",
-     .api = "tb_compat",
-     .type = VO_FLAG,
-     .off = offsetof(struct view_opts, tb_compat),
-     .help = "reproduce torch-tb-profiler exactly, its quirks\n"
-	     "included (docs/tb-compat.md): gpu_user_annotation\n"
-	     "ProfilerStep copies become tree nodes, kernels\n"
-	     "launched through cuda_driver stay unattributed,\n"
-	     "only the plugin's Tensor Core name lists"},
+    VIEW_OPT_TOP_ROWS,
+    VIEW_OPT_TB_COMPAT("reproduce torch-tb-profiler exactly, its quirks\n"
+		       "included (docs/tb-compat.md): gpu_user_annotation\n"
+		       "ProfilerStep copies become tree nodes, kernels\n"
+		       "launched through cuda_driver stay unattributed,\n"
+		       "only the plugin's Tensor Core name lists"),
 };
 
 const struct view_decl view_ops_decl = {

@@ -41,15 +41,11 @@ static const char steps_tail[] =
     "  gpuprof steps --tb-compat --format csv trace.json > steps.csv\n";
 
 static const struct vo steps_opts[] = {
-    {.lname = "tb-compat",
-     .api = "tb_compat",
-     .type = VO_FLAG,
-     .off = offsetof(struct view_opts, tb_compat),
-     .help = "reproduce torch-tb-profiler exactly, quirks included:\n"
-	     "gpu_user_annotation copies of ProfilerStep#N become extra\n"
-	     "(duplicate or empty) steps and GPU annotation ranges count\n"
-	     "as CPU Exec. By default gpu_user_annotation events are\n"
-	     "left out. See docs/tb-compat.md."},
+    VIEW_OPT_TB_COMPAT("reproduce torch-tb-profiler exactly, quirks included:\n"
+		       "gpu_user_annotation copies of ProfilerStep#N become extra\n"
+		       "(duplicate or empty) steps and GPU annotation ranges count\n"
+		       "as CPU Exec. By default gpu_user_annotation events are\n"
+		       "left out. See docs/tb-compat.md."),
 };
 
 static const struct rep_col step_cols[] = {{"step", "Step", REP_STR},

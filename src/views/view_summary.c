@@ -297,13 +297,9 @@ static const char summary_tail[] =
     "  gpuprof summary --tb-compat --format json trace.json.gz | jq .breakdown\n";
 
 static const struct vo summary_opts[] = {
-    {.lname = "tb-compat",
-     .api = "tb_compat",
-     .type = VO_FLAG,
-     .off = offsetof(struct view_opts, tb_compat),
-     .help = "reproduce torch-tb-profiler exactly, quirks included\n"
-	     "(gpu_user_annotation ProfilerStep copies become steps,\n"
-	     "GPU annotations count as CPU Exec); see docs/tb-compat.md"},
+    VIEW_OPT_TB_COMPAT("reproduce torch-tb-profiler exactly, quirks included\n"
+		       "(gpu_user_annotation ProfilerStep copies become steps,\n"
+		       "GPU annotations count as CPU Exec); see docs/tb-compat.md"),
     {.lname = "timeline",
      .api = "timeline",
      .type = VO_FLAG,
