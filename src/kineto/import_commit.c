@@ -41,6 +41,16 @@ int imp_init(struct imp *m, const char *path, struct err *e)
 	return 0;
 }
 
+uint64_t imp_mem_bytes(const struct imp *m)
+{
+	const struct tr_build *b = &m->b;
+	uint64_t n = tr_mem_bytes(m->t) + m->scratch_cap + m->name_cache_n;
+	n += (m->open_b_n + m->b_prev_cap) * sizeof(uint32_t) + m->pend_cap * sizeof *m->pend;
+	n += (b->tracks.key ? b->tracks.mask + 1 : 0) * (sizeof(uint64_t) + sizeof(uint32_t));
+	n += (b->procs.key ? b->procs.mask + 1 : 0) * (sizeof(uint64_t) + sizeof(uint32_t));
+	return n + b->cat_cache_n * (sizeof *b->cat_slot + sizeof *b->cat_kind);
+}
+
 uint32_t imp_track(struct imp *m, const struct tr_id *pid, const struct tr_id *tid)
 {
 	uint32_t tk = tr_build_track(&m->b, pid, tid);

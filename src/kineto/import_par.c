@@ -38,6 +38,7 @@ struct imp_worker {
 	/* worker id -> loader id, persistent across windows */
 	uint32_t *smap, *tmap, *pmap;
 	size_t smap_n, tmap_n, pmap_n;
+	uint64_t peak; /* the most imp_mem_bytes after a job, and the maps */
 };
 
 const char *imp_find_boundary(const char *p, const char *end)
@@ -173,9 +174,19 @@ bool imp_worker_wait(struct imp_worker *w, const char **stop, bool *closed)
 	while (!w->done)
 		pthread_cond_wait(&w->cv, &w->mu);
 	pthread_mutex_unlock(&w->mu);
+	/* idle now: its tables can be read */
+	uint64_t held =
+	    imp_mem_bytes(&w->m) + (w->smap_n + w->tmap_n + w->pmap_n) * sizeof(uint32_t);
+	if (held > w->peak)
+		w->peak = held;
 	*stop = w->stop;
 	*closed = w->closed;
 	return w->ok;
+}
+
+uint64_t imp_worker_bytes(const struct imp_worker *w)
+{
+	return w ? w->peak : 0;
 }
 
 /* Empties the worker's rows, keeping its pool, tracks and processes. */

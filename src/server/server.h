@@ -41,6 +41,7 @@ struct srv_opts {
 	int64_t max_upload; /* bytes; larger uploads get 413 */
 	int max_jobs;	    /* concurrent analyses/loads (>= 1) */
 	int max_files;	    /* loaded files at most */
+	uint64_t max_mem;   /* what one loaded trace may hold (kineto_opts); 0 = default */
 };
 
 struct srv;

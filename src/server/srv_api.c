@@ -493,7 +493,8 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 	int copy = -1;
 	if (input_row(sn.kind)->by_name && (copy = copy_upload(u->fd, path, sizeof path)) < 0)
 		return srv_reply_error(c, 500, "could not keep the upload");
-	struct input_opts o = {.name = u->name, .max_bytes = s->o.max_upload};
+	struct input_opts o = {
+	    .name = u->name, .max_bytes = s->o.max_upload, .trace = {.max_memory = s->o.max_mem}};
 	struct input in;
 	struct err e = {0};
 	srv_job_begin(s);
