@@ -550,7 +550,7 @@ static int parse(struct loader *l)
 			split_drop(l, &sp);
 		}
 		const char *record = j->p;
-		unsigned tolerated = j->tolerated;
+		struct jscan_marks marks = jscan_mark(j);
 		int rc = step(l, &st);
 		if (rc == JS_OK)
 			continue;
@@ -559,7 +559,7 @@ static int parse(struct loader *l)
 			return l->m.e->code ? l->m.e->code : ERR_FORMAT;
 		/* JS_MORE: re-read this record with more input, unless there is none. */
 		j->p = record;
-		j->tolerated = tolerated;
+		jscan_rewind(j, marks);
 		if (l->eof) {
 			if (st == ST_DONE)
 				return 0;
@@ -595,6 +595,15 @@ static size_t window_for(int64_t est)
 			? 1u << 20
 			: ((size_t)est / 32 + 0xFFFFF) & ~(size_t)0xFFFFF;
 	return w;
+}
+
+/* n anomalies of kind k counted by the scanner, the first at off. */
+static void add_counted(struct trace *t, enum tr_anomaly k, unsigned n, int64_t off)
+{
+	if (!n)
+		return;
+	tr_anomaly_add(&t->anomalies, k, off);
+	t->anomalies.count[k] += n - 1;
 }
 
 int kineto_load(const char *path, const struct kineto_opts *opts, struct trace **out, struct err *e)
@@ -658,10 +667,9 @@ int kineto_load(const char *path, const struct kineto_opts *opts, struct trace *
 		tr_anomaly_add(&t->anomalies, AN_TRUNCATED, src_pos(l.src));
 	if (src_trailing_bytes(l.src) > 0)
 		tr_anomaly_add(&t->anomalies, AN_TRAILING_DATA, src_pos(l.src));
-	if (l.m.j.tolerated) {
-		tr_anomaly_add(&t->anomalies, AN_NONSTANDARD, l.m.j.tolerated_off);
-		t->anomalies.count[AN_NONSTANDARD] += l.m.j.tolerated - 1;
-	}
+	add_counted(t, AN_NONSTANDARD, l.m.j.tolerated, l.m.j.tolerated_off);
+	add_counted(t, AN_BAD_ESCAPE, l.m.j.bad_escapes, l.m.j.bad_escape_off);
+	add_counted(t, AN_NUL_IN_STRING, l.m.j.nul_strings, l.m.j.nul_off);
 	t->counts.bytes = (uint64_t)src_pos(l.src);
 	if ((rc = imp_finish_events(&l.m)))
 		goto fail;

@@ -81,14 +81,14 @@ static void run_job(struct imp_worker *w)
 	w->ok = false;
 	w->closed = false;
 	for (;;) {
-		unsigned tol = j->tolerated;
+		struct jscan_marks marks = jscan_mark(j);
 		const char *at = j->p;
 		int rc = jscan_ws(j);
 		if (!rc)
 			rc = imp_event(&w->m);
 		if (rc == JS_MORE) {
 			j->p = at;
-			j->tolerated = tol;
+			jscan_rewind(j, marks);
 			break;
 		}
 		if (rc)
@@ -212,7 +212,7 @@ void imp_worker_discard(struct imp_worker *w)
 	t->min_ts = INT64_MAX;
 	t->max_end = INT64_MIN;
 	w->m.npend = 0;
-	w->m.j.tolerated = 0;
+	jscan_rewind(&w->m.j, (struct jscan_marks){0});
 }
 
 static int grow_map(uint32_t **map, size_t n)
@@ -457,11 +457,10 @@ static int merge_counts(struct imp_worker *w, struct imp *m)
 		dst->min_ts = src->min_ts;
 	if (src->max_end > dst->max_end)
 		dst->max_end = src->max_end;
-	if (w->m.j.tolerated) {
-		if (!m->j.tolerated || w->m.j.tolerated_off < m->j.tolerated_off)
-			m->j.tolerated_off = w->m.j.tolerated_off;
-		m->j.tolerated += w->m.j.tolerated;
-	}
+	jscan_count(&m->j.tolerated, &m->j.tolerated_off, w->m.j.tolerated, w->m.j.tolerated_off);
+	jscan_count(&m->j.bad_escapes, &m->j.bad_escape_off, w->m.j.bad_escapes,
+		    w->m.j.bad_escape_off);
+	jscan_count(&m->j.nul_strings, &m->j.nul_off, w->m.j.nul_strings, w->m.j.nul_off);
 	dc->merged_windows++;
 	return 0;
 }

@@ -35,7 +35,7 @@ srv_out=$H_ROOT/serve.out
 srv_pid=$!
 srv_url=
 for _ in $(seq 50); do
-	srv_url=$(sed -n 's/.* at \(http[^ ]*\) .*/\1/p' "$srv_out")
+	srv_url=$(sed -n 's/.* at \(http[^ ]*\) .*/\1/p' "$srv_out" 2>/dev/null)
 	[ -n "$srv_url" ] && break
 	sleep 0.1
 done
@@ -48,3 +48,45 @@ code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "${srv_url}api/files")
 h_check bomb-upload-still-serving test "$code" = 200
 kill "$srv_pid" 2>/dev/null
 wait "$srv_pid" 2>/dev/null
+
+# Out-of-spec strings and numbers are counted, each with the offset of the
+# first: a bare NaN and Infinity (nonstandard_json, at byte 80), an invalid
+# \u escape (bad_escape, kept as written, at the quote at byte 131), a raw
+# NUL (nul_in_string, read as U+FFFD, at the quote at byte 206).
+printf '[{"ph":"X","cat":"cpu_op","name":"n","pid":1,"tid":1,"ts":1,"dur":1,"args":{"a":NaN,"b":Infinity}},{"ph":"X","cat":"cpu_op","name":"a\\u00zzb","pid":1,"tid":1,"ts":2,"dur":1},{"ph":"X","cat":"cpu_op","name":"c\000d","pid":1,"tid":1,"ts":3,"dur":1}]' >"$H_IN/odd.json"
+h_keep i.csv
+h_case odd-strings-info 0 "" 5 '"$GPUPROF" info -q --format csv "$H_IN/odd.json" -o "$H_OUT/i.csv"'
+odd_csv=$H_ROOT/out-odd-strings-info/i.csv
+h_check odd-nonstandard grep -q '^nonstandard_json,2,80,' "$odd_csv"
+h_check odd-bad-escape grep -q '^bad_escape,1,131,' "$odd_csv"
+h_check odd-nul grep -q '^nul_in_string,1,206,' "$odd_csv"
+h_check odd-offsets-by-hand test "$(grep -abo 'NaN' "$H_IN/odd.json" | cut -d: -f1)" = 80 -a \
+	"$(grep -abo '"a.u00zz' "$H_IN/odd.json" | cut -d: -f1)" = 131 -a \
+	"$(grep -abo '"c.d"' "$H_IN/odd.json" | cut -d: -f1)" = 206
+# the NUL no longer cuts the name: c, U+FFFD, d
+h_keep o.csv
+h_case odd-strings-ops 0 "" 5 '"$GPUPROF" ops -q --format csv "$H_IN/odd.json" -o "$H_OUT/o.csv"'
+h_check odd-nul-name grep -q "^$(printf 'c\357\277\275d'),1," "$H_ROOT/out-odd-strings-ops/o.csv"
+h_check odd-bad-escape-name grep -qF 'a\u00zzb,1,' "$H_ROOT/out-odd-strings-ops/o.csv"
+h_case odd-strings-strict 2 'odd\.json: 4 input anomalies \(--strict\); first: nonstandard_json at byte 80' 5 \
+	'"$GPUPROF" --strict summary "$H_IN/odd.json" -o "$H_OUT/s.txt"'
+
+# A gzip cut in its first bytes is a truncated gzip, at the compressed
+# offset where it ends, not an empty input.
+"$GPUPROF" synth --size 64K --seed 3 -o "$H_IN/small.json" 2>/dev/null
+gzip -c <"$H_IN/small.json" >"$H_IN/small.json.gz"
+for n in 5 10 19; do
+	head -c "$n" "$H_IN/small.json.gz" >"$H_IN/cut$n.json.gz"
+	h_case "gzip-cut-$n" 2 "cut$n\\.json\\.gz: byte $n: truncated gzip (header|member): the input ends after $n bytes" 5 \
+		"\"\$GPUPROF\" summary \"\$H_IN/cut$n.json.gz\" -o \"\$H_OUT/s.txt\""
+done
+
+# Raw bytes in a message are escaped: a control byte where JSON wants a
+# token, and a file name holding a newline and an escape sequence, each on
+# one printable line.
+printf '[{"ph":"X"\001}]' >"$H_IN/ctl.json"
+h_case control-byte-quoted 2 "ctl\\.json: byte 10: expected ',' or '\\}', found an unexpected byte '\\\\x01'\$" 5 \
+	'"$GPUPROF" summary "$H_IN/ctl.json" -o "$H_OUT/s.txt"'
+cp "$H_IN/ctl.json" "$H_IN/$(printf 'we\nird\033[31m.json')"
+h_case control-bytes-in-name 2 'we\\nird\\x1b\[31m\.json: byte 10' 5 \
+	'"$GPUPROF" summary "$H_IN"/we*ird* -o "$H_OUT/s.txt"'
