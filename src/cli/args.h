@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "views/view_opt.h"
 
@@ -26,6 +27,10 @@ int app_parse(struct app *app, const char *cmd, const struct vo *v, size_t n, vo
  * e.g. "TRACE") into *path. */
 int app_args(struct app *app, const char *cmd, const char *what, int argc, char **argv,
 	     const struct vo *v, size_t n, void *base, const char **path);
+
+/* SIZE: digits with an optional K, M or G (powers of 1024; "KB", "KiB"
+ * and the like too) -> bytes; -1 when it is not a size. */
+int app_parse_size(const char *s, uint64_t *out);
 
 /* "unknown option 'X'" with a suggestion among cmd's options and the global
  * ones, into msg. */

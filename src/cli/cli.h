@@ -11,7 +11,7 @@
  *
  * Global options are parsed by main.c before the subcommand sees argv, so
  * every command accepts them in any position: --format, -o/--output,
- * -q/--quiet, --strict, --step, --range (each also as --opt=value, and the
+ * -q/--quiet, --strict, --step, --range, --max-memory (each also as --opt=value, and the
  * short ones as -oFILE, -q bundled before a command's short options).
  */
 #ifndef GP_CLI_H
@@ -38,6 +38,7 @@ struct app {
 	bool anomaly_notes;	/* print a note when a load finds anomalies */
 	const char *step;	/* --step N or A-B: analyse only those steps */
 	const char *range;	/* --range NAME: only that user annotation's time */
+	uint64_t max_memory;	/* --max-memory: what one loaded trace may hold; 0 = default */
 	FILE *out;		/* set by app_out_open */
 	struct outfile of;	/* the file behind -o until committed */
 };

@@ -48,28 +48,6 @@ const char cmd_serve_help_tail[] =
     "  gpuprof serve --port 0 --open run/*.pt.trace.json.gz\n"
     "  gpuprof serve profile.ncu-rep capture.sqlite runs/2026-11-29/\n";
 
-/* SIZE: digits with an optional K, M or G (powers of 1024). */
-static int parse_size(const char *s, int64_t *out)
-{
-	char *end;
-	long long v = strtoll(s, &end, 10);
-	if (end == s || v <= 0)
-		return -1;
-	int shift = 0;
-	if (*end == 'K' || *end == 'k')
-		shift = 10;
-	else if (*end == 'M' || *end == 'm')
-		shift = 20;
-	else if (*end == 'G' || *end == 'g')
-		shift = 30;
-	if (shift)
-		end++;
-	if (*end || v > (INT64_MAX >> shift))
-		return -1;
-	*out = (int64_t)v << shift;
-	return 0;
-}
-
 static void open_browser(const char *url)
 {
 	pid_t pid;
@@ -126,7 +104,8 @@ int cmd_serve(struct app *app, int argc, char **argv)
 			      .port = 8765,
 			      .max_upload = (int64_t)2 << 30,
 			      .max_jobs = 2,
-			      .max_files = 64};
+			      .max_files = 64,
+			      .max_mem = app->max_memory};
 	bool open = false, port_given = false;
 	const char **paths = calloc((size_t)argc + 1, sizeof *paths);
 	int npaths = 0;
@@ -146,9 +125,12 @@ int cmd_serve(struct app *app, int argc, char **argv)
 		so.port = (int)p;
 		port_given = true;
 	}
-	if (!rc && a.max_upload && parse_size(a.max_upload, &so.max_upload))
+	uint64_t up = 0;
+	if (!rc && a.max_upload && (app_parse_size(a.max_upload, &up) || !up || up > INT64_MAX))
 		rc = app_usage(app, "serve", "--max-upload needs a size such as 512M, not '%s'",
 			       a.max_upload);
+	else if (up)
+		so.max_upload = (int64_t)up;
 	if (!rc && a.request_timeout) {
 		char *end;
 		long t = strtol(a.request_timeout, &end, 10);

@@ -31,43 +31,6 @@ const char cmd_synth_help_tail[] =
     "  gpuprof synth --size 100M --gzip -o big.json.gz\n"
     "  gpuprof synth --steps 6 --seed 1 --gzip -o examples/resnet_like.json.gz\n";
 
-/* "100M", "1G", "512K", "12345" -> bytes; -1 when not a size. */
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	if (*s < '0' || *s > '9')
-		return -1;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -1;
-	int shift = 0;
-	switch (*end) {
-	case 0:
-		break;
-	case 'k':
-	case 'K':
-		shift = 10;
-		break;
-	case 'm':
-	case 'M':
-		shift = 20;
-		break;
-	case 'g':
-	case 'G':
-		shift = 30;
-		break;
-	default:
-		return -1;
-	}
-	if (*end && end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB"))
-		return -1;
-	if (v > (UINT64_MAX >> shift))
-		return -1;
-	*out = (uint64_t)v << shift;
-	return 0;
-}
-
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
 	char *end;
@@ -192,7 +155,7 @@ int cmd_synth(struct app *app, int argc, char **argv)
 			continue;
 		int bad;
 		if (k == SYNTH_ARG_SIZE) {
-			bad = parse_size(v, &o.size) || !o.size;
+			bad = app_parse_size(v, &o.size) || !o.size;
 		} else if (k == SYNTH_ARG_SEED) {
 			bad = parse_u64(v, UINT64_MAX, &o.seed);
 		} else {

@@ -118,7 +118,7 @@ static int load(struct app *app, const char *path, unsigned accept, struct input
 	struct err e = {0};
 	struct progress p = {.path = path};
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
-	struct input_opts opts = {.accept = accept};
+	struct input_opts opts = {.accept = accept, .trace = {.max_memory = app->max_memory}};
 	const char *threads = getenv("GPUPROF_THREADS");
 	if (threads && *threads)
 		opts.trace.threads = atoi(threads) > 1 ? 2 : 1;

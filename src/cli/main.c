@@ -94,8 +94,8 @@ static void cmd_list_init(struct cmd_list *l)
 }
 
 const char *const cli_global_options[] = {
-    "--format", "--output", "-o",     "--quiet", "-q",	      "--strict",
-    "--step",	"--range",  "--help", "-h",	 "--version", NULL,
+    "--format", "--output",	"-o",	  "--quiet", "-q",	  "--strict", "--step",
+    "--range",	"--max-memory", "--help", "-h",	     "--version", NULL,
 };
 
 static const char *cmd_summary_of(const struct cmd *c)
@@ -128,6 +128,9 @@ static const char global_help[] =
     "                           with the GPU work it launched) or steps A to B\n"
     "      --range NAME         trace commands: analyse only the time of the first\n"
     "                           user annotation (record_function) named NAME\n"
+    "      --max-memory SIZE    the most one loaded trace may hold (its tables and\n"
+    "                           strings), bytes or with K, M, G (default: half of\n"
+    "                           the physical memory); a larger trace fails (exit 2)\n"
     "  -h, --help               help for the tool or a command\n"
     "      --version            version and build details\n"
     "\n"
@@ -226,6 +229,13 @@ static int set_global(struct app *app, char which, const char *val)
 		app->range = val;
 	} else if (which == 'o') {
 		app->output = val;
+	} else if (which == 'm') {
+		if (app_parse_size(val, &app->max_memory) || !app->max_memory) {
+			fprintf(stderr,
+				"gpuprof: --max-memory needs a size such as 512M or 4G, not '%s'\n",
+				val);
+			return -1;
+		}
 	} else if (parse_format(val, &app->format)) {
 		fprintf(stderr, "gpuprof: --format must be table, csv or json, not '%s'\n", val);
 		return -1;
@@ -236,14 +246,14 @@ static int set_global(struct app *app, char which, const char *val)
 }
 
 /* Which global option with a value a is ('f'ormat, 'o'utput, 's'tep,
- * 'r'ange; 0: none) and, for --name=value, its value. */
+ * 'r'ange, 'm'ax-memory; 0: none) and, for --name=value, its value. */
 static char global_with_value(const char *a, const char **val)
 {
 	static const struct {
 		const char *name;
 		char which;
-	} g[] = {
-	    {"--format", 'f'}, {"--output", 'o'}, {"-o", 'o'}, {"--step", 's'}, {"--range", 'r'}};
+	} g[] = {{"--format", 'f'}, {"--output", 'o'}, {"-o", 'o'},
+		 {"--step", 's'},   {"--range", 'r'},  {"--max-memory", 'm'}};
 	*val = NULL;
 	for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
 		size_t n = strlen(g[k].name);

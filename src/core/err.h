@@ -40,7 +40,10 @@ int err_set(struct err *e, enum err_code code, const char *path, int64_t offset,
 /* Marks the offset in e as counting decompressed bytes. */
 void err_mark_uncompressed(struct err *e, bool uncompressed);
 
-/* "PATH: byte N (uncompressed): MSG" into buf (always NUL-terminated). */
+/* "PATH: byte N (uncompressed): MSG" into buf (always NUL-terminated).
+ * Path and message are written as err_quote writes them, but for quotes
+ * and backslashes, which stay: whatever bytes a file name or a quoted
+ * piece of input holds, the message is one line of printable text. */
 void err_format(const struct err *e, char *buf, size_t size);
 
 /* Where an offset points, as every message says it: prefix "byte N" (and
@@ -48,6 +51,13 @@ void err_format(const struct err *e, char *buf, size_t size);
  * when offset is negative (unknown). */
 void err_format_offset(const char *prefix, int64_t offset, bool uncompressed, char *buf,
 		       size_t size);
+
+/* s[0..len) as an error message quotes input: printable ASCII and
+ * well-formed UTF-8 as they are; a backslash and the quotes ' and " after
+ * a backslash; \n, \r and \t as those escapes; other control bytes, DEL
+ * and bytes of no well-formed UTF-8 sequence as \xNN. Cut at a whole
+ * character when buf is too small; always NUL-terminated. Returns buf. */
+const char *err_quote(char *buf, size_t size, const void *s, size_t len);
 
 /* Process exit code for an error: 0 ok, 1 gate, 2 everything else. */
 int err_exit_code(int code);

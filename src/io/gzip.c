@@ -65,6 +65,7 @@ struct gzip {
 	/* Outcome, written by the worker before done, read after it. */
 	int status; /* 0, ERR_FORMAT, ERR_IO or ERR_NOMEM */
 	int64_t err_offset;
+	bool err_raw; /* err_offset counts compressed bytes */
 	char msg[256];
 	bool truncated;
 	int64_t trailing;
@@ -265,6 +266,52 @@ static int next_member(struct gzip *g)
 	return r ? r : 0;
 }
 
+/* The input ends in the first member before it yields a byte (its header,
+ * or the start of its data, is cut): an error at the compressed offset
+ * where it ends, not the empty input the parser would see. */
+/* The length of the gzip member header (RFC 1952: 10 bytes, then the
+ * optional extra field, name, comment and header CRC) at p[0..n), or 0
+ * when it does not end within them. */
+static size_t header_len(const unsigned char *p, size_t n)
+{
+	if (n < 10)
+		return 0;
+	unsigned flg = p[3];
+	size_t k = 10;
+	if (flg & 4) { /* FEXTRA */
+		if (n < k + 2)
+			return 0;
+		k += 2 + (size_t)(p[k] | p[k + 1] << 8);
+	}
+	for (unsigned f = 8; f <= 16; f <<= 1) { /* FNAME, FCOMMENT */
+		if (!(flg & f))
+			continue;
+		const unsigned char *z = k < n ? memchr(p + k, 0, n - k) : NULL;
+		if (!z)
+			return 0;
+		k = (size_t)(z - p) + 1;
+	}
+	k += flg & 2 ? 2 : 0; /* FHCRC */
+	return k <= n ? k : 0;
+}
+
+static void header_cut(struct gzip *g)
+{
+	long long raw = (long long)atomic_load(&g->raw_read);
+	const char *s = raw == 1 ? "" : "s";
+	g->status = ERR_FORMAT;
+	g->err_offset = raw;
+	g->err_raw = true;
+	if (!header_len(g->s->peek, g->s->peek_len))
+		snprintf(g->msg, sizeof g->msg,
+			 "truncated gzip header: the input ends after %lld byte%s", raw, s);
+	else
+		snprintf(g->msg, sizeof g->msg,
+			 "truncated gzip member: the input ends after %lld byte%s, past its "
+			 "header but before any data",
+			 raw, s);
+}
+
 /* The worker's loop: inflate into the slot being filled, publish full slots,
  * follow members until the input ends or an error (then publish the
  * outcome), or until stopped (then just return: nobody is listening). */
@@ -320,6 +367,10 @@ static void run(struct gzip *g)
 		}
 		bool moved = made || st->avail_in != in_before;
 		if (!moved && st->avail_in == 0 && g->in_eof) {
+			if (total == 0) { /* cut before any data: nothing to read at all */
+				header_cut(g);
+				break;
+			}
 			g->truncated = true; /* the input stops inside a member */
 			break;
 		}
@@ -442,7 +493,7 @@ int gzip_read(struct src *s, void *dst, size_t cap, size_t *got, struct err *e)
 			if (g->status == 0)
 				break; /* end of stream */
 			int rc = err_set(e, g->status, s->path, g->err_offset, "%s", g->msg);
-			err_mark_uncompressed(e, g->status == ERR_FORMAT);
+			err_mark_uncompressed(e, g->status == ERR_FORMAT && !g->err_raw);
 			return rc;
 		}
 		g->holding = true;

@@ -51,7 +51,8 @@ int jscan_error(struct jscan *j, const char *at, const char *fmt, ...)
 	return JS_ERR;
 }
 
-static const char *describe(const struct jscan *j, const char *at)
+/* What stands at 'at', for "found ..." (buf: room for a quoted byte). */
+static const char *describe(const struct jscan *j, const char *at, char *buf, size_t n)
 {
 	if (at >= j->end)
 		return "end of input";
@@ -71,7 +72,11 @@ static const char *describe(const struct jscan *j, const char *at)
 	case '"':
 		return "a string";
 	default:
-		return (*at >= '0' && *at <= '9') || *at == '-' ? "a number" : "an unexpected byte";
+		if ((*at >= '0' && *at <= '9') || *at == '-')
+			return "a number";
+		char q[8];
+		snprintf(buf, n, "an unexpected byte '%s'", err_quote(q, sizeof q, at, 1));
+		return buf;
 	}
 }
 
@@ -82,10 +87,12 @@ int jscan_long_string(struct jscan *j)
 
 int jscan_expect(struct jscan *j, char c)
 {
+	char what[32];
 	if (jscan_ws(j))
 		return JS_MORE;
 	if (*j->p != c)
-		return jscan_error(j, j->p, "expected '%c', found %s", c, describe(j, j->p));
+		return jscan_error(j, j->p, "expected '%c', found %s", c,
+				   describe(j, j->p, what, sizeof what));
 	j->p++;
 	return JS_OK;
 }
@@ -134,6 +141,7 @@ int jscan_number(struct jscan *j, struct jstr *out)
 
 int jscan_next_slow(struct jscan *j, char close, bool *closed)
 {
+	char what[32];
 	if (jscan_ws(j))
 		return JS_MORE;
 	if (*j->p == close) {
@@ -143,7 +151,7 @@ int jscan_next_slow(struct jscan *j, char close, bool *closed)
 	}
 	if (*j->p != ',')
 		return jscan_error(j, j->p, "expected ',' or '%c', found %s", close,
-				   describe(j, j->p));
+				   describe(j, j->p, what, sizeof what));
 	const char *comma = j->p++;
 	if (jscan_ws(j))
 		return JS_MORE;
@@ -159,6 +167,7 @@ int jscan_next_slow(struct jscan *j, char close, bool *closed)
 
 static int skip_scalar(struct jscan *j)
 {
+	char what[32];
 	struct jstr s;
 	if (*j->p == 'N' && (j->end - j->p < 2 || j->p[1] == '/')) { /* old Kineto's bare N/A */
 		const char *at = j->p;
@@ -179,7 +188,8 @@ static int skip_scalar(struct jscan *j)
 	case JK_NULL:
 		return match_word(j, "null", 4);
 	default:
-		return jscan_error(j, j->p, "expected a value, found %s", describe(j, j->p));
+		return jscan_error(j, j->p, "expected a value, found %s",
+				   describe(j, j->p, what, sizeof what));
 	}
 }
 
@@ -190,6 +200,7 @@ static int skip_scalar(struct jscan *j)
  * stand, ',' or a close after it, string keys and ':' in objects. */
 int jscan_skip(struct jscan *j)
 {
+	char what[32];
 	char stack[LIM_JSON_DEPTH];
 	int depth = 0;
 	const char *end = j->end;
@@ -235,7 +246,7 @@ int jscan_skip(struct jscan *j)
 		struct jstr key;
 		if (*j->p != '"')
 			return jscan_error(j, j->p, "expected a string key, found %s",
-					   describe(j, j->p));
+					   describe(j, j->p, what, sizeof what));
 		int krc = jscan_string(j, &key);
 		if (!krc)
 			krc = jscan_colon(j);
@@ -257,7 +268,7 @@ int jscan_skip(struct jscan *j)
 					if (*j->p != '"')
 						return jscan_error(
 						    j, j->p, "expected a string key, found %s",
-						    describe(j, j->p));
+						    describe(j, j->p, what, sizeof what));
 					if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)))
 						return rc;
 				}

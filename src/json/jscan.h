@@ -11,9 +11,13 @@
  * Syntax errors return JS_ERR with *e filled (message and absolute byte
  * offset = base_off + position in the window). Limits: depth
  * LIM_JSON_DEPTH, strings LIM_STRING_BYTES, numbers LIM_NUMBER_CHARS.
- * Tolerated out-of-spec forms (callers count them): NaN, Infinity,
+ * Tolerated out-of-spec forms (counted in `tolerated`): NaN, Infinity,
  * -Infinity and a bare N/A as values; a trailing comma before ']' or '}'.
- * Depends on core only.
+ * A raw NUL byte inside a string marks it `escaped` (to be decoded), so a
+ * caller that stores it can tell; invalid escapes and NULs are counted by
+ * the callers that decode strings (bad_escapes, nul_strings), with the
+ * scanner's other counts, so that a record re-read after a refill is
+ * counted once (jscan_mark / jscan_rewind). Depends on core only.
  */
 #ifndef GP_JSCAN_H
 #define GP_JSCAN_H
@@ -40,14 +44,46 @@ struct jscan {
 	bool uncompressed;     /* offsets count decompressed bytes */
 	unsigned tolerated;    /* out-of-spec forms accepted so far */
 	int64_t tolerated_off; /* offset of the first of them, -1 when none */
+	unsigned bad_escapes;  /* strings with an invalid escape (kept as written) */
+	int64_t bad_escape_off;
+	unsigned nul_strings; /* strings holding a NUL byte (raw or \u0000) */
+	int64_t nul_off;
 	struct err *e;
 };
+
+/* The counts of a jscan at the start of a record, to take back what a
+ * record counted when it is re-read after a refill. */
+struct jscan_marks {
+	unsigned tolerated, bad_escapes, nul_strings;
+};
+static inline struct jscan_marks jscan_mark(const struct jscan *j)
+{
+	return (struct jscan_marks){j->tolerated, j->bad_escapes, j->nul_strings};
+}
+static inline void jscan_rewind(struct jscan *j, struct jscan_marks m)
+{
+	j->tolerated = m.tolerated;
+	j->bad_escapes = m.bad_escapes;
+	j->nul_strings = m.nul_strings;
+}
+
+/* k more of a count, the first of them at offset off, keeping the smallest
+ * offset (a record re-read after a refill does not move it). */
+static inline void jscan_count(unsigned *n, int64_t *first, unsigned k, int64_t off)
+{
+	if (!k)
+		return;
+	if (!*n || off < *first)
+		*first = off;
+	*n += k;
+}
 
 /* A string value as found in the text (without quotes). */
 struct jstr {
 	const char *s;
 	size_t len;
-	bool escaped; /* contains backslash escapes: use jscan_unescape */
+	bool escaped; /* contains backslash escapes or a NUL byte: decode it
+		       * (jscan_unescape) */
 };
 
 /* Kinds of value, from the first byte. */
@@ -66,10 +102,7 @@ int jscan_error(struct jscan *j, const char *at, const char *fmt, ...)
  * record re-read after a refill does not move it). */
 static inline void jscan_tolerate(struct jscan *j, const char *at)
 {
-	int64_t off = jscan_off(j, at);
-	if (!j->tolerated || off < j->tolerated_off)
-		j->tolerated_off = off;
-	j->tolerated++;
+	jscan_count(&j->tolerated, &j->tolerated_off, 1, jscan_off(j, at));
 }
 
 const char *jscan_ws_run(const char *p, const char *end);
@@ -100,26 +133,27 @@ int jscan_expect(struct jscan *j, char c);
 /* The error for a string over LIM_STRING_BYTES. */
 int jscan_long_string(struct jscan *j);
 
-/* Reads a string; j->p must be at the opening quote. Finds the first '"' or '\\' in [p, end), or
- * end. */
+/* The first '"', '\\' or NUL byte in [p, end), or end. */
 static inline const char *jscan_find_quote_or_bs(const char *p, const char *end)
 {
 #if defined(__SSE2__)
-	const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+	const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), nul = _mm_setzero_si128();
 	while (end - p >= 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		int m =
-		    _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)));
+		int m = _mm_movemask_epi8(
+		    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
+				 _mm_cmpeq_epi8(v, nul)));
 		if (m)
 			return p + __builtin_ctz((unsigned)m);
 		p += 16;
 	}
 #endif
-	while (p < end && *p != '"' && *p != '\\')
+	while (p < end && *p != '"' && *p != '\\' && *p)
 		p++;
 	return p;
 }
 
+/* Reads a string; j->p must be at the opening quote. */
 static inline int jscan_string(struct jscan *j, struct jstr *out)
 {
 	const char *start = j->p + 1, *p = start, *end = j->end;
@@ -130,8 +164,8 @@ static inline int jscan_string(struct jscan *j, struct jstr *out)
 			goto more;
 		if (*p == '"')
 			break;
-		escaped = true; /* backslash: skip it and the escaped byte */
-		p += 2;
+		escaped = true; /* a NUL: decode it; a backslash: skip the escaped byte */
+		p += *p ? 2 : 1;
 		if (p > end)
 			goto more;
 	}

@@ -28,11 +28,61 @@ struct loader {
 	bool eof;
 	const struct kineto_opts *opts;
 	int64_t next_progress;
+	uint64_t max_memory; /* the limit of the load (kineto_opts.max_memory) */
+	unsigned unchecked;  /* events read since the last memory check */
 };
+
+/* Events between two memory checks: a check costs a few dozen additions,
+ * and a few thousand tiny events hold well under a megabyte. */
+enum { MEM_CHECK_EVENTS = 4096 };
 
 static int nomem(struct loader *l)
 {
 	return err_set(l->m.e, ERR_NOMEM, l->m.t->path, -1, "out of memory");
+}
+
+uint64_t kineto_default_max_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	if (pages <= 0 || page <= 0)
+		return (uint64_t)1 << 40;
+	return (uint64_t)pages * (uint64_t)page / 2;
+}
+
+/* "512.0 MiB", "2.0 GiB": n in binary units. */
+static void fmt_bytes(char *buf, size_t n, uint64_t v)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+	double x = (double)v;
+	int u = 0;
+	while (x >= 1024 && u < 5) {
+		x /= 1024;
+		u++;
+	}
+	if (u)
+		snprintf(buf, n, "%.1f %s", x, unit[u]);
+	else
+		snprintf(buf, n, "%llu B", (unsigned long long)v);
+}
+
+/* What the load holds against its limit: the trace, the importer's arrays,
+ * the second thread's (as of its last job) and the read window. Fails with
+ * ERR_LIMIT at the offset of at. */
+static int mem_check(struct loader *l, const char *at)
+{
+	l->unchecked = 0;
+	uint64_t held = imp_mem_bytes(&l->m) + imp_worker_bytes(l->w) + (l->buf ? l->cap : 0);
+	if (held <= l->max_memory)
+		return 0;
+	char lim[32];
+	fmt_bytes(lim, sizeof lim, l->max_memory);
+	struct jscan *j = &l->m.j;
+	err_set(l->m.e, ERR_LIMIT, l->m.t->path, jscan_off(j, at),
+		"the trace needs more than %s of memory (--max-memory); load it with a larger "
+		"--max-memory, or on a machine with more memory",
+		lim);
+	err_mark_uncompressed(l->m.e, j->uncompressed);
+	return ERR_LIMIT;
 }
 
 /* Mapped input: the window moves forward over the mapping; the pages
@@ -61,6 +111,8 @@ static int refill_map(struct loader *l, const char *record)
 static int refill(struct loader *l, const char *record)
 {
 	struct jscan *j = &l->m.j;
+	if (mem_check(l, record))
+		return ERR_LIMIT;
 	if (l->map_end)
 		return refill_map(l, record);
 	size_t keep = (size_t)(record - l->buf);
@@ -404,6 +456,8 @@ static int step(struct loader *l, enum state *st)
 	case ST_EV_ITEM:
 		if ((rc = jscan_ws(j)) || (rc = imp_event(&l->m)))
 			return rc;
+		if (++l->unchecked >= MEM_CHECK_EVENTS && mem_check(l, j->p))
+			return JS_ERR;
 		*st = ST_EV_NEXT;
 		return JS_OK;
 	case ST_EV_NEXT:
@@ -475,7 +529,7 @@ static int split_join(struct loader *l, struct split *sp, enum state *st)
 		return 0;
 	}
 	int rc = imp_worker_merge(l->w, &l->m);
-	if (rc)
+	if (rc || (rc = mem_check(l, stop)))
 		return rc;
 	j->p = stop;
 	*st = !closed ? ST_EV_NEXT : l->m.t->meta.object_form ? ST_MEMBER_NEXT : ST_DONE;
@@ -496,7 +550,7 @@ static int parse(struct loader *l)
 			split_drop(l, &sp);
 		}
 		const char *record = j->p;
-		unsigned tolerated = j->tolerated;
+		struct jscan_marks marks = jscan_mark(j);
 		int rc = step(l, &st);
 		if (rc == JS_OK)
 			continue;
@@ -505,7 +559,7 @@ static int parse(struct loader *l)
 			return l->m.e->code ? l->m.e->code : ERR_FORMAT;
 		/* JS_MORE: re-read this record with more input, unless there is none. */
 		j->p = record;
-		j->tolerated = tolerated;
+		jscan_rewind(j, marks);
 		if (l->eof) {
 			if (st == ST_DONE)
 				return 0;
@@ -543,10 +597,21 @@ static size_t window_for(int64_t est)
 	return w;
 }
 
+/* n anomalies of kind k counted by the scanner, the first at off. */
+static void add_counted(struct trace *t, enum tr_anomaly k, unsigned n, int64_t off)
+{
+	if (!n)
+		return;
+	tr_anomaly_add(&t->anomalies, k, off);
+	t->anomalies.count[k] += n - 1;
+}
+
 int kineto_load(const char *path, const struct kineto_opts *opts, struct trace **out, struct err *e)
 {
 	*out = NULL;
-	struct loader l = {.opts = opts};
+	struct loader l = {.opts = opts,
+			   .max_memory = opts && opts->max_memory ? opts->max_memory
+								  : kineto_default_max_memory()};
 	if (imp_init(&l.m, path, e))
 		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
 	struct trace *t = l.m.t;
@@ -602,10 +667,9 @@ int kineto_load(const char *path, const struct kineto_opts *opts, struct trace *
 		tr_anomaly_add(&t->anomalies, AN_TRUNCATED, src_pos(l.src));
 	if (src_trailing_bytes(l.src) > 0)
 		tr_anomaly_add(&t->anomalies, AN_TRAILING_DATA, src_pos(l.src));
-	if (l.m.j.tolerated) {
-		tr_anomaly_add(&t->anomalies, AN_NONSTANDARD, l.m.j.tolerated_off);
-		t->anomalies.count[AN_NONSTANDARD] += l.m.j.tolerated - 1;
-	}
+	add_counted(t, AN_NONSTANDARD, l.m.j.tolerated, l.m.j.tolerated_off);
+	add_counted(t, AN_BAD_ESCAPE, l.m.j.bad_escapes, l.m.j.bad_escape_off);
+	add_counted(t, AN_NUL_IN_STRING, l.m.j.nul_strings, l.m.j.nul_off);
 	t->counts.bytes = (uint64_t)src_pos(l.src);
 	if ((rc = imp_finish_events(&l.m)))
 		goto fail;

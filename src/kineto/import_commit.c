@@ -15,21 +15,63 @@ static int nomem(struct imp *m)
 	return JS_ERR;
 }
 
+static bool scratch_reserve(struct imp *m, size_t n)
+{
+	if (n <= m->scratch_cap)
+		return true;
+	char *p = realloc(m->scratch, n);
+	if (!p)
+		return false;
+	m->scratch = p;
+	m->scratch_cap = n;
+	return true;
+}
+
+/* A string that needs decoding: its escapes decoded (an invalid one keeps
+ * the whole text as written, counted as bad_escape) and each NUL byte in
+ * what results replaced by U+FFFD (counted as nul_in_string), so that a
+ * name is never cut short where it is printed as a C string. Both counts
+ * take the offset of the string's opening quote. */
+static uint32_t intern_decoded(struct imp *m, const struct jstr *s)
+{
+	int64_t off = jscan_off(&m->j, s->s - 1);
+	if (!scratch_reserve(m, s->len ? s->len : 1))
+		return TR_NONE;
+	long n = jscan_unescape(s, m->scratch, m->scratch_cap);
+	if (n < 0) {
+		jscan_count(&m->j.bad_escapes, &m->j.bad_escape_off, 1, off);
+		memcpy(m->scratch, s->s, s->len);
+		n = (long)s->len;
+	}
+	size_t nuls = 0, len = (size_t)n;
+	for (const char *p = m->scratch; (p = memchr(p, 0, len - (size_t)(p - m->scratch))); p++)
+		nuls++;
+	if (nuls) {
+		jscan_count(&m->j.nul_strings, &m->j.nul_off, 1, off);
+		if (!scratch_reserve(m, len + 2 * nuls))
+			return TR_NONE;
+		/* widen from the end: each NUL becomes EF BF BD */
+		char *d = m->scratch + len + 2 * nuls;
+		for (size_t i = len; i-- > 0;) {
+			char c = m->scratch[i];
+			if (c) {
+				*--d = c;
+				continue;
+			}
+			*--d = (char)0xBD;
+			*--d = (char)0xBF;
+			*--d = (char)0xEF;
+		}
+		len += 2 * nuls;
+	}
+	return strpool_intern(&m->t->pool, m->scratch, len);
+}
+
 uint32_t imp_intern(struct imp *m, const struct jstr *s)
 {
 	if (!s->escaped)
 		return strpool_intern(&m->t->pool, s->s, s->len);
-	if (s->len > m->scratch_cap) {
-		char *p = realloc(m->scratch, s->len);
-		if (!p)
-			return TR_NONE;
-		m->scratch = p;
-		m->scratch_cap = s->len;
-	}
-	long n = jscan_unescape(s, m->scratch, m->scratch_cap);
-	if (n < 0) /* invalid escape: keep the text as written */
-		return strpool_intern(&m->t->pool, s->s, s->len);
-	return strpool_intern(&m->t->pool, m->scratch, (size_t)n);
+	return intern_decoded(m, s);
 }
 
 int imp_init(struct imp *m, const char *path, struct err *e)
@@ -39,6 +81,16 @@ int imp_init(struct imp *m, const char *path, struct err *e)
 		return -1;
 	m->t = m->b.t;
 	return 0;
+}
+
+uint64_t imp_mem_bytes(const struct imp *m)
+{
+	const struct tr_build *b = &m->b;
+	uint64_t n = tr_mem_bytes(m->t) + m->scratch_cap + m->name_cache_n;
+	n += (m->open_b_n + m->b_prev_cap) * sizeof(uint32_t) + m->pend_cap * sizeof *m->pend;
+	n += (b->tracks.key ? b->tracks.mask + 1 : 0) * (sizeof(uint64_t) + sizeof(uint32_t));
+	n += (b->procs.key ? b->procs.mask + 1 : 0) * (sizeof(uint64_t) + sizeof(uint32_t));
+	return n + b->cat_cache_n * (sizeof *b->cat_slot + sizeof *b->cat_kind);
 }
 
 uint32_t imp_track(struct imp *m, const struct tr_id *pid, const struct tr_id *tid)

@@ -83,6 +83,28 @@ static int read_num(struct jscan *j, int (*conv)(const char *, size_t, int64_t *
 	return JS_OK;
 }
 
+/* A double field's value, text s (quoted or not) -> *out: a number that is
+ * not finite is kept as absent (NaN). The bare NaN, Infinity, -Infinity
+ * were counted as nonstandard_json by the scanner; in a string, or a
+ * number past the range of doubles (1e999), they count as bad_number. */
+static bool read_double(const struct jstr *s, bool quoted, double *out, unsigned *prob)
+{
+	double v;
+	if (jnum_f64(s->s, s->len, &v)) {
+		*prob |= EVP_BAD_NUMBER;
+		return false;
+	}
+	if (!isfinite(v)) {
+		bool bare = !quoted && (s->s[0] == 'N' || s->s[0] == 'I' || s->s[1] == 'I');
+		if (!bare)
+			*prob |= EVP_BAD_NUMBER;
+		*out = NAN;
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
 static int read_f64(struct jscan *j, double *out, unsigned *prob)
 {
 	struct jstr s;
@@ -91,8 +113,7 @@ static int read_f64(struct jscan *j, double *out, unsigned *prob)
 		if (*j->p == '"') {
 			if ((rc = jscan_string(j, &s)))
 				return rc;
-			if (jnum_f64(s.s, s.len, out))
-				*prob |= EVP_BAD_NUMBER;
+			read_double(&s, true, out, prob);
 			return JS_OK;
 		}
 		if (*j->p != 'n')
@@ -101,8 +122,7 @@ static int read_f64(struct jscan *j, double *out, unsigned *prob)
 	}
 	if ((rc = jscan_number(j, &s)))
 		return rc;
-	if (jnum_f64(s.s, s.len, out))
-		*prob |= EVP_BAD_NUMBER;
+	read_double(&s, false, out, prob);
 	return JS_OK;
 }
 
@@ -269,10 +289,8 @@ static int read_arg(struct jscan *j, const struct jstr *k, struct imp_args *a, b
 		if (rc)
 			return rc;
 		double v;
-		if (jnum_f64(s.s, s.len, &v)) {
-			*prob |= EVP_BAD_NUMBER;
-			return JS_OK;
-		}
+		if (!read_double(&s, false, &v, prob))
+			return JS_OK; /* no row for a series without a value */
 		a->series_key[a->nseries] = *k;
 		a->series_val[a->nseries++] = v;
 		return JS_OK;

@@ -104,6 +104,12 @@ void imp_worker_stop(struct imp_worker *w);
 /* First plausible event start ('{' after "}," and before '"') in [from, end). */
 const char *imp_find_boundary(const char *from, const char *end);
 
+/* Bytes the import state holds: its trace (tr_mem_bytes) and its own
+ * arrays. */
+uint64_t imp_mem_bytes(const struct imp *m);
+/* The most the worker held after any of its jobs (read while it is idle). */
+uint64_t imp_worker_bytes(const struct imp_worker *w);
+
 /* Starts the import state over a new trace for path; -1 out of memory. */
 int imp_init(struct imp *m, const char *path, struct err *e);
 /* Track row for (pid, tid) (tr_build_track), with its B stack; TR_NONE on

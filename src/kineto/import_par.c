@@ -38,6 +38,7 @@ struct imp_worker {
 	/* worker id -> loader id, persistent across windows */
 	uint32_t *smap, *tmap, *pmap;
 	size_t smap_n, tmap_n, pmap_n;
+	uint64_t peak; /* the most imp_mem_bytes after a job, and the maps */
 };
 
 const char *imp_find_boundary(const char *p, const char *end)
@@ -80,14 +81,14 @@ static void run_job(struct imp_worker *w)
 	w->ok = false;
 	w->closed = false;
 	for (;;) {
-		unsigned tol = j->tolerated;
+		struct jscan_marks marks = jscan_mark(j);
 		const char *at = j->p;
 		int rc = jscan_ws(j);
 		if (!rc)
 			rc = imp_event(&w->m);
 		if (rc == JS_MORE) {
 			j->p = at;
-			j->tolerated = tol;
+			jscan_rewind(j, marks);
 			break;
 		}
 		if (rc)
@@ -173,9 +174,19 @@ bool imp_worker_wait(struct imp_worker *w, const char **stop, bool *closed)
 	while (!w->done)
 		pthread_cond_wait(&w->cv, &w->mu);
 	pthread_mutex_unlock(&w->mu);
+	/* idle now: its tables can be read */
+	uint64_t held =
+	    imp_mem_bytes(&w->m) + (w->smap_n + w->tmap_n + w->pmap_n) * sizeof(uint32_t);
+	if (held > w->peak)
+		w->peak = held;
 	*stop = w->stop;
 	*closed = w->closed;
 	return w->ok;
+}
+
+uint64_t imp_worker_bytes(const struct imp_worker *w)
+{
+	return w ? w->peak : 0;
 }
 
 /* Empties the worker's rows, keeping its pool, tracks and processes. */
@@ -201,7 +212,7 @@ void imp_worker_discard(struct imp_worker *w)
 	t->min_ts = INT64_MAX;
 	t->max_end = INT64_MIN;
 	w->m.npend = 0;
-	w->m.j.tolerated = 0;
+	jscan_rewind(&w->m.j, (struct jscan_marks){0});
 }
 
 static int grow_map(uint32_t **map, size_t n)
@@ -446,11 +457,10 @@ static int merge_counts(struct imp_worker *w, struct imp *m)
 		dst->min_ts = src->min_ts;
 	if (src->max_end > dst->max_end)
 		dst->max_end = src->max_end;
-	if (w->m.j.tolerated) {
-		if (!m->j.tolerated || w->m.j.tolerated_off < m->j.tolerated_off)
-			m->j.tolerated_off = w->m.j.tolerated_off;
-		m->j.tolerated += w->m.j.tolerated;
-	}
+	jscan_count(&m->j.tolerated, &m->j.tolerated_off, w->m.j.tolerated, w->m.j.tolerated_off);
+	jscan_count(&m->j.bad_escapes, &m->j.bad_escape_off, w->m.j.bad_escapes,
+		    w->m.j.bad_escape_off);
+	jscan_count(&m->j.nul_strings, &m->j.nul_off, w->m.j.nul_strings, w->m.j.nul_off);
 	dc->merged_windows++;
 	return 0;
 }

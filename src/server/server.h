@@ -47,6 +47,7 @@ struct srv_opts {
 	int max_jobs;	     /* concurrent analyses/loads (>= 1) */
 	int max_files;	     /* loaded files at most */
 	int request_timeout; /* seconds to receive a request (0: SRV_REQUEST_TIMEOUT) */
+	uint64_t max_mem;    /* what one loaded trace may hold (kineto_opts); 0 = default */
 };
 
 struct srv;

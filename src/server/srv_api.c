@@ -407,7 +407,8 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 			return srv_reply_error(c, 500, "could not keep the upload");
 		snprintf(path, sizeof path, "/proc/self/fd/%d", copy);
 	}
-	struct input_opts o = {.name = u->name, .max_bytes = s->o.max_upload};
+	struct input_opts o = {
+	    .name = u->name, .max_bytes = s->o.max_upload, .trace = {.max_memory = s->o.max_mem}};
 	struct input in;
 	struct err e = {0};
 	srv_job_begin(s);

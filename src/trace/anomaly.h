@@ -29,7 +29,9 @@
 	  "GPU kernel with no runtime call of the same correlation id")                            \
 	X(AN_FLOW_ONE_END, "flow_one_end", "flow (s/f) whose other end is missing")                \
 	X(AN_TRUNCATED, "truncated", "input ends before the trace is complete")                    \
-	X(AN_TRAILING_DATA, "trailing_data", "bytes after the end of the trace")
+	X(AN_TRAILING_DATA, "trailing_data", "bytes after the end of the trace")                   \
+	X(AN_BAD_ESCAPE, "bad_escape", "string with an invalid \\ escape (kept as written)")       \
+	X(AN_NUL_IN_STRING, "nul_in_string", "string holding a NUL byte (each read as U+FFFD)")
 
 enum tr_anomaly {
 #define X(id, key, desc) id,

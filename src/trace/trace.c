@@ -54,6 +54,27 @@ void tr_free(struct trace *t)
 	free(t);
 }
 
+uint64_t tr_mem_bytes(const struct trace *t)
+{
+	const struct strpool *p = &t->pool;
+	uint64_t n = t->arena.total;
+	n += (uint64_t)p->cap * (sizeof *p->strs + sizeof *p->hashes);
+	n += p->slots ? ((uint64_t)p->mask + 1) * sizeof *p->slots : 0;
+	uint64_t row = 0;
+#define TR_ROW_BYTES_(type, col) row += sizeof(type);
+	TR_EVENT_COLUMNS(TR_ROW_BYTES_)
+#undef TR_ROW_BYTES_
+	n += (uint64_t)t->ev.n * row;
+	n += (uint64_t)t->wide.n * sizeof *t->wide.v + (uint64_t)t->gpu.n * sizeof *t->gpu.v;
+	n += (uint64_t)t->op.n * sizeof *t->op.v + (uint64_t)t->opx.n * sizeof *t->opx.v;
+	n += (uint64_t)t->mem.n * sizeof *t->mem.v + (uint64_t)t->flows.n * sizeof *t->flows.v;
+	n += (uint64_t)t->counters.n * sizeof *t->counters.v;
+	n +=
+	    (uint64_t)t->tracks.n * sizeof *t->tracks.v + (uint64_t)t->procs.n * sizeof *t->procs.v;
+	n += (uint64_t)t->ncats * sizeof *t->cats;
+	return n;
+}
+
 int64_t tr_wide_get(const struct trace *t, size_t r, enum tr_wide_field f)
 {
 	size_t lo = 0, hi = t->wide.n;

@@ -265,6 +265,10 @@ struct trace {
  * reader, kineto/kineto.h; or any reader through trace/build.h). */
 struct trace *tr_new(const char *path);
 void tr_free(struct trace *t);
+/* Bytes the trace holds: its arena, string pool and the rows of its tables
+ * (what a reader counts against its memory limit; capacity reserved ahead
+ * of the rows is not counted, since its pages are not touched yet). */
+uint64_t tr_mem_bytes(const struct trace *t);
 
 /* The value of a narrow column entry v of event row r. */
 int64_t tr_wide_get(const struct trace *t, size_t r, enum tr_wide_field f);

@@ -226,5 +226,16 @@ names=$(sed 's/^\.SS \([a-z]*\) .*/\1/' "$tmp/man-options" | tr '\n' '|')
 # (nsys analyze is not a view and its line is written by hand)
 have=$(grep -E "^\.SS (${names%|}) " man/gpuprof.1 | grep -cv '^\.SS nsys analyze ')
 [ "$n" -eq 13 ] && [ "$have" -eq "$n" ] && ok || bad "man/gpuprof.1: $have option lines, want the $n generated (7 views, 6 commands)"
+# every global option of `gpuprof --help` is in the man page
+for o in $("$GPUPROF" --help | sed -n '/^Global options/,/^$/p' | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+	grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" man/gpuprof.1 && ok || bad "man/gpuprof.1 lacks the global option $o"
+done
+"$GPUPROF" --help | grep -q -- '--max-memory SIZE' && ok || bad "--help lacks --max-memory SIZE"
+# --max-memory: a size, checked before anything is read
+expect_msg "--max-memory lots" "gpuprof: --max-memory needs a size such as 512M or 4G, not 'lots'" "$GPUPROF" --max-memory lots info "$fix"
+expect_msg "--max-memory=0" "gpuprof: --max-memory needs a size such as 512M or 4G, not '0'" "$GPUPROF" info --max-memory=0 "$fix"
+# 1 KiB is less than an empty trace's string pool: the load stops at byte 0
+expect_msg "--max-memory 1K" "gpuprof: error: $fix: byte 0: the trace needs more than 1.0 KiB of memory (--max-memory); load it with a larger --max-memory, or on a machine with more memory" "$GPUPROF" --max-memory 1K info "$fix"
+same_out "--max-memory 64M" "$GPUPROF" info -q --format csv "$fix" -- "$GPUPROF" info -q --format csv --max-memory 64M "$fix"
 rm -rf "$tmp"
 echo "cli: $pass passed, $fail failed"

@@ -5,9 +5,9 @@
  * input is also sniffed as bytes held in memory (input_sniff_bytes). */
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_memfd.h"
 #include "input/input.h"
 #include "io/source.h"
 
@@ -20,20 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int fd = memfd_create("fuzz_gzip", MFD_CLOEXEC);
+	char path[64];
+	int fd = fuzz_memfd(data, size, path, sizeof path);
 	if (fd < 0)
 		return 0;
-	size_t off = 0;
-	while (off < size) {
-		ssize_t w = write(fd, data + off, size - off);
-		if (w <= 0) {
-			close(fd);
-			return 0;
-		}
-		off += (size_t)w;
-	}
-	char path[64];
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	struct src *s;
 	struct err e;
 	if (src_open(&s, path, &e) == 0) {
