@@ -18,6 +18,7 @@ work=build/fuzz/corpus-$name
 found=build/fuzz/findings-$name
 log=build/fuzz/run-$name.log
 mkdir -p "$work" "$found" tests/fuzz/corpus/"$name"
+before=$(ls "$found" | wc -l)
 rc=0
 t0=$(date +%s)
 "$bin" -max_total_time="$secs" -max_len=65536 -print_final_stats=1 \
@@ -26,7 +27,7 @@ took=$(($(date +%s) - t0))
 execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
 cov=$(grep -Eo 'cov: [0-9]+' "$log" | tail -n 1 | awk '{print $2}')
 ft=$(grep -Eo 'ft: [0-9]+' "$log" | tail -n 1 | awk '{print $2}')
-findings=$(ls "$found" | wc -l)
+findings=$(($(ls "$found" | wc -l) - before)) # this run's only
 [ "$rc" -eq 0 ] || findings="$findings (exit $rc; see $log)"
 if [ ! -f tests/fuzz/RUNS.md ]; then
 	printf '# Fuzzing runs\n\nOne line per run (tools/fuzz-run.sh or by hand): execs, coverage (cov) and\nfeatures (ft) from libFuzzer, findings = crash files produced.\n\n| date | target | seconds | execs | cov | ft | findings |\n|---|---|---|---|---|---|---|\n' >tests/fuzz/RUNS.md
