@@ -377,53 +377,162 @@ static int load_ops(struct nsys_sql *s, struct xop **out, size_t *n, struct err 
 	return 0;
 }
 
+/* The projection of every range at once, offline: ranges in order of end,
+ * operations inserted in order of API end into a segment tree over the
+ * (thread, API start) order, so that a range's operations (same thread, API
+ * call inside the range) are the inserted ones in one index window. Time
+ * O((ranges + ops) log ops), memory linear, however the ranges nest. The
+ * operations of one API call (one correlation id: a run of equal (thread,
+ * API start, correlation) in that order) count once, when the first of
+ * them is inserted. */
+struct pnode {
+	__int128 sum; /* GPU time; 128 bits so that no partial sum overflows */
+	int64_t mn, mx;
+	uint32_t calls;
+};
+
+static void pnode_join(struct pnode *o, const struct pnode *x, const struct pnode *y)
+{
+	o->sum = x->sum + y->sum;
+	o->mn = x->mn < y->mn ? x->mn : y->mn;
+	o->mx = x->mx > y->mx ? x->mx : y->mx;
+	o->calls = x->calls + y->calls;
+}
+
+struct ptree {
+	struct pnode *t; /* leaves at [m, 2m) */
+	size_t m;
+};
+
+static void ptree_insert(struct ptree *p, size_t k, const struct xop *o, bool first)
+{
+	struct pnode *l = &p->t[p->m + k];
+	l->sum += o->dur;
+	l->mn = o->start < l->mn ? o->start : l->mn;
+	l->mx = o->end > l->mx ? o->end : l->mx;
+	l->calls += first;
+	for (size_t i = (p->m + k) / 2; i >= 1; i /= 2)
+		pnode_join(&p->t[i], &p->t[2 * i], &p->t[2 * i + 1]);
+}
+
+static struct pnode ptree_query(const struct ptree *p, size_t lo, size_t hi)
+{
+	struct pnode r = {0, INT64_MAX, INT64_MIN, 0};
+	for (lo += p->m, hi += p->m; lo < hi; lo /= 2, hi /= 2) {
+		if (lo & 1)
+			pnode_join(&r, &r, &p->t[lo++]);
+		if (hi & 1)
+			pnode_join(&r, &r, &p->t[--hi]);
+	}
+	return r;
+}
+
+/* The first operation at or after (gtid, t) in (thread, API start) order
+ * (after, with past: the first past it). */
+static size_t op_bound(const struct xop *ops, size_t nops, int64_t gtid, int64_t t, bool past)
+{
+	size_t lo = 0, hi = nops;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		bool before = ops[mid].gtid < gtid ||
+			      (ops[mid].gtid == gtid &&
+			       (past ? ops[mid].api_start <= t : ops[mid].api_start < t));
+		if (before)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct pkey {
+	int64_t t;
+	size_t i;
+};
+
+static int pkey_cmp(const void *a, const void *b)
+{
+	const struct pkey *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
 /* Fills ops/pmin/pmax/gtime of every range from the sorted operations;
- * fails when a range's GPU time or span does not fit 64 bits. */
+ * fails, naming the first such range in r's order, when a range's GPU time
+ * or span does not fit 64 bits. */
 static int project(struct nsys_sql *s, struct xrange *r, size_t n, const struct xop *ops,
 		   size_t nops, struct err *e)
 {
+	struct ptree p = {NULL, 1};
+	while (p.m < nops)
+		p.m *= 2;
+	p.t = malloc(2 * p.m * sizeof *p.t);
+	struct pkey *re = malloc((n ? n : 1) * sizeof *re);
+	struct pkey *oe = malloc((nops ? nops : 1) * sizeof *oe);
+	uint8_t *seen = calloc(nops ? nops : 1, 1);		 /* per call: first op inserted */
+	size_t *call = malloc((nops ? nops : 1) * sizeof *call); /* first op of its call */
+	__int128 *gsum = malloc((n ? n : 1) * sizeof *gsum);
+	if (!p.t || !re || !oe || !seen || !call || !gsum) {
+		free(p.t), free(re), free(oe), free(seen), free(call), free(gsum);
+		return err_set(e, ERR_NOMEM, s->path, -1, "out of memory");
+	}
+	for (size_t i = 0; i < 2 * p.m; i++)
+		p.t[i] = (struct pnode){0, INT64_MAX, INT64_MIN, 0};
+	for (size_t i = 0; i < n; i++)
+		re[i] = (struct pkey){r[i].end, i};
+	for (size_t k = 0; k < nops; k++) {
+		oe[k] = (struct pkey){ops[k].api_end, k};
+		bool same = k > 0 && ops[k - 1].gtid == ops[k].gtid &&
+			    ops[k - 1].api_start == ops[k].api_start &&
+			    ops[k - 1].corr == ops[k].corr;
+		call[k] = same ? call[k - 1] : k;
+	}
+	if (n > 1)
+		gp_qsort(re, n, sizeof *re, pkey_cmp);
+	if (nops > 1)
+		gp_qsort(oe, nops, sizeof *oe, pkey_cmp);
+	size_t next = 0;
+	for (size_t j = 0; j < n; j++) {
+		struct xrange *g = &r[re[j].i];
+		for (; next < nops && oe[next].t <= g->end; next++) {
+			size_t k = oe[next].i, c = call[k];
+			bool first = !seen[c];
+			seen[c] = 1;
+			ptree_insert(&p, c, &ops[k], first);
+		}
+		size_t lo = op_bound(ops, nops, g->gtid, g->start, false);
+		size_t hi = op_bound(ops, nops, g->gtid, g->end, true);
+		struct pnode q =
+		    lo < hi ? ptree_query(&p, lo, hi) : (struct pnode){0, INT64_MAX, INT64_MIN, 0};
+		g->ops = q.calls;
+		g->pmin = q.mn;
+		g->pmax = q.mx;
+		gsum[re[j].i] = q.sum;
+	}
+	free(p.t), free(re), free(oe), free(seen), free(call);
 	for (size_t i = 0; i < n; i++) {
 		struct xrange *g = &r[i];
-		g->ops = g->gtime = 0;
-		g->pmin = INT64_MAX;
-		g->pmax = INT64_MIN;
-		size_t lo = 0,
-		       hi = nops; /* first op with (gtid, api_start) >= (g->gtid, g->start) */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (ops[mid].gtid < g->gtid ||
-			    (ops[mid].gtid == g->gtid && ops[mid].api_start < g->start))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		int64_t last_corr = 0, span;
-		bool any = false;
 		struct nsys_sql_at at = {"NVTX_EVENTS", g->rowid};
-		for (size_t k = lo;
-		     k < nops && ops[k].gtid == g->gtid && ops[k].api_start <= g->end; k++) {
-			if (ops[k].api_end > g->end)
-				continue;
-			if (!any || ops[k].corr != last_corr)
-				g->ops++;
-			any = true;
-			last_corr = ops[k].corr;
-			g->pmin = ops[k].start < g->pmin ? ops[k].start : g->pmin;
-			g->pmax = ops[k].end > g->pmax ? ops[k].end : g->pmax;
-			if (!nsys_add(&g->gtime, ops[k].dur))
-				return nsys_sql_row_fail(
-				    s, &at, e,
-				    "the GPU time of the operations in the "
-				    "range sums past 64 bits (expected a total "
-				    "within +-2^63 ns)");
+		int64_t span;
+		if (gsum[i] > INT64_MAX || gsum[i] < INT64_MIN) {
+			free(gsum);
+			return nsys_sql_row_fail(s, &at, e,
+						 "the GPU time of the operations in the "
+						 "range sums past 64 bits (expected a total "
+						 "within +-2^63 ns)");
 		}
-		if (g->ops && !nsys_sub(g->pmax, g->pmin, &span))
+		g->gtime = (int64_t)gsum[i];
+		if (g->ops && !nsys_sub(g->pmax, g->pmin, &span)) {
+			free(gsum);
 			return nsys_sql_row_fail(
 			    s, &at, e,
 			    "the GPU span of the range (%lld to %lld) does not fit "
 			    "64 bits",
 			    (long long)g->pmin, (long long)g->pmax);
+		}
 	}
+	free(gsum);
 	return 0;
 }
 

@@ -5,6 +5,9 @@ library only) for tests/hostile/cases/20-nsys.sh.
                                        "iteration 0" holding N nested ranges
                                        (names r0, r1, ...), one kernel in the
                                        innermost
+  nested-ops N K PATH                  the same with K kernels (K API calls)
+                                       in the innermost range, which every
+                                       range projects
   nested-run N DIR                     the same ranges as a run directory:
                                        manifest.yaml and the two stats CSVs
   big-int PATH WHAT                    a small export with one hostile value
@@ -51,7 +54,7 @@ def kernel(db, a0, a1, corr, s, e, name=1):
     db.execute("insert into CUPTI_ACTIVITY_KIND_KERNEL values (?,?,0,1,7,?,?,?,?,?)", (s, e, corr, GPID, name, name, name))
 
 
-def nested_sqlite(n, path):
+def nested_sqlite(n, path, k=1):
     db = base(path)
     end = 10 * (n + 10)
     nv(db, 0, 2 * end, "profile-target")
@@ -59,7 +62,8 @@ def nested_sqlite(n, path):
     for i in range(n):
         nv(db, 10 + i, 2 * end - 10 - i, f"r{i}")
     mid = end
-    kernel(db, mid - 2, mid - 1, 1, mid, mid + 5)
+    for j in range(k):
+        kernel(db, mid - 2, mid - 1, 1 + j, mid + j, mid + j + 5)
     db.commit()
     db.close()
 
@@ -147,6 +151,8 @@ def main():
     cmd = sys.argv[1]
     if cmd == "nested-sqlite":
         nested_sqlite(int(sys.argv[2]), sys.argv[3])
+    elif cmd == "nested-ops":
+        nested_sqlite(int(sys.argv[2]), sys.argv[4], int(sys.argv[3]))
     elif cmd == "nested-run":
         nested_run(int(sys.argv[2]), sys.argv[3])
     elif cmd == "big-int":

@@ -56,6 +56,17 @@ if command -v python3 >/dev/null 2>&1; then
 	h_keep s.json
 	h_case nsys-nested-sqlite-20000 0 "$warn" 5 '"$GPUPROF" nsys "$H_IN/n20000.sqlite" steps -o "$H_OUT/s.json"'
 	h_check "nsys-nested-sqlite: answer under 200 kB" test "$(wc -c <"$H_ROOT/out-nsys-nested-sqlite-20000/s.json")" -lt 200000
+	# every range projects every operation: linear in ranges + operations
+	# (visiting each operation once per enclosing range: 20,000 x 100,000, 3.9 s)
+	ng nested-ops 20000 100000 "$H_IN/ops.sqlite"
+	h_keep s.json
+	h_case nsys-nested-ops 0 "$warn" 2 '"$GPUPROF" nsys "$H_IN/ops.sqlite" steps -o "$H_OUT/s.json"'
+	h_check "nsys-nested-ops: the ranges project 100000 kernels" \
+		grep -q '"gpu_operation_count": 100000' "$H_ROOT/out-nsys-nested-ops/s.json"
+	h_check "nsys-nested-ops: projected total 100004 ns" \
+		grep -q '"total_ns": 100004' "$H_ROOT/out-nsys-nested-ops/s.json"
+	h_check "nsys-nested-ops: the pooled 19936 ranges count 19936 x 100000 operations" \
+		grep -q '"gpu_operation_count": 1993600000' "$H_ROOT/out-nsys-nested-ops/s.json"
 	h_case nsys-nested-csv-20000 0 "$warn" 5 '"$GPUPROF" nsys analyze --run-dir "$H_IN/run20000" --from-csv -q'
 	h_check "nsys-nested-csv: answer under 200 kB" test "$(wc -c <"$H_IN/run20000/analysis.json")" -lt 200000
 	h_check "nsys-nested-csv: pooled group of 19936" grep -q '"instances": 19936' "$H_IN/run20000/analysis.json"
