@@ -156,9 +156,11 @@ static int bad_regex(enum vo_front f, const char *lname, const char *text, char 
 /* regcomp expands a repetition into copies of what it repeats before any
  * limit of its own applies: X+ holds X twice, X{n,m} m times, so nested or
  * stacked repetitions ("(a+++...)", "((a{99}){99}){99}") grow it
- * exponentially, to gigabytes for a 130-byte pattern. Patterns whose
- * expanded form would exceed this many parts are refused before regcomp. */
-#define NCU_REGEX_PARTS 65536.0
+ * exponentially, to gigabytes for a 130-byte pattern; and its automaton
+ * then merges state sets of every pair of parts, so 30,000 parts
+ * ("g+*+++++++++++++z") already take 2 GB. Patterns whose expanded form
+ * would exceed this many parts are refused before regcomp. */
+#define NCU_REGEX_PARTS 4096.0
 #define NCU_REGEX_DEPTH 64
 
 /* The end of the bracket expression opening at p ("[...]"), or NULL when

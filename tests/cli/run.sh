@@ -205,11 +205,11 @@ Try 'gpuprof ncu --help'." "$GPUPROF" ncu lst tests/golden/_inputs/tiny.ncu-rep
 # stacked repetitions: regcomp would expand 2^120 copies (gigabytes); refused
 # before it (a nesting that stays small is compiled as before)
 rx="(a(a$(printf '+%.0s' $(seq 1 120))*)*b"
-expect_msg "ncu --kernel too complex" "gpuprof: ncu: --kernel: regular expression too complex (its repetitions expand past 65536 parts) '$rx'
+expect_msg "ncu --kernel too complex" "gpuprof: ncu: --kernel: regular expression too complex (its repetitions expand past 4096 parts) '$rx'
 Try 'gpuprof ncu --help'." "$GPUPROF" ncu list --kernel "$rx" tests/golden/_inputs/tiny.ncu-rep
-expect_msg "ncu --metric too complex" "gpuprof: ncu: --metric: regular expression too complex (its repetitions expand past 65536 parts) '((a{100}){100}){100}'
+expect_msg "ncu --metric too complex" "gpuprof: ncu: --metric: regular expression too complex (its repetitions expand past 4096 parts) '((a{100}){100}){100}'
 Try 'gpuprof ncu --help'." "$GPUPROF" ncu body --metric '((a{100}){100}){100}' tests/golden/_inputs/tiny.ncu-rep
-same_out "ncu --kernel (a{100}){100}" "$GPUPROF" ncu list --kernel '(a{100}){100}' tests/golden/_inputs/tiny.ncu-rep -- "$GPUPROF" ncu list --kernel 'x{5}y' tests/golden/_inputs/tiny.ncu-rep
+same_out "ncu --kernel (a{60}){60}" "$GPUPROF" ncu list --kernel '(a{60}){60}' tests/golden/_inputs/tiny.ncu-rep -- "$GPUPROF" ncu list --kernel 'x{5}y' tests/golden/_inputs/tiny.ncu-rep
 expect_msg "export --unit=sec" "gpuprof: export: --unit must be ns or us, not 'sec'
 Try 'gpuprof export --help'." "$GPUPROF" export folded --unit=sec "$ops"
 same_out "export folded --unit=us" "$GPUPROF" export -q folded "$ops" --unit=us -- "$GPUPROF" export -q folded --unit us "$ops"
