@@ -29,6 +29,18 @@
  * upload that has no name: such a file is mapped read-only and read as an
  * in-memory database that SQLite never writes (sqlite3_deserialize with
  * SQLITE_DESERIALIZE_READONLY). */
+/* s->db as a read-only in-memory database over the n bytes at data (owned
+ * by SQLite afterwards with SQLITE_DESERIALIZE_FREEONCLOSE in flags). */
+static int sql_deserialize(struct nsys_sql *s, void *data, size_t n, unsigned flags)
+{
+	int rc = sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE, NULL);
+	if (rc && (flags & SQLITE_DESERIALIZE_FREEONCLOSE))
+		sqlite3_free(data); /* as sqlite3_deserialize does when it fails */
+	return rc ? rc
+		  : sqlite3_deserialize(s->db, "main", data, (sqlite3_int64)n, (sqlite3_int64)n,
+					flags | SQLITE_DESERIALIZE_READONLY);
+}
+
 static int sql_open_mapped(struct nsys_sql *s, const char *path, struct err *e)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -45,9 +57,7 @@ static int sql_open_mapped(struct nsys_sql *s, const char *path, struct err *e)
 		return err_set(e, ERR_IO, path, -1, "cannot map the SQLite file");
 	s->map = m;
 	s->map_len = (size_t)st.st_size;
-	if (sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
-	    sqlite3_deserialize(s->db, "main", m, st.st_size, st.st_size,
-				SQLITE_DESERIALIZE_READONLY) != SQLITE_OK)
+	if (sql_deserialize(s, m, s->map_len, 0) != SQLITE_OK)
 		return err_set(e, ERR_FORMAT, path, -1, "cannot open SQLite file: %s",
 			       s->db ? sqlite3_errmsg(s->db) : "out of memory");
 	return 0;
@@ -131,15 +141,14 @@ int nsys_sql_open_mem(const void *data, size_t n, const char *name, struct nsys_
 		    "not a SQLite file (expected an `nsys export --type sqlite` export)");
 	struct nsys_sql *s = calloc(1, sizeof *s);
 	unsigned char *copy = sqlite3_malloc64(n);
-	if (!s || !copy || sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE, NULL)) {
+	if (!s || !copy) {
 		sqlite3_free(copy);
 		nsys_sql_close(s);
 		return err_set(e, ERR_NOMEM, name, -1, "out of memory");
 	}
 	s->path = name;
 	memcpy(copy, data, n);
-	if (sqlite3_deserialize(s->db, "main", copy, (sqlite3_int64)n, (sqlite3_int64)n,
-				SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY)) {
+	if (sql_deserialize(s, copy, n, SQLITE_DESERIALIZE_FREEONCLOSE)) {
 		nsys_sql_close(s);
 		return err_set(e, ERR_FORMAT, name, -1, "not a readable SQLite database");
 	}
