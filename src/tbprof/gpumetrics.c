@@ -1,7 +1,7 @@
 /* gpumetrics: GPU utilization, SM efficiency, occupancy and the
  * utilization timeline; see gpumetrics.h. One sort of the kernels by
  * (device, ts, row), then linear passes per device. */
-#include "core/sort.h"
+#include "core/radix.h"
 #include "tbprof/gpumetrics.h"
 
 #include <stdlib.h>
@@ -12,15 +12,9 @@ struct kern {
 	uint32_t row;
 };
 
-static int cmp_kern(const void *x, const void *y)
-{
-	const struct kern *a = x, *b = y;
-	if (a->device != b->device)
-		return a->device < b->device ? -1 : 1;
-	if (a->ts != b->ts)
-		return a->ts < b->ts ? -1 : 1;
-	return (a->row > b->row) - (a->row < b->row);
-}
+static const struct rx_key by_device_ts_row[] = {RX_KEY(struct kern, device, RX_I64),
+						 RX_KEY(struct kern, ts, RX_I64),
+						 RX_KEY(struct kern, row, RX_U32)};
 
 static int64_t end_of(const struct trace *t, size_t r)
 {
@@ -219,8 +213,8 @@ int gm_compute(const struct trace *t, bool has_window, int64_t win_start, int64_
 		    t->gpu.v[t->ev.aux[r]].device >= 0)
 			k[nk++] =
 			    (struct kern){t->gpu.v[t->ev.aux[r]].device, t->ev.ts[r], (uint32_t)r};
-	if (nk > 1)
-		gp_qsort(k, nk, sizeof *k, cmp_kern);
+	if (rx_sort(k, nk, sizeof *k, by_device_ts_row, 3))
+		goto nomem;
 	for (size_t i = 0; i < nk; i++)
 		ngpu += !i || k[i].device != k[i - 1].device;
 	out->gpus = calloc(ngpu ? ngpu : 1, sizeof *out->gpus);

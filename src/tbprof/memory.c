@@ -1,6 +1,7 @@
 /* memory: the records of the Memory view and their attribution to the
  * operator tree (see memory.h): collection and ordering, devices and peaks,
  * tb's per-thread walk (§10.1) and the names frees inherit. */
+#include "core/radix.h"
 #include "core/sort.h"
 #include "tbprof/memory.h"
 
@@ -125,13 +126,8 @@ static uint32_t find_thread(const struct tkey *keys, size_t n, struct tkey k)
 
 /* ---- records */
 
-static int cmp_rec(const void *a, const void *b)
-{
-	const struct mem_rec *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->row < y->row ? -1 : x->row > y->row;
-}
+static const struct rx_key by_ts_row[] = {RX_KEY(struct mem_rec, ts, RX_I64),
+					  RX_KEY(struct mem_rec, row, RX_U32)};
 
 /* Device index of a record, adding the device when new. */
 static int device_of(struct memory *m, const struct tr_mem_arg *a, size_t *cap, uint16_t *out)
@@ -258,8 +254,7 @@ static int collect(struct memory *m, const struct tkey *keys, size_t nkeys, uint
 		m->unknown_device += x->dev == MEM_NO_DEV;
 		m->no_addr += !x->has_addr;
 	}
-	gp_qsort(m->recs, m->n, sizeof *m->recs, cmp_rec);
-	if (finish_devices(m))
+	if (rx_sort(m->recs, m->n, sizeof *m->recs, by_ts_row, 2) || finish_devices(m))
 		return -1;
 	*thread_of = malloc((m->n ? m->n : 1) * sizeof **thread_of);
 	if (!*thread_of)
@@ -377,13 +372,8 @@ struct addr_idx {
 	uint32_t i;
 };
 
-static int cmp_addr_idx(const void *a, const void *b)
-{
-	const struct addr_idx *x = a, *y = b;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
+static const struct rx_key by_addr_idx[] = {RX_KEY(struct addr_idx, addr, RX_U64),
+					    RX_KEY(struct addr_idx, i, RX_U32)};
 
 /* Frees take the operator of the latest pending allocation at their
  * address (tb's get_preprocessed_records, over all records). */
@@ -396,7 +386,10 @@ static int inherit_names(struct memory *m)
 	for (size_t i = 0; i < m->n; i++)
 		if (m->recs[i].has_addr)
 			v[k++] = (struct addr_idx){m->recs[i].addr, (uint32_t)i};
-	gp_qsort(v, k, sizeof *v, cmp_addr_idx);
+	if (rx_sort(v, k, sizeof *v, by_addr_idx, 2)) {
+		free(v);
+		return -1;
+	}
 	uint32_t pending = MEM_NIL;
 	for (size_t j = 0; j < k; j++) {
 		if (j && v[j].addr != v[j - 1].addr)

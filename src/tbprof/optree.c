@@ -7,6 +7,7 @@
  * and which node a kernel is credited to.
  */
 #include "core/cmp.h"
+#include "core/radix.h"
 #include "core/sort.h"
 #include "tbprof/optree.h"
 
@@ -134,24 +135,14 @@ struct cand {
 	uint8_t cls, type;
 };
 
-static int cmp_start_row(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->row < y->row ? -1 : x->row > y->row;
-}
+/* Candidates by (start, row). */
+static const struct rx_key by_start_row[] = {RX_KEY(struct cand, start, RX_I64),
+					     RX_KEY(struct cand, row, RX_U32)};
 
 /* tb's nesting order: start, longer first, then list order (stable sort). */
-static int cmp_nest(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
+static const struct rx_key by_nest[] = {RX_KEY(struct cand, start, RX_I64),
+					RX_KEY_DESC(struct cand, end, RX_I64),
+					RX_KEY(struct cand, pos, RX_U32)};
 
 /* (node, runtime) before sorting a node's runtimes as tb's fill_stats does:
  * by (start, -end); runtimes at time 0 and `dummy` (no times) go last. */
@@ -160,17 +151,9 @@ struct rt_pair {
 	int64_t k1, k2;
 };
 
-static int cmp_rt_pair(const void *a, const void *b)
-{
-	const struct rt_pair *x = a, *y = b;
-	if (x->node != y->node)
-		return x->node < y->node ? -1 : 1;
-	if (x->k1 != y->k1)
-		return x->k1 < y->k1 ? -1 : 1;
-	if (x->k2 != y->k2)
-		return x->k2 < y->k2 ? -1 : 1;
-	return x->row < y->row ? -1 : x->row > y->row;
-}
+static const struct rx_key by_rt_pair[] = {
+    RX_KEY(struct rt_pair, node, RX_U32), RX_KEY(struct rt_pair, k1, RX_I64),
+    RX_KEY(struct rt_pair, k2, RX_I64), RX_KEY(struct rt_pair, row, RX_U32)};
 
 static struct rt_pair rt_pair_make(const struct trace *t, uint32_t node, uint32_t row)
 {
@@ -191,28 +174,25 @@ struct timed_row {
 	uint32_t row;
 };
 
-static int cmp_timed(const void *a, const void *b)
-{
-	const struct timed_row *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1;
-	return x->row < y->row ? -1 : x->row > y->row;
-}
+static const struct rx_key by_timed[] = {RX_KEY(struct timed_row, start, RX_I64),
+					 RX_KEY_DESC(struct timed_row, end, RX_I64),
+					 RX_KEY(struct timed_row, row, RX_U32)};
 
-/* Sorts rows[0..n) by (start, -end, row); tmp holds n entries. */
-static void sort_by_time(const struct trace *t, uint32_t *rows, size_t n, struct timed_row *tmp)
+/* Sorts rows[0..n) by (start, -end, row); tmp holds n entries. 0, or -1
+ * out of memory. */
+static int sort_by_time(const struct trace *t, uint32_t *rows, size_t n, struct timed_row *tmp)
 {
 	if (n < 2)
-		return;
+		return 0;
 	for (size_t i = 0; i < n; i++) {
 		int64_t s = t->ev.ts[rows[i]];
 		tmp[i] = (struct timed_row){s, s + tr_dur(t, rows[i]), rows[i]};
 	}
-	gp_qsort(tmp, n, sizeof *tmp, cmp_timed);
+	if (rx_sort(tmp, n, sizeof *tmp, by_timed, 3))
+		return -1;
 	for (size_t i = 0; i < n; i++)
 		rows[i] = tmp[i].row;
+	return 0;
 }
 
 /* ---- threads: tb keys them by tid alone, in order of first host event */
@@ -304,7 +284,11 @@ static int collect_hosts(struct build *b)
 					.cls = cls,
 					.type = type};
 	}
-	gp_qsort(c, nc, sizeof *c, cmp_start_row);
+	if (rx_sort(c, nc, sizeof *c, by_start_row, 2)) {
+		free(c);
+		free(l);
+		return -1;
+	}
 	for (size_t i = 0; i < nc; i++) {
 		c[i].thread = thread_of(b, c[i].row, true);
 		if (c[i].thread == OPT_NIL - 1) {
@@ -381,7 +365,10 @@ static int build_nodes(struct build *b)
 		size_t cfirst = th->first - k, cn = th->end - th->first - 1;
 		/* in place: afterwards only node_of_pos keeps tb's list order */
 		struct cand *s = b->c + cfirst;
-		gp_qsort(s, cn, sizeof *s, cmp_nest);
+		if (rx_sort(s, cn, sizeof *s, by_nest, 3)) {
+			free(stack);
+			return -1;
+		}
 		struct optree_node *root = &o->nodes[th->root];
 		node_init(root);
 		root->cls = OPC_ROOT;
@@ -504,8 +491,8 @@ static int attach_runtimes(struct build *b)
 			pairs[np++] = rt_pair_make(t, to[i], (uint32_t)r);
 		}
 	}
-	if (np)
-		gp_qsort(pairs, np, sizeof *pairs, cmp_rt_pair);
+	if (rx_sort(pairs, np, sizeof *pairs, by_rt_pair, 4))
+		goto fail;
 	o->rts = malloc((np ? np : 1) * sizeof *o->rts);
 	if (!o->rts)
 		goto fail;
@@ -542,9 +529,9 @@ static int find_stale(struct optree *o)
 		if (t->ev.kind[r] == TR_KERNEL && optree_uses_row(o, r) &&
 		    o->links.launcher[r] == TR_NONE)
 			o->stale[o->nstale++] = (uint32_t)r;
-	sort_by_time(t, o->stale, o->nstale, tmp);
+	int rc = sort_by_time(t, o->stale, o->nstale, tmp);
 	free(tmp);
-	return 0;
+	return rc;
 }
 
 /* Each launcher's activities in (start, -end) order, as tb sorts them. */
@@ -560,11 +547,11 @@ static int sort_launches(struct optree *o)
 	struct timed_row *tmp = malloc(most * sizeof *tmp);
 	if (!tmp)
 		return -1;
-	for (size_t i = 0; i < l->nseg; i++)
-		if (l->seg[i].count > 1)
-			sort_by_time(o->t, l->dev + l->seg[i].first, l->seg[i].count, tmp);
+	int rc = 0;
+	for (size_t i = 0; i < l->nseg && !rc; i++)
+		rc = sort_by_time(o->t, l->dev + l->seg[i].first, l->seg[i].count, tmp);
 	free(tmp);
-	return 0;
+	return rc;
 }
 
 /* tb's has_kernel counts kernels outside communication: those whose

@@ -1,4 +1,5 @@
 /* ranges: interval algebra with torch-tb-profiler's semantics; see ranges.h. */
+#include "core/radix.h"
 #include "core/sort.h"
 #include "tbprof/ranges.h"
 
@@ -52,9 +53,13 @@ static int cmp_rg(const void *x, const void *y)
 	return (a->end > b->end) - (a->end < b->end);
 }
 
+/* Ranges equal in both keys are equal records, so the comparator sort
+ * is an exact stand-in when the radix sort's scratch copy is refused. */
 void rg_sort(struct rg *v, size_t n)
 {
-	if (n > 1)
+	static const struct rx_key by_range[] = {RX_KEY(struct rg, start, RX_I64),
+						 RX_KEY(struct rg, end, RX_I64)};
+	if (n > 1 && rx_sort(v, n, sizeof *v, by_range, 2))
 		gp_qsort(v, n, sizeof *v, cmp_rg);
 }
 
@@ -227,15 +232,9 @@ struct endpoint {
 	double value;
 };
 
-static int cmp_ep(const void *x, const void *y)
-{
-	const struct endpoint *a = x, *b = y;
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	if (a->is_end != b->is_end)
-		return a->is_end < b->is_end ? -1 : 1;
-	return (a->seq > b->seq) - (a->seq < b->seq);
-}
+static const struct rx_key by_endpoint[] = {RX_KEY(struct endpoint, time, RX_I64),
+					    RX_KEY(struct endpoint, is_end, RX_U32),
+					    RX_KEY(struct endpoint, seq, RX_U32)};
 
 int rgv_sweep(const struct rgv *src, size_t n, struct rgv_vec *out)
 {
@@ -254,7 +253,10 @@ int rgv_sweep(const struct rgv *src, size_t n, struct rgv_vec *out)
 		ep[2 * i + 1] =
 		    (struct endpoint){src[i].end, 1, (uint32_t)(2 * i + 1), src[i].value};
 	}
-	gp_qsort(ep, 2 * n, sizeof *ep, cmp_ep);
+	if (rx_sort(ep, 2 * n, sizeof *ep, by_endpoint, 3)) {
+		free(ep);
+		return -1;
+	}
 	int64_t last_time = ep[0].time;
 	double sum = ep[0].value; /* the first endpoint is always a start */
 	for (size_t i = 1; i < 2 * n; i++) {

@@ -2,6 +2,7 @@
  * steps.h. Every pass is linear over the events; sorting (steps, runtimes,
  * role ranges, collective ids) makes the whole n log n. */
 #include "core/cmp.h"
+#include "core/radix.h"
 #include "core/sort.h"
 #include "tbprof/steps.h"
 
@@ -144,13 +145,8 @@ struct row_ts {
 	uint32_t row;
 };
 
-static int cmp_row_ts(const void *x, const void *y)
-{
-	const struct row_ts *a = x, *b = y;
-	if (a->ts != b->ts)
-		return a->ts < b->ts ? -1 : 1;
-	return (a->row > b->row) - (a->row < b->row);
-}
+static const struct rx_key by_ts_row[] = {RX_KEY(struct row_ts, ts, RX_I64),
+					  RX_KEY(struct row_ts, row, RX_U32)};
 
 /* Rows matching keep(), sorted by (ts, row): the reference's stable sort
  * by ts of events in input order. */
@@ -168,8 +164,10 @@ static struct row_ts *sorted_rows(const struct ctx *c, bool (*keep)(const struct
 	for (size_t r = 0; r < t->ev.n; r++)
 		if (keep(c, r))
 			v[k++] = (struct row_ts){t->ev.ts[r], (uint32_t)r};
-	if (k > 1)
-		gp_qsort(v, k, sizeof *v, cmp_row_ts);
+	if (rx_sort(v, k, sizeof *v, by_ts_row, 2)) {
+		free(v);
+		return NULL;
+	}
 	*n = k;
 	return v;
 }

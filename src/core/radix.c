@@ -1,0 +1,167 @@
+/* radix: stable LSD radix sort of records by integer fields (radix.h). */
+#include "core/radix.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The key of a record as an unsigned 64-bit value whose unsigned order is
+ * the key's order: signed values have their sign bit flipped, descending
+ * keys are complemented (within the key's width). */
+static uint64_t key_of(const unsigned char *rec, const struct rx_key *k)
+{
+	uint64_t v, top;
+	switch (k->type) {
+	case RX_U8:
+		v = rec[k->off];
+		top = 0xff;
+		break;
+	case RX_U16: {
+		uint16_t x;
+		memcpy(&x, rec + k->off, sizeof x);
+		v = x;
+		top = 0xffff;
+		break;
+	}
+	case RX_U32:
+	case RX_I32: {
+		uint32_t x;
+		memcpy(&x, rec + k->off, sizeof x);
+		v = k->type == RX_I32 ? x ^ 0x80000000u : x;
+		top = 0xffffffffu;
+		break;
+	}
+	default: {
+		uint64_t x;
+		memcpy(&x, rec + k->off, sizeof x);
+		v = k->type == RX_I64 ? x ^ (UINT64_C(1) << 63) : x;
+		top = UINT64_MAX;
+		break;
+	}
+	}
+	return k->desc ? top - v : v;
+}
+
+/* Record copies with the common sizes known to the compiler. */
+static void copy_rec(unsigned char *d, const unsigned char *s, size_t size)
+{
+	switch (size) {
+	case 8:
+		memcpy(d, s, 8);
+		break;
+	case 16:
+		memcpy(d, s, 16);
+		break;
+	case 24:
+		memcpy(d, s, 24);
+		break;
+	case 32:
+		memcpy(d, s, 32);
+		break;
+	default:
+		memcpy(d, s, size);
+	}
+}
+
+/* A key with the index of its record. */
+struct kv {
+	uint64_t k;
+	uint32_t i;
+};
+
+#define DIGIT_BITS 11
+#define DIGITS (1u << DIGIT_BITS)
+#define SMALL 48
+
+/* Stable sort of a[0..n) by k, using b as scratch; returns where the
+ * result is. Only the bits that differ between keys are sorted on, in
+ * 11-bit digits: a trace's times span far fewer bits than 64. */
+static struct kv *sort_kv(struct kv *a, struct kv *b, size_t n, uint64_t diff, size_t *count)
+{
+	if (n <= SMALL) { /* insertion sort: stable, no histograms to clear */
+		for (size_t j = 1; j < n; j++) {
+			struct kv x = a[j];
+			size_t i = j;
+			for (; i && a[i - 1].k > x.k; i--)
+				a[i] = a[i - 1];
+			a[i] = x;
+		}
+		return a;
+	}
+	unsigned bits = 64u - (unsigned)__builtin_clzll(diff);
+	unsigned nd = (bits + DIGIT_BITS - 1) / DIGIT_BITS;
+	memset(count, 0, (size_t)nd * DIGITS * sizeof *count);
+	for (size_t j = 0; j < n; j++)
+		for (unsigned d = 0; d < nd; d++)
+			count[d * DIGITS + ((a[j].k >> (d * DIGIT_BITS)) & (DIGITS - 1))]++;
+	for (unsigned d = 0; d < nd; d++) {
+		if (!((diff >> (d * DIGIT_BITS)) & (DIGITS - 1)))
+			continue; /* the same digit in every key */
+		size_t *c = count + (size_t)d * DIGITS, at = 0;
+		for (size_t x = 0; x < DIGITS; x++) {
+			size_t m = c[x];
+			c[x] = at;
+			at += m;
+		}
+		for (size_t j = 0; j < n; j++)
+			b[c[(a[j].k >> (d * DIGIT_BITS)) & (DIGITS - 1)]++] = a[j];
+		struct kv *t = a;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+int rx_sort(void *base, size_t n, size_t size, const struct rx_key *keys, size_t nk)
+{
+	if (n < 2 || !nk)
+		return 0;
+	if (n > UINT32_MAX || n > SIZE_MAX / size || n > SIZE_MAX / sizeof(struct kv))
+		return -1;
+	struct kv *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+	uint32_t *perm = malloc(n * sizeof *perm);
+	size_t *count =
+	    n <= SMALL ? malloc(1) : malloc((64 / DIGIT_BITS + 1) * DIGITS * sizeof *count);
+	unsigned char *tmp = malloc(n * size);
+	if (!a || !b || !perm || !count || !tmp) {
+		free(a);
+		free(b);
+		free(perm);
+		free(count);
+		free(tmp);
+		return -1;
+	}
+	const unsigned char *rec = base;
+	bool moved = false;
+	for (size_t j = 0; j < n; j++)
+		perm[j] = (uint32_t)j;
+	for (size_t q = nk; q-- > 0;) {
+		bool sorted = true;
+		uint64_t first = key_of(rec + (size_t)perm[0] * size, &keys[q]), prev = first,
+			 diff = 0;
+		for (size_t j = 0; j < n; j++) {
+			uint64_t v = key_of(rec + (size_t)perm[j] * size, &keys[q]);
+			a[j] = (struct kv){v, perm[j]};
+			sorted &= v >= prev;
+			diff |= v ^ first;
+			prev = v;
+		}
+		if (sorted)
+			continue; /* a stable sort would keep this order */
+		struct kv *r = sort_kv(a, b, n, diff, count);
+		for (size_t j = 0; j < n; j++)
+			perm[j] = r[j].i;
+		moved = true;
+	}
+	if (moved) {
+		for (size_t j = 0; j < n; j++)
+			copy_rec(tmp + j * size, rec + (size_t)perm[j] * size, size);
+		memcpy(base, tmp, n * size);
+	}
+	free(a);
+	free(b);
+	free(perm);
+	free(count);
+	free(tmp);
+	return 0;
+}

@@ -1,0 +1,110 @@
+/* Unit tests of core/radix: the order of a comparator sort with the input
+ * position as the last tie-break (the stable order), on random records
+ * with many equal keys, negative and extreme values, descending keys, and
+ * input already in order. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/radix.h"
+#include "test.h"
+
+struct rec {
+	int64_t start;
+	int64_t end;
+	uint32_t row;
+	uint32_t pos; /* input position: the stable tie-break */
+};
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1; /* descending */
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static int64_t pick(uint64_t *s)
+{
+	static const int64_t special[] = {INT64_MIN, INT64_MIN + 1, -1,	      0,
+					  1,	     INT64_MAX - 1, INT64_MAX};
+	uint64_t r = next(s);
+	switch (r % 4) {
+	case 0:
+		return special[(r >> 8) % 7];
+	case 1:
+		return (int64_t)(r >> 40) % 7 - 3; /* many ties */
+	case 2:
+		return 1700000000000000 + (int64_t)((r >> 20) % 100000);
+	default:
+		return (int64_t)next(s);
+	}
+}
+
+void test_core_radix(struct t *t)
+{
+	const struct rx_key keys[] = {RX_KEY(struct rec, start, RX_I64),
+				      RX_KEY_DESC(struct rec, end, RX_I64),
+				      RX_KEY(struct rec, row, RX_U32)};
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	const size_t sizes[] = {0, 1, 2, 3, 17, 256, 1000, 5000};
+	for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+		size_t n = sizes[z];
+		struct rec *a = malloc((n ? n : 1) * sizeof *a),
+			   *b = malloc((n ? n : 1) * sizeof *b);
+		for (size_t i = 0; i < n; i++) {
+			a[i] = (struct rec){pick(&seed), pick(&seed), (uint32_t)(next(&seed) % 5),
+					    (uint32_t)i};
+			b[i] = a[i];
+		}
+		if (n)
+			qsort(b, n, sizeof *b, cmp_ref);
+		CHECK_INT(t, rx_sort(a, n, sizeof *a, keys, 3), 0);
+		size_t diff = 0;
+		for (size_t i = 0; i < n; i++)
+			diff += a[i].pos != b[i].pos;
+		CHECK_INT(t, diff, 0);
+		/* already sorted input stays as it is */
+		CHECK_INT(t, rx_sort(a, n, sizeof *a, keys, 3), 0);
+		diff = 0;
+		for (size_t i = 0; i < n; i++)
+			diff += a[i].pos != b[i].pos;
+		CHECK_INT(t, diff, 0);
+		free(a);
+		free(b);
+	}
+	/* a hand-checked case: (start asc, end desc), ties in input order */
+	struct rec h[] = {{5, 1, 0, 0}, {3, 9, 0, 1}, {3, 10, 0, 2}, {5, 1, 0, 3}, {-2, 0, 0, 4}};
+	CHECK_INT(t, rx_sort(h, 5, sizeof *h, keys, 2), 0);
+	CHECK_INT(t, h[0].pos, 4);
+	CHECK_INT(t, h[1].pos, 2);
+	CHECK_INT(t, h[2].pos, 1);
+	CHECK_INT(t, h[3].pos, 0);
+	CHECK_INT(t, h[4].pos, 3);
+	/* narrow and signed 32-bit keys */
+	struct n32 {
+		int32_t v;
+		uint8_t b;
+		uint16_t w;
+	} s[] = {{-1, 2, 7}, {INT32_MIN, 2, 1}, {0, 1, 65535}, {-1, 1, 0}, {INT32_MAX, 0, 3}};
+	const struct rx_key k2[] = {RX_KEY(struct n32, b, RX_U8), RX_KEY(struct n32, v, RX_I32),
+				    RX_KEY_DESC(struct n32, w, RX_U16)};
+	CHECK_INT(t, rx_sort(s, 5, sizeof *s, k2, 3), 0);
+	CHECK_INT(t, s[0].v, INT32_MAX);
+	CHECK_INT(t, s[1].v, -1);
+	CHECK_INT(t, s[1].w, 0);
+	CHECK_INT(t, s[2].v, 0);
+	CHECK_INT(t, s[3].v, INT32_MIN);
+	CHECK_INT(t, s[4].w, 7);
+}
