@@ -156,6 +156,7 @@ int outfile_open(struct outfile *o, const char *path, struct err *e)
 {
 	o->fd = o->slot = -1;
 	o->tmp[0] = 0;
+	o->direct = false;
 	size_t n = strlen(path);
 	if (n + sizeof ".tmp.XXXXXX" > sizeof o->tmp)
 		return err_set(e, ERR_USAGE, path, -1, "output path too long");
@@ -166,6 +167,17 @@ int outfile_open(struct outfile *o, const char *path, struct err *e)
 		snprintf(dir, sizeof dir, ".");
 	else
 		snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	struct stat st;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		/* a device, FIFO or socket (-o /dev/null, -o /dev/stdout): written
+		 * in place, since a rename would replace the device by a file */
+		int dfd = open(path, O_WRONLY | O_CLOEXEC);
+		if (dfd < 0)
+			return of_fail(e, path, "cannot open output", errno);
+		o->fd = dfd;
+		o->direct = true;
+		return 0;
+	}
 	int fd = of_tmpfile(dir, O_WRONLY, 0666);
 	if (fd >= 0) {
 		o->fd = fd;
@@ -225,6 +237,12 @@ int outfile_commit(struct outfile *o, struct err *e)
 	if (o->fd < 0)
 		return err_set(e, ERR_IO, o->path, -1, "output already closed");
 	int rc = 0;
+	if (o->direct) {
+		if (close(o->fd))
+			rc = of_fail(e, o->path, "write failed", errno);
+		o->fd = -1;
+		return rc;
+	}
 	sigset_t old;
 	of_hold(&old);
 	if (o->tmp[0]) {
@@ -249,6 +267,11 @@ void outfile_abort(struct outfile *o)
 {
 	if (o->fd < 0)
 		return;
+	if (o->direct) { /* what reached a device or pipe cannot be taken back */
+		close(o->fd);
+		o->fd = -1;
+		return;
+	}
 	sigset_t old;
 	of_hold(&old);
 	close(o->fd);

@@ -13,6 +13,10 @@
  * takes its course (installed only where the signal had its default
  * action). The file's mode is 0666 less the umask, as open(2) gives.
  *
+ * A target that exists and is neither a regular file nor a folder (a
+ * device such as /dev/null, a FIFO, a socket) is opened and written in
+ * place: replacing it by a file would break it for every other program.
+ *
  * outfile_unnamed gives scratch space that has no name at all (O_TMPFILE,
  * or mkstemp and unlink at once).
  *
@@ -22,6 +26,8 @@
 #ifndef GP_IO_OUTFILE_H
 #define GP_IO_OUTFILE_H
 
+#include <stdbool.h>
+
 #include "core/err.h"
 
 struct outfile {
@@ -29,6 +35,7 @@ struct outfile {
 	int slot;	 /* the named temporary's entry for the signal handler, -1 none */
 	char path[4096]; /* the target */
 	char tmp[4096];	 /* the named temporary (fallback); "" when unnamed */
+	bool direct;	 /* the target is a device, FIFO or socket, written in place */
 };
 
 /* Opens an unnamed (or, in the fallback, named) temporary beside path.

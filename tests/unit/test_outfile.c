@@ -3,6 +3,7 @@
  * leaves nothing else in the folder; an aborted one leaves the target as it
  * was; an unnamed temporary has no link at all. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -96,6 +97,43 @@ void test_io_outfile(struct t *t)
 	close(fd);
 	names(dir, buf, sizeof buf);
 	CHECK_STR(t, buf, "out.txt");
+	unlink(path);
+	rmdir(dir);
+}
+
+/* A FIFO (as a device such as /dev/null) is written in place: it stays a
+ * FIFO, gets the bytes, and nothing else appears in the folder. (A FIFO
+ * rather than /dev/null so that a regression cannot break the machine.) */
+void test_io_outfile_fifo(struct t *t)
+{
+	char dir[] = "/tmp/gpuprof-unit-fifo.XXXXXX";
+	CHECK(t, mkdtemp(dir) != NULL);
+	char path[128], buf[256];
+	snprintf(path, sizeof path, "%s/pipe", dir);
+	CHECK_INT(t, mkfifo(path, 0600), 0);
+	int rd = open(path, O_RDWR | O_NONBLOCK); /* a reader, so opening to write does not wait */
+	CHECK(t, rd >= 0);
+	struct outfile o;
+	struct err e = {0};
+	CHECK_INT(t, outfile_open(&o, path, &e), 0);
+	CHECK_INT(t, put(&o, "through\n"), 0);
+	CHECK_INT(t, outfile_commit(&o, &e), 0);
+	struct stat st;
+	CHECK_INT(t, stat(path, &st), 0);
+	CHECK(t, S_ISFIFO(st.st_mode));
+	ssize_t got = read(rd, buf, sizeof buf - 1);
+	CHECK_INT(t, got, 8);
+	buf[got > 0 ? got : 0] = 0;
+	CHECK_STR(t, buf, "through\n");
+	/* aborted: what was written has gone through; still a FIFO */
+	CHECK_INT(t, outfile_open(&o, path, &e), 0);
+	CHECK_INT(t, put(&o, "x"), 0);
+	outfile_abort(&o);
+	CHECK_INT(t, stat(path, &st), 0);
+	CHECK(t, S_ISFIFO(st.st_mode));
+	names(dir, buf, sizeof buf);
+	CHECK_STR(t, buf, "pipe");
+	close(rd);
 	unlink(path);
 	rmdir(dir);
 }

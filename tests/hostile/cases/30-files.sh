@@ -104,3 +104,9 @@ fi
 "$GPUPROF" synth --size 40M -o "$H_IN/big.json" 2>/dev/null
 h_case files-upload-cut-kill 0 "" 10 'h_upload_cut'
 h_check "files-upload-cut-kill: nothing named in TMPDIR during the upload" h_during_empty
+# -o naming a FIFO (or a device such as /dev/null) writes through it: the
+# FIFO stays a FIFO, its reader gets every byte, nothing else appears
+mkfifo "$H_IN/pipe"
+h_case files-fifo 0 "" 10 'cat "$H_IN/pipe" >"$H_ROOT/through" & c=$!; "$GPUPROF" synth --size 100K -o "$H_IN/pipe" 2>/dev/null; r=$?; wait $c; exit $r'
+h_check "files-fifo: the reader got the content" cmp -s "$H_IN/want.json" "$H_ROOT/through"
+h_check "files-fifo: still a FIFO" test -p "$H_IN/pipe"
