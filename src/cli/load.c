@@ -45,6 +45,22 @@ static void on_progress(void *ctx, int64_t done, int64_t total)
 	p->shown = true;
 }
 
+/* GPUPROF_THREADS: 0 (unset: the default), else 1 or 2. */
+static int env_threads(void)
+{
+	const char *threads = getenv("GPUPROF_THREADS");
+	return threads && *threads ? (atoi(threads) > 1 ? 2 : 1) : 0;
+}
+
+/* A new session on t, with the threads GPUPROF_THREADS allows. */
+static int new_session(const struct trace *t, struct ses **out, struct err *e)
+{
+	int rc = ses_new(t, out, e);
+	if (!rc)
+		ses_set_threads(*out, env_threads());
+	return rc;
+}
+
 /* --step / --range: the trace cut to their window (tbprof/select.h); the
  * loaded trace goes with the window, or is freed on an error. With ses, a
  * session on the window that keeps the links found while cutting it. */
@@ -53,7 +69,7 @@ static int apply_window(struct app *app, struct trace **t, struct ses **ses)
 	struct err e = {0};
 	struct trace *w = NULL;
 	struct ses *whole = NULL;
-	int rc = ses_new(*t, &whole, &e);
+	int rc = new_session(*t, &whole, &e);
 	if (!rc)
 		rc = tr_select(*t, whole, app->step, app->range, &w, &e);
 	if (!rc && ses)
@@ -119,9 +135,7 @@ static int load(struct app *app, const char *path, unsigned accept, struct input
 	struct progress p = {.path = path};
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	struct input_opts opts = {.accept = accept, .trace = {.max_memory = app->max_memory}};
-	const char *threads = getenv("GPUPROF_THREADS");
-	if (threads && *threads)
-		opts.trace.threads = atoi(threads) > 1 ? 2 : 1;
+	opts.trace.threads = env_threads();
 	if (app->progress) {
 		opts.trace.progress = on_progress;
 		opts.trace.progress_ctx = &p;
@@ -153,7 +167,7 @@ int app_load_trace(struct app *app, const char *path, struct trace **out, struct
 	input_free(&in);
 	if (!rc && ses && !*ses) {
 		struct err e = {0};
-		if (ses_new(*out, ses, &e)) {
+		if (new_session(*out, ses, &e)) {
 			tr_free(*out);
 			*out = NULL;
 			rc = app_fail(app, &e);

@@ -135,8 +135,8 @@ static const char global_help[] =
     "      --version            version and build details\n"
     "\n"
     "Exit status: 0 ok, 1 an analysis gate tripped, 2 usage or input error.\n"
-    "Environment: GPUPROF_THREADS=1 imports traces on one thread (default: two\n"
-    "when the machine has more than one CPU).\n";
+    "Environment: GPUPROF_THREADS=1 imports and analyses traces on one thread\n"
+    "(default: two when the machine has more than one CPU).\n";
 
 static void print_help(FILE *f, const struct cmd_list *l)
 {

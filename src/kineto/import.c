@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/threads.h"
 #include "core/limits.h"
 #include "io/sniff.h"
 #include "io/source.h"
@@ -630,9 +631,7 @@ int kineto_load(const char *path, const struct kineto_opts *opts, struct trace *
 	if (opts && opts->window)
 		l.cap = opts->window;
 	l.split_min = opts && opts->split_min ? opts->split_min : l.cap / 4;
-	int threads = opts && opts->threads		  ? opts->threads
-		      : sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2
-							  : 1;
+	int threads = gp_threads(opts ? opts->threads : 0);
 	if (threads > 1 && imp_worker_start(&l.w, t->path, t->gzip)) {
 		rc = nomem(&l);
 		goto fail;

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "core/threads.h"
 #include "trace/window.h"
 
 struct ses {
@@ -19,6 +20,10 @@ struct ses {
 	bool bounds_ok; /* st_bounds, when steps[0] is not built */
 	struct st_result bounds;
 	struct ses_stats stats;
+	int threads;		  /* at most this many at once (gp_threads) */
+	pthread_mutex_t ahead_mu; /* guards the two below */
+	bool ahead_running;	  /* a thread of ses_tree_ahead to join */
+	pthread_t ahead;
 };
 
 int ses_new(const struct trace *t, struct ses **out, struct err *e)
@@ -33,14 +38,33 @@ int ses_new(const struct trace *t, struct ses **out, struct err *e)
 	pthread_mutex_init(&s->links_mu, NULL);
 	pthread_mutex_init(&s->steps_mu, NULL);
 	pthread_mutex_init(&s->tree_mu, NULL);
+	pthread_mutex_init(&s->ahead_mu, NULL);
+	s->threads = gp_threads(0);
 	*out = s;
 	return 0;
+}
+
+void ses_set_threads(struct ses *s, int n)
+{
+	s->threads = gp_threads(n);
+}
+
+/* Waits for the thread of ses_tree_ahead, if one runs. */
+static void ahead_join(struct ses *s)
+{
+	pthread_mutex_lock(&s->ahead_mu);
+	if (s->ahead_running) {
+		pthread_join(s->ahead, NULL);
+		s->ahead_running = false;
+	}
+	pthread_mutex_unlock(&s->ahead_mu);
 }
 
 void ses_free(struct ses *s)
 {
 	if (!s)
 		return;
+	ahead_join(s);
 	if (s->bounds_ok)
 		st_free(&s->bounds);
 	for (int i = 0; i < 2; i++) {
@@ -54,6 +78,7 @@ void ses_free(struct ses *s)
 	pthread_mutex_destroy(&s->links_mu);
 	pthread_mutex_destroy(&s->steps_mu);
 	pthread_mutex_destroy(&s->tree_mu);
+	pthread_mutex_destroy(&s->ahead_mu);
 	free(s);
 }
 
@@ -130,7 +155,7 @@ int ses_steps(struct ses *s, bool tb_compat, const struct st_result **out, struc
 	return rc;
 }
 
-int ses_tree(struct ses *s, bool tb_compat, const struct optree **out, struct err *e)
+static int tree_get(struct ses *s, bool tb_compat, const struct optree **out, struct err *e)
 {
 	/* tb-compat keeps tb's rule: kernels launched through cuda_driver
 	 * stay unattributed */
@@ -141,6 +166,49 @@ int ses_tree(struct ses *s, bool tb_compat, const struct optree **out, struct er
 				e);
 	*out = rc ? NULL : &s->tree[j.slot];
 	return rc;
+}
+
+int ses_tree(struct ses *s, bool tb_compat, const struct optree **out, struct err *e)
+{
+	ahead_join(s);
+	return tree_get(s, tb_compat, out, e);
+}
+
+struct ahead_job {
+	struct ses *s;
+	bool tb_compat;
+};
+
+/* The tree built on the side; a failure is not kept, so the caller's own
+ * ses_tree builds again and reports it. */
+static void *ahead_main(void *arg)
+{
+	struct ahead_job j = *(struct ahead_job *)arg;
+	free(arg);
+	const struct optree *o;
+	struct err e = {0};
+	tree_get(j.s, j.tb_compat, &o, &e);
+	return NULL;
+}
+
+void ses_tree_ahead(struct ses *s, bool tb_compat)
+{
+	if (s->threads < 2)
+		return;
+	pthread_mutex_lock(&s->ahead_mu);
+	bool built;
+	pthread_mutex_lock(&s->tree_mu);
+	built = s->tree_ok[tb_compat];
+	pthread_mutex_unlock(&s->tree_mu);
+	struct ahead_job *j = s->ahead_running || built ? NULL : malloc(sizeof *j);
+	if (j) {
+		*j = (struct ahead_job){s, tb_compat};
+		if (pthread_create(&s->ahead, NULL, ahead_main, j))
+			free(j); /* no thread: ses_tree builds it in place */
+		else
+			s->ahead_running = true;
+	}
+	pthread_mutex_unlock(&s->ahead_mu);
 }
 
 int ses_step_bounds(struct ses *s, const struct st_result **out, struct err *e)
@@ -163,6 +231,8 @@ int ses_step_bounds(struct ses *s, const struct st_result **out, struct err *e)
 int ses_new_window(struct ses *parent, const struct trace *w, struct ses **out, struct err *e)
 {
 	int rc = ses_new(w, out, e);
+	if (!rc && parent)
+		(*out)->threads = parent->threads;
 	const uint32_t *rows = tr_window_rows(w);
 	if (rc || !parent || !rows || w->base != parent->t)
 		return rc;

@@ -65,6 +65,15 @@ int ses_steps(struct ses *s, bool tb_compat, const struct st_result **out, struc
 int ses_step_bounds(struct ses *s, const struct st_result **out, struct err *e);
 /* The operator tree (optree_build with links(!tb_compat)). */
 int ses_tree(struct ses *s, bool tb_compat, const struct optree **out, struct err *e);
+/* Starts building the operator tree on a second thread, for a view that
+ * asks for it after other work (summary: the steps and the GPU metrics
+ * first); its ses_tree then waits for that build. Nothing happens when the
+ * session may use one thread only, when the tree is built or being built,
+ * or when no thread can start (ses_tree builds it in place then). */
+void ses_tree_ahead(struct ses *s, bool tb_compat);
+/* At most n threads at once (gp_threads(n): 1, or 2); the default is
+ * gp_threads(0), two when the machine has more than one CPU. */
+void ses_set_threads(struct ses *s, int n);
 
 void ses_stats(struct ses *s, struct ses_stats *out);
 

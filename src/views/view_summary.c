@@ -231,6 +231,8 @@ static int summary_compute(struct view *v, const struct view_source *src, struct
 	struct summary_res *res = view_results_new(v, sizeof *res, e);
 	if (!res)
 		return ERR_NOMEM;
+	/* the tree does not depend on the steps: on a second core meanwhile */
+	ses_tree_ahead(v->ses, v->o.tb_compat);
 	int rc = ses_steps(v->ses, v->o.tb_compat, &res->steps, e);
 	const struct st_result *s = res->steps;
 	if (!rc)

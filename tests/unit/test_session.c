@@ -292,3 +292,43 @@ void test_session_threads(struct t *t)
 	ses_free(s);
 	tr_free(tr);
 }
+
+/* The tree built ahead on a second thread (what summary does): still one
+ * build, the same tree as one built in place (node count, the root of
+ * each thread, the per-node rows); with one thread allowed no thread
+ * starts and ses_tree builds it. A second ahead call after the build
+ * does nothing. */
+void test_session_tree_ahead(struct t *t)
+{
+	struct trace *tr = load(t, "examples/resnet_like.json.gz");
+	if (!tr)
+		return;
+	struct err e = {0};
+	struct ses *a, *b;
+	CHECK_INT(t, ses_new(tr, &a, &e), 0);
+	CHECK_INT(t, ses_new(tr, &b, &e), 0);
+	ses_set_threads(a, 2);
+	ses_set_threads(b, 1);
+	const struct optree *ta, *tb;
+	const struct st_result *sa;
+	ses_tree_ahead(a, false);
+	CHECK_INT(t, ses_steps(a, false, &sa, &e), 0);
+	CHECK_INT(t, ses_tree(a, false, &ta, &e), 0);
+	ses_tree_ahead(a, false);
+	ses_tree_ahead(b, false);
+	check_stats(t, b, 0, 0, 0, __LINE__); /* one thread: nothing ahead */
+	CHECK_INT(t, ses_tree(b, false, &tb, &e), 0);
+	check_stats(t, a, 1, 1, 1, __LINE__);
+	check_stats(t, b, 1, 0, 1, __LINE__);
+	CHECK_INT(t, ta->nnodes, tb->nnodes);
+	CHECK_INT(t, ta->nthreads, tb->nthreads);
+	size_t diff = 0;
+	for (size_t i = 0; i < ta->nnodes && ta->nnodes == tb->nnodes; i++)
+		diff +=
+		    ta->nodes[i].row != tb->nodes[i].row || ta->nodes[i].end != tb->nodes[i].end;
+	CHECK_INT(t, diff, 0);
+	CHECK_INT(t, sa->n, 6);
+	ses_free(a);
+	ses_free(b);
+	tr_free(tr);
+}
