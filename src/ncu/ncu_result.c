@@ -505,6 +505,11 @@ static bool fast_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 		*p = q + 1;
 		return true;
 	}
+	if (end - q >= 2 && !(q[1] & 0x80)) { /* string ids past 127 */
+		*v = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+		*p = q + 2;
+		return true;
+	}
 	return pb_varint(p, end, v) == 0;
 }
 
@@ -568,6 +573,12 @@ static bool fast_metric(const uint8_t *q, const uint8_t *end, uint32_t *name_id)
 				return false;
 			break;
 		case NCU_KEY(NCU_METRIC_VALUE, PB_LEN):
+			/* the usual value, one double: 9 bytes, key and 8 */
+			if (end - q >= 10 && q[0] == 9 &&
+			    q[1] == NCU_KEY(NCU_VALUE_DOUBLE, PB_I64)) {
+				q += 10;
+				break;
+			}
 			if (!fast_len(&q, end, &b) || !fast_value(b, q))
 				return false;
 			break;

@@ -47,18 +47,48 @@ struct pb_field {
 
 /* Reader over len bytes at data; off is the file offset of data[0]. */
 void pb_init(struct pb_reader *r, const void *data, size_t len, int64_t off, const char *path);
+/* File offset of a pointer inside r's buffer. */
+static inline int64_t pb_offset_of(const struct pb_reader *r, const uint8_t *p)
+{
+	return r->base_off + (int64_t)(p - r->base);
+}
+/* File offset of the next unread byte. */
+static inline int64_t pb_offset(const struct pb_reader *r)
+{
+	return pb_offset_of(r, r->p);
+}
+
+/* pb_next for every case (the inline pb_next handles the common ones). */
+int pb_next_slow(struct pb_reader *r, struct pb_field *f, struct err *e);
+
 /* Reads the next field. Returns 1 with *f filled, 0 at the end of the
  * message, or a negative err_code (ERR_FORMAT) with e filled. */
-int pb_next(struct pb_reader *r, struct pb_field *f, struct err *e);
+static inline int pb_next(struct pb_reader *r, struct pb_field *f, struct err *e)
+{
+	const uint8_t *q = r->p;
+	/* Most fields of the reports we read: a one-byte key (field 1..15)
+	 * and a one-byte varint value or length, decoded here in a few
+	 * instructions; everything else (and every error) in pb_next_slow. */
+	if (r->end - q >= 2 && q[0] >= 8 && !((q[0] | q[1]) & 0x80)) {
+		unsigned w = q[0] & 7;
+		if (w == PB_VARINT || (w == PB_LEN && q[1] <= r->end - q - 2)) {
+			f->num = q[0] >> 3;
+			f->wire = (enum pb_wire)w;
+			f->off = pb_offset(r);
+			f->u = w == PB_VARINT ? q[1] : 0;
+			f->data = w == PB_LEN ? q + 2 : NULL;
+			f->len = w == PB_LEN ? q[1] : 0;
+			r->p = q + 2 + f->len;
+			return 1;
+		}
+	}
+	return pb_next_slow(r, f, e);
+}
 /* Reader over the bytes of a PB_LEN field f read by r (a nested message).
  * Fails with ERR_FORMAT when f is not length-delimited and with ERR_LIMIT
  * when nesting passes PB_MAX_DEPTH. */
 int pb_sub(const struct pb_reader *r, const struct pb_field *f, struct pb_reader *sub,
 	   struct err *e);
-/* File offset of the next unread byte. */
-int64_t pb_offset(const struct pb_reader *r);
-/* File offset of a pointer inside r's buffer. */
-int64_t pb_offset_of(const struct pb_reader *r, const uint8_t *p);
 /* Error for a field with an unexpected wire type ("field N has wire type W,
  * expected X"). Returns ERR_FORMAT. */
 int pb_bad_wire(const struct pb_reader *r, const struct pb_field *f, enum pb_wire want,

@@ -13,20 +13,20 @@ void pb_init(struct pb_reader *r, const void *data, size_t len, int64_t off, con
 	r->path = path;
 }
 
-int64_t pb_offset_of(const struct pb_reader *r, const uint8_t *p)
-{
-	return r->base_off + (int64_t)(p - r->base);
-}
-
-int64_t pb_offset(const struct pb_reader *r)
-{
-	return pb_offset_of(r, r->p);
-}
-
 int pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
 	uint64_t x = 0;
 	const uint8_t *q = *p;
+	if (q < end && !(*q & 0x80)) { /* one or two bytes: the usual cases */
+		*v = *q;
+		*p = q + 1;
+		return 0;
+	}
+	if (end - q >= 2 && !(q[1] & 0x80)) {
+		*v = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+		*p = q + 2;
+		return 0;
+	}
 	for (int i = 0; i < PB_MAX_VARINT_BYTES; i++) {
 		if (q >= end)
 			return -1;
@@ -63,7 +63,7 @@ static const char *wire_name(unsigned w)
 	}
 }
 
-int pb_next(struct pb_reader *r, struct pb_field *f, struct err *e)
+int pb_next_slow(struct pb_reader *r, struct pb_field *f, struct err *e)
 {
 	if (r->p >= r->end)
 		return 0;
