@@ -206,6 +206,8 @@ if [ "${BENCH_ONLY:-}" != import ]; then
 	echo
 	fixed_cost_row
 	echo
+	nsys_row
+	echo
 	callgrind_rows
 fi
 
