@@ -193,6 +193,12 @@ static bool walkable(const struct trace *t, size_t r)
 	return t->ev.ph[r] != 'i' && !(t->ev.flags[r] & TRF_UNMATCHED);
 }
 
+/* Events of the walk that are no call (see stacks.h). */
+static bool left_out(const struct stk_profile *p, size_t r)
+{
+	return !p->opts.profiler_span && p->t->ev.kind[r] == TR_TRACE_SPAN;
+}
+
 /* GPU leaves under the runtime row rt (node parent). */
 static int add_gpu_leaves(struct build *b, uint32_t rt, struct open_ev *top, uint32_t track)
 {
@@ -278,6 +284,8 @@ static int walk(struct walk *w, const uint32_t *rows, size_t n, uint32_t track)
 	uint32_t base = STK_NONE; /* node under which the roots hang */
 	for (size_t i = 0; i < n; i++) {
 		uint32_t r = rows[i];
+		if (left_out(p, r))
+			continue;
 		if (b && b->have_links && tr_is_device((enum tr_kind)t->ev.kind[r])) {
 			uint32_t rt = b->links.launcher[r];
 			if (rt != TR_NONE && walkable(t, rt))
