@@ -284,8 +284,6 @@ static int walk(struct walk *w, const uint32_t *rows, size_t n, uint32_t track)
 	uint32_t base = STK_NONE; /* node under which the roots hang */
 	for (size_t i = 0; i < n; i++) {
 		uint32_t r = rows[i];
-		if (left_out(p, r))
-			continue;
 		if (b && b->have_links && tr_is_device((enum tr_kind)t->ev.kind[r])) {
 			uint32_t rt = b->links.launcher[r];
 			if (rt != TR_NONE && walkable(t, rt))
@@ -381,7 +379,19 @@ static int walk(struct walk *w, const uint32_t *rows, size_t n, uint32_t track)
 
 int stk_track_rows(const struct stk_profile *p, uint32_t **rows, size_t **first)
 {
-	return tr_track_order(p->t, rows, first);
+	if (tr_track_order(p->t, rows, first))
+		return -1;
+	/* drop the events that are no call, keeping the order */
+	size_t *f = *first, w = 0;
+	for (size_t k = 0; k < p->t->tracks.n; k++) {
+		size_t lo = f[k], hi = f[k + 1];
+		f[k] = w;
+		for (size_t i = lo; i < hi; i++)
+			if (!left_out(p, (*rows)[i]))
+				(*rows)[w++] = (*rows)[i];
+	}
+	f[p->t->tracks.n] = w;
+	return 0;
 }
 
 int stk_build(const struct trace *t, const struct stk_opts *o, struct stk_profile *p, struct err *e)
@@ -405,7 +415,7 @@ int stk_build(const struct trace *t, const struct stk_opts *o, struct stk_profil
 			goto out;
 		b.have_links = true;
 	}
-	if (tr_track_order(t, &rows, &first))
+	if (stk_track_rows(p, &rows, &first))
 		goto oom;
 	struct walk w = {.b = &b, .p = p};
 	for (size_t k = 0; k < t->tracks.n; k++) {

@@ -132,8 +132,9 @@ struct stk_visit {
 	int (*open)(void *ctx, uint32_t frame, int64_t at);
 	int (*close)(void *ctx, uint32_t frame, int64_t at);
 };
-/* Event rows of every track in stack order (tr_track_order's arrays); the
- * caller frees both. -1 on allocation failure. */
+/* Event rows of every track in stack order (tr_track_order's arrays, less
+ * the events left out: the profiler span unless profiler_span; a track of
+ * those only is empty); the caller frees both. -1 on allocation failure. */
 int stk_track_rows(const struct stk_profile *p, uint32_t **rows, size_t **first);
 int stk_walk_track(const struct stk_profile *p, const uint32_t *rows, size_t n,
 		   const struct stk_visit *v);

@@ -458,9 +458,16 @@ def check_names():
     rc, fk, _ = gp("export", "folded", "--keep-profiler-span", trace("names.json"))
     ok(b"PyTorch Profiler (0) 100000\n" in fk, "folded --keep-profiler-span", fk)
     rc, ss, _ = gp("export", "speedscope", trace("names.json"))
-    names = [f["name"] for f in json.loads(ss)["shared"]["frames"]] if rc == 0 else None
-    ok(names is not None and "PyTorch Profiler (0)" not in names and len(names) == 6,
-       "speedscope: no profiler span frame", names)
+    doc = json.loads(ss) if rc == 0 else {"shared": {"frames": []}, "profiles": []}
+    names = [f["name"] for f in doc["shared"]["frames"]]
+    profs = [(p["name"], len(p["events"])) for p in doc["profiles"]]
+    ok(len(names) == 6 and "PyTorch Profiler (0)" not in names and
+       profs == [("pid 100 / tid 0", 8), ("pid 0 / tid 7", 4), ("pid 1 / tid 0", 2)],
+       "speedscope: no profiler span frame, no profile for its track", (names, profs))
+    rc, ss, _ = gp("export", "speedscope", "--keep-profiler-span", trace("names.json"))
+    profs = [(p["name"], len(p["events"])) for p in json.loads(ss)["profiles"]]
+    ok(rc == 0 and profs[0] == ("pid Spans / tid PyTorch Profiler", 2) and len(profs) == 4,
+       "speedscope --keep-profiler-span: the span's profile", profs)
     # top: the same operations and numbers, the span only on request
     rc, tj, _ = gp("top", "-n", "0", "--format", "json", trace("names.json"))
     top = {r["name"]: (r["self_ns"], r["total_ns"]) for r in json.loads(tj)["top_total"]}
