@@ -14,6 +14,11 @@ bool cli_is_help(const char *arg)
 	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
 }
 
+bool app_out_is_terminal(const struct app *app)
+{
+	return (!app->output || !strcmp(app->output, "-")) && isatty(STDOUT_FILENO);
+}
+
 int app_out_open(struct app *app, struct err *e)
 {
 	app->of.fd = -1;

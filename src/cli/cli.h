@@ -59,6 +59,9 @@ struct cmd {
 /* The global options' spellings, NULL-terminated (for suggestions). */
 extern const char *const cli_global_options[];
 
+/* True when the output is standard output (no -o, or -o -) and that is a
+ * terminal: commands writing binary refuse it. */
+bool app_out_is_terminal(const struct app *app);
 /* Opens the output (stdout, or a temp file beside -o FILE). */
 int app_out_open(struct app *app, struct err *e);
 /* Flushes and, for -o, renames the temp file into place. On failure (or when

@@ -33,8 +33,11 @@ const char cmd_export_help[] =
 
 const char cmd_export_help_tail[] =
     "\n"
-    "Without -o the output goes to standard output. docs/export.md describes the\n"
-    "formats and how they differ from torch2pprof's.\n"
+    "Without -o the output goes to standard output; pprof (binary) is refused when\n"
+    "standard output is a terminal (exit 2, nothing written). The profiler's own\n"
+    "span (\"PyTorch Profiler (0)\"), which encloses the whole recording, is no\n"
+    "call and is left out unless --keep-profiler-span. docs/export.md describes\n"
+    "the formats, pprof's names and labels, and how they differ from torch2pprof's.\n"
     "\n"
     "Examples:\n"
     "  gpuprof export pprof trace.json.gz -o trace.pb.gz && go tool pprof -top trace.pb.gz\n"
@@ -49,9 +52,9 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* --gpu, --threads, --unit (-1: not given) */
+/* --gpu, --threads, --keep-profiler-span, --unit (-1: not given) */
 struct export_args {
-	bool gpu, threads;
+	bool gpu, threads, profiler_span;
 	int unit;
 };
 
@@ -70,6 +73,12 @@ const struct vo cmd_export_opts[] = {
      .off = offsetof(struct export_args, threads),
      .help = "the thread (process name (pid) / thread name (tid)) as the\n"
 	     "root frame of every stack"},
+    {.lname = "keep-profiler-span",
+     .type = VO_FLAG,
+     .off = offsetof(struct export_args, profiler_span),
+     .help = "keep the profiler's own span (\"PyTorch Profiler (0)\",\n"
+	     "category Trace, around the whole recording) as a stack;\n"
+	     "left out by default"},
     {.lname = "unit",
      .type = VO_ENUM,
      .off = offsetof(struct export_args, unit),
@@ -105,7 +114,13 @@ int cmd_export(struct app *app, int argc, char **argv)
 		return prc;
 	if (a.unit >= 0 && fmt != FMT_FOLDED)
 		return app_usage(app, "export", "--unit applies to folded only");
-	struct stk_opts so = {.gpu = a.gpu, .threads = a.threads};
+	if (fmt == FMT_PPROF && app_out_is_terminal(app)) {
+		/* binary on a terminal garbles it: refuse, as gzip does */
+		fprintf(stderr, "gpuprof: export: pprof data not written to a terminal "
+				"(give -o FILE or redirect standard output)\n");
+		return 2;
+	}
+	struct stk_opts so = {.gpu = a.gpu, .threads = a.threads, .profiler_span = a.profiler_span};
 	enum fold_unit unit = a.unit >= 0 ? (enum fold_unit)a.unit : FOLD_NS;
 	if (fmt == FMT_SPEEDSCOPE && so.gpu)
 		return app_usage(app, "export",

@@ -5,7 +5,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
@@ -174,7 +173,7 @@ int cmd_synth(struct app *app, int argc, char **argv)
 		if (bad)
 			return app_usage(app, "synth", "bad value for --%s: '%s'", num_names[k], v);
 	}
-	if ((!app->output || !strcmp(app->output, "-")) && isatty(STDOUT_FILENO))
+	if (app_out_is_terminal(app))
 		return app_usage(app, "synth",
 				 "give -o FILE (the trace is not written to a terminal)");
 	struct err e;

@@ -12,6 +12,22 @@
  * period 1; default_sample_type "time" (also the last type, so speedscope,
  * which reads it as an index, agrees). No Mapping: pprof adds a fake one.
  *
+ * Names as pprof shows them: a Function has a name and NO system_name.
+ * pprof's symbolizer treats a function whose system_name equals its name
+ * (or is the only name) as not yet demangled and, when the name looks like
+ * C++ (contains "::", "<", ">", "[" or "]"), cuts every (...) and <...>
+ * out of it by default, so cutlass::Kernel2<A> and cutlass::Kernel2<B>
+ * become one node. A name that differs from the system name counts as
+ * demangled already and is left exactly as written (also under
+ * -symbolize=demangle=..., which only restores a non-empty system name).
+ *
+ * Labels that survive decoding: pprof's decoder keeps a numeric label only
+ * when its value or its unit is non-zero, so every numeric label (pid, tid,
+ * device, stream) carries a unit, the key's own name (the unit pprof infers
+ * for a unitless key anyway): device 0 stays and -tagfocus=device=0 matches
+ * it. String labels (category, and pid/tid that the trace wrote as strings)
+ * are never empty.
+ *
  * Deterministic: ids and strings follow stk_build's order, and the gzip
  * header has mtime 0 and OS 255 ("unknown"). Memory: the encoded profile
  * (proportional to the distinct stacks) plus zlib's state.
@@ -43,12 +59,12 @@ enum {
 	LB_KEY = 1,
 	LB_STR = 2,
 	LB_NUM = 3,
+	LB_NUM_UNIT = 4,
 	LO_ID = 1,
 	LO_LINE = 4,
 	LN_FUNCTION_ID = 1,
 	FN_ID = 1,
 	FN_NAME = 2,
-	FN_SYSTEM_NAME = 3,
 	FN_FILENAME = 4,
 };
 
@@ -86,11 +102,13 @@ static void value_type(struct pbw *w, uint32_t field, uint32_t type, uint32_t un
 	pbw_end(w, m);
 }
 
+/* The unit is the key's own string: see the file comment. */
 static void label_num(struct pbw *w, uint32_t key, int64_t num)
 {
 	size_t m = pbw_begin(w, SA_LABEL);
 	pbw_int64(w, LB_KEY, key);
 	pbw_int64(w, LB_NUM, num);
+	pbw_int64(w, LB_NUM_UNIT, key);
 	pbw_end(w, m);
 }
 
@@ -212,7 +230,6 @@ int pprof_encode(const struct stk_profile *p, struct pbw *w, struct err *e)
 		size_t m = pbw_begin(w, PF_FUNCTION);
 		pbw_uint64(w, FN_ID, f + 1);
 		pbw_int64(w, FN_NAME, c.fname[f]);
-		pbw_int64(w, FN_SYSTEM_NAME, c.fname[f]);
 		pbw_int64(w, FN_FILENAME, c.fcat[f]);
 		pbw_end(w, m);
 	}

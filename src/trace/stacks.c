@@ -193,6 +193,12 @@ static bool walkable(const struct trace *t, size_t r)
 	return t->ev.ph[r] != 'i' && !(t->ev.flags[r] & TRF_UNMATCHED);
 }
 
+/* Events of the walk that are no call (see stacks.h). */
+static bool left_out(const struct stk_profile *p, size_t r)
+{
+	return !p->opts.profiler_span && p->t->ev.kind[r] == TR_TRACE_SPAN;
+}
+
 /* GPU leaves under the runtime row rt (node parent). */
 static int add_gpu_leaves(struct build *b, uint32_t rt, struct open_ev *top, uint32_t track)
 {
@@ -373,7 +379,19 @@ static int walk(struct walk *w, const uint32_t *rows, size_t n, uint32_t track)
 
 int stk_track_rows(const struct stk_profile *p, uint32_t **rows, size_t **first)
 {
-	return tr_track_order(p->t, rows, first);
+	if (tr_track_order(p->t, rows, first))
+		return -1;
+	/* drop the events that are no call, keeping the order */
+	size_t *f = *first, w = 0;
+	for (size_t k = 0; k < p->t->tracks.n; k++) {
+		size_t lo = f[k], hi = f[k + 1];
+		f[k] = w;
+		for (size_t i = lo; i < hi; i++)
+			if (!left_out(p, (*rows)[i]))
+				(*rows)[w++] = (*rows)[i];
+	}
+	f[p->t->tracks.n] = w;
+	return 0;
 }
 
 int stk_build(const struct trace *t, const struct stk_opts *o, struct stk_profile *p, struct err *e)
@@ -397,7 +415,7 @@ int stk_build(const struct trace *t, const struct stk_opts *o, struct stk_profil
 			goto out;
 		b.have_links = true;
 	}
-	if (tr_track_order(t, &rows, &first))
+	if (stk_track_rows(p, &rows, &first))
 		goto oom;
 	struct walk w = {.b = &b, .p = p};
 	for (size_t k = 0; k < t->tracks.n; k++) {

@@ -27,6 +27,13 @@
  * self time stays its host time, root_ns stays host time. Unlinked GPU
  * activities stay on their stream tracks.
  *
+ * The profiler's own span (kind TR_TRACE_SPAN: Kineto's "PyTorch Profiler
+ * (0)", category "Trace", which encloses the whole recording on a track of
+ * its own) is no call: it is left out of stacks, totals and walks unless
+ * profiler_span is set, so it never becomes a root holding a quarter of
+ * every flame graph. This is the one place that decides it for every
+ * export and for the top view.
+ *
  * threads: a frame naming the track ("PROCESS (pid P) / THREAD (tid T)")
  * is the root of every stack. merge_tracks: identical stacks of different
  * tracks share one node (folded output); otherwise every track has its own
@@ -54,9 +61,12 @@
 #define STK_THREAD_KIND 255 /* kind of the track-name frames */
 
 struct stk_opts {
-	bool gpu;	   /* GPU activities as leaves under their launch */
-	bool threads;	   /* the track as the root frame */
-	bool merge_tracks; /* one tree for all tracks (ignored with threads) */
+	bool gpu;	    /* GPU activities as leaves under their launch */
+	bool threads;	    /* the track as the root frame */
+	bool merge_tracks;  /* one tree for all tracks (ignored with threads) */
+	bool profiler_span; /* keep the profiler's own span events (kind
+			       TR_TRACE_SPAN, "PyTorch Profiler (0)"), left
+			       out by default */
 };
 
 /* A distinct (name, kind) pair: one pprof function, one speedscope frame. */
@@ -122,8 +132,9 @@ struct stk_visit {
 	int (*open)(void *ctx, uint32_t frame, int64_t at);
 	int (*close)(void *ctx, uint32_t frame, int64_t at);
 };
-/* Event rows of every track in stack order (tr_track_order's arrays); the
- * caller frees both. -1 on allocation failure. */
+/* Event rows of every track in stack order (tr_track_order's arrays, less
+ * the events left out: the profiler span unless profiler_span; a track of
+ * those only is empty); the caller frees both. -1 on allocation failure. */
 int stk_track_rows(const struct stk_profile *p, uint32_t **rows, size_t **first);
 int stk_walk_track(const struct stk_profile *p, const uint32_t *rows, size_t n,
 		   const struct stk_visit *v);

@@ -82,6 +82,7 @@ struct view_opts {
 	enum kern_group kern_group;    /* kernels: --group-by */
 	size_t top;		       /* ops, kernels, memory, top: --top (SIZE_MAX = all) */
 	bool stack_gpu;		       /* top: --gpu */
+	bool stack_profiler_span;      /* top: --keep-profiler-span */
 	const char *device;	       /* memory: --device (NULL = default) */
 	bool curve, events, step_plot; /* memory: --curve, --events, --step-plot */
 	bool windowed;		       /* memory: --start/--end given */

@@ -137,7 +137,8 @@ static int top_compute(struct view *v, const struct view_source *src, struct err
 	struct top_state *s = view_results_new(v, sizeof *s, e);
 	if (!s)
 		return ERR_NOMEM;
-	struct stk_opts so = {.merge_tracks = true, .gpu = v->o.stack_gpu};
+	struct stk_opts so = {
+	    .merge_tracks = true, .gpu = v->o.stack_gpu, .profiler_span = v->o.stack_profiler_span};
 	int rc = stk_build(v->t, &so, &s->p, e);
 	if (rc)
 		return rc;
@@ -181,6 +182,12 @@ static const struct vo top_opts[] = {
      .off = offsetof(struct view_opts, stack_gpu),
      .help = "count kernels, memcpys and memsets under the runtime call\n"
 	     "that launched them (as export --gpu)"},
+    {.lname = "keep-profiler-span",
+     .api = "keep_profiler_span",
+     .type = VO_FLAG,
+     .off = offsetof(struct view_opts, stack_profiler_span),
+     .help = "count the profiler's own span (\"PyTorch Profiler (0)\",\n"
+	     "category Trace), left out by default (as export)"},
 };
 
 const struct view_decl view_top_decl = {

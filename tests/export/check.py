@@ -32,6 +32,7 @@ SHARED = sys.argv[2] if len(sys.argv) > 2 else ""
 HERE = os.path.dirname(os.path.abspath(__file__))
 TMP = tempfile.mkdtemp(prefix="gpuprof-export-")
 PROTOC = shutil.which("protoc")
+GO = shutil.which("go")
 passed = failed = 0
 
 
@@ -47,6 +48,35 @@ def ok(cond, what, detail=""):
 def gp(*args):
     r = subprocess.run([GP, "-q"] + list(args), capture_output=True)
     return r.returncode, r.stdout, r.stderr
+
+
+# ---- go tool pprof (Debian golang-go): offline, its caches in TMP ----
+
+def go_pprof(*args):
+    env = dict(os.environ, HOME=TMP, GOCACHE=os.path.join(TMP, "gocache"), GOPATH=
+               os.path.join(TMP, "gopath"), GOTOOLCHAIN="local", GOPROXY="off", GOFLAGS="")
+    return subprocess.run([GO, "tool", "pprof"] + list(args), capture_output=True, text=True,
+                          env=env, cwd=TMP)
+
+
+UNITS = {"ns": 1, "us": 1000, "\u00b5s": 1000, "ms": 10**6, "s": 10**9, "mins": 60 * 10**9,
+         "hrs": 3600 * 10**9}
+
+
+def to_ns(v):
+    m = re.match(r"^(-?[\d.]+)([a-z\u00b5]+)$", v)
+    return int(round(Decimal(m.group(1)) * UNITS[m.group(2)])) if m else None
+
+
+def top_rows(text):
+    """go tool pprof -top rows: name -> (flat ns, cum ns, count of rows)."""
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"^ *(\S+) +\S+% +\S+% +(\S+) +\S+%  (.*)$", line)
+        if m and to_ns(m.group(1)) is not None:
+            n = rows.get(m.group(3), (0, 0, 0))[2]
+            rows[m.group(3)] = (to_ns(m.group(1)), to_ns(m.group(2)), n + 1)
+    return rows
 
 
 def trace(name):
@@ -266,25 +296,17 @@ def check_pprof():
     out5 = os.path.join(TMP, "nest2.pb.gz")
     gp("export", "pprof", trace("nest.json"), "-o", out5)
     ok(open(out, "rb").read() == open(out5, "rb").read(), "pprof output is byte-identical")
-    go = shutil.which("go")
-    if go:
+    if GO:
         # every node (-nodefraction=0: F's 1 ns is not dropped), in ns
-        r = subprocess.run([go, "tool", "pprof", "-top", "-symbolize=none",
-                            "-unit=nanoseconds", "-nodefraction=0", "-nodecount=1000", out],
-                           capture_output=True, text=True)
-        rows = {}
-        for line in r.stdout.splitlines():
-            m = re.match(r"\s*(\d+)ns\s+\S+%\s+\S+%\s+(\d+)ns\s+\S+%\s+(\S.*)$", line)
-            if m:
-                rows[m.group(3)] = (int(m.group(1)), int(m.group(2)))
+        r = go_pprof("-top", "-symbolize=none", "-unit=nanoseconds", "-nodefraction=0",
+                     "-nodecount=1000", out)
+        rows = {k: v[:2] for k, v in top_rows(r.stdout).items()}
         total = re.search(r"Total samples = (\d+)ns", r.stdout)
         ok(r.returncode == 0 and total and int(total.group(1)) == 15500,
            "go tool pprof -top: total samples 15500 ns (self times of A, G and H's thread)",
            r.stdout[-400:] + r.stderr[-400:])
         ok(rows == NEST_TOP, "go tool pprof -top reads the profile: flat and cum of every function",
            rows)
-    else:
-        print("skip export: go not installed: 'go tool pprof -top' check skipped")
 
 
 def check_folded():
@@ -379,13 +401,163 @@ def check_top():
        "top by self: A first, 4500 self, 10000 total", str(rows)[:300])
 
 
+# names.json (pid 100/tid 0 a CPU thread; GPU 0 is pid 0, stream 7; GPU 1
+# is pid 1, stream 0; times in ns): the profiler span [0,100000] (category
+# Trace, its own track) is left out by default. aten::add(a) [0,10000] >
+# cudaLaunchKernel [1000,3000] (launches cutlass::Kernel2<float>, 20000 on
+# device 0 stream 7); aten::add(b) [20000,26000] > cudaLaunchKernel
+# [21000,22000] (launches cutlass::Kernel2<half>, 4000 on device 0 stream
+# 7); cutlass::Kernel2<double> (1000, device 1 stream 0) has no launcher.
+# Names that differ only inside (...) or <...> stay apart.
+NAMES_TOP = {"aten::add(a)": (8000, 10000), "aten::add(b)": (5000, 6000),
+             "cudaLaunchKernel": (3000, 3000), "cutlass::Kernel2<float>": (20000, 20000),
+             "cutlass::Kernel2<half>": (4000, 4000), "cutlass::Kernel2<double>": (1000, 1000)}
+# --gpu: the kernels under their launch (cum of the ops = host + GPU time)
+NAMES_TOP_GPU = dict(NAMES_TOP, **{"aten::add(a)": (8000, 30000),
+                                   "aten::add(b)": (5000, 10000),
+                                   "cudaLaunchKernel": (3000, 27000)})
+# -tagfocus=KEY=VALUE on the default export: the total samples, in ns
+NAMES_FOCUS = {"device=0": 24000, "device=1": 1000, "stream=0": 1000, "stream=7": 24000,
+               "pid=0": 24000, "pid=100": 16000, "tid=0": 17000, "tid=7": 24000,
+               "category=kernel": 25000, "category=cpu_op": 13000}
+
+
+def check_names():
+    """Names, labels and the profiler span, read by the real go tool pprof."""
+    out = os.path.join(TMP, "names.pb.gz")
+    rc, _, err = gp("export", "pprof", trace("names.json"), "-o", out)
+    ok(rc == 0, "export pprof names.json", err.decode())
+    if PROTOC:
+        p, samples = decode_pprof(out)
+        st = p["string_table"]
+        ok(all(f.get("system_name", [0])[0] == 0 for f in p["function"]),
+           "functions have a name and no system_name")
+        units = {st[lb["key"][0]]: st[lb.get("num_unit", [0])[0]]
+                 for s in p["sample"] for lb in s.get("label", []) if "str" not in lb}
+        ok(units == {"pid": "pid", "tid": "tid", "device": "device", "stream": "stream"},
+           "numeric labels carry their key as unit", units)
+        got = by_path(samples, lambda lb: (lb.get("pid"), lb.get("device"), lb.get("stream")))
+        want = {(100, None, None, "aten::add(a)"): (1, 8000),
+                (100, None, None, "aten::add(a);cudaLaunchKernel"): (1, 2000),
+                (100, None, None, "aten::add(b)"): (1, 5000),
+                (100, None, None, "aten::add(b);cudaLaunchKernel"): (1, 1000),
+                (0, 0, 7, "cutlass::Kernel2<float>"): (1, 20000),
+                (0, 0, 7, "cutlass::Kernel2<half>"): (1, 4000),
+                (1, 1, 0, "cutlass::Kernel2<double>"): (1, 1000)}
+        ok(got == want, "names.json samples: no profiler span, pid/device/stream 0 kept", got)
+        keep = os.path.join(TMP, "names-keep.pb.gz")
+        gp("export", "pprof", "--keep-profiler-span", trace("names.json"), "-o", keep)
+        _, sk = decode_pprof(keep)
+        gk = by_path(sk, lambda lb: (lb.get("pid"), lb.get("tid")))
+        ok(gk.get(("Spans", "PyTorch Profiler", "PyTorch Profiler (0)")) == (1, 100000) and
+           len(gk) == len(want) + 1, "--keep-profiler-span keeps the span (string pid/tid)", gk)
+    # folded and speedscope leave the span out the same way
+    rc, fo, _ = gp("export", "folded", trace("names.json"))
+    ok(b"PyTorch Profiler" not in fo and b"cutlass::Kernel2<half> 4000\n" in fo,
+       "folded: no profiler span", fo)
+    rc, fk, _ = gp("export", "folded", "--keep-profiler-span", trace("names.json"))
+    ok(b"PyTorch Profiler (0) 100000\n" in fk, "folded --keep-profiler-span", fk)
+    rc, ss, _ = gp("export", "speedscope", trace("names.json"))
+    doc = json.loads(ss) if rc == 0 else {"shared": {"frames": []}, "profiles": []}
+    names = [f["name"] for f in doc["shared"]["frames"]]
+    profs = [(p["name"], len(p["events"])) for p in doc["profiles"]]
+    ok(len(names) == 6 and "PyTorch Profiler (0)" not in names and
+       profs == [("pid 100 / tid 0", 8), ("pid 0 / tid 7", 4), ("pid 1 / tid 0", 2)],
+       "speedscope: no profiler span frame, no profile for its track", (names, profs))
+    rc, ss, _ = gp("export", "speedscope", "--keep-profiler-span", trace("names.json"))
+    profs = [(p["name"], len(p["events"])) for p in json.loads(ss)["profiles"]]
+    ok(rc == 0 and profs[0] == ("pid Spans / tid PyTorch Profiler", 2) and len(profs) == 4,
+       "speedscope --keep-profiler-span: the span's profile", profs)
+    # top: the same operations and numbers, the span only on request
+    rc, tj, _ = gp("top", "-n", "0", "--format", "json", trace("names.json"))
+    top = {r["name"]: (r["self_ns"], r["total_ns"]) for r in json.loads(tj)["top_total"]}
+    ok(top == NAMES_TOP, "top names.json: self and total of every operation", top)
+    rc, tk, _ = gp("top", "-n", "0", "--keep-profiler-span", "--format", "json",
+                   trace("names.json"))
+    tkr = {r["name"]: (r["self_ns"], r["total_ns"]) for r in json.loads(tk)["top_total"]}
+    ok(tkr == dict(NAMES_TOP, **{"PyTorch Profiler (0)": (100000, 100000)}),
+       "top --keep-profiler-span", tkr)
+    if not GO:
+        print("skip export: go not installed (Debian golang-go): go tool pprof checks skipped")
+        return
+    r = go_pprof("-top", out)  # default flags: names must survive as written
+    rows = top_rows(r.stdout)
+    ok(r.returncode == 0 and {k: v[:2] for k, v in rows.items()} == NAMES_TOP and
+       all(v[2] == 1 for v in rows.values()),
+       "go tool pprof -top (default flags): every distinct name once, flat/cum by hand",
+       r.stdout + r.stderr)
+    outg = os.path.join(TMP, "names-gpu.pb.gz")
+    gp("export", "pprof", "--gpu", trace("names.json"), "-o", outg)
+    r = go_pprof("-top", "-unit=ns", "-nodefraction=0", outg)
+    rows = {k: v[:2] for k, v in top_rows(r.stdout).items()}
+    ok(rows == NAMES_TOP_GPU, "go tool pprof -top of --gpu: flat/cum by hand", rows)
+    rc, tj, _ = gp("top", "--gpu", "-n", "0", "--format", "json", trace("names.json"))
+    top = {r["name"]: (r["self_ns"], r["total_ns"]) for r in json.loads(tj)["top_total"]}
+    ok(top == rows, "top --gpu self/total = go tool pprof flat/cum", (top, rows))
+    for focus, want in sorted(NAMES_FOCUS.items()):
+        r = go_pprof("-top", "-unit=ns", "-tagfocus=" + focus, out)
+        m = re.search(r"Showing nodes accounting for (\d+)ns", r.stdout)
+        ok(r.returncode == 0 and m and int(m.group(1)) == want,
+           "go tool pprof -tagfocus=%s: %d ns" % (focus, want), r.stdout[-500:] + r.stderr)
+    r = go_pprof("-top", "-unit=ns", "-tagfocus=device=0", "-tagfocus=stream=7", out)
+    rows = {k: v[:2] for k, v in top_rows(r.stdout).items()}
+    ok(rows == {"cutlass::Kernel2<float>": (20000, 20000), "cutlass::Kernel2<half>": (4000, 4000)},
+       "-tagfocus=device=0: the kernels of device 0", rows)
+    r = go_pprof("-raw", out)
+    raw = [(int(m.group(1)), int(m.group(2)), m.group(3).split())
+           for m in re.finditer(r"^ +(\d+) +(\d+): ([\d ]+)$", r.stdout, re.M)]
+    labels = re.findall(r"device:\[(\d+) device\]", r.stdout)
+    ok(r.returncode == 0 and sorted(v for _, v, _ in raw) ==
+       [1000, 1000, 2000, 4000, 5000, 8000, 20000] and all(c == 1 for c, _, _ in raw) and
+       sorted(labels) == ["0", "0", "1"], "go tool pprof -raw: 7 samples, values and device labels",
+       r.stdout[:1500])
+    r = go_pprof("-tags", out)
+    ok(re.search(r"device: Total 25\.0us\n +24\.0us \(96\.00%\): 0\n +1\.0us \( 4\.00%\): 1\n",
+                 r.stdout) is not None, "go tool pprof -tags lists device 0 and 1", r.stdout)
+
+
+def check_terminal():
+    """export pprof refuses a terminal as its output (as gzip does)."""
+    import pty
+    import select
+    for extra in ([], ["-o", "-"]):
+        master, slave = pty.openpty()
+        r = subprocess.run([GP, "-q", "export", "pprof", trace("names.json")] + extra,
+                           stdout=slave, stderr=subprocess.PIPE)
+        os.close(slave)
+        got = b""
+        while select.select([master], [], [], 0.2)[0]:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        os.close(master)
+        ok(r.returncode == 2 and got == b"" and r.stderr ==
+           b"gpuprof: export: pprof data not written to a terminal "
+           b"(give -o FILE or redirect standard output)\n",
+           "export pprof %s to a terminal: one line, exit 2, nothing written" % " ".join(extra),
+           (r.returncode, got[:80], r.stderr))
+    master, slave = pty.openpty()
+    r = subprocess.run([GP, "-q", "export", "folded", trace("names.json")], stdout=slave,
+                       stderr=subprocess.PIPE)
+    os.close(slave)
+    got = os.read(master, 65536) if select.select([master], [], [], 2)[0] else b""
+    os.close(master)
+    ok(r.returncode == 0 and b"cutlass::Kernel2<half> 4000" in got,
+       "export folded still writes text to a terminal", (r.returncode, got[:200]))
+
+
 # ---- real traces: invariant and determinism ----
 
 def root_ns_per_thread(path):
     """Sum of top-level durations per (pid, tid), computed independently:
     events (X, and B/E pairs) sorted by (ts, longer first, file order); an
     event is top-level when it starts at or after the end of the current
-    top-level event (nested and clipped events never extend it)."""
+    top-level event (nested and clipped events never extend it). The
+    profiler's own span (category Trace) is no call and is left out."""
     with gzip.open(path, "rb") as f:
         doc = json.load(f, parse_float=Decimal, parse_int=Decimal)
     evs = doc["traceEvents"] if isinstance(doc, dict) else doc
@@ -393,7 +565,8 @@ def root_ns_per_thread(path):
     open_b = {}
     for i, e in enumerate(evs):
         ph = e.get("ph")
-        if ph not in ("X", "B", "E") or "ts" not in e:
+        if ph not in ("X", "B", "E") or "ts" not in e or \
+                str(e.get("cat", "")).lower() == "trace":
             continue
         key = (e.get("pid"), e.get("tid"))
         ts = int(Decimal(e["ts"]) * 1000)
@@ -420,6 +593,34 @@ def root_ns_per_thread(path):
     return out
 
 
+def check_shared_go(name, path, out, prof):
+    """go tool pprof -top (default flags) shows every distinct function name
+    we wrote, with gpuprof top's self and total as flat and cum."""
+    if not GO:
+        return
+    st = prof["string_table"]
+    names = {st[f["name"][0]] for f in prof["function"]}
+    r = go_pprof("-top", "-unit=ns", "-nodecount=100000", "-nodefraction=0", out)
+    rows = top_rows(r.stdout)
+    shown = [k for k in rows]
+    lines = [x for x in names if "\n" not in x]
+    ok(r.returncode == 0 and len(rows) == len(names) and set(lines) <= set(shown) and
+       all(v[2] == 1 for v in rows.values()),
+       name + ": go tool pprof -top shows each of the %d distinct names" % len(names),
+       (len(rows), len(names), sorted(set(lines) - set(shown))[:5]))
+    rc, tj, _ = gp("top", "-n", "0", "--format", "json", path)
+    top = json.loads(tj)["top_total"] if rc == 0 else []
+    cats = {}
+    for t in top:
+        cats.setdefault(t["name"], []).append(t)
+    # names that are one operation (one category): flat = self, cum = total
+    bad = [(k, rows.get(k), (v[0]["self_ns"], v[0]["total_ns"])) for k, v in cats.items()
+           if len(v) == 1 and k in rows and rows[k][:2] != (v[0]["self_ns"], v[0]["total_ns"])]
+    one = sum(1 for k, v in cats.items() if len(v) == 1 and k in rows)
+    ok(rc == 0 and not bad and one > 0.9 * len(cats),
+       name + ": top self/total = go tool pprof flat/cum for %d operations" % one, bad[:5])
+
+
 def check_shared():
     d = os.path.join(SHARED, "data", "torch-large")
     if not os.path.isdir(d):
@@ -436,7 +637,8 @@ def check_shared():
         ok(rc == 0, "export pprof " + name, err.decode()[-300:])
         if rc:
             continue
-        _, samples = decode_pprof(out)
+        prof, samples = decode_pprof(out)
+        check_shared_go(name, path, out, prof)
         got = {}
         for _, vals, lb in samples:
             k = (lb.get("pid"), lb.get("tid"))
@@ -468,6 +670,8 @@ try:
     check_pprof()
     check_speedscope()
     check_top()
+    check_names()
+    check_terminal()
     check_shared()
 finally:
     shutil.rmtree(TMP, ignore_errors=True)

@@ -129,8 +129,10 @@ static void exports(const struct trace *t, FILE *out)
 					  .end_ns = t->min_ts / 2 + t->max_end / 2};
 		chrome_write(t, &co, out, &e);
 	}
-	static const struct stk_opts so[] = {
-	    {0}, {.gpu = true}, {.threads = true}, {.merge_tracks = true, .gpu = true}};
+	static const struct stk_opts so[] = {{0},
+					     {.gpu = true},
+					     {.threads = true, .profiler_span = true},
+					     {.merge_tracks = true, .gpu = true}};
 	for (size_t i = 0; i < sizeof so / sizeof so[0]; i++) {
 		struct stk_profile p;
 		if (stk_build(t, &so[i], &p, &e))

@@ -258,3 +258,46 @@ void test_stacks_walk(struct t *t)
 	stk_free(&p);
 	tr_free(tr);
 }
+
+/* The profiler's span S (category Trace) [0,20000] on A's own track, with
+ * A [1000,5000] inside it. By default S is no frame: A is the root (root
+ * 4000, one event, one frame), and the evented walk never opens S. Kept:
+ * S;A, S's self 20000 - 4000 = 16000, root 20000. */
+static const char span[] =
+    "[{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":1,\"tid\":1,"
+    "\"ts\":0,\"dur\":20},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":4}]";
+
+void test_stacks_profiler_span(struct t *t)
+{
+	struct trace *tr = t_load_text(t, span);
+	if (!tr)
+		return;
+	struct stk_opts o = {0};
+	struct stk_profile p;
+	struct err e;
+	CHECK_INT(t, stk_build(tr, &o, &p, &e), 0);
+	CHECK_NODE(t, &p, "A", STK_NONE, 1, 4000, 4000);
+	CHECK_INT(t, p.nframes, 1);
+	CHECK_INT(t, p.events, 1);
+	CHECK_INT(t, p.root_ns, 4000);
+	CHECK_INT(t, p.self_ns, 4000);
+	uint32_t *rows;
+	size_t *first;
+	CHECK_INT(t, stk_track_rows(&p, &rows, &first), 0);
+	struct rec r = {.p = &p};
+	struct stk_visit v = {.ctx = &r, .open = rec_open, .close = rec_close};
+	CHECK_INT(t, stk_walk_track(&p, rows + first[0], first[1] - first[0], &v), 0);
+	CHECK_STR(t, r.buf, "OA@1000 CA@5000 ");
+	free(rows);
+	free(first);
+	stk_free(&p);
+	o.profiler_span = true;
+	CHECK_INT(t, stk_build(tr, &o, &p, &e), 0);
+	CHECK_NODE(t, &p, "PyTorch Profiler (0)", STK_NONE, 1, 16000, 20000);
+	CHECK_NODE(t, &p, "PyTorch Profiler (0);A", STK_NONE, 1, 4000, 4000);
+	CHECK_INT(t, p.events, 2);
+	CHECK_INT(t, p.root_ns, 20000);
+	stk_free(&p);
+	tr_free(tr);
+}
