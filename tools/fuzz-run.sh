@@ -6,7 +6,8 @@
 # it reads but does not change), and appends one line to tests/fuzz/RUNS.md:
 # date, target, seconds it ran, execs, cov, ft, findings (crash files left in
 # build/fuzz/findings-NAME/). With --merge, the committed corpus is then
-# replaced by the minimized union of both (libFuzzer -merge=1).
+# replaced by the minimized union of both (libFuzzer -merge=1) when that
+# stays within 300 files and 2 MB.
 set -eu
 name=${1:?usage: fuzz-run.sh NAME SECONDS [--merge]}
 secs=${2:?usage: fuzz-run.sh NAME SECONDS [--merge]}
@@ -39,8 +40,17 @@ if [ "$merge" = --merge ]; then
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	"$bin" -merge=1 -max_len=65536 "$tmp" tests/fuzz/corpus/"$name" "$work" >/dev/null 2>&1
-	rm -rf tests/fuzz/corpus/"$name"
-	mv "$tmp" tests/fuzz/corpus/"$name"
-	echo "corpus $name: $(ls tests/fuzz/corpus/"$name" | wc -l) files"
+	files=$(ls "$tmp" | wc -l)
+	kb=$(du -sk "$tmp" | cut -f1)
+	# the committed corpora stay small (CI replays each under ASan): a
+	# union past 300 files or 2 MB leaves the committed one as it was
+	if [ "$files" -le 300 ] && [ "$kb" -le 2048 ]; then
+		rm -rf tests/fuzz/corpus/"$name"
+		mv "$tmp" tests/fuzz/corpus/"$name"
+		echo "corpus $name: $files files"
+	else
+		rm -rf "$tmp"
+		echo "corpus $name: the union has $files files, $kb KB: the committed corpus kept"
+	fi
 fi
 exit "$rc"
