@@ -35,7 +35,7 @@ function flush_new(   k) {
 BEGIN {
 	while ((getline line < parts) > 0) {
 		if (line ~ /^\.\\" \{\{ /) {
-			key = substr(line, 7)
+			key = substr(line, 8)
 			keys[++nkeys] = key
 			part[key] = ""
 			continue
@@ -48,7 +48,7 @@ BEGIN {
 	}
 }
 /^\.\\" \{\{ / {
-	key = substr($0, 7)
+	key = substr($0, 8)
 	if (!(key in part)) {
 		printf "man.sh: %s:%d: no generated part \"%s\" (remove the region)\n", FILENAME, NR, key > "/dev/stderr"
 		bad = 1

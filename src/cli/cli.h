@@ -7,9 +7,11 @@
  * table (which orders `gpuprof --help`). Another subcommand: write
  * src/cli/cmd_<name>.c with a `int cmd_<name>(struct app *app, int argc,
  * char **argv)` and its help text, declare it below and add one row to the
- * table in main.c; its options go through args.h.
+ * table in main.c; its options go through args.h. The row's verbs,
+ * operands and subcommand, with the option declarations, are what shell
+ * completion (complete.c) and the man page's generated parts (man.c) read.
  *
- * Global options are parsed by main.c before the subcommand sees argv, so
+ * Global options (cli_globals) are parsed by main.c before the subcommand sees argv, so
  * every command accepts them in any position: --format, -o/--output,
  * -q/--quiet, --strict, --step, --range, --max-memory (each also as --opt=value, and the
  * short ones as -oFILE, -q bundled before a command's short options).

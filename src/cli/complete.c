@@ -192,6 +192,22 @@ static void sh_value_arms(FILE *f, const char *prefix, const struct vo *v, size_
 	}
 }
 
+/* The arms of `case $2` for the global options, then `case $1/$2` with
+ * those of every context's options. */
+static void sh_arms(FILE *f, const struct cpl_all *a,
+		    void (*arm)(FILE *f, const char *prefix, const struct vo *v, size_t n))
+{
+	arm(f, "", cli_globals, cli_nglobals);
+	fputs("\tesac\n\tcase $1/$2 in\n", f);
+	for (size_t i = 0; i < a->n; i++) {
+		size_t n;
+		const struct vo *v = cpl_opts(&a->v[i], &n);
+		char prefix[80];
+		snprintf(prefix, sizeof prefix, "%s/", a->v[i].key);
+		arm(f, prefix, v, n);
+	}
+}
+
 /* The data functions of the bash and zsh scripts, and the walk over the
  * words before the cursor. */
 static void sh_common(FILE *f, const struct cpl_all *a)
@@ -200,29 +216,13 @@ static void sh_common(FILE *f, const struct cpl_all *a)
 	fputs("# _gpuprof_arg CONTEXT OPTION: OPTION takes a value\n"
 	      "_gpuprof_arg() {\n\tcase $2 in\n",
 	      f);
-	sh_arg_arm(f, "", cli_globals, cli_nglobals);
-	fputs("\tesac\n\tcase $1/$2 in\n", f);
-	for (size_t i = 0; i < a->n; i++) {
-		size_t n;
-		const struct vo *v = cpl_opts(&a->v[i], &n);
-		char prefix[80];
-		snprintf(prefix, sizeof prefix, "%s/", a->v[i].key);
-		sh_arg_arm(f, prefix, v, n);
-	}
+	sh_arms(f, a, sh_arg_arm);
 	fputs("\tesac\n\treturn 1\n}\n\n", f);
 	fputs("# _gpuprof_value CONTEXT OPTION: the choices (_gpuprof_w) and files\n"
 	      "# (_gpuprof_f: f files, d folders) of OPTION's value\n"
 	      "_gpuprof_value() {\n\t_gpuprof_w= _gpuprof_f=\n\tcase $2 in\n",
 	      f);
-	sh_value_arms(f, "", cli_globals, cli_nglobals);
-	fputs("\tesac\n\tcase $1/$2 in\n", f);
-	for (size_t i = 0; i < a->n; i++) {
-		size_t n;
-		const struct vo *v = cpl_opts(&a->v[i], &n);
-		char prefix[80];
-		snprintf(prefix, sizeof prefix, "%s/", a->v[i].key);
-		sh_value_arms(f, prefix, v, n);
-	}
+	sh_arms(f, a, sh_value_arms);
 	fputs("\tesac\n}\n\n# _gpuprof_opts CONTEXT: its options\n_gpuprof_opts() {\n"
 	      "\t_gpuprof_f=\n\tcase $1 in\n",
 	      f);

@@ -323,7 +323,7 @@ static int set_global(struct app *app, const struct vo *o, const char *val)
 				val);
 			return -1;
 		}
-	} else {
+	} else if (!strcmp(o->lname, "format")) {
 		const struct vo_value *f = o->vals;
 		while (f->name && strcmp(f->name, val))
 			f++;
@@ -336,6 +336,9 @@ static int set_global(struct app *app, const struct vo *o, const char *val)
 		}
 		app->format = (enum rep_format)f->value;
 		app->format_set = true;
+	} else { /* a declaration in cli_globals without its branch here */
+		fprintf(stderr, "gpuprof: --%s is declared but not handled\n", o->lname);
+		return -1;
 	}
 	return 0;
 }

@@ -15,6 +15,17 @@ trap 'rm -rf "$tmp"' EXIT
 "$GPUPROF" completion zsh >"$tmp/_gpuprof"
 "$GPUPROF" completion fish >"$tmp/gpuprof.fish"
 
+# usage errors: no shell, an unknown one (with the closest)
+"$GPUPROF" completion >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -qx "gpuprof: completion: give one shell: bash, zsh or fish" "$tmp/err" && ok ||
+	bad "completion without a shell: $(head -n 1 "$tmp/err")"
+"$GPUPROF" completion bsh >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -qx "gpuprof: completion: unknown shell 'bsh'; did you mean 'bash'? (bash, zsh or fish)" "$tmp/err" && ok ||
+	bad "completion bsh: $(head -n 1 "$tmp/err")"
+"$GPUPROF" completion fish -o "$tmp/o.fish" && cmp -s "$tmp/o.fish" "$tmp/gpuprof.fish" && ok ||
+	bad "completion fish -o FILE differs from its stdout"
+
 # --- bash: the completion function with COMP_WORDS/COMP_CWORD as bash sets
 # them; the candidates sorted, one line
 bash_complete() { # word... (the last one is the word being completed)
@@ -143,6 +154,17 @@ fi
 # without a warning, ENVIRONMENT names every variable the sources read
 sh tools/man.sh --check "$GPUPROF" man/gpuprof.1 2>"$tmp/man-check" && ok ||
 	bad "man/gpuprof.1 differs from the declarations: $(tail -n 1 "$tmp/man-check")"
+# a page that drifted (an option item lost, a region of no command) fails
+sed '/^\\fB\\-\\-gzip\\fP$/d' man/gpuprof.1 >"$tmp/drift.1"
+sh tools/man.sh --check "$GPUPROF" "$tmp/drift.1" >/dev/null 2>&1 && bad "man.sh --check: a lost option item passes" || ok
+sed 's/^\.\\" {{ cmd top$/.\\" {{ cmd topp/' man/gpuprof.1 >"$tmp/drift.1"
+sh tools/man.sh --check "$GPUPROF" "$tmp/drift.1" 2>"$tmp/drift.err" >/dev/null && bad "man.sh --check: a stray region passes" || ok
+grep -q 'no generated part "cmd topp"' "$tmp/drift.err" && ok || bad "man.sh: no message for the stray region: $(head -n 1 "$tmp/drift.err")"
+# a command without regions (a new one) gets them at the end of COMMANDS
+awk '/^\.\\" \{\{ cmd completion$/ {skip = 2} skip {skip--; next} {print}' man/gpuprof.1 >"$tmp/new.1"
+sh tools/man.sh "$GPUPROF" "$tmp/new.1" >"$tmp/new-out.1" 2>/dev/null
+got=$(grep -E '^(\.\\" \{\{ cmd completion|\.SH INPUT)$' "$tmp/new-out.1" | tr '\n' '|')
+[ "$got" = '.\" {{ cmd completion|.SH INPUT|' ] && ok || bad "man.sh: a new command's regions not before INPUT: '$got'"
 if command -v groff >/dev/null 2>&1; then
 	LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z man/gpuprof.1 2>"$tmp/groff"
 	[ $? -eq 0 ] && [ ! -s "$tmp/groff" ] && ok || bad "groff -ww: $(head -n 3 "$tmp/groff")"
