@@ -37,6 +37,14 @@ fi
 doc=$stage/usr/share/doc/gpuprof
 mkdir -p "$doc"
 install -m 644 "$src/packaging/deb/copyright" "$doc/copyright"
+# a native package's changelog.gz: the version and the commit it was built
+# from, dated by that commit (the same bytes on every rebuild of it)
+commit=$(git -C "$src" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+when=$(git -C "$src" log -1 --format=%aD 2>/dev/null || date -R)
+printf 'gpuprof (%s) unstable; urgency=medium\n\n  * Built from commit %s.\n\n -- %s  %s\n' \
+	"$version" "$commit" "gpuprof maintainers <maintainers@users.noreply.a-seed-82689d1a.example>" \
+	"$when" | gzip -9n >"$doc/changelog.gz"
+chmod 644 "$doc/changelog.gz"
 # Depends: dpkg-shlibdeps reads a debian/control; it gets a minimal one
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -159,7 +159,7 @@ static const struct vo_value formats[] = {{"table", REP_TABLE, false},
 					  {"json", REP_JSON, false},
 					  {NULL, 0, false}};
 
-/* (the text of `gpuprof --help` is global_help below: tests/cli checks
+/* (the text of `gpuprof --help` is global_help below: tests/pkg checks
  * that it lists exactly these) */
 const struct vo cli_globals[] = {
     {.lname = "format", .type = VO_ENUM, .vals = formats, .help = "output format (default: table)"},

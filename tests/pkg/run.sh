@@ -244,7 +244,8 @@ if command -v dpkg-deb >/dev/null 2>&1 && command -v dpkg-shlibdeps >/dev/null 2
 	esac
 	dpkg-deb --contents "$deb" | awk '$1 !~ /^d/ {print $2, $6}' | LC_ALL=C sort -k2 >"$tmp/contents"
 	sed 's|^\./usr/share/man/man1/gpuprof.1$|./usr/share/man/man1/gpuprof.1.gz|' "$tmp/want-installed" |
-		{ cat; echo ./usr/share/doc/gpuprof/copyright; } | LC_ALL=C sort >"$tmp/want-contents"
+		{ cat; echo ./usr/share/doc/gpuprof/copyright; echo ./usr/share/doc/gpuprof/changelog.gz; } |
+		LC_ALL=C sort >"$tmp/want-contents"
 	awk '{print $2}' "$tmp/contents" | LC_ALL=C sort | cmp -s - "$tmp/want-contents" && ok ||
 		bad "deb: contents differ: $(awk '{print $2}' "$tmp/contents" | diff "$tmp/want-contents" - | grep '^[<>]' | head -n 4 | tr '\n' ' ')"
 	grep -v '^root/root ' "$tmp/contents" | head -n 1 | grep -q . && bad "deb: files not owned by root: $(grep -v '^root/root ' "$tmp/contents" | head -n 1)" || ok
@@ -260,6 +261,17 @@ if command -v dpkg-deb >/dev/null 2>&1 && command -v dpkg-shlibdeps >/dev/null 2
 	gzip -l "$tmp/x/usr/share/man/man1/gpuprof.1.gz" >/dev/null && ok || bad "deb: man page not gzip"
 	cmp -s "$tmp/x/usr/share/bash-completion/completions/gpuprof" "$tmp/gpuprof.bash" && ok ||
 		bad "deb: the bash completion differs"
+	# Debian's own checker, where installed (optional: Debian's lintian)
+	case $needed in
+	*libasan* | *libubsan*) skip "lintian: a sanitizer build" ;;
+	*) false ;;
+	esac || if command -v lintian >/dev/null 2>&1; then
+		lintian --tag-display-limit 0 "$deb" >"$tmp/lintian" 2>&1
+		grep -E '^[EW]: ' "$tmp/lintian" | head -n 1 | grep -q . &&
+			bad "lintian: $(grep -E '^[EW]: ' "$tmp/lintian" | head -n 3 | tr '\n' ' ')" || ok
+	else
+		skip "lintian: not installed (Debian's lintian)"
+	fi
 else
 	skip "deb: no dpkg-deb/dpkg-shlibdeps (Debian's dpkg-dev)"
 fi
