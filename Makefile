@@ -13,7 +13,11 @@
 #   make fuzz            libFuzzer builds of the fuzz targets (clang), short runs
 #   make fuzz-smoke      each fuzz target 20 s from its corpus (part of check)
 #   make demo            summary of the bundled example trace, then the viewer on it
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   binary, man page, completions, docs (DESTDIR too)
+#   make uninstall       removes what install wrote (same PREFIX, DESTDIR)
+#   make deb             build/gpuprof_VERSION_ARCH.deb (dpkg-deb; tools/deb.sh)
+#   make man             man/gpuprof.1's generated parts from the declarations
+#   make man-check       fails when man/gpuprof.1 differs from them (part of check)
 # Variables: CC=gcc|clang, DEVELOPER=1 (-Werror), SANITIZE=address,undefined,
 #   CLANG_FORMAT=clang-format
 
@@ -128,6 +132,7 @@ extras: $(BUILD)/inflate-bench
 check: setup
 	$(MAKE) format-check
 	$(MAKE) check-layers
+	$(MAKE) man-check
 	$(MAKE) DEVELOPER=1 test extras
 	$(MAKE) DEVELOPER=1 CC=clang test extras
 	$(MAKE) DEVELOPER=1 SANITIZE=address,undefined test
@@ -193,10 +198,62 @@ fuzz-smoke: $(FUZZ_BIN)
 	  echo "fuzz-smoke: $$n: $$(grep -E '^stat::number_of_executed_units' build/fuzz/smoke-$$n.log | awk '{print $$2}') execs, \
 $$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' build/fuzz/smoke-$$n.log | tail -n 1)"; rm -rf $$w; done
 
-install: gpuprof
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 gpuprof $(DESTDIR)$(PREFIX)/bin/gpuprof
+# make install / uninstall (DESTDIR, PREFIX): the binary, the man page, the
+# completion scripts where bash-completion, zsh and fish look, the docs.
+# uninstall removes exactly the files install wrote (and the doc folders).
+DOC_FILES := README.md $(sort $(wildcard docs/*.md docs/schemas/*.json))
+DOCDIR = $(PREFIX)/share/doc/gpuprof
+COMP_BASH = $(PREFIX)/share/bash-completion/completions/gpuprof
+COMP_ZSH = $(PREFIX)/share/zsh/vendor-completions/_gpuprof
+COMP_FISH = $(PREFIX)/share/fish/vendor_completions.d/gpuprof.fish
+INSTALLED = $(PREFIX)/bin/gpuprof $(PREFIX)/share/man/man1/gpuprof.1 $(COMP_BASH) $(COMP_ZSH) \
+	$(COMP_FISH) $(DOC_FILES:%=$(DOCDIR)/%)
+
+# INSTALL_BIN: the binary to install (tests/pkg installs the one it tests)
+INSTALL_BIN ?= gpuprof
+
+# the completion scripts, from the binary's declarations
+completions: $(INSTALL_BIN)
+	@mkdir -p build/completion
+	$(INSTALL_BIN:gpuprof=./gpuprof) completion bash >build/completion/gpuprof
+	$(INSTALL_BIN:gpuprof=./gpuprof) completion zsh >build/completion/_gpuprof
+	$(INSTALL_BIN:gpuprof=./gpuprof) completion fish >build/completion/gpuprof.fish
+
+install: $(INSTALL_BIN) completions
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(dir $(DESTDIR)$(COMP_BASH)) $(dir $(DESTDIR)$(COMP_ZSH)) $(dir $(DESTDIR)$(COMP_FISH)) \
+	  $(sort $(dir $(DOC_FILES:%=$(DESTDIR)$(DOCDIR)/%)))
+	install -m 755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/gpuprof
 	install -m 644 man/gpuprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpuprof.1
+	install -m 644 build/completion/gpuprof $(DESTDIR)$(COMP_BASH)
+	install -m 644 build/completion/_gpuprof $(DESTDIR)$(COMP_ZSH)
+	install -m 644 build/completion/gpuprof.fish $(DESTDIR)$(COMP_FISH)
+	@for f in $(DOC_FILES); do echo "install -m 644 $$f $(DESTDIR)$(DOCDIR)/$$f"; \
+	  install -m 644 $$f $(DESTDIR)$(DOCDIR)/$$f || exit 1; done
+
+uninstall:
+	rm -f $(INSTALLED:%=$(DESTDIR)%)
+	-rmdir $(sort $(filter-out $(DESTDIR)$(DOCDIR)/,$(dir $(DOC_FILES:%=$(DESTDIR)$(DOCDIR)/%)))) \
+	  $(DESTDIR)$(DOCDIR) 2>/dev/null
+
+# build/gpuprof_VERSION_ARCH.deb: the install tree under /usr, packaged by
+# tools/deb.sh (man page gzipped, copyright, Depends from dpkg-shlibdeps)
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null || echo unknown)
+DEB := build/gpuprof_$(VERSION)_$(DEB_ARCH).deb
+deb: gpuprof completions
+	rm -rf build/deb-root
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/build/deb-root PREFIX=/usr
+	sh tools/deb.sh build/deb-root $(VERSION) $(DEB)
+
+# man/gpuprof.1's generated parts (synopsis, each command's line and
+# options, ENVIRONMENT) from the declarations: `make man` writes them,
+# `make man-check` (part of check) fails when the page differs
+man: gpuprof
+	sh tools/man.sh ./gpuprof man/gpuprof.1 >build/gpuprof.1.new
+	mv build/gpuprof.1.new man/gpuprof.1
+
+man-check: gpuprof
+	sh tools/man.sh --check ./gpuprof man/gpuprof.1
 
 clean:
 	rm -rf build gpuprof
@@ -225,6 +282,6 @@ check-layers:
 	@python3 tools/check-layers.py src
 
 .PHONY: all gpuprof test check extras setup demo bench bench-serve bench-viewer fuzz fuzz-smoke install \
-	clean format format-check check-layers
+	uninstall completions deb man man-check clean format format-check check-layers
 
 -include $(DEPS)

@@ -43,6 +43,7 @@ stage tbmemory sh tests/tbprof/memory.sh
 stage tbdist sh tests/tbprof/dist.sh
 stage nsys sh tests/nsys/check.sh
 stage server sh tests/server/check.sh
+stage pkg sh tests/pkg/run.sh
 stage hostile sh tests/hostile/run.sh
 stage web sh tests/web/run.sh
 echo "$pass passed, $fail failed"

@@ -10,12 +10,13 @@
 #include "core/suggest.h"
 
 #define MAX_OPTS 32
+#define MAX_GLOBALS 24
 
 void app_unknown_option(const char *opt, const struct vo *v, size_t n, char *msg, size_t len)
 {
 	/* the spellings a user may have meant: the command's and the globals' */
-	char names[MAX_OPTS][VO_NAME_MAX];
-	const char *words[MAX_OPTS + 16];
+	char names[MAX_OPTS + 2 * MAX_GLOBALS][VO_NAME_MAX];
+	const char *words[MAX_OPTS + 2 * MAX_GLOBALS];
 	size_t k = 0;
 	for (size_t i = 0; i < n && i < MAX_OPTS; i++) {
 		if (!v[i].lname && !v[i].sname)
@@ -26,8 +27,15 @@ void app_unknown_option(const char *opt, const struct vo *v, size_t n, char *msg
 			snprintf(names[i], VO_NAME_MAX, "-%c", v[i].sname);
 		words[k++] = names[i];
 	}
-	for (const char *const *g = cli_global_options; *g; g++)
-		words[k++] = *g;
+	for (size_t i = 0; i < cli_nglobals && i < MAX_GLOBALS; i++) {
+		snprintf(names[MAX_OPTS + 2 * i], VO_NAME_MAX, "--%s", cli_globals[i].lname);
+		words[k++] = names[MAX_OPTS + 2 * i];
+		if (cli_globals[i].sname) {
+			snprintf(names[MAX_OPTS + 2 * i + 1], VO_NAME_MAX, "-%c",
+				 cli_globals[i].sname);
+			words[k++] = names[MAX_OPTS + 2 * i + 1];
+		}
+	}
 	char w[VO_NAME_MAX];
 	snprintf(w, sizeof w, "%.*s", (int)strcspn(opt, "="), opt);
 	char mean[96];

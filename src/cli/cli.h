@@ -7,9 +7,11 @@
  * table (which orders `gpuprof --help`). Another subcommand: write
  * src/cli/cmd_<name>.c with a `int cmd_<name>(struct app *app, int argc,
  * char **argv)` and its help text, declare it below and add one row to the
- * table in main.c; its options go through args.h.
+ * table in main.c; its options go through args.h. The row's verbs,
+ * operands and subcommand, with the option declarations, are what shell
+ * completion (complete.c) and the man page's generated parts (man.c) read.
  *
- * Global options are parsed by main.c before the subcommand sees argv, so
+ * Global options (cli_globals) are parsed by main.c before the subcommand sees argv, so
  * every command accepts them in any position: --format, -o/--output,
  * -q/--quiet, --strict, --step, --range, --max-memory (each also as --opt=value, and the
  * short ones as -oFILE, -q bundled before a command's short options).
@@ -43,21 +45,66 @@ struct app {
 	struct outfile of;	/* the file behind -o until committed */
 };
 
+/* What a command's operands are (after its verb, if it has verbs). */
+enum cmd_operands {
+	CMD_FILES, /* files (and folders): TRACE..., REPORT, FILE|DIR... */
+	CMD_NONE,  /* none: its input comes from options */
+};
+
 struct cmd {
 	const char *name;
-	const char *summary; /* one line for `gpuprof --help` */
-	const char *help;    /* `gpuprof NAME --help`: the text, or its head with opts */
+	const char *summary;	     /* one line for `gpuprof --help` */
+	const char *help;	     /* `gpuprof NAME --help`: the text, or its head with opts */
+	void (*print_help)(FILE *f); /* instead of help (nsys: two forms, two lists) */
 	int (*run)(struct app *app, int argc, char **argv);
 	const char *help_tail; /* with opts: help, the options listed, help_tail */
 	const struct vo *opts;
 	const size_t *nopts;
-	const char *man_pre, *man_post; /* with opts: the operands of the man line */
+	const char *man_pre, *man_post; /* the operands of the man line (troff) */
 	bool is_view;			/* a view of the registry: the rest comes from it */
 	enum view_kind view;
+	/* The verbs: the word after the name (export's formats), NULL-
+	 * terminated; or, with family_verbs, the names of family's views
+	 * (man_pre then holds only what comes before them). */
+	const char *const *verbs;
+	bool family_verbs;
+	enum view_family family;
+	bool verb_after_operand; /* the verb follows one FILE (nsys FILE.sqlite VIEW) */
+	enum cmd_operands operands;
+	const struct cmd *sub; /* a word in the verb's place with options of its own
+				  (nsys analyze): a command of its own, named "NAME SUB" */
 };
 
-/* The global options' spellings, NULL-terminated (for suggestions). */
-extern const char *const cli_global_options[];
+/* The commands: the table's rows of main.c, then every view of the registry
+ * the table does not place (a new view is a command without a row). */
+#define CLI_MAX_COMMANDS (24 + VIEW_COUNT)
+struct cmd_list {
+	struct cmd v[CLI_MAX_COMMANDS];
+	size_t n;
+};
+void cli_commands(struct cmd_list *l);
+/* The options c accepts (a view's from the registry). */
+const struct vo *cli_cmd_opts(const struct cmd *c, size_t *n);
+/* The verbs of c into words[0..max) (its list, or its family's views);
+ * their count. */
+size_t cli_cmd_verbs(const struct cmd *c, const char **words, size_t max);
+/* The command's one-line summary. */
+const char *cli_cmd_summary(const struct cmd *c);
+
+/* The global options, declared once: their parsing (main.c), `gpuprof
+ * --help`'s check (tests), suggestions, shell completion and the man page
+ * read these. Their values are parsed by main.c (the declaration's type
+ * says whether one is taken, vals lists --format's choices). */
+extern const struct vo cli_globals[];
+extern const size_t cli_nglobals;
+
+/* The environment variables gpuprof reads (getenv), for the man page. */
+struct cli_env {
+	const char *name;
+	const char *help; /* troff text */
+};
+extern const struct cli_env cli_env[];
+extern const size_t cli_nenv;
 
 /* True when the output is standard output (no -o, or -o -) and that is a
  * terminal: commands writing binary refuse it. */
@@ -99,6 +146,7 @@ int cmd_ncu(struct app *app, int argc, char **argv);
 int cmd_nsys(struct app *app, int argc, char **argv);
 int cmd_export(struct app *app, int argc, char **argv);
 int cmd_serve(struct app *app, int argc, char **argv);
+int cmd_completion(struct app *app, int argc, char **argv);
 
 /* A command's help (its head, then its options listed from their
  * declarations, then its tail). */
@@ -109,8 +157,20 @@ int cmd_serve(struct app *app, int argc, char **argv);
 CLI_CMD_TEXTS(synth);
 CLI_CMD_TEXTS(dist);
 extern const char cmd_ncu_help[], cmd_ncu_help_tail[]; /* options: views/view_ncu.h */
-extern const char cmd_nsys_help[]; /* lists its options; man line: views/view_nsys.h */
+extern const struct vo cmd_nsys_analyze_opts[];	       /* `nsys analyze` */
+extern const size_t cmd_nsys_analyze_nopts;
+void cmd_nsys_print_help(FILE *f);
 CLI_CMD_TEXTS(export);
 CLI_CMD_TEXTS(serve);
+extern const char cmd_completion_help[];
+extern const char *const cmd_export_formats[]; /* NULL-terminated */
+extern const char *const cmd_completion_shells[];
+
+/* `gpuprof help --man`: the parts of man/gpuprof.1 generated from the
+ * declarations, each between the lines `.\" {{ KEY` and `.\" }}`
+ * (tools/man.sh puts them in place; man.c). */
+void cli_print_man_parts(FILE *f, const struct cmd_list *l);
+/* The `.SS` line of c: its name, verbs, options and operands. */
+void cli_print_cmd_man_line(FILE *f, const struct cmd *c);
 
 #endif

@@ -44,7 +44,9 @@ const char cmd_export_help_tail[] =
     "  gpuprof export folded --threads trace.json.gz | flamegraph.pl > flame.svg\n"
     "  gpuprof export speedscope trace.json.gz -o trace.speedscope.json\n";
 
+/* in the order of enum fmt */
 enum fmt { FMT_PPROF, FMT_FOLDED, FMT_SPEEDSCOPE };
+const char *const cmd_export_formats[] = {"pprof", "folded", "speedscope", NULL};
 
 static const char *base_name(const char *path)
 {
@@ -92,20 +94,16 @@ int cmd_export(struct app *app, int argc, char **argv)
 {
 	if (argc < 2)
 		return app_usage(app, "export", "give a format: pprof, folded or speedscope");
-	enum fmt fmt;
 	const char *verb = argv[1];
-	static const char *const formats[] = {"pprof", "folded", "speedscope"};
 	char mean[96];
-	if (!strcmp(verb, "pprof"))
-		fmt = FMT_PPROF;
-	else if (!strcmp(verb, "folded"))
-		fmt = FMT_FOLDED;
-	else if (!strcmp(verb, "speedscope"))
-		fmt = FMT_SPEEDSCOPE;
-	else
+	int k = 0;
+	while (cmd_export_formats[k] && strcmp(verb, cmd_export_formats[k]))
+		k++;
+	if (!cmd_export_formats[k])
 		return app_usage(app, "export",
 				 "unknown format '%s'%s (pprof, folded or speedscope)", verb,
-				 app_did_you_mean(verb, formats, 3, mean, sizeof mean));
+				 app_did_you_mean(verb, cmd_export_formats, 3, mean, sizeof mean));
+	enum fmt fmt = (enum fmt)k;
 	struct export_args a = {.unit = -1};
 	const char *path;
 	int prc = app_args(app, "export", "TRACE", argc - 1, argv + 1, cmd_export_opts,

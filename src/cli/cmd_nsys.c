@@ -16,7 +16,7 @@
 #include "views/view_nsys.h"
 #include "views/view_nsys_iter.h"
 
-const char cmd_nsys_help[] =
+static const char help_head[] =
     "Usage: gpuprof nsys analyze --run-dir DIR [--from-csv] [--nsys-version TEXT]\n"
     "       gpuprof nsys FILE.sqlite [info|kernels|memcpy|api|nvtx|gpus|steps]\n"
     "                    [--manifest FILE] [--capture-range NAME] [--iterations N]\n"
@@ -34,12 +34,10 @@ const char cmd_nsys_help[] =
     "sorted keys, written to a temp file and renamed): host inclusive,\n"
     "exclusive and child time, GPU-projected time, each as total, mean, median,\n"
     "min, max and sample standard deviation in ns, plus provenance and warnings.\n"
-    "Host and GPU numbers use different clocks: never add or compare them.\n"
-    "  --run-dir DIR        the run directory (required)\n"
-    "  --from-csv           do not run nsys; use DIR/stats/nsys_nvtx_pushpop_trace.csv\n"
-    "                       and DIR/stats/nsys_nvtx_gpu_proj_trace.csv as they are\n"
-    "  --nsys-version TEXT  the Nsight version to record with --from-csv (default:\n"
-    "                       'unknown', which adds a warning)\n"
+    "Host and GPU numbers use different clocks: never add or compare them.\n";
+
+/* after analyze's options, before the views' */
+static const char help_mid[] =
     "\n"
     "nsys FILE.sqlite VIEW: reads an `nsys export --type sqlite` file (read-only)\n"
     "with libsqlite3; exports from Nsight 2023.4 to 2026.2 are understood.\n"
@@ -51,16 +49,24 @@ const char cmd_nsys_help[] =
     "           launched by CUDA calls inside each range (span and summed time)\n"
     "  gpus     kernel and memory time per GPU and per stream\n"
     "  steps    the same analysis as `nsys analyze`, on the export's NVTX ranges\n"
-    "           (needs the harness structure: capture range + 'iteration N')\n"
-    "  --manifest FILE       steps: the run's manifest.yaml\n"
-    "  --capture-range NAME  steps without a manifest (default: profile-target)\n"
-    "  --iterations N        steps without a manifest: expected iteration count\n"
+    "           (needs the harness structure: capture range + 'iteration N')\n";
+
+static const char help_tail[] =
     "A .nsys-rep cannot be read directly; make the export with\n"
     "  nsys export --type sqlite -o FILE.sqlite FILE.nsys-rep\n"
     "\n"
     "Examples:\n"
     "  gpuprof nsys analyze --run-dir snippets/smoke/runs/20260101T000000Z\n"
     "  gpuprof nsys trace.sqlite kernels --format csv\n";
+
+void cmd_nsys_print_help(FILE *f)
+{
+	fputs(help_head, f);
+	app_print_options(f, cmd_nsys_analyze_opts, cmd_nsys_analyze_nopts);
+	fputs(help_mid, f);
+	app_print_options(f, view_nsys_opts, view_nsys_nopts);
+	fputs(help_tail, f);
+}
 
 static int usage(struct app *app, const char *msg)
 {
@@ -87,11 +93,27 @@ struct analyze_args {
 	bool from_csv;
 };
 
-static const struct vo analyze_opts[] = {
-    {.lname = "run-dir", .type = VO_STRING, .off = offsetof(struct analyze_args, run_dir)},
-    {.lname = "from-csv", .type = VO_FLAG, .off = offsetof(struct analyze_args, from_csv)},
-    {.lname = "nsys-version", .type = VO_STRING, .off = offsetof(struct analyze_args, version)},
+const struct vo cmd_nsys_analyze_opts[] = {
+    {.lname = "run-dir",
+     .type = VO_STRING,
+     .off = offsetof(struct analyze_args, run_dir),
+     .metavar = "DIR",
+     .required = true,
+     .help = "the run directory (required)"},
+    {.lname = "from-csv",
+     .type = VO_FLAG,
+     .off = offsetof(struct analyze_args, from_csv),
+     .help = "do not run nsys; use DIR/stats/nsys_nvtx_pushpop_trace.csv\n"
+	     "and DIR/stats/nsys_nvtx_gpu_proj_trace.csv as they are"},
+    {.lname = "nsys-version",
+     .type = VO_STRING,
+     .off = offsetof(struct analyze_args, version),
+     .metavar = "TEXT",
+     .help = "the Nsight version to record with --from-csv (default:\n"
+	     "'unknown', which adds a warning)"},
 };
+const size_t cmd_nsys_analyze_nopts =
+    sizeof cmd_nsys_analyze_opts / sizeof cmd_nsys_analyze_opts[0];
 
 /* The options of an nsys verb into base, no operand beyond max; 0 or the
  * exit status after the message. */
@@ -124,8 +146,8 @@ static int analyze(struct app *app, int argc, char **argv)
 {
 	struct analyze_args aa = {0};
 	int nops;
-	int prc = nsys_args(app, analyze_opts, sizeof analyze_opts / sizeof analyze_opts[0], &aa,
-			    argc, argv, NULL, 0, &nops);
+	int prc = nsys_args(app, cmd_nsys_analyze_opts, cmd_nsys_analyze_nopts, &aa, argc, argv,
+			    NULL, 0, &nops);
 	if (prc)
 		return prc;
 	const char *run_dir = aa.run_dir, *version = aa.version;

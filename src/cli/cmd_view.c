@@ -1,7 +1,6 @@
 /* cmd_view: the commands of the views of the registry (info, steps,
  * summary, ops, kernels, memory, top): their argument parsing from the
- * view's option declarations, their --help, the man page's option lists,
- * and loading, computing and writing the view. */
+ * view's option declarations, their --help, and loading, computing and writing the view. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,56 +55,6 @@ void app_print_view_help(FILE *f, const struct view_decl *d)
 	fputs(d->help_head, f);
 	app_print_options(f, d->opts, d->nopts);
 	fputs(d->help_tail, f);
-}
-
-/* s with '-' as the man page's \- */
-static void man_text(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputs(*s == '-' ? "\\-" : (char[]){*s, 0}, f);
-}
-
-void app_print_man_line(FILE *f, const char *name, const char *pre, const struct vo *v, size_t n,
-			const char *post)
-{
-	fprintf(f, ".SS %s%s", name, pre);
-	for (size_t k = 0; k < n; k++) {
-		const struct vo *o = &v[k];
-		if (!o->lname && !o->sname)
-			continue;
-		fputs(" \\fR[\\fP", f);
-		if (o->sname) {
-			fprintf(f, "\\-%c", o->sname);
-			if (o->lname)
-				fputs("\\fR|\\fP", f);
-		}
-		if (o->lname) {
-			fputs("\\-\\-", f);
-			man_text(f, o->lname);
-		}
-		if (o->type == VO_ENUM && !o->metavar) {
-			const char *sep = " ";
-			for (const struct vo_value *e = o->vals; e->name; e++) {
-				if (e->hidden)
-					continue;
-				fputs(sep, f);
-				man_text(f, e->name);
-				sep = "\\fR|\\fP";
-			}
-		} else if (o->type != VO_FLAG) {
-			fputs(" \\fI", f);
-			man_text(f, o->metavar ? o->metavar : "VALUE");
-			fputs("\\fP", f);
-		}
-		fputs("\\fR]\\fP", f);
-	}
-	fprintf(f, "%s\n", post);
-}
-
-void app_print_view_man_line(FILE *f, const struct view_decl *d)
-{
-	app_print_man_line(f, d->name, "", d->opts, d->nopts,
-			   d->flags & VIEW_MANY ? " \\fITRACE\\fP..." : " \\fITRACE\\fP");
 }
 
 static int write_view(struct app *app, const struct view_decl *d, struct ses *const *ss, size_t n,

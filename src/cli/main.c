@@ -30,6 +30,14 @@
 		.help_tail = cmd_##nm##_help_tail, .opts = cmd_##nm##_opts,                        \
 		.nopts = &cmd_##nm##_nopts, .man_pre = pre, .man_post = post                       \
 	}
+static const struct cmd nsys_analyze_cmd = {
+    .name = "nsys analyze",
+    .opts = cmd_nsys_analyze_opts,
+    .nopts = &cmd_nsys_analyze_nopts,
+    .man_pre = "",
+    .man_post = "",
+    .operands = CMD_NONE,
+};
 static const struct cmd commands[] = {
     VIEW_CMD("info", VIEW_INFO),
     VIEW_CMD("steps", VIEW_STEPS),
@@ -40,8 +48,16 @@ static const struct cmd commands[] = {
     CMD(dist, "distributed view: overlap, wait time, collectives per worker (tb)", "",
 	" \\fITRACE\\fP..."),
     VIEW_CMD("top", VIEW_TOP),
-    CMD(export, "call stacks for other tools: pprof, folded stacks, speedscope",
-	" pprof\\fR|\\fPfolded\\fR|\\fPspeedscope", " \\fITRACE\\fP \\-o \\fIFILE\\fP"),
+    {.name = "export",
+     .summary = "call stacks for other tools: pprof, folded stacks, speedscope",
+     .help = cmd_export_help,
+     .run = cmd_export,
+     .help_tail = cmd_export_help_tail,
+     .opts = cmd_export_opts,
+     .nopts = &cmd_export_nopts,
+     .man_pre = "",
+     .man_post = " \\fITRACE\\fP \\-o \\fIFILE\\fP",
+     .verbs = cmd_export_formats},
     {.name = "ncu", /* its verbs are the registry's ncu views */
      .summary = "Nsight Compute reports: list, raw, session, details, hints",
      .help = cmd_ncu_help,
@@ -49,33 +65,49 @@ static const struct cmd commands[] = {
      .help_tail = cmd_ncu_help_tail,
      .opts = view_ncu_opts,
      .nopts = &view_ncu_nopts,
-     .man_pre = " list\\fR|\\fPraw\\fR|\\fPsession\\fR|\\fPdetails\\fR|\\fPhints\\fR|\\fPbody",
-     .man_post = " \\fIREPORT\\fP"},
+     .man_pre = "",
+     .man_post = " \\fIREPORT\\fP",
+     .family_verbs = true,
+     .family = VIEW_FAMILY_NCU},
     {.name = "nsys", /* its export views are the registry's nsys views */
      .summary = "Nsight Systems: per-iteration NVTX analysis, SQLite export summaries",
-     .help = cmd_nsys_help,
+     .print_help = cmd_nsys_print_help,
      .run = cmd_nsys,
      .opts = view_nsys_opts,
      .nopts = &view_nsys_nopts,
-     .man_pre = " \\fIFILE\\fP.sqlite \\fR[\\fPinfo\\fR|\\fPkernels\\fR|\\fPmemcpy\\fR|"
-		"\\fPapi\\fR|\\fPnvtx\\fR|\\fPgpus\\fR|\\fPsteps\\fR]\\fP",
-     .man_post = ""},
+     .man_pre = " \\fIFILE\\fP.sqlite",
+     .man_post = "",
+     .family_verbs = true,
+     .family = VIEW_FAMILY_NSYS,
+     .verb_after_operand = true,
+     .sub = &nsys_analyze_cmd},
     CMD(serve, "local web viewer of traces (prints the URL)", "",
 	" \\fR[\\fP\\fIFILE\\fP|\\fIDIR\\fP...\\fR]\\fP"),
-    CMD(synth, "write a synthetic Kineto trace (examples, benchmarks)", "", " \\-o \\fIFILE\\fP"),
+    {.name = "synth",
+     .summary = "write a synthetic Kineto trace (examples, benchmarks)",
+     .help = cmd_synth_help,
+     .run = cmd_synth,
+     .help_tail = cmd_synth_help_tail,
+     .opts = cmd_synth_opts,
+     .nopts = &cmd_synth_nopts,
+     .man_pre = "",
+     .man_post = " \\-o \\fIFILE\\fP",
+     .operands = CMD_NONE},
+    {.name = "completion",
+     .summary = "shell completion script: bash, zsh or fish",
+     .help = cmd_completion_help,
+     .run = cmd_completion,
+     .man_pre = "",
+     .man_post = "",
+     .verbs = cmd_completion_shells,
+     .operands = CMD_NONE},
 };
 #undef CMD
 #undef VIEW_CMD
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
+_Static_assert(NCOMMANDS + VIEW_COUNT <= CLI_MAX_COMMANDS, "room for every command");
 
-/* The commands: the table's rows, then every view of the registry the
- * table does not place (a new view is a command without a row here). */
-struct cmd_list {
-	struct cmd v[NCOMMANDS + VIEW_COUNT];
-	size_t n;
-};
-
-static void cmd_list_init(struct cmd_list *l)
+void cli_commands(struct cmd_list *l)
 {
 	l->n = 0;
 	for (size_t i = 0; i < NCOMMANDS; i++)
@@ -93,15 +125,84 @@ static void cmd_list_init(struct cmd_list *l)
 	}
 }
 
-const char *const cli_global_options[] = {
-    "--format", "--output",	"-o",	  "--quiet", "-q",	  "--strict", "--step",
-    "--range",	"--max-memory", "--help", "-h",	     "--version", NULL,
-};
+const struct vo *cli_cmd_opts(const struct cmd *c, size_t *n)
+{
+	if (c->is_view) {
+		*n = view_get(c->view)->nopts;
+		return view_get(c->view)->opts;
+	}
+	*n = c->opts ? *c->nopts : 0;
+	return c->opts;
+}
 
-static const char *cmd_summary_of(const struct cmd *c)
+size_t cli_cmd_verbs(const struct cmd *c, const char **words, size_t max)
+{
+	size_t k = 0;
+	if (c->family_verbs) {
+		for (size_t i = 0; i < view_count() && k < max; i++)
+			if (view_at(i)->family == c->family)
+				words[k++] = view_at(i)->name;
+	} else {
+		for (const char *const *v = c->verbs; v && *v && k < max; v++)
+			words[k++] = *v;
+	}
+	return k;
+}
+
+const char *cli_cmd_summary(const struct cmd *c)
 {
 	return c->is_view ? view_get(c->view)->summary : c->summary;
 }
+
+static const struct vo_value formats[] = {{"table", REP_TABLE, false},
+					  {"csv", REP_CSV, false},
+					  {"json", REP_JSON, false},
+					  {NULL, 0, false}};
+
+/* (the text of `gpuprof --help` is global_help below: tests/pkg checks
+ * that it lists exactly these) */
+const struct vo cli_globals[] = {
+    {.lname = "format", .type = VO_ENUM, .vals = formats, .help = "output format (default: table)"},
+    {.lname = "output",
+     .sname = 'o',
+     .type = VO_STRING,
+     .metavar = "FILE",
+     .help = "write to FILE atomically (temp file + rename); '-' = stdout"},
+    {.lname = "quiet",
+     .sname = 'q',
+     .type = VO_FLAG,
+     .help = "no progress indicator, no anomaly notes on stderr"},
+    {.lname = "strict", .type = VO_FLAG, .help = "treat input anomalies as errors (exit 2)"},
+    {.lname = "step",
+     .type = VO_STRING,
+     .metavar = "N|A-B",
+     .help = "trace commands: analyse only step N (ProfilerStep#N,\n"
+	     "with the GPU work it launched) or steps A to B"},
+    {.lname = "range",
+     .type = VO_STRING,
+     .metavar = "NAME",
+     .help = "trace commands: analyse only the time of the first\n"
+	     "user annotation (record_function) named NAME"},
+    {.lname = "max-memory",
+     .type = VO_STRING,
+     .metavar = "SIZE",
+     .help = "the most one loaded trace may hold (its tables and\n"
+	     "strings), bytes or with K, M, G (default: half of\n"
+	     "the physical memory); a larger trace fails (exit 2)"},
+    {.lname = "help", .sname = 'h', .type = VO_FLAG, .help = "help for the tool or a command"},
+    {.lname = "version", .type = VO_FLAG, .help = "version and build details"},
+};
+const size_t cli_nglobals = sizeof cli_globals / sizeof cli_globals[0];
+
+const struct cli_env cli_env[] = {
+    {"GPUPROF_THREADS",
+     "The threads a trace is imported with: \\fB1\\fP imports on one thread, any\n"
+     "larger number on two (the default when the machine has more than one CPU)."},
+    {"PATH", "Where \\fBgpuprof nsys analyze\\fP looks for the \\fBnsys\\fP executable."},
+    {"TMPDIR", "Where \\fBgpuprof serve\\fP keeps uploads too large for memory (in files\n"
+	       "without a name, which vanish with the server); \\fI/tmp\\fP when unset."},
+};
+const size_t cli_nenv = sizeof cli_env / sizeof cli_env[0];
 
 static void print_cmd_help(const struct cmd *c)
 {
@@ -109,9 +210,11 @@ static void print_cmd_help(const struct cmd *c)
 		app_print_view_help(stdout, view_get(c->view));
 		return;
 	}
+	if (c->print_help) {
+		c->print_help(stdout);
+		return;
+	}
 	fputs(c->help, stdout);
-	/* without a tail the help text lists its options itself (nsys: two
-	 * forms, each with its own list); the declarations give its man line */
 	if (c->opts && c->help_tail) {
 		app_print_options(stdout, c->opts, *c->nopts);
 		fputs(c->help_tail, stdout);
@@ -146,7 +249,7 @@ static void print_help(FILE *f, const struct cmd_list *l)
 		"Usage: gpuprof [global options] COMMAND [options] FILE...\n\nCommands:\n",
 		GP_VERSION);
 	for (size_t i = 0; i < l->n; i++)
-		fprintf(f, "  %-10s %s\n", l->v[i].name, cmd_summary_of(&l->v[i]));
+		fprintf(f, "  %-10s %s\n", l->v[i].name, cli_cmd_summary(&l->v[i]));
 	fprintf(f,
 		"\n%s\nRun 'gpuprof COMMAND --help' for a command's options. "
 		"'-' as FILE reads standard input.\n",
@@ -158,11 +261,8 @@ static void print_man_options(const struct cmd_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct cmd *c = &l->v[i];
-		if (c->is_view)
-			app_print_view_man_line(stdout, view_get(c->view));
-		else if (c->opts)
-			app_print_man_line(stdout, c->name, c->man_pre, c->opts, *c->nopts,
-					   c->man_post);
+		if (c->is_view || c->opts)
+			cli_print_cmd_man_line(stdout, c);
 	}
 }
 
@@ -191,7 +291,7 @@ static const struct cmd *find_cmd(const struct cmd_list *l, const char *name)
  * commands. */
 static void unknown_command(const struct cmd_list *l, const char *name)
 {
-	const char *names[NCOMMANDS + VIEW_COUNT];
+	const char *names[CLI_MAX_COMMANDS];
 	char list[512];
 	size_t len = 0;
 	for (size_t i = 0; i < l->n; i++) {
@@ -206,67 +306,72 @@ static void unknown_command(const struct cmd_list *l, const char *name)
 	fputs("Try 'gpuprof --help'.\n", stderr);
 }
 
-static int parse_format(const char *s, enum rep_format *f)
-{
-	if (!strcmp(s, "table"))
-		*f = REP_TABLE;
-	else if (!strcmp(s, "csv"))
-		*f = REP_CSV;
-	else if (!strcmp(s, "json"))
-		*f = REP_JSON;
-	else
-		return -1;
-	return 0;
-}
-
-/* A global option with a value: its value into app (0), or -1 after
+/* A global option with a value (o): its value into app (0), or -1 after
  * printing the error. */
-static int set_global(struct app *app, char which, const char *val)
+static int set_global(struct app *app, const struct vo *o, const char *val)
 {
-	if (which == 's') {
+	if (!strcmp(o->lname, "step")) {
 		app->step = val;
-	} else if (which == 'r') {
+	} else if (!strcmp(o->lname, "range")) {
 		app->range = val;
-	} else if (which == 'o') {
+	} else if (!strcmp(o->lname, "output")) {
 		app->output = val;
-	} else if (which == 'm') {
+	} else if (!strcmp(o->lname, "max-memory")) {
 		if (app_parse_size(val, &app->max_memory) || !app->max_memory) {
 			fprintf(stderr,
 				"gpuprof: --max-memory needs a size such as 512M or 4G, not '%s'\n",
 				val);
 			return -1;
 		}
-	} else if (parse_format(val, &app->format)) {
-		fprintf(stderr, "gpuprof: --format must be table, csv or json, not '%s'\n", val);
-		return -1;
-	} else {
+	} else if (!strcmp(o->lname, "format")) {
+		const struct vo_value *f = o->vals;
+		while (f->name && strcmp(f->name, val))
+			f++;
+		if (!f->name) {
+			char list[64];
+			vo_enum_list(o, list, sizeof list);
+			fprintf(stderr, "gpuprof: --%s must be %s, not '%s'\n", o->lname, list,
+				val);
+			return -1;
+		}
+		app->format = (enum rep_format)f->value;
 		app->format_set = true;
+	} else { /* a declaration in cli_globals without its branch here */
+		fprintf(stderr, "gpuprof: --%s is declared but not handled\n", o->lname);
+		return -1;
 	}
 	return 0;
 }
 
-/* Which global option with a value a is ('f'ormat, 'o'utput, 's'tep,
- * 'r'ange, 'm'ax-memory; 0: none) and, for --name=value, its value. */
-static char global_with_value(const char *a, const char **val)
+/* The global option with a value that the long option a is (NULL: none)
+ * and, for --name=value, its value. */
+static const struct vo *global_with_value(const char *a, const char **val)
 {
-	static const struct {
-		const char *name;
-		char which;
-	} g[] = {{"--format", 'f'}, {"--output", 'o'}, {"-o", 'o'},
-		 {"--step", 's'},   {"--range", 'r'},  {"--max-memory", 'm'}};
 	*val = NULL;
-	for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
-		size_t n = strlen(g[k].name);
-		if (strncmp(a, g[k].name, n))
+	for (size_t k = 0; k < cli_nglobals; k++) {
+		const struct vo *o = &cli_globals[k];
+		if (o->type == VO_FLAG)
 			continue;
-		if (!a[n])
-			return g[k].which;
-		if (a[n] == '=' && a[1] == '-') {
-			*val = a + n + 1;
-			return g[k].which;
+		size_t n = strlen(o->lname);
+		if (strncmp(a + 2, o->lname, n))
+			continue;
+		if (!a[n + 2])
+			return o;
+		if (a[n + 2] == '=') {
+			*val = a + n + 3;
+			return o;
 		}
 	}
-	return 0;
+	return NULL;
+}
+
+/* The global flag or option with a value whose short name is c. */
+static const struct vo *global_short(char c)
+{
+	for (size_t k = 0; k < cli_nglobals; k++)
+		if (cli_globals[k].sname == c)
+			return &cli_globals[k];
+	return NULL;
 }
 
 /* Takes the global options out of argv (they may appear anywhere before
@@ -280,7 +385,7 @@ static int take_globals(struct app *app, int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i];
 		const char *val, *label = a; /* label: the option, for messages */
-		char which;
+		const struct vo *which;
 		if (dashdash || a[0] != '-' || !a[1]) {
 			argv[out++] = a;
 			continue;
@@ -315,7 +420,7 @@ static int take_globals(struct app *app, int argc, char **argv)
 			}
 			label = "-o";
 			val = p[1] ? p + 1 : NULL;
-			which = 'o';
+			which = global_short('o');
 		} else {
 			which = global_with_value(a, &val);
 			if (!which) {
@@ -341,7 +446,7 @@ int main(int argc, char **argv)
 {
 	struct app app = {.argv0 = argv[0], .format = REP_TABLE};
 	struct cmd_list cmds;
-	cmd_list_init(&cmds);
+	cli_commands(&cmds);
 	argc = take_globals(&app, argc, argv);
 	if (argc < 0)
 		return 2;
@@ -352,6 +457,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *name = argv[1];
+	if (!strcmp(name, "help") && argc == 3 && !strcmp(argv[2], "--man")) {
+		cli_print_man_parts(stdout, &cmds); /* tools/man.sh writes man/gpuprof.1 */
+		return 0;
+	}
 	if (cli_is_help(name) || !strcmp(name, "help")) {
 		if (argc > 2 && find_cmd(&cmds, argv[2])) {
 			print_cmd_help(find_cmd(&cmds, argv[2]));

@@ -49,6 +49,7 @@ struct vo {
 	/* More checks of a parsed value at field; 0 or -1 with msg. */
 	int (*valid)(const char *name, const void *field, char *msg, size_t n);
 	const char *help; /* lines separated by '\n', no indentation */
+	bool required;	  /* the man page's synopsis shows it without brackets */
 };
 
 #define VO_NAME_MAX 48

@@ -174,9 +174,9 @@ rm -f "$tmp/out.json"
 "$GPUPROF" summary "$ops" "-qo$tmp/out.json" >/dev/null 2>&1 && cmp -s "$tmp/summary.want" "$tmp/out.json" && ok || bad "summary -qoFILE"
 same_out "--format=json" "$GPUPROF" --format=json summary -q "$ops" -- "$GPUPROF" summary -q "$ops" --format json
 # did you mean: commands, options, enum values (the exact lines)
-expect_msg "mistyped command" "gpuprof: unknown command 'sumary'; did you mean 'summary'? (commands: info, steps, summary, ops, kernels, memory, dist, top, export, ncu, nsys, serve, synth)
+expect_msg "mistyped command" "gpuprof: unknown command 'sumary'; did you mean 'summary'? (commands: info, steps, summary, ops, kernels, memory, dist, top, export, ncu, nsys, serve, synth, completion)
 Try 'gpuprof --help'." "$GPUPROF" sumary
-expect_msg "unknown command" "gpuprof: unknown command 'frobnicate' (commands: info, steps, summary, ops, kernels, memory, dist, top, export, ncu, nsys, serve, synth)
+expect_msg "unknown command" "gpuprof: unknown command 'frobnicate' (commands: info, steps, summary, ops, kernels, memory, dist, top, export, ncu, nsys, serve, synth, completion)
 Try 'gpuprof --help'." "$GPUPROF" frobnicate
 expect_msg "ops --sort bogus" "gpuprof: ops: --sort must be device_self, device_total, host_self, host_total, calls, tc_self, tc_total or name, not 'bogus'
 Try 'gpuprof ops --help'." "$GPUPROF" ops --sort bogus "$ops"
