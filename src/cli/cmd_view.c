@@ -105,7 +105,9 @@ void app_print_man_line(FILE *f, const char *name, const char *pre, const struct
 void app_print_view_man_line(FILE *f, const struct view_decl *d)
 {
 	app_print_man_line(f, d->name, "", d->opts, d->nopts,
-			   d->flags & VIEW_MANY ? " \\fITRACE\\fP..." : " \\fITRACE\\fP");
+			   d->operands		  ? d->operands
+			   : d->flags & VIEW_MANY ? " \\fITRACE\\fP..."
+						  : " \\fITRACE\\fP");
 }
 
 static int write_view(struct app *app, const struct view_decl *d, struct ses *const *ss, size_t n,
@@ -130,8 +132,9 @@ static int write_view(struct app *app, const struct view_decl *d, struct ses *co
 			rc = err_set(&e, ERR_IO, app->output ? app->output : "stdout", -1,
 				     "could not write the report");
 	}
+	bool tripped = view_tripped(v); /* exit status 1: a gate tripped */
 	view_free(v);
-	return rc ? app_fail(app, &e) : 0;
+	return rc ? app_fail(app, &e) : tripped ? 1 : 0;
 }
 
 /* Loads every path (stopping at the first that fails), opens a session on

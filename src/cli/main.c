@@ -40,6 +40,7 @@ static const struct cmd commands[] = {
     CMD(dist, "distributed view: overlap, wait time, collectives per worker (tb)", "",
 	" \\fITRACE\\fP..."),
     VIEW_CMD("top", VIEW_TOP),
+    VIEW_CMD("diff", VIEW_DIFF),
     CMD(export, "call stacks for other tools: pprof, folded stacks, speedscope",
 	" pprof\\fR|\\fPfolded\\fR|\\fPspeedscope", " \\fITRACE\\fP \\-o \\fIFILE\\fP"),
     {.name = "ncu", /* its verbs are the registry's ncu views */
@@ -120,7 +121,8 @@ static void print_cmd_help(const struct cmd *c)
 
 static const char global_help[] =
     "Global options (accepted before or after the command):\n"
-    "  --format table|csv|json  output format (default: table)\n"
+    "  --format table|csv|json|markdown\n"
+    "                           output format (default: table)\n"
     "  -o, --output FILE        write to FILE atomically (temp file + rename); '-' = stdout\n"
     "  -q, --quiet              no progress indicator, no anomaly notes on stderr\n"
     "      --strict             treat input anomalies as errors (exit 2)\n"
@@ -214,6 +216,8 @@ static int parse_format(const char *s, enum rep_format *f)
 		*f = REP_CSV;
 	else if (!strcmp(s, "json"))
 		*f = REP_JSON;
+	else if (!strcmp(s, "markdown"))
+		*f = REP_MARKDOWN;
 	else
 		return -1;
 	return 0;
@@ -237,7 +241,8 @@ static int set_global(struct app *app, char which, const char *val)
 			return -1;
 		}
 	} else if (parse_format(val, &app->format)) {
-		fprintf(stderr, "gpuprof: --format must be table, csv or json, not '%s'\n", val);
+		fprintf(stderr,
+			"gpuprof: --format must be table, csv, json or markdown, not '%s'\n", val);
 		return -1;
 	} else {
 		app->format_set = true;
