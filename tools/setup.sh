@@ -11,8 +11,10 @@ PKGS="make gcc pkg-config zlib1g-dev libisal-dev libsqlite3-dev libyaml-dev libm
 # (`go tool pprof` reads our profiles), python3 (reference comparisons,
 # the layer check), sqlite3 (tiny Nsight Systems exports made by the
 # tests), curl (the server's API tests), chromium (the viewer's browser
-# tests, driven from node by playwright-core: tests/web, `npm ci` there).
-TEST_PKGS="clang clang-format python3 sqlite3 protobuf-compiler golang-go curl chromium"
+# tests, driven from node by playwright-core: tests/web, `npm ci` there),
+# python3-scipy (tests/diff checks the U test's p-values against scipy's;
+# skipped without it).
+TEST_PKGS="clang clang-format python3 sqlite3 protobuf-compiler golang-go curl chromium python3-scipy"
 missing=""
 # node and npm may come from elsewhere (nvm, NodeSource): Debian's only if absent
 command -v node >/dev/null 2>&1 || missing="$missing nodejs"

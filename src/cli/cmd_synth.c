@@ -128,15 +128,15 @@ const struct vo cmd_synth_opts[] = {
     {.lname = "scale-kernel",
      .type = VO_LIST,
      .off = offsetof(struct synth_args, scale),
-     .metavar = "NAME=FACTOR",
-     .help = "kernels whose name contains NAME last FACTOR times as long\n"
-	     "(e.g. gemm=1.5); later work on their stream is shifted, every\n"
+     .metavar = "NAME=F",
+     .help = "kernels whose name contains NAME last F times as long\n"
+	     "(gemm=1.5); later work on their stream is shifted, every\n"
 	     "other event keeps its duration (repeatable, up to 8)"},
     {.lname = "slow-step",
      .type = VO_LIST,
      .off = offsetof(struct synth_args, slow),
      .metavar = "N=TIME",
-     .help = "ProfilerStep#N ends TIME (with a unit: 5ms, 250us) later,\n"
+     .help = "ProfilerStep#N ends TIME (5ms, 250us: a unit) later,\n"
 	     "after its GPU work; later events are shifted (repeatable)"},
 };
 const size_t cmd_synth_nopts = sizeof cmd_synth_opts / sizeof cmd_synth_opts[0];

@@ -168,6 +168,8 @@ static int finish_opts(struct app *app, const struct view_decl *d, struct view_o
 	char msg[256];
 	if (!np)
 		return app_usage(app, d->name, "no TRACE given");
+	if (d->ntraces && (unsigned)np != d->ntraces)
+		return app_usage(app, d->name, "takes %u traces (got %d)", d->ntraces, np);
 	if (np > 1 && !(d->flags & VIEW_MANY))
 		return app_usage(app, d->name, "one TRACE only (got '%s' and '%s')", paths[0],
 				 paths[1]);

@@ -118,6 +118,7 @@ struct view_decl {
 	const struct vo *opts;
 	size_t nopts;
 	unsigned flags;
+	unsigned ntraces; /* VIEW_MANY: exactly this many traces (0: any number) */
 	/* Checks of options against each other, after all are parsed; 0 or -1
 	 * with msg, naming the options as front end f spells them. NULL: none. */
 	int (*check)(const struct view_decl *d, struct view_opts *o, enum vo_front f, char *msg,

@@ -236,17 +236,17 @@ static int add_kernels(struct df_table *t, int side, const struct optree *o, boo
 	int rc = kern_build(o, KERN_BY_NAME, &kv, e);
 	if (rc)
 		return rc;
-	char key[512];
 	for (size_t i = 0; !rc && i < kv.n; i++) {
 		const struct kern_row *k = &kv.rows[i];
 		const char *name = tr_str(o->t, k->name);
-		if (exact)
-			snprintf(key, sizeof key, "%s", name);
-		else
-			ds_kernel_name(name, key, sizeof key);
+		size_t len = strlen(name) + 1; /* a normalized name is never longer */
+		char *key = exact ? NULL : malloc(len);
+		if (key)
+			ds_kernel_name(name, key, len);
 		double v[DF_MAXM] = {(double)k->calls, (double)k->total};
-		if (df_add(t, side, key, v))
+		if ((!exact && !key) || df_add(t, side, exact ? name : key, v))
 			rc = err_set(e, ERR_NOMEM, o->t->path, -1, "out of memory");
+		free(key);
 	}
 	kern_free(&kv);
 	return rc;
@@ -363,8 +363,8 @@ static int add_side(struct diff_res *res, struct view *v, int side, const struct
 static int diff_compute(struct view *v, const struct view_source *src, struct err *e)
 {
 	(void)src;
-	if (v->nts != 2)
-		return err_set(e, ERR_USAGE, NULL, -1, "takes two traces, BASE and NEW (got %zu)",
+	if (v->nts != 2) /* the front ends check it first */
+		return err_set(e, ERR_USAGE, NULL, -1, "takes 2 traces, BASE and NEW (got %zu)",
 			       v->nts);
 	struct diff_res *res = view_results_new(v, sizeof *res, e);
 	if (!res)
@@ -446,6 +446,7 @@ const struct view_decl view_diff_decl = {
     .opts = diff_opts,
     .nopts = VIEW_NC(diff_opts),
     .flags = VIEW_MANY,
+    .ntraces = 2,
     .check = diff_check,
     .compute = diff_compute,
     .emit = diff_emit,

@@ -438,9 +438,9 @@ static void eval_gate(struct df_all *a, struct df_gate *g)
 		for (size_t i = 0; i < a->nparts; i++) {
 			const struct df_part *p = &a->parts[i];
 			const double *v0 = m ? p->median : p->mean;
-			bool sig =
-			    !strcmp(p->verdict, "regression") || !strcmp(p->verdict, "improvement");
-			consider(a, g, st_part_key(p->part), v0[0], v0[1], sig, unit);
+			/* a change inside the noise trips nothing */
+			bool real = strcmp(p->verdict, "noise") != 0;
+			consider(a, g, st_part_key(p->part), v0[0], v0[1], real, unit);
 		}
 	} else {
 		for (size_t i = 0; i < t->n; i++) {
