@@ -6,7 +6,8 @@
 #   BENCH_RUNS   runs per measurement, best wall time kept (default 3)
 #   BENCH_PREV   1 = also re-run build/bench/gpuprof.prev on every file
 #   CC           compiler for bench/rusage.c (default gcc)
-#   BENCH_ONLY   "ncu" = only the `gpuprof ncu list` row (synthetic report)
+#   BENCH_ONLY   "ncu" = only the `gpuprof ncu list` row (synthetic report);
+#                "diff" = only the `gpuprof diff` row (two synthetic traces)
 set -u
 : "${BUILD:?set BUILD to the build folder}" "${GPUPROF:?set GPUPROF to the binary}"
 SIZES=${BENCH_SIZES:-100M 1G 4G}
@@ -62,6 +63,29 @@ ncu_row() {
 }
 if [ "${BENCH_ONLY:-}" = ncu ]; then
 	ncu_row
+	exit 0
+fi
+
+# ---- diff row: `gpuprof diff` of two synthetic traces of the first size
+# (seeds 1 and 2) against one `summary` of the first (targets: wall <= 2.2 x
+# the summary's, peak RSS <= 2 x the summary's) ----
+diff_row() {
+	s=${SIZES%% *}
+	a=$DIR/synth-$s.json b=$DIR/synth-$s-seed2.json
+	[ -f "$a" ] || "$GPUPROF" -q synth --size "$s" -o "$a" || return 1
+	[ -f "$b" ] || "$GPUPROF" -q synth --size "$s" --seed 2 -o "$b" || return 1
+	set -- $(best_of "$GPUPROF" --quiet summary "$a")
+	sw=$1 sr=$2 src=$3
+	set -- $(best_of "$GPUPROF" --quiet diff "$a" "$b")
+	echo "$sw $sr $src $1 $2 $3 $s" | awk '{
+		printf "%-36s %8s %8s %8s %8s %7s %7s\n", "diff (synth " $7 ", seeds 1, 2)", "sum_s", "sum_MB", "diff_s", "diff_MB", "t/sum", "m/sum"
+		ok = $3 == 0 && $6 == 0
+		printf "%-36s %8s %8.1f %8s %8.1f %7.2f %7.2f\n", "", $1, $2 / 1024, $4, $5 / 1024, ok ? $4 / $1 : 0, ok ? $5 / $2 : 0
+		printf "targets:\n  %s diff wall <= 2.2 x summary\n  %s diff rss <= 2 x summary\n",
+			(ok && $4 <= 2.2 * $1) ? "PASS" : "MISS", (ok && $5 <= 2 * $2) ? "PASS" : "MISS" }'
+}
+if [ "${BENCH_ONLY:-}" = diff ]; then
+	diff_row
 	exit 0
 fi
 
@@ -186,6 +210,8 @@ END {
 
 echo
 ncu_row
+echo
+diff_row
 
 # keep this run for the next comparison
 awk '{ print $1, $2, $3, $4, $5 }' "$RESULTS" >"$LAST.tmp" && mv "$LAST.tmp" "$LAST"

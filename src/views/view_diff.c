@@ -88,8 +88,6 @@ static const struct vo diff_opts[] = {
 /* The view's results (its priv). */
 struct diff_res {
 	struct df_all all;
-	struct dist_result dist[2];
-	bool dist_init[2];
 };
 
 static const struct df_metric kern_m[] = {
@@ -295,25 +293,25 @@ static int add_memory(struct df_table *t, int side, const struct optree *o, stru
 	return rc;
 }
 
-static int add_comm(struct diff_res *res, struct df_table *t, int side, const struct trace *tr,
-		    struct err *e)
+static int add_comm(struct df_table *t, int side, const struct trace *tr, struct err *e)
 {
-	struct dist_result *d = &res->dist[side];
+	struct dist_result d;
 	struct dist_opts o = {0};
-	int rc = dist_init(d, &o, e);
+	int rc = dist_init(&d, &o, e);
 	if (rc)
 		return rc;
-	res->dist_init[side] = true;
-	if ((rc = dist_add(d, tr, "w", NULL, e)) || (rc = dist_finish(d, e)))
-		return rc;
-	const struct dist_worker *w = &d->w[0];
-	for (size_t i = 0; i < w->nops; i++) {
-		const struct dist_op *op = &w->ops[i];
-		double v[DF_MAXM] = {(double)op->calls, (double)op->bytes, (double)op->latency};
-		if (df_add(t, side, strpool_get(&d->pool, op->name), v))
-			return err_set(e, ERR_NOMEM, tr->path, -1, "out of memory");
+	if (!(rc = dist_add(&d, tr, "w", NULL, e)) && !(rc = dist_finish(&d, e))) {
+		const struct dist_worker *w = &d.w[0];
+		for (size_t i = 0; !rc && i < w->nops; i++) {
+			const struct dist_op *op = &w->ops[i];
+			double v[DF_MAXM] = {(double)op->calls, (double)op->bytes,
+					     (double)op->latency};
+			if (df_add(t, side, strpool_get(&d.pool, op->name), v))
+				rc = err_set(e, ERR_NOMEM, tr->path, -1, "out of memory");
+		}
 	}
-	return 0;
+	dist_free(&d); /* the rows hold copies of the names */
+	return rc;
 }
 
 static int add_gpus(struct df_table *t, int side, const struct trace *tr, const struct st_result *s,
@@ -354,7 +352,7 @@ static int add_side(struct diff_res *res, struct view *v, int side, const struct
 	if (!rc)
 		rc = add_memory(&tab[T_MEMORY], side, o, e);
 	if (!rc)
-		rc = add_comm(res, &tab[T_COMM], side, v->ts[side], e);
+		rc = add_comm(&tab[T_COMM], side, v->ts[side], e);
 	if (!rc)
 		rc = add_gpus(&tab[T_GPUS], side, v->ts[side], s, e);
 	return rc;
@@ -402,9 +400,6 @@ static void diff_free(struct view *v)
 		return;
 	for (size_t i = 0; i < T_N; i++)
 		df_table_free(&res->all.tabs[i]);
-	for (int k = 0; k < 2; k++)
-		if (res->dist_init[k])
-			dist_free(&res->dist[k]);
 	free(res);
 }
 
