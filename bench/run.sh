@@ -8,7 +8,8 @@
 #   CC           compiler for bench/rusage.c (default gcc)
 #   BENCH_ONLY   "ncu" = only the `gpuprof ncu list` row (synthetic report),
 #                "import" = only the `info` table, "analyses" = only the
-#                analyses, "callgrind" = only the instruction counts
+#                analyses, "callgrind" = only the instruction counts,
+#                "diff" = only the `gpuprof diff` row (two synthetic traces)
 set -u
 : "${BUILD:?set BUILD to the build folder}" "${GPUPROF:?set GPUPROF to the binary}"
 SIZES=${BENCH_SIZES:-100M 1G 4G}
@@ -73,6 +74,29 @@ callgrind)
 	exit 0
 	;;
 esac
+
+# ---- diff row: `gpuprof diff` of two synthetic traces of the first size
+# (seeds 1 and 2) against one `summary` of the first (targets: wall <= 2.2 x
+# the summary's, peak RSS <= 2 x the summary's) ----
+diff_row() {
+	s=${SIZES%% *}
+	a=$DIR/synth-$s.json b=$DIR/synth-$s-seed2.json
+	[ -f "$a" ] || "$GPUPROF" -q synth --size "$s" -o "$a" || return 1
+	[ -f "$b" ] || "$GPUPROF" -q synth --size "$s" --seed 2 -o "$b" || return 1
+	set -- $(best_of "$GPUPROF" --quiet summary "$a")
+	sw=$1 sr=$2 src=$3
+	set -- $(best_of "$GPUPROF" --quiet diff "$a" "$b")
+	echo "$sw $sr $src $1 $2 $3 $s" | awk '{
+		printf "%-36s %8s %8s %8s %8s %7s %7s\n", "diff (synth " $7 ", seeds 1, 2)", "sum_s", "sum_MB", "diff_s", "diff_MB", "t/sum", "m/sum"
+		ok = $3 == 0 && $6 == 0
+		printf "%-36s %8s %8.1f %8s %8.1f %7.2f %7.2f\n", "", $1, $2 / 1024, $4, $5 / 1024, ok ? $4 / $1 : 0, ok ? $5 / $2 : 0
+		printf "targets:\n  %s diff wall <= 2.2 x summary\n  %s diff rss <= 2 x summary\n",
+			(ok && $4 <= 2.2 * $1) ? "PASS" : "MISS", (ok && $5 <= 2 * $2) ? "PASS" : "MISS" }'
+}
+if [ "${BENCH_ONLY:-}" = diff ]; then
+	diff_row
+	exit 0
+fi
 
 # ---- inputs: "plain gz label" per line ----
 LIST=$DIR/files.txt
@@ -203,6 +227,8 @@ ncu_row
 if [ "${BENCH_ONLY:-}" != import ]; then
 	echo
 	analyses_table
+	echo
+	diff_row
 	echo
 	fixed_cost_row
 	echo

@@ -62,6 +62,7 @@ struct synth_args {
 	const char *num[SYNTH_NARGS];
 	bool gzip, truncate, anomalies;
 	int model;
+	struct vo_list scale, slow;
 };
 
 static const struct vo_value models[] = {
@@ -123,8 +124,69 @@ const struct vo cmd_synth_opts[] = {
      .help = "resnet: ResNet-18-style training step with an attention\n"
 	     "head, ~2000 events per step (default); tiny: inference of\n"
 	     "one linear layer, ~30 events per step (for documentation)"},
+    {.lname = "scale-kernel",
+     .type = VO_LIST,
+     .off = offsetof(struct synth_args, scale),
+     .metavar = "NAME=F",
+     .help = "kernels whose name contains NAME last F times as long\n"
+	     "(gemm=1.5); later work on their stream is shifted, every\n"
+	     "other event keeps its duration (repeatable, up to 8)"},
+    {.lname = "slow-step",
+     .type = VO_LIST,
+     .off = offsetof(struct synth_args, slow),
+     .metavar = "N=TIME",
+     .help = "ProfilerStep#N ends TIME (5ms, 250us: a unit) later,\n"
+	     "after its GPU work; later events are shifted (repeatable)"},
 };
 const size_t cmd_synth_nopts = sizeof cmd_synth_opts / sizeof cmd_synth_opts[0];
+
+/* --scale-kernel NAME=FACTOR and --slow-step N=TIME into o. */
+static int pair_changes(struct app *app, const struct synth_args *a, struct synth_opts *o)
+{
+	if (a->scale.n > SYNTH_MAX_CHANGES || a->slow.n > SYNTH_MAX_CHANGES)
+		return app_usage(app, "synth", "at most %d --scale-kernel and --slow-step each",
+				 SYNTH_MAX_CHANGES);
+	for (size_t i = 0; i < a->scale.n && i < SYNTH_MAX_CHANGES; i++) {
+		const char *v = a->scale.v[i], *eq = strrchr(v, '=');
+		char *end = NULL;
+		double f = eq ? strtod(eq + 1, &end) : 0;
+		if (!eq || eq == v || end == eq + 1 || *end || !(f > 0 && f <= 1e6))
+			return app_usage(
+			    app, "synth",
+			    "--scale-kernel takes NAME=FACTOR (FACTOR > 0), not '%.80s'", v);
+		size_t len = (size_t)(eq - v);
+		struct synth_scale *sc = &o->scale[o->nscale];
+		if (len >= sizeof sc->name)
+			return app_usage(app, "synth", "--scale-kernel: NAME is too long: '%.80s'",
+					 v);
+		memcpy(sc->name, v, len);
+		sc->name[len] = 0;
+		sc->factor = f;
+		o->nscale++;
+	}
+	for (size_t i = 0; i < a->slow.n && i < SYNTH_MAX_CHANGES; i++) {
+		const char *v = a->slow.v[i], *eq = strchr(v, '=');
+		char num[32];
+		uint64_t step;
+		int64_t ns;
+		size_t len = eq ? (size_t)(eq - v) : 0;
+		bool unit = eq && eq[1] && strchr("0123456789.", eq[strlen(eq) - 1]) == NULL;
+		if (!eq || !len || len >= sizeof num || !unit)
+			ns = -1;
+		else {
+			memcpy(num, v, len);
+			num[len] = 0;
+			if (parse_u64(num, UINT64_MAX, &step) || vo_parse_time(eq + 1, &ns))
+				ns = -1;
+		}
+		if (ns < 0)
+			return app_usage(
+			    app, "synth",
+			    "--slow-step takes N=TIME with a unit (3=5ms), not '%.80s'", v);
+		o->slow[o->nslow++] = (struct synth_slow){step, (uint64_t)ns};
+	}
+	return 0;
+}
 
 int cmd_synth(struct app *app, int argc, char **argv)
 {
@@ -146,6 +208,8 @@ int cmd_synth(struct app *app, int argc, char **argv)
 	o.truncate = a.truncate;
 	o.anomalies = a.anomalies;
 	o.model = (enum synth_model)a.model;
+	if ((rc = pair_changes(app, &a, &o)))
+		return rc;
 	/* the numbers: SIZE with a unit, counts with their own bounds */
 	for (size_t k = 0; k < sizeof a.num / sizeof a.num[0]; k++) {
 		const char *v = a.num[k];

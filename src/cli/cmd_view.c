@@ -79,8 +79,9 @@ static int write_view(struct app *app, const struct view_decl *d, struct ses *co
 			rc = err_set(&e, ERR_IO, app->output ? app->output : "stdout", -1,
 				     "could not write the report");
 	}
+	bool tripped = view_tripped(v); /* exit status 1: a gate tripped */
 	view_free(v);
-	return rc ? app_fail(app, &e) : 0;
+	return rc ? app_fail(app, &e) : tripped ? 1 : 0;
 }
 
 /* Loads every path (stopping at the first that fails), opens a session on
@@ -114,6 +115,8 @@ static int finish_opts(struct app *app, const struct view_decl *d, struct view_o
 	char msg[256];
 	if (!np)
 		return app_usage(app, d->name, "no TRACE given");
+	if (d->ntraces && (unsigned)np != d->ntraces)
+		return app_usage(app, d->name, "takes %u traces (got %d)", d->ntraces, np);
 	if (np > 1 && !(d->flags & VIEW_MANY))
 		return app_usage(app, d->name, "one TRACE only (got '%s' and '%s')", paths[0],
 				 paths[1]);

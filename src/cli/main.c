@@ -48,6 +48,7 @@ static const struct cmd commands[] = {
     CMD(dist, "distributed view: overlap, wait time, collectives per worker (tb)", "",
 	" \\fITRACE\\fP..."),
     VIEW_CMD("top", VIEW_TOP),
+    VIEW_CMD("diff", VIEW_DIFF),
     {.name = "export",
      .summary = "call stacks for other tools: pprof, folded stacks, speedscope",
      .help = cmd_export_help,
@@ -157,6 +158,7 @@ const char *cli_cmd_summary(const struct cmd *c)
 static const struct vo_value formats[] = {{"table", REP_TABLE, false},
 					  {"csv", REP_CSV, false},
 					  {"json", REP_JSON, false},
+					  {"markdown", REP_MARKDOWN, false},
 					  {NULL, 0, false}};
 
 /* (the text of `gpuprof --help` is global_help below: tests/pkg checks
@@ -223,7 +225,8 @@ static void print_cmd_help(const struct cmd *c)
 
 static const char global_help[] =
     "Global options (accepted before or after the command):\n"
-    "  --format table|csv|json  output format (default: table)\n"
+    "  --format table|csv|json|markdown\n"
+    "                           output format (default: table)\n"
     "  -o, --output FILE        write to FILE atomically (temp file + rename); '-' = stdout\n"
     "  -q, --quiet              no progress indicator, no anomaly notes on stderr\n"
     "      --strict             treat input anomalies as errors (exit 2)\n"

@@ -77,10 +77,17 @@ void app_print_man_line(FILE *f, const char *name, const char *pre, const struct
 	fprintf(f, "%s\n", post);
 }
 
+/* A view's operands as the man line writes them. */
+static const char *view_operands(const struct view_decl *d)
+{
+	return d->operands	       ? d->operands
+	       : d->flags & VIEW_MANY ? " \\fITRACE\\fP..."
+				      : " \\fITRACE\\fP";
+}
+
 void app_print_view_man_line(FILE *f, const struct view_decl *d)
 {
-	app_print_man_line(f, d->name, "", d->opts, d->nopts,
-			   d->flags & VIEW_MANY ? " \\fITRACE\\fP..." : " \\fITRACE\\fP");
+	app_print_man_line(f, d->name, "", d->opts, d->nopts, view_operands(d));
 }
 
 /* What follows a command's name: man_pre, then its verbs ("a\fR|\fPb", in
@@ -115,8 +122,7 @@ void cli_print_cmd_man_line(FILE *f, const struct cmd *c)
 static const char *cmd_post(const struct cmd *c)
 {
 	if (c->is_view)
-		return view_get(c->view)->flags & VIEW_MANY ? " \\fITRACE\\fP..."
-							    : " \\fITRACE\\fP";
+		return view_operands(view_get(c->view));
 	return c->man_post ? c->man_post : "";
 }
 

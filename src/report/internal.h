@@ -75,6 +75,7 @@ struct report {
 extern const struct rep_sink rep_sink_text;
 extern const struct rep_sink rep_sink_csv;
 extern const struct rep_sink rep_sink_json;
+extern const struct rep_sink rep_sink_md;
 
 /* Appends n bytes of s / a NUL-terminated string / one byte / printf output.
  * Return 0, or -1 when realloc fails or the buffer would pass REP_MAX_BUF. */
@@ -91,6 +92,10 @@ bool rep_fmt_double(char *buf, double d);
 /* Appends the raw (CSV/JSON) form of a number type (INT, DUR_NS, BYTES,
  * FLOAT, PCT); a non-finite double appends nonfinite instead. */
 int rep_put_number(struct rep_buf *b, enum rep_type t, struct rep_val v, const char *nonfinite);
+
+/* Appends the human form of v (the text and markdown sinks): durations and
+ * byte counts scaled, '-' for null; control characters as spaces. */
+int rep_put_human(struct rep_buf *b, enum rep_type t, struct rep_val v);
 
 /* True when v prints as null: flagged, or a string type without a string. */
 static inline bool rep_is_null(enum rep_type t, struct rep_val v)

@@ -241,6 +241,8 @@ struct report *rep_open(FILE *out, enum rep_format fmt)
 				      : fmt == REP_CSV	? &rep_sink_csv
 				      : fmt == REP_JSON ? &rep_sink_json
 							: NULL;
+	if (fmt == REP_MARKDOWN)
+		sink = &rep_sink_md;
 	if (!out || !sink)
 		return NULL;
 	struct report *r = calloc(1, sizeof *r);
@@ -250,6 +252,11 @@ struct report *rep_open(FILE *out, enum rep_format fmt)
 	r->fmt = fmt;
 	r->sink = sink;
 	return r;
+}
+
+enum rep_format rep_format_of(const struct report *r)
+{
+	return r->fmt;
 }
 
 int rep_table_begin(struct report *r, const char *name, const char *title,

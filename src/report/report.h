@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum rep_format { REP_TABLE, REP_CSV, REP_JSON };
+enum rep_format { REP_TABLE, REP_CSV, REP_JSON, REP_MARKDOWN };
 
 enum rep_type {
 	REP_STR,    /* text */
@@ -65,6 +65,10 @@ int rep_kv_begin(struct report *r, const char *name, const char *title);
 int rep_kv(struct report *r, const char *key, const char *title, enum rep_type type,
 	   struct rep_val v);
 int rep_kv_end(struct report *r);
+/* The format r was opened with (a view may write a compact document for
+ * REP_MARKDOWN: GitHub-flavoured pipe tables, values as the text sink
+ * writes them). */
+enum rep_format rep_format_of(const struct report *r);
 /* Finishes the document (closing brace for JSON) and frees r. Returns -1 if
  * any write failed (the FILE* error flag is checked). */
 int rep_close(struct report *r);

@@ -48,8 +48,7 @@ static int put_spaces(struct rep_buf *b, size_t n)
 	return 0;
 }
 
-/* Appends the human form of v. */
-static int put_human(struct rep_buf *b, enum rep_type t, struct rep_val v)
+int rep_put_human(struct rep_buf *b, enum rep_type t, struct rep_val v)
 {
 	char tmp[64];
 	if (rep_is_null(t, v))
@@ -86,7 +85,7 @@ static int add_cell(struct report *r, enum rep_type t, struct rep_val v)
 	size_t off = r->cells.n;
 	if (vec_push(r->offs, off, REP_MAX_CELLS))
 		return -1;
-	if (put_human(&r->cells, t, v) || rep_buf_add(&r->cells, "", 1)) {
+	if (rep_put_human(&r->cells, t, v) || rep_buf_add(&r->cells, "", 1)) {
 		r->offs.n--;
 		r->cells.n = off;
 		return -1;

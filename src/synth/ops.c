@@ -17,6 +17,16 @@ static uint64_t jitter(struct gen *g, uint64_t ns)
 	return ns * synth_range(g, 920, 1080) / 1000;
 }
 
+/* The duration kernel k is written with (opts.scale: the first rule whose
+ * name k's contains). */
+static uint64_t scaled(const struct gen *g, const struct kdesc *k, uint64_t dur)
+{
+	for (uint32_t i = 0; k && i < g->o->nscale; i++)
+		if (strstr(k->name, g->o->scale[i].name))
+			return (uint64_t)((double)dur * g->o->scale[i].factor + 0.5);
+	return dur;
+}
+
 uint32_t synth_open(struct gen *g, int th, enum sev_kind kind, const char *name, enum argk ak)
 {
 	uint32_t i = synth_push(g, &g->cpu);
@@ -124,6 +134,14 @@ struct sev *synth_launch(struct gen *g, int th, enum sev_kind dk, const struct k
 		start = g->sfree[si] + synth_range(g, 800, 2500);
 	uint64_t dur = jitter(g, (k ? k->dur_ns : 1200) + est_ns);
 	g->sfree[si] = start + dur;
+	/* the stream's timeline decides (as without opts.scale, so the same
+	 * numbers are drawn); the event is written after what scaled kernels
+	 * before it on the stream added */
+	uint64_t wdur = dk == SK_KERNEL ? scaled(g, k, dur) : dur;
+	start += g->delay[si];
+	if (wdur > dur) /* a shorter kernel leaves a longer gap */
+		g->delay[si] += wdur - dur;
+	dur = wdur;
 	if (si < (int)g->nstreams) {
 		if (!g->gpu_first || start < g->gpu_first)
 			g->gpu_first = start;

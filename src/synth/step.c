@@ -112,8 +112,9 @@ static void inject_orphan_kernel(struct gen *g)
 	k->corr = 2000000000;
 	k->d[0] = 1;
 	g->sfree[0] = k->ts + k->dur;
-	if (g->sfree[0] > g->gpu_last)
-		g->gpu_last = g->sfree[0];
+	k->ts += g->delay[0]; /* written after what scaled kernels added */
+	if (k->ts + k->dur > g->gpu_last)
+		g->gpu_last = k->ts + k->dur;
 	g->st->an_orphan_kernels++;
 }
 
@@ -202,6 +203,10 @@ void synth_step(struct gen *g, uint64_t n, bool anomalies)
 		tiny_body(g, anomalies);
 	else
 		resnet_body(g, anomalies);
+	/* opts.slow: the step's GPU work is done (item_sync waited for it) */
+	for (uint32_t i = 0; i < g->o->nslow; i++)
+		if (g->o->slow[i].step == n)
+			g->cur[TH_MAIN] += g->o->slow[i].ns;
 	synth_close(g, TH_MAIN);
 	struct sev *a = synth_at(g, &g->dev_ev, synth_push(g, &g->dev_ev));
 	a->kind = SK_GPU_ANNOT;

@@ -42,6 +42,24 @@
 
 #define SYNTH_MAX_STREAMS 8
 #define SYNTH_MAX_WORLD 1024
+#define SYNTH_MAX_CHANGES 8 /* --scale-kernel and --slow-step, each */
+
+/* Changes that make a pair of traces with a known difference (gpuprof
+ * diff's tests): the generator draws the same random numbers with and
+ * without them, so every other event keeps its duration.
+ *   scale: every kernel whose name contains `name` lasts `factor` times as
+ *     long (rounded to the ns); the device work after it on its stream is
+ *     shifted by the time added, so a stream never overlaps itself;
+ *   slow: step `step` (N of ProfilerStep#N) ends `ns` later on the CPU, once
+ *     its GPU work is done (time no event covers: the step's Other part),
+ *     and everything after it is shifted by as much. */
+struct synth_scale {
+	char name[64];
+	double factor; /* > 0 */
+};
+struct synth_slow {
+	uint64_t step, ns;
+};
 
 enum synth_model {
 	SYNTH_MODEL_RESNET, /* ResNet-18-style training with an attention head (~2000 events/step)
@@ -61,6 +79,10 @@ struct synth_opts {
 	uint32_t rank;	     /* distributedInfo.rank (0 <= rank < world_size) */
 	uint32_t world_size; /* distributedInfo.world_size; > 1 adds NCCL all-reduce */
 	uint32_t streams;    /* compute streams, 1..SYNTH_MAX_STREAMS */
+	struct synth_scale scale[SYNTH_MAX_CHANGES];
+	uint32_t nscale;
+	struct synth_slow slow[SYNTH_MAX_CHANGES];
+	uint32_t nslow;
 };
 
 /* What synth_write produced. Counts cover complete events inside

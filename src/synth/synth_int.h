@@ -173,6 +173,7 @@ struct gen {
 	uint32_t pid, tid[TH_COUNT], dev, ndev;
 	uint32_t stream_id[SYNTH_MAX_STREAMS + 1]; /* last one: NCCL */
 	uint64_t sfree[SYNTH_MAX_STREAMS + 1];	   /* ns a stream is busy until */
+	uint64_t delay[SYNTH_MAX_STREAMS + 1];	   /* added by scaled kernels (opts.scale) */
 	uint32_t nstreams;
 	uint64_t t_begin; /* ns of the profiler span start */
 	uint64_t cur[TH_COUNT];

@@ -141,6 +141,7 @@ int view_compute_many(const struct view_decl *d, struct ses *const *ss, size_t n
 	v->t = t;
 	v->ses = ss[0];
 	v->ts = ts;
+	v->ss = ss;
 	v->nts = n;
 	return view_start(v, d, o, NULL, out, e);
 }
@@ -193,6 +194,11 @@ const struct nsys_jv *view_json(const struct view *v)
 bool view_emit_failed(const struct view *v)
 {
 	return v->emit_failed;
+}
+
+bool view_tripped(const struct view *v)
+{
+	return v->decl->tripped && v->decl->tripped(v);
 }
 
 void view_free(struct view *v)

@@ -93,6 +93,9 @@ struct view_opts {
 	const char *nsys_manifest;     /* nsys steps: --manifest (CLI only) or NULL */
 	const char *nsys_capture;      /* nsys steps: --capture-range (default profile-target) */
 	const char *nsys_iterations;   /* nsys steps: --iterations (decimal text) or NULL */
+	struct vo_list diff_fail_if;   /* diff: --fail-if EXPR, each use */
+	struct vo_list diff_min_abs;   /* diff: --min-abs VALUE[UNIT], each use */
+	bool diff_exact_names;	       /* diff: --exact-names */
 };
 
 struct view;
@@ -112,9 +115,11 @@ struct view_decl {
 	const char *summary;   /* one line for `gpuprof --help` */
 	const char *help_head; /* `gpuprof NAME --help` up to its "Options:" list */
 	const char *help_tail; /* after the list (from its blank line) */
+	const char *operands;  /* the man page's operands (roff); NULL: TRACE or TRACE... */
 	const struct vo *opts;
 	size_t nopts;
 	unsigned flags;
+	unsigned ntraces; /* VIEW_MANY: exactly this many traces (0: any number) */
 	/* Checks of options against each other, after all are parsed; 0 or -1
 	 * with msg, naming the options as front end f spells them. NULL: none. */
 	int (*check)(const struct view_decl *d, struct view_opts *o, enum vo_front f, char *msg,
@@ -130,6 +135,9 @@ struct view_decl {
 	/* The JSON document of a view that is not a report (view_json); NULL
 	 * for the others. */
 	const struct nsys_jv *(*json)(const struct view *v);
+	/* Whether an analysis gate of the computed view tripped (the CLI's exit
+	 * status 1); NULL: the view has no gates. */
+	bool (*tripped)(const struct view *v);
 };
 
 /* The registry: every view of every family, each family in the order its
@@ -189,6 +197,8 @@ void view_emit(struct view *v, struct report *r);
  * failed); what it wrote is partial. */
 bool view_emit_failed(const struct view *v);
 void view_free(struct view *v);
+/* Whether a gate of v tripped (its declaration's tripped; false without). */
+bool view_tripped(const struct view *v);
 /* view_compute + view_emit + view_free. */
 int view_write(const struct view_decl *d, struct ses *s, const struct view_opts *o,
 	       struct report *r, struct err *e);

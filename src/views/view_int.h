@@ -16,6 +16,7 @@ struct view {
 	const struct trace *t;	       /* VIEW_FAMILY_TRACE: ts[0] */
 	struct ses *ses;	       /* t's shared analyses (links, steps, tree) */
 	const struct trace *const *ts; /* VIEW_MANY: every trace given */
+	struct ses *const *ss;	       /* VIEW_MANY: the session of each (the caller's) */
 	size_t nts;
 	void *priv;	  /* the view's results: made by its decl's compute, freed by its free */
 	bool emit_failed; /* see view_emit_failed */

@@ -196,6 +196,15 @@ static int parse_value(const struct vo *o, enum vo_front f, const char *name, vo
 	case VO_STRING:
 		memcpy(field, &text, sizeof text);
 		return 0;
+	case VO_LIST: {
+		struct vo_list *l = field;
+		if (l->n == VO_LIST_MAX)
+			return snprintf(msg, n, "%s is given more than %d times", name,
+					VO_LIST_MAX),
+			       -1;
+		l->v[l->n++] = text;
+		return 0;
+	}
 	case VO_TIME: {
 		int64_t v;
 		if (f == VO_API ? parse_int(text, &v) : vo_parse_time(text, &v))

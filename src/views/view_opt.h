@@ -26,6 +26,13 @@ enum vo_type {
 	VO_ENUM,   /* int (an enum) from the names of `vals` */
 	VO_STRING, /* const char * (the argument itself) */
 	VO_TIME,   /* int64_t ns: CLI 1500, 2.5us, 10ms, 1s; API integer ns */
+	VO_LIST,   /* struct vo_list: every use appends its argument (repeatable) */
+};
+
+#define VO_LIST_MAX 32
+struct vo_list {
+	const char *v[VO_LIST_MAX];
+	size_t n;
 };
 
 enum vo_front { VO_CLI, VO_API };

@@ -42,7 +42,7 @@ expect_bash() { # want word...
 bash -n "$tmp/gpuprof.bash" && ok || bad "bash -n: syntax error"
 expect_bash "summary " su
 expect_bash "--sort " ops --so
-expect_bash "csv json table " --format ''
+expect_bash "csv json markdown table " --format ''
 expect_bash "csv " --format = c
 expect_bash "op op+shape " ops --group-by ''
 expect_bash "kernel kernel+op " kernels --group-by k
@@ -108,7 +108,7 @@ if command -v fish >/dev/null 2>&1; then
 	}
 	expect_fish "summary " "gpuprof su"
 	expect_fish "--sort " "gpuprof ops --so"
-	expect_fish "csv json table " "gpuprof --format "
+	expect_fish "csv json markdown table " "gpuprof --format "
 	expect_fish "body details hints list raw session " "gpuprof ncu "
 	expect_fish "api gpus info kernels memcpy nvtx steps " "gpuprof nsys x.sqlite "
 	expect_fish "--run-dir " "gpuprof nsys analyze --run-"

@@ -1,0 +1,451 @@
+/* view_diff: `gpuprof diff BASE NEW`, what changed between two PyTorch
+ * traces: steps, operators, kernels, memory peaks, communication and GPU
+ * metrics compared row by row, with verdicts and gates (views/view_diff.h;
+ * docs/diff.md says how each number is computed). A VIEW_MANY view of
+ * exactly two traces, each analysed through its own session. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tbprof/diffstat.h"
+#include "tbprof/dist.h"
+#include "tbprof/gpumetrics.h"
+#include "tbprof/kernels.h"
+#include "tbprof/memory.h"
+#include "tbprof/ops.h"
+#include "views/view_diff.h"
+#include "views/view_int.h"
+
+static const char diff_head[] =
+    "Usage: gpuprof diff [options] BASE NEW\n"
+    "\n"
+    "What changed from the trace BASE to the trace NEW (two PyTorch profiler\n"
+    "traces). Tables (deltas are NEW - BASE; rows of one side only are\n"
+    "'added' or 'removed'; rows by absolute delta, largest first):\n"
+    "\n"
+    "  steps       per breakdown part (total first): steps, mean, median and\n"
+    "              IQR of the per-step values on each side, the delta of the\n"
+    "              means, the two-sided Mann-Whitney U test of the per-step\n"
+    "              values and a verdict: same, noise, regression, improvement\n"
+    "              (p < 0.05 and |delta| >= 1% of the base mean and --min-abs)\n"
+    "  ops         operators by name: calls, host and device self time\n"
+    "  ops_shape   operators by name and input shape\n"
+    "  kernels     kernels by normalized name (--exact-names: as written):\n"
+    "              calls, total, mean\n"
+    "  memory      per device: peak allocated and reserved bytes\n"
+    "  comm        per collective: calls, bytes, latency\n"
+    "  gpus        per GPU: utilization, SM efficiency, occupancy\n"
+    "  gates       each --fail-if: the worst row, observed value, threshold,\n"
+    "              verdict\n"
+    "A section 'diff' sums it up. --format markdown writes a compact report\n"
+    "(summary, step comparison, top regressions and improvements of each\n"
+    "table, gates) for a pull-request comment or $GITHUB_STEP_SUMMARY.\n"
+    "\n"
+    "Exit status: 1 when a gate trips, 0 otherwise, 2 on a usage or input\n"
+    "error (a --fail-if that does not read says at which byte).\n"
+    "\n"
+    "Options:\n";
+
+static const char diff_tail[] =
+    "\n"
+    "Gates: TABLE[.METRIC] or TABLE[TEXT].METRIC, then > or <, then a signed\n"
+    "threshold: a percent of the base value (+5%) or an amount with a unit\n"
+    "(+2ms, +256MiB, +10 for counts). step_time is steps[total].mean_ns.\n"
+    "A TABLE row trips when its delta passes the threshold (rows whose key\n"
+    "contains TEXT only); a steps row whose verdict is noise never does;\n"
+    "rows under --min-abs never trip a percent gate. --top N applies to\n"
+    "every table but steps (markdown: N per list, default 5).\n"
+    "See docs/diff.md for the metric names of each table.\n"
+    "\n"
+    "Examples:\n"
+    "  gpuprof diff base.pt.trace.json new.pt.trace.json\n"
+    "  gpuprof diff --fail-if 'step_time>+5%' --fail-if 'kernel[gemm].total_ns>+2ms' a.json "
+    "b.json\n"
+    "  gpuprof diff --format markdown a.json b.json >> \"$GITHUB_STEP_SUMMARY\"\n";
+
+static const struct vo diff_opts[] = {
+    {.lname = "fail-if",
+     .api = "fail_if",
+     .type = VO_LIST,
+     .off = offsetof(struct view_opts, diff_fail_if),
+     .metavar = "EXPR",
+     .help = "exit 1 when EXPR holds (repeatable), e.g. 'step_time>+5%'"},
+    {.lname = "min-abs",
+     .api = "min_abs",
+     .type = VO_LIST,
+     .off = offsetof(struct view_opts, diff_min_abs),
+     .metavar = "AMOUNT",
+     .help = "rows whose |delta| is under AMOUNT (a time such as 100us,\n"
+	     "or bytes such as 1MiB; repeatable, one per unit) trip no\n"
+	     "percent gate"},
+    {.lname = "exact-names",
+     .api = "exact_names",
+     .type = VO_FLAG,
+     .off = offsetof(struct view_opts, diff_exact_names),
+     .help = "match kernels by their names as written (no normalization)"},
+    VIEW_OPT_TOP_ROWS,
+};
+
+/* The view's results (its priv). */
+struct diff_res {
+	struct df_all all;
+};
+
+static const struct df_metric kern_m[] = {
+    {"calls", "Calls", REP_INT, DF_SUM},
+    {"total_ns", "Total", REP_DUR_NS, DF_SUM},
+    {"mean_ns", "Mean", REP_DUR_NS, DF_MEAN},
+};
+static const struct df_metric ops_m[] = {
+    {"calls", "Calls", REP_INT, DF_SUM},
+    {"device_self_ns", "Device Self", REP_DUR_NS, DF_SUM},
+    {"host_self_ns", "Host Self", REP_DUR_NS, DF_SUM},
+};
+static const struct df_metric mem_m[] = {
+    {"peak_allocated_bytes", "Peak Allocated", REP_BYTES, DF_MAX},
+    {"peak_reserved_bytes", "Peak Reserved", REP_BYTES, DF_MAX},
+};
+static const struct df_metric comm_m[] = {
+    {"calls", "Calls", REP_INT, DF_SUM},
+    {"bytes", "Bytes", REP_BYTES, DF_SUM},
+    {"latency_ns", "Latency", REP_DUR_NS, DF_SUM},
+};
+static const struct df_metric gpu_m[] = {
+    {"utilization_pct", "GPU Utilization", REP_PCT, DF_MAX},
+    {"sm_efficiency_pct", "SM Efficiency", REP_PCT, DF_MAX},
+    {"occupancy_pct", "Occupancy", REP_PCT, DF_MAX},
+};
+
+enum { T_OPS, T_OPS_SHAPE, T_KERNELS, T_MEMORY, T_COMM, T_GPUS, T_N };
+#define DEF(name, sing, title, kc, kt, m, prim)                                                    \
+	{                                                                                          \
+		name, sing, title, kc, kt, m, (int)(sizeof m / sizeof m[0]), prim                  \
+	}
+static const struct df_def defs[T_N] = {
+    [T_OPS] = DEF("ops", "op", "Operators", "name", "Name", ops_m, 1),
+    [T_OPS_SHAPE] = DEF("ops_shape", "op_shape", "Operators by input shape", "name",
+			"Name [Input Shape]", ops_m, 1),
+    [T_KERNELS] = DEF("kernels", "kernel", "Kernels", "name", "Name", kern_m, 1),
+    [T_MEMORY] = DEF("memory", "memory", "Memory peaks", "device", "Device", mem_m, 0),
+    [T_COMM] = DEF("comm", "collective", "Communication", "name", "Collective", comm_m, 2),
+    [T_GPUS] = DEF("gpus", "gpu", "GPU metrics", "gpu", "GPU", gpu_m, 0),
+};
+
+const struct df_def *df_defs(size_t *n)
+{
+	*n = T_N;
+	return defs;
+}
+
+/* The per-step values of part p on one side, sorted, into *out (malloc'd). */
+static int samples(const struct st_result *s, enum st_part p, int64_t **out)
+{
+	int64_t *v = malloc((s->n ? s->n : 1) * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < s->n; i++)
+		v[i] = s->steps[i].cost[p];
+	ds_sort(v, s->n);
+	*out = v;
+	return 0;
+}
+
+static double mean_of(const int64_t *v, size_t n)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += (double)v[i];
+	return n ? s / (double)n : 0;
+}
+
+/* The verdict of a part from its delta and test (docs/diff.md). */
+static const char *part_verdict(const struct df_part *p, double min_abs)
+{
+	double d = p->mean[1] - p->mean[0];
+	if (d == 0 && p->median[0] == p->median[1])
+		return "same";
+	double floor = p->mean[0] * DF_MIN_EFFECT_PCT / 100;
+	if (floor < min_abs)
+		floor = min_abs;
+	if (!p->tested || p->p >= DF_ALPHA || (d < 0 ? -d : d) < floor)
+		return "noise";
+	return d > 0 ? "regression" : "improvement";
+}
+
+static int compare_part(struct df_part *dp, enum st_part p, const struct st_result *const s[2],
+			double min_abs)
+{
+	int64_t *v[2] = {NULL, NULL};
+	int rc = samples(s[0], p, &v[0]) || samples(s[1], p, &v[1]) ? -1 : 0;
+	dp->part = p;
+	for (int k = 0; !rc && k < 2; k++) {
+		size_t n = s[k]->n;
+		dp->n[k] = n;
+		dp->mean[k] = mean_of(v[k], n);
+		dp->median[k] = n ? ds_quantile(v[k], n, 0.5) : 0;
+		dp->iqr[k] = n ? ds_quantile(v[k], n, 0.75) - ds_quantile(v[k], n, 0.25) : 0;
+	}
+	dp->tested = !rc && s[0]->n && s[1]->n;
+	if (dp->tested) {
+		struct ds_mwu m = {0};
+		if (ds_mannwhitney(v[0], s[0]->n, v[1], s[1]->n, &m))
+			rc = -1;
+		dp->tested = !rc;
+		dp->u = m.u;
+		dp->p = m.p;
+		dp->exact = m.exact;
+	}
+	dp->verdict = part_verdict(dp, min_abs);
+	free(v[0]);
+	free(v[1]);
+	return rc;
+}
+
+static int cmp_part(const void *x, const void *y)
+{
+	const struct df_part *a = x, *b = y;
+	double da = a->mean[1] - a->mean[0], db = b->mean[1] - b->mean[0];
+	da = da < 0 ? -da : da;
+	db = db < 0 ? -db : db;
+	if (da != db)
+		return da < db ? 1 : -1;
+	return (a->part > b->part) - (a->part < b->part);
+}
+
+/* The steps table: total first, then the parts either side shows. */
+static int compare_steps(struct df_all *a, const struct st_result *const s[2])
+{
+	a->nparts = 0;
+	if (compare_part(&a->parts[a->nparts++], ST_TOTAL, s, a->floor[DF_UNIT_NS]))
+		return -1;
+	for (int p = 0; p < ST_TOTAL; p++) {
+		if (!st_part_shown(s[0], (enum st_part)p) && !st_part_shown(s[1], (enum st_part)p))
+			continue;
+		if (compare_part(&a->parts[a->nparts++], (enum st_part)p, s, a->floor[DF_UNIT_NS]))
+			return -1;
+	}
+	qsort(a->parts + 1, a->nparts - 1, sizeof a->parts[0], cmp_part);
+	return 0;
+}
+
+static int add_kernels(struct df_table *t, int side, const struct optree *o, bool exact,
+		       struct err *e)
+{
+	struct kern_view kv;
+	int rc = kern_build(o, KERN_BY_NAME, &kv, e);
+	if (rc)
+		return rc;
+	for (size_t i = 0; !rc && i < kv.n; i++) {
+		const struct kern_row *k = &kv.rows[i];
+		const char *name = tr_str(o->t, k->name);
+		size_t len = strlen(name) + 1; /* a normalized name is never longer */
+		char *key = exact ? NULL : malloc(len);
+		if (key)
+			ds_kernel_name(name, key, len);
+		double v[DF_MAXM] = {(double)k->calls, (double)k->total};
+		if ((!exact && !key) || df_add(t, side, exact ? name : key, v))
+			rc = err_set(e, ERR_NOMEM, o->t->path, -1, "out of memory");
+		free(key);
+	}
+	kern_free(&kv);
+	return rc;
+}
+
+static int add_ops(struct df_table *t, int side, const struct optree *o, enum ops_group g,
+		   struct err *e)
+{
+	struct ops_opts oo = {.group = g};
+	struct ops_view ov;
+	int rc = ops_build(o, &oo, &ov, e);
+	if (rc)
+		return rc;
+	for (size_t i = 0; !rc && i < ov.n; i++) {
+		const struct ops_row *r = &ov.rows[i];
+		const char *name = tr_str(o->t, r->name);
+		size_t len = strlen(name) + strlen(ops_shape(&ov, r)) + 4;
+		char *key = malloc(len);
+		if (key)
+			snprintf(key, len, g == OPS_BY_NAME ? "%s" : "%s %s", name,
+				 ops_shape(&ov, r));
+		double v[DF_MAXM] = {(double)r->calls, (double)r->self_device,
+				     (double)r->self_host};
+		if (!key || df_add(t, side, key, v))
+			rc = err_set(e, ERR_NOMEM, o->t->path, -1, "out of memory");
+		free(key);
+	}
+	ops_free(&ov);
+	return rc;
+}
+
+static int add_memory(struct df_table *t, int side, const struct optree *o, struct err *e)
+{
+	struct mem_opts mo = {0};
+	struct memory m;
+	int rc = mem_build(o, &mo, &m, e);
+	if (rc)
+		return rc;
+	for (size_t i = 0; !rc && i < m.ndevs; i++) {
+		const struct mem_device *d = &m.devs[i];
+		double v[DF_MAXM] = {(double)d->peak_allocated, (double)d->peak_reserved};
+		if (df_add(t, side, d->name, v))
+			rc = err_set(e, ERR_NOMEM, o->t->path, -1, "out of memory");
+	}
+	mem_free(&m);
+	return rc;
+}
+
+static int add_comm(struct df_table *t, int side, const struct trace *tr, struct err *e)
+{
+	struct dist_result d;
+	struct dist_opts o = {0};
+	int rc = dist_init(&d, &o, e);
+	if (rc)
+		return rc;
+	if (!(rc = dist_add(&d, tr, "w", NULL, e)) && !(rc = dist_finish(&d, e))) {
+		const struct dist_worker *w = &d.w[0];
+		for (size_t i = 0; !rc && i < w->nops; i++) {
+			const struct dist_op *op = &w->ops[i];
+			double v[DF_MAXM] = {(double)op->calls, (double)op->bytes,
+					     (double)op->latency};
+			if (df_add(t, side, strpool_get(&d.pool, op->name), v))
+				rc = err_set(e, ERR_NOMEM, tr->path, -1, "out of memory");
+		}
+	}
+	dist_free(&d); /* the rows hold copies of the names */
+	return rc;
+}
+
+static int add_gpus(struct df_table *t, int side, const struct trace *tr, const struct st_result *s,
+		    struct err *e)
+{
+	struct gm_result gm;
+	int rc = gm_compute(tr, s->n > 0, s->n ? s->steps[0].start : 0,
+			    s->n ? s->steps[s->n - 1].end : 0, false, &gm, e);
+	if (rc)
+		return rc;
+	char key[32];
+	for (size_t i = 0; !rc && i < gm.n; i++) {
+		const struct gm_gpu *g = &gm.gpus[i];
+		snprintf(key, sizeof key, "GPU%lld", (long long)g->id);
+		double v[DF_MAXM] = {g->has_utilization ? 100 * g->utilization : 0,
+				     g->has_sm_efficiency ? 100 * g->sm_efficiency : 0,
+				     g->has_occupancy ? g->occupancy : 0};
+		if (df_add(t, side, key, v))
+			rc = err_set(e, ERR_NOMEM, tr->path, -1, "out of memory");
+	}
+	gm_free(&gm);
+	return rc;
+}
+
+/* One side's rows of every table. */
+static int add_side(struct diff_res *res, struct view *v, int side, const struct st_result *s,
+		    struct err *e)
+{
+	struct df_table *tab = res->all.tabs;
+	const struct optree *o;
+	int rc = ses_tree(v->ss[side], false, &o, e);
+	if (!rc)
+		rc = add_ops(&tab[T_OPS], side, o, OPS_BY_NAME, e);
+	if (!rc)
+		rc = add_ops(&tab[T_OPS_SHAPE], side, o, OPS_BY_NAME_SHAPE, e);
+	if (!rc)
+		rc = add_kernels(&tab[T_KERNELS], side, o, v->o.diff_exact_names, e);
+	if (!rc)
+		rc = add_memory(&tab[T_MEMORY], side, o, e);
+	if (!rc)
+		rc = add_comm(&tab[T_COMM], side, v->ts[side], e);
+	if (!rc)
+		rc = add_gpus(&tab[T_GPUS], side, v->ts[side], s, e);
+	return rc;
+}
+
+static int diff_compute(struct view *v, const struct view_source *src, struct err *e)
+{
+	(void)src;
+	if (v->nts != 2) /* the front ends check it first */
+		return err_set(e, ERR_USAGE, NULL, -1, "takes 2 traces, BASE and NEW (got %zu)",
+			       v->nts);
+	struct diff_res *res = view_results_new(v, sizeof *res, e);
+	if (!res)
+		return ERR_NOMEM;
+	struct df_all *a = &res->all;
+	a->ntabs = T_N;
+	for (size_t i = 0; i < T_N; i++)
+		a->tabs[i].def = &defs[i];
+	const struct st_result *s[2];
+	int rc = 0;
+	for (int k = 0; k < 2 && !rc; k++) {
+		a->path[k] = v->ts[k]->path;
+		rc = ses_steps(v->ss[k], false, &s[k], e);
+	}
+	for (int k = 0; k < 2 && !rc; k++)
+		rc = add_side(res, v, k, s[k], e);
+	if (rc)
+		return rc;
+	char msg[256];
+	if (df_opts_apply(a, &v->o, msg, sizeof msg))
+		return err_set(e, ERR_USAGE, NULL, -1, "%s", msg);
+	if (compare_steps(a, s))
+		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	for (size_t i = 0; i < T_N; i++)
+		if (df_finish(&a->tabs[i]))
+			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	df_gates_eval(a);
+	return 0;
+}
+
+static void diff_free(struct view *v)
+{
+	struct diff_res *res = v->priv;
+	if (!res)
+		return;
+	for (size_t i = 0; i < T_N; i++)
+		df_table_free(&res->all.tabs[i]);
+	free(res);
+}
+
+static void diff_emit(struct view *v, struct report *r)
+{
+	struct diff_res *res = v->priv;
+	df_emit(&res->all, r, v->o.top);
+}
+
+static bool diff_tripped(const struct view *v)
+{
+	const struct diff_res *res = v->priv;
+	return df_gates_tripped(&res->all);
+}
+
+/* The options alone: every gate and floor must read (before any load). */
+static int diff_check(const struct view_decl *d, struct view_opts *o, enum vo_front f, char *msg,
+		      size_t n)
+{
+	struct df_all *a = calloc(1, sizeof *a);
+	if (!a)
+		return snprintf(msg, n, "out of memory"), -1;
+	a->ntabs = T_N;
+	for (size_t i = 0; i < T_N; i++)
+		a->tabs[i].def = &defs[i];
+	int rc = df_opts_apply(a, o, msg, n);
+	free(a);
+	return rc;
+}
+
+const struct view_decl view_diff_decl = {
+    .kind = VIEW_DIFF,
+    .family = VIEW_FAMILY_TRACE,
+    .name = "diff",
+    .summary = "compare two traces: steps, ops, kernels, memory, gates (exit 1)",
+    .help_head = diff_head,
+    .help_tail = diff_tail,
+    .operands = " \\fIBASE\\fP \\fINEW\\fP",
+    .opts = diff_opts,
+    .nopts = VIEW_NC(diff_opts),
+    .flags = VIEW_MANY,
+    .ntraces = 2,
+    .check = diff_check,
+    .compute = diff_compute,
+    .emit = diff_emit,
+    .free = diff_free,
+    .tripped = diff_tripped,
+};

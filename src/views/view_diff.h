@@ -1,0 +1,141 @@
+/* view_diff: the tables of `gpuprof diff BASE NEW` (views/view_diff*.c
+ * only): rows of two runs matched by key, their deltas and verdicts, and
+ * the gates (--fail-if) evaluated on them.
+ *
+ * Every compared table but the steps is one struct df_table: a row per key
+ * seen on either side, a few additive or maximal metrics per side (as
+ * doubles: durations in ns, bytes, counts, fractions), sorted by the
+ * absolute delta of its primary metric, largest first. The steps table
+ * keeps per-step samples and the Mann-Whitney verdict (tbprof/diffstat.h).
+ *
+ * Owns its rows and keys. Private to src/views (view_diff.c computes,
+ * view_diff_emit.c writes, view_diff_gate.c parses and evaluates gates);
+ * depends on report/ and tbprof/ only.
+ */
+#ifndef GP_VIEWS_VIEW_DIFF_H
+#define GP_VIEWS_VIEW_DIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/report.h"
+#include "tbprof/steps.h"
+
+#define DF_MAXM 4	      /* metrics of one table */
+#define DF_ALPHA 0.05	      /* significance level of the steps' test */
+#define DF_MIN_EFFECT_PCT 1.0 /* least |delta| of a verdict, % of the base mean */
+#define DF_GATES_MAX 32	      /* --fail-if expressions */
+#define DF_MD_TOP_DEFAULT 5   /* rows per list in the markdown report */
+
+enum df_merge { DF_SUM, DF_MAX, DF_MEAN }; /* DF_MEAN: metric 1 / metric 0 after merging */
+
+struct df_metric {
+	const char *key;   /* "total_ns": base_total_ns, new_total_ns, delta_total_ns */
+	const char *title; /* "Total" */
+	enum rep_type type;
+	enum df_merge merge;
+};
+
+struct df_def {
+	const char *name;      /* table name; gates name it (and its singular) */
+	const char *singular;  /* "kernel" */
+	const char *title;     /* "Kernels" */
+	const char *key_col;   /* "name" */
+	const char *key_title; /* "Name" */
+	const struct df_metric *m;
+	int nm;
+	int primary; /* the metric rows are sorted by */
+};
+
+struct df_row {
+	char *key;
+	bool in[2];	      /* seen in base, new */
+	double v[2][DF_MAXM]; /* per side */
+};
+
+struct df_table {
+	const struct df_def *def;
+	struct df_row *rows;
+	size_t n, cap;
+};
+
+/* Adds side's (0 base, 1 new) values of key (copied) to t; rows of one key
+ * are merged by df_finish. 0 or -1 (out of memory). */
+int df_add(struct df_table *t, int side, const char *key, const double *v);
+/* Merges rows of one key (metrics by their merge rule) and sorts by the
+ * absolute delta of the primary metric, largest first, then by key. */
+int df_finish(struct df_table *t);
+void df_table_free(struct df_table *t);
+double df_delta(const struct df_row *r, int m);
+/* "added", "removed", "same", "increase" or "decrease" (primary metric). */
+const char *df_status(const struct df_table *t, const struct df_row *r);
+
+/* One part of the steps (total first) on both sides. */
+struct df_part {
+	enum st_part part;
+	size_t n[2];
+	double mean[2], median[2], iqr[2]; /* ns; iqr = q3 - q1 */
+	bool tested;			   /* both sides have a sample */
+	double u, p;			   /* U of base; two-sided p */
+	bool exact;
+	const char *verdict; /* same, noise, regression, improvement */
+};
+
+/* What a gate compares. */
+enum df_unit { DF_UNIT_PCT, DF_UNIT_NS, DF_UNIT_BYTES, DF_UNIT_COUNT };
+
+struct df_gate {
+	const char *expr; /* as given */
+	char table[32];	  /* df_def name or singular, or "steps" */
+	char filter[128]; /* [text] ("" = every row) */
+	char metric[48];  /* metric key, e.g. "total_ns" */
+	bool less;	  /* '<' (else '>') */
+	double threshold; /* % or the unit's base (ns, bytes, count) */
+	enum df_unit unit;
+	enum df_unit metric_unit; /* the metric's (set when evaluated) */
+	/* evaluated: */
+	bool tripped;
+	char row[256];			     /* the worst row ("" none) */
+	double base, new_v, delta, observed; /* observed: delta or % of base */
+	bool has_row;
+	bool noise; /* the row is a steps row whose change is noise: no trip */
+};
+
+/* Parses expr into g (table and metric names checked by df_gate_check);
+ * -1 with msg "byte N: expected ..." when it does not read. */
+int df_gate_parse(const char *expr, struct df_gate *g, char *msg, size_t n);
+
+/* The whole comparison, what emit and the gates read. */
+struct df_all {
+	const char *path[2];
+	struct df_part parts[ST_NPARTS];
+	size_t nparts; /* shown parts, total first */
+	struct df_table tabs[7];
+	size_t ntabs;
+	struct df_gate gates[DF_GATES_MAX];
+	size_t ngates;
+	double floor[4]; /* --min-abs per enum df_unit (ns, bytes, count; 0 none) */
+	bool exact_names;
+};
+
+/* The table named name (or its singular), NULL when none. */
+struct df_table *df_find(struct df_all *a, const char *name);
+/* Checks gate g against a's tables ("unknown table 'x' (steps, ops, ...)");
+ * 0 or -1 with msg. */
+int df_gate_check(const struct df_all *a, const struct df_gate *g, char *msg, size_t n);
+/* Evaluates every gate of a. */
+void df_gates_eval(struct df_all *a);
+bool df_gates_tripped(const struct df_all *a);
+
+/* The compared tables but the steps, in a's order. */
+const struct df_def *df_defs(size_t *n);
+struct view_opts;
+/* Parses o's --fail-if and --min-abs into a (whose tables are set); 0 or
+ * -1 with msg naming the option. */
+int df_opts_apply(struct df_all *a, const struct view_opts *o, char *msg, size_t n);
+
+/* Writes a's tables (markdown: the compact report) into r. */
+void df_emit(const struct df_all *a, struct report *r, size_t top);
+
+#endif

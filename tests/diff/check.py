@@ -1,0 +1,226 @@
+"""Checks of `gpuprof diff` against values computed here independently:
+
+- identical inputs: every delta 0, every status "same", exit 0;
+- a kernel scaled by synth --scale-kernel: the deltas of each kernel equal
+  the difference of `gpuprof kernels` of each side, computed apart; the
+  scaled kernel's total exactly doubles; gates trip and pass at the exact
+  thresholds, and --min-abs keeps a small row from tripping;
+- a step slowed by synth --slow-step: `gpuprof steps` of each side differ
+  in that step only, by the amount; the delta of the mean, the medians,
+  the Mann-Whitney U and its p-value recomputed here (normal
+  approximation with the tie correction, or the exact distribution by
+  counting arrangements);
+- the tb-profiler samples resnet50_num_workers_0 and _4 from the shared
+  data folder (skipped when absent): the DataLoader part is the largest
+  change of the steps, an improvement;
+- when Debian's python3-scipy is importable by ${PYTHON:-/usr/bin/python3},
+  the p-values against scipy.stats.mannwhitneyu (skipped otherwise).
+
+Usage: check.py GPUPROF SHARED_DATA_DIR. Standard library only. The last
+line is "diff: N passed, N failed".
+"""
+import itertools
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+gp, shared = sys.argv[1], sys.argv[2]
+passed = failed = 0
+
+
+def ok(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL diff: " + what)
+
+
+def run(*args, cwd):
+    p = subprocess.run([gp, "-q", *args], cwd=cwd, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def js(*args, cwd):
+    rc, out, err = run("--format", "json", *args, cwd=cwd)
+    return rc, (json.loads(out) if out else {}), err
+
+
+def mwu(a, b):
+    """U of a and the two-sided p, as docs/diff.md states the test."""
+    n1, n2 = len(a), len(b)
+    vals = sorted(a + b)
+    rank = {}
+    i = 0
+    ties = 0.0
+    while i < len(vals):
+        j = i
+        while j < len(vals) and vals[j] == vals[i]:
+            j += 1
+        rank[vals[i]] = (i + 1 + j) / 2
+        t = j - i
+        ties += t ** 3 - t
+        i = j
+    u1 = sum(rank[x] for x in a) - n1 * (n1 + 1) / 2
+    big = max(u1, n1 * n2 - u1)
+    if ties == 0 and min(n1, n2) < 8:
+        # count the arrangements: U of every choice of a's positions
+        n = n1 + n2
+        total = tail = 0
+        for pos in itertools.combinations(range(n), n1):
+            # pairs a > b: for each a at position p, the b's before it
+            u = sum(p - k for k, p in enumerate(pos))
+            total += 1
+            tail += u >= big - 1e-9
+        return u1, min(1.0, 2 * tail / total), "exact"
+    n = n1 + n2
+    var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)))
+    if var <= 0:
+        return u1, 1.0, "normal"
+    z = (big - n1 * n2 / 2 - 0.5) / math.sqrt(var)
+    return u1, min(1.0, math.erfc(z / math.sqrt(2))), "normal"
+
+
+def per_step(path, cwd):
+    _, d, _ = js("steps", path, cwd=cwd)
+    return [r for r in d["steps"] if r["step"] != "average"]
+
+
+def part_row(d, part):
+    return next(r for r in d["steps"] if r["part"] == part)
+
+
+def scipy_p(a, b, method):
+    py = os.environ.get("PYTHON", "/usr/bin/python3")
+    code = (
+        "import sys,json\n"
+        "from scipy.stats import mannwhitneyu\n"
+        "a,b,m=json.loads(sys.argv[1])\n"
+        "print(mannwhitneyu(a,b,alternative='two-sided',use_continuity=True,"
+        "method=m).pvalue)\n"
+    )
+    try:
+        p = subprocess.run(
+            [py, "-c", code, json.dumps([a, b, "exact" if method == "exact" else "asymptotic"])],
+            capture_output=True,
+            text=True,
+        )
+    except OSError:
+        return None
+    return float(p.stdout) if p.returncode == 0 else None
+
+
+with tempfile.TemporaryDirectory() as t:
+    synth = ["synth", "--model", "tiny", "--steps", "6"]
+    run(*synth, "-o", "a.json", cwd=t)
+    run(*synth, "--scale-kernel", "sgemm=2", "-o", "k.json", cwd=t)
+    run(*synth, "--slow-step", "5=3ms", "-o", "s.json", cwd=t)
+
+    # identical inputs
+    rc, d, _ = js("diff", "a.json", "a.json", cwd=t)
+    ok(rc == 0, "identical inputs: exit %d, want 0" % rc)
+    zero = all(
+        v == 0
+        for tab in d.values()
+        if isinstance(tab, list)
+        for row in tab
+        for k, v in row.items()
+        if k.startswith("delta_") and v is not None
+    )
+    ok(zero, "identical inputs: a delta is not 0")
+    ok(all(r["status"] == "same" for r in d["kernels"] + d["ops"]), "identical: a row is not same")
+    ok(all(r["verdict"] == "same" for r in d["steps"]), "identical: a step part is not same")
+
+    # a scaled kernel, against `gpuprof kernels` of each side
+    kb = {r["name"]: r for r in js("kernels", "a.json", cwd=t)[1]["kernels"]}
+    kn = {r["name"]: r for r in js("kernels", "k.json", cwd=t)[1]["kernels"]}
+    rc, d, _ = js("diff", "--exact-names", "a.json", "k.json", cwd=t)
+    rows = {r["name"]: r for r in d["kernels"]}
+    ok(set(rows) == set(kb) == set(kn), "scaled: kernel names differ from gpuprof kernels")
+    for name, r in rows.items():
+        want = kn[name]["total_ns"] - kb[name]["total_ns"]
+        ok(r["delta_total_ns"] == want, "scaled: %s delta %s, want %s" % (name, r["delta_total_ns"], want))
+        if "sgemm" in name:
+            ok(kn[name]["total_ns"] == 2 * kb[name]["total_ns"], "scaled: %s did not double" % name)
+        else:
+            ok(want == 0, "scaled: %s changed by %d" % (name, want))
+    sg = next(r for n, r in rows.items() if "sgemm" in n)
+    ok(d["kernels"][0] is not None and "sgemm" in d["kernels"][0]["name"], "scaled: sgemm is not the top row")
+    dt = sg["delta_total_ns"]
+    for gate, want in [
+        ("kernel[sgemm].total_ns>+99.9%", 1),
+        ("kernel[sgemm].total_ns>+100%", 0),
+        ("kernel[sgemm].total_ns>+%dns" % (dt - 1), 1),
+        ("kernel[sgemm].total_ns>+%dns" % dt, 0),
+        ("kernels.calls>+0", 0),
+        ("kernel[nosuch].total_ns>+0%", 0),
+    ]:
+        rc, g, _ = js("diff", "--fail-if", gate, "a.json", "k.json", cwd=t)
+        ok(rc == want, "gate %s: exit %d, want %d" % (gate, rc, want))
+        ok(g["gates"][0]["verdict"] == ("tripped" if want else g["gates"][0]["verdict"]), "gate %s: verdict" % gate)
+    floor_us = dt // 1000
+    rc, _, _ = run("diff", "--min-abs", "%dus" % (floor_us + 1), "--fail-if", "kernels.total_ns>+50%", "a.json", "k.json", cwd=t)
+    ok(rc == 0, "--min-abs above the delta: exit %d, want 0" % rc)
+    rc, _, _ = run("diff", "--min-abs", "%dus" % floor_us, "--fail-if", "kernels.total_ns>+50%", "a.json", "k.json", cwd=t)
+    ok(rc == 1, "--min-abs under the delta: exit %d, want 1" % rc)
+
+    # a slowed step, against `gpuprof steps` of each side
+    sb, sn = per_step("a.json", t), per_step("s.json", t)
+    diffs = [(a["step"], b["total_ns"] - a["total_ns"]) for a, b in zip(sb, sn)]
+    ok(diffs == [(s, 3000000 if s == "5" else 0) for s, _ in diffs], "slowed: steps differ as %s" % diffs)
+    rc, d, _ = js("diff", "a.json", "s.json", cwd=t)
+    tot = part_row(d, "total")
+    a = [r["total_ns"] for r in sb]
+    b = [r["total_ns"] for r in sn]
+    ok(tot["delta_mean_ns"] == 500000, "slowed: delta mean %s, want 3 ms / 6" % tot["delta_mean_ns"])
+    u, p, how = mwu(a, b)
+    ok(tot["test"] == how and abs(tot["u"] - u) < 1e-9, "slowed: U %s (%s), want %s (%s)" % (tot["u"], tot["test"], u, how))
+    ok(abs(tot["p_value"] - p) < 1e-12, "slowed: p %s, want %s" % (tot["p_value"], p))
+    ok(tot["verdict"] == "noise", "slowed: one step of six slower is %s, want noise" % tot["verdict"])
+    srt = sorted(a)
+    ok(tot["base_median_ns"] == round((srt[2] + srt[3]) / 2), "slowed: base median")
+    checks = [(a, b, tot)]
+
+    # every step part of a pair of different seeds against this U test
+    run(*synth, "--seed", "7", "-o", "c.json", cwd=t)
+    sc = per_step("c.json", t)
+    rc, d, _ = js("diff", "a.json", "c.json", cwd=t)
+    for r in d["steps"]:
+        key = r["part"] + "_ns"
+        x, y = [s[key] for s in sb], [s[key] for s in sc]
+        u, p, how = mwu(x, y)
+        ok(r["test"] == how and abs(r["u"] - u) < 1e-9 and abs(r["p_value"] - p) < 1e-12,
+           "seeds: %s U %s p %s (%s), want %s %s (%s)" % (r["part"], r["u"], r["p_value"], r["test"], u, p, how))
+        checks.append((x, y, r))
+
+    # the real pair: DataLoader first
+    base = os.path.join(shared, "torch/tb_plugin_samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz")
+    new = os.path.join(shared, "torch/tb_plugin_samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz")
+    if os.path.exists(base) and os.path.exists(new):
+        rc, d, _ = js("diff", base, new, cwd=t)
+        parts = d["steps"]
+        ok(parts[0]["part"] == "total" and parts[1]["part"] == "dataloader", "resnet: top change %s, want dataloader" % parts[1]["part"])
+        ok(parts[1]["verdict"] == "improvement", "resnet: dataloader is %s" % parts[1]["verdict"])
+        ok(max(abs(r["delta_mean_ns"]) for r in parts[1:]) == abs(parts[1]["delta_mean_ns"]), "resnet: dataloader is not the largest delta")
+        x = [s["dataloader_ns"] for s in per_step(base, t)]
+        y = [s["dataloader_ns"] for s in per_step(new, t)]
+        u, p, how = mwu(x, y)
+        ok(abs(parts[1]["p_value"] - p) < 1e-12, "resnet: dataloader p %s, want %s" % (parts[1]["p_value"], p))
+        checks.append((x, y, parts[1]))
+    else:
+        print("diff: skipped the resnet50_num_workers pair: not in %s" % shared)
+
+    # scipy, when Debian's has it
+    if scipy_p([1, 2], [3, 4], "exact") is None:
+        print("skip diff: scipy: ${PYTHON:-/usr/bin/python3} has no scipy (Debian package python3-scipy)")
+    else:
+        for x, y, r in checks:
+            sp = scipy_p(x, y, r["test"])
+            ok(sp is not None and abs(sp - r["p_value"]) < 1e-9, "scipy: %s p %s, scipy %s" % (r["part"], r["p_value"], sp))
+
+print("diff: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
