@@ -90,6 +90,13 @@ const struct vo cmd_dist_opts[] = {
 };
 const size_t cmd_dist_nopts = sizeof cmd_dist_opts / sizeof cmd_dist_opts[0];
 
+/* app_emit_fn of the distributed view. */
+static int emit_dist(void *ctx, struct report *r, FILE *out)
+{
+	(void)out;
+	return dist_view_emit(r, ctx);
+}
+
 int cmd_dist(struct app *app, int argc, char **argv)
 {
 	struct dist_opts o = {0};
@@ -135,7 +142,9 @@ int cmd_dist(struct app *app, int argc, char **argv)
 	free(paths);
 	if (!rc && dist_finish(&d, &e))
 		rc = app_fail(app, &e);
-	if (!rc) {
+	if (!rc && app_tables_wanted(app)) {
+		rc = app_write_tables(app, "dist", emit_dist, &d);
+	} else if (!rc) {
 		if ((rc = app_out_open(app, &e)) == 0) {
 			struct report *r = rep_open(app->out, app->format);
 			bool ok = r && dist_view_emit(r, &d) == 0;

@@ -94,8 +94,8 @@ static void cmd_list_init(struct cmd_list *l)
 }
 
 const char *const cli_global_options[] = {
-    "--format", "--output",	"-o",	  "--quiet", "-q",	  "--strict", "--step",
-    "--range",	"--max-memory", "--help", "-h",	     "--version", NULL,
+    "--format", "--output",	"-o",	   "--quiet", "-q", "--strict",	 "--step",
+    "--range",	"--max-memory", "--table", "--help",  "-h", "--version", NULL,
 };
 
 static const char *cmd_summary_of(const struct cmd *c)
@@ -121,7 +121,8 @@ static void print_cmd_help(const struct cmd *c)
 static const char global_help[] =
     "Global options (accepted before or after the command):\n"
     "  --format table|csv|json  output format (default: table)\n"
-    "  -o, --output FILE        write to FILE atomically (temp file + rename); '-' = stdout\n"
+    "  -o, --output FILE        write to FILE atomically (temp file + rename); '-' = stdout;\n"
+    "                           a folder (DIR/) with --format csv: DIR/NAME.csv per table\n"
     "  -q, --quiet              no progress indicator, no anomaly notes on stderr\n"
     "      --strict             treat input anomalies as errors (exit 2)\n"
     "      --step N|A-B         trace commands: analyse only step N (ProfilerStep#N,\n"
@@ -131,6 +132,8 @@ static const char global_help[] =
     "      --max-memory SIZE    the most one loaded trace may hold (its tables and\n"
     "                           strings), bytes or with K, M, G (default: half of\n"
     "                           the physical memory); a larger trace fails (exit 2)\n"
+    "      --table NAME         only the table NAME of the command's tables (CSV: plain,\n"
+    "                           no '# name' lines; JSON: the bare array of its rows)\n"
     "  -h, --help               help for the tool or a command\n"
     "      --version            version and build details\n"
     "\n"
@@ -229,6 +232,8 @@ static int set_global(struct app *app, char which, const char *val)
 		app->range = val;
 	} else if (which == 'o') {
 		app->output = val;
+	} else if (which == 't') {
+		app->table = val;
 	} else if (which == 'm') {
 		if (app_parse_size(val, &app->max_memory) || !app->max_memory) {
 			fprintf(stderr,
@@ -246,14 +251,14 @@ static int set_global(struct app *app, char which, const char *val)
 }
 
 /* Which global option with a value a is ('f'ormat, 'o'utput, 's'tep,
- * 'r'ange, 'm'ax-memory; 0: none) and, for --name=value, its value. */
+ * 'r'ange, 'm'ax-memory, 't'able; 0: none) and, for --name=value, its value. */
 static char global_with_value(const char *a, const char **val)
 {
 	static const struct {
 		const char *name;
 		char which;
-	} g[] = {{"--format", 'f'}, {"--output", 'o'}, {"-o", 'o'},
-		 {"--step", 's'},   {"--range", 'r'},  {"--max-memory", 'm'}};
+	} g[] = {{"--format", 'f'}, {"--output", 'o'},	   {"-o", 'o'},	    {"--step", 's'},
+		 {"--range", 'r'},  {"--max-memory", 'm'}, {"--table", 't'}};
 	*val = NULL;
 	for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
 		size_t n = strlen(g[k].name);
@@ -382,6 +387,14 @@ int main(int argc, char **argv)
 			fputs(global_help, stdout);
 			return 0;
 		}
+	}
+	bool tables = c->is_view || c->run == cmd_dist || c->run == cmd_ncu || c->run == cmd_nsys;
+	if (app.table && !tables) {
+		fprintf(stderr,
+			"gpuprof: %s: --table picks a table of a command that writes tables\n"
+			"Try 'gpuprof %s --help'.\n",
+			name, name);
+		return 2;
 	}
 	if (c->is_view)
 		return app_cmd_view(&app, view_get(c->view), argc - 1, argv + 1);

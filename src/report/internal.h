@@ -70,11 +70,21 @@ struct report {
 	bool holding;
 	char *first_name;
 	struct rep_buf held;
+	/* rep_only: the block to keep (owned), and whether the open block is
+	 * one dropped. */
+	char *only;
+	bool skip;
+	/* rep_open_names: the names of the blocks begun (owned). */
+	bool names_only;
+	VEC(char *) names;
+	/* JSON: the "columns" member, built as tables begin. */
+	struct rep_buf colmap;
 };
 
 extern const struct rep_sink rep_sink_text;
 extern const struct rep_sink rep_sink_csv;
 extern const struct rep_sink rep_sink_json;
+extern const struct rep_sink rep_sink_none; /* rep_open_names: writes nothing */
 
 /* Appends n bytes of s / a NUL-terminated string / one byte / printf output.
  * Return 0, or -1 when realloc fails or the buffer would pass REP_MAX_BUF. */

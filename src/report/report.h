@@ -9,7 +9,9 @@
  * or JSON objects.
  *
  * JSON output is one object: {"<table name>": [ {..row..}, ... ],
- * "<section name>": { "key": value, ... }, ...} in the order emitted.
+ * "<section name>": { "key": value, ... }, ...} in the order emitted, then
+ * a last member "columns": {"<table name>": ["key", ...], ...}, the column
+ * keys of every table in their order, so an empty table keeps its columns.
  * CSV output: each table is a header line plus rows; when a report holds
  * more than one table/section, each is preceded by a line "# <name>" and
  * separated by a blank line. Doubles in CSV/JSON take the shortest form that
@@ -65,6 +67,20 @@ int rep_kv_begin(struct report *r, const char *name, const char *title);
 int rep_kv(struct report *r, const char *key, const char *title, enum rep_type type,
 	   struct rep_val v);
 int rep_kv_end(struct report *r);
+/* Writes only the block named name: the others are
+ * accepted and dropped. The kept block is written as a report of that block
+ * alone: text, its table; CSV, its header and rows with no "# name" line;
+ * JSON, a table as the bare array of its rows, a section as the bare
+ * object (no "columns" member). Call before the first block. */
+int rep_only(struct report *r, const char *name);
+
+/* A report that writes nothing and keeps the names of its blocks, in the
+ * order begun (for a front end that lists or splits a command's tables). */
+struct report *rep_open_names(void);
+/* The names of the blocks begun so far (valid until rep_close); *n their
+ * number. */
+const char *const *rep_names(const struct report *r, size_t *n);
+
 /* Finishes the document (closing brace for JSON) and frees r. Returns -1 if
  * any write failed (the FILE* error flag is checked). */
 int rep_close(struct report *r);
