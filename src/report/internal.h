@@ -99,7 +99,7 @@ void rep_buf_free(struct rep_buf *b);
 bool rep_fmt_double(char *buf, double d);
 
 /* Appends the raw (CSV/JSON) form of a number type (INT, DUR_NS, BYTES,
- * FLOAT, PCT); a non-finite double appends nonfinite instead. */
+ * FLOAT, PCT, FDUR_NS); a non-finite double appends nonfinite instead. */
 int rep_put_number(struct rep_buf *b, enum rep_type t, struct rep_val v, const char *nonfinite);
 
 /* True when v prints as null: flagged, or a string type without a string. */
@@ -111,7 +111,8 @@ static inline bool rep_is_null(enum rep_type t, struct rep_val v)
 /* True for the types printed as numbers (right-aligned in text tables). */
 static inline bool rep_is_number(enum rep_type t)
 {
-	return t == REP_INT || t == REP_FLOAT || t == REP_DUR_NS || t == REP_BYTES || t == REP_PCT;
+	return t == REP_INT || t == REP_FLOAT || t == REP_DUR_NS || t == REP_BYTES || t == REP_PCT ||
+	       t == REP_FDUR_NS;
 }
 
 #endif

@@ -102,6 +102,7 @@ int rep_put_number(struct rep_buf *b, enum rep_type t, struct rep_val v, const c
 		return rep_buf_printf(b, "%" PRId64, v.i);
 	case REP_FLOAT:
 	case REP_PCT:
+	case REP_FDUR_NS:
 		return rep_buf_adds(b, rep_fmt_double(tmp, v.f) ? tmp : nonfinite);
 	case REP_STR:
 	case REP_BOOL:

@@ -40,6 +40,9 @@ enum rep_type {
 	REP_BYTES,  /* int64 bytes: raw in CSV/JSON, "1.50 GiB" in text */
 	REP_BOOL,   /* true/false */
 	REP_PCT,    /* double percent 0..100: raw in CSV/JSON, "12.34 %" in text */
+	REP_FDUR_NS, /* double nanoseconds (a mean, a median): shortest exact
+			round-trip in CSV/JSON, "1.234 ms" in text (as REP_DUR_NS,
+			rounded to the ns; non-finite: "-") */
 };
 
 struct rep_col {

@@ -6,11 +6,11 @@
 
 #define STAT_COLS(count_key, count_title)                                                          \
 	{"time_pct", "Time", REP_PCT}, {"total_ns", "Total", REP_DUR_NS},                          \
-	    {count_key, count_title, REP_INT}, {"avg_ns", "Avg", REP_FLOAT},                       \
-	    {"med_ns", "Med", REP_FLOAT}, {"min_ns", "Min", REP_DUR_NS},                           \
+	    {count_key, count_title, REP_INT}, {"avg_ns", "Avg", REP_FDUR_NS},                       \
+	    {"med_ns", "Med", REP_FDUR_NS}, {"min_ns", "Min", REP_DUR_NS},                           \
 	    {"max_ns", "Max", REP_DUR_NS},                                                         \
 	{                                                                                          \
-		"stddev_ns", "StdDev", REP_FLOAT                                                   \
+		"stddev_ns", "StdDev", REP_FDUR_NS                                                   \
 	}
 #define STAT_VALS(r)                                                                               \
 	rep_f((r)->pct), rep_i((r)->total_ns), rep_i((r)->instances), rep_f((r)->avg_ns),          \
