@@ -12,7 +12,7 @@ PKGS="make gcc pkg-config zlib1g-dev libisal-dev libsqlite3-dev libyaml-dev libm
 # the layer check), sqlite3 (tiny Nsight Systems exports made by the
 # tests), curl (the server's API tests), chromium (the viewer's browser
 # tests, driven from node by playwright-core: tests/web, `npm ci` there).
-TEST_PKGS="clang clang-format python3 sqlite3 protobuf-compiler golang-go curl chromium"
+TEST_PKGS="clang clang-format python3 sqlite3 protobuf-compiler golang-go curl chromium python3-pandas python3-jsonschema"
 missing=""
 # node and npm may come from elsewhere (nvm, NodeSource): Debian's only if absent
 command -v node >/dev/null 2>&1 || missing="$missing nodejs"

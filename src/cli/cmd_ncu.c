@@ -194,7 +194,7 @@ static int parse_opts(struct app *app, int argc, char **argv, struct view_opts *
 		return app_usage(app, "ncu", "no REPORT given");
 	if ((*d)->check(*d, o, VO_CLI, msg, sizeof msg))
 		return app_usage(app, "ncu", "%s", msg);
-	o->ncu.json = app->format == REP_JSON;
+	o->ncu.json = app->format == REP_JSON || app->format == REP_SCHEMA;
 	return 0;
 }
 

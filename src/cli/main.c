@@ -217,6 +217,8 @@ static int parse_format(const char *s, enum rep_format *f)
 		*f = REP_CSV;
 	else if (!strcmp(s, "json"))
 		*f = REP_JSON;
+	else if (!strcmp(s, "schema")) /* hidden: tools/gen-schemas.py */
+		*f = REP_SCHEMA;
 	else
 		return -1;
 	return 0;

@@ -284,10 +284,11 @@ const struct rep_sink rep_sink_none = {
 
 struct report *rep_open(FILE *out, enum rep_format fmt)
 {
-	const struct rep_sink *sink = fmt == REP_TABLE	? &rep_sink_text
-				      : fmt == REP_CSV	? &rep_sink_csv
-				      : fmt == REP_JSON ? &rep_sink_json
-							: NULL;
+	const struct rep_sink *sink = fmt == REP_TABLE	  ? &rep_sink_text
+				      : fmt == REP_CSV	  ? &rep_sink_csv
+				      : fmt == REP_JSON	  ? &rep_sink_json
+				      : fmt == REP_SCHEMA ? &rep_sink_schema
+							  : NULL;
 	if (!out || !sink)
 		return NULL;
 	struct report *r = calloc(1, sizeof *r);
@@ -401,6 +402,7 @@ int rep_close(struct report *r)
 	vec_free(r->names);
 	free(r->only);
 	rep_buf_free(&r->colmap);
+	rep_buf_free(&r->tables);
 	rep_buf_free(&r->line);
 	rep_buf_free(&r->cells);
 	vec_free(r->offs);

@@ -30,16 +30,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum rep_format { REP_TABLE, REP_CSV, REP_JSON };
+/* REP_SCHEMA: the JSON Schema of the document REP_JSON writes for the same
+ * calls, from the declarations alone (report_schema.c; for
+ * tools/gen-schemas.py and docs/schemas/). */
+enum rep_format { REP_TABLE, REP_CSV, REP_JSON, REP_SCHEMA };
 
 enum rep_type {
-	REP_STR,    /* text */
-	REP_INT,    /* int64 */
-	REP_FLOAT,  /* double: %.6g in text, shortest exact round-trip in CSV/JSON */
-	REP_DUR_NS, /* int64 nanoseconds: raw in CSV/JSON, "1.234 ms" in text */
-	REP_BYTES,  /* int64 bytes: raw in CSV/JSON, "1.50 GiB" in text */
-	REP_BOOL,   /* true/false */
-	REP_PCT,    /* double percent 0..100: raw in CSV/JSON, "12.34 %" in text */
+	REP_STR,     /* text */
+	REP_INT,     /* int64 */
+	REP_FLOAT,   /* double: %.6g in text, shortest exact round-trip in CSV/JSON */
+	REP_DUR_NS,  /* int64 nanoseconds: raw in CSV/JSON, "1.234 ms" in text */
+	REP_BYTES,   /* int64 bytes: raw in CSV/JSON, "1.50 GiB" in text */
+	REP_BOOL,    /* true/false */
+	REP_PCT,     /* double percent 0..100: raw in CSV/JSON, "12.34 %" in text */
 	REP_FDUR_NS, /* double nanoseconds (a mean, a median): shortest exact
 			round-trip in CSV/JSON, "1.234 ms" in text (as REP_DUR_NS,
 			rounded to the ns; non-finite: "-") */

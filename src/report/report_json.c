@@ -245,6 +245,11 @@ static int json_close(struct report *r)
 	return 0;
 }
 
+int rep_json_quote(struct rep_buf *b, const char *s)
+{
+	return put_string(b, s);
+}
+
 const struct rep_sink rep_sink_json = {
     .table_begin = json_table_begin,
     .row = json_row,
