@@ -647,7 +647,8 @@ void test_report_fdur(struct t *t)
 	static const struct rep_col cols[] = {{"total_ns", "Total", REP_DUR_NS},
 					      {"avg_ns", "Avg", REP_FDUR_NS}};
 	static const char *const want[] = {
-	    "    Total        Avg\n15.319 ms  15.319 ms\n     2 ns       1 ns\n     3 ns          -\n",
+	    "    Total        Avg\n15.319 ms  15.319 ms\n     2 ns       1 ns\n     3 ns          "
+	    "-\n",
 	    "total_ns,avg_ns\n15319000,15319498.5\n2,0.5\n3,\n",
 	};
 	for (int f = REP_TABLE; f <= REP_CSV; f++) {
