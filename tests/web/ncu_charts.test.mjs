@@ -116,7 +116,7 @@ test('the tiny report: SOL bar, no-data note, rules by speedup and hint links', 
 		assert.equal(got.length, 1);
 		assert.equal(got[0]['data-metric'], sm.metric);
 		assert.equal(Number(got[0]['data-value']), 12.3456); // the value mkreport.py writes
-		close2(Number(got[0]['data-value']), sm.value, 'SM %');
+		close2(Number(got[0]['data-value']), sm.text, 'SM %');
 		assert.equal(Number(got[0].width), (12.3456 / 100) * BAR_W);
 		assert.equal(got[0]['data-label'], 'SM [%]'); // the bar chart's own label
 		// the report has no memory throughput: said, not drawn
