@@ -233,8 +233,8 @@ install: $(INSTALL_BIN) completions
 
 uninstall:
 	rm -f $(INSTALLED:%=$(DESTDIR)%)
-	-rmdir $(sort $(filter-out $(DESTDIR)$(DOCDIR)/,$(dir $(DOC_FILES:%=$(DESTDIR)$(DOCDIR)/%)))) \
-	  $(DESTDIR)$(DOCDIR) 2>/dev/null
+	-printf '%s\n' $(sort $(filter-out $(DESTDIR)$(DOCDIR)/,$(dir $(DOC_FILES:%=$(DESTDIR)$(DOCDIR)/%)))) | \
+	  sort -r | xargs rmdir 2>/dev/null; rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null; true
 
 # build/gpuprof_VERSION_ARCH.deb: the install tree under /usr, packaged by
 # tools/deb.sh (man page gzipped, copyright, Depends from dpkg-shlibdeps)

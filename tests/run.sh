@@ -46,6 +46,8 @@ stage nsys sh tests/nsys/check.sh
 stage server sh tests/server/check.sh
 stage pkg sh tests/pkg/run.sh
 stage hostile sh tests/hostile/run.sh
+stage schemas sh tests/schemas/run.sh
+stage pandas sh tests/pandas/run.sh
 stage web sh tests/web/run.sh
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

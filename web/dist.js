@@ -171,7 +171,6 @@ export async function renderDist(api, files, s, writeHash, section) {
 			search: workersTable,
 		};
 	}
-	const avg = (rows) => rows.filter((r) => r.step === 'average');
 	const workers = d.workers.map((w) => w.worker);
 	const cw = workers.includes(s.cw) ? s.cw : '';
 	const pick = el('select', { title: 'Worker' }, el('option', { value: '', textContent: 'All workers' }),
@@ -185,7 +184,7 @@ export async function renderDist(api, files, s, writeHash, section) {
 		'dist-workers': workersTable,
 		'dist-gpus': table('dist-gpus', d.gpus),
 	};
-	const overlapAvg = avg(d.overlap), waitAvg = avg(d.waittime);
+	const overlapAvg = d.overlap_average || [], waitAvg = d.waittime_average || [];
 	return {
 		kids: [tools, ...(selNote ? [selNote] : []),
 			section(`Computation/communication overview: the average step of ${workers.length} workers (${d.distributed.mode} mode)`,

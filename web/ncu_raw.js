@@ -1,9 +1,10 @@
 // ncu_raw: the "Raw metrics" tab of the Nsight Compute page: every metric
 // of the selected kernel, as `gpuprof ncu raw --id N --format json` lists
 // it (GET /api/file/ID/ncu/raw?id=N&print_units=auto|base): metric, unit,
-// value (ncu's text for that unit choice), instance count and description,
-// in the virtual searchable sortable table of table.js with its CSV
-// button. Values are the server's text: they sort as text.
+// value (ncu's text for that unit choice: the row's text), instance count
+// and description (the document's metric_descriptions), in the virtual
+// searchable sortable table of table.js with its CSV button. Values are
+// the server's text: they sort as text.
 //
 // State in the hash, beside ncu.js's: tab=raw (this tab instead of a
 // section), units=base (default auto, as ncu), rq (search), rsort, rdir
@@ -12,13 +13,16 @@
 import { dataTable } from './table.js';
 import { el } from './dom.js';
 
-export const RAW_COLUMNS = ['metric', 'unit', 'value', 'instances', 'description'];
 
 const now = () => Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
 
-// The rows of the table from the API's rows (one kernel's).
-export function rawRows(metrics) {
-	return metrics.map((r) => Object.fromEntries(RAW_COLUMNS.map((c) => [c, r[c] ?? null])));
+// The rows of the table from the API's document (one kernel's).
+export function rawRows(d) {
+	const desc = new Map((d.metric_descriptions || []).map((r) => [r.metric, r.description]));
+	return d.metrics.map((r) => ({
+		metric: r.metric, unit: r.unit ?? null, value: r.text ?? null, instances: r.instances ?? null,
+		description: desc.get(r.metric) ?? null,
+	}));
 }
 
 // The tab's content for kernel kid of file id; s: the hash state.
@@ -30,7 +34,7 @@ export async function rawMetricsTab(api, id, kid, s, writeHash) {
 		el('option', { value: 'base', textContent: 'base', selected: units === 'base' }));
 	sel.addEventListener('change', () => writeHash({ ...now(), units: sel.value === 'base' ? 'base' : '' }, false));
 	const table = dataTable({
-		name: 'ncu-raw', rows: rawRows(d.metrics), tools: [el('label', {}, 'Units ', sel)],
+		name: 'ncu-raw', rows: rawRows(d), tools: [el('label', {}, 'Units ', sel)],
 		state: { sort: s.rsort || '', dir: s.rdir || 'asc', q: s.rq || '' },
 		onState: (t) => writeHash({ ...now(), rsort: t.sort, rdir: t.dir, rq: t.q }),
 	});

@@ -13,8 +13,9 @@
  *
  * Global options (cli_globals) are parsed by main.c before the subcommand sees argv, so
  * every command accepts them in any position: --format, -o/--output,
- * -q/--quiet, --strict, --step, --range, --max-memory (each also as --opt=value, and the
- * short ones as -oFILE, -q bundled before a command's short options).
+ * -q/--quiet, --strict, --step, --range, --max-memory, --table (each also as
+ * --opt=value, and the short ones as -oFILE, -q bundled before a command's
+ * short options).
  */
 #ifndef GP_CLI_H
 #define GP_CLI_H
@@ -41,6 +42,7 @@ struct app {
 	const char *step;	/* --step N or A-B: analyse only those steps */
 	const char *range;	/* --range NAME: only that user annotation's time */
 	uint64_t max_memory;	/* --max-memory: what one loaded trace may hold; 0 = default */
+	const char *table;	/* --table NAME: that table alone; NULL = every table */
 	FILE *out;		/* set by app_out_open */
 	struct outfile of;	/* the file behind -o until committed */
 };
@@ -114,6 +116,19 @@ int app_out_open(struct app *app, struct err *e);
 /* Flushes and, for -o, renames the temp file into place. On failure (or when
  * ok is false) the temp file is removed and the target left untouched. */
 int app_out_close(struct app *app, bool ok, struct err *e);
+/* A command's tables: emits them into r (out: the stream r writes to, NULL
+ * when r only collects the tables' names); 0 or -1 when a write failed. */
+typedef int (*app_emit_fn)(void *ctx, struct report *r, FILE *out);
+/* app_emit_fn of a computed view (a struct view *). */
+int app_emit_view(void *v, struct report *r, FILE *out);
+/* Whether --table or -o DIR/ asks for tables one by one (tables.c). */
+bool app_tables_wanted(const struct app *app);
+/* Whether -o names a folder: it ends in '/' or is an existing directory. */
+bool app_out_is_dir(const struct app *app);
+/* Writes the tables of cmd that --table and -o DIR/ pick (--table: that one
+ * to the output, or to DIR/NAME.csv; -o DIR/ alone: every table to
+ * DIR/NAME.csv). Prints any error; returns the exit status. */
+int app_write_tables(struct app *app, const char *cmd, app_emit_fn emit, void *ctx);
 /* Prints "gpuprof: error: ..." for e and returns its exit code. */
 int app_fail(struct app *app, const struct err *e);
 /* Prints "gpuprof: NAME: MSG" usage error plus a hint, returns 2. */

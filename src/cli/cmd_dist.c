@@ -25,11 +25,12 @@ const char cmd_dist_help[] =
     "  overlap   per worker and step: computation only (kernels, or CPU ops\n"
     "            when the worker has no kernel), overlap of computation and\n"
     "            communication, communication only, other (the rest of the\n"
-    "            step); then an 'average' row per worker (Σ / steps,\n"
+    "            step).\n"
+    "  overlap_average  per worker: the mean step of overlap (Σ / steps,\n"
     "            truncated toward zero as the plugin's int()).\n"
     "  waittime  per worker and step holding communication: data transfer\n"
-    "            and synchronizing time (step empty: ops in no step); then\n"
-    "            the 'average' row over those steps.\n"
+    "            and synchronizing time (step empty: ops in no step).\n"
+    "  waittime_average  per worker: the mean of waittime over those steps.\n"
     "  commops   per worker and collective name: calls, bytes (input dims x\n"
     "            element size), avg_bytes, latency (merged time of the CPU op\n"
     "            and its kernels), transfer time, and per-call averages\n"
@@ -90,6 +91,13 @@ const struct vo cmd_dist_opts[] = {
 };
 const size_t cmd_dist_nopts = sizeof cmd_dist_opts / sizeof cmd_dist_opts[0];
 
+/* app_emit_fn of the distributed view. */
+static int emit_dist(void *ctx, struct report *r, FILE *out)
+{
+	(void)out;
+	return dist_view_emit(r, ctx);
+}
+
 int cmd_dist(struct app *app, int argc, char **argv)
 {
 	struct dist_opts o = {0};
@@ -135,7 +143,9 @@ int cmd_dist(struct app *app, int argc, char **argv)
 	free(paths);
 	if (!rc && dist_finish(&d, &e))
 		rc = app_fail(app, &e);
-	if (!rc) {
+	if (!rc && app_tables_wanted(app)) {
+		rc = app_write_tables(app, "dist", emit_dist, &d);
+	} else if (!rc) {
 		if ((rc = app_out_open(app, &e)) == 0) {
 			struct report *r = rep_open(app->out, app->format);
 			bool ok = r && dist_view_emit(r, &d) == 0;

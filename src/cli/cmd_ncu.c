@@ -194,8 +194,43 @@ static int parse_opts(struct app *app, int argc, char **argv, struct view_opts *
 		return app_usage(app, "ncu", "no REPORT given");
 	if ((*d)->check(*d, o, VO_CLI, msg, sizeof msg))
 		return app_usage(app, "ncu", "%s", msg);
-	o->ncu.json = app->format == REP_JSON;
+	o->ncu.json = app->format == REP_JSON || app->format == REP_SCHEMA;
 	return 0;
+}
+
+/* The tables of an ncu verb, for app_write_tables. */
+struct ncu_emit {
+	struct view *v;
+	const struct view_decl *d;
+	struct ncu_report *r;
+	const struct view_opts *o;
+	bool csv; /* raw and details: their CSV is ncu's own */
+};
+
+static int emit_ncu(void *ctx, struct report *rp, FILE *out)
+{
+	struct ncu_emit *x = ctx;
+	if (out && x->csv)
+		return x->d->kind == VIEW_NCU_RAW ? do_raw_csv(x->r, &x->o->ncu, out)
+						  : do_details_csv(x->r, &x->o->ncu, out);
+	return app_emit_view(x->v, rp, out);
+}
+
+/* --table / -o DIR/ of view d of r: 0, or the exit status (printed). */
+static int write_tables(struct app *app, const struct view_decl *d, struct ncu_report *r,
+			const struct view_opts *o)
+{
+	struct err e = {0};
+	struct ncu_emit x = {.d = d,
+			     .r = r,
+			     .o = o,
+			     .csv = app->format == REP_CSV &&
+				    (d->kind == VIEW_NCU_RAW || d->kind == VIEW_NCU_DETAILS)};
+	if (view_compute_ncu(d, r, o, &x.v, &e))
+		return app_fail(app, &e);
+	int rc = app_write_tables(app, "ncu", emit_ncu, &x);
+	view_free(x.v);
+	return rc;
 }
 
 /* Writes view d of r to the open output; false when a write failed. */
@@ -236,6 +271,10 @@ int cmd_ncu(struct app *app, int argc, char **argv)
 		goto out;
 	r = in.ncu;
 	in.ncu = NULL; /* ours now */
+	if (app_tables_wanted(app)) {
+		rc = write_tables(app, d, r, &o);
+		goto out;
+	}
 	if ((rc = app_out_open(app, &e))) {
 		rc = app_fail(app, &e);
 		goto out;

@@ -241,6 +241,14 @@ static int sqlite_cmd(struct app *app, int argc, char **argv)
 	rc = nsys_sql_open(path, &s, &e);
 	if (!rc)
 		rc = view_compute_nsys(d, s, path, &o, &v, &e);
+	if (!rc && app_tables_wanted(app)) {
+		int trc = view_json(v) ? usage(app, "steps writes one document (analysis.json), "
+						    "not tables: --table and -o DIR/ do not apply")
+				       : app_write_tables(app, "nsys", app_emit_view, v);
+		view_free(v);
+		nsys_sql_close(s);
+		return trc;
+	}
 	if (!rc)
 		rc = app_out_open(app, &e);
 	if (!rc) {
@@ -260,7 +268,9 @@ int cmd_nsys(struct app *app, int argc, char **argv)
 	if (argc < 2)
 		return usage(app, "expected 'analyze' or a .sqlite file");
 	if (!strcmp(argv[1], "analyze"))
-		return analyze(app, argc - 1, argv + 1);
+		return app->table ? usage(app, "analyze writes analysis.json files, not tables: "
+					       "--table does not apply")
+				  : analyze(app, argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return usage(app, "expected 'analyze' or a .sqlite file before options");
 	return sqlite_cmd(app, argc - 1, argv + 1);

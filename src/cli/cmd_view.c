@@ -69,6 +69,11 @@ static int write_view(struct app *app, const struct view_decl *d, struct ses *co
 			return app_usage(app, d->name, "%s", e.msg);
 		return app_fail(app, &e);
 	}
+	if (app_tables_wanted(app)) {
+		rc = app_write_tables(app, d->name, app_emit_view, v);
+		view_free(v);
+		return rc;
+	}
 	if ((rc = app_out_open(app, &e)) == 0) {
 		struct report *r = rep_open(app->out, app->format);
 		if (r)

@@ -159,6 +159,7 @@ static const struct vo_value formats[] = {{"table", REP_TABLE, false},
 					  {"csv", REP_CSV, false},
 					  {"json", REP_JSON, false},
 					  {"markdown", REP_MARKDOWN, false},
+					  {"schema", REP_SCHEMA, true}, /* tools/gen-schemas.py */
 					  {NULL, 0, false}};
 
 /* (the text of `gpuprof --help` is global_help below: tests/pkg checks
@@ -169,7 +170,8 @@ const struct vo cli_globals[] = {
      .sname = 'o',
      .type = VO_STRING,
      .metavar = "FILE",
-     .help = "write to FILE atomically (temp file + rename); '-' = stdout"},
+     .help = "write to FILE atomically (temp file + rename); '-' = stdout;\n"
+	     "a folder (DIR/) with --format csv: DIR/NAME.csv per table"},
     {.lname = "quiet",
      .sname = 'q',
      .type = VO_FLAG,
@@ -191,6 +193,11 @@ const struct vo cli_globals[] = {
      .help = "the most one loaded trace may hold (its tables and\n"
 	     "strings), bytes or with K, M, G (default: half of\n"
 	     "the physical memory); a larger trace fails (exit 2)"},
+    {.lname = "table",
+     .type = VO_STRING,
+     .metavar = "NAME",
+     .help = "only the table (or section) NAME of the command:\n"
+	     "plain CSV, its rows as JSON, or the table alone"},
     {.lname = "help", .sname = 'h', .type = VO_FLAG, .help = "help for the tool or a command"},
     {.lname = "version", .type = VO_FLAG, .help = "version and build details"},
 };
@@ -227,7 +234,8 @@ static const char global_help[] =
     "Global options (accepted before or after the command):\n"
     "  --format table|csv|json|markdown\n"
     "                           output format (default: table)\n"
-    "  -o, --output FILE        write to FILE atomically (temp file + rename); '-' = stdout\n"
+    "  -o, --output FILE        write to FILE atomically (temp file + rename); '-' = stdout;\n"
+    "                           a folder (DIR/) with --format csv: DIR/NAME.csv per table\n"
     "  -q, --quiet              no progress indicator, no anomaly notes on stderr\n"
     "      --strict             treat input anomalies as errors (exit 2)\n"
     "      --step N|A-B         trace commands: analyse only step N (ProfilerStep#N,\n"
@@ -237,6 +245,8 @@ static const char global_help[] =
     "      --max-memory SIZE    the most one loaded trace may hold (its tables and\n"
     "                           strings), bytes or with K, M, G (default: half of\n"
     "                           the physical memory); a larger trace fails (exit 2)\n"
+    "      --table NAME         only the table NAME of the command's tables (CSV: plain,\n"
+    "                           no '# name' lines; JSON: the bare array of its rows)\n"
     "  -h, --help               help for the tool or a command\n"
     "      --version            version and build details\n"
     "\n"
@@ -319,6 +329,8 @@ static int set_global(struct app *app, const struct vo *o, const char *val)
 		app->range = val;
 	} else if (!strcmp(o->lname, "output")) {
 		app->output = val;
+	} else if (!strcmp(o->lname, "table")) {
+		app->table = val;
 	} else if (!strcmp(o->lname, "max-memory")) {
 		if (app_parse_size(val, &app->max_memory) || !app->max_memory) {
 			fprintf(stderr,
@@ -494,6 +506,14 @@ int main(int argc, char **argv)
 			fputs(global_help, stdout);
 			return 0;
 		}
+	}
+	bool tables = c->is_view || c->run == cmd_dist || c->run == cmd_ncu || c->run == cmd_nsys;
+	if (app.table && !tables) {
+		fprintf(stderr,
+			"gpuprof: %s: --table picks a table of a command that writes tables\n"
+			"Try 'gpuprof %s --help'.\n",
+			name, name);
+		return 2;
 	}
 	if (c->is_view)
 		return app_cmd_view(&app, view_get(c->view), argc - 1, argv + 1);

@@ -80,7 +80,7 @@ void app_print_man_line(FILE *f, const char *name, const char *pre, const struct
 /* A view's operands as the man line writes them. */
 static const char *view_operands(const struct view_decl *d)
 {
-	return d->operands	       ? d->operands
+	return d->operands	      ? d->operands
 	       : d->flags & VIEW_MANY ? " \\fITRACE\\fP..."
 				      : " \\fITRACE\\fP";
 }

@@ -152,6 +152,28 @@ static int of_named(struct outfile *o, struct err *e)
 	return 0;
 }
 
+/* The descriptor a path names (/dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N), or -1. */
+static int given_fd(const char *path)
+{
+	if (!strcmp(path, "/dev/stdout"))
+		return 1;
+	if (!strcmp(path, "/dev/stderr"))
+		return 2;
+	const char *n = !strncmp(path, "/dev/fd/", 8)	       ? path + 8
+			: !strncmp(path, "/proc/self/fd/", 14) ? path + 14
+							       : NULL;
+	if (!n || !*n)
+		return -1;
+	long v = 0;
+	for (; *n; n++) {
+		if (*n < '0' || *n > '9' || v > 1000000)
+			return -1;
+		v = v * 10 + (*n - '0');
+	}
+	return (int)v;
+}
+
 int outfile_open(struct outfile *o, const char *path, struct err *e)
 {
 	o->fd = o->slot = -1;
@@ -167,6 +189,15 @@ int outfile_open(struct outfile *o, const char *path, struct err *e)
 		snprintf(dir, sizeof dir, ".");
 	else
 		snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	int given = given_fd(path);
+	if (given >= 0) { /* the descriptor itself, as a shell's > or >> left it */
+		int dfd = fcntl(given, F_DUPFD_CLOEXEC, 0);
+		if (dfd < 0)
+			return of_fail(e, path, "cannot open output", errno);
+		o->fd = dfd;
+		o->direct = true;
+		return 0;
+	}
 	struct stat st;
 	if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
 		/* a device, FIFO or socket (-o /dev/null, -o /dev/stdout): written

@@ -16,6 +16,8 @@
  * A target that exists and is neither a regular file nor a folder (a
  * device such as /dev/null, a FIFO, a socket) is opened and written in
  * place: replacing it by a file would break it for every other program.
+ * /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N write to that
+ * descriptor (a copy of it), whatever it is, as the shell set it up.
  *
  * outfile_unnamed gives scratch space that has no name at all (O_TMPFILE,
  * or mkstemp and unlink at once).

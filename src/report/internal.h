@@ -70,12 +70,28 @@ struct report {
 	bool holding;
 	char *first_name;
 	struct rep_buf held;
+	/* rep_only: the block to keep (owned), and whether the open block is
+	 * one dropped. */
+	char *only;
+	bool skip;
+	/* rep_open_names: the names of the blocks begun (owned). */
+	bool names_only;
+	VEC(char *) names;
+	/* JSON: the "columns" member, built as tables begin; schema: also the
+	 * tables' names. */
+	struct rep_buf colmap;
+	struct rep_buf tables;
 };
 
 extern const struct rep_sink rep_sink_text;
 extern const struct rep_sink rep_sink_csv;
 extern const struct rep_sink rep_sink_json;
 extern const struct rep_sink rep_sink_md;
+extern const struct rep_sink rep_sink_none; /* rep_open_names: writes nothing */
+extern const struct rep_sink rep_sink_schema;
+
+/* Appends s as a JSON string (quoted, escaped, invalid UTF-8 as U+FFFD). */
+int rep_json_quote(struct rep_buf *b, const char *s);
 
 /* Appends n bytes of s / a NUL-terminated string / one byte / printf output.
  * Return 0, or -1 when realloc fails or the buffer would pass REP_MAX_BUF. */
@@ -90,7 +106,7 @@ void rep_buf_free(struct rep_buf *b);
 bool rep_fmt_double(char *buf, double d);
 
 /* Appends the raw (CSV/JSON) form of a number type (INT, DUR_NS, BYTES,
- * FLOAT, PCT); a non-finite double appends nonfinite instead. */
+ * FLOAT, PCT, FDUR_NS); a non-finite double appends nonfinite instead. */
 int rep_put_number(struct rep_buf *b, enum rep_type t, struct rep_val v, const char *nonfinite);
 
 /* Appends the human form of v (the text and markdown sinks): durations and
@@ -106,7 +122,8 @@ static inline bool rep_is_null(enum rep_type t, struct rep_val v)
 /* True for the types printed as numbers (right-aligned in text tables). */
 static inline bool rep_is_number(enum rep_type t)
 {
-	return t == REP_INT || t == REP_FLOAT || t == REP_DUR_NS || t == REP_BYTES || t == REP_PCT;
+	return t == REP_INT || t == REP_FLOAT || t == REP_DUR_NS || t == REP_BYTES ||
+	       t == REP_PCT || t == REP_FDUR_NS;
 }
 
 #endif

@@ -102,6 +102,7 @@ int rep_put_number(struct rep_buf *b, enum rep_type t, struct rep_val v, const c
 		return rep_buf_printf(b, "%" PRId64, v.i);
 	case REP_FLOAT:
 	case REP_PCT:
+	case REP_FDUR_NS:
 		return rep_buf_adds(b, rep_fmt_double(tmp, v.f) ? tmp : nonfinite);
 	case REP_STR:
 	case REP_BOOL:
@@ -221,6 +222,16 @@ static int block_begin(struct report *r, const char *name, const char *title,
 		}
 	}
 	r->blk = cols ? REP_BLK_TABLE : REP_BLK_KV;
+	if (r->names_only) {
+		char *n = strdup(name);
+		if (!n || vec_push(r->names, n, REP_MAX_COLS)) {
+			free(n);
+			return note(r, -1);
+		}
+	}
+	r->skip = r->only && strcmp(name, r->only);
+	if (r->skip)
+		return 0;
 	r->nblocks++;
 	return note(r, cols ? r->sink->table_begin(r) : r->sink->kv_begin(r));
 oom:
@@ -233,16 +244,52 @@ static bool type_ok(enum rep_type t)
 	return t == REP_STR || t == REP_BOOL || rep_is_number(t);
 }
 
+/* --- The sink of rep_open_names --- */
+
+static int none_block(struct report *r)
+{
+	(void)r;
+	return 0;
+}
+
+static int none_row(struct report *r, const struct rep_val *vals)
+{
+	(void)r;
+	(void)vals;
+	return 0;
+}
+
+static int none_kv(struct report *r, const char *key, const char *title, enum rep_type type,
+		   struct rep_val v)
+{
+	(void)r;
+	(void)key;
+	(void)title;
+	(void)type;
+	(void)v;
+	return 0;
+}
+
+const struct rep_sink rep_sink_none = {
+    .table_begin = none_block,
+    .row = none_row,
+    .table_end = none_block,
+    .kv_begin = none_block,
+    .kv = none_kv,
+    .kv_end = none_block,
+    .close = none_block,
+};
+
 /* --- API --- */
 
 struct report *rep_open(FILE *out, enum rep_format fmt)
 {
-	const struct rep_sink *sink = fmt == REP_TABLE	? &rep_sink_text
-				      : fmt == REP_CSV	? &rep_sink_csv
-				      : fmt == REP_JSON ? &rep_sink_json
-							: NULL;
-	if (fmt == REP_MARKDOWN)
-		sink = &rep_sink_md;
+	const struct rep_sink *sink = fmt == REP_TABLE	    ? &rep_sink_text
+				      : fmt == REP_CSV	    ? &rep_sink_csv
+				      : fmt == REP_JSON	    ? &rep_sink_json
+				      : fmt == REP_SCHEMA   ? &rep_sink_schema
+				      : fmt == REP_MARKDOWN ? &rep_sink_md
+							    : NULL;
 	if (!out || !sink)
 		return NULL;
 	struct report *r = calloc(1, sizeof *r);
@@ -257,6 +304,30 @@ struct report *rep_open(FILE *out, enum rep_format fmt)
 enum rep_format rep_format_of(const struct report *r)
 {
 	return r->fmt;
+}
+
+int rep_only(struct report *r, const char *name)
+{
+	if (!r || !name || r->nblocks || r->blk != REP_BLK_NONE || r->only)
+		return -1;
+	r->only = strdup(name);
+	return r->only ? 0 : -1;
+}
+
+struct report *rep_open_names(void)
+{
+	struct report *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->sink = &rep_sink_none;
+	r->names_only = true;
+	return r;
+}
+
+const char *const *rep_names(const struct report *r, size_t *n)
+{
+	*n = r ? r->names.n : 0;
+	return r ? (const char *const *)r->names.v : NULL;
 }
 
 int rep_table_begin(struct report *r, const char *name, const char *title,
@@ -274,6 +345,8 @@ int rep_row(struct report *r, const struct rep_val *vals)
 {
 	if (!r || r->blk != REP_BLK_TABLE || !vals)
 		return -1;
+	if (r->skip)
+		return 0;
 	if (note(r, r->sink->row(r, vals)))
 		return -1;
 	r->nrows++;
@@ -284,7 +357,7 @@ int rep_table_end(struct report *r)
 {
 	if (!r || r->blk != REP_BLK_TABLE)
 		return -1;
-	int rc = note(r, r->sink->table_end(r));
+	int rc = r->skip ? 0 : note(r, r->sink->table_end(r));
 	block_clear(r);
 	return rc;
 }
@@ -301,6 +374,8 @@ int rep_kv(struct report *r, const char *key, const char *title, enum rep_type t
 {
 	if (!r || r->blk != REP_BLK_KV || !key || !type_ok(type))
 		return -1;
+	if (r->skip)
+		return 0;
 	if (note(r, r->sink->kv(r, key, title ? title : key, type, v)))
 		return -1;
 	r->nrows++;
@@ -311,7 +386,7 @@ int rep_kv_end(struct report *r)
 {
 	if (!r || r->blk != REP_BLK_KV)
 		return -1;
-	int rc = note(r, r->sink->kv_end(r));
+	int rc = r->skip ? 0 : note(r, r->sink->kv_end(r));
 	block_clear(r);
 	return rc;
 }
@@ -326,8 +401,14 @@ int rep_close(struct report *r)
 		rep_kv_end(r);
 	note(r, r->sink->close(r));
 	int rc = r->failed ? -1 : 0;
-	if (fflush(r->out) || ferror(r->out))
+	if (r->out && (fflush(r->out) || ferror(r->out)))
 		rc = -1;
+	for (size_t i = 0; i < r->names.n; i++)
+		free(r->names.v[i]);
+	vec_free(r->names);
+	free(r->only);
+	rep_buf_free(&r->colmap);
+	rep_buf_free(&r->tables);
 	rep_buf_free(&r->line);
 	rep_buf_free(&r->cells);
 	vec_free(r->offs);

@@ -9,7 +9,9 @@
  * or JSON objects.
  *
  * JSON output is one object: {"<table name>": [ {..row..}, ... ],
- * "<section name>": { "key": value, ... }, ...} in the order emitted.
+ * "<section name>": { "key": value, ... }, ...} in the order emitted, then
+ * a last member "columns": {"<table name>": ["key", ...], ...}, the column
+ * keys of every table in their order, so an empty table keeps its columns.
  * CSV output: each table is a header line plus rows; when a report holds
  * more than one table/section, each is preceded by a line "# <name>" and
  * separated by a blank line. Doubles in CSV/JSON take the shortest form that
@@ -28,16 +30,22 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum rep_format { REP_TABLE, REP_CSV, REP_JSON, REP_MARKDOWN };
+/* REP_SCHEMA: the JSON Schema of the document REP_JSON writes for the same
+ * calls, from the declarations alone (report_schema.c; for
+ * tools/gen-schemas.py and docs/schemas/). */
+enum rep_format { REP_TABLE, REP_CSV, REP_JSON, REP_MARKDOWN, REP_SCHEMA };
 
 enum rep_type {
-	REP_STR,    /* text */
-	REP_INT,    /* int64 */
-	REP_FLOAT,  /* double: %.6g in text, shortest exact round-trip in CSV/JSON */
-	REP_DUR_NS, /* int64 nanoseconds: raw in CSV/JSON, "1.234 ms" in text */
-	REP_BYTES,  /* int64 bytes: raw in CSV/JSON, "1.50 GiB" in text */
-	REP_BOOL,   /* true/false */
-	REP_PCT,    /* double percent 0..100: raw in CSV/JSON, "12.34 %" in text */
+	REP_STR,     /* text */
+	REP_INT,     /* int64 */
+	REP_FLOAT,   /* double: %.6g in text, shortest exact round-trip in CSV/JSON */
+	REP_DUR_NS,  /* int64 nanoseconds: raw in CSV/JSON, "1.234 ms" in text */
+	REP_BYTES,   /* int64 bytes: raw in CSV/JSON, "1.50 GiB" in text */
+	REP_BOOL,    /* true/false */
+	REP_PCT,     /* double percent 0..100: raw in CSV/JSON, "12.34 %" in text */
+	REP_FDUR_NS, /* double nanoseconds (a mean, a median): shortest exact
+			round-trip in CSV/JSON, "1.234 ms" in text (as REP_DUR_NS,
+			rounded to the ns; non-finite: "-") */
 };
 
 struct rep_col {
@@ -69,6 +77,20 @@ int rep_kv_end(struct report *r);
  * REP_MARKDOWN: GitHub-flavoured pipe tables, values as the text sink
  * writes them). */
 enum rep_format rep_format_of(const struct report *r);
+/* Writes only the block named name: the others are
+ * accepted and dropped. The kept block is written as a report of that block
+ * alone: text, its table; CSV, its header and rows with no "# name" line;
+ * JSON, a table as the bare array of its rows, a section as the bare
+ * object (no "columns" member). Call before the first block. */
+int rep_only(struct report *r, const char *name);
+
+/* A report that writes nothing and keeps the names of its blocks, in the
+ * order begun (for a front end that lists or splits a command's tables). */
+struct report *rep_open_names(void);
+/* The names of the blocks begun so far (valid until rep_close); *n their
+ * number. */
+const char *const *rep_names(const struct report *r, size_t *n);
+
 /* Finishes the document (closing brace for JSON) and frees r. Returns -1 if
  * any write failed (the FILE* error flag is checked). */
 int rep_close(struct report *r);

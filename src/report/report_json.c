@@ -2,7 +2,10 @@
  *
  * One top-level object, pretty-printed with two-space indentation, keys in
  * the order emitted: a table is "name": [ {row}, ... ], a section is
- * "name": { "key": value, ... }. Numbers are raw (doubles in their shortest
+ * "name": { "key": value, ... }, then "columns": {"name": ["key", ...]} for
+ * every table (so an empty table keeps its columns). With rep_only, the kept
+ * block alone: a table's bare array of rows, a section's bare object.
+ * Numbers are raw (doubles in their shortest
  * round-trip form; NaN and infinities are null). Strings are escaped, and
  * invalid UTF-8 becomes U+FFFD so the output is always valid JSON. Written as
  * it arrives: nothing is buffered beyond one row.
@@ -137,19 +140,43 @@ static int flush_line(struct report *r)
 	return 0;
 }
 
+/* The indentation of a block's members: rep_only's bare block is the
+ * document, a block of the object is one level in. */
+static const char *ind(const struct report *r)
+{
+	return r->only ? "" : "  ";
+}
+
 /* Opens the document or separates from the previous block, then "name": open. */
 static int block_start(struct report *r, const char *open)
 {
 	struct rep_buf *b = &r->line;
 	b->n = 0;
+	if (r->only)
+		return rep_buf_adds(b, open + 2) || flush_line(r);
 	if (rep_buf_adds(b, r->nblocks == 1 ? "{\n  " : ",\n  ") || put_string(b, r->name) ||
 	    rep_buf_adds(b, open))
 		return -1;
 	return flush_line(r);
 }
 
+/* Adds "name": ["key", ...] of the open table to the "columns" member. */
+static int note_columns(struct report *r)
+{
+	struct rep_buf *b = &r->colmap;
+	if (rep_buf_adds(b, b->n ? ",\n    " : "\n    ") || put_string(b, r->name) ||
+	    rep_buf_adds(b, ": ["))
+		return -1;
+	for (int c = 0; c < r->ncols; c++)
+		if ((c && rep_buf_adds(b, ", ")) || put_string(b, r->cols[c].key))
+			return -1;
+	return rep_buf_addc(b, ']');
+}
+
 static int json_table_begin(struct report *r)
 {
+	if (!r->only && note_columns(r))
+		return -1;
 	return block_start(r, ": [");
 }
 
@@ -157,20 +184,26 @@ static int json_row(struct report *r, const struct rep_val *vals)
 {
 	struct rep_buf *b = &r->line;
 	b->n = 0;
-	if (rep_buf_adds(b, r->nrows ? ",\n    {\n" : "\n    {\n"))
+	const char *in = ind(r);
+	if (rep_buf_printf(b, "%s\n%s  {\n", r->nrows ? "," : "", in))
 		return -1;
+	char member[16];
+	snprintf(member, sizeof member, "%s    ", in);
 	for (int c = 0; c < r->ncols; c++)
 		if ((c && rep_buf_adds(b, ",\n")) ||
-		    put_member(b, "      ", r->cols[c].key, r->cols[c].type, vals[c]))
+		    put_member(b, member, r->cols[c].key, r->cols[c].type, vals[c]))
 			return -1;
-	if (rep_buf_adds(b, "\n    }"))
+	if (rep_buf_printf(b, "\n%s  }", in))
 		return -1;
 	return flush_line(r);
 }
 
 static int json_table_end(struct report *r)
 {
-	fputs(r->nrows ? "\n  ]" : "]", r->out);
+	if (r->nrows)
+		fprintf(r->out, "\n%s]", ind(r));
+	else
+		fputc(']', r->out);
 	return 0;
 }
 
@@ -184,21 +217,37 @@ static int json_kv(struct report *r, const char *key, const char *title, enum re
 {
 	struct rep_buf *b = &r->line;
 	b->n = 0;
-	if (rep_buf_adds(b, r->nrows ? ",\n" : "\n") || put_member(b, "    ", key, type, v))
+	if (rep_buf_adds(b, r->nrows ? ",\n" : "\n") ||
+	    put_member(b, r->only ? "  " : "    ", key, type, v))
 		return -1;
 	return flush_line(r);
 }
 
 static int json_kv_end(struct report *r)
 {
-	fputs(r->nrows ? "\n  }" : "}", r->out);
+	if (r->nrows)
+		fprintf(r->out, "\n%s}", ind(r));
+	else
+		fputc('}', r->out);
 	return 0;
 }
 
 static int json_close(struct report *r)
 {
+	if (r->only) {
+		if (r->nblocks)
+			fputc('\n', r->out);
+		return 0;
+	}
+	if (r->colmap.n)
+		fprintf(r->out, ",\n  \"columns\": {%s\n  }", r->colmap.p);
 	fputs(r->nblocks ? "\n}\n" : "{}\n", r->out);
 	return 0;
+}
+
+int rep_json_quote(struct rep_buf *b, const char *s)
+{
+	return put_string(b, s);
 }
 
 const struct rep_sink rep_sink_json = {

@@ -8,6 +8,7 @@
  * widths count UTF-8 code points.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,12 @@ int rep_put_human(struct rep_buf *b, enum rep_type t, struct rep_val v)
 		return rep_buf_adds(b, v.b ? "yes" : "no");
 	case REP_PCT:
 		return rep_buf_printf(b, "%.2f %%", v.f);
+	case REP_FDUR_NS:
+		/* beside the integer durations of the same table, in their style */
+		if (!isfinite(v.f) || fabs(v.f) >= 9.2e18)
+			return rep_buf_addc(b, '-');
+		rep_fmt_dur(tmp, sizeof tmp, llround(v.f));
+		return rep_buf_adds(b, tmp);
 	}
 	return -1;
 }

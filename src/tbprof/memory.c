@@ -230,6 +230,8 @@ static int collect(struct memory *m, const struct tkey *keys, size_t nkeys, uint
 	}
 	if (m->start == INT64_MAX)
 		m->start = 0;
+	if (m->opts.has_origin)
+		m->start = m->opts.origin;
 	m->recs = malloc((n ? n : 1) * sizeof *m->recs);
 	if (!m->recs)
 		return -1;

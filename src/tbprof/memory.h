@@ -46,6 +46,10 @@
 
 struct mem_opts {
 	bool tb_compat; /* reproduce torch-tb-profiler exactly (see above) */
+	/* The origin of the times (the trace's start, ns); unset: tb's
+	 * profiler start, the first parsed event. */
+	bool has_origin;
+	int64_t origin;
 };
 
 struct mem_device {

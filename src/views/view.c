@@ -1,6 +1,7 @@
 /* view: the registry of views (see view.h), and computing, emitting and
  * freeing a view through its declaration. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,4 +221,27 @@ int view_write(const struct view_decl *d, struct ses *s, const struct view_opts 
 	view_emit(v, r);
 	view_free(v);
 	return 0;
+}
+
+/* The file's trace: a window's base, else t. */
+static const struct trace *file_trace(const struct trace *t)
+{
+	while (t->base)
+		t = t->base;
+	return t;
+}
+
+int64_t view_trace_start(const struct trace *t)
+{
+	t = file_trace(t);
+	return t->min_ts <= t->max_end ? t->min_ts : 0;
+}
+
+const char *view_trace_start_text(const struct trace *t, char *buf, size_t n)
+{
+	const struct trace *f = file_trace(t);
+	if (f->min_ts > f->max_end)
+		return NULL;
+	snprintf(buf, n, "%lld", (long long)f->min_ts);
+	return buf;
 }

@@ -17,6 +17,23 @@ static const struct rep_col overlap_cols[] = {
     {"other_ns", "Other", REP_DUR_NS},
 };
 
+/* overlap_average: a row per worker, the mean over its steps */
+static const struct rep_col overlap_avg_cols[] = {
+    {"worker", "Worker", REP_STR},
+    {"computation_ns", "Computation", REP_DUR_NS},
+    {"overlap_ns", "Overlapping", REP_DUR_NS},
+    {"communication_ns", "Communication", REP_DUR_NS},
+    {"other_ns", "Other", REP_DUR_NS},
+};
+
+/* waittime_average: a row per worker, the mean over its steps with
+ * communication */
+static const struct rep_col wait_avg_cols[] = {
+    {"worker", "Worker", REP_STR},
+    {"data_transfer_ns", "Data Transfer", REP_DUR_NS},
+    {"synchronizing_ns", "Synchronizing", REP_DUR_NS},
+};
+
 static const struct rep_col wait_cols[] = {
     {"worker", "Worker", REP_STR},
     {"step", "Step", REP_STR},
@@ -124,18 +141,28 @@ static int emit_overlap(struct report *r, const struct dist_result *d)
 			return -1;
 		}
 		v[0] = rep_s(str(d, w->name));
-		for (size_t i = 0; i <= w->nsteps && w->nsteps; i++) {
-			if (i < w->nsteps && show[i] == SIZE_MAX)
+		for (size_t i = 0; i < w->nsteps; i++) {
+			if (show[i] == SIZE_MAX)
 				continue;
-			const int64_t *x = i < w->nsteps ? w->overlap[show[i]].v : w->overlap_avg;
-			if (i < w->nsteps)
-				snprintf(step, sizeof step, "%lld", (long long)w->overlap[i].step);
-			v[1] = rep_s(i < w->nsteps ? step : "average");
+			snprintf(step, sizeof step, "%lld", (long long)w->overlap[i].step);
+			v[1] = rep_s(step);
 			for (int j = 0; j < 4; j++)
-				v[2 + j] = rep_i(x[j]);
+				v[2 + j] = rep_i(w->overlap[show[i]].v[j]);
 			rep_row(r, v);
 		}
 		free(show);
+	}
+	rep_table_end(r);
+	rep_table_begin(r, "overlap_average", "Computation/Communication Overview: average step",
+			overlap_avg_cols, NCOLS(overlap_avg_cols));
+	for (size_t k = 0; d->view && k < d->n; k++) {
+		const struct dist_worker *w = &d->w[k];
+		if (!w->nsteps)
+			continue;
+		v[0] = rep_s(str(d, w->name));
+		for (int j = 0; j < 4; j++)
+			v[1 + j] = rep_i(w->overlap_avg[j]);
+		rep_row(r, v);
 	}
 	rep_table_end(r);
 	return 0;
@@ -150,20 +177,26 @@ static void emit_wait(struct report *r, const struct dist_result *d)
 	for (size_t k = 0; d->view && k < d->n; k++) {
 		const struct dist_worker *w = &d->w[k];
 		v[0] = rep_s(str(d, w->name));
-		for (size_t i = 0; i <= w->nwait && w->nwait; i++) {
-			if (i == w->nwait) {
-				v[1] = rep_s("average");
-				v[2] = rep_i(w->wait_avg[0]);
-				v[3] = rep_i(w->wait_avg[1]);
-			} else {
-				const struct dist_wait *x = &w->wait[i];
-				snprintf(step, sizeof step, "%lld", (long long)x->step);
-				v[1] = x->step == DIST_NO_STEP ? rep_null() : rep_s(step);
-				v[2] = rep_i(x->transfer);
-				v[3] = rep_i(x->comm - x->transfer);
-			}
+		for (size_t i = 0; i < w->nwait; i++) {
+			const struct dist_wait *x = &w->wait[i];
+			snprintf(step, sizeof step, "%lld", (long long)x->step);
+			v[1] = x->step == DIST_NO_STEP ? rep_null() : rep_s(step);
+			v[2] = rep_i(x->transfer);
+			v[3] = rep_i(x->comm - x->transfer);
 			rep_row(r, v);
 		}
+	}
+	rep_table_end(r);
+	rep_table_begin(r, "waittime_average", "Synchronizing/Communication Overview: average step",
+			wait_avg_cols, NCOLS(wait_avg_cols));
+	for (size_t k = 0; d->view && k < d->n; k++) {
+		const struct dist_worker *w = &d->w[k];
+		if (!w->nwait)
+			continue;
+		v[0] = rep_s(str(d, w->name));
+		v[1] = rep_i(w->wait_avg[0]);
+		v[2] = rep_i(w->wait_avg[1]);
+		rep_row(r, v);
 	}
 	rep_table_end(r);
 }

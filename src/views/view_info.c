@@ -73,6 +73,7 @@ static const char *form_text(const struct trace *t)
 	X("base_time_ns", "Base time (ns)", REP_INT, i_or_null(t->meta.base_time_ns))              \
 	X("first_ts_ns", "First timestamp (ns)", REP_INT,                                          \
 	  has_span ? rep_i(t->min_ts) : rep_null())                                                \
+	X("trace_start_ns", "Trace start (ns)", REP_STR, rep_s(view_trace_start_text(t, t0s, 32))) \
 	X("last_end_ns", "Last end (ns)", REP_INT, has_span ? rep_i(t->max_end) : rep_null())      \
 	X("span_ns", "Time span", REP_DUR_NS,                                                      \
 	  has_span ? rep_i(t->max_end - t->min_ts) : rep_null())                                   \
@@ -103,6 +104,7 @@ static void overview(struct info_ctx *c, const struct trace *t, bool first)
 {
 	bool has_span = t->min_ts != INT64_MAX;
 	int64_t steps = count_steps(t);
+	char t0s[32]; /* trace_start_ns */
 	if (!c->multi) {
 		rep_kv_begin(c->r, "trace", "Trace");
 #define X(key, title, type, val) rep_kv(c->r, key, title, type, val);

@@ -41,6 +41,15 @@ int view_start(struct view *v, const struct view_decl *d, const struct view_opts
  * ERR_NOMEM in e, when out of memory. */
 void *view_results_new(struct view *v, size_t size, struct err *e);
 
+/* The origin of every trace view's times: the start of the file's trace
+ * (its first event, `info`'s first_ts_ns; for a --step/--range window, the
+ * start of the file it was cut from), 0 for a trace without events.
+ * view_trace_start_text: its decimal text in buf (exact, for the
+ * trace_start_ns keys: a JSON reader's doubles would round it), or NULL
+ * for a trace without events. */
+int64_t view_trace_start(const struct trace *t);
+const char *view_trace_start_text(const struct trace *t, char *buf, size_t n);
+
 /* The declarations of the registry, one per line of views/views.def. */
 #define V(name, KIND) extern const struct view_decl view_##name##_decl;
 #include "views/views.def"

@@ -131,7 +131,12 @@ static void emit_info(struct report *r, const struct view *v, const struct mem_r
 	const struct memory *m = &res->mem;
 	rep_kv_begin(r, "memory", "Memory records");
 	rep_kv(r, "device", "Device", REP_STR, rep_s(dev));
-	rep_kv(r, "profiler_start_ns", "Profiler start (ns)", REP_INT, rep_i(m->start));
+	char t0s[32];
+	if (v->o.tb_compat)
+		rep_kv(r, "profiler_start_ns", "Profiler start (ns)", REP_INT, rep_i(m->start));
+	else
+		rep_kv(r, "trace_start_ns", "Trace start (ns)", REP_STR,
+		       rep_s(view_trace_start_text(v->t, t0s, sizeof t0s)));
 	rep_kv(r, "records", "Records", REP_INT, rep_i((int64_t)m->n));
 	rep_kv(r, "in_operators", "In an operator", REP_INT, rep_i((int64_t)m->assigned));
 	rep_kv(r, "outside_operators", "Outside every operator", REP_INT, rep_i((int64_t)m->stale));
@@ -155,7 +160,9 @@ static int memory_compute(struct view *v, const struct view_source *src, struct 
 	if (!res)
 		return ERR_NOMEM;
 	res->dev = MEM_NO_DEV;
-	struct mem_opts mo = {.tb_compat = v->o.tb_compat};
+	struct mem_opts mo = {.tb_compat = v->o.tb_compat,
+			      .has_origin = !v->o.tb_compat,
+			      .origin = view_trace_start(v->t)};
 	int rc = ses_tree(v->ses, v->o.tb_compat, &res->tree, e);
 	if (rc || (rc = mem_build(res->tree, &mo, &res->mem, e)))
 		return rc;
@@ -251,7 +258,7 @@ static const struct vo memory_opts[] = {
      .type = VO_FLAG,
      .off = offsetof(struct view_opts, curve),
      .help = "instead: the memory curve of the device, one point per\n"
-	     "record with totals (time since the profiler start,\n"
+	     "record with totals (time since the trace start,\n"
 	     "allocated bytes, reserved bytes)"},
     {.lname = "step-plot",
      .api = "step_plot",
@@ -275,7 +282,7 @@ static const struct vo memory_opts[] = {
      .off = offsetof(struct view_opts, events),
      .help = "instead: the allocation events of the device: allocation\n"
 	     "and free paired by address, with size, allocation and\n"
-	     "release times since the profiler start, and lifetime;\n"
+	     "release times since the trace start, and lifetime;\n"
 	     "empty times when the other end is not in the trace\n"
 	     "(--curve and --events may be given together)"},
     {.lname = "top",
@@ -291,7 +298,7 @@ static const struct vo memory_opts[] = {
      .type = VO_TIME,
      .off = offsetof(struct view_opts, window.start),
      .metavar = "TIME",
-     .help = "only records at or after TIME since the profiler start"},
+     .help = "only records at or after TIME since the trace start"},
     {.lname = "end",
      .api = "end_ns",
      .type = VO_TIME,

@@ -85,20 +85,66 @@ void ncu_view_list(struct ncu_report *r, const struct ncu_view_opts *o, struct r
 }
 
 static const struct rep_col raw_cols[] = {
+    {"id", "ID", REP_INT},     {"kernel", "Kernel", REP_STR}, {"metric", "Metric", REP_STR},
+    {"unit", "Unit", REP_STR}, {"value", "Value", REP_STR},   {"instances", "Instances", REP_INT},
+};
+
+static const struct rep_col launch_cols[] = {
     {"id", "ID", REP_INT},
     {"kernel", "Kernel", REP_STR},
+};
+
+static const struct rep_col raw_json_cols[] = {
+    {"id", "Launch", REP_INT},
     {"metric", "Metric", REP_STR},
     {"unit", "Unit", REP_STR},
-    {"value", "Value", REP_STR},
+    {"value", "Value", REP_FLOAT},
+    {"text", "As ncu prints it", REP_STR},
     {"instances", "Instances", REP_INT},
+};
+
+static const struct rep_col desc_cols[] = {
+    {"metric", "Metric", REP_STR},
     {"description", "Description", REP_STR},
 };
 
-/* json adds the description column (tooltips); table/csv stay compact */
-void ncu_view_raw(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp, bool json)
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The metric_descriptions table: each metric of the rows once, by name. */
+static int raw_descriptions(struct report *rp, const char **names, size_t n)
+{
+	gp_qsort(names, n, sizeof *names, cmp_name);
+	rep_table_begin(rp, "metric_descriptions", "Metric descriptions", desc_cols, 2);
+	for (size_t i = 0; i < n; i++) {
+		if (i && !strcmp(names[i], names[i - 1]))
+			continue;
+		const char *d = ncu_metric_description(names[i]);
+		struct rep_val v[] = {rep_s(names[i]), d && d[0] ? rep_s(d) : rep_null()};
+		rep_row(rp, v);
+	}
+	return rep_table_end(rp);
+}
+
+int ncu_view_raw(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp, bool json)
 {
 	char buf[512], ubuf[64];
-	rep_table_begin(rp, "metrics", "Metrics", raw_cols, json ? 7 : 6);
+	const char **names = NULL; /* json: the metric of every row */
+	size_t nnames = 0, cap = 0;
+	if (json) {
+		rep_table_begin(rp, "launches", "Launches", launch_cols, 2);
+		for (size_t i = 0; i < r->nresults; i++)
+			if (ncu_view_selected(o, r, i))
+				rep_row(rp,
+					(struct rep_val[]){rep_i((int64_t)i),
+							   rep_s(ncu_kernel_name(&r->results[i]))});
+		rep_table_end(rp);
+		rep_table_begin(rp, "metrics", "Metrics", raw_json_cols, 6);
+	} else {
+		rep_table_begin(rp, "metrics", "Metrics", raw_cols, 6);
+	}
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!ncu_view_selected(o, r, i))
 			continue;
@@ -107,26 +153,49 @@ void ncu_view_raw(struct ncu_report *r, const struct ncu_view_opts *o, struct re
 		size_t n;
 		if (ncu_raw_columns(r, i, &cols, &n))
 			continue;
+		if (json && nnames + n > cap) {
+			size_t ncap = (nnames + n) * 2;
+			const char **p = realloc(names, ncap * sizeof *names);
+			if (!p) {
+				free(names);
+				return -1;
+			}
+			names = p;
+			cap = ncap;
+		}
 		for (size_t k = 0; k < n; k++) {
 			const struct ncu_metric *m = ncu_lookup(r, i, cols[k]);
 			const char *base = ncu_metric_unit(cols[k]);
 			const char *unit = base;
 			double div = 1;
+			bool num = m->value.type != NCU_V_STR && !ncu_value_is_na(&m->value);
 			if (!o->base_units && base[0] && m->value.type != NCU_V_STR)
 				unit = ncu_auto_unit(base, fabs(ncu_value_num(&m->value)), &div,
 						     ubuf, sizeof ubuf);
+			const char *text = ncu_fmt_detail_auto(&m->value, div, buf, sizeof buf);
+			if (!json) {
+				struct rep_val v[] = {
+				    rep_i((int64_t)i), rep_s(ncu_kernel_name(res)),
+				    rep_s(cols[k]),    rep_s(unit),
+				    rep_s(text),       rep_i((int64_t)m->ninst)};
+				rep_row(rp, v);
+				continue;
+			}
+			names[nnames++] = cols[k];
 			struct rep_val v[] = {
 			    rep_i((int64_t)i),
-			    rep_s(ncu_kernel_name(res)),
 			    rep_s(cols[k]),
 			    rep_s(unit),
-			    rep_s(ncu_fmt_detail_auto(&m->value, div, buf, sizeof buf)),
-			    rep_i((int64_t)m->ninst),
-			    json ? rep_s(ncu_metric_description(cols[k])) : rep_null()};
+			    num ? rep_f(ncu_value_num(&m->value) / div) : rep_null(),
+			    rep_s(text),
+			    rep_i((int64_t)m->ninst)};
 			rep_row(rp, v);
 		}
 	}
 	rep_table_end(rp);
+	int rc = json ? raw_descriptions(rp, names, nnames) : 0;
+	free(names);
+	return rc;
 }
 
 /* --- session --- */

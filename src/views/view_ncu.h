@@ -67,9 +67,13 @@ int view_ncu_values(const struct view_ncu_args *a, struct ncu_view_opts *o, enum
 bool ncu_view_selected(const struct ncu_view_opts *o, const struct ncu_report *r, size_t i);
 
 void ncu_view_list(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp);
-/* json adds the description column */
-void ncu_view_raw(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp,
-		  bool json);
+/* Text: a row per metric of each launch (id, kernel, metric, unit, value as
+ * ncu prints it, instances). json: tables that name each thing once:
+ * launches (id, kernel), metrics (id of the launch, metric, unit, value as
+ * a number in that unit or null, text as ncu prints it, instances) and
+ * metric_descriptions (metric, description; by metric name). -1 when out
+ * of memory. */
+int ncu_view_raw(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp, bool json);
 void ncu_view_session(struct ncu_report *r, struct report *rp);
 /* -1 when out of memory */
 int ncu_view_hints(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp);

@@ -340,7 +340,7 @@ static void emit_list(struct view *v, struct report *r)
 
 static void emit_raw(struct view *v, struct report *r)
 {
-	ncu_view_raw(report_of(v), &v->o.ncu, r, v->o.ncu.json);
+	v->emit_failed = ncu_view_raw(report_of(v), &v->o.ncu, r, v->o.ncu.json) != 0;
 }
 
 static void emit_session(struct view *v, struct report *r)

@@ -6,28 +6,29 @@
 
 #define STAT_COLS(count_key, count_title)                                                          \
 	{"time_pct", "Time", REP_PCT}, {"total_ns", "Total", REP_DUR_NS},                          \
-	    {count_key, count_title, REP_INT}, {"avg_ns", "Avg", REP_FLOAT},                       \
-	    {"med_ns", "Med", REP_FLOAT}, {"min_ns", "Min", REP_DUR_NS},                           \
+	    {count_key, count_title, REP_INT}, {"avg_ns", "Avg", REP_FDUR_NS},                     \
+	    {"med_ns", "Med", REP_FDUR_NS}, {"min_ns", "Min", REP_DUR_NS},                         \
 	    {"max_ns", "Max", REP_DUR_NS},                                                         \
 	{                                                                                          \
-		"stddev_ns", "StdDev", REP_FLOAT                                                   \
+		"stddev_ns", "StdDev", REP_FDUR_NS                                                 \
 	}
 #define STAT_VALS(r)                                                                               \
 	rep_f((r)->pct), rep_i((r)->total_ns), rep_i((r)->instances), rep_f((r)->avg_ns),          \
 	    rep_f((r)->med_ns), rep_i((r)->min_ns), rep_i((r)->max_ns), rep_f((r)->stddev_ns)
 
-static const struct rep_col kern_cols[] = {STAT_COLS("instances", "Instances"),
-					   {"name", "Name", REP_STR}};
-static const struct rep_col api_cols[] = {STAT_COLS("calls", "Calls"), {"name", "Name", REP_STR}};
-static const struct rep_col mem_cols[] = {STAT_COLS("count", "Count"),
-					  {"bytes", "Bytes", REP_BYTES},
-					  {"operation", "Operation", REP_STR}};
-static const struct rep_col nvtx_cols[] = {STAT_COLS("instances", "Instances"),
+/* What a row is about first (the tables' habit), then nsys stats's columns. */
+static const struct rep_col kern_cols[] = {{"name", "Name", REP_STR},
+					   STAT_COLS("instances", "Instances")};
+static const struct rep_col api_cols[] = {{"name", "Name", REP_STR}, STAT_COLS("calls", "Calls")};
+static const struct rep_col mem_cols[] = {{"operation", "Operation", REP_STR},
+					  STAT_COLS("count", "Count"),
+					  {"bytes", "Bytes", REP_BYTES}};
+static const struct rep_col nvtx_cols[] = {{"range", "Range", REP_STR},
+					   {"style", "Style", REP_STR},
+					   STAT_COLS("instances", "Instances"),
 					   {"gpu_ops", "GPU ops", REP_INT},
 					   {"gpu_projected_ns", "GPU projected", REP_DUR_NS},
-					   {"gpu_op_time_ns", "GPU op time", REP_DUR_NS},
-					   {"style", "Style", REP_STR},
-					   {"range", "Range", REP_STR}};
+					   {"gpu_op_time_ns", "GPU op time", REP_DUR_NS}};
 static const struct rep_col gpu_cols[] = {{"scope", "GPU / stream", REP_STR},
 					  {"kind", "Kind", REP_STR},
 					  {"count", "Count", REP_INT},
@@ -69,19 +70,20 @@ int nsys_view_table(struct report *r, enum nsys_sql_view view, const struct nsys
 					      rep_i(w->total_ns), rep_i(w->bytes)};
 			memcpy(v, d, sizeof d);
 		} else {
+			/* the name first (nvtx: range, style), then the statistics */
+			size_t k = 0;
+			v[k++] = rep_s(w->name);
+			if (view == NSYS_SQL_NVTX)
+				v[k++] = rep_s(w->group);
 			struct rep_val st[] = {STAT_VALS(w)};
-			memcpy(v, st, sizeof st);
+			memcpy(v + k, st, sizeof st);
+			k += sizeof st / sizeof st[0];
 			if (view == NSYS_SQL_MEMCPY) {
-				v[8] = rep_i(w->bytes);
-				v[9] = rep_s(w->name);
+				v[k] = rep_i(w->bytes);
 			} else if (view == NSYS_SQL_NVTX) {
-				v[8] = rep_i(w->gpu_ops);
-				v[9] = rep_i(w->proj_ns);
-				v[10] = rep_i(w->gpu_time_ns);
-				v[11] = rep_s(w->group);
-				v[12] = rep_s(w->name);
-			} else {
-				v[8] = rep_s(w->name);
+				v[k] = rep_i(w->gpu_ops);
+				v[k + 1] = rep_i(w->proj_ns);
+				v[k + 2] = rep_i(w->gpu_time_ns);
 			}
 		}
 		if (rep_row(r, v))

@@ -16,8 +16,8 @@ static const char steps_head[] =
     "PyTorch profiler's TensorBoard plugin (torch-tb-profiler) computes it:\n"
     "Kernel, Memcpy, Memset, Communication, Runtime, DataLoader, CPU Exec and\n"
     "Other, in that priority order (a moment counts for the first part busy at\n"
-    "that moment, so the parts add up to the step's Total). A last row\n"
-    "'average' holds the mean over the steps.\n"
+    "that moment, so the parts add up to the step's Total). A table\n"
+    "'steps_average' holds the mean of each part over the steps.\n"
     "\n"
     "Steps come from ProfilerStep#N events; a step is stretched to the end of\n"
     "the GPU work launched from inside it and starts no earlier than the\n"
@@ -30,7 +30,10 @@ static const char steps_head[] =
     "\n"
     "CSV/JSON columns: step, start_ns, end_ns, kernel_ns, memcpy_ns, memset_ns,\n"
     "communication_ns, runtime_ns, dataloader_ns, cpu_exec_ns, other_ns,\n"
-    "total_ns (the average row is rounded to whole ns).\n"
+    "total_ns; steps_average: kernel_ns .. total_ns (rounded to whole ns).\n"
+    "start_ns and end_ns count from the trace's start (the first event:\n"
+    "first_ts_ns of `gpuprof info`, trace_start_ns in step_detection); with\n"
+    "--tb-compat they are on the trace's clock, as torch-tb-profiler's.\n"
     "\n"
     "Options:\n";
 
@@ -56,11 +59,14 @@ static const struct rep_col step_cols[] = {{"step", "Step", REP_STR},
 #undef X
 };
 #define NSTEP_COLS ((int)(sizeof step_cols / sizeof step_cols[0]))
+#define NSTEP_TIME 3 /* step, start_ns, end_ns: not in steps_average */
 
 static void steps_emit(struct view *vw, struct report *r)
 {
 	const struct st_result *s = vw->priv;
 	bool compat = vw->o.tb_compat;
+	/* the trace's start is the origin; tb's own numbers are on its clock */
+	int64_t t0 = compat ? 0 : view_trace_start(vw->t);
 	rep_table_begin(r, "steps", "Steps (time breakdown)", step_cols, NSTEP_COLS);
 	struct rep_val v[NSTEP_COLS];
 	char name[32];
@@ -68,23 +74,25 @@ static void steps_emit(struct view *vw, struct report *r)
 		const struct st_step *st = &s->steps[i];
 		snprintf(name, sizeof name, "%lld", (long long)st->number);
 		v[0] = rep_s(name);
-		v[1] = rep_i(st->start);
-		v[2] = rep_i(st->end);
+		v[1] = rep_i(st->start - t0);
+		v[2] = rep_i(st->end - t0);
 		for (int k = 0; k < ST_NPARTS; k++)
 			v[3 + k] = rep_i(st->cost[k]);
 		rep_row(r, v);
 	}
-	if (s->n) {
-		v[0] = rep_s("average");
-		v[1] = rep_null();
-		v[2] = rep_null();
-		for (int k = 0; k < ST_NPARTS; k++)
-			v[3 + k] = rep_i(st_avg_ns(s, (enum st_part)k));
+	rep_table_end(r);
+	rep_table_begin(r, "steps_average", "Average step", step_cols + NSTEP_TIME,
+			NSTEP_COLS - NSTEP_TIME);
+	for (int k = 0; s->n && k < ST_NPARTS; k++)
+		v[k] = rep_i(st_avg_ns(s, (enum st_part)k));
+	if (s->n)
 		rep_row(r, v);
-	}
 	rep_table_end(r);
 	rep_kv_begin(r, "step_detection", "Step detection");
 	rep_kv(r, "mode", "Mode", REP_STR, rep_s(compat ? "tb-compat" : "default"));
+	char t0s[32];
+	rep_kv(r, "trace_start_ns", "Trace start (ns)", REP_STR,
+	       rep_s(view_trace_start_text(vw->t, t0s, sizeof t0s)));
 	rep_kv(r, "source", "Steps from", REP_STR,
 	       rep_s(!s->fallback ? "ProfilerStep events"
 		     : s->n	  ? "no ProfilerStep: one step over the CPU operators"

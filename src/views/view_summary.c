@@ -150,13 +150,14 @@ static const struct rep_col smr_cols[] = {
     {"value", "SM efficiency", REP_FLOAT},
 };
 
-static void emit_timeline(struct report *r, const struct gm_result *g)
+/* t0: the origin of the times (the trace's start; 0 for tb's clock). */
+static void emit_timeline(struct report *r, const struct gm_result *g, int64_t t0)
 {
 	rep_table_begin(r, "gpu_utilization_timeline", "GPU utilization timeline", bucket_cols, 3);
 	for (size_t i = 0; i < g->n; i++)
 		for (size_t b = 0; b < g->gpus[i].nbuckets; b++) {
 			struct rep_val v[] = {rep_i(g->gpus[i].id),
-					      rep_i(g->gpus[i].buckets[b].start),
+					      rep_i(g->gpus[i].buckets[b].start - t0),
 					      rep_f(g->gpus[i].buckets[b].value)};
 			rep_row(r, v);
 		}
@@ -165,8 +166,8 @@ static void emit_timeline(struct report *r, const struct gm_result *g)
 	for (size_t i = 0; i < g->n; i++)
 		for (size_t k = 0; k < g->gpus[i].sm_ranges.n; k++) {
 			const struct rgv *x = &g->gpus[i].sm_ranges.v[k];
-			struct rep_val v[] = {rep_i(g->gpus[i].id), rep_i(x->start), rep_i(x->end),
-					      rep_f(x->value)};
+			struct rep_val v[] = {rep_i(g->gpus[i].id), rep_i(x->start - t0),
+					      rep_i(x->end - t0), rep_f(x->value)};
 			rep_row(r, v);
 		}
 	rep_table_end(r);
@@ -215,12 +216,16 @@ static void summary_emit(struct view *v, struct report *r)
 	if (timeline)
 		rep_kv(r, "timeline_bucket_ns", "Timeline bucket", REP_DUR_NS,
 		       g->bucket_ns ? rep_i(g->bucket_ns) : rep_null());
+	char t0s[32];
+	if (timeline)
+		rep_kv(r, "trace_start_ns", "Trace start (ns)", REP_STR,
+		       rep_s(view_trace_start_text(t, t0s, sizeof t0s)));
 	rep_kv_end(r);
 	emit_gpus(r, t, g, ov);
 	emit_breakdown(r, s);
 	emit_recommendations(r, ov);
 	if (timeline)
-		emit_timeline(r, g);
+		emit_timeline(r, g, compat ? 0 : view_trace_start(t));
 	emit_anomalies(r, t);
 }
 
@@ -311,7 +316,9 @@ static const struct vo summary_opts[] = {
 	     "100, over the profiler's window; tables\n"
 	     "gpu_utilization_timeline: gpu, start_ns, utilization) and\n"
 	     "the SM efficiency ranges (sm_efficiency_ranges: gpu,\n"
-	     "start_ns, end_ns, value)"},
+	     "start_ns, end_ns, value); times from the trace's start\n"
+	     "(trace_start_ns in overview), on the trace's clock\n"
+	     "with --tb-compat"},
 };
 
 const struct view_decl view_summary_decl = {

@@ -301,7 +301,7 @@ BEGIN {
 		n = split(l, kv, "|"); delete o
 		for (i = 1; i <= n; i++) { k = kv[i]; sub(/=.*/, "", k); v = kv[i]; sub(/^[^=]*=/, "", v); o[k] = v }
 		key = o["id"] SUBSEP o["metric"]
-		val[key] = o["value"]; unit[key] = o["unit"]; inst[key] = o["instances"]; names[o["metric"]] = 1
+		val[key] = o["text"]; unit[key] = o["unit"]; inst[key] = o["instances"]; names[o["metric"]] = 1
 	}
 }
 { sub(/\r$/, "") }

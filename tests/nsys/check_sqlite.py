@@ -240,13 +240,13 @@ def tiny_exports(gpuprof, tmp, ok):
         before = os.path.getmtime(path), os.path.getsize(path)
         r = gp(gpuprof, path, "kernels", "--format", "csv")
         ok(f"{label} kernels golden", r.stdout ==
-           "time_pct,total_ns,instances,avg_ns,med_ns,min_ns,max_ns,stddev_ns,name\n"
-           "50,80,2,40,40,40,40,0,kern_a\n"
-           "50,80,2,40,40,20,60,28.284271247461902,kern_b\n", r.stdout + r.stderr)
+           "name,time_pct,total_ns,instances,avg_ns,med_ns,min_ns,max_ns,stddev_ns\n"
+           "kern_a,50,80,2,40,40,40,40,0\n"
+           "kern_b,50,80,2,40,40,20,60,28.284271247461902\n", r.stdout + r.stderr)
         r = gp(gpuprof, path, "memcpy", "--format", "csv")
         ok(f"{label} memcpy golden", r.stdout ==
-           "time_pct,total_ns,count,avg_ns,med_ns,min_ns,max_ns,stddev_ns,bytes,operation\n"
-           "100,20,1,20,20,20,20,0,4096,[CUDA memcpy Host-to-Device]\n", r.stdout + r.stderr)
+           "operation,time_pct,total_ns,count,avg_ns,med_ns,min_ns,max_ns,stddev_ns,bytes\n"
+           "[CUDA memcpy Host-to-Device],100,20,1,20,20,20,20,0,4096\n", r.stdout + r.stderr)
         r = gp(gpuprof, path, "nvtx", "--format", "json")
         rows = {x["range"]: x for x in json.loads(r.stdout)["nvtx_ranges"]} if r.returncode == 0 else {}
         ok(f"{label} nvtx: named domain", "MyDomain:net" in rows, sorted(rows))

@@ -89,7 +89,7 @@ import json, sys
 rows = json.load(open(sys.argv[1]))["metrics"]
 assert len(rows) == 87 and {r["id"] for r in rows} == {0}
 d = [r for r in rows if r["metric"] == "dram__bytes.sum.per_second"][0]
-assert (d["unit"], d["value"], d["instances"]) == ("Gbyte/s", "200", 0), d
+assert (d["unit"], d["value"], d["text"], d["instances"]) == ("Gbyte/s", 200, "200", 0), d
 PY
 expect 200 "raw of relu_kernel, base units" "${url}api/file/1/ncu/raw?id=1&print_units=base"
 python3 - "$tmp/body" <<'PY' && ok || bad "raw of relu_kernel: unexpected rows (above)"
@@ -97,7 +97,7 @@ import json, sys
 rows = json.load(open(sys.argv[1]))["metrics"]
 assert len(rows) == 83 and {r["id"] for r in rows} == {1}
 d = [r for r in rows if r["metric"] == "dram__bytes.sum.per_second"][0]
-assert (d["unit"], d["value"]) == ("byte/s", "300,000,000,000"), d
+assert (d["unit"], d["value"], d["text"]) == ("byte/s", 300000000000, "300,000,000,000"), d
 PY
 expect 400 "raw: bad units" "${url}api/file/1/ncu/raw?id=0&print_units=si"
 expect 400 "raw: unknown parameter" "${url}api/file/1/ncu/raw?section=Occupancy"

@@ -64,8 +64,10 @@ got=$(status "${url}api/file/1/timeline?step=3&px=50")
 python3 - "$tmp/body" "$tmp/steps3" <<'PY' && [ "$got" = 200 ] && ok || bad "timeline?step=3: HTTP $got, not the step's window"
 import json, sys
 tl = json.load(open(sys.argv[1]))["timeline"]
-st = json.load(open(sys.argv[2]))["steps"][0]
-assert (tl["trace_start_ns"], tl["trace_end_ns"]) == (st["start_ns"], st["end_ns"]), (tl, st)
+doc = json.load(open(sys.argv[2]))
+st = doc["steps"][0]
+t0 = int(doc["step_detection"]["trace_start_ns"])  # steps count from the trace's start
+assert (tl["trace_start_ns"], tl["trace_end_ns"]) == (st["start_ns"] + t0, st["end_ns"] + t0), (tl, st)
 assert (tl["start_ns"], tl["end_ns"]) == (0, st["end_ns"] - st["start_ns"]), tl
 PY
 got=$(status "${url}api/file/1/timeline?range=$ann&px=50")

@@ -83,15 +83,19 @@ class Dist:
         self.names = [w['worker'] for w in self.workers]
 
     def overlap(self, i):
-        """{step: [4 µs]}, 'all' for the average row."""
+        """{step: [4 µs]}, 'all' for the average (overlap_average)."""
         rows = [r for r in self.out['overlap'] if r['worker'] == self.names[i]]
-        return {('all' if r['step'] == 'average' else r['step']): [r[c] / 1000 for c in OV]
-                for r in rows}
+        avg = [r for r in self.out['overlap_average'] if r['worker'] == self.names[i]]
+        got = {r['step']: [r[c] / 1000 for c in OV] for r in rows}
+        got.update({'all': [r[c] / 1000 for c in OV] for r in avg})
+        return got
 
     def wait(self, i):
         rows = [r for r in self.out['waittime'] if r['worker'] == self.names[i]]
-        return {('all' if r['step'] == 'average' else r['step']):
-                [r['data_transfer_ns'] / 1000, r['synchronizing_ns'] / 1000] for r in rows}
+        rows += [dict(r, step='all') for r in self.out['waittime_average']
+                 if r['worker'] == self.names[i]]
+        return {r['step']: [r['data_transfer_ns'] / 1000, r['synchronizing_ns'] / 1000]
+                for r in rows}
 
     def ops(self, i):
         return [[r['name'], r['calls'], r['bytes'], r['avg_bytes'], r['latency_ns'] / 1000,
@@ -320,8 +324,13 @@ def check_hta(t, gpuprof, data):
     events = [r['traceEvents'] for r in raw]
     for compat in (True, False):
         mode = 'hta %s' % ('tb-compat' if compat else 'default')
-        steps = [run_json(gpuprof, ['steps'] + (['--tb-compat'] if compat else []) + [p])['steps']
-                 for p in paths]
+        docs = [run_json(gpuprof, ['steps'] + (['--tb-compat'] if compat else []) + [p])
+                for p in paths]
+        # by default steps count from the trace's start; on its clock here
+        steps = [[dict(st, start_ns=st['start_ns'] + t0, end_ns=st['end_ns'] + t0)
+                  for st in doc['steps']]
+                 for doc in docs
+                 for t0 in [0 if compat else int(doc['step_detection']['trace_start_ns'])]]
         try:
             d = Dist(gpuprof, paths, compat)
         except (RuntimeError, ValueError, KeyError) as e:

@@ -61,8 +61,8 @@ class Run:
         self.steps = self._json(gpuprof, 'steps', path, [])
         self.summary = self._json(gpuprof, 'summary', path, ['--timeline'])
         rows = self.steps['steps']
-        self.rows = [r for r in rows if r['step'] != 'average']
-        self.avg_row = [r for r in rows if r['step'] == 'average']
+        self.rows = rows
+        self.avg_row = self.steps['steps_average']
         self.flags = self.steps['step_detection']
         self.gpus = {g['gpu']: g for g in self.summary['gpus'] if g['kernels'] > 0}
 

@@ -137,3 +137,38 @@ void test_io_outfile_fifo(struct t *t)
 	unlink(path);
 	rmdir(dir);
 }
+
+/* /dev/fd/N and /proc/self/fd/N write to descriptor N itself, even when
+ * it is a regular file (a shell's > out): the file gets the bytes at its
+ * offset, and nothing is renamed over /dev. */
+void test_io_outfile_given_fd(struct t *t)
+{
+	char dir[] = "/tmp/gpuprof-unit-fd.XXXXXX";
+	CHECK(t, mkdtemp(dir) != NULL);
+	char path[128], name[64], buf[256];
+	snprintf(path, sizeof path, "%s/log", dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	CHECK(t, fd >= 0);
+	CHECK_INT(t, write(fd, "before\n", 7), 7);
+	struct outfile o;
+	struct err e = {0};
+	snprintf(name, sizeof name, "/dev/fd/%d", fd);
+	CHECK_INT(t, outfile_open(&o, name, &e), 0);
+	CHECK_INT(t, put(&o, "one\n"), 0);
+	CHECK_INT(t, outfile_commit(&o, &e), 0);
+	snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+	CHECK_INT(t, outfile_open(&o, name, &e), 0);
+	CHECK_INT(t, put(&o, "two\n"), 0);
+	CHECK_INT(t, outfile_commit(&o, &e), 0);
+	CHECK_INT(t, write(fd, "after\n", 6), 6); /* still open: a copy was closed */
+	close(fd);
+	slurp(path, buf, sizeof buf);
+	CHECK_STR(t, buf, "before\none\ntwo\nafter\n");
+	names(dir, buf, sizeof buf);
+	CHECK_STR(t, buf, "log");
+	struct stat st;
+	CHECK_INT(t, lstat("/dev/stdout", &st), 0);
+	CHECK(t, S_ISLNK(st.st_mode)); /* /dev/stdout was not replaced */
+	unlink(path);
+	rmdir(dir);
+}

@@ -287,52 +287,57 @@ void test_report_csv_escape(struct t *t)
 
 void test_report_json(struct t *t)
 {
-	check_sample(t, REP_JSON, true, true,
-		     "{\n"
-		     "  \"kernels\": [\n"
-		     "    {\n"
-		     "      \"name\": \"gemm\",\n"
-		     "      \"calls\": 12,\n"
-		     "      \"dur_ns\": 1234,\n"
-		     "      \"bytes\": 1536,\n"
-		     "      \"share_pct\": 61.5\n"
-		     "    },\n"
-		     "    {\n"
-		     "      \"name\": \"relu\",\n"
-		     "      \"calls\": 3,\n"
-		     "      \"dur_ns\": 999,\n"
-		     "      \"bytes\": 512,\n"
-		     "      \"share_pct\": 38.5\n"
-		     "    },\n"
-		     "    {\n"
-		     "      \"name\": null,\n"
-		     "      \"calls\": 0,\n"
-		     "      \"dur_ns\": 0,\n"
-		     "      \"bytes\": 0,\n"
-		     "      \"share_pct\": 0\n"
-		     "    }\n"
-		     "  ],\n"
-		     "  \"steps\": [\n"
-		     "    {\n"
-		     "      \"step\": 1,\n"
-		     "      \"ok\": true,\n"
-		     "      \"ratio\": 0.1\n"
-		     "    },\n"
-		     "    {\n"
-		     "      \"step\": 2,\n"
-		     "      \"ok\": false,\n"
-		     "      \"ratio\": 1e-07\n"
-		     "    }\n"
-		     "  ],\n"
-		     "  \"trace\": {\n"
-		     "    \"format\": \"Kineto JSON\",\n"
-		     "    \"events\": 123456789012345,\n"
-		     "    \"span_ns\": 59500000000,\n"
-		     "    \"gzip\": true,\n"
-		     "    \"torch\": null\n"
-		     "  }\n"
-		     "}\n");
-	/* Empty report, empty table, empty section. */
+	check_sample(
+	    t, REP_JSON, true, true,
+	    "{\n"
+	    "  \"kernels\": [\n"
+	    "    {\n"
+	    "      \"name\": \"gemm\",\n"
+	    "      \"calls\": 12,\n"
+	    "      \"dur_ns\": 1234,\n"
+	    "      \"bytes\": 1536,\n"
+	    "      \"share_pct\": 61.5\n"
+	    "    },\n"
+	    "    {\n"
+	    "      \"name\": \"relu\",\n"
+	    "      \"calls\": 3,\n"
+	    "      \"dur_ns\": 999,\n"
+	    "      \"bytes\": 512,\n"
+	    "      \"share_pct\": 38.5\n"
+	    "    },\n"
+	    "    {\n"
+	    "      \"name\": null,\n"
+	    "      \"calls\": 0,\n"
+	    "      \"dur_ns\": 0,\n"
+	    "      \"bytes\": 0,\n"
+	    "      \"share_pct\": 0\n"
+	    "    }\n"
+	    "  ],\n"
+	    "  \"steps\": [\n"
+	    "    {\n"
+	    "      \"step\": 1,\n"
+	    "      \"ok\": true,\n"
+	    "      \"ratio\": 0.1\n"
+	    "    },\n"
+	    "    {\n"
+	    "      \"step\": 2,\n"
+	    "      \"ok\": false,\n"
+	    "      \"ratio\": 1e-07\n"
+	    "    }\n"
+	    "  ],\n"
+	    "  \"trace\": {\n"
+	    "    \"format\": \"Kineto JSON\",\n"
+	    "    \"events\": 123456789012345,\n"
+	    "    \"span_ns\": 59500000000,\n"
+	    "    \"gzip\": true,\n"
+	    "    \"torch\": null\n"
+	    "  },\n"
+	    "  \"columns\": {\n"
+	    "    \"kernels\": [\"name\", \"calls\", \"dur_ns\", \"bytes\", \"share_pct\"],\n"
+	    "    \"steps\": [\"step\", \"ok\", \"ratio\"]\n"
+	    "  }\n"
+	    "}\n");
+	/* Empty report, empty table (its columns kept), empty section. */
 	struct mem m;
 	int rc;
 	struct report *r = mem_open(&m, REP_JSON);
@@ -347,7 +352,9 @@ void test_report_json(struct t *t)
 	CHECK_INT(t, rep_kv_end(r), 0);
 	got = mem_close(&m, r, &rc);
 	CHECK_INT(t, rc, 0);
-	CHECK_STR(t, got, "{\n  \"t\": [],\n  \"s\": {}\n}\n");
+	CHECK_STR(t, got,
+		  "{\n  \"t\": [],\n  \"s\": {},\n  \"columns\": {\n    \"t\": [\"step\", \"ok\", "
+		  "\"ratio\"]\n  }\n}\n");
 	free(got);
 }
 
@@ -395,7 +402,9 @@ void test_report_json_escape(struct t *t)
 	CHECK_INT(t, rep_row(r, (struct rep_val[]){rep_b(true)}), 0);
 	char *got = mem_close(&m, r, &rc); /* closes the open table */
 	CHECK_INT(t, rc, 0);
-	CHECK_STR(t, got, "{\n  \"t\\n\": [\n    {\n      \"a\\\"b\": true\n    }\n  ]\n}\n");
+	CHECK_STR(t, got,
+		  "{\n  \"t\\n\": [\n    {\n      \"a\\\"b\": true\n    }\n  ],\n  \"columns\": {\n"
+		  "    \"t\\n\": [\"a\\\"b\"]\n  }\n}\n");
 	free(got);
 }
 
@@ -449,7 +458,9 @@ void test_report_numbers(struct t *t)
 	    "123456789012345  1.235 ms  -1024.00 TiB\n",
 	    "n,d,b\n123456789012345,1234567,-1125899906842624\n",
 	    "{\n  \"t\": [\n    {\n      \"n\": 123456789012345,\n      \"d\": 1234567,\n"
-	    "      \"b\": -1125899906842624\n    }\n  ]\n}\n",
+	    "      \"b\": -1125899906842624\n    }\n  ],\n  \"columns\": {\n    \"t\": [\"n\", "
+	    "\"d\", "
+	    "\"b\"]\n  }\n}\n",
 	};
 	for (int f = REP_TABLE; f <= REP_JSON; f++) {
 		struct mem m;
@@ -495,7 +506,9 @@ void test_report_misuse(struct t *t)
 	CHECK_INT(t, rep_row(r, &v), -1);  /* not a table */
 	char *got = mem_close(&m, r, &rc); /* closes the open section */
 	CHECK_INT(t, rc, 0);
-	CHECK_STR(t, got, "{\n  \"t\": [],\n  \"s\": {}\n}\n");
+	CHECK_STR(t, got,
+		  "{\n  \"t\": [],\n  \"s\": {},\n  \"columns\": {\n    \"t\": [\"step\", \"ok\", "
+		  "\"ratio\"]\n  }\n}\n");
 	free(got);
 }
 
@@ -539,4 +552,116 @@ void test_report_json_fput(struct t *t)
 	CHECK_STR(t, buf,
 		  "\"aten::mm\" \"a\\\"b\\\\c\\nd\\u0001\" \"caf\xc3\xa9 \\ufffd!\" \"\" 0.1 null");
 	free(buf);
+}
+
+/* rep_only: the one block named, as a report of it alone, in every format;
+ * the others dropped, whatever their kind. */
+void test_report_only(struct t *t)
+{
+	static const char *const want_kernels[] = {
+	    "Top kernels\n"
+	    "Kernel  Calls     Total    Memory    Share\n"
+	    "gemm       12  1.234 us  1.50 KiB  61.50 %\n"
+	    "relu        3    999 ns     512 B  38.50 %\n"
+	    "-           0      0 ns       0 B   0.00 %\n",
+	    "name,calls,dur_ns,bytes,share_pct\n"
+	    "gemm,12,1234,1536,61.5\n"
+	    "relu,3,999,512,38.5\n"
+	    ",0,0,0,0\n",
+	    "[\n"
+	    "  {\n    \"name\": \"gemm\",\n    \"calls\": 12,\n    \"dur_ns\": 1234,\n"
+	    "    \"bytes\": 1536,\n    \"share_pct\": 61.5\n  },\n"
+	    "  {\n    \"name\": \"relu\",\n    \"calls\": 3,\n    \"dur_ns\": 999,\n"
+	    "    \"bytes\": 512,\n    \"share_pct\": 38.5\n  },\n"
+	    "  {\n    \"name\": null,\n    \"calls\": 0,\n    \"dur_ns\": 0,\n"
+	    "    \"bytes\": 0,\n    \"share_pct\": 0\n  }\n"
+	    "]\n",
+	};
+	static const char *const want_trace[] = {
+	    "Trace\n"
+	    "  Format:        Kineto JSON\n"
+	    "  Events:        123456789012345\n"
+	    "  Time span:     59.500 s\n"
+	    "  Compressed:    yes\n"
+	    "  Torch version: -\n",
+	    "key,value\nformat,Kineto JSON\nevents,123456789012345\nspan_ns,59500000000\n"
+	    "gzip,true\ntorch,\n",
+	    "{\n  \"format\": \"Kineto JSON\",\n  \"events\": 123456789012345,\n"
+	    "  \"span_ns\": 59500000000,\n  \"gzip\": true,\n  \"torch\": null\n}\n",
+	};
+	for (int f = REP_TABLE; f <= REP_JSON; f++) {
+		for (int which = 0; which < 2; which++) {
+			struct mem m;
+			int rc;
+			struct report *r = mem_open(&m, (enum rep_format)f);
+			CHECK_INT(t, rep_only(r, which ? "trace" : "kernels"), 0);
+			CHECK_INT(t, rep_only(r, "steps"), -1); /* once */
+			CHECK_INT(t, sample(r, true, true), 0);
+			char *got = mem_close(&m, r, &rc);
+			CHECK_INT(t, rc, 0);
+			CHECK_STR(t, got, which ? want_trace[f] : want_kernels[f]);
+			free(got);
+		}
+	}
+	/* an empty table alone: its header (CSV), [] (JSON) */
+	struct mem m;
+	int rc;
+	struct report *r = mem_open(&m, REP_JSON);
+	CHECK_INT(t, rep_only(r, "t"), 0);
+	CHECK_INT(t, rep_table_begin(r, "t", NULL, step_cols, 3), 0);
+	char *got = mem_close(&m, r, &rc);
+	CHECK_INT(t, rc, 0);
+	CHECK_STR(t, got, "[]\n");
+	free(got);
+	r = mem_open(&m, REP_CSV);
+	CHECK_INT(t, rep_only(r, "t"), 0);
+	CHECK_INT(t, rep_table_begin(r, "t", NULL, step_cols, 3), 0);
+	got = mem_close(&m, r, &rc);
+	CHECK_INT(t, rc, 0);
+	CHECK_STR(t, got, "step,ok,ratio\n");
+	free(got);
+}
+
+/* rep_open_names: the blocks' names in order, nothing written. */
+void test_report_names(struct t *t)
+{
+	struct report *r = rep_open_names();
+	CHECK(t, r != NULL);
+	if (!r)
+		return;
+	CHECK_INT(t, sample(r, true, true), 0);
+	size_t n;
+	const char *const *v = rep_names(r, &n);
+	CHECK_INT(t, (long long)n, 3);
+	if (n == 3) {
+		CHECK_STR(t, v[0], "kernels");
+		CHECK_STR(t, v[1], "steps");
+		CHECK_STR(t, v[2], "trace");
+	}
+	CHECK_INT(t, rep_close(r), 0);
+}
+
+/* REP_FDUR_NS: a double duration, raw in CSV/JSON, a duration in text. */
+void test_report_fdur(struct t *t)
+{
+	static const struct rep_col cols[] = {{"total_ns", "Total", REP_DUR_NS},
+					      {"avg_ns", "Avg", REP_FDUR_NS}};
+	static const char *const want[] = {
+	    "    Total        Avg\n15.319 ms  15.319 ms\n     2 ns       1 ns\n     3 ns          "
+	    "-\n",
+	    "total_ns,avg_ns\n15319000,15319498.5\n2,0.5\n3,\n",
+	};
+	for (int f = REP_TABLE; f <= REP_CSV; f++) {
+		struct mem m;
+		int rc;
+		struct report *r = mem_open(&m, (enum rep_format)f);
+		CHECK_INT(t, rep_table_begin(r, "t", NULL, cols, 2), 0);
+		CHECK_INT(t, rep_row(r, (struct rep_val[]){rep_i(15319000), rep_f(15319498.5)}), 0);
+		CHECK_INT(t, rep_row(r, (struct rep_val[]){rep_i(2), rep_f(0.5)}), 0);
+		CHECK_INT(t, rep_row(r, (struct rep_val[]){rep_i(3), rep_f(NAN)}), 0);
+		char *got = mem_close(&m, r, &rc);
+		CHECK_INT(t, rc, 0);
+		CHECK_STR(t, got, want[f]);
+		free(got);
+	}
 }

@@ -122,7 +122,11 @@ void test_view_ncu_list(struct t *t)
 		  "      \"sm_throughput_pct\": 12.3456,\n"
 		  "      \"memory_throughput_pct\": null,\n"
 		  "      \"achieved_occupancy_pct\": null,\n"
-		  "      \"registers_per_thread\": 32,\n      \"hints\": 1\n    }\n  ]\n}\n");
+		  "      \"registers_per_thread\": 32,\n      \"hints\": 1\n    }\n  ],\n"
+		  "  \"columns\": {\n    \"kernels\": [\"id\", \"kernel\", \"type\", \"grid\", "
+		  "\"block\", "
+		  "\"dur_ns\", \"sm_throughput_pct\", \"memory_throughput_pct\", "
+		  "\"achieved_occupancy_pct\", \"registers_per_thread\", \"hints\"]\n  }\n}\n");
 	free(buf);
 	view_free(v);
 	view_opts_release(&o);

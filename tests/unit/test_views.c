@@ -53,7 +53,8 @@ void test_view_results_own(struct t *t)
 	CHECK_INT(t, view_compute(view_get(VIEW_STEPS), s, &o1, &cut, &e), 0);
 	/* summary and the whole steps table on the same session, the cut view
 	 * still alive: step 1 lasts 240000 - 100000 = 140000 ns, step 2
-	 * 400000 - 300000 = 100000 ns; the average 120000, the window 300000 */
+	 * 400000 - 300000 = 100000 ns; the average 120000, the window 300000;
+	 * times from the trace's start, the first event at 50000 ns */
 	struct view_opts o;
 	view_opts_defaults(view_get(VIEW_SUMMARY), &o);
 	CHECK_INT(t, view_compute(view_get(VIEW_SUMMARY), s, &o, &sum, &e), 0);
@@ -63,17 +64,25 @@ void test_view_results_own(struct t *t)
 		CHECK(t, view_json(cut) == NULL && view_json(sum) == NULL);
 		char *c = csv_of(cut);
 		check_has(t, c,
-			  "1,100000,240000,80000,0,0,0,10000,6000,30000,14000,140000\n"
-			  "average,,,80000,0,0,0,10000,6000,30000,14000,140000\n\n",
+			  "1,50000,190000,80000,0,0,0,10000,6000,30000,14000,140000\n\n"
+			  "# steps_average\n"
+			  "kernel_ns,memcpy_ns,memset_ns,communication_ns,runtime_ns,dataloader_ns,"
+			  "cpu_exec_ns,"
+			  "other_ns,total_ns\n"
+			  "80000,0,0,0,10000,6000,30000,14000,140000\n\n",
 			  __LINE__);
 		check_has(t, c, "\nsteps,1\nremoved_tail_steps,0\n", __LINE__);
 		view_free(cut);
 		cut = NULL;
 		char *a = csv_of(all);
 		check_has(t, a,
-			  "1,100000,240000,80000,0,0,0,10000,6000,30000,14000,140000\n"
-			  "2,300000,400000,0,10000,2000,30000,7000,0,10000,41000,100000\n"
-			  "average,,,40000,5000,1000,15000,8500,3000,20000,27500,120000\n\n",
+			  "1,50000,190000,80000,0,0,0,10000,6000,30000,14000,140000\n"
+			  "2,250000,350000,0,10000,2000,30000,7000,0,10000,41000,100000\n\n"
+			  "# steps_average\n"
+			  "kernel_ns,memcpy_ns,memset_ns,communication_ns,runtime_ns,dataloader_ns,"
+			  "cpu_exec_ns,"
+			  "other_ns,total_ns\n"
+			  "40000,5000,1000,15000,8500,3000,20000,27500,120000\n\n",
 			  __LINE__);
 		char *m = csv_of(sum); /* after the cut view is gone */
 		check_has(t, m, "\nsteps,2\navg_step_ns,120000\nwindow_ns,300000\n", __LINE__);

@@ -40,7 +40,7 @@ const chart = () => page.getByTestId('dist-overlap-chart').locator('g').evaluate
 	values: [...g.querySelectorAll('rect')].map((r) => +r.dataset.value),
 })));
 const OVERLAP = ['computation_ns', 'overlap_ns', 'communication_ns', 'other_ns'];
-const avgBars = (d) => d.overlap.filter((r) => r.step === 'average').map((r) => ({ worker: r.worker, values: OVERLAP.map((k) => r[k]) }));
+const avgBars = (d) => d.overlap_average.map((r) => ({ worker: r.worker, values: OVERLAP.map((k) => r[k]) }));
 const hash = () => page.evaluate(() => decodeURIComponent(location.hash));
 
 test('the Distributed page follows the step selection and takes worker names', async () => {

@@ -77,7 +77,7 @@ test('the occupancy calculator gives every real kernel its own theoretical occup
 test('the roofline model is the achieved FLOP/s and arithmetic intensity of the raw metrics', { skip: existsSync(t4) ? false : 'no T4 report' }, () => {
 	const idx = indexBody(bodyOf(t4, '--id', '0'));
 	const m = rooflineModel(idx.values);
-	const raw = new Map(ncu(t4, 'raw', '--id', '0', '--print-units', 'base').metrics.map((r) => [r.metric, rawNum(r.value)]));
+	const raw = new Map(ncu(t4, 'raw', '--id', '0', '--print-units', 'base').metrics.map((r) => [r.metric, rawNum(r.text)]));
 	const v = (n) => raw.get(n);
 	// FP32: (fadd + fmul + 2 ffma) per cycle x SM frequency; DRAM bytes per second
 	const p = (op) => v(`smsp__sass_thread_inst_executed_op_f${op}_pred_on.sum.per_cycle_elapsed`);
@@ -116,7 +116,7 @@ test('the tiny report: SOL bar, no-data note, rules by speedup and hint links', 
 		assert.equal(got.length, 1);
 		assert.equal(got[0]['data-metric'], sm.metric);
 		assert.equal(Number(got[0]['data-value']), 12.3456); // the value mkreport.py writes
-		close2(Number(got[0]['data-value']), sm.value, 'SM %');
+		close2(Number(got[0]['data-value']), sm.text, 'SM %');
 		assert.equal(Number(got[0].width), (12.3456 / 100) * BAR_W);
 		assert.equal(got[0]['data-label'], 'SM [%]'); // the bar chart's own label
 		// the report has no memory throughput: said, not drawn
@@ -136,7 +136,7 @@ test('the tiny report: SOL bar, no-data note, rules by speedup and hint links', 
 test('a full report: SOL bars, roofline point, stall bars and occupancy charts', { skip: existsSync(t4) ? false : 'no T4 report' }, async () => {
 	const srv = await startServer([t4]);
 	try {
-		const raw = new Map(ncu(t4, 'raw', '--id', '0', '--print-units', 'base').metrics.map((r) => [r.metric, r.value]));
+		const raw = new Map(ncu(t4, 'raw', '--id', '0', '--print-units', 'base').metrics.map((r) => [r.metric, r.text]));
 		const idx = indexBody(bodyOf(t4, '--id', '0'));
 		const tab = (name) => `${srv.url}#file=1&view=ncu&kernel=0&section=${encodeURIComponent(name)}`;
 		// SOL: Compute (SM) and Memory bars, length = value, value = the raw metric
@@ -294,7 +294,7 @@ test('the fixture: occupancy, roofline and chart series are the values mkfull.py
 	assert.deepEqual(memoryRows(idx.sections.get('Memory Workload Analysis Tables')).map((r) => [r.level, r.label, r.value]), [
 		['L1/TEX', 'L1TEX Throughput', 30.125], ['L2', 'L2 Throughput', 41.25], ['DRAM', 'DRAM Throughput', DRAM_PCT[0]], ['PCIe', 'PCIe read bandwidth', 1.5e6]]);
 	// and the raw page agrees with the body's values (2 decimals)
-	const raw = new Map(ncu(full, 'raw', '--id', '0', '--print-units', 'base').metrics.map((r) => [r.metric, r.value]));
+	const raw = new Map(ncu(full, 'raw', '--id', '0', '--print-units', 'base').metrics.map((r) => [r.metric, r.text]));
 	for (const [name, v] of idx.values) if (typeof v === 'number') close2(v, raw.get(name), name);
 });
 
@@ -304,7 +304,7 @@ test('the fixture in the page: SOL bars and breakdowns, roofline points, stalls,
 		for (const [id, want] of FULL.entries()) {
 			const tab = (name) => `${srv.url}#file=1&view=ncu&kernel=${id}&section=${encodeURIComponent(name)}`;
 			const body = bodyOf(full, '--id', String(id));
-			const raw = new Map(ncu(full, 'raw', '--id', String(id), '--print-units', 'base').metrics.map((r) => [r.metric, r.value]));
+			const raw = new Map(ncu(full, 'raw', '--id', String(id), '--print-units', 'base').metrics.map((r) => [r.metric, r.text]));
 			const det = ncu(full, 'details', '--id', String(id), '--print-units', 'base').details;
 			const barsOf = async (testid) => attrs(page.getByTestId(testid).locator('rect.bar'), ['data-label', 'data-value', 'data-metric', 'width']);
 

@@ -14,7 +14,14 @@ import { root, gpuprof, startServer, launchBrowser, newPage, shot } from './harn
 
 const full = path.join(root, 'tests/golden/_inputs/full.ncu-rep');
 const t4 = path.join(root, '../shared/data/ncu/ncu2024.2_t4_full_mlp.ncu-rep');
-const raw = (id, units, rep = full) => JSON.parse(execFileSync(gpuprof, ['ncu', 'raw', '--id', String(id), '--print-units', units, '--format', 'json', rep], { encoding: 'utf8', maxBuffer: 1 << 28 })).metrics;
+// the JSON's rows with their description (metric_descriptions) and ncu's
+// text as the value, as the page shows them
+const raw = (id, units, rep = full) => {
+	const d = JSON.parse(execFileSync(gpuprof, ['ncu', 'raw', '--id', String(id), '--print-units', units, '--format', 'json', rep], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+	const desc = new Map(d.metric_descriptions.map((r) => [r.metric, r.description]));
+	assert.ok(d.metrics.every((r) => r.id === id) && d.launches.length === 1 && d.launches[0].id === id);
+	return d.metrics.map((r) => ({ metric: r.metric, unit: r.unit, value: r.text, instances: r.instances, description: desc.get(r.metric) ?? null }));
+};
 // a row as the table shows it (table.js: fmt: null '-', numbers as integers)
 const shown = (r) => [r.metric, r.unit, r.value, String(r.instances), r.description ?? '-'];
 
