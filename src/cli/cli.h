@@ -96,6 +96,7 @@ int cmd_ncu(struct app *app, int argc, char **argv);
 int cmd_nsys(struct app *app, int argc, char **argv);
 int cmd_export(struct app *app, int argc, char **argv);
 int cmd_serve(struct app *app, int argc, char **argv);
+int cmd_trace(struct app *app, int argc, char **argv);
 
 /* A command's help (its head, then its options listed from their
  * declarations, then its tail). */
@@ -109,5 +110,6 @@ extern const char cmd_ncu_help[], cmd_ncu_help_tail[]; /* options: views/view_nc
 extern const char cmd_nsys_help[]; /* lists its options; man line: views/view_nsys.h */
 CLI_CMD_TEXTS(export);
 CLI_CMD_TEXTS(serve);
+CLI_CMD_TEXTS(trace);
 
 #endif

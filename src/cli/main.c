@@ -42,6 +42,8 @@ static const struct cmd commands[] = {
     VIEW_CMD("top", VIEW_TOP),
     CMD(export, "call stacks for other tools: pprof, folded stacks, speedscope",
 	" pprof\\fR|\\fPfolded\\fR|\\fPspeedscope", " \\fITRACE\\fP \\-o \\fIFILE\\fP"),
+    CMD(trace, "Kineto traces from their own bytes: a window (slice), ranks as one (merge)",
+	" slice\\fR|\\fPmerge", " \\fITRACE\\fP... \\-o \\fIFILE\\fP"),
     {.name = "ncu", /* its verbs are the registry's ncu views */
      .summary = "Nsight Compute reports: list, raw, session, details, hints",
      .help = cmd_ncu_help,
