@@ -138,7 +138,7 @@ static int from_to(struct app *app, const char *path, const struct trace_args *a
 	const char *bad = a->from && parse_t(a->from, t, &t0) ? a->from
 			  : a->to && parse_t(a->to, t, &t1)   ? a->to
 							      : NULL;
-	if (bad || t1 <= t0) {
+	if (bad || (a->from && a->to && t1 <= t0)) {
 		tr_free(t);
 		if (bad)
 			return app_usage(app, "trace",
@@ -147,6 +147,8 @@ static int from_to(struct app *app, const char *path, const struct trace_args *a
 					 bad == a->from ? "from" : "to", bad);
 		return app_usage(app, "trace", "--to must be after --from");
 	}
+	if (t1 < t0) /* one bound past the other end of the trace: nothing */
+		t1 = t0;
 	struct err e = {0};
 	if ((rc = tr_window(t, NULL, t0, t1, w, &e))) {
 		tr_free(t);

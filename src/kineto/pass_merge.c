@@ -181,7 +181,7 @@ static int write_procs(struct merge *m)
 		if (p->name)
 			put_json_text(m->out, tr_str(t, p->name), strpool_len(&t->pool, p->name));
 		else
-			fprintf(m->out, "pid %s", id);
+			fprintf(m->out, "%s%s", p->pid.is_str ? "" : "pid ", id);
 		fputs("\"}}", m->out);
 		sep(m);
 		fprintf(
@@ -237,6 +237,10 @@ int kpass_merge(const struct kpass_rank *r, size_t n, FILE *out, struct kpass_me
 		int64_t b = r[i].t->meta.base_time_ns;
 		aligned = aligned && b != INT64_MIN;
 		base = b != INT64_MIN && b < base ? b : base;
+	}
+	for (size_t i = 0; i < n && aligned; i++) { /* shifts that fit */
+		int64_t d;
+		aligned = !__builtin_sub_overflow(r[i].t->meta.base_time_ns, base, &d);
 	}
 	struct merge m = {
 	    .out = out, .r = r, .n = n, .pid_base = pid_base_of(r, n), .first_event = true, .e = e};
