@@ -10,12 +10,11 @@
 #include "core/vec.h"
 #include "io/source.h"
 #include "kineto/pass_int.h"
+#include "kineto/top.h"
 
 const char kp_drop_member[] = "";
 
 enum { KP_WINDOW = 8u << 20 };
-
-enum state { ST_BEGIN, ST_MEMBER, ST_MEMBER_NEXT, ST_EV_FIRST, ST_EV_ITEM, ST_EV_NEXT, ST_DONE };
 
 struct walk {
 	struct src *src;
@@ -102,12 +101,7 @@ static int read_event(struct walk *w)
 	} else {
 		for (;;) {
 			struct jstr k = {0};
-			if ((rc = jscan_ws(j)))
-				return rc;
-			if (*j->p != '"')
-				return jscan_error(j, j->p,
-						   "expected a string key in a trace event");
-			if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)))
+			if ((rc = kt_key(j, &k, "a trace event")))
 				return rc;
 			struct kp_member mb = {.k = k.s, .klen = k.len, .v = j->p};
 			if ((rc = jscan_skip(j)))
@@ -140,7 +134,7 @@ static int read_event(struct walk *w)
 
 /* One step of the top-level walk (the reader's, import.c, without what it
  * stores); JS_MORE leaves the state as it was. */
-static int step(struct walk *w, enum state *st)
+static int step(struct walk *w, enum kt_state *st)
 {
 	struct jscan *j = &w->j;
 	const struct kp_cb *cb = w->cb;
@@ -149,12 +143,8 @@ static int step(struct walk *w, enum state *st)
 	int rc;
 	switch (*st) {
 	case ST_BEGIN:
-		if ((rc = jscan_ws(j)))
+		if ((rc = kt_ws_bom(j, &closed)) || closed) /* closed: a byte order mark */
 			return rc;
-		if (j->p == j->base && j->end - j->p >= 3 && !memcmp(j->p, "\xEF\xBB\xBF", 3)) {
-			j->p += 3;
-			return JS_OK;
-		}
 		if (*j->p != '[' && *j->p != '{')
 			return jscan_error(j, j->p,
 					   "expected a trace: '{' (object form) or '[' (array "
@@ -171,9 +161,7 @@ static int step(struct walk *w, enum state *st)
 			*st = ST_DONE;
 			return JS_OK;
 		}
-		if (*j->p != '"')
-			return jscan_error(j, j->p, "expected a string key in the trace object");
-		if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)))
+		if ((rc = kt_key(j, &k, "the trace object")))
 			return rc;
 		if (key_is(k.s, k.len, "traceEvents")) {
 			if (*j->p != '[')
@@ -188,34 +176,16 @@ static int step(struct walk *w, enum state *st)
 		return cb->member(cb->ctx, &k, p0, j->p);
 	}
 	case ST_MEMBER_NEXT:
-		if ((rc = jscan_next(j, '}', &closed)))
-			return rc;
-		*st = closed ? ST_DONE : ST_MEMBER;
-		return JS_OK;
 	case ST_EV_FIRST:
-		if ((rc = jscan_ws(j)))
+	case ST_EV_NEXT:
+		if ((rc = kt_punct(j, st, w->object_form, &closed)))
 			return rc;
-		if (*j->p == ']') {
-			j->p++;
-			*st = w->object_form ? ST_MEMBER_NEXT : ST_DONE;
-			return cb->events_end(cb->ctx);
-		}
-		*st = ST_EV_ITEM;
-		return JS_OK;
+		return closed ? cb->events_end(cb->ctx) : JS_OK;
 	case ST_EV_ITEM:
 		if ((rc = jscan_ws(j)) || (rc = read_event(w)))
 			return rc;
 		*st = ST_EV_NEXT;
 		return JS_OK;
-	case ST_EV_NEXT:
-		if ((rc = jscan_next(j, ']', &closed)))
-			return rc;
-		if (!closed) {
-			*st = ST_EV_ITEM;
-			return JS_OK;
-		}
-		*st = w->object_form ? ST_MEMBER_NEXT : ST_DONE;
-		return cb->events_end(cb->ctx);
 	case ST_DONE:
 		if ((rc = jscan_ws(j)))
 			return rc;
@@ -228,7 +198,7 @@ static int step(struct walk *w, enum state *st)
 static int walk(struct walk *w, bool *truncated)
 {
 	struct jscan *j = &w->j;
-	enum state st = ST_BEGIN;
+	enum kt_state st = ST_BEGIN;
 	for (;;) {
 		const char *record = j->p;
 		struct jscan_marks marks = jscan_mark(j);
