@@ -211,7 +211,8 @@ static int64_t pid_base_of(const struct kpass_rank *r, size_t n)
 static void write_tail(struct merge *m, int64_t base, bool aligned)
 {
 	fputs("\n  ]", m->out);
-	fwrite(m->top.v, 1, m->top.n, m->out);
+	if (m->top.n) /* none for a bare array (and top.v is NULL then) */
+		fwrite(m->top.v, 1, m->top.n, m->out);
 	if (aligned)
 		fprintf(m->out, ",\n  \"baseTimeNanoseconds\": %lld", (long long)base);
 	fprintf(m->out, ",\n  \"gpuprofMerge\": {\"pid_base\": %lld, \"ranks\": [",
