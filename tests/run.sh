@@ -36,6 +36,7 @@ stage fuzz sh tests/fuzz/replay.sh
 stage cli sh tests/cli/run.sh
 stage ncu sh tests/ncu/check.sh
 stage export sh tests/export/check.sh
+stage slice sh tests/slice/check.sh
 stage shared sh tests/shared/run.sh
 stage tbsteps sh tests/tbprof/steps.sh
 stage tbops sh tests/tbprof/ops.sh

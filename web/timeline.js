@@ -9,9 +9,11 @@
 // server for the visible window again. A click on a lane's header collapses
 // it; a click on an event shows its details and its linked events
 // (?links=ROW: its kernels, its launch, its flow neighbours), which jump to
-// them. "Flows" (key f) asks for the flow arrows (flows=1). "Open in
-// Perfetto" hands /api/file/ID/trace (the window's slice when zoomed in) to
-// ui.perfetto.dev with its postMessage protocol (PING until PONG, then the
+// them. "Flows" (key f) asks for the flow arrows (flows=1). "Download
+// trace" saves /api/file/ID/trace (the file's own bytes; the window's slice
+// when zoomed in) for Perfetto or chrome://tracing offline; "Open in
+// Perfetto", offered when a probe reaches ui.perfetto.dev, hands the same
+// bytes to it with its postMessage protocol (PING until PONG, then the
 // buffer). State in the hash: start=NS&end=NS (from the trace's start, as
 // the API takes them), collapsed=t3,c0 (lanes by track, counters by id),
 // flows=1. Search (timeline_search.js): find=TEXT&match=K; the windows are
@@ -20,8 +22,8 @@
 // An Nsight Systems export draws the same way from
 // /api/file/ID/nsys/timeline (views/view_nsys_tl.c, the same JSON): its
 // lanes carry a "source" (nvtx, cuda_api, kernels, memory) shown in their
-// title, and it has neither Open in Perfetto (Perfetto cannot read the
-// SQLite) nor search (the search is the trace's).
+// title, and it has neither Download trace nor Open in Perfetto (Perfetto
+// cannot read the SQLite) nor search (the search is the trace's).
 
 import { fmtDur } from './fmt.js';
 import { withSel } from './stepsel.js';
@@ -113,10 +115,12 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 
 	const width = () => Math.max(100, Math.floor(wrap.clientWidth || 1000));
 	const x = (ns, W) => (ns - start) / (end - start) * W;
+	let onWindow = () => {}; // the download button's label follows the window
 	const save = () => {
 		s.collapsed = [...collapsed].join(',');
 		s.flows = flowsOn ? '1' : '';
 		writeHash({ ...s, start: String(start), end: String(end) });
+		onWindow();
 	};
 
 	// Lanes, then each process's counters after its last lane.
@@ -425,32 +429,68 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	flowsBtn.setAttribute('aria-pressed', String(flowsOn));
 	flowsBtn.addEventListener('click', () => setFlows(!flowsOn));
 
-	// Open in Perfetto: the window must be opened in the click itself (popup
-	// blockers), the bytes follow once fetched
+	// The trace as /api/file/ID/trace writes it (the file's own bytes: every
+	// field of every event, the window's slice when zoomed in, the step or
+	// range selection's window), for Download and Open in Perfetto
+	const traceUrl = () => {
+		const whole = start <= T0 && end >= T1;
+		return { whole, url: withSel(`/api/file/${id}/trace${whole ? '' : `?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}`}`) };
+	};
+	// Download: an offline way into Perfetto (drop the file on
+	// ui.perfetto.dev) or chrome://tracing
+	const dlBtn = el('button', { dataset: { testid: 'timeline-download' } });
+	onWindow = () => {
+		const { whole } = traceUrl();
+		dlBtn.textContent = whole ? 'Download trace (whole)' : 'Download trace (window)';
+		dlBtn.title = whole ? 'Save the whole trace as Kineto JSON (every field as the file has it)'
+			: 'Save the window shown as a Kineto trace (what `gpuprof trace slice --from --to` writes)';
+	};
+	onWindow();
+	dlBtn.addEventListener('click', () => {
+		const { whole, url } = traceUrl();
+		const stem = fileName.replace(/\.gz$/, '').replace(/\.json$/, '');
+		const a = el('a', { href: url, download: whole ? `${stem}.json` : `${stem}.${Math.round(start)}-${Math.round(end)}ns.json` });
+		document.body.append(a);
+		a.click();
+		a.remove();
+	});
+	// Open in Perfetto: only when the page can reach ui.perfetto.dev (a
+	// no-cors probe; the CSP's connect-src allows that origin), else a clear
+	// note and the download. The window must be opened in the click itself
+	// (popup blockers), the bytes follow once fetched.
 	const perfBtn = el('button', { dataset: { testid: 'timeline-perfetto' } });
+	const perfNote = el('span', { className: 'count', dataset: { testid: 'timeline-perfetto-note' } });
+	let reachable = true;
 	const perfState = () => {
 		const off = navigator.onLine === false;
-		perfBtn.disabled = off;
-		perfBtn.textContent = off ? 'Open in Perfetto (needs the network)' : 'Open in Perfetto';
-		perfBtn.title = off ? 'ui.perfetto.dev is a web page: it needs the network' : 'Open this trace (the window shown, when zoomed in) in ui.perfetto.dev';
+		perfBtn.disabled = off || !reachable;
+		perfBtn.textContent = off ? 'Open in Perfetto (needs the network)' : reachable ? 'Open in Perfetto' : 'Open in Perfetto (cannot reach ui.perfetto.dev)';
+		perfBtn.title = off || !reachable ? 'ui.perfetto.dev is a web page: it needs the network' : 'Open this trace (the window shown, when zoomed in) in ui.perfetto.dev';
+		perfNote.textContent = off || !reachable ? 'ui.perfetto.dev cannot be reached from this page: use Download trace and drop the file on ui.perfetto.dev (or chrome://tracing).' : '';
+	};
+	const probe = () => {
+		if (!perfetto) return;
+		fetch(`${PERFETTO}/`, { mode: 'no-cors', cache: 'no-store', signal: AbortSignal.timeout(4000) })
+			.then(() => { reachable = true; }, () => { reachable = false; })
+			.then(perfState);
 	};
 	perfState();
-	addEventListener('online', perfState);
+	probe();
+	addEventListener('online', () => { perfState(); probe(); });
 	addEventListener('offline', perfState);
 	perfBtn.addEventListener('click', async () => {
-		const whole = start <= T0 && end >= T1;
-		const url = `/api/file/${id}/trace${whole ? '' : `?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}`}`;
+		const { whole, url } = traceUrl();
 		const w = window.open(`${PERFETTO}/#!/`, '_blank');
 		if (!w) { details.textContent = 'The browser blocked the Perfetto window: allow pop-ups for this page.'; return; }
 		try {
-			const r = await fetch(withSel(url)); // the step/range selection's window
+			const r = await fetch(url);
 			if (!r.ok) throw new Error(`HTTP ${r.status}`);
 			const buffer = await r.arrayBuffer();
 			const title = whole ? fileName : `${fileName} ${fmtDur(start)} – ${fmtDur(end)}`;
 			await postToPerfetto(w, buffer, title);
 			details.textContent = `Sent ${buffer.byteLength} bytes to Perfetto.`;
 		} catch (e) {
-			details.textContent = `Could not open in Perfetto: ${e.message}`;
+			details.textContent = `Could not open in Perfetto: ${e.message}. Download trace saves it for ui.perfetto.dev's "Open trace file".`;
 		}
 	});
 
@@ -484,7 +524,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	reset.addEventListener('click', () => setWindow(T0, T1));
 	const help = el('span', { className: 'count', textContent: 'wheel / + − zoom · drag / ← → pan · f flows · / search, n N next/previous · click a lane name to collapse it' });
 	return [el('section', { className: 'timeline' }, el('h2', { textContent: 'Timeline' }),
-		el('div', { className: 'tools' }, reset, flowsBtn, ...(perfetto ? [perfBtn] : []), ...(search ? [search.bar] : []), info, help), ...(search ? [search.panel] : []), wrap, details)];
+		el('div', { className: 'tools' }, reset, flowsBtn, ...(perfetto ? [dlBtn, perfBtn, perfNote] : []), ...(search ? [search.bar] : []), info, help), ...(search ? [search.panel] : []), wrap, details)];
 }
 
 // The page's keys (+ - arrows 0 f / n N) while a timeline is shown; true when used.

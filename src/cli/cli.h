@@ -162,6 +162,7 @@ int cmd_nsys(struct app *app, int argc, char **argv);
 int cmd_export(struct app *app, int argc, char **argv);
 int cmd_serve(struct app *app, int argc, char **argv);
 int cmd_completion(struct app *app, int argc, char **argv);
+int cmd_trace(struct app *app, int argc, char **argv);
 
 /* A command's help (its head, then its options listed from their
  * declarations, then its tail). */
@@ -187,5 +188,7 @@ extern const char *const cmd_completion_shells[];
 void cli_print_man_parts(FILE *f, const struct cmd_list *l);
 /* The `.SS` line of c: its name, verbs, options and operands. */
 void cli_print_cmd_man_line(FILE *f, const struct cmd *c);
+CLI_CMD_TEXTS(trace);
+extern const char *const cmd_trace_verbs[]; /* NULL-terminated */
 
 #endif

@@ -15,8 +15,7 @@
 #include "io/source.h"
 #include "kineto/import_internal.h"
 #include "kineto/kineto.h"
-
-enum state { ST_BEGIN, ST_MEMBER, ST_MEMBER_NEXT, ST_EV_FIRST, ST_EV_ITEM, ST_EV_NEXT, ST_DONE };
+#include "kineto/top.h"
 
 struct loader {
 	struct imp m;
@@ -373,7 +372,7 @@ static int read_meta_member(struct imp *m, const struct jstr *k)
 
 /* One step of the top-level state machine. JS_MORE leaves the state as it
  * was, to be retried from the same byte after a refill. */
-static int step(struct loader *l, enum state *st)
+static int step(struct loader *l, enum kt_state *st)
 {
 	struct jscan *j = &l->m.j;
 	struct tr_meta *meta = &l->m.t->meta;
@@ -382,12 +381,8 @@ static int step(struct loader *l, enum state *st)
 	int rc;
 	switch (*st) {
 	case ST_BEGIN:
-		if ((rc = jscan_ws(j)))
+		if ((rc = kt_ws_bom(j, &closed)) || closed) /* closed: a byte order mark */
 			return rc;
-		if (j->p == j->base && j->end - j->p >= 3 && !memcmp(j->p, "\xEF\xBB\xBF", 3)) {
-			j->p += 3; /* UTF-8 byte order mark */
-			return JS_OK;
-		}
 		if (*j->p == '[') {
 			j->p++;
 			*st = ST_EV_FIRST;
@@ -421,11 +416,7 @@ static int step(struct loader *l, enum state *st)
 		*st = ST_MEMBER;
 		return JS_OK;
 	case ST_MEMBER:
-		if ((rc = jscan_ws(j)))
-			return rc;
-		if (*j->p != '"')
-			return jscan_error(j, j->p, "expected a string key in the trace object");
-		if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)))
+		if ((rc = kt_key(j, &k, "the trace object")))
 			return rc;
 		if (key_is(&k, "traceEvents")) {
 			if (*j->p != '[')
@@ -440,31 +431,15 @@ static int step(struct loader *l, enum state *st)
 		*st = ST_MEMBER_NEXT;
 		return JS_OK;
 	case ST_MEMBER_NEXT:
-		if ((rc = jscan_next(j, '}', &closed)))
-			return rc;
-		*st = closed ? ST_DONE : ST_MEMBER;
-		return JS_OK;
 	case ST_EV_FIRST:
-		if ((rc = jscan_ws(j)))
-			return rc;
-		if (*j->p == ']') {
-			j->p++;
-			*st = meta->object_form ? ST_MEMBER_NEXT : ST_DONE;
-			return JS_OK;
-		}
-		*st = ST_EV_ITEM;
-		return JS_OK;
+	case ST_EV_NEXT:
+		return kt_punct(j, st, meta->object_form, &closed);
 	case ST_EV_ITEM:
 		if ((rc = jscan_ws(j)) || (rc = imp_event(&l->m)))
 			return rc;
 		if (++l->unchecked >= MEM_CHECK_EVENTS && mem_check(l, j->p))
 			return JS_ERR;
 		*st = ST_EV_NEXT;
-		return JS_OK;
-	case ST_EV_NEXT:
-		if ((rc = jscan_next(j, ']', &closed)))
-			return rc;
-		*st = !closed ? ST_EV_ITEM : meta->object_form ? ST_MEMBER_NEXT : ST_DONE;
 		return JS_OK;
 	case ST_DONE:
 		if ((rc = jscan_ws(j)))
@@ -513,7 +488,7 @@ static void split_drop(struct loader *l, struct split *sp)
 
 /* We are at an event start: if it is the split point, take the worker's
  * rows and continue after them. */
-static int split_join(struct loader *l, struct split *sp, enum state *st)
+static int split_join(struct loader *l, struct split *sp, enum kt_state *st)
 {
 	struct jscan *j = &l->m.j;
 	if (jscan_ws(j) || j->p != sp->at) {
@@ -533,14 +508,14 @@ static int split_join(struct loader *l, struct split *sp, enum state *st)
 	if (rc || (rc = mem_check(l, stop)))
 		return rc;
 	j->p = stop;
-	*st = !closed ? ST_EV_NEXT : l->m.t->meta.object_form ? ST_MEMBER_NEXT : ST_DONE;
+	*st = !closed ? ST_EV_NEXT : kt_after_events(l->m.t->meta.object_form);
 	return 0;
 }
 
 static int parse(struct loader *l)
 {
 	struct jscan *j = &l->m.j;
-	enum state st = ST_BEGIN;
+	enum kt_state st = ST_BEGIN;
 	struct split sp = {0};
 	for (;;) {
 		if (st == ST_EV_ITEM) {

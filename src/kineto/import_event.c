@@ -10,6 +10,7 @@
 
 #include "core/limits.h"
 #include "kineto/import_internal.h"
+#include "kineto/top.h"
 
 /* Sets every field to "absent". The counter series arrays are left as they
  * are (nseries says how many are valid): clearing them per event would cost
@@ -454,12 +455,7 @@ int imp_event(struct imp *m)
 	} else {
 		for (;;) {
 			struct jstr k = {0};
-			if ((rc = jscan_ws(j)))
-				return rc;
-			if (*j->p != '"')
-				return jscan_error(j, j->p,
-						   "expected a string key in a trace event");
-			if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)))
+			if ((rc = kt_key(j, &k, "a trace event")))
 				return rc;
 			if ((rc = read_member(m, &k, &ev, &prob)))
 				return rc;

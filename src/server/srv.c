@@ -37,7 +37,8 @@ static void add_headers(struct MHD_Response *r, const char *mime)
 	MHD_add_response_header(r, "X-Frame-Options", "DENY");
 	MHD_add_response_header(r, "Content-Security-Policy",
 				"default-src 'self'; img-src 'self' data: blob:; "
-				"style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+				"style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; "
+				"connect-src 'self' https://ui.perfetto.dev");
 	MHD_add_response_header(r, "Cache-Control", "no-store");
 }
 

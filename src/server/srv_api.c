@@ -414,6 +414,13 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 	srv_job_begin(s);
 	int rc = input_load(path, sn, &o, &in, &e);
 	srv_job_end(s);
+	/* a trace's answers of /trace read the file again (srv_trace.c): it
+	 * keeps a descriptor too, taken after the load */
+	if (!rc && copy < 0 && in.kind == INPUT_TRACE &&
+	    (copy = fcntl(u->fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+		input_free(&in);
+		return srv_reply_error(c, 500, "could not keep the upload");
+	}
 	if (rc && copy >= 0) {
 		close(copy);
 	} else if (!rc) {

@@ -173,8 +173,8 @@ enum MHD_Result srv_api_nsys(struct srv *s, struct MHD_Connection *c, const char
 enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c);
 /* GET /api/file/ID/nsys/analysis (srv_nsys_iter.c). */
 enum MHD_Result srv_api_nsys_analysis(struct srv *s, struct MHD_Connection *c, int id);
-/* GET /api/file/ID/trace?start_ns=A&end_ns=B (srv_trace.c): the trace as
- * chrome-trace JSON (export/chrome.h), whole or a window of it. */
+/* GET /api/file/ID/trace?start_ns=A&end_ns=B (srv_trace.c): the trace
+ * written back from its own bytes (kineto/pass.h), whole or a window of it. */
 enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id);
 /* Selections (srv_select.c). srv_selection (srv_args.c): srv_q_selection
  * of the request's query. */

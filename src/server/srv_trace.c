@@ -1,19 +1,25 @@
 /* srv_trace: GET /api/file/ID/trace?start_ns=A&end_ns=B: the loaded trace
- * as chrome-trace JSON, written from the model by export/chrome.c, for the
- * viewer's "Open in Perfetto" (the page hands these bytes to
- * ui.perfetto.dev by postMessage; nothing leaves the machine otherwise).
- * A and B are nanoseconds from the trace's start, as the timeline takes
- * them; with either, only the events meeting [A, B) (plus all metadata)
- * are written. With step=/range=, the trace cut to that selection
- * (srv_select.c), its times from the window's start. */
+ * written back from its own bytes by kineto/pass.h (what `gpuprof trace
+ * slice` writes: every kept event as the file has it, every top-level key),
+ * for the viewer's "Download trace" and "Open in Perfetto" (the page hands
+ * these bytes to ui.perfetto.dev by postMessage; nothing leaves the machine
+ * otherwise). A and B are nanoseconds from the trace's start, as the
+ * timeline takes them; with either, the window [A, B) as `trace slice
+ * --from --to` cuts it (trace/window.h: host events starting inside it and
+ * the GPU work they launched). With step=/range=, the trace cut to that
+ * selection (srv_select.c), A and B then counting from the window's start.
+ * The file is read again for each answer: a named file at its path, an
+ * upload through the descriptor its input keeps (srv_api.c). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/chrome.h"
+#include "kineto/pass.h"
 #include "server/srv_int.h"
+#include "trace/window.h"
 
-static enum MHD_Result reply_trace(struct srv *s, struct MHD_Connection *c, const struct trace *t,
-				   int64_t a, bool has_a, int64_t b, bool has_b);
+static enum MHD_Result reply_trace(struct srv *s, struct MHD_Connection *c, int id,
+				   const struct trace *t, const struct trace *sel, int64_t a,
+				   bool has_a, int64_t b, bool has_b);
 
 enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
 {
@@ -30,8 +36,6 @@ enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
 	struct trace *t = srv_trace_of(s, c, id, &res);
 	if (!t)
 		return res;
-	/* step=/range=: the window's events, times from its start as the
-	 * timeline's (srv_select.c) */
 	const char *step, *range;
 	struct srv_win *win = NULL;
 	struct err e = {0};
@@ -40,40 +44,70 @@ enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
 		if (rc)
 			return srv_reply_error(c, rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : 500,
 					       "%s", e.msg);
-		t = (struct trace *)srv_window_trace(win);
 	}
-	res = reply_trace(s, c, t, a, has_a, b, has_b);
+	res = reply_trace(s, c, id, t, win ? srv_window_trace(win) : NULL, a, has_a, b, has_b);
 	srv_window_put(s, win);
 	return res;
 }
 
-/* The answer for trace t (the file's or a window). */
-static enum MHD_Result reply_trace(struct srv *s, struct MHD_Connection *c, const struct trace *t,
-				   int64_t a, bool has_a, int64_t b, bool has_b)
+/* The bytes of file id's trace t, cut to sel (a window of t, or NULL) and
+ * then to [a, b) from the start of what is left, into *buf. */
+static int write_trace(struct srv *s, int id, const struct trace *t, const struct trace *sel,
+		       int64_t a, int64_t b, bool windowed, char **buf, size_t *len, struct err *e)
 {
-	struct chrome_opts o = {.windowed = has_a || has_b};
-	bool some = t->min_ts <= t->max_end;
-	int64_t lo = some ? t->min_ts : 0, hi = some ? t->max_end : 0;
-	o.start_ns = lo;
-	o.end_ns = hi + 1; /* the whole trace, zero-length events at its end included */
-	if ((has_a && __builtin_add_overflow(lo, a, &o.start_ns)) ||
-	    (has_b && __builtin_add_overflow(lo, b, &o.end_ns)))
+	struct srv_file f;
+	if (!srv_file_get(s, id, &f))
+		return err_set(e, ERR_IO, NULL, -1, "the file is gone");
+	char path[64];
+	if (f.in.copy_fd >= 0)
+		snprintf(path, sizeof path, "/proc/self/fd/%d", f.in.copy_fd);
+	const char *src = f.in.copy_fd >= 0 ? path : f.in.path;
+	const struct trace *base = sel ? sel : t;
+	struct trace *cut = NULL;
+	int rc = 0;
+	if (windowed) {
+		const struct tr_links *l = NULL;
+		struct ses *ses = sel ? NULL : srv_file_ses(s, id);
+		rc = ses ? ses_links(ses, true, &l, e) : 0;
+		if (!rc)
+			rc = tr_window((struct trace *)base, l, a, b, &cut, e);
+	}
+	FILE *out = rc ? NULL : open_memstream(buf, len);
+	if (!rc && !out)
+		rc = err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	struct kpass_info info;
+	if (!rc)
+		rc = kpass_slice(src, t, cut ? cut : sel, false, out, &info, e);
+	if (out && fclose(out) && !rc)
+		rc = err_set(e, ERR_NOMEM, NULL, -1, "could not write the trace");
+	tr_window_release(cut);
+	return rc;
+}
+
+static enum MHD_Result reply_trace(struct srv *s, struct MHD_Connection *c, int id,
+				   const struct trace *t, const struct trace *sel, int64_t a,
+				   bool has_a, int64_t b, bool has_b)
+{
+	const struct trace *shown = sel ? sel : t;
+	bool some = shown->min_ts <= shown->max_end;
+	int64_t lo = some ? shown->min_ts : 0, hi = some ? shown->max_end : 0;
+	int64_t start = lo, end = hi + 1; /* zero-length events at the end included */
+	bool windowed = has_a || has_b;
+	if ((has_a && __builtin_add_overflow(lo, a, &start)) ||
+	    (has_b && __builtin_add_overflow(lo, b, &end)))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "start_ns or end_ns is out of range");
-	if (o.windowed && o.end_ns <= o.start_ns)
+	if (windowed && end <= start)
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "the window is empty: end_ns must be after start_ns");
 	char *buf = NULL;
 	size_t len = 0;
 	struct err e = {0};
 	srv_job_begin(s);
-	FILE *f = open_memstream(&buf, &len);
-	int rc = f ? chrome_write(t, &o, f, &e) : err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
-	bool ok = f && fclose(f) == 0 && rc == 0;
+	int rc = write_trace(s, id, t, sel, start, end, windowed, &buf, &len, &e);
 	srv_job_end(s);
-	enum MHD_Result res =
-	    ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
-	       : srv_reply_error(c, 500, "%s", rc ? e.msg : "could not write the trace");
+	enum MHD_Result res = !rc ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+				  : srv_reply_error(c, 500, "%s", e.msg);
 	free(buf);
 	return res;
 }

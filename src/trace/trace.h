@@ -233,8 +233,9 @@ struct tr_counts {
 struct trace {
 	struct arena arena;
 	struct strpool pool;
-	struct trace *base; /* a window (window.h): owns base, whose strings it uses */
-	uint32_t *base_row; /* a window: the base's row of each event row */
+	struct trace *base;	/* a window (window.h): owns base, whose strings it uses */
+	uint32_t *base_row;	/* a window: the base's row of each event row */
+	int64_t win_t0, win_t1; /* a window: the [t0, t1) it was cut to */
 	char path[512];
 	bool gzip;
 	int64_t file_bytes; /* on-disk size, -1 unknown */

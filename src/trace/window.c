@@ -151,6 +151,8 @@ int tr_window(struct trace *t, const struct tr_links *links, int64_t t0, int64_t
 	free(keep);
 	tr_links_free(&own);
 	w->base = t;
+	w->win_t0 = t0;
+	w->win_t1 = t1;
 	*out = w;
 	return 0;
 nomem:

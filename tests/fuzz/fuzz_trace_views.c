@@ -6,9 +6,10 @@
  *     --timeline, grouping, sorting, --stack, --gpu, the memory curve and
  *     events, --top 3), each emitted as text, CSV and JSON;
  *   - the timeline (lanes, links of a row, search);
- *   - every export: chrome (whole, windowed), folded (ns, us), pprof and
+ *   - every export of the call stacks: folded (ns, us), pprof and
  *     speedscope, over stacks built with and without GPU leaves, threads
- *     and merged tracks;
+ *     and merged tracks (the trace written back from its bytes is
+ *     fuzz_trace_slice's);
  *   - the --step 1, --step 1-2 and --range (the first event's name)
  *     windows (tr_select), each with every view again.
  * Output goes to /dev/null. Any result is fine; a crash, a sanitizer
@@ -18,7 +19,6 @@
 #include <stdlib.h>
 
 #include "fuzz_memfd.h"
-#include "export/chrome.h"
 #include "export/export.h"
 #include "kineto/kineto.h"
 #include "report/report.h"
@@ -121,14 +121,6 @@ static void timeline(const struct trace *t, FILE *out)
 static void exports(const struct trace *t, FILE *out)
 {
 	struct err e = {0};
-	struct chrome_opts co = {0};
-	chrome_write(t, &co, out, &e);
-	if (t->min_ts <= t->max_end) {
-		co = (struct chrome_opts){.windowed = true,
-					  .start_ns = t->min_ts,
-					  .end_ns = t->min_ts / 2 + t->max_end / 2};
-		chrome_write(t, &co, out, &e);
-	}
 	static const struct stk_opts so[] = {{0},
 					     {.gpu = true},
 					     {.threads = true, .profiler_span = true},

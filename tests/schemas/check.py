@@ -103,7 +103,7 @@ def table_commands(gpuprof):
                       re.M)
     names = set()
     for c in cmds:
-        if c in ('export', 'serve', 'synth', 'completion'):  # no --format json
+        if c in ('export', 'serve', 'synth', 'completion', 'trace'):  # no --format json
             continue
         if c in ('ncu', 'nsys'):
             args = ['ncu', 'zzz', 'x'] if c == 'ncu' else [

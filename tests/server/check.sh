@@ -500,14 +500,28 @@ PY
 		"$GPUPROF" kernels "$tmp/back.json" --format json | grep -v '"path"' >"$tmp/k1" && "$GPUPROF" kernels "$2" --format json | grep -v '"path"' >"$tmp/k2" &&
 			cmp -s "$tmp/k1" "$tmp/k2" && ok || bad "trace $2: kernels differ"
 	done
-	# [25, 65) µs from the start: step, k8, the second launch (w_op ends at
-	# 25: out); [memory] at 40 and mark at 50; the ac2g f at 30; the sample
-	# at 50; all 12 metadata events
+	# [25, 65) µs from the start, cut as `trace slice --from --to` cuts it
+	# (host events starting inside, the GPU work they launched): the second
+	# launch (at 60) and its kernel k0 (at 70, after the window); [memory]
+	# at 40 and mark at 50; the sample at 50; all 12 metadata events. Not
+	# the step (starts at 0), the first launch (at 20) nor its k8 (at 30,
+	# launched before the window) nor the ac2g f bound to k8.
 	tm "trace window" '1/trace?start_ns=25000&end_ns=65000'
 	cp "$tmp/body" "$tmp/slice.json"
 	"$GPUPROF" info "$tmp/slice.json" --format json >"$tmp/i1.json"
 	got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["trace"]; print(t["events"], t["memory_events"], t["kernels"], " ".join("%s=%d" % (p["phase"], p["count"]) for p in d["phases"]))' "$tmp/i1.json")
-	[ "$got" = "19 1 1 C=1 M=12 X=3 f=1 i=2" ] && ok || bad "trace window: $got"
+	[ "$got" = "17 1 1 C=1 M=12 X=2 i=2" ] && ok || bad "trace window: $got"
+	# the same bytes as the CLI's slice of that window (trace µs 1025-1065)
+	"$GPUPROF" trace slice "$tm_fix" --from 1025 --to 1065 -o "$tmp/cli_slice.json" &&
+		cmp -s "$tmp/slice.json" "$tmp/cli_slice.json" && ok || bad "trace window: not the bytes of trace slice --from 1025 --to 1065"
+	# whole: the file's events byte for byte, as `trace slice` copies them
+	tm "trace whole bytes" '1/trace'
+	python3 - "$tmp/body" "$tm_fix" <<'PY' && ok || bad "trace whole: events not the file's"
+import json, sys
+got = json.load(open(sys.argv[1]))["traceEvents"]
+want = json.load(open(sys.argv[2]))["traceEvents"]
+assert got == want, (len(got), len(want))
+PY
 else
 	echo "server: python3 not found: GET /trace not reloaded"
 fi

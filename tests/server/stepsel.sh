@@ -87,6 +87,17 @@ for v in summary ops kernels; do
 	"$GPUPROF" "$v" --step 3 --format json "$fix" >"$tmp/b"
 	[ "$got" = 200 ] && cmp -s "$tmp/a" "$tmp/b" && ok || bad "trace?step=3 read back: $v differs from --step 3"
 done
+# /trace?step=3 is `gpuprof trace slice --step 3`, byte for byte, for the
+# file and for an upload of it (read again through the upload's descriptor)
+"$GPUPROF" trace slice "$fix" --step 3 -o "$tmp/cli_step3.json"
+cmp -s "$tmp/step3.json" "$tmp/cli_step3.json" && ok || bad "trace?step=3: not the bytes of trace slice --step 3"
+got=$(status "${url}api/upload?name=again.json.gz" --data-binary @"$fix")
+uid=$(sed -n 's/.*"id": \([0-9]*\).*/\1/p' "$tmp/body" | tail -1)
+got=$(status "${url}api/file/$uid/trace?step=3")
+[ "$got" = 200 ] && cmp -s "$tmp/body" "$tmp/cli_step3.json" && ok || bad "upload $uid: trace?step=3: HTTP $got, not the bytes of trace slice --step 3"
+"$GPUPROF" trace slice "$fix" --from 1700000596690 --to 1700000597690 -o "$tmp/cli_ft.json"
+got=$(status "${url}api/file/$uid/trace?start_ns=7144617&end_ns=8144617")
+[ "$got" = 200 ] && cmp -s "$tmp/body" "$tmp/cli_ft.json" && ok || bad "upload $uid: trace?start_ns: HTTP $got, not the bytes of trace slice --from --to"
 got=$(status "${url}api/file/1/trace?range=nope")
 [ "$got" = 400 ] && grep -q -- "--range: no user annotation named 'nope'" "$tmp/body" && ok || bad "trace?range=nope: HTTP $got"
 # annotations: against the JSON
