@@ -70,6 +70,8 @@ enum view_family {
 
 /* The options of every view (the commands' options); view_opts_init gives
  * the commands' defaults. Fields a view does not use are ignored. */
+#define VIEW_OWN_BYTES 1024
+
 struct view_opts {
 	bool tb_compat;		       /* all: --tb-compat */
 	bool timeline;		       /* summary: --timeline */
@@ -93,10 +95,24 @@ struct view_opts {
 	const char *nsys_manifest;     /* nsys steps: --manifest (CLI only) or NULL */
 	const char *nsys_capture;      /* nsys steps: --capture-range (default profile-target) */
 	const char *nsys_iterations;   /* nsys steps: --iterations (decimal text) or NULL */
-	struct vo_list diff_fail_if;   /* diff: --fail-if EXPR, each use */
-	struct vo_list diff_min_abs;   /* diff: --min-abs VALUE[UNIT], each use */
-	bool diff_exact_names;	       /* diff: --exact-names */
+	/* The options of the view being computed that no other view reads,
+	 * in a struct of the view's own declared in its view_NAME.c (so a
+	 * new view's options touch no file but its own): an option's .off is
+	 * VIEW_OWN_OFF(struct, field); view_own() gives the struct back. */
+	union {
+		max_align_t align_;
+		unsigned char bytes[VIEW_OWN_BYTES];
+	} own;
 };
+
+/* .off of an option kept in struct type of the view's own (view_opts.own) */
+#define VIEW_OWN_OFF(type, field) (offsetof(struct view_opts, own) + offsetof(type, field))
+/* The view's own options struct (type checked against VIEW_OWN_BYTES by
+ * the view: _Static_assert(sizeof(type) <= VIEW_OWN_BYTES, ...)). */
+static inline const void *view_own(const struct view_opts *o)
+{
+	return o->own.bytes;
+}
 
 struct view;
 struct view_source;

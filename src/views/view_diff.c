@@ -63,17 +63,19 @@ static const char diff_tail[] =
     "b.json\n"
     "  gpuprof diff --format markdown a.json b.json >> \"$GITHUB_STEP_SUMMARY\"\n";
 
+_Static_assert(sizeof(struct df_opts) <= VIEW_OWN_BYTES, "diff's options fit the own area");
+
 static const struct vo diff_opts[] = {
     {.lname = "fail-if",
      .api = "fail_if",
      .type = VO_LIST,
-     .off = offsetof(struct view_opts, diff_fail_if),
+     .off = VIEW_OWN_OFF(struct df_opts, fail_if),
      .metavar = "EXPR",
      .help = "exit 1 when EXPR holds (repeatable), e.g. 'step_time>+5%'"},
     {.lname = "min-abs",
      .api = "min_abs",
      .type = VO_LIST,
-     .off = offsetof(struct view_opts, diff_min_abs),
+     .off = VIEW_OWN_OFF(struct df_opts, min_abs),
      .metavar = "AMOUNT",
      .help = "rows whose |delta| is under AMOUNT (a time such as 100us,\n"
 	     "or bytes such as 1MiB; repeatable, one per unit) trip no\n"
@@ -81,7 +83,7 @@ static const struct vo diff_opts[] = {
     {.lname = "exact-names",
      .api = "exact_names",
      .type = VO_FLAG,
-     .off = offsetof(struct view_opts, diff_exact_names),
+     .off = VIEW_OWN_OFF(struct df_opts, exact_names),
      .help = "match kernels by their names as written (no normalization)"},
     VIEW_OPT_TOP_ROWS,
 };
@@ -349,7 +351,8 @@ static int add_side(struct diff_res *res, struct view *v, int side, const struct
 	if (!rc)
 		rc = add_ops(&tab[T_OPS_SHAPE], side, o, OPS_BY_NAME_SHAPE, e);
 	if (!rc)
-		rc = add_kernels(&tab[T_KERNELS], side, o, v->o.diff_exact_names, e);
+		rc = add_kernels(&tab[T_KERNELS], side, o,
+				 ((const struct df_opts *)view_own(&v->o))->exact_names, e);
 	if (!rc)
 		rc = add_memory(&tab[T_MEMORY], side, o, e);
 	if (!rc)

@@ -21,12 +21,20 @@
 
 #include "report/report.h"
 #include "tbprof/steps.h"
+#include "views/view_opt.h"
 
 #define DF_MAXM 4	      /* metrics of one table */
 #define DF_ALPHA 0.05	      /* significance level of the steps' test */
 #define DF_MIN_EFFECT_PCT 1.0 /* least |delta| of a verdict, % of the base mean */
 #define DF_GATES_MAX 32	      /* --fail-if expressions */
 #define DF_MD_TOP_DEFAULT 5   /* rows per list in the markdown report */
+
+/* diff's own options (struct view_opts' own area: VIEW_OWN_OFF) */
+struct df_opts {
+	struct vo_list fail_if; /* --fail-if EXPR, each use */
+	struct vo_list min_abs; /* --min-abs VALUE[UNIT], each use */
+	bool exact_names;	/* --exact-names */
+};
 
 enum df_merge { DF_SUM, DF_MAX, DF_MEAN }; /* DF_MEAN: metric 1 / metric 0 after merging */
 

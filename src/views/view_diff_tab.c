@@ -376,8 +376,9 @@ int df_gate_check(const struct df_all *a, const struct df_gate *g, char *msg, si
 
 int df_opts_apply(struct df_all *a, const struct view_opts *o, char *msg, size_t n)
 {
-	for (size_t i = 0; i < o->diff_min_abs.n; i++) {
-		const char *s = o->diff_min_abs.v[i];
+	const struct df_opts *own = view_own(o);
+	for (size_t i = 0; i < own->min_abs.n; i++) {
+		const char *s = own->min_abs.v[i];
 		double v;
 		enum df_unit u;
 		if (amount(s, &v, &u) || u == DF_UNIT_PCT)
@@ -389,9 +390,9 @@ int df_opts_apply(struct df_all *a, const struct view_opts *o, char *msg, size_t
 		a->floor[u] = v;
 	}
 	a->ngates = 0;
-	for (size_t i = 0; i < o->diff_fail_if.n; i++) {
+	for (size_t i = 0; i < own->fail_if.n; i++) {
 		struct df_gate *g = &a->gates[a->ngates];
-		if (df_gate_parse(o->diff_fail_if.v[i], g, msg, n) || df_gate_check(a, g, msg, n))
+		if (df_gate_parse(own->fail_if.v[i], g, msg, n) || df_gate_check(a, g, msg, n))
 			return -1;
 		a->ngates++;
 	}
