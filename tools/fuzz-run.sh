@@ -13,7 +13,8 @@ name=${1:?usage: fuzz-run.sh NAME SECONDS [--merge]}
 secs=${2:?usage: fuzz-run.sh NAME SECONDS [--merge]}
 merge=${3:-}
 cd "$(dirname "$0")/.."
-make -s build/fuzz/fuzz-"$name" >/dev/null
+# FUZZ_RUN_NO_BUILD=1: the binary as it is (while another make builds)
+[ "${FUZZ_RUN_NO_BUILD:-}" = 1 ] || make -s build/fuzz/fuzz-"$name" >/dev/null
 bin=build/fuzz/fuzz-$name
 work=build/fuzz/corpus-$name
 found=build/fuzz/findings-$name

@@ -15,7 +15,8 @@ fi
 # $H_OUT/x.json, lists $H_OUT into $H_ROOT/during after 1 s, then sends
 # SIGNAL and waits (its exit status is the writer's: 128 + the signal); a
 # writer the signal did not end is killed (137) 0.3 s later. A background
-# job of a script ignores SIGINT: INT needs env --default-signal=INT.
+# job of a script ignores SIGINT: INT needs env --default-signal=INT; HUP
+# too, for a run under nohup (which ignores SIGHUP for all it starts).
 h_killed() {
 	echo "${2-} \"\$GPUPROF\" synth --size 4G -o \"\$H_OUT/x.json\" & p=\$!; sleep 1; ls -A \"\$H_OUT\" >\"\$H_ROOT/during\"; kill -$1 \$p; sleep 0.3; kill -KILL \$p 2>/dev/null; wait \$p 2>/dev/null"
 }
@@ -44,7 +45,7 @@ if [ -n "$h_no_tmpfile" ]; then
 	h_check "files-fallback-term: the named fallback was written" h_during_named
 	h_case files-fallback-int 130 "" 5 "$(h_killed INT "env --default-signal=INT $h_no_tmpfile")"
 	h_check "files-fallback-int: the named fallback was written" h_during_named
-	h_case files-fallback-hup 129 "" 5 "$(h_killed HUP "$h_no_tmpfile")"
+	h_case files-fallback-hup 129 "" 5 "$(h_killed HUP "env --default-signal=HUP $h_no_tmpfile")"
 	h_keep x.json
 	h_case files-fallback-replace 0 "" 10 'printf "OLD\n" >"$H_OUT/x.json" && '"$h_no_tmpfile"' "$GPUPROF" synth --size 100K -o "$H_OUT/x.json" 2>/dev/null'
 	h_check "files-fallback-replace: the new content" cmp -s "$H_IN/want.json" "$H_OUT/x.json"
