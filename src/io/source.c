@@ -165,6 +165,22 @@ int64_t src_raw_size(const struct src *s)
 	return s->raw_size;
 }
 
+int src_fill(struct src *s, char *buf, size_t cap, size_t *len, bool *eof, struct err *e)
+{
+	while (*len < cap) {
+		size_t got;
+		int rc = src_read(s, buf + *len, cap - *len, &got, e);
+		if (rc)
+			return rc;
+		if (!got) {
+			*eof = true;
+			break;
+		}
+		*len += got;
+	}
+	return 0;
+}
+
 bool src_is_gzip(const struct src *s)
 {
 	return s->is_gzip;

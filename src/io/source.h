@@ -30,6 +30,9 @@ int src_open(struct src **out, const char *path, struct err *e);
 int src_open_ex(struct src **out, const char *path, size_t readahead, struct err *e);
 /* Reads up to cap bytes into dst. *got == 0 means end of stream. */
 int src_read(struct src *s, void *dst, size_t cap, size_t *got, struct err *e);
+/* Reads into buf[*len..cap) until it is full or the stream ends (then
+ * *eof is set), advancing *len. 0, or src_read's error. */
+int src_fill(struct src *s, char *buf, size_t cap, size_t *len, bool *eof, struct err *e);
 /* Bytes delivered so far (decompressed offset of the next byte). */
 int64_t src_pos(const struct src *s);
 /* Bytes consumed from the underlying file so far, and its size (-1 when

@@ -133,17 +133,9 @@ static int refill(struct loader *l, const char *record)
 		l->cap = ncap;
 	}
 	/* Fill the window: large windows keep both importing threads busy. */
-	while (l->len < l->cap) {
-		size_t got;
-		int rc = src_read(l->src, l->buf + l->len, l->cap - l->len, &got, l->m.e);
-		if (rc)
-			return rc;
-		if (!got) {
-			l->eof = true;
-			break;
-		}
-		l->len += got;
-	}
+	int rc = src_fill(l->src, l->buf, l->cap, &l->len, &l->eof, l->m.e);
+	if (rc)
+		return rc;
 	j->base = l->buf;
 	j->p = l->buf; /* the kept record now starts the buffer */
 	j->end = l->buf + l->len;

@@ -46,17 +46,9 @@ static int refill(struct walk *w, const char *record)
 		w->buf = nb;
 		w->cap *= 2;
 	}
-	while (w->len < w->cap) {
-		size_t got;
-		int rc = src_read(w->src, w->buf + w->len, w->cap - w->len, &got, w->e);
-		if (rc)
-			return rc;
-		if (!got) {
-			w->eof = true;
-			break;
-		}
-		w->len += got;
-	}
+	int rc = src_fill(w->src, w->buf, w->cap, &w->len, &w->eof, w->e);
+	if (rc)
+		return rc;
 	j->base = j->p = w->buf;
 	j->end = w->buf + w->len;
 	return 0;
