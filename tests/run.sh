@@ -2,7 +2,8 @@
 # Runs every test stage against $GPUPROF (the binary) and $BUILD (its build
 # folder), and prints the closing line "N passed, N failed" summed over the
 # stages. Each stage prints its own "<stage>: N passed, N failed" line; a stage
-# that ends without one (a crash) counts as one failure.
+# that ends without one (a crash) counts as one failure. TEST_STAGES, when
+# set, names the stages to run (space-separated); the others are skipped.
 set -u
 : "${BUILD:?}" "${GPUPROF:?}"
 export GPUPROF
@@ -11,6 +12,10 @@ fail=0
 stage() {
 	name=$1
 	shift
+	case " ${TEST_STAGES:-$name} " in
+	*" $name "*) ;;
+	*) return ;;
+	esac
 	log=$BUILD/test-$name.log
 	"$@" >"$log" 2>&1
 	rc=$?

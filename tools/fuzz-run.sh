@@ -23,7 +23,7 @@ mkdir -p "$work" "$found" tests/fuzz/corpus/"$name"
 before=$(ls "$found" | wc -l)
 rc=0
 t0=$(date +%s)
-"$bin" -max_total_time="$secs" -max_len=65536 -print_final_stats=1 \
+"$bin" -max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-10}" -max_len=65536 -print_final_stats=1 \
 	-artifact_prefix="$found/" "$work" tests/fuzz/corpus/"$name" >"$log" 2>&1 || rc=$?
 took=$(($(date +%s) - t0))
 execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')

@@ -159,9 +159,20 @@ static int bad_regex(enum vo_front f, const char *lname, const char *text, char 
  * exponentially, to gigabytes for a 130-byte pattern; and its automaton
  * then merges state sets of every pair of parts, so 30,000 parts
  * ("g+*+++++++++++++z") already take 2 GB. Patterns whose expanded form
- * would exceed this many parts are refused before regcomp. */
-#define NCU_REGEX_PARTS 4096.0
+ * would exceed NCU_REGEX_PARTS parts are refused before regcomp. Small ones
+ * can still be slow: optional parts nested deep and then repeated
+ * ("a???...?+++++", "((((a)?)?)?...)+") take seconds per level of nesting
+ * from 10 levels on (14 s for 20), so a repetition may enclose at most
+ * NCU_REGEX_NEST others, and a repetition directly after another ("a*?",
+ * "a+*", which POSIX leaves undefined) is refused. Back-references ("\1",
+ * a GNU extension to extended expressions) make regexec backtrack
+ * exponentially on a few hundred characters, a kernel name's length, and
+ * are refused too. */
+#define NCU_REGEX_PARTS 4096
 #define NCU_REGEX_DEPTH 64
+#define NCU_REGEX_NEST 4
+#define NCU_STR_(x) #x
+#define NCU_STR(x) NCU_STR_(x)
 
 /* The end of the bracket expression opening at p ("[...]"), or NULL when
  * it does not close (regcomp then says the pattern is invalid). */
@@ -207,68 +218,81 @@ static double interval(const char *p, size_t *len)
 	return f < 1 ? 1 : f;
 }
 
-/* Whether the extended regular expression p would expand past
- * NCU_REGEX_PARTS parts (an estimate of regcomp's tree: each atom one part,
- * each group and repetition one more, a repetition's operand copied by its
- * factor). */
-static bool regex_too_big(const char *p)
+/* Why the extended regular expression p is refused (the words in the
+ * message's parentheses), or NULL when it may be compiled. The parts are an
+ * estimate of regcomp's tree: each atom one part, each group and repetition
+ * one more, a repetition's operand copied by its factor; the nesting of a
+ * part is the number of repetitions enclosing it. */
+static const char *regex_refusal(const char *p)
 {
 	double tot[NCU_REGEX_DEPTH + 1] = {0}, last[NCU_REGEX_DEPTH + 1] = {0};
+	int nest[NCU_REGEX_DEPTH + 1] = {0}, lnest[NCU_REGEX_DEPTH + 1] = {0};
 	int d = 0;
+	bool after_rep = false;
 	for (; *p; p++) {
 		size_t len = 1;
 		double f = *p == '*' || *p == '?' ? 1
 			   : *p == '+'		  ? 2
 			   : *p == '{'		  ? interval(p, &len)
 						  : 0;
-		if (f) { /* a repetition of the last atom (or of the last repetition) */
+		bool rep = f != 0;
+		if (rep) { /* a repetition of the last atom or group */
+			if (after_rep)
+				return "a repetition directly after another";
+			if (++lnest[d] > NCU_REGEX_NEST)
+				return "repetitions nested more than " NCU_STR(
+				    NCU_REGEX_NEST) " deep";
+			nest[d] = lnest[d] > nest[d] ? lnest[d] : nest[d];
 			tot[d] += last[d] * (f - 1) + 1;
 			last[d] = last[d] * f + 1;
 			p += len - 1;
 		} else if (*p == '(') {
 			if (++d > NCU_REGEX_DEPTH)
-				return true;
+				return "groups nested more than " NCU_STR(NCU_REGEX_DEPTH) " deep";
 			tot[d] = last[d] = 0;
+			nest[d] = lnest[d] = 0;
 		} else if (*p == ')' && d > 0) {
 			double g = tot[d--] + 1;
 			tot[d] += g;
 			last[d] = g;
+			lnest[d] = nest[d + 1];
+			nest[d] = lnest[d] > nest[d] ? lnest[d] : nest[d];
 		} else if (*p == '|') {
 			tot[d] += 1;
 			last[d] = 0;
+			lnest[d] = 0;
 		} else {
+			if (*p == '\\' && p[1] >= '1' && p[1] <= '9')
+				return "back-references such as \\1 take exponential time";
 			if (*p == '\\' && p[1])
 				p++;
 			else if (*p == '[' && !(p = bracket_end(p)))
-				return false;
+				return NULL; /* regcomp says it is invalid */
 			tot[d] += 1;
 			last[d] = 1;
+			lnest[d] = 0;
 		}
+		after_rep = rep;
 		double sum = 0;
 		for (int i = 0; i <= d; i++)
 			sum += tot[i];
 		if (sum > NCU_REGEX_PARTS)
-			return true;
+			return "its repetitions expand past " NCU_STR(NCU_REGEX_PARTS) " parts";
 	}
-	return false;
+	return NULL;
 }
 
-/* "NAME: regular expression too complex", with " 'TEXT'" on the command
- * line. */
-static int complex_regex(enum vo_front f, const char *lname, const char *text, char *msg, size_t n)
+/* "NAME: regular expression too complex (WHY)", with " 'TEXT'" on the
+ * command line. */
+static int complex_regex(enum vo_front f, const char *lname, const char *text, const char *why,
+			 char *msg, size_t n)
 {
 	char nm[VO_NAME_MAX];
 	const char *name = vo_name_of(view_ncu_opts, view_ncu_nopts, lname, f, nm);
 	if (f == VO_CLI)
-		snprintf(msg, n,
-			 "%s: regular expression too complex (its repetitions expand past %d "
-			 "parts) '%s'",
-			 name, (int)NCU_REGEX_PARTS, text);
+		snprintf(msg, n, "%s: regular expression too complex (%s) '%s'", name, why, text);
 	else
-		snprintf(
-		    msg, n,
-		    "%s: regular expression too complex (its repetitions expand past %d parts)",
-		    name, (int)NCU_REGEX_PARTS);
+		snprintf(msg, n, "%s: regular expression too complex (%s)", name, why);
 	return -1;
 }
 
@@ -281,10 +305,11 @@ static int ncu_check(const struct view_decl *d, struct view_opts *o, enum vo_fro
 	struct ncu_view_opts *no = &o->ncu;
 	if (view_ncu_values(&o->ncu_args, no, f, msg, n))
 		return -1;
-	if (no->kernel && regex_too_big(no->kernel))
-		return complex_regex(f, "kernel", no->kernel, msg, n);
-	if (no->metric && regex_too_big(no->metric))
-		return complex_regex(f, "metric", no->metric, msg, n);
+	const char *why;
+	if (no->kernel && (why = regex_refusal(no->kernel)))
+		return complex_regex(f, "kernel", no->kernel, why, msg, n);
+	if (no->metric && (why = regex_refusal(no->metric)))
+		return complex_regex(f, "metric", no->metric, why, msg, n);
 	if (no->kernel) {
 		if (regcomp(&no->re, no->kernel, REG_EXTENDED | REG_NOSUB))
 			return bad_regex(f, "kernel", no->kernel, msg, n);

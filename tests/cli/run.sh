@@ -202,13 +202,19 @@ expect_msg "export pprf" "gpuprof: export: unknown format 'pprf'; did you mean '
 Try 'gpuprof export --help'." "$GPUPROF" export pprf "$ops"
 expect_msg "ncu lst" "gpuprof: ncu: unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, body)
 Try 'gpuprof ncu --help'." "$GPUPROF" ncu lst tests/golden/_inputs/tiny.ncu-rep
-# stacked repetitions: regcomp would expand 2^120 copies (gigabytes); refused
+# stacked repetitions: regcomp would expand 2^120 copies (gigabytes), or
+# take seconds per '?' ("a???...?+++++", found by fuzz_http_query); refused
 # before it (a nesting that stays small is compiled as before)
 rx="(a(a$(printf '+%.0s' $(seq 1 120))*)*b"
-expect_msg "ncu --kernel too complex" "gpuprof: ncu: --kernel: regular expression too complex (its repetitions expand past 4096 parts) '$rx'
+expect_msg "ncu --kernel stacked repetitions" "gpuprof: ncu: --kernel: regular expression too complex (a repetition directly after another) '$rx'
 Try 'gpuprof ncu --help'." "$GPUPROF" ncu list --kernel "$rx" tests/golden/_inputs/tiny.ncu-rep
 expect_msg "ncu --metric too complex" "gpuprof: ncu: --metric: regular expression too complex (its repetitions expand past 4096 parts) '((a{100}){100}){100}'
 Try 'gpuprof ncu --help'." "$GPUPROF" ncu body --metric '((a{100}){100}){100}' tests/golden/_inputs/tiny.ncu-rep
+rx='((((((((((((((((a)?)?)?)?)?)?)?)?)?)?)?)?)?)?)?)+'
+expect_msg "ncu --kernel nested too deep" "gpuprof: ncu: --kernel: regular expression too complex (repetitions nested more than 4 deep) '$rx'
+Try 'gpuprof ncu --help'." "$GPUPROF" ncu list --kernel "$rx" tests/golden/_inputs/tiny.ncu-rep
+expect_msg "ncu --kernel back-reference" "gpuprof: ncu: --kernel: regular expression too complex (back-references such as \\1 take exponential time) '(a*)*\\1'
+Try 'gpuprof ncu --help'." "$GPUPROF" ncu list --kernel '(a*)*\1' tests/golden/_inputs/tiny.ncu-rep
 same_out "ncu --kernel (a{60}){60}" "$GPUPROF" ncu list --kernel '(a{60}){60}' tests/golden/_inputs/tiny.ncu-rep -- "$GPUPROF" ncu list --kernel 'x{5}y' tests/golden/_inputs/tiny.ncu-rep
 expect_msg "export --unit=sec" "gpuprof: export: --unit must be ns or us, not 'sec'
 Try 'gpuprof export --help'." "$GPUPROF" export folded --unit=sec "$ops"

@@ -83,6 +83,53 @@ void test_view_ncu_checks(struct t *t)
 	view_opts_release(&o);
 }
 
+/* Patterns refused before regcomp, each with its reason, and patterns at
+ * the limits that compile (the limits: 4096 parts, repetitions nested 4
+ * deep, no repetition right after another, no back-reference). */
+void test_view_ncu_regex_limits(struct t *t)
+{
+	static const struct {
+		const char *rx, *why; /* why NULL: compiled */
+	} cases[] = {
+	    {"gemm|conv", NULL},
+	    {"^void at::native::.*<float>", NULL},
+	    {"((((a?)?)?)?)", NULL},
+	    {"(((a*b*)*(c*d*)*)*e*)*", NULL},
+	    {"(a{60}){60}", NULL},
+	    {"a\\+\\+\\*", NULL},
+	    {"[+*?]{2}", NULL},
+	    {"[\\1]", NULL},
+	    {"a??", "a repetition directly after another"},
+	    {".*?", "a repetition directly after another"},
+	    {"x{2}+", "a repetition directly after another"},
+	    {"a?????????????????????????????????????+++++", "a repetition directly after another"},
+	    {"(((((a?)?)?)?)?)", "repetitions nested more than 4 deep"},
+	    {"((((((((((((((((a)?)?)?)?)?)?)?)?)?)?)?)?)?)?)?)+",
+	     "repetitions nested more than 4 deep"},
+	    {"(x(((y|(a*)+)*)*)?)", "repetitions nested more than 4 deep"},
+	    {"((a{20}){20}){20}", "its repetitions expand past 4096 parts"},
+	    {"(a*)*\\1", "back-references such as \\1 take exponential time"},
+	};
+	const struct view_decl *d = view_get(VIEW_NCU_LIST);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct view_opts o;
+		view_opts_defaults(d, &o);
+		o.ncu_args.kernel = cases[i].rx;
+		char msg[512] = "", want[512];
+		int rc = d->check(d, &o, VO_API, msg, sizeof msg);
+		if (cases[i].why) {
+			snprintf(want, sizeof want, "kernel: regular expression too complex (%s)",
+				 cases[i].why);
+			CHECK_INT(t, rc, -1);
+			CHECK_STR(t, msg, want);
+		} else {
+			CHECK_INT(t, rc, 0);
+			CHECK(t, o.ncu.has_re);
+		}
+		view_opts_release(&o);
+	}
+}
+
 /* The list view of tiny.ncu-rep through the registry: the JSON `gpuprof
  * ncu list --format json` prints (tests/ncu/mkreport.py wrote the report:
  * one launch of kernel "tiny", grid 4x2x1, block 128, 1536 ns). */
