@@ -149,9 +149,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			srv_conn_phase(s, c, SRV_CONN_BODY, u->got);
 			srv_upload_data(s, u, data, *data_size);
 			*data_size = 0;
-			/* over the cap with no end in sight (a chunk that declares more
-			 * than it will send): libmicrohttpd answers only a whole
-			 * request, so the connection is closed */
+			/* over the cap (not reached: the declared length was checked
+			 * below, and libmicrohttpd reads no more than it): the
+			 * connection is closed */
 			return u->got - s->o.max_upload > SRV_UPLOAD_DISCARD ? MHD_NO : MHD_YES;
 		}
 		srv_conn_phase(s, c, SRV_CONN_DONE, 0);
@@ -174,7 +174,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		return srv_reply_error(c, MHD_HTTP_URI_TOO_LONG, "the URL is too long");
 	if (post && !strcmp(url, "/api/upload")) {
 		const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-		if (len && strtoll(len, NULL, 10) > s->o.max_upload)
+		/* a chunked body is refused at once: its chunks may declare any
+		 * size, and libmicrohttpd answers only after a chunk is whole, so
+		 * a 413 could come only when the declared bytes had been sent */
+		if (!len)
+			return srv_reply_error(c, MHD_HTTP_LENGTH_REQUIRED,
+					       "an upload needs a Content-Length (curl "
+					       "--data-binary @FILE sends one)");
+		if (strtoll(len, NULL, 10) > s->o.max_upload)
 			return srv_reply_error(
 			    c, MHD_HTTP_CONTENT_TOO_LARGE,
 			    "the file is larger than the upload limit (%lld bytes)",
