@@ -121,6 +121,19 @@ int app_out_close(struct app *app, bool ok, struct err *e);
 typedef int (*app_emit_fn)(void *ctx, struct report *r, FILE *out);
 /* app_emit_fn of a computed view (a struct view *). */
 int app_emit_view(void *v, struct report *r, FILE *out);
+/* Writes view v of decl d as a command does, after view_compute* returned rc
+ * (and filled e); frees v. The exit status: 0, 1 a gate tripped, 2. */
+int app_write_computed(struct app *app, const struct view_decl *d, int rc, struct view *v,
+		       struct err *e);
+/* diff (cmd_diff.c): *d becomes the diff of the kind of paths[0] and
+ * paths[1] (the trace diff, ncu diff, nsys diff); two kinds: a usage error.
+ * app_diff_run loads both files of a report or analysis diff d and writes
+ * it. 0 or the exit status. */
+int app_diff_kind(struct app *app, const char **paths, const struct view_decl **d);
+int app_diff_run(struct app *app, const struct view_decl *d, const char **paths,
+		 const struct view_opts *o);
+int app_diff_run_nsys(struct app *app, const struct view_decl *d, const char **paths,
+		      const struct view_opts *o);
 /* Whether --table or -o DIR/ asks for tables one by one (tables.c). */
 bool app_tables_wanted(const struct app *app);
 /* Whether -o names a folder: it ends in '/' or is an existing directory. */

@@ -256,6 +256,9 @@ static bool write_view(struct app *app, const struct view_decl *d, struct ncu_re
 
 int cmd_ncu(struct app *app, int argc, char **argv)
 {
+	/* diff takes two reports and the options of `gpuprof diff` */
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return app_cmd_view(app, view_find_in(VIEW_FAMILY_NCU, "diff"), argc - 1, argv + 1);
 	struct view_opts o;
 	const struct view_decl *d = NULL;
 	const char *path = NULL;

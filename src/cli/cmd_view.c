@@ -57,22 +57,23 @@ void app_print_view_help(FILE *f, const struct view_decl *d)
 	fputs(d->help_tail, f);
 }
 
-static int write_view(struct app *app, const struct view_decl *d, struct ses *const *ss, size_t n,
-		      const struct view_opts *o)
+/* Writes the view v that view_compute* returned (rc, e) and frees it: the
+ * exit status (1: a gate tripped). */
+int app_write_computed(struct app *app, const struct view_decl *d, int rc, struct view *v,
+		       struct err *ep)
 {
-	struct err e = {0};
-	struct view *v;
-	int rc = view_compute_many(d, ss, n, o, &v, &e);
+	struct err e = *ep;
 	if (rc) {
-		/* a request the trace cannot answer is the user's to fix */
+		/* a request the input cannot answer is the user's to fix */
 		if (rc == ERR_USAGE && !e.path[0])
 			return app_usage(app, d->name, "%s", e.msg);
 		return app_fail(app, &e);
 	}
 	if (app_tables_wanted(app)) {
+		bool tripped = view_tripped(v);
 		rc = app_write_tables(app, d->name, app_emit_view, v);
 		view_free(v);
-		return rc;
+		return rc ? rc : tripped ? 1 : 0;
 	}
 	if ((rc = app_out_open(app, &e)) == 0) {
 		struct report *r = rep_open(app->out, app->format);
@@ -87,6 +88,15 @@ static int write_view(struct app *app, const struct view_decl *d, struct ses *co
 	bool tripped = view_tripped(v); /* exit status 1: a gate tripped */
 	view_free(v);
 	return rc ? app_fail(app, &e) : tripped ? 1 : 0;
+}
+
+static int write_view(struct app *app, const struct view_decl *d, struct ses *const *ss, size_t n,
+		      const struct view_opts *o)
+{
+	struct err e = {0};
+	struct view *v = NULL;
+	int rc = view_compute_many(d, ss, n, o, &v, &e);
+	return app_write_computed(app, d, rc, v, &e);
 }
 
 /* Loads every path (stopping at the first that fails), opens a session on
@@ -118,10 +128,12 @@ static int finish_opts(struct app *app, const struct view_decl *d, struct view_o
 		       const char **paths)
 {
 	char msg[256];
+	bool traces = d->family == VIEW_FAMILY_TRACE;
 	if (!np)
-		return app_usage(app, d->name, "no TRACE given");
+		return app_usage(app, d->name, traces ? "no TRACE given" : "no BASE and NEW given");
 	if (d->ntraces && (unsigned)np != d->ntraces)
-		return app_usage(app, d->name, "takes %u traces (got %d)", d->ntraces, np);
+		return app_usage(app, d->name, "takes %u %s (got %d)", d->ntraces,
+				 traces ? "traces" : "files", np);
 	if (np > 1 && !(d->flags & VIEW_MANY))
 		return app_usage(app, d->name, "one TRACE only (got '%s' and '%s')", paths[0],
 				 paths[1]);
@@ -153,9 +165,14 @@ int app_cmd_view(struct app *app, const struct view_decl *d, int argc, char **ar
 		return 2;
 	int np = 0;
 	int rc = app_parse(app, d->name, d->opts, d->nopts, &o, argc, argv, paths, &np);
+	/* diff: the view of the kind of its two files (one option table) */
+	if (!rc && d->kind == VIEW_DIFF && np == 2)
+		rc = app_diff_kind(app, paths, &d);
 	if (!rc)
 		rc = finish_opts(app, d, &o, np, paths);
-	if (!rc) {
+	if (!rc && d->family != VIEW_FAMILY_TRACE) {
+		rc = app_diff_run(app, d, paths, &o);
+	} else if (!rc) {
 		if (d->flags & VIEW_OWN_ANOMALIES)
 			app->anomaly_notes = false;
 		rc = run_view(app, d, paths, np, &o);

@@ -511,7 +511,11 @@ int main(int argc, char **argv)
 	}
 	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++) {
 		if (cli_is_help(argv[i])) {
-			print_cmd_help(c);
+			/* ncu diff: the options of `gpuprof diff` */
+			if (c->run == cmd_ncu && !strcmp(argv[2], "diff"))
+				app_print_view_help(stdout, view_find_in(VIEW_FAMILY_NCU, "diff"));
+			else
+				print_cmd_help(c);
 			fputs("\n", stdout);
 			fputs(global_help, stdout);
 			return 0;

@@ -65,6 +65,11 @@ struct nsys_jv *nsys_jv_get(const struct nsys_jv *obj, const char *key);
 /* Writes v like Python's json.dumps(v, indent=2, sort_keys=True) (ASCII
  * only, \uXXXX escapes, floats in repr form), plus a final newline. */
 void nsys_jv_write(FILE *f, const struct nsys_jv *v);
+/* Parses the JSON text[0..len) (one strict value, at most LIM_JSON_DEPTH
+ * deep; a UTF-8 byte order mark is skipped) into a tree in arena a
+ * (jv_parse.c). ERR_FORMAT naming name and the byte offset. */
+int nsys_jv_parse(struct arena *a, const char *text, size_t len, const char *name,
+		  struct nsys_jv **out, struct err *e);
 /* Python repr() of a finite double into buf (at least 32 bytes). */
 void nsys_fmt_double(char *buf, size_t n, double v);
 

@@ -24,10 +24,11 @@ enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_
 	struct view *v = NULL;
 	FILE *f = open_memstream(&buf, &len);
 	struct report *rp = f ? rep_open(f, REP_JSON) : NULL;
+	int rc = 0;
 	if (rp) {
 		srv_job_begin(s);
 		pthread_mutex_lock(mu); /* lazy caches in the report's arena */
-		if (!view_compute_ncu(d, r, &vo, &v, &e)) {
+		if (!(rc = view_compute_ncu(d, r, &vo, &v, &e))) {
 			view_emit(v, rp);
 			ok = !view_emit_failed(v);
 			view_free(v);
@@ -38,8 +39,11 @@ enum MHD_Result srv_api_ncu(struct srv *s, struct MHD_Connection *c, struct ncu_
 	ok = rp && rep_close(rp) == 0 && ok;
 	if (f)
 		fclose(f);
-	enum MHD_Result res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
-				 : srv_reply_error(c, 500, "could not write the answer");
+	/* a view this file cannot answer (diff takes two reports): 400 */
+	enum MHD_Result res = rc == ERR_USAGE
+				  ? srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", e.msg)
+			      : ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
+				   : srv_reply_error(c, 500, "could not write the answer");
 	free(buf);
 	return res;
 }

@@ -175,6 +175,22 @@ int view_compute_ncu(const struct view_decl *d, struct ncu_report *r, const stru
 	return view_compute_src(d, VIEW_FAMILY_NCU, &src, o, out, e);
 }
 
+int view_compute_ncu2(const struct view_decl *d, struct ncu_report *base, struct ncu_report *nw,
+		      const struct view_opts *o, struct view **out, struct err *e)
+{
+	const struct view_source src = {.ncu = base, .ncu_new = nw};
+	return view_compute_src(d, VIEW_FAMILY_NCU, &src, o, out, e);
+}
+
+int view_compute_nsys2(const struct view_decl *d, const struct nsys_jv *base, const char *base_path,
+		       const struct nsys_jv *nw, const char *new_path, const struct view_opts *o,
+		       struct view **out, struct err *e)
+{
+	const struct view_source src = {
+	    .path = base_path, .nsys_a = base, .nsys_b = nw, .path_new = new_path};
+	return view_compute_src(d, VIEW_FAMILY_NSYS, &src, o, out, e);
+}
+
 int view_compute_nsys(const struct view_decl *d, struct nsys_sql *q, const char *path,
 		      const struct view_opts *o, struct view **out, struct err *e)
 {

@@ -198,6 +198,17 @@ int view_compute_many(const struct view_decl *d, struct ses *const *ss, size_t n
  * (views/view_ncu.h). */
 int view_compute_ncu(const struct view_decl *d, struct ncu_report *r, const struct view_opts *o,
 		     struct view **out, struct err *e);
+/* A view of two Nsight Compute reports, BASE and NEW (ncu diff); both must
+ * outlive the view and calls on either must not run concurrently. */
+int view_compute_ncu2(const struct view_decl *d, struct ncu_report *base, struct ncu_report *nw,
+		      const struct view_opts *o, struct view **out, struct err *e);
+/* A view of two Nsight Systems analyses (nsys diff): base and nw are the
+ * analysis.json trees of each side (nsys_jv_parse of the file, of a run
+ * directory's analysis, or of an export's `steps`), which must outlive the
+ * view; paths as the user gave them. */
+int view_compute_nsys2(const struct view_decl *d, const struct nsys_jv *base, const char *base_path,
+		       const struct nsys_jv *nw, const char *new_path, const struct view_opts *o,
+		       struct view **out, struct err *e);
 /* An Nsight Systems view (family VIEW_FAMILY_NSYS) of the open export q
  * (path: as the user gave it), which must outlive the view. */
 struct nsys_sql;

@@ -19,8 +19,17 @@
 static const char diff_head[] =
     "Usage: gpuprof diff [options] BASE NEW\n"
     "\n"
-    "What changed from the trace BASE to the trace NEW (two PyTorch profiler\n"
-    "traces). Tables (deltas are NEW - BASE; rows of one side only are\n"
+    "What changed from BASE to NEW, two files of one kind; the kind of BASE\n"
+    "picks the comparison:\n"
+    "  two PyTorch profiler traces      the tables below\n"
+    "  two Nsight Compute reports       launches and hints (`gpuprof ncu diff\n"
+    "                                   --help`)\n"
+    "  two Nsight Systems analyses      iterations and scoped ranges of\n"
+    "  (analysis.json, run directories, `gpuprof nsys analyze` (docs/diff.md)\n"
+    "  SQLite exports)\n"
+    "Files of two kinds are a usage error.\n"
+    "\n"
+    "Of two traces: tables (deltas are NEW - BASE; rows of one side only are\n"
     "'added' or 'removed'; rows by absolute delta, largest first):\n"
     "\n"
     "  steps       per breakdown part (total first): steps, mean, median and\n"
@@ -65,7 +74,7 @@ static const char diff_tail[] =
 
 _Static_assert(sizeof(struct df_opts) <= VIEW_OWN_BYTES, "diff's options fit the own area");
 
-static const struct vo diff_opts[] = {
+const struct vo df_options[DF_NOPTIONS] = {
     {.lname = "fail-if",
      .api = "fail_if",
      .type = VO_LIST,
@@ -85,8 +94,33 @@ static const struct vo diff_opts[] = {
      .type = VO_FLAG,
      .off = VIEW_OWN_OFF(struct df_opts, exact_names),
      .help = "match kernels by their names as written (no normalization)"},
+    {.lname = "metric",
+     .api = "metric",
+     .type = VO_LIST,
+     .off = VIEW_OWN_OFF(struct df_opts, metric),
+     .metavar = "NAME",
+     .help = "Nsight Compute reports: also compare metric NAME of each\n"
+	     "launch (repeatable, at most 7)"},
     VIEW_OPT_TOP_ROWS,
 };
+
+int df_opts_kind(const struct view_opts *o, enum df_input k, char *msg, size_t n)
+{
+	static const char *const what[] = {"traces", "Nsight Compute reports",
+					   "Nsight Systems analyses"};
+	const struct df_opts *own = view_own(o);
+	if (own->metric.n && k != DF_IN_NCU)
+		return snprintf(msg, n, "--metric applies to Nsight Compute reports, not %s",
+				what[k]),
+		       -1;
+	if (own->exact_names && k == DF_IN_NSYS)
+		return snprintf(msg, n,
+				"--exact-names applies to kernel names (traces, Nsight "
+				"Compute reports), not %s",
+				what[k]),
+		       -1;
+	return 0;
+}
 
 /* The view's results (its priv). */
 struct diff_res {
@@ -429,7 +463,7 @@ static int diff_check(const struct view_decl *d, struct view_opts *o, enum vo_fr
 	a->ntabs = T_N;
 	for (size_t i = 0; i < T_N; i++)
 		a->tabs[i].def = &defs[i];
-	int rc = df_opts_apply(a, o, msg, n);
+	int rc = df_opts_kind(o, DF_IN_TRACE, msg, n) ? -1 : df_opts_apply(a, o, msg, n);
 	free(a);
 	return rc;
 }
@@ -442,8 +476,8 @@ const struct view_decl view_diff_decl = {
     .help_head = diff_head,
     .help_tail = diff_tail,
     .operands = " \\fIBASE\\fP \\fINEW\\fP",
-    .opts = diff_opts,
-    .nopts = VIEW_NC(diff_opts),
+    .opts = df_options,
+    .nopts = DF_NOPTIONS,
     .flags = VIEW_MANY,
     .ntraces = 2,
     .check = diff_check,

@@ -23,7 +23,7 @@
 #include "tbprof/steps.h"
 #include "views/view_opt.h"
 
-#define DF_MAXM 4	      /* metrics of one table */
+#define DF_MAXM 12	      /* metrics of one table (ncu: 5 and up to 7 --metric) */
 #define DF_ALPHA 0.05	      /* significance level of the steps' test */
 #define DF_MIN_EFFECT_PCT 1.0 /* least |delta| of a verdict, % of the base mean */
 #define DF_GATES_MAX 32	      /* --fail-if expressions */
@@ -34,7 +34,19 @@ struct df_opts {
 	struct vo_list fail_if; /* --fail-if EXPR, each use */
 	struct vo_list min_abs; /* --min-abs VALUE[UNIT], each use */
 	bool exact_names;	/* --exact-names */
+	struct vo_list metric;	/* --metric NAME, each use (Nsight Compute reports) */
 };
+
+/* The one option table of `gpuprof diff`, whatever the kind of its inputs
+ * (the trace, ncu and nsys diff declarations all point at it; each check
+ * refuses the options that do not apply to its kind). */
+#define DF_NOPTIONS 5
+extern const struct vo df_options[DF_NOPTIONS];
+enum df_input { DF_IN_TRACE, DF_IN_NCU, DF_IN_NSYS };
+struct view_opts;
+/* The options of o that kind k does not take: 0, or -1 with msg ("--metric
+ * applies to Nsight Compute reports, not traces"). */
+int df_opts_kind(const struct view_opts *o, enum df_input k, char *msg, size_t n);
 
 enum df_merge { DF_SUM, DF_MAX, DF_MEAN }; /* DF_MEAN: metric 1 / metric 0 after merging */
 
@@ -125,6 +137,7 @@ struct df_all {
 	size_t ngates;
 	double floor[4]; /* --min-abs per enum df_unit (ns, bytes, count; 0 none) */
 	bool exact_names;
+	bool no_steps; /* no steps table (reports, analyses): gates name only tabs */
 };
 
 /* The table named name (or its singular), NULL when none. */
@@ -145,5 +158,14 @@ int df_opts_apply(struct df_all *a, const struct view_opts *o, char *msg, size_t
 
 /* Writes a's tables (markdown: the compact report) into r. */
 void df_emit(const struct df_all *a, struct report *r, size_t top);
+/* The pieces of df_emit the diffs of other kinds write too: table t
+ * (sign 0: every row; +1 / -1: the regressions / improvements by its
+ * primary metric), at most top rows; and the gates table (human: amounts
+ * in their units, for text and markdown). */
+void df_emit_table(const struct df_table *t, struct report *r, int sign, size_t top);
+void df_emit_gates(const struct df_all *a, struct report *r, bool human);
+/* df_emit_table of every table of a, as df_emit writes them (markdown: the
+ * top N regressions and improvements of each), then the gates. */
+void df_emit_tables(const struct df_all *a, struct report *r, size_t top);
 
 #endif

@@ -82,7 +82,7 @@ static void emit_steps(const struct df_all *a, struct report *r, bool md)
 }
 
 #define DF_MAXC (2 + 3 * DF_MAXM + 1)
-#define DF_KEYLEN 48
+#define DF_KEYLEN 128
 
 /* The columns of a compared table: key, status, base_/new_/delta_ of each
  * metric, delta_pct of the primary one. */
@@ -122,7 +122,7 @@ static void table_row(const struct df_table *t, const struct df_row *row, struct
 
 /* Rows of t: every one (sign 0) or the regressions (+1) / improvements
  * (-1) by the primary metric, at most top. */
-static void emit_table(const struct df_table *t, struct report *r, int sign, size_t top)
+void df_emit_table(const struct df_table *t, struct report *r, int sign, size_t top)
 {
 	const struct df_def *d = t->def;
 	struct rep_col cols[DF_MAXC];
@@ -190,7 +190,7 @@ static struct rep_val amount_val(const struct df_gate *g, double v, bool human, 
 	return rep_s(buf);
 }
 
-static void emit_gates(const struct df_all *a, struct report *r, bool human)
+void df_emit_gates(const struct df_all *a, struct report *r, bool human)
 {
 	struct rep_col cols[sizeof gate_cols / sizeof gate_cols[0]];
 	int nc = (int)(sizeof gate_cols / sizeof gate_cols[0]);
@@ -270,21 +270,27 @@ static void emit_summary(const struct df_all *a, struct report *r, bool md)
 	rep_kv_end(r);
 }
 
+void df_emit_tables(const struct df_all *a, struct report *r, size_t top)
+{
+	bool md = rep_format_of(r) == REP_MARKDOWN;
+	for (size_t i = 0; i < a->ntabs; i++) {
+		if (!md) {
+			df_emit_table(&a->tabs[i], r, 0, top);
+			continue;
+		}
+		size_t n = top == SIZE_MAX ? DF_MD_TOP_DEFAULT : top;
+		df_emit_table(&a->tabs[i], r, +1, n);
+		df_emit_table(&a->tabs[i], r, -1, n);
+	}
+	enum rep_format f = rep_format_of(r);
+	if (!md || a->ngates)
+		df_emit_gates(a, r, f == REP_TABLE || f == REP_MARKDOWN);
+}
+
 void df_emit(const struct df_all *a, struct report *r, size_t top)
 {
 	bool md = rep_format_of(r) == REP_MARKDOWN;
 	emit_summary(a, r, md);
 	emit_steps(a, r, md);
-	for (size_t i = 0; i < a->ntabs; i++) {
-		if (!md) {
-			emit_table(&a->tabs[i], r, 0, top);
-			continue;
-		}
-		size_t n = top == SIZE_MAX ? DF_MD_TOP_DEFAULT : top;
-		emit_table(&a->tabs[i], r, +1, n);
-		emit_table(&a->tabs[i], r, -1, n);
-	}
-	enum rep_format f = rep_format_of(r);
-	if (!md || a->ngates)
-		emit_gates(a, r, f == REP_TABLE || f == REP_MARKDOWN);
+	df_emit_tables(a, r, top);
 }

@@ -249,7 +249,10 @@ static int target(const char *expr, const char **pp, struct df_gate *g, char *ms
 		p = close + 1;
 	}
 	if (*p == '.') {
-		size_t m = word(p + 1);
+		/* a metric name may hold dots (Nsight Compute's dram__bytes.sum) */
+		size_t m = 0;
+		while (word(p + 1 + m) || (m && p[1 + m] == '.' && word(p + 2 + m)))
+			m += p[1 + m] == '.' ? 1 : word(p + 1 + m);
 		if (!m || m >= sizeof g->metric)
 			return expected(msg, n, "--fail-if", expr, p + 1,
 					"a metric name after '.'");
@@ -332,17 +335,25 @@ int df_gate_check(const struct df_all *a, const struct df_gate *g, char *msg, si
 	const struct df_def *d = NULL;
 	const char *names[16];
 	size_t k = 0;
-	names[k++] = "steps";
+	if (!a->no_steps)
+		names[k++] = "steps";
+	char alias[8][64]; /* no steps: each table by both its names */
 	for (size_t i = 0; i < a->ntabs; i++) {
 		names[k++] = a->tabs[i].def->name;
+		if (a->no_steps && i < 8) {
+			snprintf(alias[i], sizeof alias[i], "%s or %s", a->tabs[i].def->singular,
+				 a->tabs[i].def->name);
+			names[k - 1] = alias[i];
+		}
 		if (!strcmp(g->table, a->tabs[i].def->name) ||
 		    !strcmp(g->table, a->tabs[i].def->singular))
 			d = a->tabs[i].def;
 	}
 	char buf[256];
-	if (!d && strcmp(g->table, "steps")) {
+	if (!d && (a->no_steps || strcmp(g->table, "steps"))) {
 		list(buf, sizeof buf, names, k);
-		expected(msg, n, "--fail-if", g->expr, g->expr, "step_time or a table (");
+		expected(msg, n, "--fail-if", g->expr, g->expr,
+			 a->no_steps ? "a table (" : "step_time or a table (");
 		snprintf(msg + strlen(msg), n - strlen(msg), "%s), not '%s'", buf, g->table);
 		return -1;
 	}

@@ -28,6 +28,13 @@ struct view_source {
 	struct ncu_report *ncu; /* VIEW_FAMILY_NCU: the report read */
 	struct nsys_sql *nsys;	/* VIEW_FAMILY_NSYS: the open export */
 	const char *path;	/* VIEW_FAMILY_NSYS: the export's path as the user gave it */
+	/* A view of two inputs (the diffs, BASE and NEW): the fields above are
+	 * BASE's, these NEW's; NULL when the view was given one input (the
+	 * server's generic routes), which such a view refuses with ERR_USAGE. */
+	struct ncu_report *ncu_new;   /* VIEW_FAMILY_NCU */
+	const struct nsys_jv *nsys_a; /* VIEW_FAMILY_NSYS: BASE's analysis.json */
+	const struct nsys_jv *nsys_b; /* NEW's */
+	const char *path_new;	      /* NEW as the user gave it */
 };
 
 /* The end of every view_compute*: v (calloc'd, its family's fields set)

@@ -200,7 +200,7 @@ expect_msg "a bad count" "gpuprof: top: --top needs a count, not 'five'
 Try 'gpuprof top --help'." "$GPUPROF" top -nfive "$ops"
 expect_msg "export pprf" "gpuprof: export: unknown format 'pprf'; did you mean 'pprof'? (pprof, folded or speedscope)
 Try 'gpuprof export --help'." "$GPUPROF" export pprf "$ops"
-expect_msg "ncu lst" "gpuprof: ncu: unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, body)
+expect_msg "ncu lst" "gpuprof: ncu: unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, body, diff)
 Try 'gpuprof ncu --help'." "$GPUPROF" ncu lst tests/golden/_inputs/tiny.ncu-rep
 # stacked repetitions: regcomp would expand 2^120 copies (gigabytes), or
 # take seconds per '?' ("a???...?+++++", found by fuzz_http_query); refused

@@ -6,6 +6,8 @@ and the fuzz seeds; the bytes are ours, no real report is copied.
 
 Usage: mkreport.py OUT [--seeds DIR]  (--seeds also writes truncated and
 bit-flipped copies for the fuzz corpus)
+       mkreport.py --diff-pair DIR  (ncu-diff-base, -new and -other.ncu-rep
+       for the golden tests of `gpuprof diff`: see diff_pair)
        mkreport.py --full OUT  (the chart fixture full.ncu-rep: see mkfull.py)."""
 import struct, sys, os
 
@@ -60,17 +62,25 @@ def section():
     return s(17, s(1, "SpeedOfLight") + s(2, "GPU Speed Of Light Throughput") + u(3, 10) +
              s(4, u(1, 2) + hdr) + s(5, body) + s(6, extra) + s(7, "Throughput overview"))
 
-def rule():
-    msg = s(1, s(1, "Only @section:LaunchStats:Launch Statistics@ matter; see @url:Guide:https://example.org/g@.") + u(2, 4) + u(3, 1) + s(4, "Small Grid"))
-    speed = s(10, u(1, 2) + d(2, 96.875))
-    return s(19, s(1, "SOLBottleneck") + s(2, "Bottleneck") + s(3, s(1, msg + speed)) + s(4, "SpeedOfLight"))
+def rule(ident="SOLBottleneck", title="Small Grid", speedup=96.875):
+    msg = s(1, s(1, "Only @section:LaunchStats:Launch Statistics@ matter; see @url:Guide:https://example.org/g@.") + u(2, 4) + u(3, 1) + s(4, title))
+    speed = s(10, u(1, 2) + d(2, speedup))
+    return s(19, s(1, ident) + s(2, "Bottleneck") + s(3, s(1, msg + speed)) + s(4, "SpeedOfLight"))
 
-def result():
-    r = u(1, 4242) + u(2, 7) + u(4, 1) + s(5, "_Z4tinyPf") + s(6, "tiny") + s(7, "tiny(float *)")
-    r += u(8, 3) + s(10, u(1, 4) + u(2, 2) + u(3, 1)) + s(11, u(1, 128) + u(2, 1) + u(3, 1))
-    r += metric("gpu__time_duration.sum", val_dbl(1536.0))
-    r += metric("launch__registers_per_thread", val_u64(32))
-    r += metric("sm__throughput.avg.pct_of_peak_sustained_elapsed", val_dbl(12.3456))
+# One launch of the default report; diff_pair() below varies it.
+TINY = dict(mangled="_Z4tinyPf", function="tiny", demangled="tiny(float *)", grid=(4, 2, 1),
+            block=(128, 1, 1), dur=1536.0, regs=32, sm=12.3456, extra=(),
+            rules=(("SOLBottleneck", "Small Grid", 96.875),))
+
+def result(k=TINY):
+    r = u(1, 4242) + u(2, 7) + u(4, 1) + s(5, k["mangled"]) + s(6, k["function"]) + s(7, k["demangled"])
+    r += u(8, 3) + s(10, b"".join(u(i + 1, v) for i, v in enumerate(k["grid"])))
+    r += s(11, b"".join(u(i + 1, v) for i, v in enumerate(k["block"])))
+    r += metric("gpu__time_duration.sum", val_dbl(k["dur"]))
+    r += metric("launch__registers_per_thread", val_u64(k["regs"]))
+    r += metric("sm__throughput.avg.pct_of_peak_sustained_elapsed", val_dbl(k["sm"]))
+    for name, x in k["extra"]:
+        r += metric(name, val_dbl(x))
     r += metric("launch__grid_size", val_u64(8), [(val_u64(0), val_u64(8))])
     r += metric("launch__block_size", val_u64(128))
     r += metric("launch__func_cache_config", val_str("CachePreferNone"))
@@ -78,7 +88,8 @@ def result():
     r += metric("device__attribute_compute_capability_major", val_u64(8))
     r += metric("device__attribute_compute_capability_minor", val_u64(6))
     r += metric("device__attribute_device_index", val_u64(0))
-    r += u(14, 1700000000) + s(15, u(1, 1)) + section() + rule() + u(22, 1) + u(23, 7)
+    r += u(14, 1700000000) + s(15, u(1, 1)) + section()
+    r += b"".join(rule(*x) for x in k["rules"]) + u(22, 1) + u(23, 7)
     return r
 
 def block(header, entries=()):
@@ -86,7 +97,7 @@ def block(header, entries=()):
     h = header + (u(5, len(payload)) if payload else b"")
     return struct.pack("<I", len(h)) + h + payload
 
-def report():
+def report(launches=(TINY,)):
     proc = s(6, u(1, 4242) + s(2, "127.0.0.1") + s(3, "/opt/app/tiny\0"))
     host = s(3, s(1, "Linux") + s(2, "6.1") + s(3, "x86_64 CPU") + s(4, "x86_64") + s(5, "box") + u(6, 2))
     target = s(4, s(1, "Linux") + s(4, "x86_64") + s(5, "box") + s(7, s(1, "10.0.0.1") + u(2, 1)))
@@ -99,12 +110,53 @@ def report():
     src = u(1, 1) + s(4, b"\x7fELF") + u(5, 8) + u(6, 0x80006)
     out += block(u(1, 1) + s(4, b"") + proc, [src])
     table = s(4, b"".join(s(1, x) for x in STRINGS[:6]))
-    out += block(u(2, 1) + table + proc, [result()])
+    out += block(u(2, len(launches)) + table + proc, [result(k) for k in launches])
     out += block(s(3, dev + vers + target + s(11, "ncu --set basic -o tiny ./tiny")) +
                  s(4, b"".join(s(1, x) for x in STRINGS[6:])) + proc)
     return out
 
+# The pairs of `gpuprof diff` (tests/golden/ncu-diff-*): known changes of
+# known launches. base: tiny, gemm, tiny again (its occurrence 1). new: tiny
+# 3% slower, gemm of another tile size (one row once normalized) 25% slower
+# with 8 more registers, its hint SOLBottleneck gone and Occupancy new.
+# other: gemm removed, a copy kernel and tiny with another grid added.
+MEM = "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"
+OCC = "sm__warps_active.avg.pct_of_peak_sustained_active"
+DRAM = "dram__bytes_read.sum"
+
+def launch(**kw):
+    k = dict(TINY)
+    k.update(kw)
+    return k
+
+def diff_pair(outdir):
+    for x in (MEM, OCC, DRAM):
+        if x not in STRINGS:
+            STRINGS.append(x)
+    def tiny(dur, sm, mem, grid=(4, 2, 1), dram=1e6):
+        return launch(dur=dur, sm=sm, extra=((MEM, mem), (OCC, 50.0), (DRAM, dram)))
+    def gemm(name, dur, regs, occ, rules):
+        return launch(mangled="_Z4" + name, function=name, demangled="void %s<float>(float *)" % name,
+                      grid=(8, 1, 1), block=(256, 1, 1), dur=dur, regs=regs, sm=80.0,
+                      extra=((MEM, 40.0), (OCC, occ), (DRAM, 4e6)), rules=rules)
+    base = [tiny(1000.0, 10.0, 20.0), gemm("gemm_128x64", 4000.0, 64, 25.0,
+                                         (("SOLBottleneck", "Small Grid", 50.0),)),
+            tiny(1200.0, 10.0, 20.0)]
+    new = [tiny(1030.0, 11.0, 20.0, dram=1.5e6),
+           gemm("gemm_256x128", 5000.0, 72, 20.0, (("Occupancy", "Low Occupancy", 12.5),)),
+           tiny(1200.0, 10.0, 20.0)]
+    copy = launch(mangled="_Z4copyPf", function="copy", demangled="copy(float *)", grid=(1, 1, 1),
+                  block=(32, 1, 1), dur=500.0, regs=16, sm=1.0, rules=(),
+                  extra=((MEM, 5.0), (OCC, 10.0), (DRAM, 0.0)))
+    other = [base[0], base[2], copy, launch(**dict(base[0], grid=(8, 2, 1), dur=900.0))]
+    for name, ks in (("ncu-diff-base", base), ("ncu-diff-new", new), ("ncu-diff-other", other)):
+        with open(os.path.join(outdir, name + ".ncu-rep"), "wb") as f:
+            f.write(report(ks))
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--diff-pair":
+        diff_pair(sys.argv[2])
+        return
     if len(sys.argv) == 3 and sys.argv[1] == "--full":
         # the chart fixture: its own module, built on the helpers above
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -134,10 +134,10 @@ expect 404 "ncu of an unknown file" "${url}api/file/99/ncu/list"
 expect 404 "mistyped ncu verb" "${url}api/file/2/ncu/lst"
 want_msg=$("$GPUPROF" ncu lst "$ncu_small" 2>&1 | head -n 1)
 want_msg=${want_msg#gpuprof: }
-[ "$want_msg" = "ncu: unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, body)" ] &&
+[ "$want_msg" = "ncu: unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, body, diff)" ] &&
 	grep -qF "\"$want_msg\"" "$tmp/body" && ok || bad "mistyped ncu verb: message $(cat "$tmp/body"), CLI: $want_msg"
 expect 404 "unknown ncu verb body" "${url}api/file/2/ncu/frobnicate"
-grep -qF "ncu: unknown verb 'frobnicate' (list, raw, session, details, hints, body)" "$tmp/body" && ok || bad "unknown ncu verb: message $(cat "$tmp/body")"
+grep -qF "ncu: unknown verb 'frobnicate' (list, raw, session, details, hints, body, diff)" "$tmp/body" && ok || bad "unknown ncu verb: message $(cat "$tmp/body")"
 expect 400 "ncu parameter of another verb" "${url}api/file/2/ncu/list?section=x"
 grep -qF "ncu list takes no parameter 'section'" "$tmp/body" && ok || bad "ncu list section: message $(cat "$tmp/body")"
 expect 400 "ncu bad print_units" "${url}api/file/2/ncu/raw?print_units=kilo"
@@ -326,11 +326,11 @@ if python3 -c "import sys; sys.path.insert(0, 'tests/nsys'); import check_sqlite
 		for v in info kernels memcpy api nvtx gpus; do same_nsys 1 $v "$nsys_db"; done
 		expect 404 "nsys: unknown view" "${nurl}api/file/1/nsys/bogus"
 		# the nsys views are the registry's: an unknown one is named as the CLI names it
-		grep -qF "no nsys view 'bogus' (info, kernels, memcpy, api, nvtx, gpus, steps)" "$tmp/body" && ok || bad "nsys unknown view: message $(cat "$tmp/body")"
+		grep -qF "no nsys view 'bogus' (info, kernels, memcpy, api, nvtx, gpus, steps, diff)" "$tmp/body" && ok || bad "nsys unknown view: message $(cat "$tmp/body")"
 		expect 404 "nsys: mistyped view" "${nurl}api/file/1/nsys/kernel"
 		want_msg=$("$GPUPROF" nsys "$nsys_db" kernel 2>&1 | head -n 1)
 		want_msg=${want_msg#gpuprof: nsys: }
-		[ "$want_msg" = "no nsys view 'kernel'; did you mean 'kernels'? (info, kernels, memcpy, api, nvtx, gpus, steps)" ] &&
+		[ "$want_msg" = "no nsys view 'kernel'; did you mean 'kernels'? (info, kernels, memcpy, api, nvtx, gpus, steps, diff)" ] &&
 			grep -qF "\"$want_msg\"" "$tmp/body" && ok || bad "mistyped nsys view: message $(cat "$tmp/body"), CLI: $want_msg"
 		expect 400 "nsys: a parameter" "${nurl}api/file/1/nsys/kernels?top=3"
 		expect 400 "nsys: a trace view of an export" "${nurl}api/file/1/summary"

@@ -11,17 +11,19 @@
 
 void test_view_ncu_registry(struct t *t)
 {
-	static const char *const verbs[] = {"list", "raw", "session", "details", "hints", "body"};
+	static const char *const verbs[] = {"list",  "raw",  "session", "details",
+					    "hints", "body", "diff"};
 	static const enum view_kind kinds[] = {VIEW_NCU_LIST,	 VIEW_NCU_RAW,	 VIEW_NCU_SESSION,
-					       VIEW_NCU_DETAILS, VIEW_NCU_HINTS, VIEW_NCU_BODY};
+					       VIEW_NCU_DETAILS, VIEW_NCU_HINTS, VIEW_NCU_BODY,
+					       VIEW_NCU_DIFF};
 	size_t seen = 0;
 	for (size_t i = 0; i < view_count(); i++)
 		if (view_at(i)->family == VIEW_FAMILY_NCU) {
 			CHECK_STR(t, view_at(i)->name, verbs[seen]); /* registry order */
 			seen++;
 		}
-	CHECK_INT(t, seen, 6);
-	for (size_t i = 0; i < 6; i++) {
+	CHECK_INT(t, seen, 7);
+	for (size_t i = 0; i < 7; i++) {
 		const struct view_decl *d = view_find_in(VIEW_FAMILY_NCU, verbs[i]);
 		CHECK(t, d != NULL && d->kind == kinds[i] && d->family == VIEW_FAMILY_NCU);
 		CHECK(t, d != NULL && (d->flags & VIEW_WHOLE_FILE) && d->check);
@@ -43,9 +45,9 @@ void test_view_ncu_registry(struct t *t)
 	view_unknown(VIEW_FAMILY_NCU, "lst", msg, sizeof msg);
 	CHECK_STR(t, msg,
 		  "unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, "
-		  "body)");
+		  "body, diff)");
 	view_unknown(VIEW_FAMILY_NCU, "frob", msg, sizeof msg);
-	CHECK_STR(t, msg, "unknown verb 'frob' (list, raw, session, details, hints, body)");
+	CHECK_STR(t, msg, "unknown verb 'frob' (list, raw, session, details, hints, body, diff)");
 }
 
 void test_view_ncu_checks(struct t *t)

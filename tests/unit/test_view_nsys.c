@@ -12,18 +12,18 @@
 void test_view_nsys_registry(struct t *t)
 {
 	static const char *const names[] = {"info", "kernels", "memcpy", "api",
-					    "nvtx", "gpus",    "steps"};
-	static const enum view_kind kinds[] = {VIEW_NSYS_INFO, VIEW_NSYS_KERNELS, VIEW_NSYS_MEMCPY,
-					       VIEW_NSYS_API,  VIEW_NSYS_NVTX,	  VIEW_NSYS_GPUS,
-					       VIEW_NSYS_STEPS};
+					    "nvtx", "gpus",    "steps",	 "diff"};
+	static const enum view_kind kinds[] = {VIEW_NSYS_INFO,	VIEW_NSYS_KERNELS, VIEW_NSYS_MEMCPY,
+					       VIEW_NSYS_API,	VIEW_NSYS_NVTX,	   VIEW_NSYS_GPUS,
+					       VIEW_NSYS_STEPS, VIEW_NSYS_DIFF};
 	size_t seen = 0;
 	for (size_t i = 0; i < view_count(); i++)
 		if (view_at(i)->family == VIEW_FAMILY_NSYS) {
 			CHECK_STR(t, view_at(i)->name, names[seen]); /* registry order */
 			seen++;
 		}
-	CHECK_INT(t, seen, 7);
-	for (size_t i = 0; i < 7; i++) {
+	CHECK_INT(t, seen, 8);
+	for (size_t i = 0; i < 8; i++) {
 		const struct view_decl *d = view_find_in(VIEW_FAMILY_NSYS, names[i]);
 		CHECK(t, d != NULL && d->kind == kinds[i] && d->family == VIEW_FAMILY_NSYS);
 		CHECK(t, d != NULL && (d->flags & VIEW_WHOLE_FILE) && d->compute && d->free);
@@ -74,16 +74,17 @@ void test_view_nsys_unknown(struct t *t)
 	view_unknown(VIEW_FAMILY_NSYS, "kernel", msg, sizeof msg);
 	CHECK_STR(t, msg,
 		  "no nsys view 'kernel'; did you mean 'kernels'? (info, kernels, memcpy, api, "
-		  "nvtx, gpus, steps)");
+		  "nvtx, gpus, steps, diff)");
 	view_unknown(VIEW_FAMILY_NSYS, "bogus", msg, sizeof msg);
-	CHECK_STR(t, msg, "no nsys view 'bogus' (info, kernels, memcpy, api, nvtx, gpus, steps)");
+	CHECK_STR(t, msg,
+		  "no nsys view 'bogus' (info, kernels, memcpy, api, nvtx, gpus, steps, diff)");
 	/* a long name is cut at 40 bytes, as the server always did */
 	view_unknown(VIEW_FAMILY_NSYS, "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz", msg,
 		     sizeof msg);
 	CHECK_STR(t, msg,
 		  "no nsys view 'abcdefghijklmnopqrstuvwxyzabcdefghijklmn' (info, kernels, memcpy, "
-		  "api, nvtx, gpus, steps)");
+		  "api, nvtx, gpus, steps, diff)");
 	/* the ncu family keeps its words */
 	view_unknown(VIEW_FAMILY_NCU, "frob", msg, sizeof msg);
-	CHECK_STR(t, msg, "unknown verb 'frob' (list, raw, session, details, hints, body)");
+	CHECK_STR(t, msg, "unknown verb 'frob' (list, raw, session, details, hints, body, diff)");
 }

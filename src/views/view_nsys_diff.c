@@ -1,0 +1,243 @@
+/* view_nsys_diff: `gpuprof diff BASE NEW` of two Nsight Systems analyses
+ * (each an analysis.json, a profiling run directory or an SQLite export,
+ * whose `steps` analysis is taken): per iteration and per scoped NVTX range
+ * name, host inclusive and exclusive time and GPU-projected time compared,
+ * rows of one side only added or removed, and the gates of --fail-if on
+ * them (views/view_diff.h; docs/diff.md).
+ *
+ * The view takes the two analysis.json trees through struct view_source
+ * (nsys_a: BASE, nsys_b: NEW; view_compute_nsys2); given an export alone
+ * (the server's route of one file) it answers ERR_USAGE. It reads the
+ * trees only; a key missing or of another type counts 0. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsys/nsys.h"
+#include "views/view_diff.h"
+#include "views/view_int.h"
+
+static const char nsys_diff_head[] =
+    "Usage: gpuprof diff [options] BASE NEW    (BASE and NEW Nsight Systems analyses)\n"
+    "\n"
+    "What changed from the Nsight Systems analysis BASE to NEW. Each side is\n"
+    "an analysis.json of `gpuprof nsys analyze`, a profiling run directory\n"
+    "(its analysis.json, else its stats/ CSVs analysed in memory) or an\n"
+    "SQLite export (its `gpuprof nsys FILE steps` analysis, capture range\n"
+    "profile-target). Tables (deltas are NEW - BASE; rows by absolute delta,\n"
+    "largest first; host and GPU times are never compared with each other):\n"
+    "\n"
+    "  iterations  per iteration index: host inclusive and exclusive time,\n"
+    "              GPU-projected time\n"
+    "  ranges      per scoped range name (preprocessing.resize): instances,\n"
+    "              host inclusive and exclusive total, GPU-projected total\n"
+    "  gates       each --fail-if: the worst row, observed value, threshold,\n"
+    "              verdict\n"
+    "\n"
+    "Exit status: 1 when a gate trips, 0 otherwise, 2 on a usage or input\n"
+    "error.\n"
+    "\n"
+    "Options:\n";
+
+static const char nsys_diff_tail[] =
+    "\n"
+    "Gates: nsys[NAME].METRIC (ranges whose name contains NAME; nsys.METRIC:\n"
+    "any range) or iteration[N].METRIC, then > or <, then a percent (+5%) or\n"
+    "a time (+2ms). Metrics: instances, host_inclusive_ns, host_exclusive_ns,\n"
+    "gpu_ns (ranges); host_inclusive_ns, host_exclusive_ns, gpu_ns\n"
+    "(iterations).\n"
+    "\n"
+    "Example:\n"
+    "  gpuprof diff --fail-if 'nsys[inference].gpu_ns>+5%' base/ new/\n";
+
+static const struct df_metric iter_m[] = {
+    {"host_inclusive_ns", "Host Inclusive", REP_DUR_NS, DF_SUM},
+    {"host_exclusive_ns", "Host Exclusive", REP_DUR_NS, DF_SUM},
+    {"gpu_ns", "GPU Projected", REP_DUR_NS, DF_SUM},
+};
+static const struct df_metric range_m[] = {
+    {"instances", "Instances", REP_INT, DF_SUM},
+    {"host_inclusive_ns", "Host Inclusive", REP_DUR_NS, DF_SUM},
+    {"host_exclusive_ns", "Host Exclusive", REP_DUR_NS, DF_SUM},
+    {"gpu_ns", "GPU Projected", REP_DUR_NS, DF_SUM},
+};
+
+enum { T_ITER, T_RANGES, T_N };
+static const struct df_def defs[T_N] = {
+    [T_ITER] = {"iterations", "iteration", "Iterations", "iteration", "Iteration", iter_m, 3, 0},
+    [T_RANGES] = {"ranges", "nsys", "Scoped ranges", "name", "Range", range_m, 4, 1},
+};
+
+/* The view's results (its priv). */
+struct sdf_res {
+	struct df_all all;
+	size_t iterations[2];
+};
+
+static int sdf_setup(struct df_all *a, const struct view_opts *o, char *msg, size_t n)
+{
+	if (df_opts_kind(o, DF_IN_NSYS, msg, n))
+		return -1;
+	a->no_steps = true;
+	a->ntabs = T_N;
+	for (size_t i = 0; i < T_N; i++)
+		a->tabs[i].def = &defs[i];
+	return df_opts_apply(a, o, msg, n);
+}
+
+/* The number at key of obj (a path of keys: "inclusive", "total_ns"); 0
+ * when absent or not a number. */
+static double num_at(const struct nsys_jv *v, const char *k1, const char *k2)
+{
+	v = nsys_jv_get(v, k1);
+	if (v && k2)
+		v = nsys_jv_get(v, k2);
+	return !v ? 0 : v->kind == NSYS_JINT ? (double)v->i : v->kind == NSYS_JFLOAT ? v->f : 0;
+}
+
+static const struct nsys_jv *array_at(const struct nsys_jv *root, const char *key)
+{
+	const struct nsys_jv *v = nsys_jv_get(root, key);
+	return v && v->kind == NSYS_JARR ? v : NULL;
+}
+
+static int add_iterations(struct df_table *t, int side, const struct nsys_jv *root, size_t *count)
+{
+	const struct nsys_jv *it = array_at(root, "iterations");
+	for (size_t i = 0; it && i < it->n; i++) {
+		const struct nsys_jv *x = it->items[i];
+		const struct nsys_jv *ix = nsys_jv_get(x, "index");
+		if (!ix || ix->kind != NSYS_JINT)
+			continue;
+		char key[32];
+		snprintf(key, sizeof key, "%lld", (long long)ix->i);
+		const struct nsys_jv *host = nsys_jv_get(x, "host");
+		double v[DF_MAXM] = {
+		    num_at(host, "inclusive_ns", NULL), num_at(host, "exclusive_ns", NULL),
+		    num_at(nsys_jv_get(x, "gpu_projection"), "projected_ns", NULL)};
+		if (df_add(t, side, key, v))
+			return -1;
+		(*count)++;
+	}
+	return 0;
+}
+
+static int add_ranges(struct df_table *t, int side, const struct nsys_jv *root)
+{
+	static const char *const lists[2] = {"host_ranges", "gpu_projected_ranges"};
+	for (int l = 0; l < 2; l++) {
+		const struct nsys_jv *rs = array_at(root, lists[l]);
+		for (size_t i = 0; rs && i < rs->n; i++) {
+			const struct nsys_jv *x = rs->items[i];
+			const struct nsys_jv *name = nsys_jv_get(x, "name");
+			if (!name || name->kind != NSYS_JSTR)
+				continue;
+			double v[DF_MAXM] = {0};
+			if (l == 0) {
+				v[0] = num_at(x, "instances", NULL);
+				v[1] = num_at(x, "inclusive", "total_ns");
+				v[2] = num_at(x, "exclusive", "total_ns");
+			} else {
+				v[3] = num_at(x, "projected", "total_ns");
+			}
+			if (df_add(t, side, name->s, v))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int sdf_compute(struct view *v, const struct view_source *src, struct err *e)
+{
+	if (!src->nsys_a || !src->nsys_b)
+		return err_set(e, ERR_USAGE, NULL, -1,
+			       "nsys diff takes two analyses, BASE and NEW (`gpuprof diff BASE "
+			       "NEW`)");
+	struct sdf_res *res = view_results_new(v, sizeof *res, e);
+	if (!res)
+		return ERR_NOMEM;
+	struct df_all *a = &res->all;
+	char msg[256];
+	if (sdf_setup(a, &v->o, msg, sizeof msg))
+		return err_set(e, ERR_USAGE, NULL, -1, "%s", msg);
+	const struct nsys_jv *root[2] = {src->nsys_a, src->nsys_b};
+	a->path[0] = src->path;
+	a->path[1] = src->path_new;
+	for (int k = 0; k < 2; k++)
+		if (add_iterations(&a->tabs[T_ITER], k, root[k], &res->iterations[k]) ||
+		    add_ranges(&a->tabs[T_RANGES], k, root[k]))
+			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	for (size_t i = 0; i < T_N; i++)
+		if (df_finish(&a->tabs[i]))
+			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	df_gates_eval(a);
+	return 0;
+}
+
+static void sdf_free(struct view *v)
+{
+	struct sdf_res *res = v->priv;
+	if (!res)
+		return;
+	for (size_t i = 0; i < T_N; i++)
+		df_table_free(&res->all.tabs[i]);
+	free(res);
+}
+
+static void sdf_emit(struct view *v, struct report *r)
+{
+	const struct sdf_res *res = v->priv;
+	const struct df_all *a = &res->all;
+	bool md = rep_format_of(r) == REP_MARKDOWN;
+	size_t tripped = 0;
+	for (size_t i = 0; i < a->ngates; i++)
+		tripped += a->gates[i].tripped;
+	rep_kv_begin(r, "diff", md ? "gpuprof diff (Nsight Systems)" : "Comparison");
+	rep_kv(r, "base", "Base", REP_STR, rep_s(a->path[0]));
+	rep_kv(r, "new", "New", REP_STR, rep_s(a->path[1]));
+	rep_kv(r, "base_iterations", "Base iterations", REP_INT,
+	       rep_i((int64_t)res->iterations[0]));
+	rep_kv(r, "new_iterations", "New iterations", REP_INT, rep_i((int64_t)res->iterations[1]));
+	rep_kv(r, "gates", "Gates", REP_INT, rep_i((int64_t)a->ngates));
+	rep_kv(r, "gates_tripped", "Gates tripped", REP_INT, rep_i((int64_t)tripped));
+	rep_kv_end(r);
+	df_emit_tables(a, r, v->o.top);
+}
+
+static bool sdf_tripped(const struct view *v)
+{
+	const struct sdf_res *res = v->priv;
+	return df_gates_tripped(&res->all);
+}
+
+static int sdf_check(const struct view_decl *d, struct view_opts *o, enum vo_front f, char *msg,
+		     size_t n)
+{
+	(void)d;
+	(void)f;
+	struct df_all *a = calloc(1, sizeof *a);
+	if (!a)
+		return snprintf(msg, n, "out of memory"), -1;
+	int rc = sdf_setup(a, o, msg, n);
+	free(a);
+	return rc;
+}
+
+const struct view_decl view_nsys_diff_decl = {
+    .kind = VIEW_NSYS_DIFF,
+    .family = VIEW_FAMILY_NSYS,
+    .name = "diff",
+    .summary = "compare two analyses: iterations and scoped ranges, gates",
+    .help_head = nsys_diff_head,
+    .help_tail = nsys_diff_tail,
+    .operands = " \\fIBASE\\fP \\fINEW\\fP",
+    .opts = df_options,
+    .nopts = DF_NOPTIONS,
+    .flags = VIEW_MANY | VIEW_WHOLE_FILE,
+    .ntraces = 2, /* files: BASE and NEW */
+    .check = sdf_check,
+    .compute = sdf_compute,
+    .emit = sdf_emit,
+    .free = sdf_free,
+    .tripped = sdf_tripped,
+};
