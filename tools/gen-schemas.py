@@ -68,6 +68,12 @@ CASES = [
     ('nsys-api', ['nsys', SQL + 'harness.sqlite', 'api']),
     ('nsys-nvtx', ['nsys', SQL + 'harness.sqlite', 'nvtx']),
     ('nsys-gpus', ['nsys', SQL + 'harness.sqlite', 'gpus']),
+    ('ncu-diff', ['diff', IN + 'ncu-diff-base.ncu-rep', IN + 'ncu-diff-new.ncu-rep']),
+    ('ncu-diff', ['diff', '--fail-if', 'ncu.duration_ns<-200%', IN + 'ncu-diff-base.ncu-rep',
+                  IN + 'ncu-diff-other.ncu-rep']),
+    ('nsys-diff', ['diff', 'tests/nsys/run_small', 'tests/nsys/run_small']),
+    ('nsys-diff', ['diff', '--fail-if', 'nsys.gpu_ns>+5%', 'tests/nsys/run_small',
+                   'tests/nsys/run_small']),
 ]
 
 # Outputs that are documents of their own, with a schema written by hand.
@@ -84,6 +90,8 @@ OPEN_SECTIONS = {
 TITLES = {
     'info': '`gpuprof info --format json`',
     'dist': '`gpuprof dist --format json` (and GET /api/dist): per-worker tables',
+    'ncu-diff': '`gpuprof diff --format json` of two Nsight Compute reports (`gpuprof ncu diff`)',
+    'nsys-diff': '`gpuprof diff --format json` of two Nsight Systems analyses',
 }
 
 
