@@ -121,14 +121,15 @@ static int ndf_setup(struct ndf_res *res, const struct view_opts *o, char *msg, 
 }
 
 /* A metric of result i as a number: 0 when the launch does not hold it,
- * holds text or an n/a. */
+ * holds text or an n/a, or a value past 2^62 (no real launch comes near;
+ * the integer columns could not hold it). */
 static double metric_num(struct ncu_report *r, size_t i, const char *name)
 {
 	const struct ncu_metric *m = ncu_lookup(r, i, name);
 	if (!m || m->value.type == NCU_V_STR || ncu_value_is_na(&m->value))
 		return 0;
 	double v = ncu_value_num(&m->value);
-	return isfinite(v) ? v : 0;
+	return v >= -4611686018427387904.0 && v <= 4611686018427387904.0 ? v : 0;
 }
 
 /* One launch's key without its occurrence: name, grid, block. */
@@ -185,10 +186,11 @@ static int add_launch(struct ndf_res *res, int side, struct ncu_report *r, size_
 		for (size_t j = 0; j < ru->nmsgs; j++)
 			if (ru->msgs[j].speedup_type && ru->msgs[j].speedup_pct > h[1])
 				h[1] = ru->msgs[j].speedup_pct;
-		size_t n = strlen(key) + strlen(ru->id) + 4;
+		const char *rule = *ru->id ? ru->id : ru->name; /* its identifier */
+		size_t n = strlen(key) + strlen(rule) + 4;
 		char *hk = malloc(n);
 		if (hk)
-			snprintf(hk, n, "%s: %s", key, ru->id);
+			snprintf(hk, n, "%s: %s", key, rule);
 		int rc = !hk || df_add(&res->all.tabs[T_HINTS], side, hk, h);
 		free(hk);
 		if (rc)

@@ -85,14 +85,34 @@ static int sdf_setup(struct df_all *a, const struct view_opts *o, char *msg, siz
 	return df_opts_apply(a, o, msg, n);
 }
 
+/* Where the first value out of range was (its list, entry and key), for
+ * the one-line error; the values are read on. */
+struct sdf_read {
+	const char *list;
+	size_t idx;
+	const char *key;
+	bool bad;
+};
+
+/* A time or count is an integer of 64 bits as nsys analyze writes it: a
+ * value past 2^62 (no real profile comes near) is refused, so that every
+ * sum and delta fits the integer columns. */
+#define SDF_MAX 4611686018427387904.0
+
 /* The number at key of obj (a path of keys: "inclusive", "total_ns"); 0
- * when absent or not a number. */
-static double num_at(const struct nsys_jv *v, const char *k1, const char *k2)
+ * when absent or not a number, 0 and rd marked when out of range. */
+static double num_at(const struct nsys_jv *v, const char *k1, const char *k2, struct sdf_read *rd,
+		     const char *list, size_t idx)
 {
 	v = nsys_jv_get(v, k1);
 	if (v && k2)
 		v = nsys_jv_get(v, k2);
-	return !v ? 0 : v->kind == NSYS_JINT ? (double)v->i : v->kind == NSYS_JFLOAT ? v->f : 0;
+	double x = !v ? 0 : v->kind == NSYS_JINT ? (double)v->i : v->kind == NSYS_JFLOAT ? v->f : 0;
+	if (x >= -SDF_MAX && x <= SDF_MAX)
+		return x;
+	if (!rd->bad)
+		*rd = (struct sdf_read){list, idx, k2 ? k2 : k1, true};
+	return 0;
 }
 
 static const struct nsys_jv *array_at(const struct nsys_jv *root, const char *key)
@@ -101,7 +121,8 @@ static const struct nsys_jv *array_at(const struct nsys_jv *root, const char *ke
 	return v && v->kind == NSYS_JARR ? v : NULL;
 }
 
-static int add_iterations(struct df_table *t, int side, const struct nsys_jv *root, size_t *count)
+static int add_iterations(struct df_table *t, int side, const struct nsys_jv *root, size_t *count,
+			  struct sdf_read *rd)
 {
 	const struct nsys_jv *it = array_at(root, "iterations");
 	for (size_t i = 0; it && i < it->n; i++) {
@@ -112,9 +133,10 @@ static int add_iterations(struct df_table *t, int side, const struct nsys_jv *ro
 		char key[32];
 		snprintf(key, sizeof key, "%lld", (long long)ix->i);
 		const struct nsys_jv *host = nsys_jv_get(x, "host");
-		double v[DF_MAXM] = {
-		    num_at(host, "inclusive_ns", NULL), num_at(host, "exclusive_ns", NULL),
-		    num_at(nsys_jv_get(x, "gpu_projection"), "projected_ns", NULL)};
+		const struct nsys_jv *gpu = nsys_jv_get(x, "gpu_projection");
+		double v[DF_MAXM] = {num_at(host, "inclusive_ns", NULL, rd, "iterations", i),
+				     num_at(host, "exclusive_ns", NULL, rd, "iterations", i),
+				     num_at(gpu, "projected_ns", NULL, rd, "iterations", i)};
 		if (df_add(t, side, key, v))
 			return -1;
 		(*count)++;
@@ -122,7 +144,7 @@ static int add_iterations(struct df_table *t, int side, const struct nsys_jv *ro
 	return 0;
 }
 
-static int add_ranges(struct df_table *t, int side, const struct nsys_jv *root)
+static int add_ranges(struct df_table *t, int side, const struct nsys_jv *root, struct sdf_read *rd)
 {
 	static const char *const lists[2] = {"host_ranges", "gpu_projected_ranges"};
 	for (int l = 0; l < 2; l++) {
@@ -133,12 +155,13 @@ static int add_ranges(struct df_table *t, int side, const struct nsys_jv *root)
 			if (!name || name->kind != NSYS_JSTR)
 				continue;
 			double v[DF_MAXM] = {0};
+			const char *ln = lists[l];
 			if (l == 0) {
-				v[0] = num_at(x, "instances", NULL);
-				v[1] = num_at(x, "inclusive", "total_ns");
-				v[2] = num_at(x, "exclusive", "total_ns");
+				v[0] = num_at(x, "instances", NULL, rd, ln, i);
+				v[1] = num_at(x, "inclusive", "total_ns", rd, ln, i);
+				v[2] = num_at(x, "exclusive", "total_ns", rd, ln, i);
 			} else {
-				v[3] = num_at(x, "projected", "total_ns");
+				v[3] = num_at(x, "projected", "total_ns", rd, ln, i);
 			}
 			if (df_add(t, side, name->s, v))
 				return -1;
@@ -163,10 +186,17 @@ static int sdf_compute(struct view *v, const struct view_source *src, struct err
 	const struct nsys_jv *root[2] = {src->nsys_a, src->nsys_b};
 	a->path[0] = src->path;
 	a->path[1] = src->path_new;
-	for (int k = 0; k < 2; k++)
-		if (add_iterations(&a->tabs[T_ITER], k, root[k], &res->iterations[k]) ||
-		    add_ranges(&a->tabs[T_RANGES], k, root[k]))
+	for (int k = 0; k < 2; k++) {
+		struct sdf_read rd = {0};
+		if (add_iterations(&a->tabs[T_ITER], k, root[k], &res->iterations[k], &rd) ||
+		    add_ranges(&a->tabs[T_RANGES], k, root[k], &rd))
 			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+		if (rd.bad)
+			return err_set(e, ERR_FORMAT, a->path[k], -1,
+				       "%s[%zu].%s: expected a time or count under 2^62 (as "
+				       "`gpuprof nsys analyze` writes them)",
+				       rd.list, rd.idx, rd.key);
+	}
 	for (size_t i = 0; i < T_N; i++)
 		if (df_finish(&a->tabs[i]))
 			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
