@@ -48,7 +48,7 @@ stage tbops sh tests/tbprof/ops.sh
 stage tbmemory sh tests/tbprof/memory.sh
 stage tbdist sh tests/tbprof/dist.sh
 stage diff sh tests/diff/run.sh
-stage diffkinds sh tests/diff/kinds.sh
+stage diffkinds sh tests/diff/run.sh kinds
 stage nsys sh tests/nsys/check.sh
 stage server sh tests/server/check.sh
 stage pkg sh tests/pkg/run.sh

@@ -124,7 +124,7 @@ int df_opts_kind(const struct view_opts *o, enum df_input k, char *msg, size_t n
 
 /* The view's results (its priv). */
 struct diff_res {
-	struct df_all all;
+	struct df_all all; /* first: df_view_tripped */
 };
 
 static const struct df_metric kern_m[] = {
@@ -434,10 +434,8 @@ static int diff_compute(struct view *v, const struct view_source *src, struct er
 static void diff_free(struct view *v)
 {
 	struct diff_res *res = v->priv;
-	if (!res)
-		return;
-	for (size_t i = 0; i < T_N; i++)
-		df_table_free(&res->all.tabs[i]);
+	if (res)
+		df_all_free(&res->all);
 	free(res);
 }
 
@@ -445,12 +443,6 @@ static void diff_emit(struct view *v, struct report *r)
 {
 	struct diff_res *res = v->priv;
 	df_emit(&res->all, r, v->o.top);
-}
-
-static bool diff_tripped(const struct view *v)
-{
-	const struct diff_res *res = v->priv;
-	return df_gates_tripped(&res->all);
 }
 
 /* The options alone: every gate and floor must read (before any load). */
@@ -484,5 +476,5 @@ const struct view_decl view_diff_decl = {
     .compute = diff_compute,
     .emit = diff_emit,
     .free = diff_free,
-    .tripped = diff_tripped,
+    .tripped = df_view_tripped,
 };

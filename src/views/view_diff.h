@@ -167,5 +167,16 @@ void df_emit_gates(const struct df_all *a, struct report *r, bool human);
 /* df_emit_table of every table of a, as df_emit writes them (markdown: the
  * top N regressions and improvements of each), then the gates. */
 void df_emit_tables(const struct df_all *a, struct report *r, size_t top);
+/* The section "diff" of every kind: df_kv_open writes its title, base and
+ * new (the caller adds its own keys), df_kv_close the gates and gates
+ * tripped, and ends it. */
+void df_kv_open(const struct df_all *a, struct report *r, const char *title);
+void df_kv_close(const struct df_all *a, struct report *r);
+struct view;
+/* Whether a gate of diff view v tripped: the views' tripped, for results
+ * whose first member is their struct df_all. */
+bool df_view_tripped(const struct view *v);
+/* Frees the rows of every table of a (a zeroed a is fine). */
+void df_all_free(struct df_all *a);
 
 #endif

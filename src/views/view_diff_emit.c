@@ -241,9 +241,7 @@ static void emit_summary(const struct df_all *a, struct report *r, bool md)
 {
 	const struct df_part *t = &a->parts[0];
 	double d = t->mean[1] - t->mean[0];
-	rep_kv_begin(r, "diff", md ? "gpuprof diff" : "Comparison");
-	rep_kv(r, "base", "Base", REP_STR, rep_s(a->path[0]));
-	rep_kv(r, "new", "New", REP_STR, rep_s(a->path[1]));
+	df_kv_open(a, r, md ? "gpuprof diff" : "Comparison");
 	if (md) {
 		char line[256], b[32], n[32], dd[32];
 		rep_fmt_dur(b, sizeof b, (int64_t)llround(t->mean[0]));
@@ -265,6 +263,18 @@ static void emit_summary(const struct df_all *a, struct report *r, bool md)
 		rep_kv(r, "delta_step_pct", "Δ mean step %", REP_FLOAT, pct_of(d, t->mean[0]));
 		rep_kv(r, "step_verdict", "Step time verdict", REP_STR, rep_s(t->verdict));
 	}
+	df_kv_close(a, r);
+}
+
+void df_kv_open(const struct df_all *a, struct report *r, const char *title)
+{
+	rep_kv_begin(r, "diff", title);
+	rep_kv(r, "base", "Base", REP_STR, rep_s(a->path[0]));
+	rep_kv(r, "new", "New", REP_STR, rep_s(a->path[1]));
+}
+
+void df_kv_close(const struct df_all *a, struct report *r)
+{
 	rep_kv(r, "gates", "Gates", REP_INT, rep_i((int64_t)a->ngates));
 	rep_kv(r, "gates_tripped", "Gates tripped", REP_INT, rep_i((int64_t)tripped_count(a)));
 	rep_kv_end(r);

@@ -108,6 +108,12 @@ void df_table_free(struct df_table *t)
 	t->n = t->cap = 0;
 }
 
+void df_all_free(struct df_all *a)
+{
+	for (size_t i = 0; i < a->ntabs; i++)
+		df_table_free(&a->tabs[i]);
+}
+
 const char *df_status(const struct df_table *t, const struct df_row *r)
 {
 	if (!r->in[0])
@@ -468,6 +474,11 @@ void df_gates_eval(struct df_all *a)
 {
 	for (size_t i = 0; i < a->ngates; i++)
 		eval_gate(a, &a->gates[i]);
+}
+
+bool df_view_tripped(const struct view *v)
+{
+	return df_gates_tripped(v->priv); /* the results open with their df_all */
 }
 
 bool df_gates_tripped(const struct df_all *a)

@@ -81,7 +81,7 @@ enum { T_LAUNCHES, T_HINTS, T_N };
 /* The view's results (its priv): the comparison and the declarations of
  * its tables, the launches' metrics being the fixed ones and --metric's. */
 struct ndf_res {
-	struct df_all all;
+	struct df_all all; /* first: df_view_tripped */
 	struct df_metric m[DF_MAXM];
 	struct df_def defs[T_N];
 	size_t matched, added, removed;
@@ -263,10 +263,8 @@ static int ndf_compute(struct view *v, const struct view_source *src, struct err
 static void ndf_free(struct view *v)
 {
 	struct ndf_res *res = v->priv;
-	if (!res)
-		return;
-	for (size_t i = 0; i < T_N; i++)
-		df_table_free(&res->all.tabs[i]);
+	if (res)
+		df_all_free(&res->all);
 	free(res);
 }
 
@@ -275,25 +273,12 @@ static void ndf_emit(struct view *v, struct report *r)
 	const struct ndf_res *res = v->priv;
 	const struct df_all *a = &res->all;
 	bool md = rep_format_of(r) == REP_MARKDOWN;
-	size_t tripped = 0;
-	for (size_t i = 0; i < a->ngates; i++)
-		tripped += a->gates[i].tripped;
-	rep_kv_begin(r, "diff", md ? "gpuprof diff (Nsight Compute)" : "Comparison");
-	rep_kv(r, "base", "Base", REP_STR, rep_s(a->path[0]));
-	rep_kv(r, "new", "New", REP_STR, rep_s(a->path[1]));
+	df_kv_open(a, r, md ? "gpuprof diff (Nsight Compute)" : "Comparison");
 	rep_kv(r, "launches_matched", "Launches matched", REP_INT, rep_i((int64_t)res->matched));
 	rep_kv(r, "launches_added", "Launches added", REP_INT, rep_i((int64_t)res->added));
 	rep_kv(r, "launches_removed", "Launches removed", REP_INT, rep_i((int64_t)res->removed));
-	rep_kv(r, "gates", "Gates", REP_INT, rep_i((int64_t)a->ngates));
-	rep_kv(r, "gates_tripped", "Gates tripped", REP_INT, rep_i((int64_t)tripped));
-	rep_kv_end(r);
+	df_kv_close(a, r);
 	df_emit_tables(a, r, v->o.top);
-}
-
-static bool ndf_tripped(const struct view *v)
-{
-	const struct ndf_res *res = v->priv;
-	return df_gates_tripped(&res->all);
 }
 
 /* The options alone: --metric's count, every gate and floor must read. */
@@ -326,5 +311,5 @@ const struct view_decl view_ncu_diff_decl = {
     .compute = ndf_compute,
     .emit = ndf_emit,
     .free = ndf_free,
-    .tripped = ndf_tripped,
+    .tripped = df_view_tripped,
 };

@@ -70,7 +70,7 @@ static const struct df_def defs[T_N] = {
 
 /* The view's results (its priv). */
 struct sdf_res {
-	struct df_all all;
+	struct df_all all; /* first: df_view_tripped */
 	size_t iterations[2];
 };
 
@@ -207,10 +207,8 @@ static int sdf_compute(struct view *v, const struct view_source *src, struct err
 static void sdf_free(struct view *v)
 {
 	struct sdf_res *res = v->priv;
-	if (!res)
-		return;
-	for (size_t i = 0; i < T_N; i++)
-		df_table_free(&res->all.tabs[i]);
+	if (res)
+		df_all_free(&res->all);
 	free(res);
 }
 
@@ -219,25 +217,12 @@ static void sdf_emit(struct view *v, struct report *r)
 	const struct sdf_res *res = v->priv;
 	const struct df_all *a = &res->all;
 	bool md = rep_format_of(r) == REP_MARKDOWN;
-	size_t tripped = 0;
-	for (size_t i = 0; i < a->ngates; i++)
-		tripped += a->gates[i].tripped;
-	rep_kv_begin(r, "diff", md ? "gpuprof diff (Nsight Systems)" : "Comparison");
-	rep_kv(r, "base", "Base", REP_STR, rep_s(a->path[0]));
-	rep_kv(r, "new", "New", REP_STR, rep_s(a->path[1]));
+	df_kv_open(a, r, md ? "gpuprof diff (Nsight Systems)" : "Comparison");
 	rep_kv(r, "base_iterations", "Base iterations", REP_INT,
 	       rep_i((int64_t)res->iterations[0]));
 	rep_kv(r, "new_iterations", "New iterations", REP_INT, rep_i((int64_t)res->iterations[1]));
-	rep_kv(r, "gates", "Gates", REP_INT, rep_i((int64_t)a->ngates));
-	rep_kv(r, "gates_tripped", "Gates tripped", REP_INT, rep_i((int64_t)tripped));
-	rep_kv_end(r);
+	df_kv_close(a, r);
 	df_emit_tables(a, r, v->o.top);
-}
-
-static bool sdf_tripped(const struct view *v)
-{
-	const struct sdf_res *res = v->priv;
-	return df_gates_tripped(&res->all);
 }
 
 static int sdf_check(const struct view_decl *d, struct view_opts *o, enum vo_front f, char *msg,
@@ -269,5 +254,5 @@ const struct view_decl view_nsys_diff_decl = {
     .compute = sdf_compute,
     .emit = sdf_emit,
     .free = sdf_free,
-    .tripped = sdf_tripped,
+    .tripped = df_view_tripped,
 };

@@ -15,7 +15,7 @@ Systems analyses, against values found here apart from the diff:
 - the JSON output carries each gate with observed value, threshold and
   verdict, and exit 1 when one trips.
 
-Usage: kinds.py GPUPROF SHARED_DATA_DIR. Standard library only. The last
+Usage: kinds.py GPUPROF SHARED_DATA_DIR (tests/diff/run.sh kinds). Standard library only. The last
 line is "diffkinds: N passed, N failed".
 """
 import csv
