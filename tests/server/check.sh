@@ -138,6 +138,11 @@ want_msg=${want_msg#gpuprof: }
 	grep -qF "\"$want_msg\"" "$tmp/body" && ok || bad "mistyped ncu verb: message $(cat "$tmp/body"), CLI: $want_msg"
 expect 404 "unknown ncu verb body" "${url}api/file/2/ncu/frobnicate"
 grep -qF "ncu: unknown verb 'frobnicate' (list, raw, session, details, hints, body, diff)" "$tmp/body" && ok || bad "unknown ncu verb: message $(cat "$tmp/body")"
+# ncu diff takes two reports: one file is the request's fault, said so
+expect 400 "ncu diff of one report" "${url}api/file/2/ncu/diff?fail_if=ncu.duration_ns%3E%2B3%25"
+grep -qF "ncu diff takes two reports, BASE and NEW" "$tmp/body" && ok || bad "ncu diff of one report: message $(cat "$tmp/body")"
+expect 400 "ncu diff: a bad gate" "${url}api/file/2/ncu/diff?fail_if=ncu.bogus%3E1%25"
+grep -qF "expected a metric of launches" "$tmp/body" && ok || bad "ncu diff bad gate: message $(cat "$tmp/body")"
 expect 400 "ncu parameter of another verb" "${url}api/file/2/ncu/list?section=x"
 grep -qF "ncu list takes no parameter 'section'" "$tmp/body" && ok || bad "ncu list section: message $(cat "$tmp/body")"
 expect 400 "ncu bad print_units" "${url}api/file/2/ncu/raw?print_units=kilo"
@@ -332,6 +337,8 @@ if python3 -c "import sys; sys.path.insert(0, 'tests/nsys'); import check_sqlite
 		want_msg=${want_msg#gpuprof: nsys: }
 		[ "$want_msg" = "no nsys view 'kernel'; did you mean 'kernels'? (info, kernels, memcpy, api, nvtx, gpus, steps, diff)" ] &&
 			grep -qF "\"$want_msg\"" "$tmp/body" && ok || bad "mistyped nsys view: message $(cat "$tmp/body"), CLI: $want_msg"
+		expect 400 "nsys: diff of one export" "${nurl}api/file/1/nsys/diff"
+		grep -qF "nsys diff takes two analyses, BASE and NEW" "$tmp/body" && ok || bad "nsys diff of one export: message $(cat "$tmp/body")"
 		expect 400 "nsys: a parameter" "${nurl}api/file/1/nsys/kernels?top=3"
 		expect 400 "nsys: a trace view of an export" "${nurl}api/file/1/summary"
 		expect 400 "nsys: an nsys view of a trace" "${nurl}api/file/2/nsys/info"
