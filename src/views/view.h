@@ -1,8 +1,10 @@
 /* views: the registry of views (the trace views info, summary, steps, ops,
- * kernels, memory, top; the Nsight Compute views ncu list, raw, session,
- * details, hints, body; the Nsight Systems views nsys info, kernels, memcpy,
- * api, nvtx, gpus, steps) and the views as computations that write to any
- * report sink, with no CLI around them.
+ * kernels, memory, top, diff; the Nsight Compute views ncu list, raw,
+ * session, details, hints, body, diff; the Nsight Systems views nsys info,
+ * kernels, memcpy, api, nvtx, gpus, steps, diff) and the views as
+ * computations that write to any report sink, with no CLI around them.
+ * The three diffs take two inputs (view_compute_many, view_compute_ncu2,
+ * view_compute_nsys2) and share one option table.
  *
  * Each view is declared once (struct view_decl): its name, a one-line
  * summary, its help text, its options (views/view_opt.h: CLI spelling, API

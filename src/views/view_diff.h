@@ -1,6 +1,8 @@
-/* view_diff: the tables of `gpuprof diff BASE NEW` (views/view_diff*.c
- * only): rows of two runs matched by key, their deltas and verdicts, and
- * the gates (--fail-if) evaluated on them.
+/* view_diff: the tables of `gpuprof diff BASE NEW` (views/view_diff*.c,
+ * and the diffs of the other kinds, view_ncu_diff.c and view_nsys_diff.c):
+ * rows of two runs matched by key, their deltas and verdicts, and the
+ * gates (--fail-if) evaluated on them; the one option table of the
+ * command (df_options).
  *
  * Every compared table but the steps is one struct df_table: a row per key
  * seen on either side, a few additive or maximal metrics per side (as
@@ -8,9 +10,11 @@
  * absolute delta of its primary metric, largest first. The steps table
  * keeps per-step samples and the Mann-Whitney verdict (tbprof/diffstat.h).
  *
- * Owns its rows and keys. Private to src/views (view_diff.c computes,
- * view_diff_emit.c writes, view_diff_gate.c parses and evaluates gates);
- * depends on report/ and tbprof/ only.
+ * Owns its rows and keys. Private to src/views (view_diff.c computes the
+ * trace diff, view_diff_emit.c writes, view_diff_tab.c merges rows and
+ * parses and evaluates gates); depends on report/ and tbprof/ only. A diff
+ * of another kind fills a df_all of its own tables (no_steps set) and
+ * writes them with df_kv_open, df_kv_close and df_emit_tables.
  */
 #ifndef GP_VIEWS_VIEW_DIFF_H
 #define GP_VIEWS_VIEW_DIFF_H
