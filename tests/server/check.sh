@@ -283,7 +283,11 @@ long=$(head -c 5000 /dev/zero | tr '\0' a)
 expect 414 "long URL" "${url}api/files?$long"
 head -c 70000 /dev/zero >"$tmp/big"
 expect 413 "oversized upload" "${url}api/upload?name=big.json" --data-binary @"$tmp/big"
-expect 413 "oversized chunked upload" "${url}api/upload?name=big.json" -H "Transfer-Encoding: chunked" --data-binary @"$tmp/big"
+# a chunked body (no Content-Length) is refused at once, whatever its size
+expect 411 "oversized chunked upload" "${url}api/upload?name=big.json" -H "Transfer-Encoding: chunked" --data-binary @"$tmp/big"
+expect 411 "small chunked upload" "${url}api/upload?name=small.json" -H "Transfer-Encoding: chunked" --data-binary @"$small"
+grep -qF '"message": "an upload needs a Content-Length (curl --data-binary @FILE sends one)"' "$tmp/body" && ok ||
+	bad "chunked upload: the 411's message ($(cat "$tmp/body"))"
 # uploads
 expect 200 "upload" "${url}api/upload?name=memory.json" --data-binary @"$small"
 grep -q '"name": "memory.json"' "$tmp/body" && ok || bad "upload: answer lacks the file"
