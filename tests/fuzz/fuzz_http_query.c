@@ -6,8 +6,9 @@
  * it: the file routes, Host and Origin, unknown parameters, integers and
  * flags, the timeline's options, the step/range selection and its step
  * selector, /api/dist's ids and names, /api/diff's base and new, and the
- * options of every view of the registry through their declarations. A bad value must give a
- * message, never a crash, a leak or undefined behaviour. */
+ * options of every view of the registry through their declarations. A
+ * bad value must give a message, never a crash, a leak or undefined
+ * behaviour. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
