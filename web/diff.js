@@ -15,20 +15,14 @@
 // list), exact=1 (--exact-names).
 
 import { fmtDur, fmtBytes } from './fmt.js';
-import { el } from './dom.js';
+import { el, svgEl } from './dom.js';
 import { keepSel, selLabel, stepSelected } from './stepsel.js';
 
 // the kinds with a diff view (src/server/srv_diff.c)
 export const DIFF_KINDS = ['torch'];
 const KIND_NAMES = { torch: 'PyTorch trace' };
 const TOPS = [5, 10, 25];
-const SVG = 'http://www.w3.org/2000/svg';
 const now = () => Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
-const svgEl = (tag, attrs) => {
-	const e = document.createElementNS(SVG, tag);
-	for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-	return e;
-};
 
 // The compared tables (src/views/view_diff.c's defs): title, the metric rows
 // are sorted by, and the page of each side a row opens (its hash state).

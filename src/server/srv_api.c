@@ -147,6 +147,15 @@ int srv_view_json_many(struct srv *s, struct ses *const *ss, size_t n, const str
 	return 0;
 }
 
+enum MHD_Result srv_reply_json(struct MHD_Connection *c, int rc, const struct err *e, char *buf,
+			       size_t len)
+{
+	enum MHD_Result res = rc ? srv_reply_error(c, srv_http_status(rc), "%s", e->msg)
+				 : srv_reply(c, MHD_HTTP_OK, "application/json", buf, len);
+	free(buf);
+	return res;
+}
+
 struct cache_key {
 	char key[SRV_MAX_URL + 64];
 	int n; /* >= sizeof key: too long, not cached */

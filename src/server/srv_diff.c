@@ -119,8 +119,5 @@ enum MHD_Result srv_api_diff(struct srv *s, struct MHD_Connection *c)
 	view_opts_release(&o);
 	if (status)
 		return srv_reply_error(c, status, "%s", msg);
-	enum MHD_Result res = rc ? srv_reply_error(c, srv_http_status(rc), "%s", e.msg)
-				 : srv_reply(c, MHD_HTTP_OK, "application/json", buf, len);
-	free(buf);
-	return res;
+	return srv_reply_json(c, rc, &e, buf, len);
 }

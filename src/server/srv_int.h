@@ -227,6 +227,10 @@ int srv_view_key(char *key, size_t n, int id, const struct view_decl *d);
  * and NEW), as `gpuprof VIEW --format json FILE...` prints it. */
 int srv_view_json_many(struct srv *s, struct ses *const *ss, size_t n, const struct view_decl *d,
 		       const struct view_opts *o, char **buf, size_t *len, struct err *e);
+/* The answer of a computation that returned rc: the JSON in buf (len
+ * bytes), or the error of e (srv_http_status of rc); frees buf. */
+enum MHD_Result srv_reply_json(struct MHD_Connection *c, int rc, const struct err *e, char *buf,
+			       size_t len);
 /* The query parameters of view d, " a b c " (its options' query names, and
  * step and range unless it describes whole files), and the 400 naming a
  * parameter that is not one of them (with the closest when one is close). */
