@@ -409,6 +409,10 @@ sub stepsel sh tests/server/stepsel.sh
 # tests/server/dist_select.sh (its own server); its counts join ours ----
 sub dist_select sh tests/server/dist_select.sh
 # ---- end of the distributed selection ----
+# ---- the comparison of two files: tests/server/diff.sh (its own server
+# on synthetic pairs); its counts join ours ----
+sub diff sh tests/server/diff.sh
+# ---- end of the comparison ----
 # ---- Nsight Systems export timeline: tests/server/nsys_timeline.py (its
 # own server; GET /api/file/ID/nsys/timeline on check_sqlite.py's
 # make_timeline export against hand-computed lanes, spans, flows and links,
