@@ -72,7 +72,7 @@ int app_parse(struct app *app, const char *cmd, const struct vo *v, size_t n, vo
 		int k = opt_next(&st, spec, n, &text);
 		if (k == OPT_END)
 			return 0;
-		if (k == OPT_OPERAND && taker) {
+		if (k == OPT_OPERAND && taker && !st.dashdash) {
 			if (vo_parse(taker, VO_CLI, base, text, msg, sizeof msg))
 				return app_usage(app, cmd, "%s", msg);
 			continue;
