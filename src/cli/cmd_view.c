@@ -114,13 +114,19 @@ static int run_view(struct app *app, const struct view_decl *d, const char **pat
 }
 
 /* The options of d's command after parsing: cross-checks, --step/--range. */
-static int finish_opts(struct app *app, const struct view_decl *d, struct view_opts *o, int np,
+static int finish_opts(struct app *app, const struct view_decl *d, struct view_opts *o, int *nps,
 		       const char **paths)
 {
 	char msg[256];
+	int named = d->traces ? d->traces(o, *nps, paths, msg, sizeof msg) : 0;
+	if (named < 0)
+		return app_usage(app, d->name, "%s", msg);
+	if (named > 0)
+		*nps = named;
+	int np = *nps;
 	if (!np)
 		return app_usage(app, d->name, "no TRACE given");
-	if (d->ntraces && (unsigned)np != d->ntraces)
+	if (!named && d->ntraces && (unsigned)np != d->ntraces)
 		return app_usage(app, d->name, "takes %u traces (got %d)", d->ntraces, np);
 	if (np > 1 && !(d->flags & VIEW_MANY))
 		return app_usage(app, d->name, "one TRACE only (got '%s' and '%s')", paths[0],
@@ -154,7 +160,7 @@ int app_cmd_view(struct app *app, const struct view_decl *d, int argc, char **ar
 	int np = 0;
 	int rc = app_parse(app, d->name, d->opts, d->nopts, &o, argc, argv, paths, &np);
 	if (!rc)
-		rc = finish_opts(app, d, &o, np, paths);
+		rc = finish_opts(app, d, &o, &np, paths);
 	if (!rc) {
 		if (d->flags & VIEW_OWN_ANOMALIES)
 			app->anomaly_notes = false;

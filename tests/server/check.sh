@@ -262,6 +262,10 @@ expect 400 "bad top" "${url}api/file/1/top?top=x"
 grep -qF "top needs a count, not 'x'" "$tmp/body" && ok || bad "bad top: message $(cat "$tmp/body")"
 expect 400 "info takes no step" "${url}api/file/1/info?step=1"
 grep -qF "info takes no parameter 'step'" "$tmp/body" && ok || bad "info step: message $(cat "$tmp/body")"
+# diff's --base/--new name files: no query takes them (and none crashes)
+expect 400 "diff takes no base" "${url}api/file/1/diff?base=x&new=y"
+grep -qF "diff takes no parameter 'base'" "$tmp/body" && ok || bad "diff base: message $(cat "$tmp/body")"
+expect 400 "diff takes no new" "${url}api/file/1/diff?new=y"
 same 'top?step=4' top --step 4
 expect 400 "unknown device" "${url}api/file/1/memory?device=cuda:7"
 expect 405 "DELETE" "${url}api/files" -X DELETE
