@@ -11,6 +11,7 @@ import { renderTimeline, timelineKey } from './timeline.js';
 import { renderSteps } from './steps.js';
 import { renderNsys } from './nsys.js';
 import { renderDist } from './dist.js';
+import { renderDiff, diffAvailable } from './diff.js';
 import { detailHost, opDetail, kernelDetail } from './details.js';
 import { renderMemoryPage } from './memory.js';
 import { uploadFile } from './upload.js';
@@ -18,7 +19,7 @@ import { withSel, keepSel, renderSelector, stepSelected, selectState } from './s
 import { el } from './dom.js';
 
 const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'dist'];
-const ALL_VIEWS = [...VIEWS, 'ncu', 'nsys']; // the pages of Nsight Compute reports and Nsight Systems exports
+const ALL_VIEWS = [...VIEWS, 'ncu', 'nsys', 'diff']; // the pages of Nsight Compute reports and Nsight Systems exports; two files compared
 const $ = (id) => document.getElementById(id);
 
 let files = [];
@@ -199,13 +200,19 @@ async function renderDistView(id, s) {
 	return r.kids;
 }
 
+async function renderDiffView(id, s) {
+	const r = await renderDiff(api, files, s, writeHash, section);
+	current = r.search;
+	return r.kids;
+}
+
 function renderTimelineView(id, s) {
 	// an Nsight Systems export's timeline: nsys/timeline, no Perfetto
 	const nsys = files.find((f) => String(f.id) === id)?.kind === 'nsys';
 	return renderTimeline(api, id, s, writeHash, nsys ? { endpoint: 'nsys/timeline', perfetto: false } : {});
 }
 
-const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, dist: renderDistView, nsys: renderNsysView, ncu: renderNcuView };
+const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, dist: renderDistView, nsys: renderNsysView, ncu: renderNcuView, diff: renderDiffView };
 
 let seq = 0;
 async function render() {
@@ -221,13 +228,17 @@ async function render() {
 	const ownView = (v) => v === 'ncu' || v === 'nsys';
 	// an export (not an analysis.json) has the Timeline page too
 	const shown = (v) => (own ? v === own || (kind === 'nsys' && v === 'timeline') : !ownView(v));
-	if (!shown(s.view)) {
+	// the Diff page is of two files, whatever the current one: its tab
+	// shows with two files of one kind it compares, its page always opens
+	// (with a hint when there are not two)
+	const tab = (v) => (v === 'diff' ? diffAvailable(files) : files.length === 0 || shown(v));
+	if (!shown(s.view) && s.view !== 'diff') {
 		s.view = own || 'overview';
 		writeHash({ file: s.file, view: s.view });
 	}
 	for (const a of document.querySelectorAll('#tabs a')) {
 		a.classList.toggle('active', a.dataset.view === s.view);
-		a.hidden = files.length > 0 && !shown(a.dataset.view);
+		a.hidden = !tab(a.dataset.view);
 		a.href = '#' + new URLSearchParams({ ...(s.file ? { file: s.file } : {}), view: a.dataset.view, ...keepSel(s) });
 	}
 	if (!files.length) return;

@@ -14,18 +14,12 @@
 
 import { fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
-import { el } from './dom.js';
+import { el, svgEl } from './dom.js';
 import { keepSel, selLabel } from './stepsel.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 // the hash now: handlers merge into it, not into the state they were drawn
 // with (another control may have changed it since)
 const now = () => Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
-const svgEl = (tag, attrs) => {
-	const e = document.createElementNS(SVG, tag);
-	for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-	return e;
-};
 
 // [key, legend, colour] of the two charts, in the CLI's column order
 const OVERLAP_PARTS = [

@@ -7,16 +7,10 @@
 
 import { fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
+import { svgEl } from './dom.js';
 
 const COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#9c755f', '#bab0ac'];
-const SVG = 'http://www.w3.org/2000/svg';
 const NOT_PARTS = new Set(['start_ns', 'end_ns', 'total_ns']);
-
-const svgEl = (tag, attrs) => {
-	const e = document.createElementNS(SVG, tag);
-	for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-	return e;
-};
 
 // rows: the API's steps; every *_ns column but start, end and total is a part.
 // sel: {selected(step) -> bool, select(step)} (optional).

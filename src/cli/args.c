@@ -66,15 +66,22 @@ int app_parse(struct app *app, const char *cmd, const struct vo *v, size_t n, vo
 	opt_begin(&st, argc, argv, 1);
 	*nops = 0;
 	char msg[640];
+	const struct vo *taker = NULL; /* an option taking the operands after it */
 	for (;;) {
 		const char *text;
 		int k = opt_next(&st, spec, n, &text);
 		if (k == OPT_END)
 			return 0;
+		if (k == OPT_OPERAND && taker && !st.dashdash) {
+			if (vo_parse(taker, VO_CLI, base, text, msg, sizeof msg))
+				return app_usage(app, cmd, "%s", msg);
+			continue;
+		}
 		if (k == OPT_OPERAND) {
 			ops[(*nops)++] = text;
 			continue;
 		}
+		taker = NULL;
 		if (k == OPT_UNKNOWN) {
 			app_unknown_option(text, v, n, msg, sizeof msg);
 			return app_usage(app, cmd, "%s", msg);
@@ -86,6 +93,8 @@ int app_parse(struct app *app, const char *cmd, const struct vo *v, size_t n, vo
 					 (int)strcspn(text, "="), text);
 		if (vo_parse(&v[k], VO_CLI, base, text, msg, sizeof msg))
 			return app_usage(app, cmd, "%s", msg);
+		if (v[k].type == VO_LIST && v[k].operands)
+			taker = &v[k];
 	}
 }
 

@@ -124,14 +124,20 @@ static int run_view(struct app *app, const struct view_decl *d, const char **pat
 }
 
 /* The options of d's command after parsing: cross-checks, --step/--range. */
-static int finish_opts(struct app *app, const struct view_decl *d, struct view_opts *o, int np,
+static int finish_opts(struct app *app, const struct view_decl *d, struct view_opts *o, int *nps,
 		       const char **paths)
 {
 	char msg[256];
 	bool traces = d->family == VIEW_FAMILY_TRACE;
+	int named = d->traces ? d->traces(o, *nps, paths, msg, sizeof msg) : 0;
+	if (named < 0)
+		return app_usage(app, d->name, "%s", msg);
+	if (named > 0)
+		*nps = named;
+	int np = *nps;
 	if (!np)
 		return app_usage(app, d->name, traces ? "no TRACE given" : "no BASE and NEW given");
-	if (d->ntraces && (unsigned)np != d->ntraces)
+	if (!named && d->ntraces && (unsigned)np != d->ntraces)
 		return app_usage(app, d->name, "takes %u %s (got %d)", d->ntraces,
 				 traces ? "traces" : "files", np);
 	if (np > 1 && !(d->flags & VIEW_MANY))
@@ -169,7 +175,7 @@ int app_cmd_view(struct app *app, const struct view_decl *d, int argc, char **ar
 	if (!rc && d->kind == VIEW_DIFF && np == 2)
 		rc = app_diff_kind(app, paths, &d);
 	if (!rc)
-		rc = finish_opts(app, d, &o, np, paths);
+		rc = finish_opts(app, d, &o, &np, paths);
 	if (!rc && d->family != VIEW_FAMILY_TRACE) {
 		rc = app_diff_run(app, d, paths, &o);
 	} else if (!rc) {

@@ -75,7 +75,7 @@ enum MHD_Result srv_reply_files(struct srv *s, struct MHD_Connection *c, int onl
 /* The query parameters of view d, " a b c ": its options' query names, and
  * step and range (a window of the trace, srv_select.c) unless it describes
  * whole files. */
-static void view_params(const struct view_decl *d, char *buf, size_t n)
+void srv_view_params(const struct view_decl *d, char *buf, size_t n)
 {
 	size_t len = (size_t)snprintf(buf, n, " ");
 	for (size_t i = 0; i < d->nopts && len < n; i++)
@@ -87,8 +87,8 @@ static void view_params(const struct view_decl *d, char *buf, size_t n)
 
 /* "VIEW takes no parameter 'X'", with the closest parameter when one is
  * close. */
-static enum MHD_Result reply_bad_param(struct MHD_Connection *c, const struct view_decl *d,
-				       const char *bad)
+enum MHD_Result srv_reply_bad_param(struct MHD_Connection *c, const struct view_decl *d,
+				    const char *bad)
 {
 	const char *names[40];
 	size_t k = 0;
@@ -117,9 +117,15 @@ int srv_view_key(char *key, size_t n, int id, const struct view_decl *d)
 int srv_view_json(struct srv *s, struct ses *ses, const struct view_decl *d,
 		  const struct view_opts *o, char **buf, size_t *len, struct err *e)
 {
+	return srv_view_json_many(s, &ses, 1, d, o, buf, len, e);
+}
+
+int srv_view_json_many(struct srv *s, struct ses *const *ss, size_t n, const struct view_decl *d,
+		       const struct view_opts *o, char **buf, size_t *len, struct err *e)
+{
 	struct view *v;
 	srv_job_begin(s);
-	int rc = view_compute(d, ses, o, &v, e);
+	int rc = view_compute_many(d, ss, n, o, &v, e);
 	srv_job_end(s);
 	if (rc)
 		return rc;
@@ -141,6 +147,15 @@ int srv_view_json(struct srv *s, struct ses *ses, const struct view_decl *d,
 	return 0;
 }
 
+enum MHD_Result srv_reply_json(struct MHD_Connection *c, int rc, const struct err *e, char *buf,
+			       size_t len)
+{
+	enum MHD_Result res = rc ? srv_reply_error(c, srv_http_status(rc), "%s", e->msg)
+				 : srv_reply(c, MHD_HTTP_OK, "application/json", buf, len);
+	free(buf);
+	return res;
+}
+
 struct cache_key {
 	char key[SRV_MAX_URL + 64];
 	int n; /* >= sizeof key: too long, not cached */
@@ -160,9 +175,9 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 				  const struct view_decl *d)
 {
 	char bad[SRV_BAD_PARAM], params[512];
-	view_params(d, params, sizeof params);
+	srv_view_params(d, params, sizeof params);
 	if (srv_unknown_param(c, params, bad))
-		return reply_bad_param(c, d, bad);
+		return srv_reply_bad_param(c, d, bad);
 	struct view_opts o;
 	char msg[640];
 	if (srv_view_opts(c, d, &o, msg, sizeof msg))
@@ -226,9 +241,9 @@ static enum MHD_Result reply_ncu(struct srv *s, struct MHD_Connection *c, int id
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "ncu: %s", msg);
 	}
 	char bad[SRV_BAD_PARAM], params[512];
-	view_params(d, params, sizeof params);
+	srv_view_params(d, params, sizeof params);
 	if (srv_unknown_param(c, params, bad))
-		return reply_bad_param(c, d, bad);
+		return srv_reply_bad_param(c, d, bad);
 	struct view_opts o;
 	enum MHD_Result res = srv_view_opts(c, d, &o, msg, sizeof msg)
 				  ? srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg)
@@ -246,10 +261,10 @@ static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int i
 	bool steps = d && d->kind == VIEW_NSYS_STEPS;
 	char bad[SRV_BAD_PARAM], params[512], msg[640];
 	if (d)
-		view_params(d, params, sizeof params);
+		srv_view_params(d, params, sizeof params);
 	/* steps names a bad parameter before looking at the file */
 	if (steps && srv_unknown_param(c, params, bad))
-		return reply_bad_param(c, d, bad);
+		return srv_reply_bad_param(c, d, bad);
 	struct srv_file f;
 	if (!srv_file_get(s, id, &f))
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no file %d", id);
@@ -267,7 +282,7 @@ static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int i
 		return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "%s", msg);
 	}
 	if (!steps && srv_unknown_param(c, params, bad))
-		return reply_bad_param(c, d, bad);
+		return srv_reply_bad_param(c, d, bad);
 	const char *cr = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "capture_range");
 	if (steps && cr && !*cr) /* an empty value is no value elsewhere */
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "capture_range needs a range name");
@@ -348,6 +363,8 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 		return srv_reply_files(s, c, 0);
 	if (!strcmp(url, "/api/dist"))
 		return srv_api_dist(s, c);
+	if (!strcmp(url, "/api/diff"))
+		return srv_api_diff(s, c);
 	const char *rest;
 	int id = srv_q_file_id(url, &rest);
 	if (id) {

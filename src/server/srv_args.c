@@ -56,6 +56,15 @@ int srv_int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has
 	return r;
 }
 
+int srv_id_arg(struct MHD_Connection *c, const char *key)
+{
+	struct srv_query q;
+	query_of(c, &q);
+	int r = srv_q_id(&q, key);
+	query_free(&q);
+	return r;
+}
+
 bool srv_flag(struct MHD_Connection *c, const char *key)
 {
 	struct srv_query q;

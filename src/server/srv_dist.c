@@ -199,8 +199,5 @@ enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 	free(picks);
 	if (status)
 		return srv_reply_error(c, status, "%s", msg);
-	enum MHD_Result res = rc ? srv_reply_error(c, srv_http_status(rc), "%s", e.msg)
-				 : srv_reply(c, MHD_HTTP_OK, "application/json", buf, len);
-	free(buf);
-	return res;
+	return srv_reply_json(c, rc, &e, buf, len);
 }

@@ -82,6 +82,8 @@ struct srv_upload {
 bool srv_unknown_param(struct MHD_Connection *c, const char *allowed, char bad[SRV_BAD_PARAM]);
 int srv_int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has);
 bool srv_flag(struct MHD_Connection *c, const char *key);
+/* srv_q_id of the query of c. */
+int srv_id_arg(struct MHD_Connection *c, const char *key);
 int srv_view_opts(struct MHD_Connection *c, const struct view_decl *d, struct view_opts *o,
 		  char *msg, size_t n);
 /* Ends an answer that a writer (returning rc, its error in e) wrote to f,
@@ -221,6 +223,23 @@ int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_
 int srv_view_json(struct srv *s, struct ses *ses, const struct view_decl *d,
 		  const struct view_opts *o, char **buf, size_t *len, struct err *e);
 int srv_view_key(char *key, size_t n, int id, const struct view_decl *d);
+/* The same over the sessions ss[0..n) of a VIEW_MANY view (diff's BASE
+ * and NEW), as `gpuprof VIEW --format json FILE...` prints it. */
+int srv_view_json_many(struct srv *s, struct ses *const *ss, size_t n, const struct view_decl *d,
+		       const struct view_opts *o, char **buf, size_t *len, struct err *e);
+/* The answer of a computation that returned rc: the JSON in buf (len
+ * bytes), or the error of e (srv_http_status of rc); frees buf. */
+enum MHD_Result srv_reply_json(struct MHD_Connection *c, int rc, const struct err *e, char *buf,
+			       size_t len);
+/* The query parameters of view d, " a b c " (its options' query names, and
+ * step and range unless it describes whole files), and the 400 naming a
+ * parameter that is not one of them (with the closest when one is close). */
+void srv_view_params(const struct view_decl *d, char *buf, size_t n);
+enum MHD_Result srv_reply_bad_param(struct MHD_Connection *c, const struct view_decl *d,
+				    const char *bad);
+/* GET /api/diff?base=ID&new=ID (srv_diff.c): the comparison of two loaded
+ * files of one kind. */
+enum MHD_Result srv_api_diff(struct srv *s, struct MHD_Connection *c);
 /* Answers computed ahead (srv_warm.c): after a trace is added, a background
  * thread computes the views its first pages ask for (summary, steps, ops,
  * kernels, without parameters) into the answer cache, so the Overview of a

@@ -99,6 +99,13 @@ int srv_q_view_opts(const struct srv_query *q, const struct view_decl *d, struct
 		const struct vo *opt = &d->opts[i];
 		if (!opt->api)
 			continue;
+		if (opt->type == VO_LIST) { /* repeatable: every pair, in order */
+			for (size_t k = 0; k < q->n; k++)
+				if (!strcmp(q->key[k], opt->api) && q->val[k] && *q->val[k] &&
+				    vo_parse(opt, VO_API, o, q->val[k], msg, n))
+					return -1;
+			continue;
+		}
 		const char *v = srv_q_get(q, opt->api);
 		if (!v || (!*v && opt->type != VO_FLAG))
 			continue;
@@ -140,6 +147,19 @@ int srv_q_ids(const char *list, int *ids, int max, char *msg, size_t n)
 			return k;
 		p = end + 1;
 	}
+}
+
+int srv_q_id(const struct srv_query *q, const char *key)
+{
+	const char *v = srv_q_get(q, key);
+	if (!v || !*v)
+		return 0;
+	char *end;
+	errno = 0;
+	long id = strtol(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end || errno || id <= 0 || id >= 1000000)
+		return -1;
+	return (int)id;
 }
 
 int srv_q_file_id(const char *url, const char **rest)

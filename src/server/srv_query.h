@@ -43,13 +43,17 @@ bool srv_q_selection(const struct srv_query *q, bool steps_view, const char **st
 		     const char **range);
 /* View d's options from the query, through its declarations (the CLI's
  * parsing and messages); an empty value is no value, as a form's empty
- * field. -1 with the message in msg when a value is bad; o is then to be
- * released as on success (view_opts_release). */
+ * field. A repeatable option (VO_LIST) takes every pair of its name, in
+ * request order, as the CLI takes every use. -1 with the message in msg when a value is bad; o is
+ * then to be released as on success (view_opts_release). */
 int srv_q_view_opts(const struct srv_query *q, const struct view_decl *d, struct view_opts *o,
 		    char *msg, size_t n);
 /* /api/dist's files=: "1,2,..." into ids (at most max, no repeats): the
  * count, or -1 with the message in msg. */
 int srv_q_ids(const char *list, int *ids, int max, char *msg, size_t n);
+/* /api/diff's base= and new=: the file id of key (1..999999), 0 when it is
+ * absent or empty, -1 when it is not an id. */
+int srv_q_id(const struct srv_query *q, const char *key);
 /* A path /api/file/ID/REST (*rest: "/REST"): the id (1..999999), or 0. */
 int srv_q_file_id(const char *url, const char **rest);
 /* Whether url is exactly /api/file/ID (its id in *id). */

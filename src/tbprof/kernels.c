@@ -322,12 +322,12 @@ int kern_build(const struct optree *o, enum kern_group group, struct kern_view *
 	struct kgroup k = {.o = o, .v = out, .group = group};
 	size_t nk = 0;
 	for (size_t r = 0; r < t->ev.n; r++)
-		nk += t->ev.kind[r] == TR_KERNEL && optree_uses_row(o, r);
+		nk += kern_counted(o, r);
 	struct ts_row *kr = malloc((nk ? nk : 1) * sizeof *kr);
 	int rc = !kr || hmap_init(&k.map, 256) ? -1 : 0;
 	nk = 0;
 	for (size_t r = 0; r < t->ev.n && !rc; r++) {
-		if (t->ev.kind[r] != TR_KERNEL || !optree_uses_row(o, r))
+		if (!kern_counted(o, r))
 			continue;
 		const struct tr_gpu_arg *g = gpu_args(t, (uint32_t)r);
 		int64_t dur = tr_dur(t, r);

@@ -52,6 +52,12 @@ struct kern_view {
 };
 
 int kern_build(const struct optree *o, enum kern_group group, struct kern_view *out, struct err *e);
+/* Whether event row is one of the kernels kern_build counts by name (each
+ * one call of its row). */
+static inline bool kern_counted(const struct optree *o, size_t row)
+{
+	return o->t->ev.kind[row] == TR_KERNEL && optree_uses_row(o, row);
+}
 void kern_free(struct kern_view *v);
 
 /* Mean duration in ns, rounded half to even. */

@@ -353,6 +353,8 @@ static int add_op(struct grouper *g, uint32_t id)
 			return -1;
 	}
 	struct ops_row *r = &v->rows[k];
+	if (v->node_group)
+		v->node_group[id] = k;
 	r->calls++;
 	r->host += nd->end - nd->start;
 	r->self_host += nd->self_host;
@@ -375,6 +377,13 @@ int ops_build(const struct optree *o, const struct ops_opts *opts, struct ops_vi
 	    text_put(out, "", 1)) {
 		rc = -1;
 	}
+	if (!rc && g.opts->node_groups) {
+		out->node_group = malloc((o->nnodes ? o->nnodes : 1) * sizeof *out->node_group);
+		if (!out->node_group)
+			rc = -1;
+		for (size_t i = 0; !rc && i < o->nnodes; i++)
+			out->node_group[i] = OPT_NIL;
+	}
 	for (size_t i = 0; i < o->npost && !rc; i++)
 		if (o->nodes[o->post[i]].is_op)
 			rc = add_op(&g, o->post[i]);
@@ -393,6 +402,7 @@ void ops_free(struct ops_view *v)
 {
 	free(v->rows);
 	free(v->text);
+	free(v->node_group);
 	memset(v, 0, sizeof *v);
 }
 

@@ -24,7 +24,8 @@ enum ops_group { OPS_BY_NAME, OPS_BY_NAME_SHAPE };
 
 struct ops_opts {
 	enum ops_group group;
-	bool stack; /* also group by call stack */
+	bool stack;	  /* also group by call stack */
+	bool node_groups; /* fill ops_view.node_group */
 };
 
 struct ops_row {
@@ -44,6 +45,8 @@ struct ops_view {
 	size_t n;
 	char *text; /* NUL-terminated shape texts */
 	size_t text_len, text_cap;
+	uint32_t *node_group; /* with node_groups: tree node -> its row (as built, before
+				 ops_sort), OPT_NIL for none */
 };
 
 enum ops_sort {

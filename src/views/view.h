@@ -72,7 +72,7 @@ enum view_family {
 
 /* The options of every view (the commands' options); view_opts_init gives
  * the commands' defaults. Fields a view does not use are ignored. */
-#define VIEW_OWN_BYTES 1024
+#define VIEW_OWN_BYTES 2048
 
 struct view_opts {
 	bool tb_compat;		       /* all: --tb-compat */
@@ -138,6 +138,12 @@ struct view_decl {
 	size_t nopts;
 	unsigned flags;
 	unsigned ntraces; /* VIEW_MANY: exactly this many traces (0: any number) */
+	/* A VIEW_MANY view whose options may name its traces (diff's --base
+	 * A... --new B...): writes their paths, in order, to paths[0..) (room
+	 * for every value of o's lists) and returns their count; 0 when the
+	 * options name none (the nops operands are the traces, ntraces
+	 * applies); -1 with msg. NULL: the operands are the traces. */
+	int (*traces)(const struct view_opts *o, int nops, const char **paths, char *msg, size_t n);
 	/* Checks of options against each other, after all are parsed; 0 or -1
 	 * with msg, naming the options as front end f spells them. NULL: none. */
 	int (*check)(const struct view_decl *d, struct view_opts *o, enum vo_front f, char *msg,

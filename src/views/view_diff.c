@@ -18,6 +18,7 @@
 
 static const char diff_head[] =
     "Usage: gpuprof diff [options] BASE NEW\n"
+    "       gpuprof diff [options] --base A0 A1... --new B0 B1...\n"
     "\n"
     "What changed from BASE to NEW, two files of one kind; the kind of BASE\n"
     "picks the comparison:\n"
@@ -29,18 +30,24 @@ static const char diff_head[] =
     "  SQLite exports)\n"
     "Files of two kinds are a usage error.\n"
     "\n"
-    "Of two traces: tables (deltas are NEW - BASE; rows of one side only are\n"
-    "'added' or 'removed'; rows by absolute delta, largest first):\n"
+    "Of two traces, or of two sets of rank traces (one trace per rank, as\n"
+    "many on each side: a step lasts as long as its slowest rank; ops,\n"
+    "kernels and communication add up over the ranks; memory and GPUs are\n"
+    "rows per rank, 'rank0 cuda:0'): tables (deltas are NEW - BASE; rows of\n"
+    "one side only are 'added' or 'removed'; rows by absolute delta, largest\n"
+    "first):\n"
     "\n"
     "  steps       per breakdown part (total first): steps, mean, median and\n"
     "              IQR of the per-step values on each side, the delta of the\n"
     "              means, the two-sided Mann-Whitney U test of the per-step\n"
     "              values and a verdict: same, noise, regression, improvement\n"
     "              (p < 0.05 and |delta| >= 1% of the base mean and --min-abs)\n"
-    "  ops         operators by name: calls, host and device self time\n"
+    "  ops         operators by name: calls, host and device self time, and\n"
+    "              the U test of the per-call device self times: IQR, p and\n"
+    "              a verdict (also when the number of calls changed)\n"
     "  ops_shape   operators by name and input shape\n"
     "  kernels     kernels by normalized name (--exact-names: as written):\n"
-    "              calls, total, mean\n"
+    "              calls, total, mean; the U test of each launch's duration\n"
     "  memory      per device: peak allocated and reserved bytes\n"
     "  comm        per collective: calls, bytes, latency\n"
     "  gpus        per GPU: utilization, SM efficiency, occupancy\n"
@@ -61,7 +68,9 @@ static const char diff_tail[] =
     "threshold: a percent of the base value (+5%) or an amount with a unit\n"
     "(+2ms, +256MiB, +10 for counts). step_time is steps[total].mean_ns.\n"
     "A TABLE row trips when its delta passes the threshold (rows whose key\n"
-    "contains TEXT only); a steps row whose verdict is noise never does;\n"
+    "contains TEXT only); a steps row whose verdict is noise never does, nor\n"
+    "does an ops or kernels row on its timed metric (device_self_ns,\n"
+    "total_ns, mean_ns);\n"
     "rows under --min-abs never trip a percent gate. --top N applies to\n"
     "every table but steps (markdown: N per list, default 5).\n"
     "See docs/diff.md for the metric names of each table.\n"
@@ -70,7 +79,9 @@ static const char diff_tail[] =
     "  gpuprof diff base.pt.trace.json new.pt.trace.json\n"
     "  gpuprof diff --fail-if 'step_time>+5%' --fail-if 'kernel[gemm].total_ns>+2ms' a.json "
     "b.json\n"
-    "  gpuprof diff --format markdown a.json b.json >> \"$GITHUB_STEP_SUMMARY\"\n";
+    "  gpuprof diff --format markdown a.json b.json >> \"$GITHUB_STEP_SUMMARY\"\n"
+    "  gpuprof diff --base old/rank0.json old/rank1.json --new new/rank0.json "
+    "new/rank1.json\n";
 
 _Static_assert(sizeof(struct df_opts) <= VIEW_OWN_BYTES, "diff's options fit the own area");
 
@@ -89,6 +100,19 @@ const struct vo df_options[DF_NOPTIONS] = {
      .help = "rows whose |delta| is under AMOUNT (a time such as 100us,\n"
 	     "or bytes such as 1MiB; repeatable, one per unit) trip no\n"
 	     "percent gate"},
+    {.lname = "base",
+     .type = VO_LIST,
+     .off = VIEW_OWN_OFF(struct df_opts, base),
+     .metavar = "TRACE...",
+     .operands = true,
+     .help = "BASE is this set of rank traces (one per rank; the\n"
+	     "traces that follow, up to the next option), with --new"},
+    {.lname = "new",
+     .type = VO_LIST,
+     .off = VIEW_OWN_OFF(struct df_opts, news),
+     .metavar = "TRACE...",
+     .operands = true,
+     .help = "NEW is this set of rank traces, as many as --base's"},
     {.lname = "exact-names",
      .api = "exact_names",
      .type = VO_FLAG,
@@ -113,6 +137,10 @@ int df_opts_kind(const struct view_opts *o, enum df_input k, char *msg, size_t n
 		return snprintf(msg, n, "--metric applies to Nsight Compute reports, not %s",
 				what[k]),
 		       -1;
+	if ((own->base.n || own->news.n) && k != DF_IN_TRACE)
+		return snprintf(msg, n, "--base and --new take sets of rank traces, not %s",
+				what[k]),
+		       -1;
 	if (own->exact_names && k == DF_IN_NSYS)
 		return snprintf(msg, n,
 				"--exact-names applies to kernel names (traces, Nsight "
@@ -124,52 +152,58 @@ int df_opts_kind(const struct view_opts *o, enum df_input k, char *msg, size_t n
 
 /* The view's results (its priv). */
 struct diff_res {
-	struct df_all all; /* first: df_view_tripped */
+	struct df_all all;	 /* first: df_view_tripped */
+	size_t nbase;		 /* sets: the traces of BASE, first in the view's */
+	struct st_result set[2]; /* sets: each side's steps (df_set_steps) */
+	char *paths[2];		 /* sets: each side's paths */
+	struct df_src *src;	 /* per trace, until df_calls */
+	size_t nsrc;
 };
 
+/* calls first: the per-call verdicts (view_diff_calls.c) read metric 0 */
 static const struct df_metric kern_m[] = {
-    {"calls", "Calls", REP_INT, DF_SUM},
-    {"total_ns", "Total", REP_DUR_NS, DF_SUM},
-    {"mean_ns", "Mean", REP_DUR_NS, DF_MEAN},
+    {"calls", "Calls", REP_INT, DF_SUM, false},
+    {"total_ns", "Total", REP_DUR_NS, DF_SUM, true},
+    {"mean_ns", "Mean", REP_DUR_NS, DF_MEAN, true},
 };
 static const struct df_metric ops_m[] = {
-    {"calls", "Calls", REP_INT, DF_SUM},
-    {"device_self_ns", "Device Self", REP_DUR_NS, DF_SUM},
-    {"host_self_ns", "Host Self", REP_DUR_NS, DF_SUM},
+    {"calls", "Calls", REP_INT, DF_SUM, false},
+    {"device_self_ns", "Device Self", REP_DUR_NS, DF_SUM, true},
+    {"host_self_ns", "Host Self", REP_DUR_NS, DF_SUM, false},
 };
 static const struct df_metric mem_m[] = {
-    {"peak_allocated_bytes", "Peak Allocated", REP_BYTES, DF_MAX},
-    {"peak_reserved_bytes", "Peak Reserved", REP_BYTES, DF_MAX},
+    {"peak_allocated_bytes", "Peak Allocated", REP_BYTES, DF_MAX, false},
+    {"peak_reserved_bytes", "Peak Reserved", REP_BYTES, DF_MAX, false},
 };
 static const struct df_metric comm_m[] = {
-    {"calls", "Calls", REP_INT, DF_SUM},
-    {"bytes", "Bytes", REP_BYTES, DF_SUM},
-    {"latency_ns", "Latency", REP_DUR_NS, DF_SUM},
+    {"calls", "Calls", REP_INT, DF_SUM, false},
+    {"bytes", "Bytes", REP_BYTES, DF_SUM, false},
+    {"latency_ns", "Latency", REP_DUR_NS, DF_SUM, false},
 };
 static const struct df_metric gpu_m[] = {
-    {"utilization_pct", "GPU Utilization", REP_PCT, DF_MAX},
-    {"sm_efficiency_pct", "SM Efficiency", REP_PCT, DF_MAX},
-    {"occupancy_pct", "Occupancy", REP_PCT, DF_MAX},
+    {"utilization_pct", "GPU Utilization", REP_PCT, DF_MAX, false},
+    {"sm_efficiency_pct", "SM Efficiency", REP_PCT, DF_MAX, false},
+    {"occupancy_pct", "Occupancy", REP_PCT, DF_MAX, false},
 };
 
-enum { T_OPS, T_OPS_SHAPE, T_KERNELS, T_MEMORY, T_COMM, T_GPUS, T_N };
-#define DEF(name, sing, title, kc, kt, m, prim)                                                    \
+#define DEF(name, sing, title, kc, kt, m, prim, calls)                                             \
 	{                                                                                          \
-		name, sing, title, kc, kt, m, (int)(sizeof m / sizeof m[0]), prim                  \
+		name, sing, title, kc, kt, m, (int)(sizeof m / sizeof m[0]), prim, calls           \
 	}
-static const struct df_def defs[T_N] = {
-    [T_OPS] = DEF("ops", "op", "Operators", "name", "Name", ops_m, 1),
-    [T_OPS_SHAPE] = DEF("ops_shape", "op_shape", "Operators by input shape", "name",
-			"Name [Input Shape]", ops_m, 1),
-    [T_KERNELS] = DEF("kernels", "kernel", "Kernels", "name", "Name", kern_m, 1),
-    [T_MEMORY] = DEF("memory", "memory", "Memory peaks", "device", "Device", mem_m, 0),
-    [T_COMM] = DEF("comm", "collective", "Communication", "name", "Collective", comm_m, 2),
-    [T_GPUS] = DEF("gpus", "gpu", "GPU metrics", "gpu", "GPU", gpu_m, 0),
+static const struct df_def defs[DF_T_N] = {
+    [DF_T_OPS] = DEF("ops", "op", "Operators", "name", "Name", ops_m, 1, true),
+    [DF_T_OPS_SHAPE] = DEF("ops_shape", "op_shape", "Operators by input shape", "name",
+			   "Name [Input Shape]", ops_m, 1, true),
+    [DF_T_KERNELS] = DEF("kernels", "kernel", "Kernels", "name", "Name", kern_m, 1, true),
+    [DF_T_MEMORY] = DEF("memory", "memory", "Memory peaks", "device", "Device", mem_m, 0, false),
+    [DF_T_COMM] =
+	DEF("comm", "collective", "Communication", "name", "Collective", comm_m, 2, false),
+    [DF_T_GPUS] = DEF("gpus", "gpu", "GPU metrics", "gpu", "GPU", gpu_m, 0, false),
 };
 
 const struct df_def *df_defs(size_t *n)
 {
-	*n = T_N;
+	*n = DF_T_N;
 	return defs;
 }
 
@@ -198,14 +232,8 @@ static double mean_of(const int64_t *v, size_t n)
 static const char *part_verdict(const struct df_part *p, double min_abs)
 {
 	double d = p->mean[1] - p->mean[0];
-	if (d == 0 && p->median[0] == p->median[1])
-		return "same";
-	double floor = p->mean[0] * DF_MIN_EFFECT_PCT / 100;
-	if (floor < min_abs)
-		floor = min_abs;
-	if (!p->tested || p->p >= DF_ALPHA || (d < 0 ? -d : d) < floor)
-		return "noise";
-	return d > 0 ? "regression" : "improvement";
+	return df_verdict(p->mean[0], d, d == 0 && p->median[0] == p->median[1],
+			  p->tested && p->p < DF_ALPHA, min_abs);
 }
 
 static int compare_part(struct df_part *dp, enum st_part p, const struct st_result *const s[2],
@@ -264,56 +292,49 @@ static int compare_steps(struct df_all *a, const struct st_result *const s[2])
 	return 0;
 }
 
+/* The kernel rows of one trace (its view kept in *kv for df_calls). */
 static int add_kernels(struct df_table *t, int side, const struct optree *o, bool exact,
-		       struct err *e)
+		       struct kern_view *kv, struct err *e)
 {
-	struct kern_view kv;
-	int rc = kern_build(o, KERN_BY_NAME, &kv, e);
-	if (rc)
-		return rc;
-	for (size_t i = 0; !rc && i < kv.n; i++) {
-		const struct kern_row *k = &kv.rows[i];
-		const char *name = tr_str(o->t, k->name);
-		size_t len = strlen(name) + 1; /* a normalized name is never longer */
-		char *key = exact ? NULL : malloc(len);
-		if (key)
-			ds_kernel_name(name, key, len);
+	int rc = kern_build(o, KERN_BY_NAME, kv, e);
+	for (size_t i = 0; !rc && i < kv->n; i++) {
+		const struct kern_row *k = &kv->rows[i];
+		char *key = df_kernel_key(tr_str(o->t, k->name), exact);
 		double v[DF_MAXM] = {(double)k->calls, (double)k->total};
-		if ((!exact && !key) || df_add(t, side, exact ? name : key, v))
+		if (!key || df_add(t, side, key, v))
 			rc = err_set(e, ERR_NOMEM, o->t->path, -1, "out of memory");
 		free(key);
 	}
-	kern_free(&kv);
 	return rc;
 }
 
+/* The operator rows of one trace (its view kept in *ov for df_calls). */
 static int add_ops(struct df_table *t, int side, const struct optree *o, enum ops_group g,
-		   struct err *e)
+		   struct ops_view *ov, struct err *e)
 {
-	struct ops_opts oo = {.group = g};
-	struct ops_view ov;
-	int rc = ops_build(o, &oo, &ov, e);
-	if (rc)
-		return rc;
-	for (size_t i = 0; !rc && i < ov.n; i++) {
-		const struct ops_row *r = &ov.rows[i];
-		const char *name = tr_str(o->t, r->name);
-		size_t len = strlen(name) + strlen(ops_shape(&ov, r)) + 4;
-		char *key = malloc(len);
-		if (key)
-			snprintf(key, len, g == OPS_BY_NAME ? "%s" : "%s %s", name,
-				 ops_shape(&ov, r));
+	struct ops_opts oo = {.group = g, .node_groups = true};
+	int rc = ops_build(o, &oo, ov, e);
+	for (size_t i = 0; !rc && i < ov->n; i++) {
+		const struct ops_row *r = &ov->rows[i];
+		char *key = df_op_key(o->t, ov, r, g);
 		double v[DF_MAXM] = {(double)r->calls, (double)r->self_device,
 				     (double)r->self_host};
 		if (!key || df_add(t, side, key, v))
 			rc = err_set(e, ERR_NOMEM, o->t->path, -1, "out of memory");
 		free(key);
 	}
-	ops_free(&ov);
 	return rc;
 }
 
-static int add_memory(struct df_table *t, int side, const struct optree *o, struct err *e)
+/* key = pre + name in buf (pre: "rank3 " in a set, else ""). */
+static const char *ranked(char *buf, size_t n, const char *pre, const char *name)
+{
+	snprintf(buf, n, "%s%s", pre, name);
+	return buf;
+}
+
+static int add_memory(struct df_table *t, int side, const struct optree *o, const char *pre,
+		      struct err *e)
 {
 	struct mem_opts mo = {0};
 	struct memory m;
@@ -323,7 +344,8 @@ static int add_memory(struct df_table *t, int side, const struct optree *o, stru
 	for (size_t i = 0; !rc && i < m.ndevs; i++) {
 		const struct mem_device *d = &m.devs[i];
 		double v[DF_MAXM] = {(double)d->peak_allocated, (double)d->peak_reserved};
-		if (df_add(t, side, d->name, v))
+		char key[320];
+		if (df_add(t, side, ranked(key, sizeof key, pre, d->name), v))
 			rc = err_set(e, ERR_NOMEM, o->t->path, -1, "out of memory");
 	}
 	mem_free(&m);
@@ -352,17 +374,17 @@ static int add_comm(struct df_table *t, int side, const struct trace *tr, struct
 }
 
 static int add_gpus(struct df_table *t, int side, const struct trace *tr, const struct st_result *s,
-		    struct err *e)
+		    const char *pre, struct err *e)
 {
 	struct gm_result gm;
 	int rc = gm_compute(tr, s->n > 0, s->n ? s->steps[0].start : 0,
 			    s->n ? s->steps[s->n - 1].end : 0, false, &gm, e);
 	if (rc)
 		return rc;
-	char key[32];
+	char key[64];
 	for (size_t i = 0; !rc && i < gm.n; i++) {
 		const struct gm_gpu *g = &gm.gpus[i];
-		snprintf(key, sizeof key, "GPU%lld", (long long)g->id);
+		snprintf(key, sizeof key, "%sGPU%lld", pre, (long long)g->id);
 		double v[DF_MAXM] = {g->has_utilization ? 100 * g->utilization : 0,
 				     g->has_sm_efficiency ? 100 * g->sm_efficiency : 0,
 				     g->has_occupancy ? g->occupancy : 0};
@@ -373,50 +395,99 @@ static int add_gpus(struct df_table *t, int side, const struct trace *tr, const 
 	return rc;
 }
 
-/* One side's rows of every table. */
-static int add_side(struct diff_res *res, struct view *v, int side, const struct st_result *s,
-		    struct err *e)
+/* Trace i's rows of every table, on side (0 base, 1 new); pre: "rankR "
+ * in a set. Its grouped rows stay in *src for df_calls. */
+static int add_trace(struct diff_res *res, struct view *v, size_t i, int side, const char *pre,
+		     const struct st_result *s, struct df_src *src, struct err *e)
 {
 	struct df_table *tab = res->all.tabs;
 	const struct optree *o;
-	int rc = ses_tree(v->ss[side], false, &o, e);
+	int rc = ses_tree(v->ss[i], false, &o, e);
+	src->side = side;
+	src->o = o;
 	if (!rc)
-		rc = add_ops(&tab[T_OPS], side, o, OPS_BY_NAME, e);
+		rc = add_ops(&tab[DF_T_OPS], side, o, OPS_BY_NAME, &src->ov[0], e);
 	if (!rc)
-		rc = add_ops(&tab[T_OPS_SHAPE], side, o, OPS_BY_NAME_SHAPE, e);
+		rc = add_ops(&tab[DF_T_OPS_SHAPE], side, o, OPS_BY_NAME_SHAPE, &src->ov[1], e);
 	if (!rc)
-		rc = add_kernels(&tab[T_KERNELS], side, o,
-				 ((const struct df_opts *)view_own(&v->o))->exact_names, e);
+		rc = add_kernels(&tab[DF_T_KERNELS], side, o, res->all.exact_names, &src->kv, e);
 	if (!rc)
-		rc = add_memory(&tab[T_MEMORY], side, o, e);
+		rc = add_memory(&tab[DF_T_MEMORY], side, o, pre, e);
 	if (!rc)
-		rc = add_comm(&tab[T_COMM], side, v->ts[side], e);
+		rc = add_comm(&tab[DF_T_COMM], side, v->ts[i], e);
 	if (!rc)
-		rc = add_gpus(&tab[T_GPUS], side, v->ts[side], s, e);
+		rc = add_gpus(&tab[DF_T_GPUS], side, v->ts[i], s, pre, e);
 	return rc;
+}
+
+/* The steps of each side (a set's: df_set_steps) into s[2], and the rows
+ * of every trace. */
+static int add_sides(struct diff_res *res, struct view *v, const struct st_result **s,
+		     struct err *e)
+{
+	struct df_all *a = &res->all;
+	size_t n = v->nts, nb = a->sets ? res->nbase : 1;
+	const struct st_result **st = calloc(n, sizeof *st);
+	int64_t *rank = calloc(n, sizeof *rank);
+	int rc = !st || !rank ? err_set(e, ERR_NOMEM, NULL, -1, "out of memory") : 0;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = ses_steps(v->ss[i], false, &st[i], e);
+	for (int k = 0; k < 2 && !rc; k++) {
+		const struct trace *const *ts = v->ts + (k ? nb : 0);
+		size_t m = k ? n - nb : nb;
+		s[k] = st[k ? nb : 0];
+		a->path[k] = ts[0]->path;
+		if (!a->sets)
+			continue;
+		df_set_ranks(ts, m, rank + (k ? nb : 0));
+		if (df_set_steps(st + (k ? nb : 0), m, &res->set[k]) ||
+		    !(res->paths[k] = df_set_paths(ts, m)))
+			rc = err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+		s[k] = &res->set[k];
+		a->path[k] = res->paths[k];
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		char pre[32] = "";
+		if (a->sets)
+			snprintf(pre, sizeof pre, "rank%lld ", (long long)rank[i]);
+		rc = add_trace(res, v, i, i < nb ? 0 : 1, pre, st[i], &res->src[i], e);
+	}
+	free(st);
+	free(rank);
+	return rc;
+}
+
+static void free_src(struct diff_res *res)
+{
+	for (size_t i = 0; res->src && i < res->nsrc; i++)
+		df_src_free(&res->src[i]);
+	free(res->src);
+	res->src = NULL;
 }
 
 static int diff_compute(struct view *v, const struct view_source *src, struct err *e)
 {
 	(void)src;
-	if (v->nts != 2) /* the front ends check it first */
-		return err_set(e, ERR_USAGE, NULL, -1, "takes 2 traces, BASE and NEW (got %zu)",
-			       v->nts);
+	const struct df_opts *own = view_own(&v->o);
+	size_t want = own->base.n ? own->base.n + own->news.n : 2;
+	if (v->nts != want) /* the front ends check it first */
+		return err_set(e, ERR_USAGE, NULL, -1, "takes %zu traces, BASE and NEW (got %zu)",
+			       want, v->nts);
 	struct diff_res *res = view_results_new(v, sizeof *res, e);
 	if (!res)
 		return ERR_NOMEM;
 	struct df_all *a = &res->all;
-	a->ntabs = T_N;
-	for (size_t i = 0; i < T_N; i++)
+	a->ntabs = DF_T_N;
+	for (size_t i = 0; i < DF_T_N; i++)
 		a->tabs[i].def = &defs[i];
+	a->sets = own->base.n > 0;
+	a->exact_names = own->exact_names;
+	res->nbase = own->base.n;
+	res->nsrc = v->nts;
+	if (!(res->src = calloc(v->nts, sizeof *res->src)))
+		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
 	const struct st_result *s[2];
-	int rc = 0;
-	for (int k = 0; k < 2 && !rc; k++) {
-		a->path[k] = v->ts[k]->path;
-		rc = ses_steps(v->ss[k], false, &s[k], e);
-	}
-	for (int k = 0; k < 2 && !rc; k++)
-		rc = add_side(res, v, k, s[k], e);
+	int rc = add_sides(res, v, s, e);
 	if (rc)
 		return rc;
 	char msg[256];
@@ -424,9 +495,12 @@ static int diff_compute(struct view *v, const struct view_source *src, struct er
 		return err_set(e, ERR_USAGE, NULL, -1, "%s", msg);
 	if (compare_steps(a, s))
 		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
-	for (size_t i = 0; i < T_N; i++)
+	for (size_t i = 0; i < DF_T_N; i++)
 		if (df_finish(&a->tabs[i]))
 			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	if (df_calls(a, res->src, res->nsrc, a->exact_names, a->floor[DF_UNIT_NS]))
+		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	free_src(res); /* the samples are read: the grouped rows go */
 	df_gates_eval(a);
 	return 0;
 }
@@ -434,8 +508,15 @@ static int diff_compute(struct view *v, const struct view_source *src, struct er
 static void diff_free(struct view *v)
 {
 	struct diff_res *res = v->priv;
-	if (res)
-		df_all_free(&res->all);
+	if (!res)
+		return;
+	for (size_t i = 0; i < DF_T_N; i++) /* all of them: ntabs may not be set yet */
+		df_table_free(&res->all.tabs[i]);
+	free_src(res);
+	for (int k = 0; k < 2; k++) {
+		st_free(&res->set[k]);
+		free(res->paths[k]);
+	}
 	free(res);
 }
 
@@ -452,12 +533,41 @@ static int diff_check(const struct view_decl *d, struct view_opts *o, enum vo_fr
 	struct df_all *a = calloc(1, sizeof *a);
 	if (!a)
 		return snprintf(msg, n, "out of memory"), -1;
-	a->ntabs = T_N;
-	for (size_t i = 0; i < T_N; i++)
+	a->ntabs = DF_T_N;
+	for (size_t i = 0; i < DF_T_N; i++)
 		a->tabs[i].def = &defs[i];
 	int rc = df_opts_kind(o, DF_IN_TRACE, msg, n) ? -1 : df_opts_apply(a, o, msg, n);
 	free(a);
 	return rc;
+}
+
+/* --base A0 A1 ... --new B0 B1 ...: the traces to load, BASE's first. */
+static int diff_traces(const struct view_opts *o, int nops, const char **paths, char *msg, size_t n)
+{
+	const struct df_opts *own = view_own(o);
+	if (!own->base.n && !own->news.n)
+		return 0;
+	if (nops)
+		return snprintf(msg, n,
+				"takes BASE NEW or --base TRACE... --new TRACE..., not both "
+				"(got '%s' besides the sets)",
+				paths[0]),
+		       -1;
+	if (!own->base.n || !own->news.n)
+		return snprintf(msg, n, "%s needs %s too", own->base.n ? "--base" : "--new",
+				own->base.n ? "--new TRACE..." : "--base TRACE..."),
+		       -1;
+	if (own->base.n != own->news.n)
+		return snprintf(msg, n,
+				"--base has %zu traces and --new %zu: a set holds one trace per "
+				"rank, as many on each side",
+				own->base.n, own->news.n),
+		       -1;
+	for (size_t i = 0; i < own->base.n; i++)
+		paths[i] = own->base.v[i];
+	for (size_t i = 0; i < own->news.n; i++)
+		paths[own->base.n + i] = own->news.v[i];
+	return (int)(own->base.n + own->news.n);
 }
 
 const struct view_decl view_diff_decl = {
@@ -472,6 +582,7 @@ const struct view_decl view_diff_decl = {
     .nopts = DF_NOPTIONS,
     .flags = VIEW_MANY,
     .ntraces = 2,
+    .traces = diff_traces,
     .check = diff_check,
     .compute = diff_compute,
     .emit = diff_emit,

@@ -10,11 +10,16 @@
  * absolute delta of its primary metric, largest first. The steps table
  * keeps per-step samples and the Mann-Whitney verdict (tbprof/diffstat.h).
  *
+ * The rows of the operators and kernels also carry the U test of their
+ * per-call samples (view_diff_calls.c) and a verdict. BASE and NEW are
+ * each one trace or a set of rank traces (view_diff_sets.c: how a set
+ * adds up).
+ *
  * Owns its rows and keys. Private to src/views (view_diff.c computes the
- * trace diff, view_diff_emit.c writes, view_diff_tab.c merges rows and
- * parses and evaluates gates); depends on report/ and tbprof/ only. A diff
- * of another kind fills a df_all of its own tables (no_steps set) and
- * writes them with df_kv_open, df_kv_close and df_emit_tables.
+ * trace diff, view_diff_emit.c writes, view_diff_tab.c matches rows and
+ * parses and evaluates gates); depends on report/, trace/ and tbprof/
+ * only. A diff of another kind fills a df_all of its own tables (no_steps
+ * set) and writes them with df_kv_open, df_kv_close and df_emit_tables.
  */
 #ifndef GP_VIEWS_VIEW_DIFF_H
 #define GP_VIEWS_VIEW_DIFF_H
@@ -24,7 +29,10 @@
 #include <stdint.h>
 
 #include "report/report.h"
+#include "tbprof/kernels.h"
+#include "tbprof/ops.h"
 #include "tbprof/steps.h"
+#include "trace/trace.h"
 #include "views/view_opt.h"
 
 #define DF_MAXM 12	      /* metrics of one table (ncu: 5 and up to 7 --metric) */
@@ -37,6 +45,8 @@
 struct df_opts {
 	struct vo_list fail_if; /* --fail-if EXPR, each use */
 	struct vo_list min_abs; /* --min-abs VALUE[UNIT], each use */
+	struct vo_list base;	/* --base A0 A1 ...: a set of rank traces */
+	struct vo_list news;	/* --new B0 B1 ... */
 	bool exact_names;	/* --exact-names */
 	struct vo_list metric;	/* --metric NAME, each use (Nsight Compute reports) */
 };
@@ -44,7 +54,7 @@ struct df_opts {
 /* The one option table of `gpuprof diff`, whatever the kind of its inputs
  * (the trace, ncu and nsys diff declarations all point at it; each check
  * refuses the options that do not apply to its kind). */
-#define DF_NOPTIONS 5
+#define DF_NOPTIONS 7
 extern const struct vo df_options[DF_NOPTIONS];
 enum df_input { DF_IN_TRACE, DF_IN_NCU, DF_IN_NSYS };
 struct view_opts;
@@ -59,6 +69,7 @@ struct df_metric {
 	const char *title; /* "Total" */
 	enum rep_type type;
 	enum df_merge merge;
+	bool sampled; /* measured by the rows' per-call samples: gates respect the verdict */
 };
 
 struct df_def {
@@ -70,12 +81,17 @@ struct df_def {
 	const struct df_metric *m;
 	int nm;
 	int primary; /* the metric rows are sorted by */
+	bool calls;  /* per-call samples of the primary metric: the U test per row */
 };
 
 struct df_row {
 	char *key;
 	bool in[2];	      /* seen in base, new */
 	double v[2][DF_MAXM]; /* per side */
+	/* df_def.calls tables (df_calls): the per-call samples' test */
+	bool tested, exact;		/* both sides had samples; exact null distribution */
+	double u, p, median[2], iqr[2]; /* U of base, two-sided p; ns of the samples */
+	const char *verdict;		/* same, noise, regression, improvement, added, removed */
 };
 
 struct df_table {
@@ -132,7 +148,8 @@ int df_gate_parse(const char *expr, struct df_gate *g, char *msg, size_t n);
 
 /* The whole comparison, what emit and the gates read. */
 struct df_all {
-	const char *path[2];
+	const char *path[2]; /* a set's: its paths, ", " between */
+	bool sets;	     /* --base/--new: memory and gpus keyed "rankR ..." */
 	struct df_part parts[ST_NPARTS];
 	size_t nparts; /* shown parts, total first */
 	struct df_table tabs[7];
@@ -153,12 +170,64 @@ int df_gate_check(const struct df_all *a, const struct df_gate *g, char *msg, si
 void df_gates_eval(struct df_all *a);
 bool df_gates_tripped(const struct df_all *a);
 
+/* The compared tables but the steps, in df_all's order (df_defs). */
+enum df_tab_id {
+	DF_T_OPS,
+	DF_T_OPS_SHAPE,
+	DF_T_KERNELS,
+	DF_T_MEMORY,
+	DF_T_COMM,
+	DF_T_GPUS,
+	DF_T_N
+};
+
+/* The verdict of a change delta of a value whose base is base
+ * (docs/diff.md): "same" when same; else "noise" when !real, delta is 0,
+ * or |delta| is under the minimum effect (the larger of DF_MIN_EFFECT_PCT
+ * of |base| and min_abs); else "regression" (delta > 0) or "improvement". */
+const char *df_verdict(double base, double delta, bool same, bool real, double min_abs);
+
 /* The compared tables but the steps, in a's order. */
 const struct df_def *df_defs(size_t *n);
 struct view_opts;
 /* Parses o's --fail-if and --min-abs into a (whose tables are set); 0 or
  * -1 with msg naming the option. */
 int df_opts_apply(struct df_all *a, const struct view_opts *o, char *msg, size_t n);
+
+/* One trace's grouped rows, kept from df_add until df_calls has read its
+ * per-call samples. */
+struct df_src {
+	int side; /* 0 base, 1 new */
+	const struct optree *o;
+	struct kern_view kv;   /* by name */
+	struct ops_view ov[2]; /* by name, by name + shape; with node groups */
+};
+void df_src_free(struct df_src *s);
+
+/* The key of a kernel row (malloc'd): its normalized name, or the name as
+ * written when exact; of an operator row: its name, or "name shape". */
+char *df_kernel_key(const char *name, bool exact);
+char *df_op_key(const struct trace *t, const struct ops_view *v, const struct ops_row *r,
+		enum ops_group g);
+
+/* The per-call samples of the finished tables with df_def.calls (ops by
+ * name and by shape, kernels) read from the traces src[0..n), the U test
+ * and the verdict of each row (docs/diff.md): samples are kept only for
+ * rows on both sides, one table at a time. min_abs: the time floor of the
+ * verdicts. 0 or -1 (out of memory). */
+int df_calls(struct df_all *a, const struct df_src *src, size_t n, bool exact, double min_abs);
+
+/* Sets of rank traces (view_diff_sets.c). The steps of a set: the step
+ * numbers every rank has, in rank 0's order, each the slowest rank's step
+ * (largest total; the first such rank on ties) with its breakdown; the
+ * flags of the parts shown are any rank's. out->steps is malloc'd. 0 or -1. */
+int df_set_steps(const struct st_result *const *rs, size_t n, struct st_result *out);
+/* The rank numbers of the traces ts[0..n) of a set into rank[]:
+ * distributedInfo's when every trace has one and all differ, else the
+ * positions 0..n-1. */
+void df_set_ranks(const struct trace *const *ts, size_t n, int64_t *rank);
+/* "p0, p1, ..." of a set's paths (malloc'd), NULL when out of memory. */
+char *df_set_paths(const struct trace *const *ts, size_t n);
 
 /* Writes a's tables (markdown: the compact report) into r. */
 void df_emit(const struct df_all *a, struct report *r, size_t top);

@@ -81,13 +81,26 @@ static void emit_steps(const struct df_all *a, struct report *r, bool md)
 	rep_table_end(r);
 }
 
-#define DF_MAXC (2 + 3 * DF_MAXM + 1)
+/* The columns of the per-call test (df_def.calls tables), after
+ * delta_pct; markdown keeps p and the verdict. */
+static const struct rep_col call_cols[] = {
+    {"base_iqr_ns", "Base IQR", REP_DUR_NS},
+    {"new_iqr_ns", "New IQR", REP_DUR_NS},
+    {"u", "U", REP_FLOAT},
+    {"p_value", "p", REP_FLOAT},
+    {"test", "Test", REP_STR},
+    {"verdict", "Verdict", REP_STR},
+};
+#define NCALL_COLS ((int)(sizeof call_cols / sizeof call_cols[0]))
+#define MD_CALL_FIRST 3 /* markdown: call_cols[3..) */
+
+#define DF_MAXC (2 + 3 * DF_MAXM + 1 + NCALL_COLS)
 #define DF_KEYLEN 128
 
 /* The columns of a compared table: key, status, base_/new_/delta_ of each
- * metric, delta_pct of the primary one. */
+ * metric, delta_pct of the primary one, the per-call test's. */
 static int table_cols(const struct df_def *d, struct rep_col *cols, char (*keys)[DF_KEYLEN],
-		      char (*titles)[DF_KEYLEN])
+		      char (*titles)[DF_KEYLEN], bool md)
 {
 	int nc = 0;
 	cols[nc++] = (struct rep_col){d->key_col, d->key_title, REP_STR};
@@ -103,10 +116,31 @@ static int table_cols(const struct df_def *d, struct rep_col *cols, char (*keys)
 	snprintf(keys[nc], DF_KEYLEN, "delta_pct");
 	snprintf(titles[nc], DF_KEYLEN, "Δ %s %%", d->m[d->primary].title);
 	cols[nc] = (struct rep_col){keys[nc], titles[nc], REP_FLOAT};
-	return nc + 1;
+	nc++;
+	for (int c = md ? MD_CALL_FIRST : 0; d->calls && c < NCALL_COLS; c++)
+		cols[nc++] = call_cols[c];
+	return nc;
 }
 
-static void table_row(const struct df_table *t, const struct df_row *row, struct rep_val *v)
+/* The per-call test's values of row into v (markdown: p and verdict). */
+static void call_vals(const struct df_row *row, struct rep_val *v, bool md)
+{
+	struct rep_val all[NCALL_COLS] = {
+	    row->tested ? num(REP_DUR_NS, row->iqr[0]) : rep_null(),
+	    row->tested ? num(REP_DUR_NS, row->iqr[1]) : rep_null(),
+	    row->tested ? rep_f(row->u) : rep_null(),
+	    row->tested ? rep_f(row->p) : rep_null(),
+	    rep_s(!row->tested ? "none"
+		  : row->exact ? "exact"
+			       : "normal"),
+	    rep_s(row->verdict ? row->verdict : "noise"),
+	};
+	for (int c = md ? MD_CALL_FIRST : 0; c < NCALL_COLS; c++)
+		*v++ = all[c];
+}
+
+static void table_row(const struct df_table *t, const struct df_row *row, struct rep_val *v,
+		      bool md)
 {
 	const struct df_def *d = t->def;
 	int c = 0;
@@ -117,7 +151,9 @@ static void table_row(const struct df_table *t, const struct df_row *row, struct
 		v[c++] = row->in[1] ? num(d->m[m].type, row->v[1][m]) : rep_null();
 		v[c++] = num(d->m[m].type, df_delta(row, m));
 	}
-	v[c] = row->in[0] ? pct_of(df_delta(row, d->primary), row->v[0][d->primary]) : rep_null();
+	v[c++] = row->in[0] ? pct_of(df_delta(row, d->primary), row->v[0][d->primary]) : rep_null();
+	if (d->calls)
+		call_vals(row, v + c, md);
 }
 
 /* Rows of t: every one (sign 0) or the regressions (+1) / improvements
@@ -127,7 +163,8 @@ void df_emit_table(const struct df_table *t, struct report *r, int sign, size_t 
 	const struct df_def *d = t->def;
 	struct rep_col cols[DF_MAXC];
 	char keys[DF_MAXC][DF_KEYLEN], titles[DF_MAXC][DF_KEYLEN];
-	int nc = table_cols(d, cols, keys, titles);
+	bool md = sign != 0; /* the markdown report's lists */
+	int nc = table_cols(d, cols, keys, titles, md);
 	size_t shown = 0;
 	for (size_t i = 0; i < t->n; i++)
 		shown += !sign || df_delta(&t->rows[i], d->primary) * sign > 0;
@@ -150,7 +187,7 @@ void df_emit_table(const struct df_table *t, struct report *r, int sign, size_t 
 	for (size_t i = 0; i < t->n && shown < top; i++) {
 		if (sign && df_delta(&t->rows[i], d->primary) * sign <= 0)
 			continue;
-		table_row(t, &t->rows[i], v);
+		table_row(t, &t->rows[i], v, md);
 		rep_row(r, v);
 		shown++;
 	}

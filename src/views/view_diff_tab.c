@@ -130,6 +130,18 @@ const char *df_status(const struct df_table *t, const struct df_row *r)
 	return d > 0 ? "increase" : "decrease";
 }
 
+const char *df_verdict(double base, double delta, bool same, bool real, double min_abs)
+{
+	if (same)
+		return "same";
+	double floor = fabs(base) * DF_MIN_EFFECT_PCT / 100;
+	if (floor < min_abs)
+		floor = min_abs;
+	if (!real || delta == 0 || fabs(delta) < floor)
+		return "noise";
+	return delta > 0 ? "regression" : "improvement";
+}
+
 struct df_table *df_find(struct df_all *a, const char *name)
 {
 	for (size_t i = 0; i < a->ntabs; i++)
@@ -296,8 +308,8 @@ int df_gate_parse(const char *expr, struct df_gate *g, char *msg, size_t n)
 /* --- gates: checking and evaluating --- */
 
 static const struct df_metric step_m[] = {
-    {"mean_ns", "Mean", REP_DUR_NS, DF_SUM},
-    {"median_ns", "Median", REP_DUR_NS, DF_SUM},
+    {"mean_ns", "Mean", REP_DUR_NS, DF_SUM, true},
+    {"median_ns", "Median", REP_DUR_NS, DF_SUM, true},
 };
 
 /* The metric of g in table d (NULL: steps), or -1 when none. */
@@ -463,7 +475,10 @@ static void eval_gate(struct df_all *a, struct df_gate *g)
 	} else {
 		for (size_t i = 0; i < t->n; i++) {
 			const struct df_row *r = &t->rows[i];
-			consider(a, g, r->key, r->v[0][m], r->v[1][m], true, unit);
+			/* a sampled metric's change inside the noise trips nothing */
+			bool real = !t->def->m[m].sampled || !r->verdict ||
+				    strcmp(r->verdict, "noise") != 0;
+			consider(a, g, r->key, r->v[0][m], r->v[1][m], real, unit);
 		}
 	}
 	g->tripped = g->has_row && !g->noise &&

@@ -60,20 +60,20 @@ static const struct {
 	struct df_metric m;
 	const char *ncu;
 } fixed[] = {
-    {{"duration_ns", "Duration", REP_DUR_NS, DF_SUM}, "gpu__time_duration.sum"},
-    {{"sm_throughput_pct", "SM %", REP_PCT, DF_SUM},
+    {{"duration_ns", "Duration", REP_DUR_NS, DF_SUM, false}, "gpu__time_duration.sum"},
+    {{"sm_throughput_pct", "SM %", REP_PCT, DF_SUM, false},
      "sm__throughput.avg.pct_of_peak_sustained_elapsed"},
-    {{"memory_throughput_pct", "Memory %", REP_PCT, DF_SUM},
+    {{"memory_throughput_pct", "Memory %", REP_PCT, DF_SUM, false},
      "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"},
-    {{"achieved_occupancy_pct", "Occupancy %", REP_PCT, DF_SUM},
+    {{"achieved_occupancy_pct", "Occupancy %", REP_PCT, DF_SUM, false},
      "sm__warps_active.avg.pct_of_peak_sustained_active"},
-    {{"registers_per_thread", "Registers", REP_INT, DF_SUM}, "launch__registers_per_thread"},
+    {{"registers_per_thread", "Registers", REP_INT, DF_SUM, false}, "launch__registers_per_thread"},
 };
 #define NFIXED ((int)(sizeof fixed / sizeof fixed[0]))
 
 static const struct df_metric hint_m[] = {
-    {"messages", "Messages", REP_INT, DF_SUM},
-    {"speedup_pct", "Est. Speedup %", REP_PCT, DF_MAX},
+    {"messages", "Messages", REP_INT, DF_SUM, false},
+    {"speedup_pct", "Est. Speedup %", REP_PCT, DF_MAX, false},
 };
 
 enum { T_LAUNCHES, T_HINTS, T_N };
@@ -105,12 +105,12 @@ static int ndf_setup(struct ndf_res *res, const struct view_opts *o, char *msg, 
 		if (!*name || strlen(name) > 100)
 			return snprintf(msg, n, "--metric takes a metric name of 1 to 100 bytes"),
 			       -1;
-		res->m[nm++] = (struct df_metric){name, name, REP_FLOAT, DF_SUM};
+		res->m[nm++] = (struct df_metric){name, name, REP_FLOAT, DF_SUM, false};
 	}
-	res->defs[T_LAUNCHES] =
-	    (struct df_def){"launches", "ncu", "Launches", "launch", "Launch", res->m, nm, 0};
+	res->defs[T_LAUNCHES] = (struct df_def){"launches", "ncu", "Launches", "launch", "Launch",
+						res->m,	    nm,	   0,	       false};
 	res->defs[T_HINTS] =
-	    (struct df_def){"hints", "hint", "Hints", "hint", "Launch: Rule", hint_m, 2, 0};
+	    (struct df_def){"hints", "hint", "Hints", "hint", "Launch: Rule", hint_m, 2, 0, false};
 	struct df_all *a = &res->all;
 	a->no_steps = true;
 	a->exact_names = own->exact_names;

@@ -51,21 +51,22 @@ static const char nsys_diff_tail[] =
     "  gpuprof diff --fail-if 'nsys[inference].gpu_ns>+5%' base/ new/\n";
 
 static const struct df_metric iter_m[] = {
-    {"host_inclusive_ns", "Host Inclusive", REP_DUR_NS, DF_SUM},
-    {"host_exclusive_ns", "Host Exclusive", REP_DUR_NS, DF_SUM},
-    {"gpu_ns", "GPU Projected", REP_DUR_NS, DF_SUM},
+    {"host_inclusive_ns", "Host Inclusive", REP_DUR_NS, DF_SUM, false},
+    {"host_exclusive_ns", "Host Exclusive", REP_DUR_NS, DF_SUM, false},
+    {"gpu_ns", "GPU Projected", REP_DUR_NS, DF_SUM, false},
 };
 static const struct df_metric range_m[] = {
-    {"instances", "Instances", REP_INT, DF_SUM},
-    {"host_inclusive_ns", "Host Inclusive", REP_DUR_NS, DF_SUM},
-    {"host_exclusive_ns", "Host Exclusive", REP_DUR_NS, DF_SUM},
-    {"gpu_ns", "GPU Projected", REP_DUR_NS, DF_SUM},
+    {"instances", "Instances", REP_INT, DF_SUM, false},
+    {"host_inclusive_ns", "Host Inclusive", REP_DUR_NS, DF_SUM, false},
+    {"host_exclusive_ns", "Host Exclusive", REP_DUR_NS, DF_SUM, false},
+    {"gpu_ns", "GPU Projected", REP_DUR_NS, DF_SUM, false},
 };
 
 enum { T_ITER, T_RANGES, T_N };
 static const struct df_def defs[T_N] = {
-    [T_ITER] = {"iterations", "iteration", "Iterations", "iteration", "Iteration", iter_m, 3, 0},
-    [T_RANGES] = {"ranges", "nsys", "Scoped ranges", "name", "Range", range_m, 4, 1},
+    [T_ITER] = {"iterations", "iteration", "Iterations", "iteration", "Iteration", iter_m, 3, 0,
+		false},
+    [T_RANGES] = {"ranges", "nsys", "Scoped ranges", "name", "Range", range_m, 4, 1, false},
 };
 
 /* The view's results (its priv). */

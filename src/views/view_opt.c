@@ -199,8 +199,10 @@ static int parse_value(const struct vo *o, enum vo_front f, const char *name, vo
 	case VO_LIST: {
 		struct vo_list *l = field;
 		if (l->n == VO_LIST_MAX)
-			return snprintf(msg, n, "%s is given more than %d times", name,
-					VO_LIST_MAX),
+			return snprintf(msg, n,
+					o->operands ? "%s takes at most %d values"
+						    : "%s is given more than %d times",
+					name, VO_LIST_MAX),
 			       -1;
 		l->v[l->n++] = text;
 		return 0;

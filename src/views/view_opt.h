@@ -57,6 +57,9 @@ struct vo {
 	int (*valid)(const char *name, const void *field, char *msg, size_t n);
 	const char *help; /* lines separated by '\n', no indentation */
 	bool required;	  /* the man page's synopsis shows it without brackets */
+	/* VO_LIST, CLI: the operands that follow the option, up to the next
+	 * option, are its values too (`--base A0 A1 --new B0 B1`). */
+	bool operands;
 };
 
 #define VO_NAME_MAX 48

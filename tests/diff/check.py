@@ -214,6 +214,95 @@ with tempfile.TemporaryDirectory() as t:
     else:
         print("diff: skipped the resnet50_num_workers pair: not in %s" % shared)
 
+    # per-call tests of the kernel rows, against each launch's duration
+    # read from the trace's own JSON (X events of category kernel)
+    def launches(path):
+        with open(os.path.join(t, path)) as f:
+            evs = json.load(f)["traceEvents"]
+        by = {}
+        for e in evs:
+            if e.get("ph") == "X" and e.get("cat") == "kernel":
+                by.setdefault(e["name"], []).append(round(e["dur"] * 1000))
+        return by
+
+    la = launches("a.json")
+    for other, label in [("k.json", "scaled"), ("c.json", "seeds")]:
+        lb = launches(other)
+        rc, d, _ = js("diff", "--exact-names", "a.json", other, cwd=t)
+        for r in d["kernels"]:
+            x, y = la.get(r["name"]), lb.get(r["name"])
+            if x is None or y is None:
+                ok(r["test"] == "none" and r["verdict"] in ("added", "removed"), "%s: %s one side: %s %s" % (label, r["name"], r["test"], r["verdict"]))
+                continue
+            ok(r["base_calls"] == len(x) and r["new_calls"] == len(y), "%s: %s calls differ from the launches" % (label, r["name"]))
+            u, p, how = mwu(x, y)
+            ok(r["test"] == how and abs(r["u"] - u) < 1e-9 and abs(r["p_value"] - p) < 1e-12,
+               "%s: kernel %s U %s p %s (%s), want %s %s (%s)" % (label, r["name"], r["u"], r["p_value"], r["test"], u, p, how))
+            checks.append((x, y, dict(r, part="kernel " + r["name"])))
+            if label == "scaled":
+                want = "regression" if "sgemm" in r["name"] else "same"
+                ok(r["verdict"] == want, "scaled: %s is %s, want %s" % (r["name"], r["verdict"], want))
+        if label == "scaled":
+            # the scaled kernel is real, so its gate trips; the others trip none
+            rc, g, _ = js("diff", "--fail-if", "kernels.total_ns>+50%", "a.json", other, cwd=t)
+            ok(rc == 1 and "sgemm" in g["gates"][0]["row"], "scaled: kernels.total_ns>+50%% exit %d" % rc)
+
+    # another seed moves every kernel's durations within their noise: a
+    # row whose verdict is noise trips no gate on its total
+    rc, d, _ = js("diff", "--exact-names", "a.json", "c.json", cwd=t)
+    for r in d["kernels"]:
+        if r["verdict"] == "noise":
+            rc, g, _ = js("diff", "--exact-names", "--fail-if", "kernel[%s].total_ns>-100%%" % r["name"][:40], "a.json", "c.json", cwd=t)
+            ok(g["gates"][0]["verdict"] in ("noise", "tripped") and (g["gates"][0]["verdict"] == "noise") == (rc == 0),
+               "seeds: gate on the noise row %s: %s exit %d" % (r["name"], g["gates"][0]["verdict"], rc))
+            break
+
+    # sets of rank traces: BASE rank 1 slow in step 5, NEW rank 0 slower in
+    # step 5 and rank 1's sgemm scaled; each set's values from each rank's
+    # own `gpuprof steps`, `ops`, `kernels` and `memory`
+    ranks = ["synth", "--model", "tiny", "--steps", "6", "--ranks", "2"]
+    run(*ranks, "--rank", "0", "-o", "r_a0.json", cwd=t)
+    run(*ranks, "--rank", "1", "--slow-step", "5=1ms", "-o", "r_a1.json", cwd=t)
+    run(*ranks, "--rank", "0", "--slow-step", "5=2ms", "-o", "r_b0.json", cwd=t)
+    run(*ranks, "--rank", "1", "--scale-kernel", "sgemm=3", "-o", "r_b1.json", cwd=t)
+    sets = [["r_a0.json", "r_a1.json"], ["r_b0.json", "r_b1.json"]]
+    rc, d, _ = js("diff", "--exact-names", "--base", *sets[0], "--new", *sets[1], cwd=t)
+    ok(rc == 0, "sets: exit %d" % rc)
+    for side, paths in enumerate(sets):
+        per = [per_step(pth, t) for pth in paths]
+        slow = []
+        for k in range(len(per[0])):
+            rows = [pr[k] for pr in per]
+            slow.append(max(rows, key=lambda r: r["total_ns"]))
+        tot = [r["total_ns"] for r in slow]
+        key = ("base", "new")[side]
+        row = part_row(d, "total")
+        ok(row[key + "_mean_ns"] == math.floor(sum(tot) / len(tot) + 0.5), "sets: %s mean %s, want the slowest ranks' %s" % (key, row[key + "_mean_ns"], sum(tot) / len(tot)))
+        for pr in d["steps"]:
+            vals = [r[pr["part"] + "_ns"] for r in slow]
+            ok(pr[key + "_mean_ns"] == math.floor(sum(vals) / len(vals) + 0.5), "sets: %s %s mean of the slowest rank's parts" % (key, pr["part"]))
+        ops = {}
+        kern = {}
+        for pth in paths:
+            for r in js("ops", pth, cwd=t)[1]["operators"]:
+                o = ops.setdefault(r["name"], [0, 0, 0])
+                o[0] += r["calls"]; o[1] += r["device_self_ns"]; o[2] += r["host_self_ns"]
+            for r in js("kernels", pth, cwd=t)[1]["kernels"]:
+                kk = kern.setdefault(r["name"], [0, 0])
+                kk[0] += r["calls"]; kk[1] += r["total_ns"]
+        got = {r["name"]: [r[key + "_calls"], r[key + "_device_self_ns"], r[key + "_host_self_ns"]] for r in d["ops"]}
+        ok(got == ops, "sets: %s ops are not the ranks' sums" % key)
+        got = {r["name"]: [r[key + "_calls"], r[key + "_total_ns"]] for r in d["kernels"]}
+        ok(got == kern, "sets: %s kernels are not the ranks' sums" % key)
+        mem = {}
+        for i, pth in enumerate(paths):
+            for r in js("memory", pth, cwd=t)[1]["peaks"]:
+                mem["rank%d %s" % (i, r["device"])] = [r["peak_allocated_bytes"], r["peak_reserved_bytes"]]
+        got = {r["device"]: [r[key + "_peak_allocated_bytes"], r[key + "_peak_reserved_bytes"]] for r in d["memory"]}
+        ok(got == mem, "sets: %s memory %s, want %s" % (key, got, mem))
+    rc, _, err = run("diff", "--base", *sets[0], "--new", sets[1][0], cwd=t)
+    ok(rc == 2 and "as many on each side" in err, "sets of unequal sizes: exit %d %s" % (rc, err.strip()))
+
     # scipy, when Debian's has it
     if scipy_p([1, 2], [3, 4], "exact") is None:
         print("skip diff: scipy: ${PYTHON:-/usr/bin/python3} has no scipy (Debian package python3-scipy)")

@@ -5,9 +5,10 @@
  * decoded, as libmicrohttpd hands it over. Every endpoint's parsing runs on
  * it: the file routes, Host and Origin, unknown parameters, integers and
  * flags, the timeline's options, the step/range selection and its step
- * selector, /api/dist's ids and names, and the options of every view of
- * the registry through their declarations. A bad value must give a
- * message, never a crash, a leak or undefined behaviour. */
+ * selector, /api/dist's ids and names, /api/diff's base and new, and the
+ * options of every view of the registry through their declarations. A
+ * bad value must give a message, never a crash, a leak or undefined
+ * behaviour. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,8 @@ static void parse_all(const struct srv_query *q, const char *path, const char *h
 		(void)tr_parse_steps(step, &a, &b);
 	}
 	(void)srv_q_selection(q, true, &step, &range);
+	(void)srv_q_id(q, "base"); /* /api/diff */
+	(void)srv_q_id(q, "new");
 	const char *files = srv_q_get(q, "files");
 	int ids[64];
 	int n = files ? srv_q_ids(files, ids, 64, msg, sizeof msg) : 0;

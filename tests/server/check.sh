@@ -267,6 +267,10 @@ expect 400 "bad top" "${url}api/file/1/top?top=x"
 grep -qF "top needs a count, not 'x'" "$tmp/body" && ok || bad "bad top: message $(cat "$tmp/body")"
 expect 400 "info takes no step" "${url}api/file/1/info?step=1"
 grep -qF "info takes no parameter 'step'" "$tmp/body" && ok || bad "info step: message $(cat "$tmp/body")"
+# diff's --base/--new name files: no query takes them (and none crashes)
+expect 400 "diff takes no base" "${url}api/file/1/diff?base=x&new=y"
+grep -qF "diff takes no parameter 'base'" "$tmp/body" && ok || bad "diff base: message $(cat "$tmp/body")"
+expect 400 "diff takes no new" "${url}api/file/1/diff?new=y"
 same 'top?step=4' top --step 4
 expect 400 "unknown device" "${url}api/file/1/memory?device=cuda:7"
 expect 405 "DELETE" "${url}api/files" -X DELETE
@@ -288,7 +292,11 @@ long=$(head -c 5000 /dev/zero | tr '\0' a)
 expect 414 "long URL" "${url}api/files?$long"
 head -c 70000 /dev/zero >"$tmp/big"
 expect 413 "oversized upload" "${url}api/upload?name=big.json" --data-binary @"$tmp/big"
-expect 413 "oversized chunked upload" "${url}api/upload?name=big.json" -H "Transfer-Encoding: chunked" --data-binary @"$tmp/big"
+# a chunked body (no Content-Length) is refused at once, whatever its size
+expect 411 "oversized chunked upload" "${url}api/upload?name=big.json" -H "Transfer-Encoding: chunked" --data-binary @"$tmp/big"
+expect 411 "small chunked upload" "${url}api/upload?name=small.json" -H "Transfer-Encoding: chunked" --data-binary @"$small"
+grep -qF '"message": "an upload needs a Content-Length (curl --data-binary @FILE sends one)"' "$tmp/body" && ok ||
+	bad "chunked upload: the 411's message ($(cat "$tmp/body"))"
 # uploads
 expect 200 "upload" "${url}api/upload?name=memory.json" --data-binary @"$small"
 grep -q '"name": "memory.json"' "$tmp/body" && ok || bad "upload: answer lacks the file"
@@ -412,6 +420,10 @@ sub stepsel sh tests/server/stepsel.sh
 # tests/server/dist_select.sh (its own server); its counts join ours ----
 sub dist_select sh tests/server/dist_select.sh
 # ---- end of the distributed selection ----
+# ---- the comparison of two files: tests/server/diff.sh (its own server
+# on synthetic pairs); its counts join ours ----
+sub diff sh tests/server/diff.sh
+# ---- end of the comparison ----
 # ---- Nsight Systems export timeline: tests/server/nsys_timeline.py (its
 # own server; GET /api/file/ID/nsys/timeline on check_sqlite.py's
 # make_timeline export against hand-computed lanes, spans, flows and links,

@@ -209,11 +209,16 @@ void test_view_registry(struct t *t)
 		CHECK(t, view_find_in(d->family, d->name) == d);
 		CHECK(t, view_get(d->kind) == d);
 		/* every option is reachable: from both front ends, but nsys
-		 * steps --manifest (no request may name a file on the server) */
+		 * steps --manifest and diff --base/--new (no request may name
+		 * a file on the server) */
 		for (size_t k = 0; k < d->nopts; k++)
 			CHECK(t, d->opts[k].lname && d->opts[k].help &&
-				     (d->opts[k].api || (d->kind == VIEW_NSYS_STEPS &&
-							 !strcmp(d->opts[k].lname, "manifest"))));
+				     (d->opts[k].api ||
+				      (d->kind == VIEW_NSYS_STEPS &&
+				       !strcmp(d->opts[k].lname, "manifest")) ||
+				      (d->kind == VIEW_DIFF && d->opts[k].operands &&
+				       (!strcmp(d->opts[k].lname, "base") ||
+					!strcmp(d->opts[k].lname, "new")))));
 	}
 	CHECK(t, view_at(view_count()) == NULL);
 	CHECK(t, view_find("sumary") == NULL);
