@@ -64,7 +64,8 @@ static bool ends_with(const char *s, const char *tail)
 }
 
 /* Writes worker 0 of d to the output (gzip when its name ends in .gz). */
-static int write_summary(struct app *app, const struct dist_result *d, struct err *e)
+static int write_summary(struct app *app, const struct dist_result *d, const struct trace *t,
+			 struct err *e)
 {
 	int rc = app_out_open(app, e);
 	if (rc)
@@ -72,7 +73,7 @@ static int write_summary(struct app *app, const struct dist_result *d, struct er
 	bool gz = app->output && ends_with(app->output, ".gz");
 	const char *out = app->output && strcmp(app->output, "-") ? app->output : "stdout";
 	FILE *f = gz ? gzout_open(app->out, e) : app->out;
-	rc = f ? fleet_summary_write(d, 0, f, out, e) : ERR_NOMEM;
+	rc = f ? fleet_summary_write(d, 0, t, f, out, e) : ERR_NOMEM;
 	if (gz && f && fclose(f) && !rc)
 		rc = err_set(e, ERR_IO, out, -1, "write failed");
 	if (rc) {
@@ -109,9 +110,9 @@ int cmd_rank_summary(struct app *app, int argc, char **argv)
 		else
 			dist_worker_name(path, name, sizeof name);
 		rc = dist_add(&d, t, name, NULL, &e);
-		tr_free(t);
 		if (!rc)
-			rc = write_summary(app, &d, &e);
+			rc = write_summary(app, &d, t, &e);
+		tr_free(t);
 		if (rc)
 			rc = app_fail(app, &e);
 	}

@@ -36,9 +36,13 @@
 #define FLEET_SUMMARY_MAX ((int64_t)1 << 30)
 
 /* Writes worker k of r (as dist_add left it, before dist_finish) as a
- * summary to f. 0, or ERR_NOMEM / ERR_IO naming `out`. */
-int fleet_summary_write(const struct dist_result *r, size_t k, FILE *f, const char *out,
-			struct err *e);
+ * summary to f. t: the trace dist_add read for it, still alive, for each
+ * call's process group and message (record_param_comms' arguments:
+ * "Collective name", "Process Group Name", "Process Group Ranks", "Group
+ * size", "In/Out msg nelems", "dtype"); NULL writes none. 0, or ERR_NOMEM
+ * / ERR_IO naming `out`. */
+int fleet_summary_write(const struct dist_result *r, size_t k, const struct trace *t, FILE *f,
+			const char *out, struct err *e);
 
 /* Appends the worker of summary text[0..len) to r. path names the summary
  * in errors (with the byte offset of what is wrong); name: the worker's

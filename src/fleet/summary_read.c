@@ -312,6 +312,12 @@ static int node_member(struct rd *d, const struct jstr *k, size_t i)
 		return rd_int(d, "bytes", 0, INT64_MAX, false, 0, &n->bytes);
 	} else if (is_key(k, "step")) {
 		return rd_int(d, "step", INT64_MIN + 1, INT64_MAX, true, DIST_NO_STEP, &n->step);
+	} else if (is_key(k, "op") || is_key(k, "pg") || is_key(k, "pg_ranks") ||
+		   is_key(k, "dtype")) {
+		uint32_t id; /* checked; dist's tables do not use them */
+		return rd_str(d, "a call argument", false, &id);
+	} else if (is_key(k, "group_size") || is_key(k, "in_nelems") || is_key(k, "out_nelems")) {
+		return rd_int(d, "a call argument", 0, INT64_MAX, false, 0, &v);
 	} else if (is_key(k, "ranges")) {
 		n->first = d->w->nkr;
 		n->n = 0;
@@ -328,7 +334,8 @@ static int one_node(struct rd *d, const struct jstr *k, size_t i)
 	if (grow((void **)&w->nodes, &d->cap_nodes, w->nnodes + 1, sizeof *w->nodes))
 		return nomem(d);
 	struct dist_node *n = &w->nodes[w->nnodes];
-	*n = (struct dist_node){.name = UINT32_MAX, .start = 1, .end = 0, .step = INT64_MIN + 1};
+	*n = (struct dist_node){
+	    .name = UINT32_MAX, .start = 1, .end = 0, .step = INT64_MIN + 1, .xrow = UINT32_MAX};
 	const char *at = d->j.p;
 	int rc = rd_walk(d, true, "collectives[]", node_member);
 	if (rc)

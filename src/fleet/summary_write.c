@@ -4,8 +4,10 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/report.h"
+#include "trace/trace.h"
 
 static const char *pool_str(const struct dist_result *r, uint32_t id)
 {
@@ -80,7 +82,58 @@ static void put_steps(const struct dist_worker *w, FILE *f)
 	fputc(']', f);
 }
 
-static void put_nodes(const struct dist_worker *w, const uint32_t *idx, FILE *f)
+/* A string of t's pool, or nothing when id is 0 (absent). */
+static void put_tstr(FILE *f, const struct trace *t, const char *key, uint32_t id)
+{
+	if (!id)
+		return;
+	fprintf(f, ",\"%s\":", key);
+	rep_json_str(f, tr_str(t, id));
+}
+
+/* "Process Group Ranks" as its text: the pool holds the raw JSON value,
+ * which PyTorch writes as a string ("[0, 1]"); a plain string loses its
+ * quotes, any other value is kept as written. */
+static void put_ranks(FILE *f, const struct trace *t, uint32_t id)
+{
+	if (!id)
+		return;
+	const char *s = tr_str(t, id);
+	size_t n = strlen(s);
+	char *in = NULL;
+	if (n >= 2 && s[0] == '"' && s[n - 1] == '"' && !memchr(s + 1, '\\', n - 2) &&
+	    (in = malloc(n - 1))) {
+		memcpy(in, s + 1, n - 2);
+		in[n - 2] = 0;
+	}
+	fputs(",\"pg_ranks\":", f);
+	rep_json_str(f, in ? in : s); /* escaped as any string */
+	free(in);
+}
+
+/* The call's record_param_comms arguments, those the trace has. */
+static void put_call_args(FILE *f, const struct trace *t, uint32_t row)
+{
+	if (!t || row == TR_NONE || row >= t->ev.n)
+		return;
+	const struct tr_op_arg *a = tr_op_arg(t, row);
+	if (!a || a->extra == TR_NONE || a->extra >= t->opx.n)
+		return;
+	const struct tr_op_extra *x = &t->opx.v[a->extra];
+	put_tstr(f, t, "op", x->collective);
+	put_tstr(f, t, "pg", x->pg_name);
+	put_ranks(f, t, x->pg_ranks);
+	if (x->group_size >= 0)
+		fprintf(f, ",\"group_size\":%" PRId64, x->group_size);
+	if (x->in_nelems >= 0)
+		fprintf(f, ",\"in_nelems\":%" PRId64, x->in_nelems);
+	if (x->out_nelems >= 0)
+		fprintf(f, ",\"out_nelems\":%" PRId64, x->out_nelems);
+	put_tstr(f, t, "dtype", x->dtype);
+}
+
+static void put_nodes(const struct dist_worker *w, const uint32_t *idx, const struct trace *t,
+		      FILE *f)
 {
 	fputs(",\n\"collectives\":[", f);
 	for (size_t i = 0; i < w->nnodes; i++) {
@@ -90,6 +143,7 @@ static void put_nodes(const struct dist_worker *w, const uint32_t *idx, FILE *f)
 			",\"bytes\":%" PRId64,
 			i ? "," : "", idx[d->name], d->start, d->end, d->bytes);
 		put_opt(f, "step", d->step, DIST_NO_STEP);
+		put_call_args(f, t, d->xrow);
 		fputs(",\"ranges\":[", f);
 		for (size_t j = 0; j < d->n; j++) {
 			const struct rg *g = &w->kr[d->first + j];
@@ -119,8 +173,8 @@ static void put_gpus(const struct dist_result *r, const struct dist_worker *w, F
 	fputc(']', f);
 }
 
-int fleet_summary_write(const struct dist_result *r, size_t k, FILE *f, const char *out,
-			struct err *e)
+int fleet_summary_write(const struct dist_result *r, size_t k, const struct trace *t, FILE *f,
+			const char *out, struct err *e)
 {
 	const struct dist_worker *w = &r->w[k];
 	uint32_t *idx = malloc((r->pool.n ? r->pool.n : 1) * sizeof *idx);
@@ -131,7 +185,7 @@ int fleet_summary_write(const struct dist_result *r, size_t k, FILE *f, const ch
 	put_head(r, w, f);
 	put_names(r, w, idx, f);
 	put_steps(w, f);
-	put_nodes(w, idx, f);
+	put_nodes(w, idx, t, f);
 	put_gpus(r, w, f);
 	fputs("}\n", f);
 	free(idx);

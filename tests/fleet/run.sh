@@ -65,9 +65,11 @@ f1=tests/golden/_inputs/twostep_1.pt.trace.json
 mode=""
 "$G" rank-summary "$f0" -o "$tmp/f0.json" 2>"$tmp/err" && ok || bad "rank-summary $f0: $(cat "$tmp/err")"
 s=$(cat "$tmp/f0.json")
-# nccl:all_reduce at ts 1054 inside its record_param_comms (1050, 40 µs);
-# its kernel ncclDevKernel_AllReduce at 1070 for 80 µs; [[256]] float = 1024 B
-case $s in *'{"name":0,"start":1050000,"end":1090000,"bytes":1024,"step":1,"ranges":[[1050000,1090000],[1070000,1150000]]}'*) ok ;; *) bad "fixture: first all_reduce" ;; esac
+# nccl:all_reduce at ts 1054 inside c10d's op (1050, 40 µs) and its
+# record_param_comms (allreduce, Float, 256 elements); its kernel
+# ncclDevKernel_AllReduce at 1070 for 80 µs; [[256]] float = 1024 B
+case $s in *'{"name":0,"start":1050000,"end":1090000,"bytes":1024,"step":1,"op":"allreduce","in_nelems":256,"dtype":"Float","ranges":[[1050000,1090000],[1070000,1150000]]}'*) ok ;; *) bad "fixture: first all_reduce" ;; esac
+case $s in *'"op":"_allgather_base","in_nelems":512,"dtype":"BFloat16"'*) ok ;; *) bad "fixture: the all_gather's arguments" ;; esac
 case $s in *'"rank":0,"world_size":2,"backend":"nccl"'*) ok ;; *) bad "fixture: distributedInfo" ;; esac
 case $s in *'"names":["nccl:all_reduce","_allgather_base"]'*) ok ;; *) bad "fixture: names" ;; esac
 [ "$(grep -c '^{"name":' "$tmp/f0.json")" -eq 3 ] && ok || bad "fixture: 3 collectives"
@@ -143,6 +145,7 @@ for mode in "" " --tb-compat"; do
 	same "8 synthetic ranks, mixed" $ranks -- "$tmp/rank0.json" "$d/1.json" "$tmp/rank2.json" "$d/3.json" "$d/4.json" "$tmp/rank5.json" "$d/6.json" "$tmp/rank7.json"
 done
 mode=""
+grep -q '"op":"allreduce","pg":"0","pg_ranks":"\[0, 1, 2, 3, 4, 5, 6, 7\]","group_size":8,' "$tmp/syn/3.json" && ok || bad "synthetic rank: process group of a call"
 tb=$(wc -c <"$tmp/rank0.json")
 sb=$(wc -c <"$tmp/syn/0.json")
 [ $((sb * 100)) -le "$tb" ] && ok || bad "synthetic summary $sb bytes > 1% of its trace ($tb)"

@@ -21,7 +21,7 @@ static char *written(const struct dist_result *r, size_t k, size_t *len)
 	if (!f)
 		return NULL;
 	struct err e = {0};
-	int rc = fleet_summary_write(r, k, f, "mem", &e);
+	int rc = fleet_summary_write(r, k, NULL, f, "mem", &e);
 	if (fclose(f) || rc) {
 		free(buf);
 		return NULL;
