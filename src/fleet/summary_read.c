@@ -10,6 +10,7 @@
 
 #include "io/source.h"
 #include "json/jscan.h"
+#include "report/report.h"
 
 /* Times, and the sum of a worker's range lengths, stay within these so
  * that no sum dist_finish or the view computes can overflow. */
@@ -66,9 +67,10 @@ struct rd {
 	uint32_t *names;  /* "names": pool ids */
 	size_t nnames, cap_names;
 	size_t cap_nodes, cap_kr, cap_steps, cap_gpus;
-	int64_t sum_len; /* Σ range lengths so far */
-	int64_t sum_ov;	 /* Σ |overlap values| so far */
-	unsigned seen;	 /* top-level keys read: 1 << K_* */
+	int64_t sum_len;    /* Σ range lengths so far */
+	int64_t sum_ov;	    /* Σ |overlap values| so far */
+	unsigned seen;	    /* top-level keys read: 1 << K_* */
+	unsigned node_seen; /* of the collective being read: 1 start, 2 end, 4 bytes */
 };
 
 static int bad(struct rd *d, const char *at, const char *fmt, ...)
@@ -168,6 +170,40 @@ static int rd_bool(struct rd *d, const char *what, bool *v)
 	return 0;
 }
 
+/* s[0..n) with each ill-formed UTF-8 part replaced by U+FFFD, as the
+ * writer (report's JSON strings) writes it, so that a summary read and
+ * written again is the same text; malloc'd into *out (NULL when s is
+ * well-formed). -1 when out of memory. */
+static int well_formed(const char *s, size_t n, char **out, size_t *nout)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, bad = 1, len;
+	while (i < n && (len = rep_utf8_len(u + i, n - i, &bad)))
+		i += len;
+	*out = NULL;
+	if (i >= n)
+		return 0;
+	char *b = malloc(n * 3 + 1); /* each bad byte at most one U+FFFD */
+	if (!b)
+		return -1;
+	size_t k = 0;
+	for (i = 0; i < n;) {
+		bad = 1;
+		if ((len = rep_utf8_len(u + i, n - i, &bad))) {
+			memcpy(b + k, s + i, len);
+			k += len;
+			i += len;
+		} else {
+			memcpy(b + k, "\xEF\xBF\xBD", 3);
+			k += 3;
+			i += bad;
+		}
+	}
+	*out = b;
+	*nout = k;
+	return 0;
+}
+
 /* A string interned into r's pool (null: id 0 when nullable). */
 static int rd_str(struct rd *d, const char *what, bool nullable, uint32_t *id)
 {
@@ -198,7 +234,14 @@ static int rd_str(struct rd *d, const char *what, bool nullable, uint32_t *id)
 		p = buf;
 		n = (size_t)k;
 	}
-	*id = strpool_intern(&d->r->pool, p, n);
+	char *fixed;
+	size_t nf = 0;
+	if (well_formed(p, n, &fixed, &nf)) {
+		free(buf);
+		return nomem(d);
+	}
+	*id = fixed ? strpool_intern(&d->r->pool, fixed, nf) : strpool_intern(&d->r->pool, p, n);
+	free(fixed);
 	free(buf);
 	return *id == UINT32_MAX ? nomem(d) : 0;
 }
@@ -305,10 +348,13 @@ static int node_member(struct rd *d, const struct jstr *k, size_t i)
 			return rc;
 		n->name = d->names[v];
 	} else if (is_key(k, "start")) {
+		d->node_seen |= 1;
 		return rd_int(d, "start", -RD_TIME_MAX, RD_TIME_MAX, false, 0, &n->start);
 	} else if (is_key(k, "end")) {
+		d->node_seen |= 2;
 		return rd_int(d, "end", -RD_TIME_MAX, RD_TIME_MAX, false, 0, &n->end);
 	} else if (is_key(k, "bytes")) {
+		d->node_seen |= 4;
 		return rd_int(d, "bytes", 0, INT64_MAX, false, 0, &n->bytes);
 	} else if (is_key(k, "step")) {
 		return rd_int(d, "step", INT64_MIN + 1, INT64_MAX, true, DIST_NO_STEP, &n->step);
@@ -336,11 +382,13 @@ static int one_node(struct rd *d, const struct jstr *k, size_t i)
 	struct dist_node *n = &w->nodes[w->nnodes];
 	*n = (struct dist_node){
 	    .name = UINT32_MAX, .start = 1, .end = 0, .step = INT64_MIN + 1, .xrow = UINT32_MAX};
-	const char *at = d->j.p;
+	const char *at = (jscan_ws(&d->j), d->j.p);
+	d->node_seen = 0;
 	int rc = rd_walk(d, true, "collectives[]", node_member);
 	if (rc)
 		return rc;
-	if (n->name == UINT32_MAX || n->start > n->end || n->step == INT64_MIN + 1 || !n->n)
+	if (n->name == UINT32_MAX || d->node_seen != 7 || n->start > n->end ||
+	    n->step == INT64_MIN + 1 || !n->n)
 		return bad(d, at,
 			   "collectives[]: needs name, start <= end, bytes, step and ranges "
 			   "(at least one)");
@@ -373,7 +421,7 @@ static int one_step(struct rd *d, const struct jstr *k, size_t i)
 	struct dist_overlap *o = &w->overlap[w->nsteps];
 	*o = (struct dist_overlap){.step = INT64_MIN,
 				   .v = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN}};
-	const char *at = d->j.p;
+	const char *at = (jscan_ws(&d->j), d->j.p);
 	int rc = rd_walk(d, true, "steps[]", step_member);
 	if (rc)
 		return rc;
@@ -411,7 +459,7 @@ static int one_gpu(struct rd *d, const struct jstr *k, size_t i)
 		return nomem(d);
 	struct dist_gpu *g = &w->gpus[w->ngpus];
 	*g = (struct dist_gpu){.id = INT64_MIN, .memory = -1, .cc_major = -1, .cc_minor = -1};
-	const char *at = d->j.p;
+	const char *at = (jscan_ws(&d->j), d->j.p);
 	int rc = rd_walk(d, true, "gpus[]", gpu_member);
 	if (rc)
 		return rc;

@@ -116,6 +116,8 @@ sed 's/\[\[1050000,1090000\]/[[1090000,1050000]/' "$tmp/f0.json" >"$tmp/rev.json
 bad_dist "a range ending first" "$tmp/rev.json" 'rev\.json.*end is before the start'
 sed 's/{"name":0,"start":1390000/{"name":7,"start":1390000/' "$tmp/f0.json" >"$tmp/idx.json"
 bad_dist "a name index out of range" "$tmp/idx.json" 'idx\.json.*name: 7 is out of range'
+sed 's/"start":1390000,//' "$tmp/f0.json" >"$tmp/nostart.json"
+bad_dist "a call without start" "$tmp/nostart.json" 'nostart\.json: byte [0-9]+: collectives\[\]: needs name, start'
 sed 's/"gpus":\[/"gpuz":[/' "$tmp/f0.json" >"$tmp/nogpu.json"
 bad_dist "no gpus" "$tmp/nogpu.json" 'nogpu\.json.*needs "gpus"'
 bad_dist "the other mode" "$tmp/c0.json" 'c0\.json.*--tb-compat'
