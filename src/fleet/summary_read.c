@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "io/source.h"
 #include "json/jscan.h"
 #include "report/report.h"
@@ -96,21 +97,10 @@ static int js_fail(struct rd *d, int rc)
 	return err_set(d->e, ERR_FORMAT, d->path, d->e->offset, "not valid JSON: %s", msg);
 }
 
+/* Room for need elements (core/vec's doubling, capped by memory only). */
 static int grow(void **v, size_t *cap, size_t need, size_t size)
 {
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 16;
-	while (c < need)
-		c *= 2;
-	if (c > SIZE_MAX / size)
-		return -1;
-	void *p = realloc(*v, c * size);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
+	return vec_reserve_(v, cap, need, size, SIZE_MAX);
 }
 
 static int nomem(struct rd *d)
