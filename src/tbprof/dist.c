@@ -226,8 +226,11 @@ static int collect_tb(struct ctx *c)
 			continue;
 		size_t r = v[i].row, len;
 		const char *s = name_of(t, r, &len);
-		struct pn p = {t->ev.ts[r], end_of(t, r),   row_bytes(c, r),
-			       0,	    t->ev.track[r], (uint32_t)r};
+		struct pn p = {.start = t->ev.ts[r],
+			       .end = end_of(t, r),
+			       .bytes = row_bytes(c, r),
+			       .track = t->ev.track[r],
+			       .xrow = (uint32_t)r};
 		if (intern(c, s, len, &p.name) || push_ext(c, v[i].a, (uint32_t)c->npn) ||
 		    push_pn(c, p))
 			goto done;
