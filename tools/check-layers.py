@@ -44,6 +44,9 @@ RULES = {
                "writers know models only (the call stacks are the model's, "
                "trace/stacks): pprof through pb, chrome's JSON strings through "
                "report's writers"),
+    "fleet": (("io", "json", "report", "trace", "tbprof"),
+              "rank summaries: a worker's part of the distributed analysis written "
+              "and read back (tbprof's model, json's tokens, report's strings)"),
     "synth": ((), "the synthetic trace generator: writes its JSON text itself"),
     "views": (("report", "trace", "tbprof", "ncu", "nsys"),
               "views compute analyses of the models and write them through report; "

@@ -170,6 +170,7 @@ bool cli_is_help(const char *arg);
 int cmd_synth(struct app *app, int argc, char **argv);
 
 int cmd_dist(struct app *app, int argc, char **argv);
+int cmd_rank_summary(struct app *app, int argc, char **argv);
 int cmd_ncu(struct app *app, int argc, char **argv);
 int cmd_nsys(struct app *app, int argc, char **argv);
 int cmd_export(struct app *app, int argc, char **argv);
@@ -185,6 +186,7 @@ int cmd_trace(struct app *app, int argc, char **argv);
 	extern const size_t cmd_##nm##_nopts
 CLI_CMD_TEXTS(synth);
 CLI_CMD_TEXTS(dist);
+CLI_CMD_TEXTS(rank_summary);
 extern const char cmd_ncu_help[], cmd_ncu_help_tail[]; /* options: views/view_ncu.h */
 extern const struct vo cmd_nsys_analyze_opts[];	       /* `nsys analyze` */
 extern const size_t cmd_nsys_analyze_nopts;

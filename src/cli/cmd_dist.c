@@ -8,11 +8,13 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "fleet/summary.h"
+#include "input/input.h"
 #include "tbprof/dist.h"
 #include "views/view_dist.h"
 
 const char cmd_dist_help[] =
-    "Usage: gpuprof dist [options] TRACE...\n"
+    "Usage: gpuprof dist [options] TRACE|SUMMARY...\n"
     "\n"
     "The distributed view of a multi-GPU run, one trace per worker (rank), as\n"
     "the PyTorch profiler's TensorBoard plugin (torch-tb-profiler) computes it.\n"
@@ -41,6 +43,11 @@ const char cmd_dist_help[] =
     "  gpus      per worker and GPU: node and process (the worker name split\n"
     "            as NODE_PROCESS), device name, memory, compute capability.\n"
     "A section 'distributed' says whether the view exists and, if not, why.\n"
+    "\n"
+    "Any operand may be a rank summary of `gpuprof rank-summary` instead of the\n"
+    "trace: the tables are the same, to the byte, and no trace is loaded for it.\n"
+    "A summary keeps the worker name of its trace (unless --names); --step and\n"
+    "--range apply when it is made; --tb-compat must match the summary's mode.\n"
     "\n"
     "Worker names follow the plugin: NAME[.SPAN].pt.trace.json[.gz] gives\n"
     "NAME; other files lose their .json/.gz ending (or use --names).\n"
@@ -98,6 +105,27 @@ static int emit_dist(void *ctx, struct report *r, FILE *out)
 	return dist_view_emit(r, ctx);
 }
 
+/* Adds the worker of rank summary `path` (the i-th operand): the summary
+ * holds what dist_add computed, so a summary and its trace give the same
+ * tables; its worker name is the summary's unless --names gives one. */
+static int add_summary(struct app *app, struct dist_result *d, const char *path, const char *names,
+		       int i, struct err *e)
+{
+	if (app->step || app->range)
+		return app_usage(app, "dist",
+				 "%s is a rank summary: --step and --range apply when it is made "
+				 "(gpuprof rank-summary --step ...)",
+				 path);
+	char name[256], *text = NULL;
+	size_t len = 0;
+	const char *nm = names ? dist_nth_name(names, i, name, sizeof name) : NULL;
+	int rc = fleet_summary_read_file(path, &text, &len, e);
+	if (!rc)
+		rc = fleet_summary_add(d, text, len, path, nm, e);
+	free(text);
+	return rc ? app_fail(app, e) : 0;
+}
+
 int cmd_dist(struct app *app, int argc, char **argv)
 {
 	struct dist_opts o = {0};
@@ -130,6 +158,10 @@ int cmd_dist(struct app *app, int argc, char **argv)
 		return app_fail(app, &e);
 	}
 	for (int i = 0; !rc && i < np; i++) {
+		if (input_sniff_path(paths[i]).kind == INPUT_RANK_SUMMARY) {
+			rc = add_summary(app, &d, paths[i], names, i, &e);
+			continue;
+		}
 		struct trace *t;
 		if ((rc = app_load_trace(app, paths[i], &t, NULL)))
 			break;

@@ -57,6 +57,8 @@ enum input_kind {
 	INPUT_NSYS,	     /* an Nsight Systems SQLite export */
 	INPUT_NSYS_REP,	     /* an Nsight Systems .nsys-rep: recognised, not read */
 	INPUT_NSYS_ANALYSIS, /* analysis.json of `nsys analyze` (JSON: before traces) */
+	INPUT_RANK_SUMMARY,  /* a rank summary of `gpuprof rank-summary` (JSON: before
+				traces); recognised, read by `gpuprof dist` alone */
 	INPUT_TRACE,	     /* a PyTorch profiler (Kineto) trace, JSON */
 	INPUT_KIND_COUNT
 };

@@ -68,6 +68,23 @@ bool sniff_nsys_analysis(const void *head, size_t n)
 	return false;
 }
 
+bool sniff_rank_summary(const void *head, size_t n)
+{
+	static const char key[] = "\"kind\"", val[] = "\"gpuprof-rank-summary\"";
+	const unsigned char *p = head;
+	size_t i = skip_ws(p, n, 0);
+	if (i >= n || p[i++] != '{')
+		return false;
+	i = skip_ws(p, n, i);
+	if (n - i < sizeof key - 1 || memcmp(p + i, key, sizeof key - 1))
+		return false;
+	i = skip_ws(p, n, i + sizeof key - 1);
+	if (i >= n || p[i++] != ':')
+		return false;
+	i = skip_ws(p, n, i);
+	return n - i >= sizeof val - 1 && !memcmp(p + i, val, sizeof val - 1);
+}
+
 size_t sniff_gunzip_head(const void *p, size_t n, void *out, size_t cap)
 {
 	if (!sniff_gzip(p, n) || !cap)

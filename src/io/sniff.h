@@ -38,6 +38,9 @@ bool sniff_json(const void *p, size_t n);
  * (nsys_analysis_check), so a broken analysis.json still gets that reader's
  * message rather than a trace reader's. */
 bool sniff_nsys_analysis(const void *p, size_t n);
+/* A gpuprof rank summary (fleet/summary.h): a JSON object whose first key
+ * is "kind" with the value "gpuprof-rank-summary". */
+bool sniff_rank_summary(const void *p, size_t n);
 
 /* The first bytes (at most cap) that the gzip bytes p[0..n) inflate to,
  * through as many members as it takes: their count, 0 when p is not gzip

@@ -126,6 +126,10 @@ void rep_fmt_bytes(char *buf, size_t n, int64_t bytes);
  * finite), written to f: for writers whose JSON is not a table of columns
  * (the timeline, the chrome-trace export). */
 void rep_json_str(FILE *f, const char *s);
+/* Length of the well-formed UTF-8 sequence at s (n > 0 bytes left), or 0
+ * with *bad set to the length of the ill-formed part the JSON writers
+ * replace by one U+FFFD (Unicode's "maximal subpart" rule). */
+size_t rep_utf8_len(const unsigned char *s, size_t n, size_t *bad);
 void rep_json_num(FILE *f, double v);
 
 #endif

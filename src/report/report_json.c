@@ -15,10 +15,7 @@
 
 #include "report/internal.h"
 
-/* Length of the well-formed UTF-8 sequence at s (n > 0 bytes left), or 0
- * with *bad set to the length of the ill-formed part to replace (Unicode's
- * "maximal subpart" rule: one U+FFFD per broken sequence). */
-static size_t utf8_len(const unsigned char *s, size_t n, size_t *bad)
+size_t rep_utf8_len(const unsigned char *s, size_t n, size_t *bad)
 {
 	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
 	size_t len;
@@ -72,7 +69,7 @@ static int put_string(struct rep_buf *b, const char *str)
 		int rc;
 		unsigned char c = s[i];
 		if (c >= 0x80) {
-			size_t bad = 1, len = utf8_len(s + i, n - i, &bad);
+			size_t bad = 1, len = rep_utf8_len(s + i, n - i, &bad);
 			rc = len ? rep_buf_add(b, str + i, len) : rep_buf_adds(b, "\\ufffd");
 			i += len ? len : bad;
 			if (rc)

@@ -17,6 +17,7 @@ struct pn {
 	int64_t start, end, bytes;
 	uint32_t name;	/* in r->pool */
 	uint32_t track; /* of its CPU op */
+	uint32_t xrow;	/* dist_node.xrow */
 };
 
 /* A kernel range attached to pre-node `node`. */
@@ -225,7 +226,11 @@ static int collect_tb(struct ctx *c)
 			continue;
 		size_t r = v[i].row, len;
 		const char *s = name_of(t, r, &len);
-		struct pn p = {t->ev.ts[r], end_of(t, r), row_bytes(c, r), 0, t->ev.track[r]};
+		struct pn p = {.start = t->ev.ts[r],
+			       .end = end_of(t, r),
+			       .bytes = row_bytes(c, r),
+			       .track = t->ev.track[r],
+			       .xrow = (uint32_t)r};
 		if (intern(c, s, len, &p.name) || push_ext(c, v[i].a, (uint32_t)c->npn) ||
 		    push_pn(c, p))
 			goto done;
@@ -279,6 +284,7 @@ static int describe_group(struct ctx *c, const struct cand *v, size_t i, size_t 
 	}
 	if (intern(c, s, len, &p->name))
 		return -1;
+	p->xrow = rpc_row >= 0 ? (uint32_t)rpc_row : TR_NONE;
 	p->bytes = lib_row >= 0 ? row_bytes(c, (size_t)lib_row) : 0;
 	if (!p->bytes && rpc_row >= 0) {
 		const struct tr_op_extra *x = op_extra(t, (size_t)rpc_row);
@@ -343,7 +349,7 @@ static int collect_modern(struct ctx *c, const struct tr_links *l)
 		int64_t end = end_of(t, r);
 		for (j = i + 1; j < n && v[j].a == v[i].a && end_of(t, v[j].row) <= end; j++)
 			;
-		struct pn p = {t->ev.ts[r], end, 0, 0, t->ev.track[r]};
+		struct pn p = {t->ev.ts[r], end, 0, 0, t->ev.track[r], TR_NONE};
 		if (describe_group(c, v, i, j, &p))
 			goto done;
 		for (size_t k = i; k < j; k++) {
@@ -431,7 +437,8 @@ static int finalize_nodes(struct ctx *c)
 						 .end = p->end,
 						 .bytes = p->bytes,
 						 .step = DIST_NO_STEP,
-						 .n = 1};
+						 .n = 1,
+						 .xrow = p->xrow};
 	}
 	for (size_t a = 0; a < c->natt; a++)
 		w->nodes[pos[c->att[a].node]].n++;

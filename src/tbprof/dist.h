@@ -63,6 +63,10 @@ struct dist_node {
 	size_t first, n;    /* its ranges: kr[first .. first + n) */
 	size_t nreal;	    /* real[first .. first + nreal) were set by the
 			       cross-worker match (0: unmatched) */
+	uint32_t xrow;	    /* the row of the trace given to dist_add whose op
+			       arguments (record_param_comms': process group,
+			       message size) describe the call, valid while that
+			       trace lives; TR_NONE when none */
 };
 #define DIST_NO_STEP INT64_MIN
 

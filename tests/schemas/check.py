@@ -118,6 +118,48 @@ def table_commands(gpuprof):
     return names
 
 
+def rank_summaries(gpuprof, shared):
+    """rank-summary's files against rank-summary.schema.json."""
+    import tempfile
+    inputs = ['tests/golden/_inputs/twostep_0.pt.trace.json',
+              'tests/golden/_inputs/twostep_1.pt.trace.json']
+    hta = os.path.join(shared, 'torch', 'hta', 'tests', 'data', 'trace_filter')
+    inputs += sorted(glob.glob(os.path.join(hta, 'sampled_rank-*.json.gz')))
+    docs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        synth = os.path.join(tmp, 'synth_3.json')
+        if run(gpuprof, ['synth', '--ranks', '4', '--rank', '3', '--steps', '2', '-o',
+                         synth])[0] == 0:
+            inputs.append(synth)
+        for mode in ([], ['--tb-compat']):
+            for t in inputs:
+                rc, out, err = run(gpuprof, ['rank-summary'] + mode + [t, '-o', '-'])
+                ok = rc == 0
+                doc = json.loads(out) if ok else None
+                errs = errors('rank-summary', doc) if ok else [err]
+                check('rank-summary %s %s' % (' '.join(mode), os.path.basename(t)), not errs,
+                      '; '.join(errs[:3]))
+                if ok:
+                    docs.append(doc)
+    doc = next((d for d in docs if d['collectives'] and d['gpus']), None)
+    check('a rank summary with collectives and GPUs', doc is not None)
+    if doc is None:
+        return
+    breaks = {
+        'schema_version 2': lambda d: d.update(schema_version=2),
+        'an extra key': lambda d: d.update(extra=1),
+        'a float time': lambda d: d['collectives'][0].update(start=1.5),
+        'a range of three': lambda d: d['collectives'][0]['ranges'][0].append(1),
+        'no ranges': lambda d: d['collectives'][0].update(ranges=[]),
+        'a string step': lambda d: d['steps'][0].update(step='1') if d['steps'] else d.pop('steps'),
+        'no gpus': lambda d: d.pop('gpus'),
+    }
+    for what, f in breaks.items():
+        bad = copy.deepcopy(doc)
+        f(bad)
+        check('broken rank summary (%s) fails' % what, bool(errors('rank-summary', bad)))
+
+
 def main():
     gpuprof, shared = sys.argv[1], sys.argv[2]
     # 1. valid schemas; the generated ones as tools/gen-schemas.py writes them
@@ -196,6 +238,9 @@ def main():
             check('analysis: ' + os.path.relpath(f, shared), not errs, '; '.join(errs[:3]))
     else:
         print('schemas: %s absent: the shared data is not validated' % shared)
+    # rank summaries (not a table command): the fixtures, a synthetic rank,
+    # the real two-rank HTA pair; broken ones fail
+    rank_summaries(gpuprof, shared)
     # 4. broken documents fail
     rc, out, _ = run(gpuprof, ['--format', 'json', 'steps', 'tests/golden/_inputs/steps.json'])
     doc = json.loads(out)

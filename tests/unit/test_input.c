@@ -49,7 +49,7 @@ void test_input_table(struct t *t)
 	    [INPUT_UNKNOWN] = "unknown",   [INPUT_RUN_DIR] = "run-dir",
 	    [INPUT_NCU] = "ncu",	   [INPUT_NSYS] = "nsys",
 	    [INPUT_NSYS_REP] = "nsys-rep", [INPUT_NSYS_ANALYSIS] = "nsys-analysis",
-	    [INPUT_TRACE] = "torch",
+	    [INPUT_TRACE] = "torch",	   [INPUT_RANK_SUMMARY] = "rank-summary",
 	};
 	for (int k = 0; k < INPUT_KIND_COUNT; k++) {
 		const struct input_row *r = input_row((enum input_kind)k);
@@ -62,10 +62,12 @@ void test_input_table(struct t *t)
 	}
 	CHECK_STR(t, input_kind_name((enum input_kind)99), "unknown");
 	CHECK_STR(t, input_kind_name((enum input_kind) - 1), "unknown");
-	/* only the .nsys-rep is recognised and never loaded; only SQLite is
-	 * reopened by name */
+	/* only the .nsys-rep and the rank summary (read by `gpuprof dist`
+	 * alone) are recognised and never loaded; only SQLite is reopened by
+	 * name */
 	for (int k = 1; k < INPUT_KIND_COUNT; k++) {
-		CHECK_INT(t, input_row((enum input_kind)k)->load == NULL, k == INPUT_NSYS_REP);
+		CHECK_INT(t, input_row((enum input_kind)k)->load == NULL,
+			  k == INPUT_NSYS_REP || k == INPUT_RANK_SUMMARY);
 		CHECK_INT(t, input_row((enum input_kind)k)->by_name, k == INPUT_NSYS);
 	}
 }
@@ -93,6 +95,13 @@ void test_input_sniff_bytes(struct t *t)
 	    {nsys_rep_head, sizeof nsys_rep_head - 1, INPUT_NSYS_REP, "nsys-rep"},
 	    {analysis, sizeof analysis - 1, INPUT_NSYS_ANALYSIS, "nsys-analysis"},
 	    {unknown, sizeof unknown - 1, INPUT_UNKNOWN, "unknown"},
+	    {"{\"kind\":\"gpuprof-rank-summary\",\"schema_version\":1}", 50, INPUT_RANK_SUMMARY,
+	     "rank-summary"},
+	    {" {\n \"kind\" : \"gpuprof-rank-summary\"", 35, INPUT_RANK_SUMMARY, "rank-summary"},
+	    {"{\"kind\":\"gpuprof-rank-summar", 28, INPUT_TRACE, "torch"}, /* cut: JSON */
+	    {"{\"name\":\"x\",\"kind\":\"gpuprof-rank-summary\"}", 42, INPUT_TRACE,
+	     "torch"}, /* "kind" must come first */
+	    {"{\"kind\":\"other\"}", 16, INPUT_TRACE, "torch"},
 	    {"   ", 3, INPUT_UNKNOWN, "unknown"},
 	    {"", 0, INPUT_UNKNOWN, "unknown"},
 	    {gz, 10, INPUT_UNKNOWN, "unknown"}, /* a gzip header, nothing inflated */

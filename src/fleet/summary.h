@@ -1,0 +1,59 @@
+/* fleet/summary: the rank summary, a compact file holding one worker's
+ * part of the distributed view (what dist_add computes from its trace),
+ * so that `gpuprof dist` can run over summaries made elsewhere, one per
+ * rank, without loading any trace.
+ *
+ * The format (docs/schemas/rank-summary.schema.json, docs/dist.md) is one
+ * JSON object whose first key is "kind": "gpuprof-rank-summary" (what
+ * io/sniff's sniff_rank_summary recognises), then "schema_version": 1.
+ * It holds the worker's name, file and distributedInfo, its communication
+ * nodes (name, CPU range, bytes, step, ranges: the CPU range and its
+ * kernels as dist_add sorted them), per step the computation/
+ * communication overlap, and the GPUs used. Times and bytes are int64
+ * JSON integers, exact. Reading a summary and then dist_finish gives the
+ * same tables, to the byte, as dist_add of the trace: the reader fills the
+ * very fields dist_add fills. A summary records the mode it was made in
+ * (tb_compat); the reader refuses one of the other mode.
+ *
+ * Owns nothing between calls: the writer writes to the caller's stream,
+ * the reader appends a worker to the caller's dist_result (which owns it,
+ * even when the reader fails half way). Depends on tbprof/dist, json (the
+ * reader's tokens), report (JSON strings), io (reading a file).
+ */
+#ifndef GP_FLEET_SUMMARY_H
+#define GP_FLEET_SUMMARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/err.h"
+#include "tbprof/dist.h"
+
+#define FLEET_SUMMARY_KIND "gpuprof-rank-summary"
+#define FLEET_SUMMARY_VERSION 1
+/* A summary is read whole: larger than this is not one. */
+#define FLEET_SUMMARY_MAX ((int64_t)1 << 30)
+
+/* Writes worker k of r (as dist_add left it, before dist_finish) as a
+ * summary to f. t: the trace dist_add read for it, still alive, for each
+ * call's process group and message (record_param_comms' arguments:
+ * "Collective name", "Process Group Name", "Process Group Ranks", "Group
+ * size", "In/Out msg nelems", "dtype"); NULL writes none. 0, or ERR_NOMEM
+ * / ERR_IO naming `out`. */
+int fleet_summary_write(const struct dist_result *r, size_t k, const struct trace *t, FILE *f,
+			const char *out, struct err *e);
+
+/* Appends the worker of summary text[0..len) to r. path names the summary
+ * in errors (with the byte offset of what is wrong); name: the worker's
+ * name (NULL: the one the summary holds). 0, or ERR_FORMAT (not a summary,
+ * not valid JSON, a value of the wrong type or out of range, a summary of
+ * the other mode), ERR_NOMEM. */
+int fleet_summary_add(struct dist_result *r, const char *text, size_t len, const char *path,
+		      const char *name, struct err *e);
+
+/* The whole (inflated) content of path, at most FLEET_SUMMARY_MAX bytes,
+ * NUL-terminated, malloc'd into *out. */
+int fleet_summary_read_file(const char *path, char **out, size_t *len, struct err *e);
+
+#endif

@@ -1,0 +1,57 @@
+/* fuzz_rank_summary: libFuzzer target for the rank summary reader
+ * (fleet/summary_read.c). Any bytes are accepted or refused with an error
+ * whose offset lies in the input, never a crash or a hang; an accepted
+ * summary, added twice, goes through dist_finish, and written back it reads
+ * again into the very same bytes (the writer and the reader agree). The
+ * mode (tb_compat) is the summary's own when the text says true there. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet/summary.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Worker k of r as summary text (malloc'd), or NULL. */
+static char *written(const struct dist_result *r, size_t k, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	if (!f)
+		return NULL;
+	struct err e = {0};
+	int rc = fleet_summary_write(r, k, NULL, f, "mem", &e);
+	if (fclose(f) || rc) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	struct dist_opts o = {.tb_compat = size > 60 && memmem(data, 60, "\"tb_compat\":true", 16)};
+	struct dist_result r;
+	struct err e = {0};
+	if (dist_init(&r, &o, &e))
+		return 0;
+	int rc = fleet_summary_add(&r, text, size, "rank.json", NULL, &e);
+	if (rc && (e.offset < -1 || e.offset > (int64_t)size))
+		__builtin_trap();
+	if (!rc) {
+		size_t n1 = 0, n2 = 0;
+		char *a = written(&r, 0, &n1), *b = NULL;
+		if (a && !fleet_summary_add(&r, a, n1, "again.json", NULL, &e))
+			b = written(&r, 1, &n2);
+		if (!a || !b || n1 != n2 || memcmp(a, b, n1))
+			__builtin_trap(); /* a summary that does not read back as written */
+		free(a);
+		free(b);
+		if (dist_finish(&r, &e))
+			__builtin_trap();
+	}
+	dist_free(&r);
+	return 0;
+}
