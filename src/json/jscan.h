@@ -49,7 +49,21 @@ struct jscan {
 	unsigned nul_strings; /* strings holding a NUL byte (raw or \u0000) */
 	int64_t nul_off;
 	struct err *e;
+	uint8_t simd; /* 0: the widest vector code the CPU runs; else at most
+		       * this enum jscan_simd level (tests compare the levels) */
 };
+
+/* The scanning kernels, narrowest first. Every level gives the same
+ * answers; wider ones read 16, 32 or 64 bytes at once, never past the
+ * window's end (the last bytes of a window go by narrower steps). */
+enum jscan_simd { JSCAN_AUTO = 0, JSCAN_SCALAR, JSCAN_SSE2, JSCAN_AVX2, JSCAN_AVX512 };
+
+/* The widest level this CPU runs (AVX-512BW, AVX2, SSE2, scalar). */
+int jscan_simd_best(void);
+
+/* Byte classes: one table load instead of a chain of compares. */
+enum { JSCAN_C_WS = 1, JSCAN_C_NUM = 2 };
+extern const uint8_t jscan_class[256];
 
 /* The counts of a jscan at the start of a record, to take back what a
  * record counted when it is re-read after a refill. */
@@ -105,7 +119,11 @@ static inline void jscan_tolerate(struct jscan *j, const char *at)
 	jscan_count(&j->tolerated, &j->tolerated_off, 1, jscan_off(j, at));
 }
 
-const char *jscan_ws_run(const char *p, const char *end);
+/* The first byte of [p, end) that is not whitespace, or end; level as in
+ * struct jscan. */
+const char *jscan_ws_run(int level, const char *p, const char *end);
+/* The first '"', '\\' or NUL byte in [p, end), or end. */
+const char *jscan_quote_run(int level, const char *p, const char *end);
 
 static inline bool jscan_is_ws(char c)
 {
@@ -113,7 +131,8 @@ static inline bool jscan_is_ws(char c)
 }
 
 /* Skips whitespace; JS_MORE when the window ends. Pretty-printed traces
- * have long indentation runs, which jscan_ws_run skips 16 bytes at a time. */
+ * have long indentation runs, which jscan_ws_run skips 16 to 64 bytes at a
+ * time. */
 static inline int jscan_ws(struct jscan *j)
 {
 	const char *p = j->p;
@@ -123,7 +142,7 @@ static inline int jscan_ws(struct jscan *j)
 		j->p = p + 1;
 		return JS_OK;
 	}
-	p = jscan_ws_run(p, j->end);
+	p = jscan_ws_run(j->simd, p, j->end);
 	j->p = p;
 	return p < j->end ? JS_OK : JS_MORE;
 }
@@ -133,12 +152,14 @@ int jscan_expect(struct jscan *j, char c);
 /* The error for a string over LIM_STRING_BYTES. */
 int jscan_long_string(struct jscan *j);
 
-/* The first '"', '\\' or NUL byte in [p, end), or end. */
-static inline const char *jscan_find_quote_or_bs(const char *p, const char *end)
+/* The first '"', '\\' or NUL byte in [p, end), or end: the first 16 bytes
+ * inline (most keys and names are shorter), the rest by jscan_quote_run. */
+static inline const char *jscan_find_quote_or_bs(int level, const char *p, const char *end)
 {
 #if defined(__SSE2__)
-	const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), nul = _mm_setzero_si128();
-	while (end - p >= 16) {
+	if (end - p >= 16) {
+		const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+			      nul = _mm_setzero_si128();
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 		int m = _mm_movemask_epi8(
 		    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
@@ -148,9 +169,7 @@ static inline const char *jscan_find_quote_or_bs(const char *p, const char *end)
 		p += 16;
 	}
 #endif
-	while (p < end && *p != '"' && *p != '\\' && *p)
-		p++;
-	return p;
+	return jscan_quote_run(level, p, end);
 }
 
 /* Reads a string; j->p must be at the opening quote. */
@@ -159,7 +178,7 @@ static inline int jscan_string(struct jscan *j, struct jstr *out)
 	const char *start = j->p + 1, *p = start, *end = j->end;
 	bool escaped = false;
 	for (;;) {
-		p = jscan_find_quote_or_bs(p, end);
+		p = jscan_find_quote_or_bs(j->simd, p, end);
 		if (p >= end)
 			goto more;
 		if (*p == '"')
@@ -216,12 +235,18 @@ int jscan_next_slow(struct jscan *j, char close, bool *closed);
 static inline int jscan_next(struct jscan *j, char close, bool *closed)
 {
 	const char *p = j->p;
-	if (p + 2 < j->end && *p == ',') {
-		/* ",x" or ", x" where x starts a member: the usual case */
-		const char *q = p + 1 + (p[1] == ' ');
-		if (!jscan_is_ws(*q) && *q != close && *q != ',') {
-			j->p = q;
-			*closed = false;
+	if (p + 2 < j->end) {
+		if (*p == ',') {
+			/* ",x" or ", x" where x starts a member: the usual case */
+			const char *q = p + 1 + (p[1] == ' ');
+			if (!jscan_is_ws(*q) && *q != close && *q != ',') {
+				j->p = q;
+				*closed = false;
+				return JS_OK;
+			}
+		} else if (*p == close) { /* the close right after the last member */
+			j->p = p + 1;
+			*closed = true;
 			return JS_OK;
 		}
 	}
@@ -245,7 +270,7 @@ static inline int jscan_colon(struct jscan *j)
 
 static inline bool jscan_is_numchar(char c)
 {
-	return (unsigned)(c - '0') < 10 || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+	return jscan_class[(unsigned char)c] & JSCAN_C_NUM;
 }
 
 /* One-pass readers for the common forms of trace numbers: a plain integer
