@@ -60,6 +60,34 @@ int jscan_long_string(struct jscan *j)
 	return jscan_error(j, j->p, "string longer than %u bytes", LIM_STRING_BYTES);
 }
 
+int jscan_string_slow(struct jscan *j, struct jstr *out)
+{
+	const char *start = j->p + 1, *p = start, *end = j->end;
+	bool escaped = false;
+	for (;;) {
+		p = jscan_find_quote_or_bs(j->simd, p, end);
+		if (p >= end)
+			goto more;
+		if (*p == '"')
+			break;
+		escaped = true; /* a NUL: decode it; a backslash: skip the escaped byte */
+		p += *p ? 2 : 1;
+		if (p > end)
+			goto more;
+	}
+	if ((size_t)(p - start) > LIM_STRING_BYTES)
+		return jscan_long_string(j);
+	out->s = start;
+	out->len = (size_t)(p - start);
+	out->escaped = escaped;
+	j->p = p + 1;
+	return JS_OK;
+more:
+	if ((size_t)(end - start) > LIM_STRING_BYTES)
+		return jscan_long_string(j);
+	return JS_MORE;
+}
+
 int jscan_expect(struct jscan *j, char c)
 {
 	char what[32];

@@ -172,33 +172,35 @@ static inline const char *jscan_find_quote_or_bs(int level, const char *p, const
 	return jscan_quote_run(level, p, end);
 }
 
-/* Reads a string; j->p must be at the opening quote. */
+/* The general path of jscan_string: escapes, NULs, long strings, the
+ * window's end. */
+int jscan_string_slow(struct jscan *j, struct jstr *out);
+
+/* Reads a string; j->p must be at the opening quote. A plain string that
+ * ends within 16 bytes (most keys and names) is read by one probe. */
 static inline int jscan_string(struct jscan *j, struct jstr *out)
 {
-	const char *start = j->p + 1, *p = start, *end = j->end;
-	bool escaped = false;
-	for (;;) {
-		p = jscan_find_quote_or_bs(j->simd, p, end);
-		if (p >= end)
-			goto more;
-		if (*p == '"')
-			break;
-		escaped = true; /* a NUL: decode it; a backslash: skip the escaped byte */
-		p += *p ? 2 : 1;
-		if (p > end)
-			goto more;
+#if defined(__SSE2__)
+	const char *start = j->p + 1;
+	if (j->end - start >= 16) {
+		const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+			      nul = _mm_setzero_si128();
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)start);
+		unsigned m = (unsigned)_mm_movemask_epi8(
+		    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
+				 _mm_cmpeq_epi8(v, nul)));
+		unsigned first = m & -m; /* the first stop byte, if it is a quote */
+		if (first & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q))) {
+			size_t n = (size_t)__builtin_ctz(m);
+			out->s = start;
+			out->len = n;
+			out->escaped = false;
+			j->p = start + n + 1;
+			return JS_OK;
+		}
 	}
-	if ((size_t)(p - start) > LIM_STRING_BYTES)
-		return jscan_long_string(j);
-	out->s = start;
-	out->len = (size_t)(p - start);
-	out->escaped = escaped;
-	j->p = p + 1;
-	return JS_OK;
-more:
-	if ((size_t)(end - start) > LIM_STRING_BYTES)
-		return jscan_long_string(j);
-	return JS_MORE;
+#endif
+	return jscan_string_slow(j, out);
 }
 
 /* Reads a number token (also NaN/Infinity/-Infinity) as text. */
@@ -277,8 +279,10 @@ static inline bool jscan_is_numchar(char c)
  * (up to 18 digits), and microseconds with up to 3 decimals. They return
  * true when they consumed the number; false (j->p unchanged) sends the
  * caller to the general path (jscan_number + jnum_*), which handles every
- * other form and every error. */
-static inline bool jscan_fast_i64(struct jscan *j, int64_t *v)
+ * other form and every error. Away from the window's end they take the
+ * digits eight at a time (jscan_digits8); the _tail forms read the last
+ * bytes of a window one at a time and decide the same way. */
+static inline bool jscan_fast_i64_tail(struct jscan *j, int64_t *v)
 {
 	const char *p = j->p, *end = j->end;
 	bool neg = p < end && *p == '-';
@@ -311,7 +315,63 @@ static inline int64_t jscan_8digits(const char *p)
 	return (int64_t)v;
 }
 
-static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
+/* The run of up to eight ASCII digits at p (8 readable bytes): its length,
+ * and its value in *val. Bytes are compared with '0'..'9' all at once; the
+ * digits are moved to the top of the word (zeros before them) and combined
+ * as in jscan_8digits. A carry out of a non-digit byte can only disturb the
+ * bytes after it, which do not count. */
+static inline int jscan_digits8(const char *p, uint64_t *val)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	v ^= 0x3030303030303030ull; /* digits -> 0..9, nothing else below 16 */
+	uint64_t bad = (v | (v + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
+	int n = bad ? __builtin_ctzll(bad) >> 3 : 8;
+	*val = 0;
+	if (!n)
+		return 0;
+	v <<= 8 * (8 - n);
+	v = (v * 10) + (v >> 8);
+	*val = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+		(((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+	       32;
+	return n;
+}
+
+static const uint64_t jscan_pow10[9] = {1,	10,	 100,	   1000,     10000,
+					100000, 1000000, 10000000, 100000000};
+
+static inline bool jscan_fast_i64(struct jscan *j, int64_t *v)
+{
+	const char *p = j->p, *end = j->end;
+	bool neg = p < end && *p == '-';
+	p += neg;
+	if (end - p < 24)
+		return jscan_fast_i64_tail(j, v);
+	uint64_t x, y;
+	int n = jscan_digits8(p, &x);
+	if (!n)
+		return false;
+	p += n;
+	if (n == 8) { /* up to 18 digits, as the tail form */
+		n = jscan_digits8(p, &y);
+		x = x * jscan_pow10[n] + y;
+		p += n;
+		if (n == 8) {
+			if ((n = jscan_digits8(p, &y)) > 2)
+				return false;
+			x = x * jscan_pow10[n] + y;
+			p += n;
+		}
+	}
+	if (jscan_is_numchar(*p))
+		return false;
+	*v = neg ? -(int64_t)x : (int64_t)x;
+	j->p = p;
+	return true;
+}
+
+static inline bool jscan_fast_us_tail(struct jscan *j, int64_t *ns)
 {
 	const char *p = j->p, *end = j->end;
 	bool neg = p < end && *p == '-';
@@ -343,6 +403,39 @@ static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
 	for (; frac < 3; frac++)
 		x *= 10;
 	*ns = neg ? -(int64_t)x : (int64_t)x;
+	j->p = p;
+	return true;
+}
+
+static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
+{
+	const char *p = j->p, *end = j->end;
+	bool neg = p < end && *p == '-';
+	p += neg;
+	if (end - p < 25)
+		return jscan_fast_us_tail(j, ns);
+	uint64_t x, y;
+	int n = jscan_digits8(p, &x);
+	if (!n)
+		return false;
+	p += n;
+	if (n == 8) { /* up to 15 integer digits, as the tail form */
+		if ((n = jscan_digits8(p, &y)) == 8)
+			return false;
+		x = x * jscan_pow10[n] + y;
+		p += n;
+	}
+	int frac = 0;
+	if (*p == '.') {
+		frac = jscan_digits8(p + 1, &y);
+		if (!frac || frac > 3)
+			return false;
+		x = x * jscan_pow10[frac] + y;
+		p += 1 + frac;
+	}
+	if (jscan_is_numchar(*p))
+		return false;
+	*ns = (neg ? -(int64_t)x : (int64_t)x) * (int64_t)jscan_pow10[3 - frac];
 	j->p = p;
 	return true;
 }

@@ -191,3 +191,62 @@ void test_json_skip_fast(struct t *t)
 	CHECK_INT(t, bad, 0);
 	CHECK(t, fast_ok > 50);
 }
+
+/* The eight-at-a-time number readers decide as the byte-at-a-time tail
+ * forms do, and give the general conversions' values. */
+void test_json_fast_numbers_wide(struct t *t)
+{
+	static const char after[] = {',', '}', ']', ' ', 'e', 'E', '.', '+', '-', ':', 'x'};
+	uint64_t seed = 3;
+	unsigned bad = 0, accepted = 0;
+	for (int round = 0; round < 20000; round++) {
+		char b[48];
+		size_t n = 0;
+		if (rnd(&seed) % 4 == 0)
+			b[n++] = '-';
+		unsigned id = rnd(&seed) % 21; /* 0..20 integer digits */
+		for (unsigned i = 0; i < id; i++)
+			b[n++] = (char)('0' +
+					(i == 0 && id > 1 && rnd(&seed) % 2 ? 9 : rnd(&seed) % 10));
+		if (rnd(&seed) % 2) {
+			b[n++] = '.';
+			unsigned fd = rnd(&seed) % 6;
+			for (unsigned i = 0; i < fd; i++)
+				b[n++] = (char)('0' + rnd(&seed) % 10);
+		}
+		size_t len = n;
+		b[n++] = after[rnd(&seed) % sizeof after];
+		memset(b + n, ' ', sizeof b - n); /* a long window: the wide readers */
+		for (int us = 0; us < 2; us++) {
+			int64_t wide = 0, tail = 0;
+			struct jscan jw = {.p = b, .end = b + sizeof b, .base = b};
+			struct jscan jt = {.p = b, .end = b + sizeof b, .base = b};
+			bool w = us ? jscan_fast_us(&jw, &wide) : jscan_fast_i64(&jw, &wide);
+			bool tl =
+			    us ? jscan_fast_us_tail(&jt, &tail) : jscan_fast_i64_tail(&jt, &tail);
+			bad += w != tl || jw.p != jt.p || (w && wide != tail);
+			if (w) {
+				int64_t want = 0;
+				int rc =
+				    us ? jnum_us_to_ns(b, len, &want) : jnum_i64(b, len, &want);
+				bad += rc != 0 || want != wide || jw.p != b + len;
+				accepted++;
+			} else {
+				bad += jw.p != b;
+			}
+		}
+	}
+	CHECK_INT(t, bad, 0);
+	CHECK(t, accepted > 5000);
+	int64_t v = 0;
+	const char *ts = "1700000595660.555, \"cat\": \"cpu_op\", \"name\": \"x\"";
+	struct jscan j = {.p = ts, .end = ts + strlen(ts), .base = ts};
+	CHECK(t, jscan_fast_us(&j, &v));
+	CHECK_INT(t, v, 1700000595660555LL);
+	CHECK_INT(t, j.p - ts, 17);
+	const char *addr = "139887751491072, \"Device Id\": 0, \"Device Type\": 1";
+	j = (struct jscan){.p = addr, .end = addr + strlen(addr), .base = addr};
+	CHECK(t, jscan_fast_i64(&j, &v));
+	CHECK_INT(t, v, 139887751491072LL);
+	CHECK_INT(t, j.p - addr, 15);
+}
