@@ -239,9 +239,15 @@ static inline int jscan_next(struct jscan *j, char close, bool *closed)
 	const char *p = j->p;
 	if (p + 2 < j->end) {
 		if (*p == ',') {
-			/* ",x" or ", x" where x starts a member: the usual case */
+			/* ",x" or ", x" where x starts a member: the usual case;
+			 * ",\n    x" in pretty-printed files */
 			const char *q = p + 1 + (p[1] == ' ');
-			if (!jscan_is_ws(*q) && *q != close && *q != ',') {
+			if (jscan_is_ws(*q)) {
+				q = jscan_ws_run(j->simd, q, j->end);
+				if (q >= j->end)
+					return jscan_next_slow(j, close, closed);
+			}
+			if (*q != close && *q != ',') {
 				j->p = q;
 				*closed = false;
 				return JS_OK;

@@ -141,6 +141,23 @@ static bool ws_sse2(const char **pp, const char *end)
 	return false;
 }
 
+/* One step of ws_sse2: true with *pp at the first non-whitespace byte of
+ * the next 16, else *pp after them (or unchanged when fewer remain). */
+static inline bool ws_sse2_probe(const char **pp, const char *end)
+{
+	const char *p = *pp;
+	if (end - p < 16)
+		return false;
+	const __m128i sp = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
+		      tab = _mm_set1_epi8('\t');
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i w = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+				 _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
+	unsigned m = (unsigned)_mm_movemask_epi8(w) ^ 0xFFFFu;
+	*pp = m ? p + __builtin_ctz(m) : p + 16;
+	return m != 0;
+}
+
 static bool quote_sse2(const char **pp, const char *end)
 {
 	const char *p = *pp;
@@ -162,6 +179,12 @@ static bool quote_sse2(const char **pp, const char *end)
 
 const char *jscan_ws_run(int level, const char *p, const char *end)
 {
+#if defined(__SSE2__)
+	/* Indentation is mostly shorter than 16 bytes: one probe, before the
+	 * wider kernels are chosen. */
+	if (level != JSCAN_SCALAR && ws_sse2_probe(&p, end))
+		return p;
+#endif
 	if (level == JSCAN_AUTO)
 		level = jscan_simd_best();
 #if JSCAN_X86
