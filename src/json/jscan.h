@@ -152,20 +152,29 @@ int jscan_expect(struct jscan *j, char c);
 /* The error for a string over LIM_STRING_BYTES. */
 int jscan_long_string(struct jscan *j);
 
+#if defined(__SSE2__)
+/* Bit i set when byte i of v is '"', '\\' or NUL; *quotes: the '"' bits. */
+static inline unsigned jscan_stops16(__m128i v, unsigned *quotes)
+{
+	__m128i q = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+	*quotes = (unsigned)_mm_movemask_epi8(q);
+	return (unsigned)_mm_movemask_epi8(
+	    _mm_or_si128(_mm_or_si128(q, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+			 _mm_cmpeq_epi8(v, _mm_setzero_si128())));
+}
+#endif
+
 /* The first '"', '\\' or NUL byte in [p, end), or end: the first 16 bytes
  * inline (most keys and names are shorter), the rest by jscan_quote_run. */
 static inline const char *jscan_find_quote_or_bs(int level, const char *p, const char *end)
 {
 #if defined(__SSE2__)
 	if (end - p >= 16) {
-		const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
-			      nul = _mm_setzero_si128();
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		int m = _mm_movemask_epi8(
-		    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
-				 _mm_cmpeq_epi8(v, nul)));
+		unsigned quotes;
+		unsigned m =
+		    jscan_stops16(_mm_loadu_si128((const __m128i *)(const void *)p), &quotes);
 		if (m)
-			return p + __builtin_ctz((unsigned)m);
+			return p + __builtin_ctz(m);
 		p += 16;
 	}
 #endif
@@ -183,14 +192,10 @@ static inline int jscan_string(struct jscan *j, struct jstr *out)
 #if defined(__SSE2__)
 	const char *start = j->p + 1;
 	if (j->end - start >= 16) {
-		const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
-			      nul = _mm_setzero_si128();
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)start);
-		unsigned m = (unsigned)_mm_movemask_epi8(
-		    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
-				 _mm_cmpeq_epi8(v, nul)));
-		unsigned first = m & -m; /* the first stop byte, if it is a quote */
-		if (first & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q))) {
+		unsigned quotes;
+		unsigned m =
+		    jscan_stops16(_mm_loadu_si128((const __m128i *)(const void *)start), &quotes);
+		if ((m & -m) & quotes) { /* the first stop byte is a quote */
 			size_t n = (size_t)__builtin_ctz(m);
 			out->s = start;
 			out->len = n;

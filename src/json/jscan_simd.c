@@ -121,17 +121,22 @@ __attribute__((target("avx2"))) static bool quote_avx2(const char **pp, const ch
 #endif
 
 #if defined(__SSE2__)
+/* Bit i set when byte i of p is not whitespace. */
+static inline unsigned ws_stops16(const char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i w = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+					      _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+				 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
+					      _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
+	return (unsigned)_mm_movemask_epi8(w) ^ 0xFFFFu;
+}
+
 static bool ws_sse2(const char **pp, const char *end)
 {
 	const char *p = *pp;
-	const __m128i sp = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
-		      tab = _mm_set1_epi8('\t');
 	for (; end - p >= 16; p += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		__m128i w =
-		    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
-				 _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
-		unsigned m = (unsigned)_mm_movemask_epi8(w) ^ 0xFFFFu;
+		unsigned m = ws_stops16(p);
 		if (m) {
 			*pp = p + __builtin_ctz(m);
 			return true;
@@ -148,12 +153,7 @@ static inline bool ws_sse2_probe(const char **pp, const char *end)
 	const char *p = *pp;
 	if (end - p < 16)
 		return false;
-	const __m128i sp = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
-		      tab = _mm_set1_epi8('\t');
-	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i w = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
-				 _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
-	unsigned m = (unsigned)_mm_movemask_epi8(w) ^ 0xFFFFu;
+	unsigned m = ws_stops16(p);
 	*pp = m ? p + __builtin_ctz(m) : p + 16;
 	return m != 0;
 }
@@ -161,12 +161,10 @@ static inline bool ws_sse2_probe(const char **pp, const char *end)
 static bool quote_sse2(const char **pp, const char *end)
 {
 	const char *p = *pp;
-	const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), nul = _mm_setzero_si128();
 	for (; end - p >= 16; p += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		unsigned m = (unsigned)_mm_movemask_epi8(
-		    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
-				 _mm_cmpeq_epi8(v, nul)));
+		unsigned quotes;
+		unsigned m =
+		    jscan_stops16(_mm_loadu_si128((const __m128i *)(const void *)p), &quotes);
 		if (m) {
 			*pp = p + __builtin_ctz(m);
 			return true;
