@@ -14,31 +14,6 @@
 
 #include "core/limits.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-const char *jscan_ws_run(const char *p, const char *end)
-{
-#if defined(__SSE2__)
-	const __m128i sp = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
-		      tab = _mm_set1_epi8('\t');
-	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		__m128i w =
-		    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
-				 _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
-		unsigned m = (unsigned)_mm_movemask_epi8(w) ^ 0xFFFFu;
-		if (m)
-			return p + __builtin_ctz(m);
-		p += 16;
-	}
-#endif
-	while (p < end && jscan_is_ws(*p))
-		p++;
-	return p;
-}
-
 int jscan_error(struct jscan *j, const char *at, const char *fmt, ...)
 {
 	char msg[400];
@@ -83,6 +58,34 @@ static const char *describe(const struct jscan *j, const char *at, char *buf, si
 int jscan_long_string(struct jscan *j)
 {
 	return jscan_error(j, j->p, "string longer than %u bytes", LIM_STRING_BYTES);
+}
+
+int jscan_string_slow(struct jscan *j, struct jstr *out)
+{
+	const char *start = j->p + 1, *p = start, *end = j->end;
+	bool escaped = false;
+	for (;;) {
+		p = jscan_find_quote_or_bs(j->simd, p, end);
+		if (p >= end)
+			goto more;
+		if (*p == '"')
+			break;
+		escaped = true; /* a NUL: decode it; a backslash: skip the escaped byte */
+		p += *p ? 2 : 1;
+		if (p > end)
+			goto more;
+	}
+	if ((size_t)(p - start) > LIM_STRING_BYTES)
+		return jscan_long_string(j);
+	out->s = start;
+	out->len = (size_t)(p - start);
+	out->escaped = escaped;
+	j->p = p + 1;
+	return JS_OK;
+more:
+	if ((size_t)(end - start) > LIM_STRING_BYTES)
+		return jscan_long_string(j);
+	return JS_MORE;
 }
 
 int jscan_expect(struct jscan *j, char c)
@@ -193,6 +196,113 @@ static int skip_scalar(struct jscan *j)
 	}
 }
 
+/* Whitespace at p, usually none or one byte, else a run. */
+static inline const char *fast_ws(int level, const char *p, const char *end)
+{
+	if (p < end && jscan_is_ws(*p))
+		p = p + 1 < end && !jscan_is_ws(p[1]) ? p + 1 : jscan_ws_run(level, p, end);
+	return p;
+}
+
+/* The end of the string whose opening quote is at p, as jscan_string reads
+ * it, or NULL when the window ends first or it is over the limit. */
+static inline const char *fast_string(int level, const char *p, const char *end)
+{
+	const char *s = p + 1, *q = s;
+	for (;;) {
+		q = jscan_find_quote_or_bs(level, q, end);
+		if (q >= end)
+			return NULL;
+		if (*q == '"')
+			break;
+		q += *q ? 2 : 1;
+		if (q > end)
+			return NULL;
+	}
+	return (size_t)(q - s) > LIM_STRING_BYTES ? NULL : q + 1;
+}
+
+/* The usual forms of a skipped container (arguments: shapes, strides,
+ * concrete inputs) read by one tight loop over a local pointer: numbers,
+ * strings, true/false/null, nested arrays and objects. It returns the end
+ * of the value, or NULL for anything else (a syntax error, a tolerated
+ * form, the window's end, a limit): jscan_skip then reads the value again
+ * by the general loop, which decides and counts. Everything accepted here
+ * the general loop accepts the same way, ending at the same byte. */
+static const char *skip_fast(int level, const char *p, const char *end)
+{
+	char stack[LIM_JSON_DEPTH];
+	int depth = 0;
+	for (;;) {
+		/* expecting a value (whitespace before it skipped below) */
+		p = fast_ws(level, p, end);
+		if (p >= end)
+			return NULL;
+		char c = *p;
+		if (c == '[' || c == '{') {
+			if (depth == LIM_JSON_DEPTH)
+				return NULL;
+			stack[depth++] = (char)(c + 2); /* ']' and '}' follow '[' and '{' by 2 */
+			p = fast_ws(level, p + 1, end);
+			if (p >= end)
+				return NULL;
+			if (*p == stack[depth - 1]) {
+				p++;
+				depth--;
+			} else if (c == '[') {
+				continue;
+			} else {
+				goto key;
+			}
+		} else if (c == '"') {
+			if (!(p = fast_string(level, p, end)))
+				return NULL;
+		} else if ((unsigned)(c - '0') < 10 ||
+			   (c == '-' && p + 1 < end && (unsigned)(p[1] - '0') < 10)) {
+			const char *s = p++;
+			while (p < end && jscan_is_numchar(*p))
+				p++;
+			if (p >= end || p - s > LIM_NUMBER_CHARS)
+				return NULL;
+		} else if (end - p >= 5 && (!memcmp(p, "true", 4) || !memcmp(p, "null", 4))) {
+			p += 4;
+		} else if (end - p >= 6 && !memcmp(p, "false", 5)) {
+			p += 5;
+		} else {
+			return NULL;
+		}
+		/* after a value: ',' or closes */
+		for (;;) {
+			if (!depth)
+				return p;
+			p = fast_ws(level, p, end);
+			if (p >= end)
+				return NULL;
+			if (*p == stack[depth - 1]) {
+				p++;
+				depth--;
+				continue;
+			}
+			if (*p != ',')
+				return NULL;
+			p = fast_ws(level, p + 1, end);
+			if (p >= end ||
+			    *p == stack[depth - 1]) /* a trailing comma: counted there */
+				return NULL;
+			break;
+		}
+		if (stack[depth - 1] == ']')
+			continue;
+	key:
+		if (*p != '"' || !(p = fast_string(level, p, end)))
+			return NULL;
+		p = fast_ws(level, p, end);
+		if (p >= end || *p != ':')
+			return NULL;
+		p++;
+	}
+}
+
 /* Iterative skip: a stack of closers, so nesting costs no C stack. One
  * loop reads every token, numbers inline, so skipping the arguments a
  * reader does not need (shapes, strides, concrete inputs) stays cheap. The
@@ -204,6 +314,13 @@ int jscan_skip(struct jscan *j)
 	char stack[LIM_JSON_DEPTH];
 	int depth = 0;
 	const char *end = j->end;
+	if (j->p < end && (*j->p == '[' || *j->p == '{')) {
+		const char *q = skip_fast(j->simd, j->p, end);
+		if (q) {
+			j->p = q;
+			return JS_OK;
+		}
+	}
 	for (;;) {
 		/* expecting a value */
 		if (jscan_ws(j))

@@ -49,7 +49,21 @@ struct jscan {
 	unsigned nul_strings; /* strings holding a NUL byte (raw or \u0000) */
 	int64_t nul_off;
 	struct err *e;
+	uint8_t simd; /* 0: the widest vector code the CPU runs; else at most
+		       * this enum jscan_simd level (tests compare the levels) */
 };
+
+/* The scanning kernels, narrowest first. Every level gives the same
+ * answers; wider ones read 16, 32 or 64 bytes at once, never past the
+ * window's end (the last bytes of a window go by narrower steps). */
+enum jscan_simd { JSCAN_AUTO = 0, JSCAN_SCALAR, JSCAN_SSE2, JSCAN_AVX2, JSCAN_AVX512 };
+
+/* The widest level this CPU runs (AVX-512BW, AVX2, SSE2, scalar). */
+int jscan_simd_best(void);
+
+/* Byte classes: one table load instead of a chain of compares. */
+enum { JSCAN_C_WS = 1, JSCAN_C_NUM = 2 };
+extern const uint8_t jscan_class[256];
 
 /* The counts of a jscan at the start of a record, to take back what a
  * record counted when it is re-read after a refill. */
@@ -105,7 +119,11 @@ static inline void jscan_tolerate(struct jscan *j, const char *at)
 	jscan_count(&j->tolerated, &j->tolerated_off, 1, jscan_off(j, at));
 }
 
-const char *jscan_ws_run(const char *p, const char *end);
+/* The first byte of [p, end) that is not whitespace, or end; level as in
+ * struct jscan. */
+const char *jscan_ws_run(int level, const char *p, const char *end);
+/* The first '"', '\\' or NUL byte in [p, end), or end. */
+const char *jscan_quote_run(int level, const char *p, const char *end);
 
 static inline bool jscan_is_ws(char c)
 {
@@ -113,7 +131,8 @@ static inline bool jscan_is_ws(char c)
 }
 
 /* Skips whitespace; JS_MORE when the window ends. Pretty-printed traces
- * have long indentation runs, which jscan_ws_run skips 16 bytes at a time. */
+ * have long indentation runs, which jscan_ws_run skips 16 to 64 bytes at a
+ * time. */
 static inline int jscan_ws(struct jscan *j)
 {
 	const char *p = j->p;
@@ -123,7 +142,7 @@ static inline int jscan_ws(struct jscan *j)
 		j->p = p + 1;
 		return JS_OK;
 	}
-	p = jscan_ws_run(p, j->end);
+	p = jscan_ws_run(j->simd, p, j->end);
 	j->p = p;
 	return p < j->end ? JS_OK : JS_MORE;
 }
@@ -133,53 +152,60 @@ int jscan_expect(struct jscan *j, char c);
 /* The error for a string over LIM_STRING_BYTES. */
 int jscan_long_string(struct jscan *j);
 
-/* The first '"', '\\' or NUL byte in [p, end), or end. */
-static inline const char *jscan_find_quote_or_bs(const char *p, const char *end)
+#if defined(__SSE2__)
+/* Bit i set when byte i of v is '"', '\\' or NUL; *quotes: the '"' bits. */
+static inline unsigned jscan_stops16(__m128i v, unsigned *quotes)
+{
+	__m128i q = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+	*quotes = (unsigned)_mm_movemask_epi8(q);
+	return (unsigned)_mm_movemask_epi8(
+	    _mm_or_si128(_mm_or_si128(q, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+			 _mm_cmpeq_epi8(v, _mm_setzero_si128())));
+}
+#endif
+
+/* The first '"', '\\' or NUL byte in [p, end), or end: the first 16 bytes
+ * inline (most keys and names are shorter), the rest by jscan_quote_run. */
+static inline const char *jscan_find_quote_or_bs(int level, const char *p, const char *end)
 {
 #if defined(__SSE2__)
-	const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), nul = _mm_setzero_si128();
-	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		int m = _mm_movemask_epi8(
-		    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
-				 _mm_cmpeq_epi8(v, nul)));
+	if (end - p >= 16) {
+		unsigned quotes;
+		unsigned m =
+		    jscan_stops16(_mm_loadu_si128((const __m128i *)(const void *)p), &quotes);
 		if (m)
-			return p + __builtin_ctz((unsigned)m);
+			return p + __builtin_ctz(m);
 		p += 16;
 	}
 #endif
-	while (p < end && *p != '"' && *p != '\\' && *p)
-		p++;
-	return p;
+	return jscan_quote_run(level, p, end);
 }
 
-/* Reads a string; j->p must be at the opening quote. */
+/* The general path of jscan_string: escapes, NULs, long strings, the
+ * window's end. */
+int jscan_string_slow(struct jscan *j, struct jstr *out);
+
+/* Reads a string; j->p must be at the opening quote. A plain string that
+ * ends within 16 bytes (most keys and names) is read by one probe. */
 static inline int jscan_string(struct jscan *j, struct jstr *out)
 {
-	const char *start = j->p + 1, *p = start, *end = j->end;
-	bool escaped = false;
-	for (;;) {
-		p = jscan_find_quote_or_bs(p, end);
-		if (p >= end)
-			goto more;
-		if (*p == '"')
-			break;
-		escaped = true; /* a NUL: decode it; a backslash: skip the escaped byte */
-		p += *p ? 2 : 1;
-		if (p > end)
-			goto more;
+#if defined(__SSE2__)
+	const char *start = j->p + 1;
+	if (j->end - start >= 16) {
+		unsigned quotes;
+		unsigned m =
+		    jscan_stops16(_mm_loadu_si128((const __m128i *)(const void *)start), &quotes);
+		if ((m & -m) & quotes) { /* the first stop byte is a quote */
+			size_t n = (size_t)__builtin_ctz(m);
+			out->s = start;
+			out->len = n;
+			out->escaped = false;
+			j->p = start + n + 1;
+			return JS_OK;
+		}
 	}
-	if ((size_t)(p - start) > LIM_STRING_BYTES)
-		return jscan_long_string(j);
-	out->s = start;
-	out->len = (size_t)(p - start);
-	out->escaped = escaped;
-	j->p = p + 1;
-	return JS_OK;
-more:
-	if ((size_t)(end - start) > LIM_STRING_BYTES)
-		return jscan_long_string(j);
-	return JS_MORE;
+#endif
+	return jscan_string_slow(j, out);
 }
 
 /* Reads a number token (also NaN/Infinity/-Infinity) as text. */
@@ -216,12 +242,24 @@ int jscan_next_slow(struct jscan *j, char close, bool *closed);
 static inline int jscan_next(struct jscan *j, char close, bool *closed)
 {
 	const char *p = j->p;
-	if (p + 2 < j->end && *p == ',') {
-		/* ",x" or ", x" where x starts a member: the usual case */
-		const char *q = p + 1 + (p[1] == ' ');
-		if (!jscan_is_ws(*q) && *q != close && *q != ',') {
-			j->p = q;
-			*closed = false;
+	if (p + 2 < j->end) {
+		if (*p == ',') {
+			/* ",x" or ", x" where x starts a member: the usual case;
+			 * ",\n    x" in pretty-printed files */
+			const char *q = p + 1 + (p[1] == ' ');
+			if (jscan_is_ws(*q)) {
+				q = jscan_ws_run(j->simd, q, j->end);
+				if (q >= j->end)
+					return jscan_next_slow(j, close, closed);
+			}
+			if (*q != close && *q != ',') {
+				j->p = q;
+				*closed = false;
+				return JS_OK;
+			}
+		} else if (*p == close) { /* the close right after the last member */
+			j->p = p + 1;
+			*closed = true;
 			return JS_OK;
 		}
 	}
@@ -245,15 +283,17 @@ static inline int jscan_colon(struct jscan *j)
 
 static inline bool jscan_is_numchar(char c)
 {
-	return (unsigned)(c - '0') < 10 || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+	return jscan_class[(unsigned char)c] & JSCAN_C_NUM;
 }
 
 /* One-pass readers for the common forms of trace numbers: a plain integer
  * (up to 18 digits), and microseconds with up to 3 decimals. They return
  * true when they consumed the number; false (j->p unchanged) sends the
  * caller to the general path (jscan_number + jnum_*), which handles every
- * other form and every error. */
-static inline bool jscan_fast_i64(struct jscan *j, int64_t *v)
+ * other form and every error. Away from the window's end they take the
+ * digits eight at a time (jscan_digits8); the _tail forms read the last
+ * bytes of a window one at a time and decide the same way. */
+static inline bool jscan_fast_i64_tail(struct jscan *j, int64_t *v)
 {
 	const char *p = j->p, *end = j->end;
 	bool neg = p < end && *p == '-';
@@ -286,7 +326,63 @@ static inline int64_t jscan_8digits(const char *p)
 	return (int64_t)v;
 }
 
-static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
+/* The run of up to eight ASCII digits at p (8 readable bytes): its length,
+ * and its value in *val. Bytes are compared with '0'..'9' all at once; the
+ * digits are moved to the top of the word (zeros before them) and combined
+ * as in jscan_8digits. A carry out of a non-digit byte can only disturb the
+ * bytes after it, which do not count. */
+static inline int jscan_digits8(const char *p, uint64_t *val)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	v ^= 0x3030303030303030ull; /* digits -> 0..9, nothing else below 16 */
+	uint64_t bad = (v | (v + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
+	int n = bad ? __builtin_ctzll(bad) >> 3 : 8;
+	*val = 0;
+	if (!n)
+		return 0;
+	v <<= 8 * (8 - n);
+	v = (v * 10) + (v >> 8);
+	*val = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+		(((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+	       32;
+	return n;
+}
+
+static const uint64_t jscan_pow10[9] = {1,	10,	 100,	   1000,     10000,
+					100000, 1000000, 10000000, 100000000};
+
+static inline bool jscan_fast_i64(struct jscan *j, int64_t *v)
+{
+	const char *p = j->p, *end = j->end;
+	bool neg = p < end && *p == '-';
+	p += neg;
+	if (end - p < 24)
+		return jscan_fast_i64_tail(j, v);
+	uint64_t x, y;
+	int n = jscan_digits8(p, &x);
+	if (!n)
+		return false;
+	p += n;
+	if (n == 8) { /* up to 18 digits, as the tail form */
+		n = jscan_digits8(p, &y);
+		x = x * jscan_pow10[n] + y;
+		p += n;
+		if (n == 8) {
+			if ((n = jscan_digits8(p, &y)) > 2)
+				return false;
+			x = x * jscan_pow10[n] + y;
+			p += n;
+		}
+	}
+	if (jscan_is_numchar(*p))
+		return false;
+	*v = neg ? -(int64_t)x : (int64_t)x;
+	j->p = p;
+	return true;
+}
+
+static inline bool jscan_fast_us_tail(struct jscan *j, int64_t *ns)
 {
 	const char *p = j->p, *end = j->end;
 	bool neg = p < end && *p == '-';
@@ -318,6 +414,39 @@ static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
 	for (; frac < 3; frac++)
 		x *= 10;
 	*ns = neg ? -(int64_t)x : (int64_t)x;
+	j->p = p;
+	return true;
+}
+
+static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
+{
+	const char *p = j->p, *end = j->end;
+	bool neg = p < end && *p == '-';
+	p += neg;
+	if (end - p < 25)
+		return jscan_fast_us_tail(j, ns);
+	uint64_t x, y;
+	int n = jscan_digits8(p, &x);
+	if (!n)
+		return false;
+	p += n;
+	if (n == 8) { /* up to 15 integer digits, as the tail form */
+		if ((n = jscan_digits8(p, &y)) == 8)
+			return false;
+		x = x * jscan_pow10[n] + y;
+		p += n;
+	}
+	int frac = 0;
+	if (*p == '.') {
+		frac = jscan_digits8(p + 1, &y);
+		if (!frac || frac > 3)
+			return false;
+		x = x * jscan_pow10[frac] + y;
+		p += 1 + frac;
+	}
+	if (jscan_is_numchar(*p))
+		return false;
+	*ns = (neg ? -(int64_t)x : (int64_t)x) * (int64_t)jscan_pow10[3 - frac];
 	j->p = p;
 	return true;
 }
