@@ -3,6 +3,7 @@
  * trace. */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/args.h"
@@ -13,6 +14,7 @@
 
 const char cmd_rank_summary_help[] =
     "Usage: gpuprof rank-summary [options] TRACE -o RANK.json[.gz]\n"
+    "       gpuprof rank-summary --merge [options] SUMMARY... -o MERGED.json[.gz]\n"
     "\n"
     "The rank summary of one worker's trace: what `gpuprof dist` needs of that\n"
     "worker (its collective calls with their CPU ranges, NCCL kernel ranges,\n"
@@ -29,16 +31,25 @@ const char cmd_rank_summary_help[] =
     "--range cut the trace before it is summarised, as they do for `gpuprof\n"
     "dist`; `gpuprof dist` over summaries takes neither.\n"
     "\n"
+    "--merge writes the summaries of several workers (each SUMMARY itself of one\n"
+    "worker or merged) as one: every worker's object as its input holds it,\n"
+    "ordered by rank (unknown ranks last), then name, so that merging in any\n"
+    "grouping and order gives the same bytes, and `gpuprof dist` over the merge\n"
+    "prints what it prints over the parts given in that order. A worker name or\n"
+    "rank that appears twice is refused. Summaries made with --tb-compat merge\n"
+    "with --tb-compat.\n"
+    "\n"
     "Options:\n";
 
 const char cmd_rank_summary_help_tail[] =
     "\n"
     "Examples:\n"
     "  gpuprof rank-summary run/node0_0.pt.trace.json.gz -o s/node0_0.json.gz\n"
+    "  gpuprof rank-summary --merge s/node0_*.json.gz -o node0.json.gz\n"
     "  gpuprof dist s/*.json.gz\n";
 
 struct rank_summary_args {
-	bool tb_compat;
+	bool tb_compat, merge;
 	const char *name;
 };
 
@@ -53,6 +64,11 @@ const struct vo cmd_rank_summary_opts[] = {
      .off = offsetof(struct rank_summary_args, name),
      .metavar = "NAME",
      .help = "the worker's name (default: from TRACE's file name)"},
+    {.lname = "merge",
+     .type = VO_FLAG,
+     .off = offsetof(struct rank_summary_args, merge),
+     .help = "merge the summaries given into one (of all their\n"
+	     "workers, ordered by rank, then name)"},
 };
 const size_t cmd_rank_summary_nopts =
     sizeof cmd_rank_summary_opts / sizeof cmd_rank_summary_opts[0];
@@ -63,9 +79,17 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= k && !strcmp(s + n - k, tail);
 }
 
-/* Writes worker 0 of d to the output (gzip when its name ends in .gz). */
-static int write_summary(struct app *app, const struct dist_result *d, const struct trace *t,
-			 struct err *e)
+/* What write_summary writes: worker 0 of d, or the merge of paths. */
+struct rs_job {
+	const struct dist_result *d;
+	const struct trace *t;
+	const char *const *paths;
+	size_t npaths;
+	bool compat;
+};
+
+/* Writes the job to the output (gzip when its name ends in .gz). */
+static int write_summary(struct app *app, const struct rs_job *j, struct err *e)
 {
 	int rc = app_out_open(app, e);
 	if (rc)
@@ -73,7 +97,12 @@ static int write_summary(struct app *app, const struct dist_result *d, const str
 	bool gz = app->output && ends_with(app->output, ".gz");
 	const char *out = app->output && strcmp(app->output, "-") ? app->output : "stdout";
 	FILE *f = gz ? gzout_open(app->out, e) : app->out;
-	rc = f ? fleet_summary_write(d, 0, t, f, out, e) : ERR_NOMEM;
+	if (!f)
+		rc = ERR_NOMEM;
+	else if (j->paths)
+		rc = fleet_summary_merge(j->paths, j->npaths, j->compat, f, out, e);
+	else
+		rc = fleet_summary_write(j->d, 0, j->t, f, out, e);
 	if (gz && f && fclose(f) && !rc)
 		rc = err_set(e, ERR_IO, out, -1, "write failed");
 	if (rc) {
@@ -83,21 +112,53 @@ static int write_summary(struct app *app, const struct dist_result *d, const str
 	return app_out_close(app, true, e);
 }
 
-int cmd_rank_summary(struct app *app, int argc, char **argv)
+/* Checks the options both forms share. */
+static int check_output(struct app *app)
 {
-	struct rank_summary_args a = {0};
-	const char *path = NULL;
-	int rc = app_args(app, "rank-summary", "TRACE", argc, argv, cmd_rank_summary_opts,
-			  cmd_rank_summary_nopts, &a, &path);
-	if (rc)
-		return rc;
 	if (!app->output)
 		return app_usage(app, "rank-summary", "-o FILE is required (-o - for stdout)");
 	if (app_tables_wanted(app))
 		return app_usage(app, "rank-summary",
 				 "writes one file: --table and -o DIR/ do not apply");
+	return 0;
+}
+
+/* --merge SUMMARY...: the global --step and --range were applied when
+ * the summaries were made. */
+static int merge(struct app *app, const struct rank_summary_args *a, const char *const *paths,
+		 int np)
+{
+	if (!np)
+		return app_usage(app, "rank-summary", "--merge: no SUMMARY given");
+	int rc = check_output(app);
+	if (rc)
+		return rc;
+	if (a->name)
+		return app_usage(app, "rank-summary",
+				 "--merge keeps each worker's name: --name does not apply");
+	if (app->step || app->range)
+		return app_usage(app, "rank-summary",
+				 "--merge: --step and --range apply when a summary is made");
 	struct err e = {0};
-	struct dist_opts o = {.tb_compat = a.tb_compat};
+	struct rs_job j = {.paths = paths, .npaths = (size_t)np, .compat = a->tb_compat};
+	rc = write_summary(app, &j, &e);
+	return rc ? app_fail(app, &e) : 0;
+}
+
+/* TRACE -o RANK.json: the summary of one trace. */
+static int summarise(struct app *app, const struct rank_summary_args *a, const char **ops, int np)
+{
+	if (np > 1)
+		return app_usage(app, "rank-summary", "one TRACE only (got '%s' and '%s')", ops[0],
+				 ops[1]);
+	if (!np)
+		return app_usage(app, "rank-summary", "no TRACE given");
+	int rc = check_output(app);
+	if (rc)
+		return rc;
+	const char *path = ops[0];
+	struct err e = {0};
+	struct dist_opts o = {.tb_compat = a->tb_compat};
 	struct dist_result d;
 	if (dist_init(&d, &o, &e))
 		return app_fail(app, &e);
@@ -105,17 +166,34 @@ int cmd_rank_summary(struct app *app, int argc, char **argv)
 	rc = app_load_trace(app, path, &t, NULL);
 	if (!rc) {
 		char name[256];
-		if (a.name)
-			snprintf(name, sizeof name, "%s", a.name);
+		if (a->name)
+			snprintf(name, sizeof name, "%s", a->name);
 		else
 			dist_worker_name(path, name, sizeof name);
 		rc = dist_add(&d, t, name, NULL, &e);
 		if (!rc)
-			rc = write_summary(app, &d, t, &e);
+			rc = write_summary(app, &(struct rs_job){.d = &d, .t = t}, &e);
 		tr_free(t);
 		if (rc)
 			rc = app_fail(app, &e);
 	}
 	dist_free(&d);
+	return rc;
+}
+
+int cmd_rank_summary(struct app *app, int argc, char **argv)
+{
+	struct rank_summary_args a = {0};
+	const char **ops = calloc((size_t)argc + 1, sizeof *ops);
+	int np = 0;
+	if (!ops)
+		return app_usage(app, "rank-summary", "out of memory");
+	int rc = app_parse(app, "rank-summary", cmd_rank_summary_opts, cmd_rank_summary_nopts, &a,
+			   argc, argv, ops, &np);
+	if (!rc && a.merge)
+		rc = merge(app, &a, ops, np);
+	else if (!rc)
+		rc = summarise(app, &a, ops, np);
+	free(ops);
 	return rc;
 }

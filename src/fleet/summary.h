@@ -15,10 +15,10 @@
  * very fields dist_add fills. A summary records the mode it was made in
  * (tb_compat); the reader refuses one of the other mode.
  *
- * Owns nothing between calls: the writer writes to the caller's stream,
- * the reader appends a worker to the caller's dist_result (which owns it,
- * even when the reader fails half way). Depends on tbprof/dist, json (the
- * reader's tokens), report (JSON strings), io (reading a file).
+ * Owns nothing between calls: the writer and the merge write to the
+ * caller's stream, the reader appends a worker to the caller's
+ * dist_result (which owns it, even when the reader fails half way). Depends on tbprof/dist, json
+ * (the reader's tokens), report (JSON strings), io (reading a file).
  */
 #ifndef GP_FLEET_SUMMARY_H
 #define GP_FLEET_SUMMARY_H
@@ -51,6 +51,28 @@ int fleet_summary_write(const struct dist_result *r, size_t k, const struct trac
  * the other mode), ERR_NOMEM. */
 int fleet_summary_add(struct dist_result *r, const char *text, size_t len, const char *path,
 		      const char *name, struct err *e);
+
+/* A merged summary (rank-summary --merge) is several worker objects one
+ * after another, each a summary as above, in the canonical order of
+ * fleet_summary_merge; fleet_summary_add reads them all (name then
+ * applies only to a text of one worker). fleet_summary_scan is
+ * fleet_summary_add that also gives, when spans is not NULL, each added
+ * worker's object as [start, end) of text (malloc'd, one per worker). */
+struct fleet_span {
+	size_t start, end;
+};
+int fleet_summary_scan(struct dist_result *r, const char *text, size_t len, const char *path,
+		       const char *name, struct fleet_span **spans, struct err *e);
+
+/* Merges the summaries paths[0..n) (each of one or several workers, all
+ * of mode compat) into one, written to f (`out` names it in errors): each
+ * worker's object exactly as its input holds it, ordered by rank (unknown
+ * last), then name, so that any grouping and order of merges gives the
+ * same bytes. A worker name or a rank that appears twice is refused
+ * (ERR_FORMAT naming both files), as is any input fleet_summary_add
+ * refuses. */
+int fleet_summary_merge(const char *const *paths, size_t n, bool compat, FILE *f, const char *out,
+			struct err *e);
 
 /* The whole (inflated) content of path, at most FLEET_SUMMARY_MAX bytes,
  * NUL-terminated, malloc'd into *out. */

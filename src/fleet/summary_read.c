@@ -576,8 +576,10 @@ static int complete(struct rd *d)
 	return 0;
 }
 
-int fleet_summary_add(struct dist_result *r, const char *text, size_t len, const char *path,
-		      const char *name, struct err *e)
+/* Reads the worker object at text + off into a new worker of r; *end:
+ * the offset just past its closing brace. */
+static int add_one(struct dist_result *r, const char *text, size_t len, size_t off,
+		   const char *path, const char *name, size_t *end, struct err *e)
 {
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 8;
@@ -591,7 +593,7 @@ int fleet_summary_add(struct dist_result *r, const char *text, size_t len, const
 	memset(w, 0, sizeof *w);
 	r->n++; /* owned by r from here on, even when half built */
 	struct rd rd = {.j = {.base = text,
-			      .p = text,
+			      .p = text + off,
 			      .end = text + len,
 			      .path = path,
 			      .tolerated_off = -1,
@@ -608,19 +610,57 @@ int fleet_summary_add(struct dist_result *r, const char *text, size_t len, const
 		rc = nomem(d);
 	if (!rc)
 		rc = rd_walk(d, true, "a rank summary", top_seen);
-	if (!rc && !jscan_ws(&d->j))
-		rc = bad(d, d->j.p, "more text after the summary's object");
 	if (!rc && d->j.tolerated)
 		rc = err_set(e, ERR_FORMAT, path, d->j.tolerated_off,
 			     "not valid JSON: NaN, Infinity or a trailing comma");
 	for (int k = 0; !rc && k < K_COUNT; k++)
 		if (!(d->seen & (1u << k)))
-			rc = err_set(e, ERR_FORMAT, path, -1, "a rank summary needs \"%s\"",
-				     top_keys[k]);
+			rc = err_set(e, ERR_FORMAT, path, off ? (int64_t)off : -1,
+				     "a rank summary needs \"%s\"", top_keys[k]);
 	if (!rc)
 		rc = complete(d);
+	*end = (size_t)(d->j.p - text);
 	free(d->names);
 	return rc;
+}
+
+int fleet_summary_scan(struct dist_result *r, const char *text, size_t len, const char *path,
+		       const char *name, struct fleet_span **spans, struct err *e)
+{
+	size_t off = 0, n0 = r->n, cap = 0;
+	struct fleet_span *v = NULL;
+	int rc = 0;
+	struct jscan j = {.base = text, .p = text, .end = text + len, .path = path, .e = e};
+	while (!rc) {
+		j.p = text + off;
+		if (jscan_ws(&j) && off)
+			break; /* the end: at least one worker read */
+		size_t start = (size_t)(j.p - text), end = start;
+		if (off && *j.p != '{')
+			rc = err_set(e, ERR_FORMAT, path, (int64_t)start,
+				     "more text after the summary's object");
+		else if (off && name)
+			rc = err_set(e, ERR_FORMAT, path, (int64_t)start,
+				     "holds the summaries of several workers: one name does not "
+				     "apply");
+		else if (!(rc = add_one(r, text, len, start, path, name, &end, e)) && spans &&
+			 grow((void **)&v, &cap, r->n - n0, sizeof *v))
+			rc = err_set(e, ERR_NOMEM, path, -1, "out of memory");
+		if (!rc && spans)
+			v[r->n - n0 - 1] = (struct fleet_span){start, end};
+		off = end;
+	}
+	if (rc || !spans)
+		free(v);
+	else
+		*spans = v;
+	return rc;
+}
+
+int fleet_summary_add(struct dist_result *r, const char *text, size_t len, const char *path,
+		      const char *name, struct err *e)
+{
+	return fleet_summary_scan(r, text, len, path, name, NULL, e);
 }
 
 int fleet_summary_read_file(const char *path, char **out, size_t *len, struct err *e)
