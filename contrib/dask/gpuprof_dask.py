@@ -24,6 +24,7 @@ error or when gpuprof refuses an input (its message is shown).
 Needs Debian's python3-distributed (hence /usr/bin/python3).
 """
 import argparse
+import importlib.util
 import logging
 import os
 import shutil
@@ -212,9 +213,7 @@ def start_client(a):
 
 def main(argv):
     a = parse_args(argv)
-    try:
-        import distributed  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("distributed") is None:
         return fail(2, "needs Dask distributed (Debian: apt-get install python3-distributed) "
                     "under %s" % sys.executable)
     gpuprof = find_gpuprof(a.gpuprof)
@@ -268,8 +267,9 @@ def main(argv):
             "reduce %.2f s (merges %.2f s), dist %.2f s, total %.2f s\n" %
             (PROG, n, t1 - t0, t2 - t1, sum(map_secs), t3 - t2, red_secs, t4 - t3, t4 - t0))
         if not a.scheduler:
-            sys.stderr.write("%s: (map + reduce) / (sum of the map tasks / %d workers) = "
-                             "%.2f\n" % (PROG, nw, (t3 - t1) / (sum(map_secs) / nw)))
+            per = sum(map_secs) / nw
+            sys.stderr.write("%s: over the sum of the map tasks / %d workers: map + reduce "
+                             "%.2f, total %.2f\n" % (PROG, nw, (t3 - t1) / per, (t4 - t0) / per))
     return 0
 
 

@@ -55,7 +55,7 @@ static const struct cmd commands[] = {
      .opts = cmd_rank_summary_opts,
      .nopts = &cmd_rank_summary_nopts,
      .man_pre = "",
-     .man_post = " \\fITRACE\\fP \\-o \\fIFILE\\fP"},
+     .man_post = " \\fITRACE\\fP\\fR|\\fP\\fISUMMARY\\fP... \\-o \\fIFILE\\fP"},
     VIEW_CMD("top", VIEW_TOP),
     VIEW_CMD("diff", VIEW_DIFF),
     {.name = "export",
