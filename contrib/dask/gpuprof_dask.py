@@ -220,9 +220,13 @@ def main(argv):
     if not gpuprof:
         return fail(2, "no gpuprof binary: give --gpuprof PATH or $GPUPROF")
     traces = [os.path.abspath(t) for t in a.traces]
+    seen = set()
     for t in traces:
         if not os.path.isfile(t):
             return fail(2, "%s: no such file" % t)
+        if t in seen:
+            return fail(2, "%s: given twice (each rank once)" % t)
+        seen.add(t)
     odir = os.path.abspath(a.output)
     sdir = os.path.join(odir, "summaries")
     tdir = os.path.join(odir, "reduce.tmp")

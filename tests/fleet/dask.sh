@@ -75,6 +75,9 @@ rc=$?
 "$py" "$drv" nothere.json -o out6 --gpuprof "$G" >log6 2>&1
 rc=$?
 [ $rc -eq 2 ] && grep -q 'nothere.json: no such file' log6 && ok || bad "a missing trace: exit $rc: $(cat log6)"
+"$py" "$drv" tr/rank00001.pt.trace.json.gz "$tmp/tr/rank00001.pt.trace.json.gz" -o out8 --gpuprof "$G" >log8 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q 'rank00001.pt.trace.json.gz: given twice' log8 && ok || bad "a trace given twice: exit $rc: $(cat log8)"
 "$py" "$drv" tr/rank00000.pt.trace.json.gz -o out7 --workers 2 --scheduler tcp://x:1 >log7 2>&1
 rc=$?
 [ $rc -eq 2 ] && grep -q 'not allowed with' log7 && ok || bad "--workers with --scheduler: exit $rc: $(cat log7)"

@@ -2,8 +2,10 @@
  * (fleet/summary_read.c). Any bytes are accepted or refused with an error
  * whose offset lies in the input, never a crash or a hang; an accepted
  * summary, added twice, goes through dist_finish, and written back it reads
- * again into the very same bytes (the writer and the reader agree). The
- * mode (tb_compat) is the summary's own when the text says true there. */
+ * again into the very same bytes (the writer and the reader agree). A text
+ * of several worker objects (a merge) gives each one's span: in order,
+ * within the input, from its '{' to its '}'. The mode (tb_compat) is the
+ * summary's own when the text says true there. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,14 +39,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct err e = {0};
 	if (dist_init(&r, &o, &e))
 		return 0;
-	int rc = fleet_summary_add(&r, text, size, "rank.json", NULL, &e);
+	struct fleet_span *sp = NULL;
+	int rc = fleet_summary_scan(&r, text, size, "rank.json", NULL, &sp, &e);
 	if (rc && (e.offset < -1 || e.offset > (int64_t)size))
 		__builtin_trap();
 	if (!rc) {
-		size_t n1 = 0, n2 = 0;
+		size_t nw = r.n, n1 = 0, n2 = 0;
+		for (size_t i = 0; i < nw; i++)
+			if (sp[i].end > size || sp[i].start >= sp[i].end ||
+			    (i && sp[i].start < sp[i - 1].end) || text[sp[i].start] != '{' ||
+			    text[sp[i].end - 1] != '}')
+				__builtin_trap();
 		char *a = written(&r, 0, &n1), *b = NULL;
-		if (a && !fleet_summary_add(&r, a, n1, "again.json", NULL, &e))
-			b = written(&r, 1, &n2);
+		if (a && !fleet_summary_add(&r, a, n1, "again.json", NULL, &e) && r.n == nw + 1)
+			b = written(&r, nw, &n2);
 		if (!a || !b || n1 != n2 || memcmp(a, b, n1))
 			__builtin_trap(); /* a summary that does not read back as written */
 		free(a);
@@ -52,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (dist_finish(&r, &e))
 			__builtin_trap();
 	}
+	free(sp);
 	dist_free(&r);
 	return 0;
 }
