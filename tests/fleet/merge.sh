@@ -14,7 +14,7 @@ ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL fleetmerge: $*"; fail=$((fail + 1)); }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuprof-merge.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-G=$GPUPROF
+case $GPUPROF in /*) G=$GPUPROF ;; *) G=$root/$GPUPROF ;; esac
 
 # 6 synthetic ranks: traces t<r>.pt.trace.json, summaries s<r>.json
 cd "$tmp" || exit 1
