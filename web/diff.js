@@ -1,9 +1,10 @@
 // diff: the Diff page, what changed from one loaded file (BASE) to another of
 // the same kind (NEW), from /api/diff (the JSON of `gpuprof diff --format
 // json BASE NEW`): two selectors (files of a kind without a diff view, and
-// for NEW files of another kind than BASE's, are disabled), the step-time
-// comparison (each side's per-step values, from /api/file/ID/steps, as a
-// strip plot with the server's median and mean marked), the summary line
+// for NEW files of another family than BASE's, are disabled). Two traces:
+// the step-time comparison (each side's per-step values, from
+// /api/file/ID/steps, as a strip plot with the server's median and mean
+// marked), the summary line
 // (as `gpuprof diff --format markdown` writes it, with the p-value), the
 // steps table, and per compared table its top regressions and improvements
 // (the markdown report's lists: rows by absolute delta of the table's
@@ -11,8 +12,12 @@
 // matching page of each side. Cells are printed as the CLI's text tables
 // print them. The header's step/range selection goes with the request
 // (each side cut to its own window, `gpuprof --step N diff`).
+// Two Nsight Compute reports or two Nsight Systems files (renderWhole):
+// the comparison's counts, per table its top regressions and improvements
+// with every metric, and the gates.
 // Hash state: base=ID, new=ID, part=PART (the chart's), top=N (rows per
-// list), exact=1 (--exact-names).
+// list), exact=1 (--exact-names: traces and reports), gate=EXPR (reports
+// and analyses: one --fail-if).
 
 import { fmtDur, fmtBytes } from './fmt.js';
 import { el, svgEl } from './dom.js';
