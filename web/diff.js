@@ -1,9 +1,10 @@
 // diff: the Diff page, what changed from one loaded file (BASE) to another of
 // the same kind (NEW), from /api/diff (the JSON of `gpuprof diff --format
 // json BASE NEW`): two selectors (files of a kind without a diff view, and
-// for NEW files of another kind than BASE's, are disabled), the step-time
-// comparison (each side's per-step values, from /api/file/ID/steps, as a
-// strip plot with the server's median and mean marked), the summary line
+// for NEW files of another family than BASE's, are disabled). Two traces:
+// the step-time comparison (each side's per-step values, from
+// /api/file/ID/steps, as a strip plot with the server's median and mean
+// marked), the summary line
 // (as `gpuprof diff --format markdown` writes it, with the p-value), the
 // steps table, and per compared table its top regressions and improvements
 // (the markdown report's lists: rows by absolute delta of the table's
@@ -11,16 +12,23 @@
 // matching page of each side. Cells are printed as the CLI's text tables
 // print them. The header's step/range selection goes with the request
 // (each side cut to its own window, `gpuprof --step N diff`).
+// Two Nsight Compute reports or two Nsight Systems files (renderWhole):
+// the comparison's counts, per table its top regressions and improvements
+// with every metric, and the gates.
 // Hash state: base=ID, new=ID, part=PART (the chart's), top=N (rows per
-// list), exact=1 (--exact-names).
+// list), exact=1 (--exact-names: traces and reports), gate=EXPR (reports
+// and analyses: one --fail-if).
 
 import { fmtDur, fmtBytes } from './fmt.js';
 import { el, svgEl } from './dom.js';
 import { keepSel, selLabel, stepSelected } from './stepsel.js';
 
-// the kinds with a diff view (src/server/srv_diff.c)
-export const DIFF_KINDS = ['torch'];
-const KIND_NAMES = { torch: 'PyTorch trace' };
+// the kinds with a diff view (src/server/srv_diff.c) and the family each
+// compares within (an export and an analysis.json compare)
+export const DIFF_KINDS = ['torch', 'ncu', 'nsys', 'nsys-analysis'];
+const FAMILY = { torch: 'torch', ncu: 'ncu', nsys: 'nsys', 'nsys-analysis': 'nsys' };
+const KIND_NAMES = { torch: 'PyTorch trace', ncu: 'Nsight Compute report', nsys: 'Nsight Systems file' };
+const family = (f) => FAMILY[f?.kind];
 const TOPS = [5, 10, 25];
 const now = () => Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
 
@@ -179,15 +187,15 @@ function pickPair(files, s) {
 	const ok = (f) => DIFF_KINDS.includes(f.kind);
 	const byId = (id) => files.find((f) => String(f.id) === String(id));
 	let base = byId(s.base);
-	if (!base || !ok(base)) base = files.find((f) => ok(f) && files.filter((g) => g.kind === f.kind).length > 1) || files.find(ok);
+	if (!base || !ok(base)) base = files.find((f) => ok(f) && files.filter((g) => family(g) === family(f)).length > 1) || files.find(ok);
 	let nw = byId(s.new);
-	if (base && (!nw || nw.kind !== base.kind)) nw = files.find((f) => f.kind === base.kind && f.id !== base.id) || null;
+	if (base && (!nw || family(nw) !== family(base))) nw = files.find((f) => family(f) === family(base) && f.id !== base.id) || null;
 	return { base, nw };
 }
 
-// true when two files of one kind with a diff view are loaded (the tab shows)
+// true when two files of one family with a diff view are loaded (the tab shows)
 export function diffAvailable(files) {
-	return DIFF_KINDS.some((k) => files.filter((f) => f.kind === k).length > 1);
+	return Object.keys(KIND_NAMES).some((k) => files.filter((f) => family(f) === k).length > 1);
 }
 
 function controls(files, base, nw, s, writeHash) {
@@ -200,7 +208,7 @@ function controls(files, base, nw, s, writeHash) {
 		return sel;
 	};
 	const b = pick('diff-base', 'BASE: the file compared from', base, (f) => !DIFF_KINDS.includes(f.kind), 'base');
-	const n = pick('diff-new', 'NEW: a file of the same kind as BASE', nw, (f) => !base || f.kind !== base.kind, 'new');
+	const n = pick('diff-new', 'NEW: a file of the same kind as BASE', nw, (f) => !base || family(f) !== family(base), 'new');
 	const swap = el('button', { textContent: '⇄', title: 'Swap BASE and NEW' });
 	swap.dataset.testid = 'diff-swap';
 	swap.addEventListener('click', () => writeHash({ ...now(), base: String(nw.id), new: String(base.id) }, false));
@@ -246,6 +254,95 @@ function lists(d, base, nw, s, top) {
 	return out;
 }
 
+// The tables of the diffs of whole files (src/views/view_ncu_diff.c,
+// view_nsys_diff.c): name, title, key column and its title, the primary
+// metric; the page of each side a row opens. Every metric of a row is shown
+// (base, new, delta of each, then the primary's percent), titled as the
+// CLI titles it (a --metric: its name).
+const WHOLE = {
+	ncu: { page: 'ncu', tables: [['launches', 'Launches', 'launch', 'Launch', 'duration_ns'], ['hints', 'Hints', 'hint', 'Launch: Rule', 'messages']] },
+	nsys: { page: 'nsys', tables: [['iterations', 'Iterations', 'iteration', 'Iteration', 'host_inclusive_ns'], ['ranges', 'Scoped ranges', 'name', 'Range', 'host_inclusive_ns']] },
+};
+const METRIC_TITLES = {
+	duration_ns: 'Duration', sm_throughput_pct: 'SM %', memory_throughput_pct: 'Memory %', achieved_occupancy_pct: 'Occupancy %',
+	registers_per_thread: 'Registers', messages: 'Messages', speedup_pct: 'Est. Speedup %',
+	instances: 'Instances', host_inclusive_ns: 'Host Inclusive', host_exclusive_ns: 'Host Exclusive', gpu_ns: 'GPU Projected',
+};
+
+// The metrics of a table's rows, in the server's column order.
+function metricsOf(rows) {
+	return rows.length ? Object.keys(rows[0]).filter((k) => k.startsWith('base_')).map((k) => k.slice(5)) : [];
+}
+
+// A value of a gate as the CLI's gates table prints it: in the unit of
+// the gate's metric (observed and threshold: in the gate's, '%' or that).
+export function gateCell(g, key) {
+	const v = g[key];
+	if (v === null || v === undefined) return '-';
+	if ((key === 'observed' || key === 'threshold') && g.unit === '%') return `${g6(v)} %`;
+	const metric = /\.([A-Za-z0-9_.]+?)\s*[<>]/.exec(g.gate)?.[1] ?? '';
+	return cell(metric, v);
+}
+
+function gatesTable(gates) {
+	const cols = [['gate', 'Gate'], ['row', 'Worst Row'], ['base', 'Base'], ['new', 'New'], ['delta', 'Δ'], ['observed', 'Observed'], ['threshold', 'Threshold'], ['unit', 'Unit'], ['verdict', 'Verdict']];
+	const text = new Set(['gate', 'row', 'unit', 'verdict']);
+	const rows = gates.map((g) => el('tr', {}, ...cols.map(([k]) => {
+		const c = el('td', { textContent: text.has(k) ? g[k] ?? '' : gateCell(g, k), className: text.has(k) ? '' : 'num' });
+		if (k === 'verdict') c.dataset.verdict = g[k];
+		return c;
+	})));
+	const t = el('table', { className: 'data' }, el('thead', {}, el('tr', {}, ...cols.map(([, h]) => el('th', { textContent: h })))), el('tbody', {}, ...rows));
+	t.dataset.testid = 'diff-gates';
+	return el('div', { className: 'table-wrap' }, t);
+}
+
+// The Diff page of two reports or two analyses: the comparison's keys,
+// each table's top regressions and improvements, the gates (hash state
+// gate=EXPR: one --fail-if).
+async function renderWhole(api, base, nw, s, section, tools, writeHash) {
+	const kind = WHOLE[family(base)];
+	// --exact-names matches the launches' kernel names (analyses have none)
+	const exact = s.exact === '1' && family(base) === 'ncu';
+	const q = new URLSearchParams({ base: base.id, new: nw.id, ...(exact ? { exact_names: '1' } : {}), ...(s.gate ? { fail_if: s.gate } : {}) });
+	const gate = el('input', { type: 'text', value: s.gate || '', placeholder: family(base) === 'ncu' ? 'ncu.duration_ns>+3%' : 'nsys.gpu_ns>+5%', title: 'A gate (gpuprof diff --fail-if EXPR; docs/diff.md)' });
+	gate.dataset.testid = 'diff-gate';
+	gate.addEventListener('change', () => writeHash({ ...now(), gate: gate.value || undefined }, false));
+	tools.append(el('label', {}, 'Gate ', gate));
+	let d;
+	try {
+		d = await api(`/api/diff?${q}`);
+	} catch (e) {
+		return { kids: [tools, section('Diff', message('diff-error', e.message))], search: null };
+	}
+	const keys = Object.entries(d.diff).filter(([k]) => k !== 'base' && k !== 'new');
+	const summary = el('p', { className: 'diff-summary' }, ...keys.flatMap(([k, v], i) => [i ? ', ' : '', `${k.replace(/_/g, ' ')}: ${v}`]));
+	summary.dataset.testid = 'diff-summary';
+	const top = TOPS.includes(+s.top) ? +s.top : TOPS[0];
+	const found = [];
+	for (const [name, title, keyCol, keyTitle, prim] of kind.tables) {
+		const rows = d[name] || [];
+		const ms = metricsOf(rows);
+		const t = (m) => METRIC_TITLES[m] ?? m;
+		const cols = [[keyCol, keyTitle], ['status', 'Status'], ...ms.flatMap((m) => [[`base_${m}`, `Base ${t(m)}`], [`new_${m}`, `New ${t(m)}`], [`delta_${m}`, `Δ ${t(m)}`]]), ['delta_pct', `Δ ${t(prim)} %`]];
+		const links = (r) => [
+			...(r.status !== 'added' ? [sideLink(base, { view: kind.page }, {}, 'base', 'link-base')] : []),
+			...(r.status !== 'added' && r.status !== 'removed' ? [' '] : []),
+			...(r.status !== 'removed' ? [sideLink(nw, { view: kind.page }, {}, 'new', 'link-new')] : []),
+		];
+		for (const [sign, what] of [[1, 'Top regressions'], [-1, 'Top improvements']]) {
+			const picked = rows.filter((r) => (r[`delta_${prim}`] ?? 0) * sign > 0).slice(0, top);
+			if (picked.length) found.push(el('div', { className: 'diff-list' }, el('h3', { textContent: `${what}: ${title}` }), table(`diff-${sign > 0 ? 'regressions' : 'improvements'}-${name}`, cols, picked, links)));
+		}
+	}
+	return {
+		kids: [tools, section(`${KIND_NAMES[family(base)]}s: ${base.name} → ${nw.name}`, summary),
+			section('Top regressions and improvements', ...(found.length ? found : [el('p', { className: 'empty', textContent: 'No row changed.' })])),
+			...(d.gates?.length ? [section('Gates (--fail-if)', gatesTable(d.gates))] : [])],
+		search: null,
+	};
+}
+
 const STEP_COLS = [['part', 'Part'], ['base_mean_ns', 'Base Mean'], ['new_mean_ns', 'New Mean'], ['delta_mean_ns', 'Δ Mean'], ['delta_pct', 'Δ %'],
 	['base_median_ns', 'Base Median'], ['new_median_ns', 'New Median'], ['p_value', 'p'], ['test', 'Test'], ['verdict', 'Verdict']];
 
@@ -254,7 +351,7 @@ export async function renderDiff(api, files, s, writeHash, section) {
 	const { base, nw } = pickPair(files, s);
 	if (!base || !nw) {
 		const n = files.filter((f) => DIFF_KINDS.includes(f.kind)).length;
-		const why = n ? `only one ${KIND_NAMES[DIFF_KINDS[0]]} is loaded` : `no ${KIND_NAMES[DIFF_KINDS[0]]} is loaded`;
+		const why = n ? `only one ${KIND_NAMES[family(base)]} is loaded` : `no ${KIND_NAMES.torch} is loaded`;
 		return {
 			kids: [section('Diff', message('diff-message', `The Diff page compares two loaded files of one kind (BASE and NEW, as gpuprof diff does), and ${why}. Start the server with both, e.g. `,
 				el('code', { textContent: 'gpuprof serve base.pt.trace.json new.pt.trace.json' }), ', or open the other one with “Open trace…” (or drop it on the page).'))],
@@ -262,6 +359,7 @@ export async function renderDiff(api, files, s, writeHash, section) {
 		};
 	}
 	const tools = controls(files, base, nw, s, writeHash);
+	if (family(base) !== 'torch') return renderWhole(api, base, nw, s, section, tools, writeHash);
 	const enc = (v) => encodeURIComponent(v);
 	const q = Object.entries({ base: base.id, new: nw.id, ...(s.exact === '1' ? { exact_names: '1' } : {}), ...keepSel(s) })
 		.map(([k, v]) => `${k}=${enc(v)}`).join('&');

@@ -70,72 +70,45 @@ static int run_ncu(struct app *app, const struct view_decl *d, const char **path
 	return rc;
 }
 
-/* One side of an nsys diff: its analysis.json tree, and what holds it. */
-struct nsys_side {
-	struct input in;    /* an analysis.json or a run directory's analysis */
-	struct nsys_sql *q; /* an export */
-	struct view *steps; /* the export's steps view (its tree) */
-	struct arena a;	    /* the parsed analysis.json */
-	const struct nsys_jv *root;
-};
-
-/* The analysis of path: an export's steps view (capture range
- * profile-target), else the analysis.json the registry loads for a file or
- * a run directory, parsed. 0 or the exit status (printed). */
-static int nsys_side_load(struct app *app, const char *path, struct nsys_side *s)
+/* The analysis of path: an export's steps view, else the analysis.json
+ * the registry loads for a file or a run directory. 0 or the exit status
+ * (printed). */
+static int nsys_side_load(struct app *app, const char *path, struct input *in,
+			  struct view_nsys_side *s)
 {
-	struct err e = {0};
 	const unsigned nsys =
 	    INPUT_BIT(INPUT_NSYS) | INPUT_BIT(INPUT_NSYS_ANALYSIS) | INPUT_BIT(INPUT_RUN_DIR);
-	int rc = app_load(app, path, nsys, &s->in);
+	int rc = app_load(app, path, nsys, in);
 	if (rc)
 		return rc;
-	if (s->in.kind == INPUT_NSYS) {
-		struct view_opts o;
-		const struct view_decl *d = view_find_in(VIEW_FAMILY_NSYS, "steps");
-		view_opts_defaults(d, &o);
-		rc = nsys_sql_open(path, &s->q, &e);
-		if (!rc)
-			rc = view_compute_nsys(d, s->q, path, &o, &s->steps, &e);
-		s->root = rc ? NULL : view_json(s->steps);
-		return rc ? app_fail(app, &e) : 0;
-	}
+	struct err e = {0};
 	size_t len;
-	const char *text = input_analysis(&s->in, &len);
-	struct nsys_jv *root = NULL;
-	rc = nsys_jv_parse(&s->a, text, len, path, &root, &e);
-	s->root = root;
+	const char *text = input_analysis(in, &len);
+	rc = view_nsys_side_open(s, input_nsys_path(in) ? path : NULL, text, len, path, &e);
 	return rc ? app_fail(app, &e) : 0;
-}
-
-static void nsys_side_free(struct nsys_side *s)
-{
-	view_free(s->steps);
-	nsys_sql_close(s->q);
-	input_free(&s->in);
-	arena_free(&s->a);
 }
 
 int app_diff_run_nsys(struct app *app, const struct view_decl *d, const char **paths,
 		      const struct view_opts *o)
 {
-	struct nsys_side s[2];
+	struct view_nsys_side s[2];
+	struct input in[2];
 	memset(s, 0, sizeof s);
-	for (int i = 0; i < 2; i++) {
-		input_init(&s[i].in);
-		arena_init(&s[i].a);
-	}
-	int rc = nsys_side_load(app, paths[0], &s[0]);
+	for (int i = 0; i < 2; i++)
+		input_init(&in[i]);
+	int rc = nsys_side_load(app, paths[0], &in[0], &s[0]);
 	if (!rc)
-		rc = nsys_side_load(app, paths[1], &s[1]);
+		rc = nsys_side_load(app, paths[1], &in[1], &s[1]);
 	if (!rc) {
 		struct err e = {0};
 		struct view *v = NULL;
 		int c = view_compute_nsys2(d, s[0].root, paths[0], s[1].root, paths[1], o, &v, &e);
 		rc = app_write_computed(app, d, c, v, &e);
 	}
-	nsys_side_free(&s[0]);
-	nsys_side_free(&s[1]);
+	for (int i = 0; i < 2; i++) {
+		view_nsys_side_close(&s[i]);
+		input_free(&in[i]);
+	}
 	return rc;
 }
 

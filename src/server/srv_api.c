@@ -127,15 +127,18 @@ int srv_view_json_many(struct srv *s, struct ses *const *ss, size_t n, const str
 	srv_job_begin(s);
 	int rc = view_compute_many(d, ss, n, o, &v, e);
 	srv_job_end(s);
-	if (rc)
-		return rc;
+	return rc ? rc : srv_view_json_of(v, buf, len, e);
+}
+
+int srv_view_json_of(struct view *v, char **buf, size_t *len, struct err *e)
+{
 	*buf = NULL;
 	*len = 0;
 	FILE *f = open_memstream(buf, len);
 	struct report *r = f ? rep_open(f, REP_JSON) : NULL;
 	if (r)
 		view_emit(v, r);
-	bool ok = r && rep_close(r) == 0;
+	bool ok = r && rep_close(r) == 0 && !view_emit_failed(v);
 	if (f)
 		fclose(f);
 	view_free(v);

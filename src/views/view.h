@@ -44,6 +44,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/arena.h"
 #include "core/err.h"
 #include "report/report.h"
 #include "tbprof/kernels.h"
@@ -217,9 +218,25 @@ int view_compute_ncu2(const struct view_decl *d, struct ncu_report *base, struct
 int view_compute_nsys2(const struct view_decl *d, const struct nsys_jv *base, const char *base_path,
 		       const struct nsys_jv *nw, const char *new_path, const struct view_opts *o,
 		       struct view **out, struct err *e);
+/* One side of an nsys diff: the analysis.json tree of an export (its
+ * `steps` view, capture range profile-target) or of an analysis.json's
+ * text (a file's or a run directory's), and what holds it. */
+struct nsys_sql;
+struct nsys_jv;
+struct view_nsys_side {
+	struct nsys_sql *q;	    /* an export */
+	struct view *steps;	    /* the export's steps view (its tree) */
+	struct arena a;		    /* the parsed analysis.json */
+	const struct nsys_jv *root; /* the tree view_compute_nsys2 reads */
+};
+/* Opens side s of the export at export_path, else of the analysis.json
+ * text[0..len) (path names it in errors). 0 or an error in e; close s
+ * either way. */
+int view_nsys_side_open(struct view_nsys_side *s, const char *export_path, const char *text,
+			size_t len, const char *path, struct err *e);
+void view_nsys_side_close(struct view_nsys_side *s);
 /* An Nsight Systems view (family VIEW_FAMILY_NSYS) of the open export q
  * (path: as the user gave it), which must outlive the view. */
-struct nsys_sql;
 int view_compute_nsys(const struct view_decl *d, struct nsys_sql *q, const char *path,
 		      const struct view_opts *o, struct view **out, struct err *e);
 /* The JSON document of a view that is not a report (its declaration's

@@ -430,6 +430,13 @@ static int add_sides(struct diff_res *res, struct view *v, const struct st_resul
 	const struct st_result **st = calloc(n, sizeof *st);
 	int64_t *rank = calloc(n, sizeof *rank);
 	int rc = !st || !rank ? err_set(e, ERR_NOMEM, NULL, -1, "out of memory") : 0;
+	/* the operator trees of the first trace of each side are built on
+	 * threads of their own while the steps are found here (each session
+	 * alone decides whether it may; ses_tree waits for them) */
+	if (!rc) {
+		ses_tree_ahead(v->ss[0], false);
+		ses_tree_ahead(v->ss[nb], false);
+	}
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = ses_steps(v->ss[i], false, &st[i], e);
 	for (int k = 0; k < 2 && !rc; k++) {

@@ -239,6 +239,34 @@ static int sdf_check(const struct view_decl *d, struct view_opts *o, enum vo_fro
 	return rc;
 }
 
+int view_nsys_side_open(struct view_nsys_side *s, const char *export_path, const char *text,
+			size_t len, const char *path, struct err *e)
+{
+	memset(s, 0, sizeof *s);
+	if (export_path) {
+		struct view_opts o;
+		const struct view_decl *d = view_find_in(VIEW_FAMILY_NSYS, "steps");
+		view_opts_defaults(d, &o);
+		int rc = nsys_sql_open(export_path, &s->q, e);
+		if (!rc)
+			rc = view_compute_nsys(d, s->q, path, &o, &s->steps, e);
+		s->root = rc ? NULL : view_json(s->steps);
+		return rc;
+	}
+	struct nsys_jv *root = NULL;
+	int rc = nsys_jv_parse(&s->a, text, len, path, &root, e);
+	s->root = root;
+	return rc;
+}
+
+void view_nsys_side_close(struct view_nsys_side *s)
+{
+	view_free(s->steps);
+	nsys_sql_close(s->q);
+	arena_free(&s->a);
+	memset(s, 0, sizeof *s);
+}
+
 const struct view_decl view_nsys_diff_decl = {
     .kind = VIEW_NSYS_DIFF,
     .family = VIEW_FAMILY_NSYS,

@@ -141,11 +141,12 @@ test('the Diff page of a scaled kernel, against gpuprof diff', async () => {
 		await page.getByTestId('diff-steps-chart').waitFor();
 		assert.match(await page.evaluate(() => location.hash), /view=diff/);
 		assert.equal(await page.locator('#tabs a.active').textContent(), 'Diff');
-		// BASE and NEW: files 1 and 2; the report cannot be either
+		// BASE and NEW: files 1 and 2; the report can be BASE (reports
+		// compare), not the NEW of a trace
 		assert.equal(await page.getByTestId('diff-base').inputValue(), '1');
 		assert.equal(await page.getByTestId('diff-new').inputValue(), '2');
 		const disabled = (id) => page.getByTestId(id).locator('option').evaluateAll((os) => os.map((o) => [o.value, o.disabled]));
-		assert.deepEqual(await disabled('diff-base'), [['1', false], ['2', false], ['3', false], ['4', true]]);
+		assert.deepEqual(await disabled('diff-base'), [['1', false], ['2', false], ['3', false], ['4', false]]);
 		assert.deepEqual(await disabled('diff-new'), [['1', false], ['2', false], ['3', false], ['4', true]]);
 
 		const d = cliJson('diff', a, k);
