@@ -77,6 +77,8 @@ const char cmd_dist_help_tail[] =
 struct dist_args {
 	bool tb_compat;
 	const char *names;
+	bool fleet;
+	size_t top;
 };
 
 const struct vo cmd_dist_opts[] = {
@@ -95,14 +97,35 @@ const struct vo cmd_dist_opts[] = {
      .off = offsetof(struct dist_args, names),
      .metavar = "A,B,..",
      .help = "worker names, one per TRACE, in order"},
+    {.lname = "fleet",
+     .type = VO_FLAG,
+     .off = offsetof(struct dist_args, fleet),
+     .help = "add the fleet tables after the others: stragglers, skew,\n"
+	     "skew_collectives, bandwidth, balance (docs/dist.md)"},
+    {.lname = "top",
+     .type = VO_COUNT,
+     .off = offsetof(struct dist_args, top),
+     .metavar = "N",
+     .help = "with --fleet: the N worst collective instances in skew\n"
+	     "(default: all)"},
 };
 const size_t cmd_dist_nopts = sizeof cmd_dist_opts / sizeof cmd_dist_opts[0];
+
+/* What the tables are written from. */
+struct dist_emit {
+	const struct dist_result *d;
+	bool fleet;
+	size_t top;
+};
 
 /* app_emit_fn of the distributed view. */
 static int emit_dist(void *ctx, struct report *r, FILE *out)
 {
 	(void)out;
-	return dist_view_emit(r, ctx);
+	const struct dist_emit *x = ctx;
+	if (dist_view_emit(r, x->d))
+		return -1;
+	return x->fleet ? dist_fleet_view_emit(r, x->d, x->top) : 0;
 }
 
 /* Adds the worker of rank summary `path` (the i-th operand): the summary
@@ -175,12 +198,13 @@ int cmd_dist(struct app *app, int argc, char **argv)
 	free(paths);
 	if (!rc && dist_finish(&d, &e))
 		rc = app_fail(app, &e);
+	struct dist_emit x = {&d, a.fleet, a.top};
 	if (!rc && app_tables_wanted(app)) {
-		rc = app_write_tables(app, "dist", emit_dist, &d);
+		rc = app_write_tables(app, "dist", emit_dist, &x);
 	} else if (!rc) {
 		if ((rc = app_out_open(app, &e)) == 0) {
 			struct report *r = rep_open(app->out, app->format);
-			bool ok = r && dist_view_emit(r, &d) == 0;
+			bool ok = r && emit_dist(&x, r, app->out) == 0;
 			ok = r && rep_close(r) == 0 && ok;
 			rc = app_out_close(app, ok, &e);
 			if (!rc && !ok)
