@@ -48,6 +48,7 @@ stage tbops sh tests/tbprof/ops.sh
 stage tbmemory sh tests/tbprof/memory.sh
 stage tbdist sh tests/tbprof/dist.sh
 stage fleet sh tests/fleet/run.sh
+stage stragglers sh tests/fleet/stragglers.sh
 stage diff sh tests/diff/run.sh
 stage diffkinds sh tests/diff/run.sh kinds
 stage nsys sh tests/nsys/check.sh
