@@ -19,7 +19,7 @@ struct acc {
 
 /* Per distinct name: its instances, indexed by call number. */
 struct nacc {
-	uint32_t name;
+	uint32_t name, pg;
 	struct acc *v;
 	size_t n, cap;
 	int64_t next; /* call counter of the worker being walked */
@@ -81,10 +81,10 @@ static void node_times(const struct dist_worker *w, const struct dist_node *x, i
 	}
 }
 
-static struct nacc *name_of(struct walk *wk, uint32_t name)
+static struct nacc *name_of(struct walk *wk, uint32_t name, uint32_t pg)
 {
 	for (size_t i = 0; i < wk->n; i++)
-		if (wk->names[i].name == name)
+		if (wk->names[i].name == name && wk->names[i].pg == pg)
 			return &wk->names[i];
 	if (wk->n == wk->cap) {
 		size_t c = wk->cap ? 2 * wk->cap : 8;
@@ -97,6 +97,7 @@ static struct nacc *name_of(struct walk *wk, uint32_t name)
 	struct nacc *na = &wk->names[wk->n++];
 	memset(na, 0, sizeof *na);
 	na->name = name;
+	na->pg = pg;
 	return na;
 }
 
@@ -155,7 +156,7 @@ static int walk(const struct dist_result *d, struct walk *wk, int pass, struct f
 			wk->names[i].next = 0;
 		for (size_t i = 0; i < w->nnodes; i++) {
 			const struct dist_node *x = &w->nodes[i];
-			struct nacc *na = name_of(wk, x->name);
+			struct nacc *na = name_of(wk, x->name, x->pg);
 			if (!na)
 				return -1;
 			int64_t a, z;
@@ -278,11 +279,13 @@ static int collect(const struct dist_result *d, const struct walk *wk, struct fl
 		const struct nacc *na = &wk->names[i];
 		struct fleet_coll *fc = &f->coll[f->ncoll++];
 		fc->name = na->name;
+		fc->pg = na->pg;
 		fc->order = i;
 		size_t bw0 = f->nbw;
 		for (size_t k = 0; k < na->n; k++) {
 			const struct acc *c = &na->v[k];
 			struct fleet_inst in = {.name = na->name,
+						.pg = na->pg,
 						.call = (int64_t)k,
 						.step = c->step,
 						.ranks = c->ranks,

@@ -6,8 +6,9 @@
  *
  * Computed from a finished dist_result (its workers' nodes and steps, the
  * same whether they came from traces or from rank summaries, so the tables
- * are too). A collective instance is the k-th call of a name on each
- * worker that has one (the default mode's matching); its arrival on a
+ * are too). A collective instance is the k-th call of a name in a process
+ * group (record_param_comms' "Process Group Name"; calls without one form
+ * one group) on each worker that has one; its arrival on a
  * worker is the start of its first kernel, its exit the end of its last
  * (the CPU op's range when it launched none). Times are exact int64 ns.
  *
@@ -37,7 +38,8 @@ struct fleet_rank {
 /* One collective instance. */
 struct fleet_inst {
 	uint32_t name; /* id in dist_result.pool */
-	int64_t call;  /* k: the k-th call (from 0) of name */
+	uint32_t pg;   /* process group name, id in the pool; 0 unknown */
+	int64_t call;  /* k: the k-th call (from 0) of name in pg */
 	int64_t step;  /* its step on the first worker having it (DIST_NO_STEP) */
 	int64_t ranks; /* workers having it */
 	int64_t arrival_skew, exit_skew, spread;
@@ -46,9 +48,9 @@ struct fleet_inst {
 	int64_t transfer;   /* min over the workers of exit - arrival */
 };
 
-/* Per collective name. */
+/* Per (collective name, process group). */
 struct fleet_coll {
-	uint32_t name;
+	uint32_t name, pg;
 	size_t order; /* of the name's first appearance */
 	int64_t instances;
 	int64_t arrival_sum, arrival_max, exit_sum, exit_max, spread_max;

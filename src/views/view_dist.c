@@ -358,6 +358,7 @@ static const struct rep_col straggler_cols[] = {
 
 static const struct rep_col skew_cols[] = {
     {"name", "Name", REP_STR},
+    {"pg", "Group", REP_STR},
     {"call", "Call", REP_INT},
     {"step", "Step", REP_STR},
     {"ranks", "Ranks", REP_INT},
@@ -370,6 +371,7 @@ static const struct rep_col skew_cols[] = {
 
 static const struct rep_col skew_coll_cols[] = {
     {"name", "Name", REP_STR},
+    {"pg", "Group", REP_STR},
     {"instances", "Instances", REP_INT},
     {"arrival_skew_ns", "Total Arrival Skew", REP_DUR_NS},
     {"avg_arrival_skew_ns", "Avg Arrival Skew", REP_DUR_NS},
@@ -435,29 +437,31 @@ static void emit_skew(struct report *r, const struct dist_result *d, const struc
 	for (size_t i = 0; i < f->ninst && (!top || i < top); i++) {
 		const struct fleet_inst *x = &f->inst[i];
 		v[0] = rep_s(str(d, x->name));
-		v[1] = rep_i(x->call);
-		v[2] = step_val(x->step, step, sizeof step);
-		v[3] = rep_i(x->ranks);
-		v[4] = rep_i(x->arrival_skew);
-		v[5] = rep_i(x->exit_skew);
-		v[6] = rep_i(x->spread);
-		v[7] = rep_s(str(d, d->w[x->first].name));
-		v[8] = rep_s(str(d, d->w[x->last].name));
+		v[1] = x->pg ? rep_s(str(d, x->pg)) : rep_null();
+		v[2] = rep_i(x->call);
+		v[3] = step_val(x->step, step, sizeof step);
+		v[4] = rep_i(x->ranks);
+		v[5] = rep_i(x->arrival_skew);
+		v[6] = rep_i(x->exit_skew);
+		v[7] = rep_i(x->spread);
+		v[8] = rep_s(str(d, d->w[x->first].name));
+		v[9] = rep_s(str(d, d->w[x->last].name));
 		rep_row(r, v);
 	}
 	rep_table_end(r);
-	rep_table_begin(r, "skew_collectives", "Collective Skew per Collective", skew_coll_cols,
-			NCOLS(skew_coll_cols));
+	rep_table_begin(r, "skew_collectives", "Collective Skew per Collective and Process Group",
+			skew_coll_cols, NCOLS(skew_coll_cols));
 	for (size_t i = 0; i < f->ncoll; i++) {
 		const struct fleet_coll *x = &f->coll[i];
 		v[0] = rep_s(str(d, x->name));
-		v[1] = rep_i(x->instances);
-		v[2] = rep_i(x->arrival_sum);
-		v[3] = rep_i(x->arrival_sum / x->instances);
-		v[4] = rep_i(x->arrival_max);
-		v[5] = rep_i(x->exit_sum / x->instances);
-		v[6] = rep_i(x->exit_max);
-		v[7] = rep_i(x->spread_max);
+		v[1] = x->pg ? rep_s(str(d, x->pg)) : rep_null();
+		v[2] = rep_i(x->instances);
+		v[3] = rep_i(x->arrival_sum);
+		v[4] = rep_i(x->arrival_sum / x->instances);
+		v[5] = rep_i(x->arrival_max);
+		v[6] = rep_i(x->exit_sum / x->instances);
+		v[7] = rep_i(x->exit_max);
+		v[8] = rep_i(x->spread_max);
 		rep_row(r, v);
 	}
 	rep_table_end(r);

@@ -43,7 +43,7 @@ expect() {
 	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
 }
 
-# 1. 8 ranks, 3 steps, rank 3 late by 30 ms before each step's first
+# 1. 8 ranks (process group "0", as synth writes it), 3 steps, rank 3 late by 30 ms before each step's first
 # all-reduce. Every rank draws the same numbers, so the ranks differ only
 # by the injected time: at the first all-reduce of each step (calls 0, 6,
 # 12: a step has 6 gradient buckets) r3 arrives 30 ms after the 7 others,
@@ -62,11 +62,11 @@ expect "stragglers: the others" "$(echo "$s" | sed -n '3,$p' | cut -d, -f1,3-7 |
 	"r0,18,0,0,0,90000000 r1,18,0,0,0,90000000 r2,18,0,0,0,90000000 r4,18,0,0,0,90000000 r5,18,0,0,0,90000000 r6,18,0,0,0,90000000 r7,18,0,0,0,90000000 "
 k=$(table "$f" skew --top 4)
 expect "skew --top 4" "$(echo "$k" | sed -n '2,$p' | tr '\n' ' ')" \
-	"nccl:all_reduce,0,3,8,30000000,0,30000000,r0,r3 nccl:all_reduce,6,4,8,30000000,0,30000000,r0,r3 nccl:all_reduce,12,5,8,30000000,0,30000000,r0,r3 nccl:all_reduce,1,3,8,0,0,0,r0,r0 "
+	"nccl:all_reduce,0,0,3,8,30000000,0,30000000,r0,r3 nccl:all_reduce,0,6,4,8,30000000,0,30000000,r0,r3 nccl:all_reduce,0,12,5,8,30000000,0,30000000,r0,r3 nccl:all_reduce,0,1,3,8,0,0,0,r0,r0 "
 expect "skew: all instances" "$(table "$f" skew | wc -l | tr -d ' ')" 19
-expect "skew: only the injected ones" "$(table "$f" skew | sed -n '5,$p' | cut -d, -f5-7 | sort -u)" "0,0,0"
+expect "skew: only the injected ones" "$(table "$f" skew | sed -n '5,$p' | cut -d, -f6-8 | sort -u)" "0,0,0"
 c=$(table "$f" skew_collectives)
-expect "skew_collectives" "$(echo "$c" | sed -n '2,$p')" "nccl:all_reduce,18,90000000,5000000,30000000,0,0,30000000"
+expect "skew_collectives" "$(echo "$c" | sed -n '2,$p')" "nccl:all_reduce,0,18,90000000,5000000,30000000,0,0,30000000"
 # bandwidth: all_reduce on 8 ranks: bus factor 2(8-1)/8 = 1.75; bus
 # bandwidth = algorithm bandwidth x 1.75; Σ instances = 18
 b=$(table "$f" bandwidth)
@@ -80,11 +80,22 @@ l=$(table "$f" balance)
 expect "balance: steps" "$(echo "$l" | sed -n '2,$p' | cut -d, -f1,2,6,7 | tr '\n' ' ')" "3,8,r0,r0 4,8,r0,r0 5,8,r0,r0 "
 expect "balance: min = median = max" "$(echo "$l" | sed -n '2,$p' | awk -F, '$3 != $4 || $4 != $5')" ""
 
+# instances are per process group: r3's calls put in group "7" (its
+# summary edited) match nobody: group "0" (7 ranks) has no skew, group "7"
+# one rank, and nobody is late
+sed 's/"pg":"0"/"pg":"7"/g' "$f/s3.json" >"$tmp/s3pg7.json"
+g=$("$G" -q dist --fleet --format csv --table skew_collectives "$f"/s[0124567].json "$tmp/s3pg7.json")
+expect "groups apart" "$(echo "$g" | sed -n '2,$p' | cut -d, -f1-4 | tr '\n' ' ')" "nccl:all_reduce,0,18,0 nccl:all_reduce,7,18,0 "
+expect "groups apart: ranks" "$(
+	"$G" -q dist --fleet --format csv --table skew "$f"/s[0124567].json "$tmp/s3pg7.json" | sed -n '2,$p' | cut -d, -f2,5 | sort | uniq -c | tr -s ' ' | tr '\n' ' '
+)" " 18 0,7  18 7,1 "
+expect "groups apart: nobody late" "$("$G" -q dist --fleet --format csv --table stragglers "$f"/s[0124567].json "$tmp/s3pg7.json" | sed -n '2,$p' | cut -d, -f4 | sort -u)" 0
+
 # 2. the same fleet without a straggler: every rank identical, no skew
 z=$tmp/z8
 fleet "$z" 8 2
 expect "no straggler: nobody last" "$(table "$z" stragglers | sed -n '2,$p' | cut -d, -f4-7 | sort -u)" "0,0,0,0"
-expect "no straggler: no skew" "$(table "$z" skew | sed -n '2,$p' | cut -d, -f5-7 | sort -u)" "0,0,0"
+expect "no straggler: no skew" "$(table "$z" skew | sed -n '2,$p' | cut -d, -f6-8 | sort -u)" "0,0,0"
 # the straggler is found at any rank: rank 0 of 4, by 5 ms
 y=$tmp/y4
 fleet "$y" 4 2 --straggler 0:+5ms
