@@ -43,6 +43,14 @@ const char cmd_dist_help[] =
     "  gpus      per worker and GPU: node and process (the worker name split\n"
     "            as NODE_PROCESS), device name, memory, compute capability.\n"
     "A section 'distributed' says whether the view exists and, if not, why.\n"
+    "With --fleet, five more tables (docs/dist.md, \"Fleet tables\"): stragglers\n"
+    "(per worker: how often it arrived last at a collective, the time the others\n"
+    "waited for it, its own wait, its step-time rank; the culprit first), skew\n"
+    "(per collective instance: arrival skew = last - first kernel start, exit\n"
+    "skew, duration spread; worst first; --top N), skew_collectives (per name\n"
+    "and process group), bandwidth (algorithm and bus bandwidth per name and\n"
+    "message size bucket) and balance (per step: min/median/max step time and\n"
+    "the fastest and slowest worker).\n"
     "\n"
     "Any operand may be a rank summary of `gpuprof rank-summary` instead of the\n"
     "trace: the tables are the same, to the byte, and no trace is loaded for it.\n"
@@ -71,7 +79,8 @@ const char cmd_dist_help_tail[] =
     "Examples:\n"
     "  gpuprof dist run/node0_0.pt.trace.json.gz run/node0_1.pt.trace.json.gz\n"
     "  gpuprof dist --tb-compat --format json rank0.json rank1.json\n"
-    "  gpuprof dist --step 3 --names r0,r1 rank0.json rank1.json\n";
+    "  gpuprof dist --step 3 --names r0,r1 rank0.json rank1.json\n"
+    "  gpuprof dist --fleet --top 10 --table skew sum/*.json.gz\n";
 
 /* --tb-compat, --names (dist_opts has no field for the names) */
 struct dist_args {
