@@ -74,6 +74,12 @@ expect "bandwidth: factor" "$(echo "$b" | sed -n '2,$p' | cut -d, -f1,3,8 | sort
 expect "bandwidth: instances" "$(echo "$b" | sed -n '2,$p' | awk -F, '{n += $4} END {print n}')" 18
 expect "bandwidth: bus = alg x 1.75" "$(echo "$b" | sed -n '2,$p' | awk -F, '{d = $9 - $7 * 1.75; if (d < 0) d = -d; if (d > 1e-9 * $9) print "off: " $0}')" ""
 expect "bandwidth: alg = bytes / time" "$(echo "$b" | sed -n '2,$p' | awk -F, '{d = $7 - $5 / $6; if (d < 0) d = -d; if (d > 1e-9 * $7) print "off: " $0}')" ""
+# bandwidth on the two-rank fixture: all_reduce of 256 Float = 1024 B,
+# 2 calls, bus factor 2(2-1)/2 = 1; _allgather_base of 512 BFloat16 =
+# 1024 B in, S = 2 x 1024 (the gathered buffer), factor (2-1)/2 = 0.5
+fx=tests/golden/_inputs/twostep
+expect "bandwidth: fixture" "$("$G" -q dist --fleet --format csv --table bandwidth ${fx}_0.pt.trace.json ${fx}_1.pt.trace.json | sed -n '2,$p' | cut -d, -f1-5,8 | tr '\n' ' ')" \
+	"nccl:all_reduce,1024,2,2,2048,1 _allgather_base,2048,2,1,2048,0.5 "
 # balance: every rank is 30 ms late after the first all-reduce, so all
 # steps last equally on every rank: min = median = max
 l=$(table "$f" balance)
