@@ -8,10 +8,27 @@
 #include "core/sort.h"
 #include "tbprof/dist_fleet.h"
 
+/* a + b, saturated at the int64 range: summaries are untrusted, and a
+ * sum that does not fit is shown as the largest value rather than wrap. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (!__builtin_add_overflow(a, b, &r))
+		return r;
+	return b > 0 ? INT64_MAX : INT64_MIN;
+}
+
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (!__builtin_mul_overflow(a, b, &r))
+		return r;
+	return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+}
+
 /* The running state of one instance while the workers are walked. */
 struct acc {
-	int64_t base;	/* arrival on the first worker having it */
-	int64_t offsum; /* Σ (arrival - base) */
+	int64_t waits; /* Σ (last arrival - arrival), filled by the second pass */
 	int64_t a_min, a_max, x_min, x_max, d_min, d_max;
 	size_t first, last;
 	int64_t ranks, step, bytes;
@@ -122,8 +139,7 @@ static void acc_add(struct acc *c, size_t k, const struct dist_node *x, int64_t 
 {
 	int64_t d = z - a;
 	if (!c->ranks) {
-		*c = (struct acc){.base = a,
-				  .a_min = a,
+		*c = (struct acc){.a_min = a,
 				  .a_max = a,
 				  .x_min = z,
 				  .x_max = z,
@@ -134,7 +150,6 @@ static void acc_add(struct acc *c, size_t k, const struct dist_node *x, int64_t 
 				  .step = x->step,
 				  .bytes = x->bytes};
 	}
-	c->offsum += a - c->base;
 	if (a < c->a_min)
 		c->a_min = a, c->first = k;
 	if (a > c->a_max)
@@ -169,9 +184,10 @@ static int walk(const struct dist_result *d, struct walk *wk, int pass, struct f
 				acc_add(c, k, x, a, z);
 				continue;
 			}
-			const struct acc *c = &na->v[call];
+			struct acc *c = &na->v[call];
 			f->rank[k].instances++;
-			f->rank[k].waited += c->a_max - a;
+			f->rank[k].waited = sat_add(f->rank[k].waited, c->a_max - a);
+			c->waits = sat_add(c->waits, c->a_max - a);
 		}
 	}
 	return 0;
@@ -225,7 +241,7 @@ static int64_t bucket_of(int64_t s)
 static int add_bw(struct fleet_result *f, size_t *cap, const struct fleet_inst *in,
 		  const char *name)
 {
-	int64_t s = in->bytes * (is_gather(name) ? in->ranks : 1);
+	int64_t s = sat_mul(in->bytes, is_gather(name) ? in->ranks : 1);
 	int64_t b = bucket_of(s);
 	size_t i = 0;
 	for (; i < f->nbw; i++)
@@ -248,8 +264,8 @@ static int add_bw(struct fleet_result *f, size_t *cap, const struct fleet_inst *
 				      .factor = dist_fleet_bus_factor(name, in->ranks)};
 	}
 	f->bw[i].instances++;
-	f->bw[i].bytes += s;
-	f->bw[i].time += in->transfer;
+	f->bw[i].bytes = sat_add(f->bw[i].bytes, s);
+	f->bw[i].time = sat_add(f->bw[i].time, in->transfer);
 	return 0;
 }
 
@@ -298,8 +314,8 @@ static int collect(const struct dist_result *d, const struct walk *wk, struct fl
 						.transfer = c->d_min};
 			v[at++] = (struct isort){in, (uint64_t)i << 32 | k};
 			fc->instances++;
-			fc->arrival_sum += in.arrival_skew;
-			fc->exit_sum += in.exit_skew;
+			fc->arrival_sum = sat_add(fc->arrival_sum, in.arrival_skew);
+			fc->exit_sum = sat_add(fc->exit_sum, in.exit_skew);
 			fc->arrival_max =
 			    in.arrival_skew > fc->arrival_max ? in.arrival_skew : fc->arrival_max;
 			fc->exit_max = in.exit_skew > fc->exit_max ? in.exit_skew : fc->exit_max;
@@ -307,7 +323,7 @@ static int collect(const struct dist_result *d, const struct walk *wk, struct fl
 			if (in.arrival_skew > 0) {
 				struct fleet_rank *r = &f->rank[c->last];
 				r->last++;
-				r->caused += c->ranks * (c->a_max - c->base) - c->offsum;
+				r->caused = sat_add(r->caused, c->waits);
 			}
 			if (in.transfer > 0 &&
 			    add_bw(f, &bwcap, &in, strpool_get(&d->pool, na->name))) {
@@ -354,7 +370,7 @@ static int cmp_mean(const void *x, const void *y)
 
 static int64_t step_time(const struct dist_overlap *o)
 {
-	return o->v[0] + o->v[1] + o->v[2] + o->v[3];
+	return sat_add(sat_add(o->v[0], o->v[1]), sat_add(o->v[2], o->v[3]));
 }
 
 /* balance rows and each worker's mean step and its rank. */
@@ -378,7 +394,7 @@ static int balance(const struct dist_result *d, struct fleet_result *f)
 		for (size_t i = 0; i < w->nsteps; i++) {
 			int64_t t = step_time(&w->overlap[i]);
 			v[at++] = (struct stime){w->overlap[i].step, t, k};
-			sum += t;
+			sum = sat_add(sum, t);
 		}
 		f->rank[k].step_mean = w->nsteps ? sum / (int64_t)w->nsteps : -1;
 		if (w->nsteps)

@@ -150,6 +150,18 @@ else
 	echo "stragglers: $hta absent: the HTA pair is not checked"
 fi
 
+# 4b. untrusted summaries: kernels at -2^61 + 952 on one rank and
+# 2^61 - 52 on the other (the extremes a summary may hold) make each wait
+# 4,611,686,018,427,386,904 ns; three of them do not fit 64 bits: the
+# sums saturate at 2^63 - 1 instead of wrapping
+"$G" -q rank-summary ${fx}_0.pt.trace.json -o "$tmp/x0.json"
+"$G" -q rank-summary ${fx}_1.pt.trace.json -o "$tmp/x1.json"
+sed -E 's/\],\[[0-9]+,[0-9]+\]\]\}/],[-2305843009213693000,-2305843009213692000]]}/' "$tmp/x0.json" >"$tmp/y0.json"
+sed -E 's/\],\[[0-9]+,[0-9]+\]\]\}/],[2305843009213693900,2305843009213693901]]}/' "$tmp/x1.json" >"$tmp/y1.json"
+o=$("$G" -q dist --fleet --format csv --table stragglers "$tmp/y0.json" "$tmp/y1.json" 2>&1)
+expect "saturated sums" "$(echo "$o" | sed -n '2,$p' | cut -d, -f1,4,5,7 | tr '\n' ' ')" \
+	"twostep_1,3,9223372036854775807,0 twostep_0,0,0,9223372036854775807 "
+
 # 5. bad --straggler values: exit 2, one message (and the usage hint), no file
 for v in 3 3:30ms 3:+ 3:+30 x:+1ms 3:+0ms 8:+1ms; do
 	"$G" synth --ranks 8 --straggler "$v" -o "$tmp/bad.json" >"$tmp/out" 2>&1
