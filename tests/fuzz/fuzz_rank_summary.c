@@ -2,7 +2,8 @@
  * (fleet/summary_read.c). Any bytes are accepted or refused with an error
  * whose offset lies in the input, never a crash or a hang; an accepted
  * summary, added twice, goes through dist_finish, and written back it reads
- * again into the very same bytes (the writer and the reader agree). The
+ * again into the very same bytes (the writer and the reader agree), and
+ * the fleet tables (tbprof/dist_fleet.c) are computed over the two. The
  * mode (tb_compat) is the summary's own when the text says true there. */
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "fleet/summary.h"
+#include "tbprof/dist_fleet.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -51,6 +53,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(b);
 		if (dist_finish(&r, &e))
 			__builtin_trap();
+		struct fleet_result f;
+		if (!dist_fleet(&r, &f, &e))
+			dist_fleet_free(&f);
 	}
 	dist_free(&r);
 	return 0;
