@@ -224,6 +224,10 @@ static int rd_str(struct rd *d, const char *what, bool nullable, uint32_t *id)
 		p = buf;
 		n = (size_t)k;
 	}
+	if (memchr(p, 0, n)) { /* the writer's strings end at a NUL: refused */
+		free(buf);
+		return bad(d, at, "%s: a NUL character in the string", what);
+	}
 	char *fixed;
 	size_t nf = 0;
 	if (well_formed(p, n, &fixed, &nf)) {

@@ -162,6 +162,14 @@ o=$("$G" -q dist --fleet --format csv --table stragglers "$tmp/y0.json" "$tmp/y1
 expect "saturated sums" "$(echo "$o" | sed -n '2,$p' | cut -d, -f1,4,5,7 | tr '\n' ' ')" \
 	"twostep_1,3,9223372036854775807,0 twostep_0,0,0,9223372036854775807 "
 
+# a NUL in a summary's string (raw or as \u0000) is refused: exit 2, one
+# line naming the file and the byte, nothing written
+sed 's/"backend":"nccl"/"backend":"nc\\u0000cl"/' "$tmp/x0.json" >"$tmp/nul.json"
+"$G" -q dist --fleet -o "$tmp/nul.out" "$tmp/nul.json" "$tmp/x1.json" >"$tmp/out" 2>&1
+rc=$?
+expect "NUL in a string" "$rc $(cat "$tmp/out") $([ -e "$tmp/nul.out" ] && echo written)" \
+	"2 gpuprof: error: $tmp/nul.json: byte $(($(grep -bo '"backend":' "$tmp/nul.json" | cut -d: -f1) + 10)): backend: a NUL character in the string "
+
 # 5. bad --straggler values: exit 2, one message (and the usage hint), no file
 for v in 3 3:30ms 3:+ 3:+30 x:+1ms 3:+0ms 8:+1ms; do
 	"$G" synth --ranks 8 --straggler "$v" -o "$tmp/bad.json" >"$tmp/out" 2>&1
