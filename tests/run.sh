@@ -50,6 +50,7 @@ stage tbdist sh tests/tbprof/dist.sh
 stage fleet sh tests/fleet/run.sh
 stage fleetmerge sh tests/fleet/merge.sh
 stage dask sh tests/fleet/dask.sh
+stage stragglers sh tests/fleet/stragglers.sh
 stage diff sh tests/diff/run.sh
 stage diffkinds sh tests/diff/run.sh kinds
 stage nsys sh tests/nsys/check.sh

@@ -54,6 +54,7 @@ CASES = [
     ('dist', ['dist', '--tb-compat', IN + 'node0_0.pt.trace.json',
               IN + 'node0_1.pt.trace.json']),
     ('dist', ['dist', IN + 'steps.json']),
+    ('dist', ['dist', '--fleet', IN + 'node0_0.pt.trace.json', IN + 'node0_1.pt.trace.json']),
     ('diff', ['diff', IN + 'steps.json', IN + 'steps.json']),
     ('diff', ['diff', '--fail-if', 'step_time>+5%', IN + 'steps.json', IN + 'ops.json']),
     ('ncu-list', ['ncu', 'list', NCU]),

@@ -43,6 +43,14 @@ const char cmd_dist_help[] =
     "  gpus      per worker and GPU: node and process (the worker name split\n"
     "            as NODE_PROCESS), device name, memory, compute capability.\n"
     "A section 'distributed' says whether the view exists and, if not, why.\n"
+    "With --fleet, five more tables (docs/dist.md, \"Fleet tables\"): stragglers\n"
+    "(per worker: how often it arrived last at a collective, the time the others\n"
+    "waited for it, its own wait, its step-time rank; the culprit first), skew\n"
+    "(per collective instance: arrival skew = last - first kernel start, exit\n"
+    "skew, duration spread; worst first; --top N), skew_collectives (per name\n"
+    "and process group), bandwidth (algorithm and bus bandwidth per name and\n"
+    "message size bucket) and balance (per step: min/median/max step time and\n"
+    "the fastest and slowest worker).\n"
     "\n"
     "Any operand may be a rank summary of `gpuprof rank-summary` instead of the\n"
     "trace: the tables are the same, to the byte, and no trace is loaded for it.\n"
@@ -71,12 +79,15 @@ const char cmd_dist_help_tail[] =
     "Examples:\n"
     "  gpuprof dist run/node0_0.pt.trace.json.gz run/node0_1.pt.trace.json.gz\n"
     "  gpuprof dist --tb-compat --format json rank0.json rank1.json\n"
-    "  gpuprof dist --step 3 --names r0,r1 rank0.json rank1.json\n";
+    "  gpuprof dist --step 3 --names r0,r1 rank0.json rank1.json\n"
+    "  gpuprof dist --fleet --top 10 --table skew sum/*.json.gz\n";
 
 /* --tb-compat, --names (dist_opts has no field for the names) */
 struct dist_args {
 	bool tb_compat;
 	const char *names;
+	bool fleet;
+	size_t top;
 };
 
 const struct vo cmd_dist_opts[] = {
@@ -95,14 +106,35 @@ const struct vo cmd_dist_opts[] = {
      .off = offsetof(struct dist_args, names),
      .metavar = "A,B,..",
      .help = "worker names, one per TRACE, in order"},
+    {.lname = "fleet",
+     .type = VO_FLAG,
+     .off = offsetof(struct dist_args, fleet),
+     .help = "add the fleet tables after the others: stragglers, skew,\n"
+	     "skew_collectives, bandwidth, balance (docs/dist.md)"},
+    {.lname = "top",
+     .type = VO_COUNT,
+     .off = offsetof(struct dist_args, top),
+     .metavar = "N",
+     .help = "with --fleet: the N worst collective instances in skew\n"
+	     "(default: all)"},
 };
 const size_t cmd_dist_nopts = sizeof cmd_dist_opts / sizeof cmd_dist_opts[0];
+
+/* What the tables are written from. */
+struct dist_emit {
+	const struct dist_result *d;
+	bool fleet;
+	size_t top;
+};
 
 /* app_emit_fn of the distributed view. */
 static int emit_dist(void *ctx, struct report *r, FILE *out)
 {
 	(void)out;
-	return dist_view_emit(r, ctx);
+	const struct dist_emit *x = ctx;
+	if (dist_view_emit(r, x->d))
+		return -1;
+	return x->fleet ? dist_fleet_view_emit(r, x->d, x->top) : 0;
 }
 
 /* Adds the worker of rank summary `path` (the i-th operand): the summary
@@ -175,12 +207,13 @@ int cmd_dist(struct app *app, int argc, char **argv)
 	free(paths);
 	if (!rc && dist_finish(&d, &e))
 		rc = app_fail(app, &e);
+	struct dist_emit x = {&d, a.fleet, a.top};
 	if (!rc && app_tables_wanted(app)) {
-		rc = app_write_tables(app, "dist", emit_dist, &d);
+		rc = app_write_tables(app, "dist", emit_dist, &x);
 	} else if (!rc) {
 		if ((rc = app_out_open(app, &e)) == 0) {
 			struct report *r = rep_open(app->out, app->format);
-			bool ok = r && dist_view_emit(r, &d) == 0;
+			bool ok = r && emit_dist(&x, r, app->out) == 0;
 			ok = r && rep_close(r) == 0 && ok;
 			rc = app_out_close(app, ok, &e);
 			if (!rc && !ok)

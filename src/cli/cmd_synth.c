@@ -63,6 +63,7 @@ struct synth_args {
 	bool gzip, truncate, anomalies;
 	int model;
 	struct vo_list scale, slow;
+	const char *straggler;
 };
 
 static const struct vo_value models[] = {
@@ -137,8 +138,40 @@ const struct vo cmd_synth_opts[] = {
      .metavar = "N=TIME",
      .help = "ProfilerStep#N ends TIME (5ms, 250us: a unit) later,\n"
 	     "after its GPU work; later events are shifted (repeatable)"},
+    {.lname = "straggler",
+     .type = VO_STRING,
+     .off = offsetof(struct synth_args, straggler),
+     .metavar = "R:+TIME",
+     .help = "rank R is late by TIME (30ms: a unit) at each step's first\n"
+	     "collective: extra compute on R, a longer wait in that\n"
+	     "all-reduce on the others; give the same option to every\n"
+	     "rank of the fleet (resnet model, --ranks > 1)"},
 };
 const size_t cmd_synth_nopts = sizeof cmd_synth_opts / sizeof cmd_synth_opts[0];
+
+/* --straggler R:+TIME into o. */
+static int parse_straggler(struct app *app, const char *v, struct synth_opts *o)
+{
+	const char *c = strchr(v, ':');
+	char num[32];
+	uint64_t rank = 0;
+	int64_t ns = -1;
+	size_t len = c ? (size_t)(c - v) : 0;
+	bool unit = c && c[1] == '+' && c[2] && strchr("0123456789.", v[strlen(v) - 1]) == NULL;
+	if (c && len && len < sizeof num && unit) {
+		memcpy(num, v, len);
+		num[len] = 0;
+		if (parse_u64(num, UINT32_MAX, &rank) || vo_parse_time(c + 2, &ns) || ns <= 0)
+			ns = -1;
+	}
+	if (ns < 0)
+		return app_usage(app, "synth",
+				 "--straggler takes R:+TIME with a unit (13:+30ms), not '%.80s'",
+				 v);
+	o->straggler_rank = (uint32_t)rank;
+	o->straggler_ns = (uint64_t)ns;
+	return 0;
+}
 
 /* --scale-kernel NAME=FACTOR and --slow-step N=TIME into o. */
 static int pair_changes(struct app *app, const struct synth_args *a, struct synth_opts *o)
@@ -210,6 +243,8 @@ int cmd_synth(struct app *app, int argc, char **argv)
 	o.model = (enum synth_model)a.model;
 	if ((rc = pair_changes(app, &a, &o)))
 		return rc;
+	if (a.straggler && (rc = parse_straggler(app, a.straggler, &o)))
+		return rc;
 	/* the numbers: SIZE with a unit, counts with their own bounds */
 	for (size_t k = 0; k < sizeof a.num / sizeof a.num[0]; k++) {
 		const char *v = a.num[k];
@@ -248,6 +283,12 @@ int cmd_synth(struct app *app, int argc, char **argv)
 	if (o.rank >= o.world_size)
 		return app_usage(app, "synth", "--rank must be below --ranks (%u)",
 				 (unsigned)o.world_size);
+	if (o.straggler_ns && (o.world_size < 2 || o.model != SYNTH_MODEL_RESNET))
+		return app_usage(app, "synth",
+				 "--straggler needs --ranks > 1 and the resnet model");
+	if (o.straggler_ns && o.straggler_rank >= o.world_size)
+		return app_usage(app, "synth", "--straggler: rank %u is not below --ranks (%u)",
+				 (unsigned)o.straggler_rank, (unsigned)o.world_size);
 	if (o.streams < 1 || o.streams > SYNTH_MAX_STREAMS)
 		return app_usage(app, "synth", "--streams must be 1..%d", SYNTH_MAX_STREAMS);
 	if (app_out_open(app, &e))

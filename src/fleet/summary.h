@@ -39,7 +39,8 @@
  * summary to f. t: the trace dist_add read for it, still alive, for each
  * call's process group and message (record_param_comms' arguments:
  * "Collective name", "Process Group Name", "Process Group Ranks", "Group
- * size", "In/Out msg nelems", "dtype"); NULL writes none. 0, or ERR_NOMEM
+ * size", "In/Out msg nelems", "dtype"); NULL writes only the process group
+ * name that dist_node.pg keeps. 0, or ERR_NOMEM
  * / ERR_IO naming `out`. */
 int fleet_summary_write(const struct dist_result *r, size_t k, const struct trace *t, FILE *f,
 			const char *out, struct err *e);

@@ -224,6 +224,10 @@ static int rd_str(struct rd *d, const char *what, bool nullable, uint32_t *id)
 		p = buf;
 		n = (size_t)k;
 	}
+	if (memchr(p, 0, n)) { /* the writer's strings end at a NUL: refused */
+		free(buf);
+		return bad(d, at, "%s: a NUL character in the string", what);
+	}
 	char *fixed;
 	size_t nf = 0;
 	if (well_formed(p, n, &fixed, &nf)) {
@@ -348,8 +352,9 @@ static int node_member(struct rd *d, const struct jstr *k, size_t i)
 		return rd_int(d, "bytes", 0, INT64_MAX, false, 0, &n->bytes);
 	} else if (is_key(k, "step")) {
 		return rd_int(d, "step", INT64_MIN + 1, INT64_MAX, true, DIST_NO_STEP, &n->step);
-	} else if (is_key(k, "op") || is_key(k, "pg") || is_key(k, "pg_ranks") ||
-		   is_key(k, "dtype")) {
+	} else if (is_key(k, "pg")) {
+		return rd_str(d, "a call argument", false, &n->pg);
+	} else if (is_key(k, "op") || is_key(k, "pg_ranks") || is_key(k, "dtype")) {
 		uint32_t id; /* checked; dist's tables do not use them */
 		return rd_str(d, "a call argument", false, &id);
 	} else if (is_key(k, "group_size") || is_key(k, "in_nelems") || is_key(k, "out_nelems")) {

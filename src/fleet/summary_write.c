@@ -132,8 +132,8 @@ static void put_call_args(FILE *f, const struct trace *t, uint32_t row)
 	put_tstr(f, t, "dtype", x->dtype);
 }
 
-static void put_nodes(const struct dist_worker *w, const uint32_t *idx, const struct trace *t,
-		      FILE *f)
+static void put_nodes(const struct dist_result *r, const struct dist_worker *w, const uint32_t *idx,
+		      const struct trace *t, FILE *f)
 {
 	fputs(",\n\"collectives\":[", f);
 	for (size_t i = 0; i < w->nnodes; i++) {
@@ -144,6 +144,10 @@ static void put_nodes(const struct dist_worker *w, const uint32_t *idx, const st
 			i ? "," : "", idx[d->name], d->start, d->end, d->bytes);
 		put_opt(f, "step", d->step, DIST_NO_STEP);
 		put_call_args(f, t, d->xrow);
+		if (!t && d->pg) { /* no trace (a summary read back): the group kept */
+			fputs(",\"pg\":", f);
+			rep_json_str(f, pool_str(r, d->pg));
+		}
 		fputs(",\"ranges\":[", f);
 		for (size_t j = 0; j < d->n; j++) {
 			const struct rg *g = &w->kr[d->first + j];
@@ -185,7 +189,7 @@ int fleet_summary_write(const struct dist_result *r, size_t k, const struct trac
 	put_head(r, w, f);
 	put_names(r, w, idx, f);
 	put_steps(w, f);
-	put_nodes(w, idx, t, f);
+	put_nodes(r, w, idx, t, f);
 	put_gpus(r, w, f);
 	fputs("}\n", f);
 	free(idx);

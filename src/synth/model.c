@@ -213,6 +213,29 @@ static void accumulate_grad(struct gen *g, uint64_t nparams)
 	synth_close(g, TH_BWD);
 }
 
+/* opts.straggler_ns on the straggling rank: the extra compute on the first
+ * compute stream right before the step's first collective, written (not
+ * simulated: no number is drawn) after that stream's last kernel; every
+ * stream's later work is written that much later. */
+static void straggler_compute(struct gen *g)
+{
+	uint64_t d = g->o->straggler_ns;
+	struct sev *k = synth_at(g, &g->dev_ev, synth_push(g, &g->dev_ev));
+	k->kind = SK_KERNEL;
+	k->k = &synth_kernels[KD_GEMM_BF16];
+	k->on_dev = true;
+	k->ts = g->sfree[0] + g->delay[0];
+	k->dur = d;
+	k->corr = 2000000001;
+	k->d[0] = 1;
+	if (k->ts + k->dur > g->gpu_last)
+		g->gpu_last = k->ts + k->dur;
+	for (uint32_t s = 0; s <= g->nstreams; s++) {
+		g->delay[s] += d;
+		g->late[s] += d;
+	}
+}
+
 static void all_reduce(struct gen *g, uint64_t nelems)
 {
 	int nccl = (int)g->nstreams;
@@ -221,11 +244,21 @@ static void all_reduce(struct gen *g, uint64_t nelems)
 	synth_open(g, TH_BWD, SK_ANNOT, "nccl:all_reduce", AK_NONE);
 	if (g->sfree[nccl] < g->sfree[0])
 		g->sfree[nccl] = g->sfree[0]; /* waits for the gradients */
+	bool first = g->o->straggler_ns && !g->coll_seen;
+	bool late = first && g->o->rank == g->o->straggler_rank;
+	g->coll_seen = true;
+	if (late)
+		straggler_compute(g);
 	uint64_t w = g->o->world_size;
 	uint64_t ns = nelems * 4 * 2 * (w - 1) / w / 150; /* ~150 GB/s bus bandwidth */
 	struct sev *k = synth_kern(g, TH_BWD, KD_NCCL, nccl, ns);
 	k->argk = AK_COMMS;
 	k->d[1] = (uint32_t)nelems;
+	if (first && !late) { /* waits for the straggler */
+		k->dur += g->o->straggler_ns;
+		g->delay[nccl] += g->o->straggler_ns;
+		g->late[nccl] += g->o->straggler_ns;
+	}
 	g->st->nccl_kernels++;
 	synth_close(g, TH_BWD);
 	synth_close(g, TH_BWD);
@@ -373,7 +406,21 @@ void synth_backward(struct gen *g)
 	}
 	if (ddp && bucket)
 		all_reduce(g, bucket);
+	synth_straggler_fold(g);
 	if (pend_bytes)
 		synth_free(g, TH_BWD, pend_addr, pend_bytes);
 	g->cur[TH_MAIN] = g->cur[TH_BWD] + synth_range(g, 5000, 20000);
+}
+
+void synth_straggler_fold(struct gen *g)
+{
+	uint64_t d = g->o->straggler_ns;
+	g->coll_seen = false;
+	if (!d)
+		return;
+	for (uint32_t s = 0; s <= g->nstreams; s++) {
+		g->delay[s] -= g->late[s];
+		g->late[s] = 0;
+		g->sfree[s] += d;
+	}
 }

@@ -228,6 +228,10 @@ static int check_opts(const struct synth_opts *o, struct err *e)
 	if (o->rank >= o->world_size)
 		return err_set(e, ERR_USAGE, "synth", -1, "rank %u is not below the world size %u",
 			       (unsigned)o->rank, (unsigned)o->world_size);
+	if (o->straggler_ns && (o->straggler_rank >= o->world_size || o->world_size < 2 ||
+				o->model != SYNTH_MODEL_RESNET))
+		return err_set(e, ERR_USAGE, "synth", -1,
+			       "a straggler needs a rank below the world size (> 1), resnet model");
 	if (o->streams < 1 || o->streams > SYNTH_MAX_STREAMS)
 		return err_set(e, ERR_USAGE, "synth", -1, "streams must be 1..%d, not %u",
 			       SYNTH_MAX_STREAMS, (unsigned)o->streams);

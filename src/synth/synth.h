@@ -83,6 +83,17 @@ struct synth_opts {
 	uint32_t nscale;
 	struct synth_slow slow[SYNTH_MAX_CHANGES];
 	uint32_t nslow;
+	/* A straggler (gpuprof dist's fleet tables' tests): every rank of the
+	 * fleet is written with the same straggler_ns > 0 and straggler_rank.
+	 * On that rank an extra compute kernel of straggler_ns runs before
+	 * each step's first collective, so its NCCL kernels start that much
+	 * later; on the others that first NCCL kernel lasts straggler_ns
+	 * longer (it waits for the late rank). From there on every rank is
+	 * straggler_ns late: the step ends that much later everywhere. The
+	 * same numbers are drawn on every rank, so the ranks' collectives
+	 * line up, equal but for the injected time. 0: none. */
+	uint64_t straggler_ns;
+	uint32_t straggler_rank;
 };
 
 /* What synth_write produced. Counts cover complete events inside

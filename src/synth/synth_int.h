@@ -174,6 +174,8 @@ struct gen {
 	uint32_t stream_id[SYNTH_MAX_STREAMS + 1]; /* last one: NCCL */
 	uint64_t sfree[SYNTH_MAX_STREAMS + 1];	   /* ns a stream is busy until */
 	uint64_t delay[SYNTH_MAX_STREAMS + 1];	   /* added by scaled kernels (opts.scale) */
+	uint64_t late[SYNTH_MAX_STREAMS + 1];	   /* part of delay[] a straggler added */
+	bool coll_seen;				   /* the step had its first collective */
 	uint32_t nstreams;
 	uint64_t t_begin; /* ns of the profiler span start */
 	uint64_t cur[TH_COUNT];
@@ -260,6 +262,9 @@ static inline uint64_t synth_bytes_ns(uint64_t bytes)
 
 void synth_forward(struct gen *g);
 void synth_backward(struct gen *g);
+/* opts.straggler_ns after the backward pass: the late time becomes part
+ * of every stream's timeline (all ranks are late from here on). */
+void synth_straggler_fold(struct gen *g);
 /* One training step: ProfilerStep#n on the CPU and its device work. */
 void synth_step(struct gen *g, uint64_t n, bool anomalies);
 

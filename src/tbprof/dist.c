@@ -408,6 +408,18 @@ static int cmp_kr(const void *x, const void *y)
 	return (a->end < b->end) - (a->end > b->end); /* longer first */
 }
 
+/* The process group name of the call whose arguments are on row (the
+ * record_param_comms op), interned into the result's pool; 0 when none. */
+static int node_pg(struct ctx *c, uint32_t row, uint32_t *id)
+{
+	const struct trace *t = c->t;
+	*id = 0;
+	const struct tr_op_extra *x = row == TR_NONE || row >= t->ev.n ? NULL : op_extra(t, row);
+	if (!x || !x->pg_name)
+		return 0;
+	return intern(c, tr_str(t, x->pg_name), strpool_len(&t->pool, x->pg_name), id);
+}
+
 /* Pre-nodes -> w->nodes sorted by (start, -end), each with its ranges
  * (its CPU range and its kernels) sorted by (start, -end) in w->kr. */
 static int finalize_nodes(struct ctx *c)
@@ -439,6 +451,11 @@ static int finalize_nodes(struct ctx *c)
 						 .step = DIST_NO_STEP,
 						 .n = 1,
 						 .xrow = p->xrow};
+		if (node_pg(c, p->xrow, &w->nodes[i].pg)) {
+			free(o);
+			free(pos);
+			return -1;
+		}
 	}
 	for (size_t a = 0; a < c->natt; a++)
 		w->nodes[pos[c->att[a].node]].n++;

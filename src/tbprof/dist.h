@@ -67,6 +67,9 @@ struct dist_node {
 			       arguments (record_param_comms': process group,
 			       message size) describe the call, valid while that
 			       trace lives; TR_NONE when none */
+	uint32_t pg;	    /* id in dist_result.pool of its process group's
+			       name (record_param_comms' "Process Group
+			       Name"), 0 when unknown */
 };
 #define DIST_NO_STEP INT64_MIN
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/sort.h"
+#include "tbprof/dist_fleet.h"
 #include "views/view_dist.h"
 
 static const struct rep_col overlap_cols[] = {
@@ -338,5 +339,186 @@ int dist_view_emit(struct report *r, const struct dist_result *d)
 	rep_kv(r, "view", "View shown", REP_BOOL, rep_b(d->view));
 	rep_kv(r, "reason", "Why not", REP_STR, d->view ? rep_null() : rep_s(d->why_not));
 	rep_kv_end(r);
+	return 0;
+}
+
+/* ---- the fleet tables (gpuprof dist --fleet; docs/dist.md) ---- */
+
+static const struct rep_col straggler_cols[] = {
+    {"worker", "Worker", REP_STR},
+    {"rank", "Rank", REP_INT},
+    {"instances", "Instances", REP_INT},
+    {"arrived_last", "Arrived Last", REP_INT},
+    {"others_waited_ns", "Others Waited", REP_DUR_NS},
+    {"avg_others_waited_ns", "Avg Others Waited", REP_DUR_NS},
+    {"waited_ns", "Waited", REP_DUR_NS},
+    {"step_mean_ns", "Mean Step", REP_DUR_NS},
+    {"step_time_rank", "Step Time Rank", REP_INT},
+};
+
+static const struct rep_col skew_cols[] = {
+    {"name", "Name", REP_STR},
+    {"pg", "Group", REP_STR},
+    {"call", "Call", REP_INT},
+    {"step", "Step", REP_STR},
+    {"ranks", "Ranks", REP_INT},
+    {"arrival_skew_ns", "Arrival Skew", REP_DUR_NS},
+    {"exit_skew_ns", "Exit Skew", REP_DUR_NS},
+    {"duration_spread_ns", "Duration Spread", REP_DUR_NS},
+    {"first", "First", REP_STR},
+    {"last", "Last", REP_STR},
+};
+
+static const struct rep_col skew_coll_cols[] = {
+    {"name", "Name", REP_STR},
+    {"pg", "Group", REP_STR},
+    {"instances", "Instances", REP_INT},
+    {"arrival_skew_ns", "Total Arrival Skew", REP_DUR_NS},
+    {"avg_arrival_skew_ns", "Avg Arrival Skew", REP_DUR_NS},
+    {"max_arrival_skew_ns", "Max Arrival Skew", REP_DUR_NS},
+    {"avg_exit_skew_ns", "Avg Exit Skew", REP_DUR_NS},
+    {"max_exit_skew_ns", "Max Exit Skew", REP_DUR_NS},
+    {"max_duration_spread_ns", "Max Duration Spread", REP_DUR_NS},
+};
+
+static const struct rep_col bw_cols[] = {
+    {"name", "Name", REP_STR},
+    {"bucket_bytes", "Size Bucket", REP_BYTES},
+    {"ranks", "Ranks", REP_INT},
+    {"instances", "Instances", REP_INT},
+    {"bytes", "Total Size", REP_BYTES},
+    {"time_ns", "Transfer Time", REP_DUR_NS},
+    {"algbw_gbps", "Algorithm GB/s", REP_FLOAT},
+    {"bus_factor", "Bus Factor", REP_FLOAT},
+    {"busbw_gbps", "Bus GB/s", REP_FLOAT},
+};
+
+static const struct rep_col balance_cols[] = {
+    {"step", "Step", REP_STR},		{"ranks", "Ranks", REP_INT},
+    {"min_ns", "Min", REP_DUR_NS},	{"median_ns", "Median", REP_DUR_NS},
+    {"max_ns", "Max", REP_DUR_NS},	{"min_worker", "Fastest", REP_STR},
+    {"max_worker", "Slowest", REP_STR},
+};
+
+static struct rep_val step_val(int64_t step, char *buf, size_t n)
+{
+	snprintf(buf, n, "%lld", (long long)step);
+	return step == DIST_NO_STEP ? rep_null() : rep_s(buf);
+}
+
+static void emit_stragglers(struct report *r, const struct dist_result *d,
+			    const struct fleet_result *f)
+{
+	rep_table_begin(r, "stragglers", "Stragglers", straggler_cols, NCOLS(straggler_cols));
+	struct rep_val v[NCOLS(straggler_cols)];
+	for (size_t i = 0; i < f->nrank; i++) {
+		const struct fleet_rank *x = &f->rank[i];
+		const struct dist_worker *w = &d->w[x->worker];
+		v[0] = rep_s(str(d, w->name));
+		v[1] = int_or_null(w->rank);
+		v[2] = rep_i(x->instances);
+		v[3] = rep_i(x->last);
+		v[4] = rep_i(x->caused);
+		v[5] = rep_i(x->last ? x->caused / x->last : 0);
+		v[6] = rep_i(x->waited);
+		v[7] = int_or_null(x->step_mean);
+		v[8] = x->step_rank ? rep_i(x->step_rank) : rep_null();
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+}
+
+static void emit_skew(struct report *r, const struct dist_result *d, const struct fleet_result *f,
+		      size_t top)
+{
+	rep_table_begin(r, "skew", "Collective Skew", skew_cols, NCOLS(skew_cols));
+	struct rep_val v[NCOLS(skew_cols)];
+	char step[32];
+	for (size_t i = 0; i < f->ninst && (!top || i < top); i++) {
+		const struct fleet_inst *x = &f->inst[i];
+		v[0] = rep_s(str(d, x->name));
+		v[1] = x->pg ? rep_s(str(d, x->pg)) : rep_null();
+		v[2] = rep_i(x->call);
+		v[3] = step_val(x->step, step, sizeof step);
+		v[4] = rep_i(x->ranks);
+		v[5] = rep_i(x->arrival_skew);
+		v[6] = rep_i(x->exit_skew);
+		v[7] = rep_i(x->spread);
+		v[8] = rep_s(str(d, d->w[x->first].name));
+		v[9] = rep_s(str(d, d->w[x->last].name));
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+	rep_table_begin(r, "skew_collectives", "Collective Skew per Collective and Process Group",
+			skew_coll_cols, NCOLS(skew_coll_cols));
+	for (size_t i = 0; i < f->ncoll; i++) {
+		const struct fleet_coll *x = &f->coll[i];
+		v[0] = rep_s(str(d, x->name));
+		v[1] = x->pg ? rep_s(str(d, x->pg)) : rep_null();
+		v[2] = rep_i(x->instances);
+		v[3] = rep_i(x->arrival_sum);
+		v[4] = rep_i(x->arrival_sum / x->instances);
+		v[5] = rep_i(x->arrival_max);
+		v[6] = rep_i(x->exit_sum / x->instances);
+		v[7] = rep_i(x->exit_max);
+		v[8] = rep_i(x->spread_max);
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+}
+
+static void emit_bandwidth(struct report *r, const struct dist_result *d,
+			   const struct fleet_result *f)
+{
+	rep_table_begin(r, "bandwidth", "Collective Bandwidth", bw_cols, NCOLS(bw_cols));
+	struct rep_val v[NCOLS(bw_cols)];
+	for (size_t i = 0; i < f->nbw; i++) {
+		const struct fleet_bw *x = &f->bw[i];
+		double alg = (double)x->bytes / (double)x->time; /* bytes/ns = GB/s */
+		v[0] = rep_s(str(d, x->name));
+		v[1] = rep_i(x->bucket);
+		v[2] = rep_i(x->ranks);
+		v[3] = rep_i(x->instances);
+		v[4] = rep_i(x->bytes);
+		v[5] = rep_i(x->time);
+		v[6] = rep_f(alg);
+		v[7] = x->factor < 0 ? rep_null() : rep_f(x->factor);
+		v[8] = x->factor < 0 ? rep_null() : rep_f(alg * x->factor);
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+}
+
+static void emit_balance(struct report *r, const struct dist_result *d,
+			 const struct fleet_result *f)
+{
+	rep_table_begin(r, "balance", "Step Time Balance", balance_cols, NCOLS(balance_cols));
+	struct rep_val v[NCOLS(balance_cols)];
+	char step[32];
+	for (size_t i = 0; i < f->nstep; i++) {
+		const struct fleet_step *x = &f->step[i];
+		v[0] = step_val(x->step, step, sizeof step);
+		v[1] = rep_i(x->ranks);
+		v[2] = rep_i(x->min);
+		v[3] = rep_i(x->median);
+		v[4] = rep_i(x->max);
+		v[5] = rep_s(str(d, d->w[x->min_worker].name));
+		v[6] = rep_s(str(d, d->w[x->max_worker].name));
+		rep_row(r, v);
+	}
+	rep_table_end(r);
+}
+
+int dist_fleet_view_emit(struct report *r, const struct dist_result *d, size_t top)
+{
+	struct fleet_result f;
+	struct err e = {0};
+	if (dist_fleet(d, &f, &e))
+		return -1;
+	emit_stragglers(r, d, &f);
+	emit_skew(r, d, &f, top);
+	emit_bandwidth(r, d, &f);
+	emit_balance(r, d, &f);
+	dist_fleet_free(&f);
 	return 0;
 }

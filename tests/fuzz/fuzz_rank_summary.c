@@ -2,7 +2,8 @@
  * (fleet/summary_read.c). Any bytes are accepted or refused with an error
  * whose offset lies in the input, never a crash or a hang; an accepted
  * summary, added twice, goes through dist_finish, and written back it reads
- * again into the very same bytes (the writer and the reader agree). A text
+ * again into the very same bytes (the writer and the reader agree), and
+ * the fleet tables (tbprof/dist_fleet.c) are computed over the two. A text
  * of several worker objects (a merge) gives each one's span: in order,
  * within the input, from its '{' to its '}'. The mode (tb_compat) is the
  * summary's own when the text says true there. */
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "fleet/summary.h"
+#include "tbprof/dist_fleet.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -59,6 +61,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(b);
 		if (dist_finish(&r, &e))
 			__builtin_trap();
+		struct fleet_result f;
+		if (!dist_fleet(&r, &f, &e))
+			dist_fleet_free(&f);
 	}
 	free(sp);
 	dist_free(&r);

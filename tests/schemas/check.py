@@ -196,6 +196,8 @@ def main():
             validate(gpuprof, v, [v, t])
     validate(gpuprof, 'dist', ['dist', 'tests/golden/_inputs/twostep_0.pt.trace.json',
                                'tests/golden/_inputs/twostep_1.pt.trace.json'])
+    validate(gpuprof, 'dist', ['dist', '--fleet', 'tests/golden/_inputs/twostep_0.pt.trace.json',
+                               'tests/golden/_inputs/twostep_1.pt.trace.json'])
     # diff: every pair of the fixtures' traces and the example, both ways
     pairs = [t for t in traces if 'export-' not in t]
     for a in pairs[:4]:
