@@ -281,7 +281,7 @@ static void print_help(FILE *f, const struct cmd_list *l)
 		"Usage: gpuprof [global options] COMMAND [options] FILE...\n\nCommands:\n",
 		GP_VERSION);
 	for (size_t i = 0; i < l->n; i++)
-		fprintf(f, "  %-10s %s\n", l->v[i].name, cli_cmd_summary(&l->v[i]));
+		fprintf(f, "  %-12s %s\n", l->v[i].name, cli_cmd_summary(&l->v[i]));
 	fprintf(f,
 		"\n%s\nRun 'gpuprof COMMAND --help' for a command's options. "
 		"'-' as FILE reads standard input.\n",
