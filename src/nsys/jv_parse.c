@@ -2,6 +2,7 @@
  * reverse of nsys_jv_write: how `gpuprof diff` reads the analysis.json of
  * either side. Strict JSON (what nsys_analysis_check accepts); depth at
  * most LIM_JSON_DEPTH; every string and number as jscan reads it. */
+#include <math.h>
 #include <string.h>
 
 #include "core/limits.h"
@@ -77,7 +78,7 @@ static int jp_number(struct jp *p, struct nsys_jv **out)
 	double f;
 	if (integral && !jnum_i64(t.s, t.len, &i))
 		*out = nsys_jv_int(p->a, i);
-	else if (!jnum_f64(t.s, t.len, &f))
+	else if (!jnum_f64(t.s, t.len, &f) && isfinite(f)) /* 3e444444 is no number JSON writes */
 		*out = nsys_jv_float(p->a, f);
 	else
 		return jscan_error(&p->j, t.s, "a number out of range");
