@@ -420,11 +420,12 @@ static int one_step(struct rd *d, const struct jstr *k, size_t i)
 	int rc = rd_walk(d, true, "steps[]", step_member);
 	if (rc)
 		return rc;
+	bool whole = o->step != INT64_MIN;
 	for (int c = 0; c < 4; c++)
-		if (o->v[c] == INT64_MIN || o->step == INT64_MIN)
-			return bad(d, at,
-				   "steps[]: needs step, computation, overlap, communication and "
-				   "other");
+		whole = whole && o->v[c] != INT64_MIN;
+	if (!whole)
+		return bad(d, at,
+			   "steps[]: needs step, computation, overlap, communication and other");
 	w->nsteps++;
 	return 0;
 }

@@ -147,19 +147,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		if (*data_size) {
 			u->got += (int64_t)*data_size;
 			srv_conn_phase(s, c, SRV_CONN_BODY, u->got);
-			srv_upload_data(s, u, data, *data_size);
+			int over = srv_upload_data(s, u, data, *data_size) > 0;
 			*data_size = 0;
 			/* over the cap (not reached: the declared length was checked
 			 * below, and libmicrohttpd reads no more than it): the
 			 * connection is closed */
-			return u->got - s->o.max_upload > SRV_UPLOAD_DISCARD ? MHD_NO : MHD_YES;
+			return over ? MHD_NO : MHD_YES;
 		}
 		srv_conn_phase(s, c, SRV_CONN_DONE, 0);
-		if (u->too_big)
-			return srv_reply_error(
-			    c, MHD_HTTP_CONTENT_TOO_LARGE,
-			    "the file is larger than the upload limit (%lld bytes)",
-			    (long long)s->o.max_upload);
 		return srv_api_upload(s, c, u);
 	}
 	srv_conn_phase(s, c, SRV_CONN_DONE, 0); /* an upload's body comes next: below */

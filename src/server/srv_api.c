@@ -382,12 +382,10 @@ enum MHD_Result srv_api_get(struct srv *s, struct MHD_Connection *c, const char 
 
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n)
 {
-	if (u->too_big || u->io_failed)
+	if (u->io_failed)
 		return -1;
-	if ((int64_t)n > s->o.max_upload - u->n) {
-		u->too_big = true;
-		return -1;
-	}
+	if ((int64_t)n > s->o.max_upload - u->n)
+		return 1;
 	if (u->fd < 0) {
 		/* a file with no name: nobody else can open it and it vanishes
 		 * with the connection, even when the server is killed */

@@ -26,10 +26,6 @@
 #define SRV_REQUEST_TIMEOUT 30
 #define SRV_MIN_BODY_RATE 65536.0
 #define SRV_IDLE_TIMEOUT 120
-/* An upload over the cap without a Content-Length (chunked) is read on
- * at most this many bytes past the cap, to answer 413 once its end comes;
- * past that the connection is closed. */
-#define SRV_UPLOAD_DISCARD ((int64_t)1 << 20)
 
 struct srv_win; /* a trace cut to a step/range selection (srv_select.c) */
 
@@ -70,8 +66,7 @@ struct srv {
 struct srv_upload {
 	int fd;		/* unlinked private temp file, -1 before the first byte */
 	int64_t n;	/* bytes stored */
-	int64_t got;	/* bytes received (also past the cap) */
-	bool too_big;	/* over max_upload: the rest is discarded */
+	int64_t got;	/* bytes received */
 	bool io_failed; /* a write failed */
 	char name[SRV_MAX_NAME + 1];
 };
@@ -215,6 +210,9 @@ struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id, s
 enum MHD_Result srv_api_timeline_find(struct srv *s, struct MHD_Connection *c, int id);
 /* GET /api/file/ID/nsys/timeline (srv_nsys_tl.c): the export's timeline. */
 enum MHD_Result srv_api_nsys_tl(struct srv *s, struct MHD_Connection *c, int id);
+/* Stores n more bytes of upload u: 0; 1 when they would pass
+ * --max-upload (nothing stored); -1 when a write failed (io_failed set,
+ * srv_api_upload answers 500). */
 int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_t n);
 /* A trace view's JSON answer (what `gpuprof VIEW --format json` prints),
  * computed in a job slot, into a malloc'd *buf; the cache key of the view

@@ -249,6 +249,9 @@ struct view;
 /* Whether a gate of diff view v tripped: the views' tripped, for results
  * whose first member is their struct df_all. */
 bool df_view_tripped(const struct view *v);
+/* The free of a diff view whose results hold nothing but their df_all
+ * (first) and plain values: the tables' rows, then the results. */
+void df_view_free(struct view *v);
 /* Frees the rows of every table of a (a zeroed a is fine). */
 void df_all_free(struct df_all *a);
 

@@ -82,16 +82,11 @@ static void emit_steps(const struct df_all *a, struct report *r, bool md)
 }
 
 /* The columns of the per-call test (df_def.calls tables), after
- * delta_pct; markdown keeps p and the verdict. */
-static const struct rep_col call_cols[] = {
-    {"base_iqr_ns", "Base IQR", REP_DUR_NS},
-    {"new_iqr_ns", "New IQR", REP_DUR_NS},
-    {"u", "U", REP_FLOAT},
-    {"p_value", "p", REP_FLOAT},
-    {"test", "Test", REP_STR},
-    {"verdict", "Verdict", REP_STR},
-};
-#define NCALL_COLS ((int)(sizeof call_cols / sizeof call_cols[0]))
+ * delta_pct: the steps' own test columns, from base_iqr_ns on (one
+ * declaration); markdown keeps p and the verdict. */
+#define CALL_COLS_FIRST 9
+static const struct rep_col *const call_cols = step_cols + CALL_COLS_FIRST;
+#define NCALL_COLS (NSTEP_COLS - CALL_COLS_FIRST)
 #define MD_CALL_FIRST 3 /* markdown: call_cols[3..) */
 
 #define DF_MAXC (2 + 3 * DF_MAXM + 1 + NCALL_COLS)

@@ -496,6 +496,14 @@ bool df_view_tripped(const struct view *v)
 	return df_gates_tripped(v->priv); /* the results open with their df_all */
 }
 
+void df_view_free(struct view *v)
+{
+	struct df_all *a = v->priv; /* the results open with their df_all */
+	if (a)
+		df_all_free(a);
+	free(a);
+}
+
 bool df_gates_tripped(const struct df_all *a)
 {
 	for (size_t i = 0; i < a->ngates; i++)

@@ -81,7 +81,7 @@ enum { T_LAUNCHES, T_HINTS, T_N };
 /* The view's results (its priv): the comparison and the declarations of
  * its tables, the launches' metrics being the fixed ones and --metric's. */
 struct ndf_res {
-	struct df_all all; /* first: df_view_tripped */
+	struct df_all all; /* first: df_view_tripped, df_view_free */
 	struct df_metric m[DF_MAXM];
 	struct df_def defs[T_N];
 	size_t matched, added, removed;
@@ -260,14 +260,6 @@ static int ndf_compute(struct view *v, const struct view_source *src, struct err
 	return 0;
 }
 
-static void ndf_free(struct view *v)
-{
-	struct ndf_res *res = v->priv;
-	if (res)
-		df_all_free(&res->all);
-	free(res);
-}
-
 static void ndf_emit(struct view *v, struct report *r)
 {
 	const struct ndf_res *res = v->priv;
@@ -310,6 +302,6 @@ const struct view_decl view_ncu_diff_decl = {
     .check = ndf_check,
     .compute = ndf_compute,
     .emit = ndf_emit,
-    .free = ndf_free,
+    .free = df_view_free,
     .tripped = df_view_tripped,
 };

@@ -71,7 +71,7 @@ static const struct df_def defs[T_N] = {
 
 /* The view's results (its priv). */
 struct sdf_res {
-	struct df_all all; /* first: df_view_tripped */
+	struct df_all all; /* first: df_view_tripped, df_view_free */
 	size_t iterations[2];
 };
 
@@ -205,14 +205,6 @@ static int sdf_compute(struct view *v, const struct view_source *src, struct err
 	return 0;
 }
 
-static void sdf_free(struct view *v)
-{
-	struct sdf_res *res = v->priv;
-	if (res)
-		df_all_free(&res->all);
-	free(res);
-}
-
 static void sdf_emit(struct view *v, struct report *r)
 {
 	const struct sdf_res *res = v->priv;
@@ -282,6 +274,6 @@ const struct view_decl view_nsys_diff_decl = {
     .check = sdf_check,
     .compute = sdf_compute,
     .emit = sdf_emit,
-    .free = sdf_free,
+    .free = df_view_free,
     .tripped = df_view_tripped,
 };
