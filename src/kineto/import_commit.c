@@ -376,6 +376,10 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 		tr_anomaly_add(an, AN_MISSING_TS, ev->off);
 		return JS_OK;
 	}
+	if (!tr_time_ok(ev->ts, ph == 'X' && ev->has_dur ? ev->dur : 0)) {
+		tr_anomaly_add(an, AN_TIME_RANGE, ev->off);
+		return JS_OK;
+	}
 	if (ev->ts == 0)
 		tr_anomaly_add(an, AN_ZERO_TS, ev->off);
 	struct tr_id none = {0};

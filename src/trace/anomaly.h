@@ -24,6 +24,8 @@
 	X(AN_NEGATIVE_DUR, "negative_duration", "complete event with negative duration")           \
 	X(AN_MISSING_DUR, "missing_duration", "complete (X) event without \"dur\"")                \
 	X(AN_ZERO_TS, "zero_timestamp", "event with timestamp 0")                                  \
+	X(AN_TIME_RANGE, "time_out_of_range",                                                      \
+	  "ts beyond 1933..2116 or dur beyond 36 years (event dropped)")                           \
 	X(AN_OVERLAP, "overlap", "events on one thread that overlap without nesting")              \
 	X(AN_KERNEL_NO_LAUNCH, "kernel_without_launch",                                            \
 	  "GPU kernel with no runtime call of the same correlation id")                            \

@@ -282,8 +282,40 @@ static void *overlap_thread(void *arg)
 	return NULL;
 }
 
+/* The sum of |duration| over the events; past TR_DUR_SUM_MAX an error at the
+ * event where the sum crosses it. Narrow durations are under 2^32 and rows
+ * under 2^32, so their sum fits a uint64; the wide ones are checked one by
+ * one. */
+static int check_durations(const struct trace *t, struct err *e)
+{
+	uint64_t sum = 0;
+	for (size_t r = 0; r < t->ev.n; r++)
+		sum += t->ev.dur[r] <= TR_NARROW_MAX ? t->ev.dur[r] : 0;
+	for (size_t i = 0; i < t->wide.n && sum <= TR_DUR_SUM_MAX; i++) {
+		int64_t v = t->wide.v[i].value;
+		if (t->wide.v[i].field == TRW_DUR)
+			sum += v < 0 ? (uint64_t)-v : (uint64_t)v;
+	}
+	if (sum <= TR_DUR_SUM_MAX)
+		return 0;
+	sum = 0;
+	size_t r = 0;
+	for (; r < t->ev.n; r++) {
+		int64_t d = tr_dur(t, r);
+		sum += d < 0 ? (uint64_t)-d : (uint64_t)d;
+		if (sum > TR_DUR_SUM_MAX)
+			break;
+	}
+	return err_set(e, ERR_FORMAT, t->path, r < t->ev.n ? t->ev.offset[r] : -1,
+		       "the events' durations add up past 2^56 ns (2.3 years) at this event: not a "
+		       "profile whose times can be summed");
+}
+
 int tr_check(struct trace *t, bool parallel, struct err *e)
 {
+	int drc = check_durations(t, e);
+	if (drc)
+		return drc;
 	/* The overlap check (a per-track sort) runs beside the other two, which
 	 * only read the tables; each counts into its own anomaly set. */
 	struct overlap_job job = {.t = t};

@@ -261,6 +261,24 @@ struct trace {
 	struct tr_anomalies anomalies;
 };
 
+/* The range of the model's times (ns). A reader keeps an event only when its
+ * ts lies in [TR_TS_MIN, TR_TS_MAX] and its duration in [-TR_DUR_MAX,
+ * TR_DUR_MAX] (the Kineto reader counts the others as time_out_of_range), so
+ * every start and end lies in [-2^61, 2^62 + 2^60) and the difference of any
+ * two fits an int64: a span, a gap, end - start need no overflow check.
+ * TR_TS_MAX is the year 2116 in Unix-epoch ns; TR_DUR_MAX 36 years.
+ * The |durations| of all events together stay under TR_DUR_SUM_MAX (2.3
+ * years; trace/check.c refuses a trace past it), so a view's total of
+ * durations, even over a call tree's levels 128 deep, fits an int64. */
+#define TR_TS_MIN (-(INT64_C(1) << 60))
+#define TR_TS_MAX ((INT64_C(1) << 62) - 1)
+#define TR_DUR_MAX (INT64_C(1) << 60)
+#define TR_DUR_SUM_MAX (UINT64_C(1) << 56)
+static inline int tr_time_ok(int64_t ts, int64_t dur)
+{
+	return ts >= TR_TS_MIN && ts <= TR_TS_MAX && dur >= -TR_DUR_MAX && dur <= TR_DUR_MAX;
+}
+
 /* An empty trace for path ("-" shows as <stdin>): no rows, times and
  * metadata "absent"; NULL when out of memory. Readers fill it (the Kineto
  * reader, kineto/kineto.h; or any reader through trace/build.h). */
