@@ -282,6 +282,11 @@ static void *overlap_thread(void *arg)
 	return NULL;
 }
 
+static uint64_t mag(int64_t v)
+{
+	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
 /* The sum of |duration| over the events; past TR_DUR_SUM_MAX an error at the
  * event where the sum crosses it. Narrow durations are under 2^32 and rows
  * under 2^32, so their sum fits a uint64; the wide ones are checked one by
@@ -291,18 +296,15 @@ static int check_durations(const struct trace *t, struct err *e)
 	uint64_t sum = 0;
 	for (size_t r = 0; r < t->ev.n; r++)
 		sum += t->ev.dur[r] <= TR_NARROW_MAX ? t->ev.dur[r] : 0;
-	for (size_t i = 0; i < t->wide.n && sum <= TR_DUR_SUM_MAX; i++) {
-		int64_t v = t->wide.v[i].value;
+	for (size_t i = 0; i < t->wide.n && sum <= TR_DUR_SUM_MAX; i++)
 		if (t->wide.v[i].field == TRW_DUR)
-			sum += v < 0 ? (uint64_t)-v : (uint64_t)v;
-	}
+			sum += mag(t->wide.v[i].value);
 	if (sum <= TR_DUR_SUM_MAX)
 		return 0;
 	sum = 0;
 	size_t r = 0;
 	for (; r < t->ev.n; r++) {
-		int64_t d = tr_dur(t, r);
-		sum += d < 0 ? (uint64_t)-d : (uint64_t)d;
+		sum += mag(tr_dur(t, r));
 		if (sum > TR_DUR_SUM_MAX)
 			break;
 	}
@@ -311,9 +313,49 @@ static int check_durations(const struct trace *t, struct err *e)
 		       "profile whose times can be summed");
 }
 
+/* The byte counts a view sums: [memory] Bytes and memcpy/memset bytes, each
+ * table's |values| together at most TR_BYTES_SUM_MAX, and the allocator's
+ * totals each within it; else an error at the event holding the value
+ * where it is crossed. */
+static int check_bytes(const struct trace *t, struct err *e)
+{
+	uint64_t sum = 0;
+	size_t bad = SIZE_MAX;
+	enum tr_aux_table tab = TR_AUX_MEM;
+	for (size_t i = 0; i < t->mem.n && bad == SIZE_MAX; i++) {
+		const struct tr_mem_arg *m = &t->mem.v[i];
+		sum += mag(m->bytes);
+		if (sum > TR_BYTES_SUM_MAX ||
+		    (m->total_allocated != INT64_MIN && mag(m->total_allocated) > TR_BYTES_SUM_MAX) ||
+		    (m->total_reserved != INT64_MIN && mag(m->total_reserved) > TR_BYTES_SUM_MAX))
+			bad = i;
+	}
+	sum = 0;
+	for (size_t i = 0; i < t->gpu.n && bad == SIZE_MAX; i++) {
+		sum += mag(t->gpu.v[i].bytes);
+		if (sum > TR_BYTES_SUM_MAX) {
+			bad = i;
+			tab = TR_AUX_GPU;
+		}
+	}
+	if (bad == SIZE_MAX)
+		return 0;
+	int64_t off = -1;
+	for (size_t r = 0; r < t->ev.n && off < 0; r++)
+		if (t->ev.aux[r] == bad && tr_aux_table((enum tr_kind)t->ev.kind[r]) == tab)
+			off = t->ev.offset[r];
+	return err_set(e, ERR_FORMAT, t->path, off,
+		       "byte counts past 2^60 (1 EiB) at this event (%s): not a profile whose sizes "
+		       "can be summed",
+		       tab == TR_AUX_MEM ? "[memory] Bytes or Total Allocated/Reserved"
+					 : "memcpy/memset bytes");
+}
+
 int tr_check(struct trace *t, bool parallel, struct err *e)
 {
 	int drc = check_durations(t, e);
+	if (!drc)
+		drc = check_bytes(t, e);
 	if (drc)
 		return drc;
 	/* The overlap check (a per-track sort) runs beside the other two, which

@@ -274,6 +274,10 @@ struct trace {
 #define TR_TS_MAX ((INT64_C(1) << 62) - 1)
 #define TR_DUR_MAX (INT64_C(1) << 60)
 #define TR_DUR_SUM_MAX (UINT64_C(1) << 56)
+/* Likewise the byte counts: the |Bytes| of all [memory] events together,
+ * those of all memcpy/memset events together, and each allocator total stay
+ * within 2^60 (1 EiB), or the trace is refused. */
+#define TR_BYTES_SUM_MAX (UINT64_C(1) << 60)
 static inline int tr_time_ok(int64_t ts, int64_t dur)
 {
 	return ts >= TR_TS_MIN && ts <= TR_TS_MAX && dur >= -TR_DUR_MAX && dur <= TR_DUR_MAX;
