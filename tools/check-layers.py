@@ -40,6 +40,9 @@ RULES = {
     "tbprof": (("trace", "json"),
                "torch-tb-profiler analyses of the model; stored JSON text (an "
                "operator's Input Dims) parsed with json"),
+    "hta": (("trace",),
+            "Holistic Trace Analysis' analyses of the model (idle time, ...): "
+            "the model only, like tbprof, and never tbprof's own definitions"),
     "export": (("trace", "pb", "report"),
                "writers know models only (the call stacks are the model's, "
                "trace/stacks): pprof through pb, chrome's JSON strings through "
@@ -48,7 +51,7 @@ RULES = {
               "rank summaries: a worker's part of the distributed analysis written "
               "and read back (tbprof's model, json's tokens, report's strings)"),
     "synth": ((), "the synthetic trace generator: writes its JSON text itself"),
-    "views": (("report", "trace", "tbprof", "ncu", "nsys"),
+    "views": (("report", "trace", "tbprof", "hta", "ncu", "nsys"),
               "views compute analyses of the models and write them through report; "
               "exports are commands, not views"),
     "input": (("io", "kineto", "ncu", "nsys", "trace"),

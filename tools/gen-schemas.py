@@ -50,6 +50,8 @@ CASES = [
     ('memory', ['memory', '--tb-compat', '--curve', '--events', IN + 'memory.json']),
     ('top', ['top', IN + 'steps.json']),
     ('top', ['top', '--gpu', IN + 'steps.json']),
+    ('idle', ['idle', 'tests/hta/fixtures/cuda-steps.json']),
+    ('idle', ['idle', '--show-intervals', 'tests/hta/fixtures/cuda-steps.json']),
     ('dist', ['dist', IN + 'node0_0.pt.trace.json', IN + 'node0_1.pt.trace.json']),
     ('dist', ['dist', '--tb-compat', IN + 'node0_0.pt.trace.json',
               IN + 'node0_1.pt.trace.json']),

@@ -139,7 +139,8 @@ static unsigned name_flags(struct imp *m, uint32_t name, enum tr_kind k)
 static bool has_op_extra(const struct imp_args *a)
 {
 	return a->collective.len || a->dtype.len || a->pg_name.len || a->pg_ranks.len ||
-	       a->in_nelems >= 0 || a->out_nelems >= 0 || a->group_size >= 0 || a->module_id >= 0;
+	       a->in_nelems >= 0 || a->out_nelems >= 0 || a->group_size >= 0 || a->module_id >= 0 ||
+	       a->stream != -1;
 }
 
 static bool has_op_args(const struct imp_args *a)
@@ -172,7 +173,7 @@ static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a,
 	switch (tr_aux_table(kind)) {
 	case TR_AUX_GPU: {
 		struct tr_gpu_arg g = {.device = i32(a->device),
-				       .stream = i32(a->stream),
+				       .stream = a->stream,
 				       .regs = i32(a->regs),
 				       .shared_mem = i32(a->shared_mem),
 				       .bytes = a->bytes,
@@ -200,7 +201,8 @@ static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a,
 	struct tr_op_extra x = {.in_nelems = a->in_nelems,
 				.out_nelems = a->out_nelems,
 				.group_size = a->group_size,
-				.module_id = a->module_id};
+				.module_id = a->module_id,
+				.stream = a->stream};
 	bool extra = has_op_extra(a);
 	if (extra) {
 		const struct jstr *const src[] = {&a->collective, &a->dtype, &a->pg_name,
@@ -351,6 +353,8 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 	struct trace *t = m->t;
 	struct tr_anomalies *an = &t->anomalies;
 	t->counts.events++;
+	if (!ev->has_ts || ev->ts % 1000)
+		t->counts.ts_not_whole++;
 	if (prob & EVP_BAD_NUMBER)
 		tr_anomaly_add(an, AN_BAD_NUMBER, ev->off);
 	if (prob & EVP_BAD_FIELD)

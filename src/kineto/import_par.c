@@ -445,6 +445,7 @@ static int merge_counts(struct imp_worker *w, struct imp *m)
 	dc->flows += sc->flows;
 	dc->counters += sc->counters;
 	dc->ignored_phase += sc->ignored_phase;
+	dc->ts_not_whole += sc->ts_not_whole;
 	for (int k = 0; k < AN_COUNT; k++) {
 		if (!src->anomalies.count[k])
 			continue;

@@ -326,7 +326,8 @@ static int check_bytes(const struct trace *t, struct err *e)
 		const struct tr_mem_arg *m = &t->mem.v[i];
 		sum += mag(m->bytes);
 		if (sum > TR_BYTES_SUM_MAX ||
-		    (m->total_allocated != INT64_MIN && mag(m->total_allocated) > TR_BYTES_SUM_MAX) ||
+		    (m->total_allocated != INT64_MIN &&
+		     mag(m->total_allocated) > TR_BYTES_SUM_MAX) ||
 		    (m->total_reserved != INT64_MIN && mag(m->total_reserved) > TR_BYTES_SUM_MAX))
 			bad = i;
 	}
@@ -344,11 +345,12 @@ static int check_bytes(const struct trace *t, struct err *e)
 	for (size_t r = 0; r < t->ev.n && off < 0; r++)
 		if (t->ev.aux[r] == bad && tr_aux_table((enum tr_kind)t->ev.kind[r]) == tab)
 			off = t->ev.offset[r];
-	return err_set(e, ERR_FORMAT, t->path, off,
-		       "byte counts past 2^60 (1 EiB) at this event (%s): not a profile whose sizes "
-		       "can be summed",
-		       tab == TR_AUX_MEM ? "[memory] Bytes or Total Allocated/Reserved"
-					 : "memcpy/memset bytes");
+	return err_set(
+	    e, ERR_FORMAT, t->path, off,
+	    "byte counts past 2^60 (1 EiB) at this event (%s): not a profile whose sizes "
+	    "can be summed",
+	    tab == TR_AUX_MEM ? "[memory] Bytes or Total Allocated/Reserved"
+			      : "memcpy/memset bytes");
 }
 
 int tr_check(struct trace *t, bool parallel, struct err *e)

@@ -39,6 +39,7 @@ static const struct {
     {"memset", TR_MEMSET},
     {"trace", TR_TRACE_SPAN},
     {"cuda_sync", TR_CUDA_SYNC},
+    {"mtia_ccp_events", TR_ACCEL},
     {"overhead", TR_OVERHEAD},
     {"cpu_instant_event", TR_INSTANT},
     {"memory", TR_MEMORY},

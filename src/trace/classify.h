@@ -30,6 +30,7 @@
 	X(TR_MEMORY, "[memory]")       /* allocator instant events */                              \
 	X(TR_TRACE_SPAN, "trace_span") /* "Trace" category: profiler window */                     \
 	X(TR_CUDA_SYNC, "cuda_sync")                                                               \
+	X(TR_ACCEL, "accelerator") /* another accelerator's device work (mtia_ccp_events) */       \
 	X(TR_OVERHEAD, "overhead")                                                                 \
 	X(TR_INSTANT, "cpu_instant_event") /* other instant events */
 

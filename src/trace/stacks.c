@@ -125,6 +125,12 @@ static uint32_t frame_get(struct build *b, uint32_t a, uint8_t kind)
 
 /* Roots (parent STK_NONE) are told apart by their track, other nodes by
  * (parent, frame, device, stream). */
+/* A stream as the stacks key it: -1 for none or one outside 32 bits. */
+static int32_t stream32(int64_t s)
+{
+	return s >= INT32_MIN && s <= INT32_MAX ? (int32_t)s : -1;
+}
+
 static uint64_t nhash(uint32_t parent, uint32_t frame, uint32_t track, int32_t dev, int32_t stream)
 {
 	uint64_t h = hmap_mix((uint64_t)parent << 32 | frame) ^
@@ -215,7 +221,7 @@ static int add_gpu_leaves(struct build *b, uint32_t rt, struct open_ev *top, uin
 		int32_t device = -1, stream = -1;
 		if (t->ev.aux[d] != TR_NONE && t->ev.aux[d] < t->gpu.n) {
 			device = t->gpu.v[t->ev.aux[d]].device;
-			stream = t->gpu.v[t->ev.aux[d]].stream;
+			stream = stream32(t->gpu.v[t->ev.aux[d]].stream);
 		}
 		uint32_t nd_ = node_get(p, parent, f, track, device, stream);
 		if (nd_ == STK_NONE)
@@ -345,7 +351,7 @@ static int walk(struct walk *w, const uint32_t *rows, size_t n, uint32_t track)
 			int32_t dev = -1, stream = -1;
 			if (tr_is_device((enum tr_kind)t->ev.kind[r]) && t->ev.aux[r] < t->gpu.n) {
 				dev = t->gpu.v[t->ev.aux[r]].device;
-				stream = t->gpu.v[t->ev.aux[r]].stream;
+				stream = stream32(t->gpu.v[t->ev.aux[r]].stream);
 			}
 			node = node_get(wp, parent, f, track, dev, stream);
 			if (node == STK_NONE)

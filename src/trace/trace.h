@@ -84,7 +84,8 @@ struct tr_events {
 struct tr_gpu_args {
 	size_t n, cap;
 	struct tr_gpu_arg {
-		int32_t device, stream;
+		int64_t stream; /* as written (4294967295 stays), -1 absent */
+		int32_t device;
 		int32_t grid[3], block[3];
 		int32_t regs;	      /* registers per thread */
 		int32_t shared_mem;   /* shared memory (bytes) */
@@ -127,6 +128,7 @@ struct tr_op_extras {
 		int64_t out_nelems;  /* "Out msg nelems", -1 */
 		int64_t group_size;  /* "Group size", -1 */
 		int64_t module_id;   /* "Python module id", -1 */
+		int64_t stream;	     /* "stream" of a host op (Triton's cpu_op), -1 */
 	} * v;
 };
 
@@ -228,6 +230,10 @@ struct tr_counts {
 	uint64_t metadata, flows, counters, ignored_phase;
 	uint64_t bytes;		 /* decompressed input size read */
 	uint64_t merged_windows; /* parts imported by the second thread */
+	/* events whose ts is absent or not a whole number of microseconds:
+	 * where there is one, a reader of the JSON into a table of floats (HTA)
+	 * rounds every time to whole microseconds (hta/select.h) */
+	uint64_t ts_not_whole;
 };
 
 struct trace {
@@ -315,12 +321,15 @@ static inline int64_t tr_corr(const struct trace *t, size_t r)
 }
 
 /* Which argument table an event's aux row indexes, decided by its kind
- * alone: GPU activities (kernel, memcpy, memset) the gpu table, [memory]
- * instants the mem table, every other kind the op table. */
+ * alone: work on a device (kernel, memcpy, memset, cuda_sync, another
+ * accelerator's) the gpu table, [memory] instants the mem table, every
+ * other kind the op table. */
 enum tr_aux_table { TR_AUX_GPU, TR_AUX_MEM, TR_AUX_OP };
 static inline enum tr_aux_table tr_aux_table(enum tr_kind k)
 {
-	return tr_is_device(k) ? TR_AUX_GPU : k == TR_MEMORY ? TR_AUX_MEM : TR_AUX_OP;
+	return tr_is_device(k) || k == TR_CUDA_SYNC || k == TR_ACCEL ? TR_AUX_GPU
+	       : k == TR_MEMORY					     ? TR_AUX_MEM
+								     : TR_AUX_OP;
 }
 /* Event row r's arguments in each table; NULL when it has none there. */
 static inline uint32_t tr_aux_in(const struct trace *t, size_t r, enum tr_aux_table tab, size_t n)

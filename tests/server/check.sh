@@ -97,6 +97,8 @@ same info info
 same top top
 same 'top?top=5' top -n 5
 same 'top?top=0&gpu=1' top --top=0 --gpu
+same idle idle
+same 'idle?show_intervals=1&kernel_wait_ns=10000' idle --show-intervals --kernel-wait 10us
 # Nsight Compute: same_ncu ID REPORT QUERY ARGS...: /api/file/ID/ncu/QUERY
 # equals `gpuprof ncu ARGS --format json REPORT`, byte for byte
 same_ncu() {

@@ -1,0 +1,149 @@
+"""Stage hta: `gpuprof idle` against HTA's definitions.
+
+1. HTA's own expected numbers (shared/reference/hta.md A.3): the MTIA
+   single-rank trace's temporal breakdown, within the tolerance HTA's test
+   allows (0.01 percentage points).
+2. Every HTA test trace in ../shared/data/torch/hta (skipped when absent)
+   and the fixtures of tests/hta/fixtures: selection, temporal breakdown and
+   idle per stream equal tests/hta/oracle.py's independent computation from
+   the raw JSON.
+Usage: check.py GPUPROF
+"""
+import glob
+import json
+import math
+import os
+import subprocess
+import sys
+
+import oracle
+
+GPUPROF = sys.argv[1]
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.join(HERE, "..", "..", "..", "shared", "data", "torch", "hta")
+passed = failed = 0
+
+
+def check(label, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {label} {detail}")
+
+
+def run(path, *args):
+    p = subprocess.run([GPUPROF, "idle", "--format", "json", *args, path], capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{path}: exit {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
+def near_ns(got_ns, want_us):
+    return abs(got_ns - want_us * 1000) <= 1
+
+
+def compare(label, path, threshold_us=30):
+    want = oracle.analyse(path, threshold_us)
+    args = [] if threshold_us == 30 else ["--kernel-wait", f"{threshold_us}us"]
+    got = run(path, *args)
+    sel = got["selection"]
+    check(f"{label}: rounded", sel["rounded_to_us"] == want["rounded"],
+          f"{sel['rounded_to_us']} != {want['rounded']}")
+    check(f"{label}: filter", sel["last_step_filter"] == want["filter"],
+          f"{sel['last_step_filter']} != {want['filter']}")
+    check(f"{label}: device events", sel["device_events"] == want["device_events"],
+          f"{sel['device_events']} != {want['device_events']}")
+    tw = want["temporal"]
+    tg = got["temporal"]
+    check(f"{label}: temporal rows", len(tg) == (1 if tw else 0), f"{len(tg)}")
+    if tw and tg:
+        for k in ("idle", "compute", "non_compute", "kernel_time"):
+            check(f"{label}: temporal {k}", near_ns(tg[0][f"{k}_ns" if k == "kernel_time"
+                                                         else f"{k}_time_ns"], tw[k]),
+                  f"{tg[0]} vs {tw}")
+        pct = 100 * tw["idle"] / tw["kernel_time"] if tw["kernel_time"] else None
+        if pct is not None:
+            check(f"{label}: idle pct", abs(tg[0]["idle_time_pct"] - pct) < 1e-9)
+    iw = want["idle"]
+    ig = got["idle"]
+    check(f"{label}: idle rows", [(r["stream"], r["idle_category"]) for r in ig] ==
+          [(s, c) for s, c, _, _, _ in iw],
+          f"{[(r['stream'], r['idle_category']) for r in ig]} vs {[(s, c) for s, c, *_ in iw]}")
+    for r, (s, c, tot, ratio, gaps) in zip(ig, iw):
+        check(f"{label}: idle {s} {c}", near_ns(r["idle_time_ns"], tot),
+              f"{r['idle_time_ns']} vs {tot}")
+        if ratio is None:
+            check(f"{label}: ratio {s} {c} null", r["idle_time_ratio"] is None)
+        else:
+            check(f"{label}: ratio {s} {c}", abs(r["idle_time_ratio"] - ratio) < 1e-9,
+                  f"{r['idle_time_ratio']} vs {ratio}")
+    return got, want
+
+
+def intervals(label, path):
+    got = run(path, "--show-intervals")
+    want = oracle.analyse(path)["idle"]
+    rows = got["intervals"]
+    check(f"{label}: interval rows", len(rows) == len(want))
+    for r, (s, c, tot, ratio, gaps) in zip(rows, want):
+        g = sorted(gaps)
+        check(f"{label}: {s} {c} count", r["count"] == len(g))
+        if not g:
+            check(f"{label}: {s} {c} empty", r["mean_ns"] is None and r["max_ns"] is None)
+            continue
+        mean = sum(g) / len(g)
+        check(f"{label}: {s} {c} mean", abs(r["mean_ns"] - mean * 1000) < 1e-3 * max(1, abs(mean)))
+        check(f"{label}: {s} {c} min/max", near_ns(r["min_ns"], g[0]) and near_ns(r["max_ns"], g[-1]))
+        # pandas' linear percentile, by hand
+        pos = (len(g) - 1) * 0.9
+        lo = int(pos)
+        p90 = g[lo] + (g[min(lo + 1, len(g) - 1)] - g[lo]) * (pos - lo)
+        check(f"{label}: {s} {c} p90", abs(r["p90_ns"] - p90 * 1000) < 1e-3 * max(1, abs(p90)),
+              f"{r['p90_ns']} vs {p90 * 1000}")
+        if len(g) > 1:
+            sd = math.sqrt(sum((x - mean) ** 2 for x in g) / (len(g) - 1))
+            check(f"{label}: {s} {c} std", abs(r["std_ns"] - sd * 1000) < 1e-3 * max(1, sd))
+        else:
+            check(f"{label}: {s} {c} std null", r["std_ns"] is None)
+
+
+def hta_expected(path):
+    """HTA's test_mtia_temporal_breakdown: percentages of its numbers, to
+    0.01 points; and the exact microseconds of today's definitions."""
+    got = run(path)["temporal"][0]
+    for key, num in (("idle_time_pct", 5648827), ("compute_time_pct", 7305596),
+                     ("non_compute_time_pct", 373924)):
+        want = round(num * 100 / 13328347, 3)
+        check(f"mtia: {key} within HTA's 0.01 of {want}", abs(got[key] - want) < 0.01,
+              f"{got[key]}")
+    check("mtia: exact", (got["idle_time_ns"], got["compute_time_ns"], got["non_compute_time_ns"],
+                          got["kernel_time_ns"]) ==
+          (5649476000, 7305597000, 372998000, 13328071000), f"{got}")
+
+
+def main():
+    fixtures = sorted(glob.glob(os.path.join(HERE, "fixtures", "*.json")))
+    for f in fixtures:
+        compare(os.path.basename(f), f)
+        compare(os.path.basename(f) + " (10us)", f, 10)
+        intervals(os.path.basename(f), f)
+    traces = sorted(glob.glob(os.path.join(SHARED, "**", "*.json.gz"), recursive=True))
+    traces = [t for t in traces if "memory_timeline" not in t and "_et.json" not in t]
+    if not traces:
+        print("hta: ../shared/data/torch/hta absent: HTA's traces skipped")
+    for t in traces:
+        label = os.path.relpath(t, SHARED)
+        try:
+            compare(label, t)
+        except RuntimeError as e:
+            check(label, False, str(e))
+        if "mtia_trace_single_rank" in t:
+            hta_expected(t)
+            intervals(label, t)
+    print(f"hta: {passed} passed, {failed} failed")
+
+
+main()
