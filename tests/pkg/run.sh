@@ -175,6 +175,38 @@ envsec=$(sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' man/gpuprof.1)
 for v in $(grep -rhoE 'getenv\("[A-Z_]+"\)' src | sed 's/getenv("\(.*\)")/\1/' | sort -u); do
 	printf '%s\n' "$envsec" | grep -qx ".B $v" && ok || bad "man ENVIRONMENT lacks $v (read by the sources)"
 done
+# EXIT STATUS lists exactly 0, 1 and 2, and the program exits with each
+# where the page says: success, a tripped gate, a usage or input error
+exitsec=$(sed -n '/^\.SH EXIT STATUS$/,/^\.SH /p' man/gpuprof.1)
+got=$(printf '%s\n' "$exitsec" | awk 'prev == ".TP" && $1 == ".B" {print $2} {prev = $0}' | tr '\n' ' ')
+[ "$got" = "0 1 2 " ] && ok || bad "man EXIT STATUS lists '$got', want '0 1 2 '"
+exit_item() { # N: the text of EXIT STATUS's item N, one line
+	printf '%s\n' "$exitsec" | awk -v n="$1" 'p && /^\.(TP|SH)/ {exit} p {print} $0 == ".B " n {p = 1}' | tr '\n' ' '
+}
+case $(exit_item 0) in Success.*) ok ;; *) bad "man EXIT STATUS 0: '$(exit_item 0)'" ;; esac
+case $(exit_item 1) in *"gate tripped"*) ok ;; *) bad "man EXIT STATUS 1: '$(exit_item 1)'" ;; esac
+case $(exit_item 2) in "Usage error, or an input that could not be read or parsed"*) ok ;;
+*) bad "man EXIT STATUS 2: '$(exit_item 2)'" ;; esac
+exit_of() { # command...: its exit status
+	"$GPUPROF" -q "$@" >/dev/null 2>&1
+	echo $?
+}
+printf 'xyz' >"$tmp/not-a-trace.json"
+for c in "0 summary examples/tiny.json" \
+	"0 diff --fail-if kernels.total_ns>+1% examples/tiny.json examples/tiny.json" \
+	"1 diff --fail-if kernels.total_ns>-1% examples/tiny.json examples/tiny.json" \
+	"2 summary --no-such-option examples/tiny.json" \
+	"2 no-such-command" \
+	"2 summary $tmp/absent.json" \
+	"2 summary $tmp/not-a-trace.json"; do
+	set -f
+	set -- $c
+	set +f
+	want=$1
+	shift
+	got=$(exit_of "$@")
+	[ "$got" = "$want" ] && ok || bad "exit status of gpuprof $*: $got, EXIT STATUS says $want"
+done
 # every global option has its item in GLOBAL OPTIONS
 globsec=$(sed -n '/^\.SH GLOBAL OPTIONS/,/^\.SH /p' man/gpuprof.1 | grep -A0 -E '^\.(B|BI|BR) ')
 for o in $("$GPUPROF" --help | sed -n '/^Global options/,/^$/p' | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
