@@ -245,13 +245,16 @@ uninstall:
 	  sort -r | xargs rmdir 2>/dev/null; rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null; true
 
 # build/gpuprof_VERSION_ARCH.deb: the install tree under /usr, packaged by
-# tools/deb.sh (man page gzipped, copyright, Depends from dpkg-shlibdeps)
+# tools/deb.sh (man page gzipped, copyright, Depends from dpkg-shlibdeps).
+# DEB (the package) and DEB_ROOT (its install tree) may be given elsewhere,
+# and INSTALL_BIN the binary (tests/pkg packages the one it tests)
 DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null || echo unknown)
 DEB := build/gpuprof_$(VERSION)_$(DEB_ARCH).deb
-deb: gpuprof completions
-	rm -rf build/deb-root
-	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/build/deb-root PREFIX=/usr
-	sh tools/deb.sh build/deb-root $(VERSION) $(DEB)
+DEB_ROOT := build/deb-root
+deb: $(INSTALL_BIN) completions
+	rm -rf $(DEB_ROOT)
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr
+	sh tools/deb.sh $(DEB_ROOT) $(VERSION) $(DEB)
 
 # man/gpuprof.1's generated parts (synopsis, each command's line and
 # options, ENVIRONMENT) from the declarations: `make man` writes them,

@@ -409,6 +409,21 @@ n=$("$GPUPROF" --format json ncu raw "$D/ncu2025.3_rtx3080ti_basic_sassscope.ncu
 d=$("$GPUPROF" --format json ncu raw "$D/ncu2025.3_rtx3080ti_basic_sassscope.ncu-rep" | grep -c '"description": "')
 if [ "$n" -eq 1 ] && [ "$d" -eq 35 ]; then ok; else bad "raw json descriptions: $n / $d"; fi
 
+# raw --format json against the text table of the same reports
+# (tests/ncu/raw_json.py): each comma-grouped value is its number, each
+# launch appears once with its kernel
+if command -v python3 >/dev/null 2>&1; then
+	python3 tests/ncu/raw_json.py "$GPUPROF" "$D/ncu2021.1_gtx1660s_raytracer.ncu-rep" \
+		"$D/ncu2023.2_a10_default_105kernels.ncu-rep" >"$tmp/rawjson" 2>&1
+	rc=$?
+	while read -r first rest; do
+		case $first in ok) ok ;; *) bad "${rest#ncu: }" ;; esac
+	done <"$tmp/rawjson"
+	[ $rc -eq 0 ] && [ -s "$tmp/rawjson" ] || bad "tests/ncu/raw_json.py: exit $rc"
+else
+	echo "skip ncu: raw json against the text: no python3"
+fi
+
 # 5. corrupted copies: exit 2, one line on stderr naming a byte offset
 src=$D/ncu2025.3_rtx3080ti_basic_sassscope.ncu-rep
 size=$(wc -c <"$src")

@@ -5,10 +5,13 @@ with SQL run by python3's sqlite3 module on the same file (opened read-only)
 and compared exactly for counts, totals, min, max and bytes; means compare
 within 1e-9 relative. Tiny exports are built here at test time (never copied
 from the shared folder) for golden values, schema variants (text vs textId,
-a named domain) and the `steps` iteration analysis.
+a named domain) and the `steps` iteration analysis. The text tables of
+`kernels` and `nvtx` on the real exports: no exponent notation, and the
+durations of every row are the SQL's, formatted by hand (fmt_dur).
 """
 import json
 import os
+import re
 import sqlite3
 import subprocess
 from collections import defaultdict
@@ -286,8 +289,85 @@ def tiny_exports(gpuprof, tmp, ok):
     ok("absent file refused", r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr)
 
 
+def fmt_dur(ns):
+    """A duration as the text tables print it, written out here: under 1 us
+    "N ns", else thousandths of us, ms or s (the first unit below 1000 once
+    rounded, halves up) with three decimals: 15318776 -> "15.319 ms"."""
+    if ns < 1000:
+        return f"{ns} ns"
+    for div, unit in ((1, "us"), (1000, "ms"), (10 ** 6, "s")):
+        milli = (ns + div // 2) // div
+        if milli < 10 ** 6 or unit == "s":
+            return f"{milli // 1000}.{milli % 1000:03d} {unit}"
+
+
+def text_rows(text, title):
+    """The rows of the text table under its title line, as {name: {column:
+    cell}}; cells are split at runs of two spaces, the name is what is left
+    of the row before its last len(header) - 1 cells."""
+    lines = text.split("\n")
+    i = lines.index(title)
+    header = re.split(r"\s{2,}", lines[i + 1].strip())
+    rows = {}
+    for line in lines[i + 2:]:
+        if not line.strip():
+            break
+        cells = re.split(r"\s{2,}", line.strip())
+        name = "  ".join(cells[: len(cells) - len(header) + 1])
+        rows.setdefault(name, []).append(dict(zip(header, [name] + cells[len(cells) - len(header) + 1:])))
+    return header, rows
+
+
+def text_tables(gpuprof, data, ok):
+    """`nsys FILE kernels` and `nvtx` as text: no exponent in any number
+    cell, and Instances, Total, Min and Max (Avg and Med too for a single
+    instance) of every row are the SQL's, formatted here by fmt_dur."""
+    exp = re.compile(r"[0-9][eE][+-]?[0-9]")
+    for name, view, title, sql, key in (
+            ("nsys-ai__mfu_2gpu_after__2026.2.1", "nvtx", "NVTX ranges (host time; GPU work launched inside)",
+             "select coalesce(s.value, e.text), e.end - e.start from NVTX_EVENTS e "
+             "left join StringIds s on s.id = e.textId where e.eventType = 59 and e.end is not null", "Range"),
+            ("nsys-ai__mfu_2gpu_after__2026.2.1", "kernels", "GPU kernels",
+             "select s.value, k.end - k.start from CUPTI_ACTIVITY_KIND_KERNEL k "
+             "join StringIds s on s.id = k.demangledName", "Name"),
+            ("test-cuda__report1__2026.1.1", "kernels", "GPU kernels",
+             "select s.value, k.end - k.start from CUPTI_ACTIVITY_KIND_KERNEL k "
+             "join StringIds s on s.id = k.demangledName", "Name")):
+        path = os.path.join(data, "exports", name + ".sqlite")
+        r = gp(gpuprof, path, view)
+        label = f"{name} {view} (text)"
+        ok(f"{label}: exit 0", r.returncode == 0, r.stderr)
+        if r.returncode:
+            continue
+        header, rows = text_rows(r.stdout, title)
+        ok(f"{label}: header", header[0] == key and header[1:4] == (
+            ["Style", "Time", "Total"] if view == "nvtx" else ["Time", "Total", "Instances"]), header)
+        cells = [c for rs in rows.values() for row in rs for h, c in row.items() if h != key]
+        ok(f"{label}: no exponent in {len(cells)} number cells", cells and not any(exp.search(c) for c in cells),
+           next((c for c in cells if exp.search(c)), ""))
+        db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+        want = defaultdict(list)
+        for nm, d in db.execute(sql):
+            want[nm].append(d)
+        db.close()
+        ok(f"{label}: one row per name", sorted(rows) == sorted(want) and all(len(v) == 1 for v in rows.values()),
+           f"{len(rows)} vs {len(want)}")
+        bad = []
+        for nm, durs in want.items():
+            got = rows.get(nm, [{}])[0]
+            w = {"Instances": str(len(durs)), "Total": fmt_dur(sum(durs)), "Min": fmt_dur(min(durs)),
+                 "Max": fmt_dur(max(durs))}
+            if len(durs) == 1:
+                w.update(Avg=fmt_dur(durs[0]), Med=fmt_dur(durs[0]))
+            for h, v in w.items():
+                if got.get(h) != v:
+                    bad.append((nm[:60], h, got.get(h), v))
+        ok(f"{label}: Instances, Total, Min, Max of {len(want)} rows", not bad, str(bad[:3]))
+
+
 def run_all(gpuprof, data, tmp, ok):
     tiny_exports(gpuprof, tmp, ok)
     if data:
         real_exports(gpuprof, data, ok)
+        text_tables(gpuprof, data, ok)
     return 0, 0

@@ -17,8 +17,21 @@ by up to 128 ns):
   - a multi-table command without --table keeps its "# name" stream, and
     an unknown --table fails with the command's table names (exit 2).
 
-Usage: check.py GPUPROF
+On three real traces of SHARED/data/torch (skipped when absent): one whose
+ts are past 2^53 ns (sampled_rank-0: 1.68e18 ns), one with fractional µs
+(the H100 BERT trace) and one with empty cells (the MI250 trace: no
+occupancy), every table of `steps`, `ops` and `kernels` read by
+pd.read_csv from `--table NAME --format csv` equals the table of
+`--format json` (Python's json module) cell by cell: int64 for every
+column of JSON integers (every *_ns column among them), bool, float64 (NaN
+where JSON has null; exact with float_precision='round_trip': pandas'
+default float parser is not correctly rounded), strings exactly; the key,value sections value by
+value; and trace_start_ns is the trace's smallest ts × 1000, computed here
+exactly (decimal) from the raw file.
+
+Usage: check.py GPUPROF [SHARED]
 """
+import gzip
 import io
 import json
 import os
@@ -27,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from decimal import Decimal
 
 try:
     import pandas as pd
@@ -85,6 +99,135 @@ def same_table(name, df, doc_rows, columns):
         eq = all(g == w or (w is None and g is None) or (isinstance(w, str) and str(g) == w)
                  for g, w in zip(got, want))
         check('%s.%s values' % (name, c), eq, '%s vs %s' % (got[:4], want[:4]))
+
+
+# (trace under SHARED/data/torch, what it brings)
+REAL = (('hta/tests/data/trace_filter/sampled_rank-0.json.gz', 'ts past 2^53 ns'),
+        ('tracelens/tests/traces/h100/gaunernst_bert-small-uncased__1016001.json.gz', 'fractional µs'),
+        ('hta/tests/data/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz', 'empty cells'))
+# the tables of each command, by hand (docs/cli.md)
+REAL_TABLES = {'steps': ['steps', 'steps_average', 'step_detection'],
+               'ops': ['operators', 'tree'], 'kernels': ['kernels', 'tensor_cores']}
+
+
+def min_ts_ns(path):
+    """The smallest numeric ts of the raw trace, in ns, exactly (decimal)."""
+    opener = gzip.open if path.endswith('.gz') else open
+    with opener(path, 'rb') as f:
+        d = json.loads(f.read().decode('utf-8'), parse_float=Decimal)
+    ev = d['traceEvents'] if isinstance(d, dict) else d
+    return min(e['ts'] for e in ev if isinstance(e, dict) and isinstance(e.get('ts'), (int, Decimal))
+               and not isinstance(e.get('ts'), bool)) * 1000
+
+
+def kind_of(values):
+    """What a JSON column holds: 'int', 'bool', 'str', 'float' (numbers,
+    some of them floats or nulls) or 'null' (nothing but nulls)."""
+    kinds = {'null' if v is None else 'bool' if isinstance(v, bool) else type(v).__name__
+             for v in values}
+    if kinds <= {'int'}:
+        return 'int'
+    if kinds in ({'bool'}, {'str'}):
+        return kinds.pop()
+    if kinds == {'null'}:
+        return 'null'
+    if kinds <= {'int', 'float', 'null'}:
+        return 'float'
+    return '+'.join(sorted(kinds))
+
+
+def exact_table(name, csv, rows, columns):
+    """pd.read_csv of csv (string columns read as text) against the JSON rows."""
+    strs = [c for c in columns if kind_of([r[c] for r in rows]) == 'str']
+    how = dict(dtype={c: str for c in strs}, keep_default_na=False,
+               na_values={c: [''] for c in columns if c not in strs})
+    # pandas' default float parser is not correctly rounded: on
+    # sampled_rank-0's kernels "0.009259258999999999" (the shortest text of
+    # its double) reads 57 ulp off; round_trip reads every float exactly
+    df = pd.read_csv(io.StringIO(csv), float_precision='round_trip', **how)
+    check(name + ': columns', list(df.columns) == columns, '%s vs %s' % (list(df.columns), columns))
+    check(name + ': rows', len(df) == len(rows), '%d vs %d' % (len(df), len(rows)))
+    if list(df.columns) != columns or len(df) != len(rows):
+        return
+    for c in columns:
+        want = [r[c] for r in rows]
+        kind = kind_of(want)
+        got = df[c].tolist()
+        dtype = str(df[c].dtype)
+        if c.endswith('_ns'):
+            check('%s.%s: JSON integers' % (name, c), kind == 'int', kind)
+        if kind == 'int':
+            ok = dtype == 'int64' and got == want
+        elif kind == 'bool':
+            ok = dtype == 'bool' and got == want
+        elif kind == 'str':
+            ok = dtype == 'object' and got == want
+        elif kind in ('float', 'null'):
+            ok = dtype == 'float64' and all((g != g) if w is None else g == float(w)
+                                            for g, w in zip(got, want))
+        else:
+            ok = False
+        check('%s.%s (%s, read as %s)' % (name, c, kind, dtype), ok,
+              '%s vs %s' % (got[:3], want[:3]))
+
+
+def exact_section(name, csv, section):
+    """A key,value section read as text against the JSON object."""
+    kv = pd.read_csv(io.StringIO(csv), dtype=str, keep_default_na=False)
+    check(name + ': key,value', list(kv.columns) == ['key', 'value'], str(list(kv.columns)))
+    got = dict(zip(kv['key'], kv['value']))
+    check(name + ': keys', list(got) == list(section), '%s vs %s' % (list(got), list(section)))
+    bad = []
+    for k, v in section.items():
+        t = got.get(k)
+        if t is None:
+            continue
+        if v is None:
+            same = t == ''
+        elif isinstance(v, bool):
+            same = t == ('true' if v else 'false')
+        elif isinstance(v, int):
+            same = re.fullmatch(r'-?[0-9]+', t) is not None and int(t) == v
+        elif isinstance(v, float):
+            same = float(t) == v
+        else:
+            same = t == v
+        if not same:
+            bad.append((k, t, v))
+    check(name + ': values', not bad, str(bad[:3]))
+    return got
+
+
+def real_traces(gpuprof, shared):
+    data = os.path.join(shared, 'data', 'torch')
+    if not os.path.isdir(data):
+        print('skip pandas: real traces: no folder %s (set GPUPROF_SHARED)' % data)
+        return
+    for rel, what in REAL:
+        path = os.path.join(data, rel)
+        if not os.path.exists(path):
+            print('skip pandas: %s: not there' % rel)
+            continue
+        label = '%s (%s)' % (os.path.basename(rel), what)
+        for cmd, tables in REAL_TABLES.items():
+            doc = json.loads(gp(gpuprof, cmd, '--format', 'json', path)[0])
+            check('%s %s: tables' % (label, cmd), [k for k in doc if k != 'columns'] == tables,
+                  str(list(doc)))
+            for t in tables:
+                if t not in doc:
+                    continue
+                csv = gp(gpuprof, cmd, '--table', t, '--format', 'csv', path)[0]
+                name = '%s %s --table %s' % (label, cmd, t)
+                if isinstance(doc[t], dict):
+                    got = exact_section(name, csv, doc[t])
+                    if t == 'step_detection':
+                        want = min_ts_ns(path)
+                        check(name + ': trace_start_ns is the smallest ts', got.get('trace_start_ns') ==
+                              str(int(want)) and want == int(want), '%s vs %s' % (got.get('trace_start_ns'), want))
+                        if what == 'ts past 2^53 ns':
+                            check(name + ': past 2^53', want > 2 ** 53, str(want))
+                else:
+                    exact_table(name, csv, doc[t], doc['columns'][t])
 
 
 def main():
@@ -172,6 +315,7 @@ def main():
     check('unknown --table', "no table 'stepz'; did you mean 'steps'? (tables: steps, "
           "steps_average, step_detection)" in err, err)
     shutil.rmtree(tmp)
+    real_traces(gpuprof, sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, '..', 'shared'))
     print('pandas: %d passed, %d failed' % (passed, failed))
     sys.exit(1 if failed else 0)
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Shell completion in the real shells, the man page against the
 # declarations, make install/uninstall into a DESTDIR, and the Debian
-# package (dpkg-deb, dpkg -x). The closing line is "pkg: N passed, N failed".
+# package of `make deb` (dpkg-deb, dpkg -x, apt-get install -s). The closing line is "pkg: N passed, N failed".
 set -u
 : "${GPUPROF:?}"
 pass=0
@@ -175,6 +175,38 @@ envsec=$(sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' man/gpuprof.1)
 for v in $(grep -rhoE 'getenv\("[A-Z_]+"\)' src | sed 's/getenv("\(.*\)")/\1/' | sort -u); do
 	printf '%s\n' "$envsec" | grep -qx ".B $v" && ok || bad "man ENVIRONMENT lacks $v (read by the sources)"
 done
+# EXIT STATUS lists exactly 0, 1 and 2, and the program exits with each
+# where the page says: success, a tripped gate, a usage or input error
+exitsec=$(sed -n '/^\.SH EXIT STATUS$/,/^\.SH /p' man/gpuprof.1)
+got=$(printf '%s\n' "$exitsec" | awk 'prev == ".TP" && $1 == ".B" {print $2} {prev = $0}' | tr '\n' ' ')
+[ "$got" = "0 1 2 " ] && ok || bad "man EXIT STATUS lists '$got', want '0 1 2 '"
+exit_item() { # N: the text of EXIT STATUS's item N, one line
+	printf '%s\n' "$exitsec" | awk -v n="$1" 'p && /^\.(TP|SH)/ {exit} p {print} $0 == ".B " n {p = 1}' | tr '\n' ' '
+}
+case $(exit_item 0) in Success.*) ok ;; *) bad "man EXIT STATUS 0: '$(exit_item 0)'" ;; esac
+case $(exit_item 1) in *"gate tripped"*) ok ;; *) bad "man EXIT STATUS 1: '$(exit_item 1)'" ;; esac
+case $(exit_item 2) in "Usage error, or an input that could not be read or parsed"*) ok ;;
+*) bad "man EXIT STATUS 2: '$(exit_item 2)'" ;; esac
+exit_of() { # command...: its exit status
+	"$GPUPROF" -q "$@" >/dev/null 2>&1
+	echo $?
+}
+printf 'xyz' >"$tmp/not-a-trace.json"
+for c in "0 summary examples/tiny.json" \
+	"0 diff --fail-if kernels.total_ns>+1% examples/tiny.json examples/tiny.json" \
+	"1 diff --fail-if kernels.total_ns>-1% examples/tiny.json examples/tiny.json" \
+	"2 summary --no-such-option examples/tiny.json" \
+	"2 no-such-command" \
+	"2 summary $tmp/absent.json" \
+	"2 summary $tmp/not-a-trace.json"; do
+	set -f
+	set -- $c
+	set +f
+	want=$1
+	shift
+	got=$(exit_of "$@")
+	[ "$got" = "$want" ] && ok || bad "exit status of gpuprof $*: $got, EXIT STATUS says $want"
+done
 # every global option has its item in GLOBAL OPTIONS
 globsec=$(sed -n '/^\.SH GLOBAL OPTIONS/,/^\.SH /p' man/gpuprof.1 | grep -A0 -E '^\.(B|BI|BR) ')
 for o in $("$GPUPROF" --help | sed -n '/^Global options/,/^$/p' | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
@@ -207,20 +239,29 @@ cmp -s "$dest/usr/share/zsh/vendor-completions/_gpuprof" "$tmp/_gpuprof" && ok |
 cmp -s "$dest/usr/share/fish/vendor_completions.d/gpuprof.fish" "$tmp/gpuprof.fish" && ok ||
 	bad "make install: the fish completion is not gpuprof completion fish's"
 [ "$(stat -c %a "$dest/usr/bin/gpuprof")" = 755 ] && ok || bad "make install: bin/gpuprof not 755"
-cp -a "$dest" "$tmp/stage" # for the package below
 make -s uninstall DESTDIR="$dest" PREFIX=/usr >"$tmp/uninstall.log" 2>&1 ||
 	bad "make uninstall: $(tail -n 3 "$tmp/uninstall.log")"
 left=$(cd "$dest" && find . -type f | head -n 5 | tr '\n' ' ')
 [ -z "$left" ] && ok || bad "make uninstall left: $left"
 [ ! -d "$dest/usr/share/doc/gpuprof" ] && ok || bad "make uninstall left share/doc/gpuprof/"
 
-# --- the Debian package of that install tree
+# --- the Debian package: `make deb` of the binary under test, written into
+# the scratch folder (DEB, DEB_ROOT) by the recipe that writes
+# build/gpuprof_VERSION_ARCH.deb, the file CI installs
 if command -v dpkg-deb >/dev/null 2>&1 && command -v dpkg-shlibdeps >/dev/null 2>&1; then
 	version=$(sed -n 's/^VERSION := //p' Makefile)
 	arch=$(dpkg --print-architecture)
 	deb=$tmp/gpuprof_${version}_$arch.deb
-	sh tools/deb.sh "$tmp/stage" "$version" "$deb" >"$tmp/deb.log" 2>&1 && ok ||
-		bad "tools/deb.sh: $(tail -n 3 "$tmp/deb.log")"
+	got=$(make -s -n deb | tail -n 1)
+	[ "$got" = "sh tools/deb.sh build/deb-root $version build/gpuprof_${version}_$arch.deb" ] && ok ||
+		bad "make deb: its last step is '$got'"
+	make -s deb INSTALL_BIN="$GPUPROF" DEB="$deb" DEB_ROOT="$tmp/deb-root" >"$tmp/deb.log" 2>&1 && [ -f "$deb" ] && ok ||
+		bad "make deb: $(tail -n 3 "$tmp/deb.log")"
+	# the tree it packaged is make install's (less the page, now gzipped)
+	(cd "$tmp/deb-root" && find . -path ./DEBIAN -prune -o -type f -print | LC_ALL=C sort) >"$tmp/deb-tree"
+	sed 's|^\./usr/share/man/man1/gpuprof.1$|./usr/share/man/man1/gpuprof.1.gz|' "$tmp/want-installed" |
+		{ cat; echo ./usr/share/doc/gpuprof/copyright; echo ./usr/share/doc/gpuprof/changelog.gz; } |
+		LC_ALL=C sort | cmp -s - "$tmp/deb-tree" && ok || bad "make deb: its install tree differs from make install's"
 	field() { dpkg-deb --field "$deb" "$1"; }
 	[ "$(field Package)" = gpuprof ] && ok || bad "deb: Package '$(field Package)'"
 	[ "$(field Version)" = "$version" ] && ok || bad "deb: Version '$(field Version)', want $version"
@@ -261,6 +302,20 @@ if command -v dpkg-deb >/dev/null 2>&1 && command -v dpkg-shlibdeps >/dev/null 2
 	gzip -l "$tmp/x/usr/share/man/man1/gpuprof.1.gz" >/dev/null && ok || bad "deb: man page not gzip"
 	cmp -s "$tmp/x/usr/share/bash-completion/completions/gpuprof" "$tmp/gpuprof.bash" && ok ||
 		bad "deb: the bash completion differs"
+	# apt resolves it: installing it (simulated) pulls nothing else, its
+	# Depends being installed where it was built
+	if ! command -v apt-get >/dev/null 2>&1; then
+		skip "apt-get install -s: no apt-get"
+	elif dpkg -s gpuprof >/dev/null 2>&1; then
+		skip "apt-get install -s: gpuprof is installed on this machine"
+	else
+		apt-get install -s "$deb" >"$tmp/apt" 2>&1
+		rc=$?
+		got=$(grep -E '^(Inst|Conf|Remv) ' "$tmp/apt" | tr '\n' '|')
+		want="Inst gpuprof ($version local-deb [$arch])|Conf gpuprof ($version local-deb [$arch])|"
+		[ $rc -eq 0 ] && [ "$got" = "$want" ] && ok ||
+			bad "apt-get install -s: exit $rc, '$got' (want '$want'): $(grep -E '^E: ' "$tmp/apt" | head -n 2 | tr '\n' ' ')"
+	fi
 	# Debian's own checker, where installed (optional: Debian's lintian)
 	case $needed in
 	*libasan* | *libubsan*) skip "lintian: a sanitizer build" ;;

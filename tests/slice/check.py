@@ -7,11 +7,13 @@ json module) or listed by hand from the fixtures:
   in order, the source's events at hand-listed positions; each kept event's
   line of the source appears in the slice byte for byte; top-level keys
   are the source's;
+- --step A-B keeps the hand-listed events of those steps (rank0.json and
+  the three steps of steps3.json: 1-2, 2-3, 1-3, 3-3);
 - --clip changes only the ts/dur of the events crossing the window's edges
   (hand-computed values), --from/--to with a unit count from the start;
-- `gpuprof summary|ops|kernels SLICE` prints what `gpuprof VIEW --step N
-  TRACE` prints. The one exception is the summary's "Input anomalies"
-  section: a --step window reports the anomalies of the whole file (its
+- `gpuprof summary|ops|kernels|memory SLICE` prints what `gpuprof VIEW
+  --step N TRACE` prints, for single steps and ranges A-B. The one
+  exception is the summary's "Input anomalies" section: a --step window reports the anomalies of the whole file (its
   counts are the file's, trace/window.h), the slice those of its own bytes;
   the section is compared after removing it, for every step of every real
   trace with steps. Memory's "Trace start (ns)" line is the other: times
@@ -40,6 +42,7 @@ SHARED = sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
 R0 = os.path.join(HERE, "rank0.json")
 R1 = os.path.join(HERE, "rank1.json")
+S3 = os.path.join(HERE, "steps3.json")
 passed = failed = 0
 
 
@@ -105,18 +108,20 @@ def same_top(label, got, want):
           {k: v for k, v in want.items() if k != "traceEvents"})
 
 
-def kept(label, path, idx, edits=None):
-    """The slice at path is the source's events at positions idx, in order,
-    with edits {position: {field: value}}."""
+def kept(label, path, idx, edits=None, source=None):
+    """The slice at path is the source's events (rank0.json's unless source
+    is given) at positions idx, in order, with edits {position: {field:
+    value}}."""
+    source = source or src
     d = load(path)
     want = []
     for i in idx:
-        e = json.loads(json.dumps(ev[i], default=str), parse_float=Decimal)  # a copy
+        e = json.loads(json.dumps(source["traceEvents"][i], default=str), parse_float=Decimal)  # a copy
         for k, v in (edits or {}).get(i, {}).items():
             e[k] = v
         want.append(e)
     check(f"{label}: events", [canon(e) for e in d["traceEvents"]], [canon(e) for e in want])
-    same_top(label, d, src)
+    same_top(label, d, source)
     return d
 
 
@@ -153,17 +158,35 @@ kept("from/to", slice_(R0, "--from", "1000", "--to", "1100"), list(range(16)))
 # excluded) and the instant at 1260
 kept("from/to with units", slice_(R0, "--from", "200us", "--to", "0.25ms"),
      [0, 1, 2, 3] + list(range(16, 21)))
+# --step 1-2: from step 1's start to step 2's end, [1000, 1300]: every event
+kept("steps 1-2", slice_(R0, "--step", "1-2"), list(range(23)))
+# steps3.json, three steps (final ranges in trace µs: [100, 200], [200, 340]
+# stretched to the end of the kernel add_2 launched in step 2, [345, 400]):
+# 0-2 metadata, 3 warmup (50, before step 1), 4-9 step 1 (its op, launch,
+# flow, kernel), 10-15 step 2 (add_2 runs 310-340, after the step's host
+# end), 16-21 step 3, 22 an instant at 420 and 23 teardown at 450 (after
+# step 3)
+s3 = load(S3)
+s3_lines = [l.rstrip("\n").rstrip(",") for l in open(S3, encoding="utf-8") if l.startswith("  {")]
+check("steps3: one line per event", len(s3_lines), len(s3["traceEvents"]))
+for rng, idx in (("1-2", [0, 1, 2] + list(range(4, 16))), ("2-3", [0, 1, 2] + list(range(10, 22))),
+                 ("1-3", [0, 1, 2] + list(range(4, 22))), ("3-3", [0, 1, 2] + list(range(16, 22)))):
+    p = slice_(S3, "--step", rng)
+    kept(f"steps3 {rng}", p, idx, source=s3)
+    text = [l.rstrip(",") for l in open(p, encoding="utf-8").read().split("\n")]
+    check(f"steps3 {rng}: each kept event's bytes", [i for i in idx if s3_lines[i] not in text], [])
 # the views of the slice are those of --step
-for step in ("1", "2"):
-    p = slice_(R0, "--step", step)
+for path, step in ((R0, "1"), (R0, "2"), (R0, "1-2"), (S3, "1-2"), (S3, "2-3")):
+    p = slice_(path, "--step", step)
     for v in ("summary", "ops", "kernels", "memory"):
-        a = run(v, "--step", step, R0).stdout
+        a = run(v, "--step", step, path).stdout
         b = run(v, p).stdout
         if v == "summary":
             a, b = without_anomalies(a), without_anomalies(b)
         if v == "memory":
             a, b = without_origin(a), without_origin(b)
-        check(f"fixture step {step}: {v} of the slice is --step's", b, a)
+        check(f"{os.path.basename(path)} step {step}: {v} prints a table", a.count(b"\n") > 3, True)
+        check(f"{os.path.basename(path)} step {step}: {v} of the slice is --step's", b, a)
 
 # ---- merge of the fixtures
 p = os.path.join(tmp, "m.json.gz")
