@@ -12,13 +12,14 @@ import { renderSteps } from './steps.js';
 import { renderNsys } from './nsys.js';
 import { renderDist } from './dist.js';
 import { renderDiff, diffAvailable } from './diff.js';
+import { renderWaits } from './waits.js';
 import { detailHost, opDetail, kernelDetail } from './details.js';
 import { renderMemoryPage } from './memory.js';
 import { uploadFile } from './upload.js';
 import { withSel, keepSel, renderSelector, stepSelected, selectState } from './stepsel.js';
 import { el } from './dom.js';
 
-const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'dist'];
+const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'waits', 'dist'];
 const ALL_VIEWS = [...VIEWS, 'ncu', 'nsys', 'diff']; // the pages of Nsight Compute reports and Nsight Systems exports; two files compared
 const $ = (id) => document.getElementById(id);
 
@@ -200,6 +201,12 @@ async function renderDistView(id, s) {
 	return r.kids;
 }
 
+async function renderWaitsView(id, s) {
+	const r = await renderWaits(api, id, s, writeHash, section);
+	current = r.search;
+	return r.kids;
+}
+
 async function renderDiffView(id, s) {
 	const r = await renderDiff(api, files, s, writeHash, section);
 	current = r.search;
@@ -212,7 +219,7 @@ function renderTimelineView(id, s) {
 	return renderTimeline(api, id, s, writeHash, nsys ? { endpoint: 'nsys/timeline', perfetto: false } : {});
 }
 
-const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, dist: renderDistView, nsys: renderNsysView, ncu: renderNcuView, diff: renderDiffView };
+const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, waits: renderWaitsView, dist: renderDistView, nsys: renderNsysView, ncu: renderNcuView, diff: renderDiffView };
 
 let seq = 0;
 async function render() {

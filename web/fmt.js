@@ -47,7 +47,8 @@ export function fmt(key, v) {
 	if (typeof v === 'boolean') return v ? 'yes' : 'no';
 	if (typeof v !== 'number') return String(v);
 	switch (kind(key)) {
-	case 'dur': return fmtDur(v);
+	// a mean or a median is a double: rounded as the CLI's llround does
+	case 'dur': return fmtDur(Number.isInteger(v) ? v : Math.sign(v) * Math.round(Math.abs(v)));
 	case 'bytes': return fmtBytes(v);
 	case 'pct': return `${v.toFixed(2)} %`;
 	default: return Number.isInteger(v) ? String(v) : String(+v.toPrecision(6));

@@ -58,6 +58,7 @@ static const struct cmd commands[] = {
      .man_post = " \\fITRACE\\fP\\fR|\\fP\\fISUMMARY\\fP... \\-o \\fIFILE\\fP"},
     VIEW_CMD("top", VIEW_TOP),
     VIEW_CMD("idle", VIEW_IDLE),
+    VIEW_CMD("launches", VIEW_LAUNCHES),
     VIEW_CMD("diff", VIEW_DIFF),
     {.name = "export",
      .summary = "call stacks for other tools: pprof, folded stacks, speedscope",

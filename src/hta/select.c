@@ -332,6 +332,8 @@ int hta_events(const struct trace *t, struct hta_events *out, struct err *e)
 		rc = cuda_keep(&s, &last);
 	else if (!rc && f == HTA_FILTER_MTIA)
 		rc = mtia_keep(&s, &last, &t1);
+	out->lo = last;
+	out->hi = t1;
 	if (!rc)
 		rc = collect(&s, f, last, out);
 	hmap_free(&s.rt);
@@ -348,4 +350,37 @@ void hta_events_free(struct hta_events *h)
 {
 	free(h->v);
 	memset(h, 0, sizeof *h);
+}
+
+void hta_row_times(const struct trace *t, const struct hta_events *h, size_t r, int64_t *ts,
+		   int64_t *end)
+{
+	hta_times(t, r, h->rounded, ts, end);
+}
+
+bool hta_row_read(const struct trace *t, size_t r)
+{
+	return kept(t, r);
+}
+
+int64_t hta_row_stream(const struct trace *t, size_t r)
+{
+	return stream_of(t, r);
+}
+
+bool hta_cpu_kept(const struct trace *t, const struct hta_events *h, size_t r)
+{
+	if (!kept(t, r))
+		return false;
+	int64_t a, b;
+	hta_times(t, r, h->rounded, &a, &b);
+	switch (h->filter) {
+	case HTA_FILTER_CUDA:
+		return !gpu_event(t, r) && a < h->lo;
+	case HTA_FILTER_MTIA:
+		return mtia_cpu(t, r) && a >= h->lo && b <= h->hi;
+	case HTA_FILTER_NONE:
+		break;
+	}
+	return stream_of(t, r) == -1;
 }

@@ -33,8 +33,8 @@ def check(label, ok, detail=""):
         print(f"FAIL {label} {detail}")
 
 
-def run(path, *args):
-    p = subprocess.run([GPUPROF, "idle", "--format", "json", *args, path], capture_output=True,
+def run(path, *args, view="idle"):
+    p = subprocess.run([GPUPROF, view, "--format", "json", *args, path], capture_output=True,
                        text=True)
     if p.returncode != 0:
         raise RuntimeError(f"{path}: exit {p.returncode}: {p.stderr.strip()}")
@@ -110,6 +110,34 @@ def intervals(label, path):
             check(f"{label}: {s} {c} std null", r["std_ns"] is None)
 
 
+def compare_launches(label, path, memory=True):
+    want = oracle.launches(path, memory)
+    args = ["--all-launches", "--top", "0"] + ([] if memory else ["--no-memory"])
+    got = run(path, *args, view="launches")
+    pw, pg = want["pairs"], got["launches"]
+    label += "" if memory else " (no memory)"
+    check(f"{label}: launch pairs", len(pg) == len(pw), f"{len(pg)} != {len(pw)}")
+    bad = [i for i, (g, w) in enumerate(zip(pg, pw)) if not (
+        g["correlation"] == w["corr"] and near_ns(g["cpu_duration_ns"], w["cpu"]) and
+        near_ns(g["gpu_duration_ns"], w["gpu"]) and near_ns(g["launch_delay_ns"], w["delay"]) and
+        g["short_kernel"] == w["short"] and g["runtime_outlier"] == w["runtime"] and
+        g["delay_outlier"] == w["delayed"])]
+    check(f"{label}: every launch pair", not bad,
+          f"first differing row {bad[:1]}: {pg[bad[0]] if bad else ''} vs {pw[bad[0]] if bad else ''}")
+    flags = [sum(w[k] for w in pw) for k in ("short", "runtime", "delayed")]
+    check(f"{label}: flag counts", [got["summary"]["short_kernels"], got["summary"]["runtime_outliers"],
+                                    got["summary"]["delay_outliers"]] == flags,
+          f"{got['summary']} vs {flags}")
+    aw, ag = want["aten"], got["aten_ops"]
+    check(f"{label}: aten rows", len(ag) == len(aw), f"{len(ag)} != {len(aw)}")
+    bad = [i for i, (g, w) in enumerate(zip(ag, aw)) if not (
+        g["aten_op_name"] == w[0] and g["kernel_sequence"] == w[1] and
+        g["occurrence_count"] == w[2] and abs(g["avg_aten_op_launch_delay_ns"] - w[3] * 1000) < 1e-3
+        and abs(g["avg_runtime_delay_ns"] - w[4] * 1000) < 1e-3)]
+    check(f"{label}: every aten row", not bad,
+          f"first differing {bad[:1]}: {ag[bad[0]] if bad else ''} vs {aw[bad[0]] if bad else ''}")
+
+
 def hta_expected(path):
     """HTA's test_mtia_temporal_breakdown: percentages of its numbers, to
     0.01 points; and the exact microseconds of today's definitions."""
@@ -130,6 +158,8 @@ def main():
         compare(os.path.basename(f), f)
         compare(os.path.basename(f) + " (10us)", f, 10)
         intervals(os.path.basename(f), f)
+        compare_launches(os.path.basename(f), f)
+        compare_launches(os.path.basename(f), f, memory=False)
     traces = sorted(glob.glob(os.path.join(SHARED, "**", "*.json.gz"), recursive=True))
     traces = [t for t in traces if "memory_timeline" not in t and "_et.json" not in t]
     if not traces:
@@ -138,6 +168,7 @@ def main():
         label = os.path.relpath(t, SHARED)
         try:
             compare(label, t)
+            compare_launches(label, t)
         except RuntimeError as e:
             check(label, False, str(e))
         if "mtia_trace_single_rank" in t:

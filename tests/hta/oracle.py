@@ -6,6 +6,7 @@ reference tests/hta/check.py compares `gpuprof idle --format json` with.
 Nothing here calls gpuprof. Times are HTA's: microseconds, Python floats or
 ints exactly as json.load gives them, rounded the way HTA rounds.
 """
+import bisect
 import gzip
 import json
 import math
@@ -92,7 +93,7 @@ def select(rows, dist):
             st = [r for r in cpu if STEP.match(r["name"])]
             t0, t1 = min(s["ts"] for s in st), max(s["end"] for s in st)
             ids = {r["corr"] for r in cpu if r["ts"] >= t0 and r["end"] <= t1} - {-1}
-            keep = []
+            keep = [r for r in cpu if r["ts"] >= t0 and r["end"] <= t1]
             for r in rows:
                 if MEMORY.match(r["name"]) and any(s["ts"] <= r["ts"] <= s["end"] for s in st):
                     if r["stream"] == -1:
@@ -110,7 +111,8 @@ def select(rows, dist):
     dev = [dict(r, rt_ts=rt.get(r["corr"]) if r["corr"] >= 0 and is_gpu(r) else None)
            for r in keep if r["stream"] != -1]
     dev.sort(key=lambda r: r["i"])
-    return dev, filt
+    keep.sort(key=lambda r: r["i"])
+    return dev, filt, keep
 
 
 def merge(iv):
@@ -165,6 +167,83 @@ def idle_per_stream(dev, threshold=30):
 
 def analyse(path, threshold=30):
     rows, rounded, dist = rows_of(load(path))
-    dev, filt = select(rows, dist)
+    dev, filt, _ = select(rows, dist)
     return dict(rounded=rounded, filter=filt, device_events=len(dev), temporal=temporal(dev),
                 idle=idle_per_stream(dev, threshold))
+
+
+STATS_LAUNCH = ["cudaLaunchKernel", "cudaLaunchKernelExC",
+                "runFunction - job_prep_and_submit_for_execution"]
+STATS_MEMORY = ["cudaMemsetAsync", "cudaMemcpyAsync"]
+ATEN_LAUNCH = ["cudaMemsetAsync", "cudaMemcpyAsync", "cudaLaunchKernel", "cudaLaunchKernelExC",
+               "cuLaunchKernel", "runFunction - job_prep_and_submit_for_execution",
+               "hipLaunchKernel", "hipExtModuleLaunchKernel", "hipMemsetAsync", "hipMemcpyAsync",
+               "hipMemcpyWithStream", "cuLaunchKernelEx"]
+
+
+def launch_stats(trace_df, memory=True, runtime_cutoff=50, delay_cutoff=100):
+    """HTA's cuda_kernel_launch_stats: pairs (cpu, gpu) of one correlation
+    in inner-merge order, and the flags of its visualisation."""
+    names = STATS_LAUNCH + (STATS_MEMORY if memory else [])
+    corrs = {r["corr"] for r in trace_df if r["name"] in names}
+    cpu = [r for r in trace_df if r["stream"] == -1 and r["corr"] in corrs]
+    gpu = [r for r in trace_df if r["stream"] != -1 and r["corr"] in corrs]
+    by = {}
+    for g in gpu:
+        by.setdefault(g["corr"], []).append(g)
+    out = []
+    for c in cpu:
+        for g in by.get(c["corr"], []):
+            cd, gd = c["end"] - c["ts"], g["end"] - g["ts"]
+            delay = max(g["ts"] - c["ts"] - cd, 0)
+            out.append(dict(corr=c["corr"], cpu=cd, gpu=gd, delay=delay,
+                            short=cd <= runtime_cutoff and gd < cd, runtime=cd > runtime_cutoff,
+                            delayed=delay > delay_cutoff))
+    return out
+
+
+def aten_ops(trace_df, dev):
+    """HTA's get_aten_op_kernels_and_delay: rows (op, sequence, count,
+    mean op delay, mean runtime delay), by count then name and sequence."""
+    # by start, then end descending: scanning back from the last op that
+    # starts at or before a call, the first that ends at or after it is
+    # the latest start and, of equal starts, the innermost
+    ops = sorted((r for r in trace_df if r["name"].startswith("aten::")),
+                 key=lambda o: (o["ts"], -o["end"]))
+    starts = [o["ts"] for o in ops]
+    first_dev = {}
+    for d in dev:
+        first_dev.setdefault(d["corr"], d)
+    inst = {}
+    order = []
+    for r in trace_df:
+        if r["name"] not in ATEN_LAUNCH or r["corr"] < 0 or r["stream"] != -1:
+            continue
+        d = first_dev.get(r["corr"])
+        if d is None:
+            continue
+        op = next((o for o in reversed(ops[:bisect.bisect_right(starts, r["ts"])])
+                   if o["end"] >= r["end"]), None)
+        if op is None:
+            continue
+        key = op["i"]
+        if key not in inst:
+            inst[key] = (op["name"], [])
+            order.append(key)
+        inst[key][1].append((d["name"], r["ts"] - op["ts"], d["ts"] - r["ts"]))
+    groups = {}
+    for key in order:
+        name, ls = inst[key]
+        seq = " -> ".join(n for n, _, _ in ls)
+        groups.setdefault((name, seq), []).append((ls[0][1], ls[0][2]))
+    rows = [(name, seq, len(v), sum(a for a, _ in v) / len(v), sum(b for _, b in v) / len(v))
+            for (name, seq), v in groups.items()]
+    rows.sort(key=lambda x: (x[0].encode(), x[1].encode()))
+    rows.sort(key=lambda x: -x[2])
+    return rows
+
+
+def launches(path, memory=True):
+    rows, rounded, dist = rows_of(load(path))
+    dev, filt, keep = select(rows, dist)
+    return dict(pairs=launch_stats(keep, memory), aten=aten_ops(keep, dev))

@@ -1,0 +1,78 @@
+// Browser test of the GPU waits page (web/waits.js) on the two fixtures
+// worked by hand in tests/golden/README.md (idle-cuda, launches-all): the
+// cards, every cell of the idle and ATen-op tables, the first largest
+// delay, and the bars' widths, against constants computed by hand (not
+// through the page's formatter). Screenshot: waits.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { root, startServer, launchBrowser, newPage, retry, shot } from './harness.mjs';
+
+const steps = path.join(root, 'tests/hta/fixtures/cuda-steps.json');
+const launches = path.join(root, 'tests/hta/fixtures/launches.json');
+let server, browser, page;
+
+before(async () => {
+	server = await startServer([steps, launches]);
+	browser = await launchBrowser();
+	page = await newPage(browser);
+});
+
+after(async () => {
+	await browser?.close();
+	await server?.stop();
+});
+
+const text = (id) => page.getByTestId(id).textContent();
+const cells = (name) => page.locator(`[data-table=${name}] tbody tr`).evaluateAll(
+	(trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+const width = (sel) => page.locator(sel).evaluate((r) => Number(r.getAttribute('width')));
+
+test('idle time and the temporal breakdown, as worked by hand', async () => {
+	await page.goto(`${server.url}#file=1&view=waits`);
+	await page.getByTestId('card-idle').waitFor();
+	// kernel time 285 us; idle 124, compute 80, non-compute 81 of it
+	assert.equal(await text('card-kernel-time'), '285.000 us');
+	assert.equal(await text('card-idle'), '43.51 %');
+	assert.equal(await text('card-compute'), '28.07 %');
+	assert.equal(await text('card-non-compute'), '28.42 %');
+	assert.match(await text('waits-note'), /^8 device events with a stream, 2 streams with kernels, 1 launched from the last step left out\.$/);
+	await retry(async () => assert.deepEqual(await cells('idle'), [
+		['0', '7', 'host_wait', '40.000 us', '0.380952'],
+		['0', '7', 'kernel_wait', '35.000 us', '0.333333'],
+		['0', '7', 'other', '30.000 us', '0.285714'],
+		['0', '8', 'other', '0 ns', '-'],
+	]));
+	// the temporal bar: 1000 units for 285 us; a stream's bar: 1000 for the
+	// largest stream's idle sum (105 us)
+	assert.ok(Math.abs((await width('[data-testid=temporal-chart] rect[data-part=idle_time_ns]')) - 1000 * 124 / 285) < 1e-6);
+	assert.ok(Math.abs((await width('[data-testid=idle-stream-7] rect[data-part=host_wait]')) - 1000 * 40 / 105) < 1e-6);
+	assert.equal(await width('[data-testid=idle-stream-8] rect[data-part=other]'), 0);
+	// intervals: stream 7's other gap is one of 30 us; stream 8 has none
+	// intervals: kernel wait's gaps 10, 29 and -4 us: mean 35/3 = 11.667 us
+	// (a double, rounded to the ns as the CLI's text), std 16.563 us
+	const iv = await cells('intervals');
+	assert.deepEqual(iv.map((r) => r.slice(1, 4)), [['7', 'host_wait', '1'], ['7', 'kernel_wait', '3'], ['7', 'other', '1'], ['8', 'other', '0']]);
+	assert.deepEqual(iv[1].slice(4, 6), ['11.667 us', '16.563 us']);
+	await shot(page, 'waits');
+});
+
+test('launches: counts, the largest delay and the ATen op sequences', async () => {
+	await page.goto(`${server.url}#file=2&view=waits`);
+	await page.getByTestId('card-launches').waitFor();
+	await retry(async () => assert.equal(await text('card-launches'), '8'));
+	assert.equal(await text('card-short'), '5');
+	assert.equal(await text('card-runtime-outliers'), '1');
+	assert.equal(await text('card-delay-outliers'), '2');
+	const top = await cells('top_delays');
+	assert.equal(top.length, 8);
+	assert.deepEqual(top[0], ['7', 'cudaLaunchKernel', 'relu_kernel', '5.000 us', '3.000 us', '180.000 us', 'yes', 'no', 'yes']);
+	assert.deepEqual(await cells('aten_ops'), [
+		['aten::addmm', 'gemm -> bias_add', '2', '10.000 us', '20.000 us'],
+		['aten::relu', 'relu_kernel', '1', '5.000 us', '185.000 us'],
+	]);
+	// the search box filters the largest delays and the hash keeps it
+	await page.getByTestId('search-top_delays').fill('bias');
+	await retry(async () => assert.deepEqual((await cells('top_delays')).map((r) => r[0]), ['2', '4']));
+	await retry(async () => assert.match(await page.evaluate(() => location.hash), /q=bias/));
+});
