@@ -8,7 +8,7 @@
 #                   stable on a loaded machine, unlike wall time
 #   fixed_cost_row  `summary` of a 1 MB synthetic trace, wall
 # Each prints PASS/MISS lines for its targets.
-ANALYSES="summary steps ops kernels memory dist top export"
+ANALYSES="summary steps ops kernels memory dist top idle launches export"
 
 # one_cmd NAME FILE: the command line of analysis NAME on FILE
 one_cmd() {
@@ -41,7 +41,7 @@ analyses_table() {
 	{
 		label = $1; kind = $2; cmd = $3; json = $4; t = $5; rss = $6
 		if (kind == "plain" && cmd == "info") info[label] = t
-		if (kind == "plain" && cmd == "summary") sum[label] = t
+		if (kind == "plain" && cmd == "summary") { sum[label] = t; sumrss[label] = rss }
 		base = kind == "gz" ? sum[label] : info[label]
 		printf "%-30s %5s %-8s %8s %8.1f %7.3f %8s\n", label, kind, cmd, t == "-" ? "-" : sprintf("%.3f", t), rss / 1024,
 			rss * 1024 / json, (kind == "plain" && cmd == "info") ? "" : (kind == "gz" ? r(t, base) " of plain" : r(t, base))
@@ -49,6 +49,10 @@ analyses_table() {
 		if (kind == "plain" && cmd != "info") {
 			s = sprintf("%-8s <= 1.3 x info    %s", cmd, label)
 			if (t <= 1.3 * base) pass[++np] = s; else miss[++nm] = s
+		}
+		if (kind == "plain" && (cmd == "idle" || cmd == "launches")) {
+			s = sprintf("%-8s <= 1.5 x summary, rss <= summary %s", cmd, label)
+			if (t <= 1.5 * sum[label] && rss <= sumrss[label]) pass[++np] = s; else miss[++nm] = s
 		}
 		if (kind == "gz") {
 			s = sprintf("summary  .gz <= 1.05 x plain %s", label)
