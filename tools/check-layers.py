@@ -41,8 +41,8 @@ RULES = {
                "torch-tb-profiler analyses of the model; stored JSON text (an "
                "operator's Input Dims) parsed with json"),
     "hta": (("trace",),
-            "Holistic Trace Analysis' analyses of the model (idle time, ...): "
-            "the model only, like tbprof, and never tbprof's own definitions"),
+            "where the GPU waits, Holistic Trace Analysis' analyses and the like "
+            "(idle time, launches, syncs): the model only, never tbprof's definitions"),
     "export": (("trace", "pb", "report"),
                "writers know models only (the call stacks are the model's, "
                "trace/stacks): pprof through pb, chrome's JSON strings through "

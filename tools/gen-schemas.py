@@ -54,6 +54,7 @@ CASES = [
     ('idle', ['idle', '--show-intervals', 'tests/hta/fixtures/cuda-steps.json']),
     ('launches', ['launches', 'tests/hta/fixtures/launches.json']),
     ('launches', ['launches', '--all-launches', 'tests/hta/fixtures/launches.json']),
+    ('sync', ['sync', 'tests/hta/fixtures/sync.json']),
     ('dist', ['dist', IN + 'node0_0.pt.trace.json', IN + 'node0_1.pt.trace.json']),
     ('dist', ['dist', '--tb-compat', IN + 'node0_0.pt.trace.json',
               IN + 'node0_1.pt.trace.json']),

@@ -6,7 +6,8 @@
 // bar and stay in the table), the idle and interval tables, then the
 // launches: their counts, the CPU/GPU/delay statistics, the largest delays
 // and the ATen op -> kernel sequences. State in the hash: sort, dir, q (the
-// largest-delays table).
+// largest-delays table). Then where the host waits for the device
+// (/api/file/ID/sync: `gpuprof sync`): its cards and the call sites.
 
 import { fmt, fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
@@ -74,9 +75,10 @@ function streamBars(rows) {
 
 // api(path) -> JSON; s: the hash state; section(title, ...kids).
 export async function renderWaits(api, id, s, writeHash, section) {
-	const [idle, la] = await Promise.all([ // the page's own two requests
+	const [idle, la, sy] = await Promise.all([ // the page's own three requests
 		api(`/api/file/${id}/idle?show_intervals=1`),
 		api(`/api/file/${id}/launches`),
+		api(`/api/file/${id}/sync`),
 	]);
 	const sel = idle.selection;
 	const note = `${sel.device_events} device events with a stream, ${sel.streams} streams with kernels`
@@ -107,6 +109,13 @@ export async function renderWaits(api, id, s, writeHash, section) {
 		section('ATen ops and the kernels they launch', la.aten_ops.length
 			? dataTable({ name: 'aten_ops', rows: la.aten_ops, search: la.aten_ops.length > 10 })
 			: el('p', { className: 'empty', textContent: 'No launch under an aten:: operator.' })),
+		section('Where the host waits for the device',
+			el('div', { className: 'cards' },
+				card('Calls that block the host', String(sy.summary.blocking_calls), 'card-sync-calls'),
+				card('Host time blocked', fmt('blocked_ns', sy.summary.blocked_ns), 'card-sync-blocked'),
+				card("Of the trace's span", fmt('blocked_pct', sy.summary.blocked_pct), 'card-sync-pct')),
+			sy.sites.length ? dataTable({ name: 'sync_sites', rows: sy.sites, search: sy.sites.length > 10 })
+				: el('p', { className: 'empty', textContent: 'No synchronizing call.' })),
 	];
 	return { kids, search: delays };
 }

@@ -10,10 +10,11 @@ import { root, startServer, launchBrowser, newPage, retry, shot } from './harnes
 
 const steps = path.join(root, 'tests/hta/fixtures/cuda-steps.json');
 const launches = path.join(root, 'tests/hta/fixtures/launches.json');
+const sync = path.join(root, 'tests/hta/fixtures/sync.json');
 let server, browser, page;
 
 before(async () => {
-	server = await startServer([steps, launches]);
+	server = await startServer([steps, launches, sync]);
 	browser = await launchBrowser();
 	page = await newPage(browser);
 });
@@ -75,4 +76,22 @@ test('launches: counts, the largest delay and the ATen op sequences', async () =
 	await page.getByTestId('search-top_delays').fill('bias');
 	await retry(async () => assert.deepEqual((await cells('top_delays')).map((r) => r[0]), ['2', '4']));
 	await retry(async () => assert.match(await page.evaluate(() => location.hash), /q=bias/));
+});
+
+test('host waits: the blocked time and the call sites (sync-sites, by hand)', async () => {
+	await page.goto(`${server.url}#file=3&view=waits`);
+	await page.getByTestId('card-sync-calls').waitFor();
+	await retry(async () => assert.equal(await text('card-sync-calls'), '5'));
+	// 100 + 20 + 60 + 300 + 40 us blocked of the 2,440 us span
+	assert.equal(await text('card-sync-blocked'), '520.000 us');
+	assert.equal(await text('card-sync-pct'), '21.31 %');
+	const rows = await cells('sync_sites');
+	assert.deepEqual(rows.map((r) => [r[0], r[2], r[4], r[6]]), [
+		['cudaDeviceSynchronize', '', '', '300.000 us'],
+		['cudaMemcpyAsync', 'aten::_local_scalar_dense', '.item()', '100.000 us'],
+		['cudaStreamSynchronize', 'aten::nonzero', '.nonzero()', '60.000 us'],
+		['cudaMemcpy', '', '', '40.000 us'],
+		['cudaStreamSynchronize', 'aten::_local_scalar_dense', '.item()', '20.000 us'],
+		['cudaStreamWaitEvent', 'aten::copy_', '', '2.000 us'],
+	]);
 });
