@@ -42,7 +42,7 @@ RULES = {
                "operator's Input Dims) parsed with json"),
     "hta": (("trace",),
             "where the GPU waits, Holistic Trace Analysis' analyses and the like "
-            "(idle time, launches, syncs): the model only, never tbprof's definitions"),
+            "(idle time, launches, syncs, FLOPs): the model only, never tbprof's definitions"),
     "export": (("trace", "pb", "report"),
                "writers know models only (the call stacks are the model's, "
                "trace/stacks): pprof through pb, chrome's JSON strings through "

@@ -55,6 +55,8 @@ CASES = [
     ('launches', ['launches', 'tests/hta/fixtures/launches.json']),
     ('launches', ['launches', '--all-launches', 'tests/hta/fixtures/launches.json']),
     ('sync', ['sync', 'tests/hta/fixtures/sync.json']),
+    ('flops', ['flops', 'tests/hta/fixtures/flops.json']),
+    ('flops', ['flops', 'tests/hta/fixtures/cuda-steps.json']),
     ('dist', ['dist', IN + 'node0_0.pt.trace.json', IN + 'node0_1.pt.trace.json']),
     ('dist', ['dist', '--tb-compat', IN + 'node0_0.pt.trace.json',
               IN + 'node0_1.pt.trace.json']),

@@ -140,7 +140,7 @@ static bool has_op_extra(const struct imp_args *a)
 {
 	return a->collective.len || a->dtype.len || a->pg_name.len || a->pg_ranks.len ||
 	       a->in_nelems >= 0 || a->out_nelems >= 0 || a->group_size >= 0 || a->module_id >= 0 ||
-	       a->stream != -1;
+	       a->stream != -1 || a->concrete.len;
 }
 
 static bool has_op_args(const struct imp_args *a)
@@ -206,9 +206,10 @@ static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a,
 	bool extra = has_op_extra(a);
 	if (extra) {
 		const struct jstr *const src[] = {&a->collective, &a->dtype, &a->pg_name,
-						  &a->pg_ranks};
-		uint32_t *const dst[] = {&x.collective, &x.dtype, &x.pg_name, &x.pg_ranks};
-		if (intern_all(m, src, dst, 4))
+						  &a->pg_ranks, &a->concrete};
+		uint32_t *const dst[] = {&x.collective, &x.dtype, &x.pg_name, &x.pg_ranks,
+					 &x.concrete};
+		if (intern_all(m, src, dst, 5))
 			return -1;
 	}
 	struct tr_op_arg o = {.extra = TR_NONE};
@@ -419,6 +420,11 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 	unsigned flags = name_flags(m, name, kind);
 	if (kind == TR_PYTHON_FUNCTION && ev->a.module_id >= 0)
 		flags |= TRF_MODULE;
+	/* "Concrete Inputs" only where a model reads it (hta/flops: SDPA's
+	 * is_causal), so that other ops keep their small argument rows */
+	if (ev->a.concrete.len &&
+	    (kind != TR_CPU_OP || !memmem(ev->name.s, ev->name.len, "scaled_dot_product", 18)))
+		ev->a.concrete.len = 0;
 	int64_t dur = 0;
 	if (ph == 'X') {
 		if (!ev->has_dur)

@@ -28,7 +28,7 @@ static void args_init(struct imp_args *a)
 	for (int i = 0; i < 3; i++)
 		a->grid[i] = a->block[i] = -1;
 	a->input_dims = a->input_type = a->call_stack = a->collective = a->dtype = a->pg_name =
-	    a->pg_ranks = a->m_name = a->labels = none;
+	    a->pg_ranks = a->m_name = a->labels = a->concrete = none;
 	a->nseries = 0;
 }
 
@@ -258,6 +258,8 @@ static int read_arg(struct jscan *j, const struct jstr *k, struct imp_args *a, b
 			return read_str(j, &a->collective, &has, prob);
 		if (KEY(k, "Total Allocated"))
 			return read_i64(j, &a->total_alloc, prob);
+		if (KEY(k, "Concrete Inputs"))
+			return read_raw(j, &a->concrete);
 		break;
 	case 16:
 		if (KEY(k, "Python parent id"))

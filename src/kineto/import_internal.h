@@ -20,6 +20,7 @@ struct imp_args {
 	double blocks_per_sm, warps_per_sm, occupancy;
 	int32_t grid[3], block[3];
 	struct jstr input_dims, input_type, call_stack, collective, dtype, pg_name, pg_ranks;
+	struct jstr concrete;	    /* "Concrete Inputs", kept for the ops hta/flops models */
 	struct jstr m_name, labels; /* M events: args.name, args.labels */
 	int nseries;		    /* C events: numeric args */
 	struct jstr series_key[IMP_MAX_SERIES];

@@ -298,6 +298,7 @@ static int merge_tables(struct imp_worker *w, struct imp *m)
 		x->dtype = sm[x->dtype];
 		x->pg_name = sm[x->pg_name];
 		x->pg_ranks = sm[x->pg_ranks];
+		x->concrete = sm[x->concrete];
 	}
 	dst->opx.n += src->opx.n;
 	APPEND(dst->op, src->op);

@@ -129,6 +129,8 @@ struct tr_op_extras {
 		int64_t group_size;  /* "Group size", -1 */
 		int64_t module_id;   /* "Python module id", -1 */
 		int64_t stream;	     /* "stream" of a host op (Triton's cpu_op), -1 */
+		uint32_t concrete;   /* raw JSON text of "Concrete Inputs" of the ops whose
+				      * model needs it (scaled_dot_product_*), 0 */
 	} * v;
 };
 

@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 import oracle
+import tracelens
 
 GPUPROF = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -174,6 +175,7 @@ def main():
         if "mtia_trace_single_rank" in t:
             hta_expected(t)
             intervals(label, t)
+    tracelens.run(GPUPROF, check)
     print(f"hta: {passed} passed, {failed} failed")
 
 

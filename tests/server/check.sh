@@ -102,6 +102,7 @@ same 'idle?show_intervals=1&kernel_wait_ns=10000' idle --show-intervals --kernel
 same launches launches
 same sync sync
 same 'sync?top=1' sync --top 1
+same flops flops
 same 'launches?all_launches=1&top=0&no_memory=1&delay_cutoff_ns=15000' launches --all-launches --top 0 --no-memory --delay-cutoff 15us
 # Nsight Compute: same_ncu ID REPORT QUERY ARGS...: /api/file/ID/ncu/QUERY
 # equals `gpuprof ncu ARGS --format json REPORT`, byte for byte
