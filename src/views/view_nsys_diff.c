@@ -187,14 +187,6 @@ static int add_iterations(struct df_table *t, int side, const struct nsys_jv *ro
 	return 0;
 }
 
-static double mean_of(const int64_t *v, size_t n)
-{
-	double s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += (double)v[i];
-	return n ? s / (double)n : 0;
-}
-
 /* The rows of iteration_stats, one per metric of iter_m on both sides,
  * each with the U test of the two sides' values and the steps' verdict
  * (docs/diff.md "Verdicts"). 0 or -1 (out of memory). */
@@ -204,7 +196,7 @@ static int add_stats(struct df_table *t, struct sdf_samples smp[2], double min_a
 		for (int m = 0; m < NITER_M; m++) {
 			size_t n = smp[k].n[m];
 			ds_sort(smp[k].v[m], n);
-			double v[DF_MAXM] = {(double)n, mean_of(smp[k].v[m], n),
+			double v[DF_MAXM] = {(double)n, ds_mean(smp[k].v[m], n),
 					     n ? ds_quantile(smp[k].v[m], n, 0.5) : 0};
 			if (df_add(t, k, iter_m[m].key, v))
 				return -1;

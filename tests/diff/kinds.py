@@ -32,6 +32,8 @@ import subprocess
 import sys
 import tempfile
 
+from scipy_mwu import check_p
+
 gp, shared = sys.argv[1], sys.argv[2]
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 passed = failed = 0
@@ -173,18 +175,6 @@ def iter_samples(path):
     }
 
 
-def scipy_p(a, b, method):
-    py = os.environ.get("PYTHON", "/usr/bin/python3")
-    code = ("import sys,json\nfrom scipy.stats import mannwhitneyu\na,b,m=json.loads(sys.argv[1])\n"
-            "print(mannwhitneyu(a,b,alternative='two-sided',use_continuity=True,method=m).pvalue)\n")
-    try:
-        p = subprocess.run([py, "-c", code, json.dumps([a, b, "exact" if method == "exact" else "asymptotic"])],
-                           capture_output=True, text=True)
-    except OSError:
-        return None
-    return float(p.stdout) if p.returncode == 0 else None
-
-
 IN = os.path.join(root, "tests/nsys/iter")
 nb, nn, ns = (os.path.join(IN, "%s.json" % k) for k in ("base", "noise", "shift"))
 with tempfile.TemporaryDirectory() as t:
@@ -220,28 +210,27 @@ with tempfile.TemporaryDirectory() as t:
             ok(r["test"] == "none" and r["u"] is None and r["p_value"] is None,
                "nsys range %s: test %s u %s p %s" % (r["name"], r["test"], r["u"], r["p_value"]))
 
-    # the verdicts and the gates of the two pairs
+    # the verdicts and the gates of the two pairs: (NEW, exit, the verdicts
+    # of iteration_stats, the gates', host inclusive p, the ranges')
     g = ["--fail-if", "iteration_stats[host_inclusive_ns].mean_ns>+4%", "--fail-if", "nsys[forward].host_inclusive_ns>+0.5%"]
-    rc, d, err = js("diff", *g, nb, nn)
-    ok(rc == 0 and d is not None, "nsys noise pair: exit %d, want 0 (%s)" % (rc, err))
-    if d:
+    pairs = [
+        ("noise", nn, 0, {"host_inclusive_ns": "noise", "host_exclusive_ns": "noise", "gpu_ns": "same"},
+         ["noise", "noise"], 174 / 252, {"forward": "noise", "profile-target": "noise"}),
+        ("shift", ns, 1, {"host_inclusive_ns": "regression", "host_exclusive_ns": "same", "gpu_ns": "regression"},
+         ["tripped", "tripped"], 2 / 252, {"forward": "regression", "profile-target": "regression", "optimizer": "added"}),
+    ]
+    for what, new, want_rc, verdicts, gates, p, ranges in pairs:
+        rc, d, err = js("diff", *g, nb, new)
+        ok(rc == want_rc and d is not None, "nsys %s pair: exit %d, want %d (%s)" % (what, rc, want_rc, err))
+        if not d:
+            continue
         v = {r["metric"]: r["verdict"] for r in d["iteration_stats"]}
-        ok(v == {"host_inclusive_ns": "noise", "host_exclusive_ns": "noise", "gpu_ns": "same"}, "nsys noise pair: verdicts %s" % v)
-        ok([x["verdict"] for x in d["gates"]] == ["noise", "noise"], "nsys noise pair: gates %s" % d["gates"])
+        ok(v == verdicts, "nsys %s pair: verdicts %s" % (what, v))
+        ok([x["verdict"] for x in d["gates"]] == gates, "nsys %s pair: gates %s" % (what, d["gates"]))
         r = next(r for r in d["iteration_stats"] if r["metric"] == "host_inclusive_ns")
-        ok(abs(r["p_value"] - 174 / 252) < 1e-12, "nsys noise pair: p %s, want 174/252" % r["p_value"])
+        ok(abs(r["p_value"] - p) < 1e-12, "nsys %s pair: p %s, want %s" % (what, r["p_value"], p))
         v = {r["name"]: r["verdict"] for r in d["ranges"]}
-        ok(v == {"forward": "noise", "profile-target": "noise"}, "nsys noise pair: range verdicts %s" % v)
-    rc, d, err = js("diff", *g, nb, ns)
-    ok(rc == 1 and d is not None, "nsys shift pair: exit %d, want 1 (%s)" % (rc, err))
-    if d:
-        v = {r["metric"]: r["verdict"] for r in d["iteration_stats"]}
-        ok(v == {"host_inclusive_ns": "regression", "host_exclusive_ns": "same", "gpu_ns": "regression"}, "nsys shift pair: verdicts %s" % v)
-        ok([x["verdict"] for x in d["gates"]] == ["tripped", "tripped"], "nsys shift pair: gates %s" % d["gates"])
-        r = next(r for r in d["iteration_stats"] if r["metric"] == "host_inclusive_ns")
-        ok(abs(r["p_value"] - 2 / 252) < 1e-12, "nsys shift pair: p %s, want 2/252" % r["p_value"])
-        v = {r["name"]: r["verdict"] for r in d["ranges"]}
-        ok(v == {"forward": "regression", "profile-target": "regression", "optimizer": "added"}, "nsys shift pair: range verdicts %s" % v)
+        ok(v == ranges, "nsys %s pair: range verdicts %s" % (what, v))
     rc, d, err = js("diff", *g, ns, nb)
     ok(rc == 0 and d is not None and [r["verdict"] for r in d["iteration_stats"]][:2] == ["improvement", "improvement"],
        "nsys shift pair reversed: exit %d, %s" % (rc, d and [r["verdict"] for r in d["iteration_stats"]]))
@@ -254,12 +243,7 @@ with tempfile.TemporaryDirectory() as t:
     rc, _, err = run("diff", "--fail-if", "iteration_stat.mean_ns>+1%", nb, ns)
     ok(rc == 2 and "iteration_stats" in err, "nsys gate of an unknown table: exit %d %s" % (rc, err.strip()))
 
-    if scipy_p([1, 2], [3, 4], "exact") is None:
-        print("skip diffkinds: scipy: ${PYTHON:-/usr/bin/python3} has no scipy (Debian package python3-scipy)")
-    else:
-        for x, y, r in tested:
-            sp = scipy_p(x, y, r["test"])
-            ok(sp is not None and abs(sp - r["p_value"]) < 1e-9, "scipy: nsys %s p %s, scipy %s" % (r["metric"], r["p_value"], sp))
+    check_p(ok, "diffkinds", tested, "metric")
 
 print("diffkinds: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
