@@ -82,6 +82,8 @@ CASES = [
     ('nsys-diff', ['diff', 'tests/nsys/run_small', 'tests/nsys/run_small']),
     ('nsys-diff', ['diff', '--fail-if', 'nsys.gpu_ns>+5%', 'tests/nsys/run_small',
                    'tests/nsys/run_small']),
+    ('nsys-diff', ['diff', '--fail-if', 'iteration_stats.mean_ns>+50%',
+                   'tests/nsys/iter/base.json', 'tests/nsys/iter/shift.json']),
 ]
 
 # Outputs that are documents of their own, with a schema written by hand.

@@ -257,21 +257,26 @@ function lists(d, base, nw, s, top) {
 // The tables of the diffs of whole files (src/views/view_ncu_diff.c,
 // view_nsys_diff.c): name, title, key column and its title, the primary
 // metric; the page of each side a row opens. Every metric of a row is shown
-// (base, new, delta of each, then the primary's percent), titled as the
+// (base, new, delta of each, then the primary's percent, then p, test and
+// verdict of a table with a test, as the markdown report), titled as the
 // CLI titles it (a --metric: its name).
 const WHOLE = {
 	ncu: { page: 'ncu', tables: [['launches', 'Launches', 'launch', 'Launch', 'duration_ns'], ['hints', 'Hints', 'hint', 'Launch: Rule', 'messages']] },
-	nsys: { page: 'nsys', tables: [['iterations', 'Iterations', 'iteration', 'Iteration', 'host_inclusive_ns'], ['ranges', 'Scoped ranges', 'name', 'Range', 'host_inclusive_ns']] },
+	nsys: { page: 'nsys', tables: [['iterations', 'Iterations', 'iteration', 'Iteration', 'host_inclusive_ns'],
+		['iteration_stats', 'Iteration distribution (per-iteration values; Mann-Whitney U, p < 0.05)', 'metric', 'Metric', 'mean_ns'],
+		['ranges', 'Scoped ranges', 'name', 'Range', 'host_inclusive_ns']] },
 };
 const METRIC_TITLES = {
 	duration_ns: 'Duration', sm_throughput_pct: 'SM %', memory_throughput_pct: 'Memory %', achieved_occupancy_pct: 'Occupancy %',
 	registers_per_thread: 'Registers', messages: 'Messages', speedup_pct: 'Est. Speedup %',
 	instances: 'Instances', host_inclusive_ns: 'Host Inclusive', host_exclusive_ns: 'Host Exclusive', gpu_ns: 'GPU Projected',
+	iterations: 'Iterations', mean_ns: 'Mean', median_ns: 'Median',
 };
 
-// The metrics of a table's rows, in the server's column order.
+// The metrics of a table's rows, in the server's column order: base_,
+// new_ and delta_ of each (the test's base_iqr_ns and new_iqr_ns are none).
 function metricsOf(rows) {
-	return rows.length ? Object.keys(rows[0]).filter((k) => k.startsWith('base_')).map((k) => k.slice(5)) : [];
+	return rows.length ? Object.keys(rows[0]).filter((k) => k.startsWith('base_') && `delta_${k.slice(5)}` in rows[0]).map((k) => k.slice(5)) : [];
 }
 
 // A value of a gate as the CLI's gates table prints it: in the unit of
@@ -324,7 +329,8 @@ async function renderWhole(api, base, nw, s, section, tools, writeHash) {
 		const rows = d[name] || [];
 		const ms = metricsOf(rows);
 		const t = (m) => METRIC_TITLES[m] ?? m;
-		const cols = [[keyCol, keyTitle], ['status', 'Status'], ...ms.flatMap((m) => [[`base_${m}`, `Base ${t(m)}`], [`new_${m}`, `New ${t(m)}`], [`delta_${m}`, `Δ ${t(m)}`]]), ['delta_pct', `Δ ${t(prim)} %`]];
+		const cols = [[keyCol, keyTitle], ['status', 'Status'], ...ms.flatMap((m) => [[`base_${m}`, `Base ${t(m)}`], [`new_${m}`, `New ${t(m)}`], [`delta_${m}`, `Δ ${t(m)}`]]), ['delta_pct', `Δ ${t(prim)} %`],
+			...(rows.length && 'verdict' in rows[0] ? [['p_value', 'p'], ['test', 'Test'], ['verdict', 'Verdict']] : [])];
 		const links = (r) => [
 			...(r.status !== 'added' ? [sideLink(base, { view: kind.page }, {}, 'base', 'link-base')] : []),
 			...(r.status !== 'added' && r.status !== 'removed' ? [' '] : []),

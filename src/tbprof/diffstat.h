@@ -20,6 +20,9 @@
  * between closest ranks (h = (n - 1) q; numpy's default). n > 0. */
 double ds_quantile(const int64_t *sorted, size_t n, double q);
 
+/* The mean of v[0..n) (a sum of doubles); 0 when n is 0. */
+double ds_mean(const int64_t *v, size_t n);
+
 /* Sorts v[0..n) ascending. */
 void ds_sort(int64_t *v, size_t n);
 

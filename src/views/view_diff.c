@@ -220,14 +220,6 @@ static int samples(const struct st_result *s, enum st_part p, int64_t **out)
 	return 0;
 }
 
-static double mean_of(const int64_t *v, size_t n)
-{
-	double s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += (double)v[i];
-	return n ? s / (double)n : 0;
-}
-
 /* The verdict of a part from its delta and test (docs/diff.md). */
 static const char *part_verdict(const struct df_part *p, double min_abs)
 {
@@ -245,7 +237,7 @@ static int compare_part(struct df_part *dp, enum st_part p, const struct st_resu
 	for (int k = 0; !rc && k < 2; k++) {
 		size_t n = s[k]->n;
 		dp->n[k] = n;
-		dp->mean[k] = mean_of(v[k], n);
+		dp->mean[k] = ds_mean(v[k], n);
 		dp->median[k] = n ? ds_quantile(v[k], n, 0.5) : 0;
 		dp->iqr[k] = n ? ds_quantile(v[k], n, 0.75) - ds_quantile(v[k], n, 0.25) : 0;
 	}

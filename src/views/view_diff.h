@@ -69,7 +69,7 @@ struct df_metric {
 	const char *title; /* "Total" */
 	enum rep_type type;
 	enum df_merge merge;
-	bool sampled; /* measured by the rows' per-call samples: gates respect the verdict */
+	bool sampled; /* what the rows' verdict is of (their samples' metric): gates respect it */
 };
 
 struct df_def {
@@ -81,14 +81,16 @@ struct df_def {
 	const struct df_metric *m;
 	int nm;
 	int primary; /* the metric rows are sorted by */
-	bool calls;  /* per-call samples of the primary metric: the U test per row */
+	bool calls;  /* rows carry a test and a verdict of the primary metric (the
+		      * test columns): the trace diff's of per-call samples
+		      * (df_calls), the nsys diff's of per-iteration ones */
 };
 
 struct df_row {
 	char *key;
 	bool in[2];	      /* seen in base, new */
 	double v[2][DF_MAXM]; /* per side */
-	/* df_def.calls tables (df_calls): the per-call samples' test */
+	/* df_def.calls tables (df_calls, df_test_row): the samples' test */
 	bool tested, exact;		/* both sides had samples; exact null distribution */
 	double u, p, median[2], iqr[2]; /* U of base, two-sided p; ns of the samples */
 	const char *verdict;		/* same, noise, regression, improvement, added, removed */
@@ -187,6 +189,13 @@ enum df_tab_id {
  * of |base| and min_abs); else "regression" (delta > 0) or "improvement". */
 const char *df_verdict(double base, double delta, bool same, bool real, double min_abs);
 
+/* The verdict of row r of a table with df_def.calls (docs/diff.md): added
+ * or removed for a row of one side, else df_verdict on the primary metric,
+ * same when its delta is 0 and the samples' medians are equal; real: the
+ * caller's judgement that the change is no sampling noise. */
+const char *df_row_verdict(const struct df_table *t, const struct df_row *r, bool real,
+			   double min_abs);
+
 /* The compared tables but the steps, in a's order. */
 const struct df_def *df_defs(size_t *n);
 struct view_opts;
@@ -216,6 +225,10 @@ char *df_op_key(const struct trace *t, const struct ops_view *v, const struct op
  * rows on both sides, one table at a time. min_abs: the time floor of the
  * verdicts. 0 or -1 (out of memory). */
 int df_calls(struct df_all *a, const struct df_src *src, size_t n, bool exact, double min_abs);
+/* Row r's test of its samples a[0..na) and b[0..nb) of each side (sorted
+ * here): the medians and IQRs of each side, and the U test when both have
+ * samples (r->tested). 0 or -1 (out of memory). */
+int df_test_row(struct df_row *r, int64_t *a, size_t na, int64_t *b, size_t nb);
 
 /* Sets of rank traces (view_diff_sets.c). The steps of a set: the step
  * numbers every rank has, in rank 0's order, each the slowest rank's step

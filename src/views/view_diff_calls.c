@@ -140,24 +140,16 @@ static void scan(const struct df_src *s, int table, const struct rowmap *m, size
 	}
 }
 
-/* The verdict of a row on both sides: the steps' rule (df_verdict) where
- * the change is real when the test says so or the number of calls (metric
- * 0 of these tables) changed, which no sampling noise does. */
+/* The verdict of a row: the steps' rule (df_row_verdict) where the change
+ * is real when the test says so or the number of calls (metric 0 of these
+ * tables) changed, which no sampling noise does. */
 static const char *row_verdict(const struct df_table *t, const struct df_row *r, double min_abs)
 {
-	if (!r->in[0])
-		return "added";
-	if (!r->in[1])
-		return "removed";
-	int m = t->def->primary;
-	double d = df_delta(r, m);
 	bool calls = r->v[0][0] != r->v[1][0];
-	bool real = calls || (r->tested && r->p < DF_ALPHA);
-	return df_verdict(r->v[0][m], d, d == 0 && r->median[0] == r->median[1], real, min_abs);
+	return df_row_verdict(t, r, calls || (r->tested && r->p < DF_ALPHA), min_abs);
 }
 
-/* The test of one row from its sorted samples a[0..na), b[0..nb). */
-static int test_row(struct df_row *r, int64_t *a, size_t na, int64_t *b, size_t nb)
+int df_test_row(struct df_row *r, int64_t *a, size_t na, int64_t *b, size_t nb)
 {
 	int64_t *v[2] = {a, b};
 	size_t n[2] = {na, nb};
@@ -209,7 +201,7 @@ static int table_calls(struct df_table *t, int table, const struct df_src *src, 
 		struct df_row *r = &t->rows[i];
 		size_t a0 = i ? pos[0][i - 1] : 0, b0 = i ? pos[1][i - 1] : 0;
 		if (r->in[0] && r->in[1])
-			rc = test_row(r, v[0] + a0, pos[0][i] - a0, v[1] + b0, pos[1][i] - b0);
+			rc = df_test_row(r, v[0] + a0, pos[0][i] - a0, v[1] + b0, pos[1][i] - b0);
 	}
 	for (size_t i = 0; maps && i < n; i++) {
 		free(maps[i].to);

@@ -142,6 +142,18 @@ const char *df_verdict(double base, double delta, bool same, bool real, double m
 	return delta > 0 ? "regression" : "improvement";
 }
 
+const char *df_row_verdict(const struct df_table *t, const struct df_row *r, bool real,
+			   double min_abs)
+{
+	if (!r->in[0])
+		return "added";
+	if (!r->in[1])
+		return "removed";
+	int m = t->def->primary;
+	double d = df_delta(r, m);
+	return df_verdict(r->v[0][m], d, d == 0 && r->median[0] == r->median[1], real, min_abs);
+}
+
 struct df_table *df_find(struct df_all *a, const char *name)
 {
 	for (size_t i = 0; i < a->ntabs; i++)
@@ -358,7 +370,8 @@ int df_gate_check(const struct df_all *a, const struct df_gate *g, char *msg, si
 	char alias[8][64]; /* no steps: each table by both its names */
 	for (size_t i = 0; i < a->ntabs; i++) {
 		names[k++] = a->tabs[i].def->name;
-		if (a->no_steps && i < 8) {
+		if (a->no_steps && i < 8 &&
+		    strcmp(a->tabs[i].def->singular, a->tabs[i].def->name)) {
 			snprintf(alias[i], sizeof alias[i], "%s or %s", a->tabs[i].def->singular,
 				 a->tabs[i].def->name);
 			names[k - 1] = alias[i];

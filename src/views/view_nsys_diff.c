@@ -2,8 +2,12 @@
  * (each an analysis.json, a profiling run directory or an SQLite export,
  * whose `steps` analysis is taken): per iteration and per scoped NVTX range
  * name, host inclusive and exclusive time and GPU-projected time compared,
- * rows of one side only added or removed, and the gates of --fail-if on
- * them (views/view_diff.h; docs/diff.md).
+ * rows of one side only added or removed, the distribution of the
+ * per-iteration values of each side with the Mann-Whitney U test of
+ * tbprof/diffstat.h and a verdict, and the gates of --fail-if on them
+ * (views/view_diff.h; docs/diff.md). analysis.json holds the scoped ranges
+ * as summaries only (no per-iteration or per-instance values): their rows
+ * get the verdict of their delta alone, test none.
  *
  * The view takes the two analysis.json trees through struct view_source
  * (nsys_a: BASE, nsys_b: NEW; view_compute_nsys2); given an export alone
@@ -14,6 +18,7 @@
 #include <string.h>
 
 #include "nsys/nsys.h"
+#include "tbprof/diffstat.h"
 #include "views/view_diff.h"
 #include "views/view_int.h"
 
@@ -29,8 +34,16 @@ static const char nsys_diff_head[] =
     "\n"
     "  iterations  per iteration index: host inclusive and exclusive time,\n"
     "              GPU-projected time\n"
+    "  iteration_stats\n"
+    "              per metric (host_inclusive_ns, host_exclusive_ns, gpu_ns):\n"
+    "              iterations, mean, median and IQR of the per-iteration\n"
+    "              values of each side, the two-sided Mann-Whitney U test and\n"
+    "              a verdict: same, noise, regression, improvement (p < 0.05\n"
+    "              and |delta| >= 1% of the base mean and --min-abs)\n"
     "  ranges      per scoped range name (preprocessing.resize): instances,\n"
-    "              host inclusive and exclusive total, GPU-projected total\n"
+    "              host inclusive and exclusive total, GPU-projected total;\n"
+    "              a verdict of the host inclusive delta alone (test none:\n"
+    "              analysis.json keeps no per-instance values)\n"
     "  gates       each --fail-if: the worst row, observed value, threshold,\n"
     "              verdict\n"
     "\n"
@@ -42,31 +55,53 @@ static const char nsys_diff_head[] =
 static const char nsys_diff_tail[] =
     "\n"
     "Gates: nsys[NAME].METRIC (ranges whose name contains NAME; nsys.METRIC:\n"
-    "any range) or iteration[N].METRIC, then > or <, then a percent (+5%) or\n"
-    "a time (+2ms). Metrics: instances, host_inclusive_ns, host_exclusive_ns,\n"
-    "gpu_ns (ranges); host_inclusive_ns, host_exclusive_ns, gpu_ns\n"
-    "(iterations).\n"
+    "any range), iteration[N].METRIC or iteration_stats[METRIC].STAT, then >\n"
+    "or <, then a percent (+5%) or a time (+2ms). Metrics: instances,\n"
+    "host_inclusive_ns, host_exclusive_ns, gpu_ns (ranges); host_inclusive_ns,\n"
+    "host_exclusive_ns, gpu_ns (iterations); iterations, mean_ns, median_ns\n"
+    "(iteration_stats). A row whose verdict is noise never trips a gate on\n"
+    "mean_ns or median_ns (iteration_stats) or host_inclusive_ns (ranges).\n"
     "\n"
-    "Example:\n"
-    "  gpuprof diff --fail-if 'nsys[inference].gpu_ns>+5%' base/ new/\n";
+    "Examples:\n"
+    "  gpuprof diff --fail-if 'nsys[inference].gpu_ns>+5%' base/ new/\n"
+    "  gpuprof diff --fail-if 'iteration_stats[host_inclusive_ns].mean_ns>+5%' a/ b/\n";
 
 static const struct df_metric iter_m[] = {
     {"host_inclusive_ns", "Host Inclusive", REP_DUR_NS, DF_SUM, false},
     {"host_exclusive_ns", "Host Exclusive", REP_DUR_NS, DF_SUM, false},
     {"gpu_ns", "GPU Projected", REP_DUR_NS, DF_SUM, false},
 };
+/* the rows of iteration_stats: a metric of iter_m each, its values over
+ * the iterations (DF_MAX: one row a side, nothing merges) */
+static const struct df_metric stat_m[] = {
+    {"iterations", "Iterations", REP_INT, DF_MAX, false},
+    {"mean_ns", "Mean", REP_DUR_NS, DF_MAX, true},
+    {"median_ns", "Median", REP_DUR_NS, DF_MAX, true},
+};
+/* the verdict is of the primary metric (the others are other measures) */
 static const struct df_metric range_m[] = {
     {"instances", "Instances", REP_INT, DF_SUM, false},
-    {"host_inclusive_ns", "Host Inclusive", REP_DUR_NS, DF_SUM, false},
+    {"host_inclusive_ns", "Host Inclusive", REP_DUR_NS, DF_SUM, true},
     {"host_exclusive_ns", "Host Exclusive", REP_DUR_NS, DF_SUM, false},
     {"gpu_ns", "GPU Projected", REP_DUR_NS, DF_SUM, false},
 };
 
-enum { T_ITER, T_RANGES, T_N };
+enum { T_ITER, T_STATS, T_RANGES, T_N };
 static const struct df_def defs[T_N] = {
     [T_ITER] = {"iterations", "iteration", "Iterations", "iteration", "Iteration", iter_m, 3, 0,
 		false},
-    [T_RANGES] = {"ranges", "nsys", "Scoped ranges", "name", "Range", range_m, 4, 1, false},
+    [T_STATS] = {"iteration_stats", "iteration_stats",
+		 "Iteration distribution (per-iteration values; Mann-Whitney U, p < 0.05)",
+		 "metric", "Metric", stat_m, 3, 1, true},
+    [T_RANGES] = {"ranges", "nsys", "Scoped ranges", "name", "Range", range_m, 4, 1, true},
+};
+#define NITER_M 3 /* iter_m's metrics: the rows of iteration_stats */
+
+/* One side's per-iteration values of each metric of iter_m (an iteration
+ * without a GPU projection has no gpu_ns value). */
+struct sdf_samples {
+	int64_t *v[NITER_M];
+	size_t n[NITER_M];
 };
 
 /* The view's results (its priv). */
@@ -123,9 +158,12 @@ static const struct nsys_jv *array_at(const struct nsys_jv *root, const char *ke
 }
 
 static int add_iterations(struct df_table *t, int side, const struct nsys_jv *root, size_t *count,
-			  struct sdf_read *rd)
+			  struct sdf_samples *smp, struct sdf_read *rd)
 {
 	const struct nsys_jv *it = array_at(root, "iterations");
+	for (int m = 0; it && m < NITER_M; m++)
+		if (!(smp->v[m] = malloc((it->n ? it->n : 1) * sizeof *smp->v[m])))
+			return -1;
 	for (size_t i = 0; it && i < it->n; i++) {
 		const struct nsys_jv *x = it->items[i];
 		const struct nsys_jv *ix = nsys_jv_get(x, "index");
@@ -141,6 +179,38 @@ static int add_iterations(struct df_table *t, int side, const struct nsys_jv *ro
 		if (df_add(t, side, key, v))
 			return -1;
 		(*count)++;
+		bool has_gpu = gpu && gpu->kind == NSYS_JOBJ;
+		for (int m = 0; m < NITER_M; m++)
+			if (m < 2 || has_gpu)
+				smp->v[m][smp->n[m]++] = (int64_t)v[m];
+	}
+	return 0;
+}
+
+/* The rows of iteration_stats, one per metric of iter_m on both sides,
+ * each with the U test of the two sides' values and the steps' verdict
+ * (docs/diff.md "Verdicts"). 0 or -1 (out of memory). */
+static int add_stats(struct df_table *t, struct sdf_samples smp[2], double min_abs)
+{
+	for (int k = 0; k < 2; k++)
+		for (int m = 0; m < NITER_M; m++) {
+			size_t n = smp[k].n[m];
+			ds_sort(smp[k].v[m], n);
+			double v[DF_MAXM] = {(double)n, ds_mean(smp[k].v[m], n),
+					     n ? ds_quantile(smp[k].v[m], n, 0.5) : 0};
+			if (df_add(t, k, iter_m[m].key, v))
+				return -1;
+		}
+	if (df_finish(t))
+		return -1;
+	for (size_t i = 0; i < t->n; i++) {
+		struct df_row *r = &t->rows[i];
+		int m = 0;
+		while (m < NITER_M - 1 && strcmp(r->key, iter_m[m].key))
+			m++;
+		if (df_test_row(r, smp[0].v[m], smp[0].n[m], smp[1].v[m], smp[1].n[m]))
+			return -1;
+		r->verdict = df_row_verdict(t, r, r->tested && r->p < DF_ALPHA, min_abs);
 	}
 	return 0;
 }
@@ -187,20 +257,33 @@ static int sdf_compute(struct view *v, const struct view_source *src, struct err
 	const struct nsys_jv *root[2] = {src->nsys_a, src->nsys_b};
 	a->path[0] = src->path;
 	a->path[1] = src->path_new;
-	for (int k = 0; k < 2; k++) {
+	struct sdf_samples smp[2] = {0};
+	int rc = 0;
+	for (int k = 0; !rc && k < 2; k++) {
 		struct sdf_read rd = {0};
-		if (add_iterations(&a->tabs[T_ITER], k, root[k], &res->iterations[k], &rd) ||
+		if (add_iterations(&a->tabs[T_ITER], k, root[k], &res->iterations[k], &smp[k],
+				   &rd) ||
 		    add_ranges(&a->tabs[T_RANGES], k, root[k], &rd))
-			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
-		if (rd.bad)
-			return err_set(e, ERR_FORMAT, a->path[k], -1,
-				       "%s[%zu].%s: expected a time or count under 2^62 (as "
-				       "`gpuprof nsys analyze` writes them)",
-				       rd.list, rd.idx, rd.key);
+			rc = err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+		else if (rd.bad)
+			rc = err_set(e, ERR_FORMAT, a->path[k], -1,
+				     "%s[%zu].%s: expected a time or count under 2^62 (as "
+				     "`gpuprof nsys analyze` writes them)",
+				     rd.list, rd.idx, rd.key);
 	}
-	for (size_t i = 0; i < T_N; i++)
-		if (df_finish(&a->tabs[i]))
-			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	double floor = a->floor[DF_UNIT_NS];
+	if (!rc && (df_finish(&a->tabs[T_ITER]) || df_finish(&a->tabs[T_RANGES]) ||
+		    add_stats(&a->tabs[T_STATS], smp, floor)))
+		rc = err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	for (int k = 0; k < 2; k++)
+		for (int m = 0; m < NITER_M; m++)
+			free(smp[k].v[m]);
+	if (rc)
+		return rc;
+	/* no per-instance values: a range's verdict is of its delta alone */
+	const struct df_table *rt = &a->tabs[T_RANGES];
+	for (size_t i = 0; i < rt->n; i++)
+		rt->rows[i].verdict = df_row_verdict(rt, &rt->rows[i], true, floor);
 	df_gates_eval(a);
 	return 0;
 }

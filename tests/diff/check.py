@@ -27,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 
+from scipy_mwu import check_p
+
 gp, shared = sys.argv[1], sys.argv[2]
 passed = failed = 0
 
@@ -92,26 +94,6 @@ def per_step(path, cwd):
 
 def part_row(d, part):
     return next(r for r in d["steps"] if r["part"] == part)
-
-
-def scipy_p(a, b, method):
-    py = os.environ.get("PYTHON", "/usr/bin/python3")
-    code = (
-        "import sys,json\n"
-        "from scipy.stats import mannwhitneyu\n"
-        "a,b,m=json.loads(sys.argv[1])\n"
-        "print(mannwhitneyu(a,b,alternative='two-sided',use_continuity=True,"
-        "method=m).pvalue)\n"
-    )
-    try:
-        p = subprocess.run(
-            [py, "-c", code, json.dumps([a, b, "exact" if method == "exact" else "asymptotic"])],
-            capture_output=True,
-            text=True,
-        )
-    except OSError:
-        return None
-    return float(p.stdout) if p.returncode == 0 else None
 
 
 with tempfile.TemporaryDirectory() as t:
@@ -304,12 +286,7 @@ with tempfile.TemporaryDirectory() as t:
     ok(rc == 2 and "as many on each side" in err, "sets of unequal sizes: exit %d %s" % (rc, err.strip()))
 
     # scipy, when Debian's has it
-    if scipy_p([1, 2], [3, 4], "exact") is None:
-        print("skip diff: scipy: ${PYTHON:-/usr/bin/python3} has no scipy (Debian package python3-scipy)")
-    else:
-        for x, y, r in checks:
-            sp = scipy_p(x, y, r["test"])
-            ok(sp is not None and abs(sp - r["p_value"]) < 1e-9, "scipy: %s p %s, scipy %s" % (r["part"], r["p_value"], sp))
+    check_p(ok, "diff", checks, "part")
 
 print("diff: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

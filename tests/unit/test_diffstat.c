@@ -23,6 +23,9 @@ void test_diffstat_quantile(struct t *t)
 	CHECK_DBL(t, ds_quantile(v, 4, 1), 4, 1e-12);
 	int64_t one[] = {7};
 	CHECK_DBL(t, ds_quantile(one, 1, 0.25), 7, 1e-12);
+	/* (1 + 2 + 3 + 4) / 4 = 2.5; no values: 0 */
+	CHECK_DBL(t, ds_mean(v, 4), 2.5, 1e-12);
+	CHECK_DBL(t, ds_mean(v, 0), 0, 1e-12);
 }
 
 void test_diffstat_mwu_exact(struct t *t)

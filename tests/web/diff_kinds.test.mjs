@@ -137,7 +137,7 @@ test('the Diff page of two Nsight Compute reports and of two Nsight Systems file
 		await retry(() => assertLists(ncuTables, ['--exact-names', '--top', '10', '--fail-if', regs, nb, nn]));
 
 		// two run directories: resize's host time +200 ns (inference's GPU time +900 ns)
-		const nsysTables = [['iterations', 'Iterations'], ['ranges', 'Scoped ranges']];
+		const nsysTables = [['iterations', 'Iterations'], ['iteration_stats', 'Iteration distribution (per-iteration values; Mann-Whitney U, p < 0.05)'], ['ranges', 'Scoped ranges']];
 		await fresh(page, `${server.url}#view=diff&base=3&new=4&exact=1`);
 		await page.getByTestId('diff-regressions-ranges').waitFor();
 		const mr = await assertLists(nsysTables, [rb, rn]);
