@@ -19,7 +19,7 @@ import { uploadFile } from './upload.js';
 import { withSel, keepSel, renderSelector, stepSelected, selectState } from './stepsel.js';
 import { el } from './dom.js';
 
-const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'waits', 'dist'];
+const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'dist', 'waits'];
 const ALL_VIEWS = [...VIEWS, 'ncu', 'nsys', 'diff']; // the pages of Nsight Compute reports and Nsight Systems exports; two files compared
 const $ = (id) => document.getElementById(id);
 
@@ -294,7 +294,7 @@ function keys(ev) {
 	const s = readHash();
 	if (s.view === 'timeline' && timelineKey(ev.key)) {
 		// + - arrows 0: the timeline's window
-	} else if (ev.key >= '1' && ev.key <= '7') {
+	} else if (ev.key >= '1' && ev.key <= '8') {
 		writeHash({ file: s.file, view: VIEWS[+ev.key - 1], ...keepSel(s) }, false);
 	} else if (ev.key === '?') {
 		$('help').open ? $('help').close() : $('help').showModal();

@@ -7,7 +7,11 @@
 // launches: their counts, the CPU/GPU/delay statistics, the largest delays
 // and the ATen op -> kernel sequences. State in the hash: sort, dir, q (the
 // largest-delays table). Then where the host waits for the device
-// (/api/file/ID/sync: `gpuprof sync`): its cards and the call sites.
+// (/api/file/ID/sync: `gpuprof sync`): its cards and the call sites; and
+// the FLOPs of the matrix and attention calls (/api/file/ID/flops?top=0:
+// `gpuprof flops`) as a roofline: log-log, FLOP/B across, TFLOP/s up, a
+// point per row, and for a GPU of the peak table its memory slope and its
+// compute ceilings.
 
 import { fmt, fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
@@ -73,12 +77,62 @@ function streamBars(rows) {
 	return [box, legend(Object.entries(CAT_COLORS).map(([k, c]) => [k.replace('_', ' '), c]))];
 }
 
+const LOG = (v) => Math.log10(v);
+
+// The roofline of rows (gpuprof flops' ops) with the GPU's summary.
+function roofline(rows, summary) {
+	const W = 640, H = 360, L = 60, B = 40;
+	const pts = rows.filter((r) => r.flops_per_byte > 0 && r.tflops_s_mean > 0);
+	const peaks = [...new Set(rows.map((r) => r.peak_tflops_s).filter((p) => p > 0))];
+	const xs = pts.map((r) => r.flops_per_byte), ys = pts.map((r) => r.tflops_s_mean).concat(peaks);
+	const x0 = Math.floor(LOG(Math.min(...xs, 1))), x1 = Math.ceil(LOG(Math.max(...xs, 1000)));
+	const y0 = Math.floor(LOG(Math.min(...ys, 1))), y1 = Math.ceil(LOG(Math.max(...ys, 1)));
+	const X = (v) => L + ((LOG(v) - x0) / (x1 - x0)) * (W - L - 10);
+	const Y = (v) => H - B - ((LOG(v) - y0) / (y1 - y0)) * (H - B - 10);
+	const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', role: 'img', 'aria-label': 'Roofline' });
+	svg.dataset.testid = 'roofline';
+	for (let e = x0; e <= x1; e++) {
+		const t = svgEl('text', { x: X(10 ** e), y: H - B + 16, 'text-anchor': 'middle', fill: 'currentColor', 'font-size': 11 });
+		t.textContent = `1e${e}`;
+		svg.append(t);
+	}
+	for (let e = y0; e <= y1; e++) {
+		const t = svgEl('text', { x: L - 6, y: Y(10 ** e) + 4, 'text-anchor': 'end', fill: 'currentColor', 'font-size': 11 });
+		t.textContent = `1e${e}`;
+		svg.append(t);
+	}
+	const ax = svgEl('text', { x: (L + W) / 2, y: H - 4, 'text-anchor': 'middle', fill: 'currentColor', 'font-size': 12 });
+	ax.textContent = 'FLOP per byte moved';
+	const ay = svgEl('text', { x: 12, y: (H - B) / 2, 'text-anchor': 'middle', fill: 'currentColor', 'font-size': 12, transform: `rotate(-90 12 ${(H - B) / 2})` });
+	ay.textContent = 'TFLOP/s';
+	svg.append(ax, ay);
+	const tb = summary.peak_tb_s;
+	for (const p of tb ? peaks : []) { // the memory slope up to the ridge, then the ceiling
+		const ridge = p / tb, lo = 10 ** x0;
+		const line = svgEl('polyline', { points: `${X(lo)},${Y(lo * tb)} ${X(ridge)},${Y(p)} ${X(10 ** x1)},${Y(p)}`, fill: 'none', stroke: '#888', 'stroke-dasharray': '4 3' });
+		line.dataset.peak = String(p);
+		svg.append(line);
+	}
+	pts.forEach((r) => {
+		const c = svgEl('circle', { cx: X(r.flops_per_byte), cy: Y(r.tflops_s_mean), r: 5, fill: r.bound === 'compute' ? '#4e79a7' : '#e15759' });
+		c.dataset.op = r.name;
+		c.dataset.ai = String(r.flops_per_byte);
+		c.dataset.tflops = String(r.tflops_s_mean);
+		const tip = svgEl('title', {});
+		tip.textContent = `${r.name} ${r.params} ${r.dtype}: ${fmt('x', r.tflops_s_mean)} TFLOP/s at ${fmt('x', r.flops_per_byte)} FLOP/B`;
+		c.append(tip);
+		svg.append(c);
+	});
+	return svg;
+}
+
 // api(path) -> JSON; s: the hash state; section(title, ...kids).
 export async function renderWaits(api, id, s, writeHash, section) {
-	const [idle, la, sy] = await Promise.all([ // the page's own three requests
+	const [idle, la, sy, fl] = await Promise.all([ // the page's own four requests
 		api(`/api/file/${id}/idle?show_intervals=1`),
 		api(`/api/file/${id}/launches`),
 		api(`/api/file/${id}/sync`),
+		api(`/api/file/${id}/flops?top=0`),
 	]);
 	const sel = idle.selection;
 	const note = `${sel.device_events} device events with a stream, ${sel.streams} streams with kernels`
@@ -116,6 +170,14 @@ export async function renderWaits(api, id, s, writeHash, section) {
 				card("Of the trace's span", fmt('blocked_pct', sy.summary.blocked_pct), 'card-sync-pct')),
 			sy.sites.length ? dataTable({ name: 'sync_sites', rows: sy.sites, search: sy.sites.length > 10 })
 				: el('p', { className: 'empty', textContent: 'No synchronizing call.' })),
+		section('FLOPs and the roofline', fl.ops.length
+			? el('div', {},
+				el('p', { className: 'note', dataset: { testid: 'flops-note' }, textContent: `${fl.summary.calls} calls modelled, `
+					+ `${fmt('x', fl.summary.gflop)} GFLOP in ${fmt('gpu_time_ns', fl.summary.gpu_time_ns)}: `
+					+ `${fmt('x', fl.summary.tflops_s)} TFLOP/s${fl.summary.gpu ? ` on ${fl.summary.gpu}` : ''}.` }),
+				roofline(fl.ops, fl.summary),
+				dataTable({ name: 'flops_ops', rows: fl.ops, search: fl.ops.length > 10 }))
+			: el('p', { className: 'empty', textContent: 'No matrix multiply or attention call with recorded shapes (record_shapes=True).' })),
 	];
 	return { kids, search: delays };
 }

@@ -1,6 +1,8 @@
 /* flops: TraceLens' GEMM and SDPA-forward models, GPU peaks; see flops.h. */
 #include "hta/flops.h"
 
+#include "trace/argtext.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,29 +17,9 @@ struct shapes {
 	int64_t d[MAXIN][MAXDIM];
 };
 
-struct cur {
-	const char *p, *end;
-};
-
-static void ws(struct cur *c)
-{
-	while (c->p < c->end && (*c->p == ' ' || *c->p == '\n' || *c->p == '\t' || *c->p == '\r'))
-		c->p++;
-}
-
-static bool eat(struct cur *c, char ch)
-{
-	ws(c);
-	if (c->p < c->end && *c->p == ch) {
-		c->p++;
-		return true;
-	}
-	return false;
-}
-
 /* Skips one JSON value that is not a list of integers (a nested list, a
  * string, a number with a fraction): to the next ',' or ']' at its depth. */
-static void skip(struct cur *c)
+static void skip(struct tr_cur *c)
 {
 	int depth = 0;
 	bool str = false;
@@ -64,26 +46,26 @@ static void skip(struct cur *c)
 
 static bool parse_shapes(const char *s, size_t len, struct shapes *out)
 {
-	struct cur c = {s, s + len};
+	struct tr_cur c = {s, s + len};
 	memset(out, 0, sizeof *out);
-	if (!eat(&c, '['))
+	if (!tr_cur_eat(&c, '['))
 		return false;
-	if (eat(&c, ']'))
+	if (tr_cur_eat(&c, ']'))
 		return true;
 	do {
 		int i = out->n < MAXIN ? out->n : -1;
 		if (i >= 0)
 			out->n++;
-		if (!eat(&c, '[')) {
+		if (!tr_cur_eat(&c, '[')) {
 			skip(&c);
 			if (i >= 0)
 				out->rank[i] = -1;
 			continue;
 		}
 		int r = 0;
-		if (!eat(&c, ']')) {
+		if (!tr_cur_eat(&c, ']')) {
 			do {
-				ws(&c);
+				tr_cur_ws(&c);
 				char *e;
 				long long v = c.p < c.end ? strtoll(c.p, &e, 10) : 0;
 				if (c.p >= c.end || e == c.p || e > c.end || v < 0) {
@@ -95,27 +77,27 @@ static bool parse_shapes(const char *s, size_t len, struct shapes *out)
 				if (i >= 0 && r < MAXDIM)
 					out->d[i][r] = v;
 				r++;
-			} while (eat(&c, ','));
-			if (r >= 0 && !eat(&c, ']'))
+			} while (tr_cur_eat(&c, ','));
+			if (r >= 0 && !tr_cur_eat(&c, ']'))
 				return false;
 			if (r < 0)
-				eat(&c, ']');
+				tr_cur_eat(&c, ']');
 		}
 		if (i >= 0)
 			out->rank[i] = r > MAXDIM ? -1 : r;
-	} while (eat(&c, ','));
-	return eat(&c, ']');
+	} while (tr_cur_eat(&c, ','));
+	return tr_cur_eat(&c, ']');
 }
 
 /* The k-th string of a JSON list of strings (no escapes expected: type
  * names and concrete values), into buf; false when absent. */
 static bool nth_string(const char *s, size_t len, int k, char *buf, size_t cap)
 {
-	struct cur c = {s, s + len};
-	if (!eat(&c, '['))
+	struct tr_cur c = {s, s + len};
+	if (!tr_cur_eat(&c, '['))
 		return false;
 	for (int i = 0;; i++) {
-		ws(&c);
+		tr_cur_ws(&c);
 		if (c.p >= c.end || *c.p != '"')
 			return false;
 		const char *a = ++c.p;
@@ -130,31 +112,29 @@ static bool nth_string(const char *s, size_t len, int k, char *buf, size_t cap)
 			return true;
 		}
 		c.p++;
-		if (!eat(&c, ','))
+		if (!tr_cur_eat(&c, ','))
 			return false;
 	}
 }
 
+/* The rate class of a dtype name (the element size is argtext's). */
 static enum hta_dtype dtype_of(const char *s, int *size)
 {
 	static const struct {
 		const char *name;
 		enum hta_dtype dt;
-		int size;
-	} t[] = {{"float", HTA_DT_FP32, 4},
-		 {"double", HTA_DT_FP64, 8},
-		 {"c10::Half", HTA_DT_FP16, 2},
-		 {"c10::BFloat16", HTA_DT_BF16, 2},
-		 {"c10::Float8_e4m3fn", HTA_DT_FP8, 1},
-		 {"c10::Float8_e5m2", HTA_DT_FP8, 1},
-		 {"c10::Float8_e4m3fnuz", HTA_DT_FP8, 1},
-		 {"c10::Float8_e5m2fnuz", HTA_DT_FP8, 1}};
+	} t[] = {{"float", HTA_DT_FP32},
+		 {"double", HTA_DT_FP64},
+		 {"c10::Half", HTA_DT_FP16},
+		 {"c10::BFloat16", HTA_DT_BF16},
+		 {"c10::Float8_e4m3fn", HTA_DT_FP8},
+		 {"c10::Float8_e5m2", HTA_DT_FP8},
+		 {"c10::Float8_e4m3fnuz", HTA_DT_FP8},
+		 {"c10::Float8_e5m2fnuz", HTA_DT_FP8}};
+	*size = tr_dtype_size(s, strlen(s), false);
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (!strcmp(s, t[i].name)) {
-			*size = t[i].size;
+		if (!strcmp(s, t[i].name))
 			return t[i].dt;
-		}
-	*size = 0;
 	return HTA_DT_OTHER;
 }
 

@@ -14,7 +14,7 @@
  *
  * Peaks: dense (no sparsity) TFLOP/s per data type and memory TB/s of the
  * GPUs by name, from their vendors' data sheets (docs/views.md, flops).
- * Depends on libc only.
+ * Depends on trace/argtext (element sizes).
  */
 #ifndef GP_HTA_FLOPS_H
 #define GP_HTA_FLOPS_H

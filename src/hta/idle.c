@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cmp.h"
 #include "core/radix.h"
 #include "core/sort.h"
+#include "core/stats.h"
 
 const char *hta_idle_cat_name(enum hta_idle_cat c)
 {
@@ -76,22 +78,6 @@ static int temporal(const struct hta_events *h, struct hta_temporal *out)
 	return rc ? -1 : 0;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* pandas' quantile with linear interpolation, of sorted x. */
-static double quantile(const int64_t *x, size_t n, double q)
-{
-	double pos = (double)(n - 1) * q;
-	size_t lo = (size_t)pos;
-	if (lo + 1 >= n)
-		return (double)x[n - 1];
-	return (double)x[lo] + ((double)x[lo + 1] - (double)x[lo]) * (pos - (double)lo);
-}
-
 static void describe(int64_t *g, size_t n, struct hta_gap_stats *s)
 {
 	s->count = n;
@@ -111,10 +97,10 @@ static void describe(int64_t *g, size_t n, struct hta_gap_stats *s)
 	}
 	s->min = (double)g[0];
 	s->max = (double)g[n - 1];
-	s->p25 = quantile(g, n, 0.25);
-	s->p50 = quantile(g, n, 0.50);
-	s->p75 = quantile(g, n, 0.75);
-	s->p90 = quantile(g, n, 0.90);
+	s->p25 = stats_quantile(g, n, 0.25);
+	s->p50 = stats_quantile(g, n, 0.50);
+	s->p75 = stats_quantile(g, n, 0.75);
+	s->p90 = stats_quantile(g, n, 0.90);
 }
 
 /* The gap before event i (> 0) of a stream and its category. */

@@ -16,12 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Quantile q (0..1) of v[0..n) sorted ascending, by linear interpolation
- * between closest ranks (h = (n - 1) q; numpy's default). n > 0. */
-double ds_quantile(const int64_t *sorted, size_t n, double q);
-
-/* The mean of v[0..n) (a sum of doubles); 0 when n is 0. */
-double ds_mean(const int64_t *v, size_t n);
+/* The quantile and the mean are core/stats.h's (stats_quantile, stats_mean). */
+#include "core/stats.h"
 
 /* Sorts v[0..n) ascending. */
 void ds_sort(int64_t *v, size_t n);

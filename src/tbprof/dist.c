@@ -2,6 +2,7 @@
  * communication nodes and their kernels, their steps, the per-step
  * computation/communication overlap and the GPUs used; see dist.h. Sorting
  * makes it n log n; every other pass is linear in the events. */
+#include "trace/argtext.h"
 #include "core/cmp.h"
 #include "core/sort.h"
 #include "tbprof/dist.h"
@@ -289,7 +290,7 @@ static int describe_group(struct ctx *c, const struct cand *v, size_t i, size_t 
 	if (!p->bytes && rpc_row >= 0) {
 		const struct tr_op_extra *x = op_extra(t, (size_t)rpc_row);
 		uint32_t d = x->dtype;
-		int es = d ? dist_elem_size(tr_str(t, d), strpool_len(&t->pool, d), false) : 0;
+		int es = d ? tr_dtype_size(tr_str(t, d), strpool_len(&t->pool, d), false) : 0;
 		if (x->in_nelems > 0 && es > 0 &&
 		    __builtin_mul_overflow(x->in_nelems, (int64_t)es, &p->bytes))
 			p->bytes = INT64_MAX;

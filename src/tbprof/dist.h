@@ -159,9 +159,6 @@ bool dist_names_fit(const char *list, int count);
 /* tb's gpu_info split of a worker name by ^(.*)_(\d+): the node and the
  * process; false when the name does not match. */
 bool dist_node_process(const char *worker, char *node, size_t nn, char *process, size_t np);
-/* Bytes of one element of an "Input type" (or record_param_comms dtype)
- * name: tb's six names when tb_only, more otherwise; 0 when unknown. */
-int dist_elem_size(const char *type, size_t len, bool tb_only);
 /* Σ over inputs of ∏dims × element size, from the raw JSON texts of
  * "Input Dims" and "Input type". tb_only: an input whose dims are not a
  * flat list of integers counts 0 (the reference fails on it); otherwise a

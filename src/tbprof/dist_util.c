@@ -3,6 +3,7 @@
  * is read by a few lines of scanning rather than the trace tokenizer: it
  * is already known to be valid JSON (the importer stored it raw), and only
  * nested arrays of integers matter here. */
+#include "trace/argtext.h"
 #include "tbprof/dist.h"
 
 #include <stdio.h>
@@ -78,79 +79,7 @@ bool dist_node_process(const char *worker, char *node, size_t nn, char *process,
 	return true;
 }
 
-static const struct {
-	const char *name;
-	int size;
-	bool tb; /* in the reference's table */
-} elem_sizes[] = {
-    {"long int", 8, true},
-    {"float", 4, true},
-    {"int", 4, true},
-    {"c10::Half", 2, true},
-    {"c10::BFloat16", 2, true},
-    {"unsigned char", 1, true},
-    /* "Input type" names of newer PyTorch and the ScalarType names that
-     * record_param_comms writes as "dtype" */
-    {"long", 8, false},
-    {"long long", 8, false},
-    {"double", 8, false},
-    {"short", 2, false},
-    {"signed char", 1, false},
-    {"bool", 1, false},
-    {"c10::complex<float>", 8, false},
-    {"c10::complex<double>", 16, false},
-    {"c10::complex<c10::Half>", 4, false},
-    {"c10::Float8_e4m3fn", 1, false},
-    {"c10::Float8_e5m2", 1, false},
-    {"c10::Float8_e4m3fnuz", 1, false},
-    {"c10::Float8_e5m2fnuz", 1, false},
-    {"Float", 4, false},
-    {"Double", 8, false},
-    {"Half", 2, false},
-    {"BFloat16", 2, false},
-    {"Long", 8, false},
-    {"Int", 4, false},
-    {"Short", 2, false},
-    {"Char", 1, false},
-    {"Byte", 1, false},
-    {"Bool", 1, false},
-    {"ComplexFloat", 8, false},
-    {"ComplexDouble", 16, false},
-    {"Float8_e4m3fn", 1, false},
-    {"Float8_e5m2", 1, false},
-};
-
-int dist_elem_size(const char *type, size_t len, bool tb_only)
-{
-	for (size_t i = 0; i < sizeof elem_sizes / sizeof elem_sizes[0]; i++)
-		if ((elem_sizes[i].tb || !tb_only) && strlen(elem_sizes[i].name) == len &&
-		    !memcmp(elem_sizes[i].name, type, len))
-			return elem_sizes[i].size;
-	return 0;
-}
-
-/* A cursor over raw JSON text. */
-struct cur {
-	const char *p, *end;
-};
-
-static void ws(struct cur *c)
-{
-	while (c->p < c->end && (*c->p == ' ' || *c->p == '\n' || *c->p == '\r' || *c->p == '\t'))
-		c->p++;
-}
-
-static bool eat(struct cur *c, char ch)
-{
-	ws(c);
-	if (c->p < c->end && *c->p == ch) {
-		c->p++;
-		return true;
-	}
-	return false;
-}
-
-static void skip_string(struct cur *c) /* at the opening quote */
+static void skip_string(struct tr_cur *c) /* at the opening quote */
 {
 	for (c->p++; c->p < c->end && *c->p != '"';)
 		c->p += *c->p == '\\' ? 2 : 1;
@@ -158,7 +87,7 @@ static void skip_string(struct cur *c) /* at the opening quote */
 }
 
 /* After an opening bracket: skips to just past its closing one. */
-static void skip_to_close(struct cur *c)
+static void skip_to_close(struct tr_cur *c)
 {
 	int depth = 1;
 	while (c->p < c->end && depth) {
@@ -174,9 +103,9 @@ static void skip_to_close(struct cur *c)
 }
 
 /* Skips one value of any kind. */
-static void skip_value(struct cur *c)
+static void skip_value(struct tr_cur *c)
 {
-	ws(c);
+	tr_cur_ws(c);
 	if (c->p >= c->end)
 		return;
 	if (*c->p == '"') {
@@ -191,9 +120,9 @@ static void skip_value(struct cur *c)
 }
 
 /* Reads a non-negative integer; false (nothing consumed) otherwise. */
-static bool read_uint(struct cur *c, int64_t *v)
+static bool read_uint(struct tr_cur *c, int64_t *v)
 {
-	ws(c);
+	tr_cur_ws(c);
 	const char *p = c->p;
 	int64_t x = 0;
 	while (p < c->end && *p >= '0' && *p <= '9') {
@@ -223,14 +152,14 @@ static int64_t add_sat(int64_t a, int64_t b)
 /* The element count of one "Input Dims" entry at c: a flat list gives its
  * product ([] is a scalar: 1); a list of flat lists gives the sum of their
  * products unless tb_only; anything else 0. Consumes the entry. */
-static int64_t entry_elems(struct cur *c, bool tb_only)
+static int64_t entry_elems(struct tr_cur *c, bool tb_only)
 {
-	ws(c);
-	if (!eat(c, '['))
+	tr_cur_ws(c);
+	if (!tr_cur_eat(c, '['))
 		goto other;
-	if (eat(c, ']'))
+	if (tr_cur_eat(c, ']'))
 		return 1;
-	ws(c);
+	tr_cur_ws(c);
 	int64_t prod = 1, sum = 0, v;
 	bool nested = c->p < c->end && *c->p == '[';
 	for (;;) {
@@ -244,9 +173,9 @@ static int64_t entry_elems(struct cur *c, bool tb_only)
 				break;
 			prod = mul_sat(prod, v);
 		}
-		if (eat(c, ','))
+		if (tr_cur_eat(c, ','))
 			continue;
-		if (eat(c, ']'))
+		if (tr_cur_eat(c, ']'))
 			return nested ? sum : prod;
 		break;
 	}
@@ -259,9 +188,9 @@ other:
 
 /* The next string of a JSON array of strings at c (after '[' or ','):
  * returns its text (escapes left as written) or NULL for a non-string. */
-static const char *next_string(struct cur *c, size_t *len)
+static const char *next_string(struct tr_cur *c, size_t *len)
 {
-	ws(c);
+	tr_cur_ws(c);
 	if (c->p >= c->end || *c->p != '"') {
 		skip_value(c);
 		return NULL;
@@ -277,20 +206,20 @@ static const char *next_string(struct cur *c, size_t *len)
 int64_t dist_input_bytes(const char *dims, size_t dims_len, const char *types, size_t types_len,
 			 bool tb_only)
 {
-	struct cur d = {dims, dims + dims_len}, t = {types, types + types_len};
-	if (!dims_len || !eat(&d, '[') || eat(&d, ']'))
+	struct tr_cur d = {dims, dims + dims_len}, t = {types, types + types_len};
+	if (!dims_len || !tr_cur_eat(&d, '[') || tr_cur_eat(&d, ']'))
 		return 0;
-	bool types_ok = types_len && eat(&t, '[') && !eat(&t, ']');
+	bool types_ok = types_len && tr_cur_eat(&t, '[') && !tr_cur_eat(&t, ']');
 	int64_t total = 0;
 	for (;;) {
 		int64_t n = entry_elems(&d, tb_only);
 		size_t tl = 0;
 		const char *ts = types_ok ? next_string(&t, &tl) : NULL;
 		if (ts)
-			total = add_sat(total, mul_sat(n, dist_elem_size(ts, tl, tb_only)));
-		if (types_ok && !eat(&t, ','))
+			total = add_sat(total, mul_sat(n, tr_dtype_size(ts, tl, tb_only)));
+		if (types_ok && !tr_cur_eat(&t, ','))
 			types_ok = false; /* fewer types than inputs: the rest count 0 */
-		if (!eat(&d, ','))
+		if (!tr_cur_eat(&d, ','))
 			break;
 	}
 	return total;

@@ -237,9 +237,9 @@ static int compare_part(struct df_part *dp, enum st_part p, const struct st_resu
 	for (int k = 0; !rc && k < 2; k++) {
 		size_t n = s[k]->n;
 		dp->n[k] = n;
-		dp->mean[k] = ds_mean(v[k], n);
-		dp->median[k] = n ? ds_quantile(v[k], n, 0.5) : 0;
-		dp->iqr[k] = n ? ds_quantile(v[k], n, 0.75) - ds_quantile(v[k], n, 0.25) : 0;
+		dp->mean[k] = stats_mean(v[k], n);
+		dp->median[k] = n ? stats_quantile(v[k], n, 0.5) : 0;
+		dp->iqr[k] = n ? stats_quantile(v[k], n, 0.75) - stats_quantile(v[k], n, 0.25) : 0;
 	}
 	dp->tested = !rc && s[0]->n && s[1]->n;
 	if (dp->tested) {

@@ -155,9 +155,9 @@ int df_test_row(struct df_row *r, int64_t *a, size_t na, int64_t *b, size_t nb)
 	size_t n[2] = {na, nb};
 	for (int k = 0; k < 2; k++) {
 		ds_sort(v[k], n[k]);
-		r->median[k] = n[k] ? ds_quantile(v[k], n[k], 0.5) : 0;
+		r->median[k] = n[k] ? stats_quantile(v[k], n[k], 0.5) : 0;
 		r->iqr[k] =
-		    n[k] ? ds_quantile(v[k], n[k], 0.75) - ds_quantile(v[k], n[k], 0.25) : 0;
+		    n[k] ? stats_quantile(v[k], n[k], 0.75) - stats_quantile(v[k], n[k], 0.25) : 0;
 	}
 	r->tested = na && nb;
 	if (!r->tested)

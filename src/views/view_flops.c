@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cmp.h"
 #include "core/sort.h"
 #include "hta/flops.h"
 #include "tbprof/optree.h"
@@ -89,12 +90,6 @@ static int cmp_call(const void *x, const void *y)
 	if (!c)
 		c = strcmp(a->p.dtype_name, b->p.dtype_name);
 	return c;
-}
-
-static int cmp_dbl(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
 }
 
 /* Rows by GPU time, largest first; equal times by key. */
@@ -285,14 +280,7 @@ static void flops_free(struct view *v)
 }
 
 static const struct vo flops_opts_decl[] = {
-    {.lname = "top",
-     .sname = 'n',
-     .api = "top",
-     .type = VO_COUNT,
-     .off = offsetof(struct view_opts, top),
-     .metavar = "N",
-     .def = "20",
-     .help = "rows of the ops table (default 20; 0 = all)"},
+    VIEW_OPT_TOP_20("rows of the ops table (default 20; 0 = all)"),
 };
 
 const struct view_decl view_flops_decl = {

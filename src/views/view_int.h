@@ -71,6 +71,12 @@ const char *view_trace_start_text(const struct trace *t, char *buf, size_t n);
 		.off = offsetof(struct view_opts, top), .metavar = "N",                            \
 		.help = "only the first N rows"                                                    \
 	}
+/* --top N / -n N, default 20, 0 for every row (help: which tables) */
+#define VIEW_OPT_TOP_20(text)                                                                      \
+	{                                                                                          \
+		.lname = "top", .sname = 'n', .api = "top", .type = VO_COUNT,                      \
+		.off = offsetof(struct view_opts, top), .metavar = "N", .def = "20", .help = text  \
+	}
 #define VIEW_OPT_TB_COMPAT(text)                                                                   \
 	{                                                                                          \
 		.lname = "tb-compat", .api = "tb_compat", .type = VO_FLAG,                         \

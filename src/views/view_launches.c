@@ -5,7 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/cmp.h"
 #include "core/radix.h"
+#include "core/stats.h"
 #include "hta/launches.h"
 #include "views/view_int.h"
 
@@ -84,21 +86,6 @@ static int launches_compute(struct view *v, const struct view_source *src, struc
 	return rc ? err_set(e, ERR_NOMEM, "", -1, "out of memory") : 0;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-static double quantile(const int64_t *x, size_t n, double q)
-{
-	double pos = (double)(n - 1) * q;
-	size_t lo = (size_t)pos;
-	return lo + 1 >= n
-		   ? (double)x[n - 1]
-		   : (double)x[lo] + ((double)x[lo + 1] - (double)x[lo]) * (pos - (double)lo);
-}
-
 static const struct rep_col stat_cols[] = {
     {"metric", "Metric", REP_STR},  {"count", "Count", REP_INT},
     {"sum_ns", "Sum", REP_DUR_NS},  {"mean_ns", "Mean", REP_FDUR_NS},
@@ -122,9 +109,9 @@ static void stat_row(struct report *rep, const char *name, const struct hta_laun
 				rep_i((int64_t)n),
 				rep_i(sum),
 				n ? rep_f((double)sum / (double)n) : rep_null(),
-				n ? rep_f(quantile(x, n, 0.5)) : rep_null(),
-				n ? rep_f(quantile(x, n, 0.9)) : rep_null(),
-				n ? rep_f(quantile(x, n, 0.99)) : rep_null(),
+				n ? rep_f(stats_quantile(x, n, 0.5)) : rep_null(),
+				n ? rep_f(stats_quantile(x, n, 0.9)) : rep_null(),
+				n ? rep_f(stats_quantile(x, n, 0.99)) : rep_null(),
 				n ? rep_i(x[n - 1]) : rep_null()};
 	rep_row(rep, row);
 }
@@ -221,14 +208,7 @@ static void launches_free(struct view *v)
 }
 
 static const struct vo launches_opts_decl[] = {
-    {.lname = "top",
-     .sname = 'n',
-     .api = "top",
-     .type = VO_COUNT,
-     .off = offsetof(struct view_opts, top),
-     .metavar = "N",
-     .def = "20",
-     .help = "rows of top_delays and aten_ops (default 20; 0 = all)"},
+    VIEW_OPT_TOP_20("rows of top_delays and aten_ops (default 20; 0 = all)"),
     {.lname = "runtime-cutoff",
      .api = "runtime_cutoff_ns",
      .type = VO_TIME,

@@ -196,8 +196,8 @@ static int add_stats(struct df_table *t, struct sdf_samples smp[2], double min_a
 		for (int m = 0; m < NITER_M; m++) {
 			size_t n = smp[k].n[m];
 			ds_sort(smp[k].v[m], n);
-			double v[DF_MAXM] = {(double)n, ds_mean(smp[k].v[m], n),
-					     n ? ds_quantile(smp[k].v[m], n, 0.5) : 0};
+			double v[DF_MAXM] = {(double)n, stats_mean(smp[k].v[m], n),
+					     n ? stats_quantile(smp[k].v[m], n, 0.5) : 0};
 			if (df_add(t, k, iter_m[m].key, v))
 				return -1;
 		}

@@ -125,14 +125,7 @@ static void sync_free(struct view *v)
 }
 
 static const struct vo sync_opts_decl[] = {
-    {.lname = "top",
-     .sname = 'n',
-     .api = "top",
-     .type = VO_COUNT,
-     .off = offsetof(struct view_opts, top),
-     .metavar = "N",
-     .def = "20",
-     .help = "rows of the sites table (default 20; 0 = all)"},
+    VIEW_OPT_TOP_20("rows of the sites table (default 20; 0 = all)"),
 };
 
 const struct view_decl view_sync_decl = {

@@ -168,14 +168,7 @@ static void top_free(struct view *v)
 }
 
 static const struct vo top_opts[] = {
-    {.lname = "top",
-     .sname = 'n',
-     .api = "top",
-     .type = VO_COUNT,
-     .off = offsetof(struct view_opts, top),
-     .metavar = "N",
-     .def = "20",
-     .help = "rows in each top table (default 20; 0 = all)"},
+    VIEW_OPT_TOP_20("rows in each top table (default 20; 0 = all)"),
     {.lname = "gpu",
      .api = "gpu",
      .type = VO_FLAG,

@@ -17,15 +17,15 @@ void test_diffstat_quantile(struct t *t)
 	CHECK_INT(t, v[3], 4);
 	/* h = 3q: median h = 1.5 -> 2 + 0.5 = 2.5; q1 h = 0.75 -> 1.75;
 	 * q3 h = 2.25 -> 3.25 */
-	CHECK_DBL(t, ds_quantile(v, 4, 0.5), 2.5, 1e-12);
-	CHECK_DBL(t, ds_quantile(v, 4, 0.25), 1.75, 1e-12);
-	CHECK_DBL(t, ds_quantile(v, 4, 0.75), 3.25, 1e-12);
-	CHECK_DBL(t, ds_quantile(v, 4, 1), 4, 1e-12);
+	CHECK_DBL(t, stats_quantile(v, 4, 0.5), 2.5, 1e-12);
+	CHECK_DBL(t, stats_quantile(v, 4, 0.25), 1.75, 1e-12);
+	CHECK_DBL(t, stats_quantile(v, 4, 0.75), 3.25, 1e-12);
+	CHECK_DBL(t, stats_quantile(v, 4, 1), 4, 1e-12);
 	int64_t one[] = {7};
-	CHECK_DBL(t, ds_quantile(one, 1, 0.25), 7, 1e-12);
+	CHECK_DBL(t, stats_quantile(one, 1, 0.25), 7, 1e-12);
 	/* (1 + 2 + 3 + 4) / 4 = 2.5; no values: 0 */
-	CHECK_DBL(t, ds_mean(v, 4), 2.5, 1e-12);
-	CHECK_DBL(t, ds_mean(v, 0), 0, 1e-12);
+	CHECK_DBL(t, stats_mean(v, 4), 2.5, 1e-12);
+	CHECK_DBL(t, stats_mean(v, 0), 0, 1e-12);
 }
 
 void test_diffstat_mwu_exact(struct t *t)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "trace/argtext.h"
 #include "tbprof/dist.h"
 #include "test.h"
 
@@ -77,8 +78,8 @@ void test_dist_rules(struct t *t)
 	CHECK_INT(t, dist_input_bytes("[[3]]", 5, "[\"long\"]", 8, true), 0);
 	CHECK_INT(t, dist_input_bytes("[[3]]", 5, "[\"long\"]", 8, false), 24);
 	CHECK_INT(t, dist_input_bytes("", 0, "", 0, false), 0);
-	CHECK_INT(t, dist_elem_size("BFloat16", 8, false), 2);
-	CHECK_INT(t, dist_elem_size("BFloat16", 8, true), 0);
+	CHECK_INT(t, tr_dtype_size("BFloat16", 8, false), 2);
+	CHECK_INT(t, tr_dtype_size("BFloat16", 8, true), 0);
 	/* int(): toward zero, at whole µs in compat */
 	CHECK_INT(t, dist_avg_trunc(5000, 2, true), 2000);
 	CHECK_INT(t, dist_avg_trunc(5000, 2, false), 2500);

@@ -11,10 +11,11 @@ import { root, startServer, launchBrowser, newPage, retry, shot } from './harnes
 const steps = path.join(root, 'tests/hta/fixtures/cuda-steps.json');
 const launches = path.join(root, 'tests/hta/fixtures/launches.json');
 const sync = path.join(root, 'tests/hta/fixtures/sync.json');
+const flops = path.join(root, 'tests/hta/fixtures/flops.json');
 let server, browser, page;
 
 before(async () => {
-	server = await startServer([steps, launches, sync]);
+	server = await startServer([steps, launches, sync, flops]);
 	browser = await launchBrowser();
 	page = await newPage(browser);
 });
@@ -94,4 +95,33 @@ test('host waits: the blocked time and the call sites (sync-sites, by hand)', as
 		['cudaStreamSynchronize', 'aten::_local_scalar_dense', '.item()', '20.000 us'],
 		['cudaStreamWaitEvent', 'aten::copy_', '', '2.000 us'],
 	]);
+});
+
+test('the roofline of the flops fixture (flops-fixture, by hand)', async () => {
+	await page.goto(`${server.url}#file=4&view=waits`);
+	await page.getByTestId('roofline').waitFor();
+	// 5 calls, 6.58086 GFLOP in 19 us: 346.361 TFLOP/s on the H100
+	assert.equal(await text('flops-note'), '5 calls modelled, 6.58086 GFLOP in 19.000 us: 346.361 TFLOP/s on NVIDIA H100 80GB HBM3.');
+	const pts = await page.locator('[data-testid=roofline] circle').evaluateAll((cs) => cs.map((c) =>
+		[c.dataset.op, Number(c.dataset.ai), Number(c.dataset.tflops), Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]));
+	const want = [ // FLOP/B and mean TFLOP/s as worked by hand
+		['aten::mm', 2147483648 / 7340032, (536.870912 + 268.435456) / 2],
+		['aten::addmm', 2149580800 / 7344128, 2149580800 / 4e-6 / 1e12],
+		['aten::_scaled_dot_product_flash_attention', 64, 134217728 / 2e-6 / 1e12],
+		['aten::bmm', 2097152 / 229376, 2097152 / 1e-6 / 1e12],
+	];
+	assert.equal(pts.length, 4);
+	pts.forEach((p, i) => {
+		assert.equal(p[0], want[i][0]);
+		assert.ok(Math.abs(p[1] - want[i][1]) < 1e-9 * want[i][1], `${p[0]} FLOP/B ${p[1]} vs ${want[i][1]}`);
+		assert.ok(Math.abs(p[2] - want[i][2]) < 1e-9 * want[i][2], `${p[0]} TFLOP/s ${p[2]} vs ${want[i][2]}`);
+	});
+	// log scales: more FLOP/B is further right, more TFLOP/s higher up
+	assert.ok(pts[3][3] < pts[2][3] && pts[2][3] < pts[0][3] && pts[0][3] < pts[1][3]);
+	assert.ok(pts[3][4] > pts[2][4] && pts[2][4] > pts[0][4] && pts[0][4] > pts[1][4]);
+	// the ceilings: bf16 989.5 and fp32 67 TFLOP/s
+	const peaks = await page.locator('[data-testid=roofline] polyline').evaluateAll((ls) => ls.map((l) => Number(l.dataset.peak)));
+	assert.deepEqual(peaks.sort((a, b) => a - b), [67, 989.5]);
+	await page.getByTestId('roofline').scrollIntoViewIfNeeded();
+	await shot(page, 'roofline');
 });
