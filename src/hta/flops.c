@@ -254,9 +254,3 @@ const struct hta_gpu_peak *hta_gpu_peak(const char *device_name)
 			return &peaks[i];
 	return NULL;
 }
-
-const char *hta_dtype_label(enum hta_dtype d)
-{
-	static const char *const n[] = {"other", "fp32", "tf32", "fp16", "bf16", "fp8", "fp64"};
-	return d < HTA_DT_N ? n[d] : "?";
-}

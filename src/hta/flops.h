@@ -60,6 +60,5 @@ struct hta_gpu_peak {
 
 /* The peak entry of a device name, or NULL. */
 const struct hta_gpu_peak *hta_gpu_peak(const char *device_name);
-const char *hta_dtype_label(enum hta_dtype d);
 
 #endif

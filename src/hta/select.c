@@ -102,18 +102,13 @@ static int64_t stream_of(const struct trace *t, size_t r)
 	return t->opx.v[t->op.v[a].extra].stream;
 }
 
-static bool name_is(const struct trace *t, size_t r, const char *s)
-{
-	uint32_t id = t->ev.name[r];
-	return strpool_len(&t->pool, id) == strlen(s) && !strcmp(tr_str(t, id), s);
-}
-
 /* HTA's GPU event (its GPUKernelFilter); every other kept event is a CPU
- * event to it. */
-static bool gpu_event(const struct trace *t, size_t r)
+ * event to it. sync: the string ids of "Event Sync" and "Context Sync"
+ * (device-level syncs without a stream), found once per trace. */
+static bool gpu_event(const struct trace *t, size_t r, const uint32_t sync[2])
 {
-	return (stream_of(t, r) >= 0 && tr_corr(t, r) >= 0) || name_is(t, r, "Event Sync") ||
-	       name_is(t, r, "Context Sync");
+	uint32_t n = t->ev.name[r];
+	return (stream_of(t, r) >= 0 && tr_corr(t, r) >= 0) || n == sync[0] || n == sync[1];
 }
 
 static bool is_step(const struct trace *t, size_t r)
@@ -128,6 +123,7 @@ struct sel {
 	struct hmap ok;	     /* correlations that keep their GPU events (filters) */
 	int64_t (*steps)[2]; /* MTIA: the steps' [ts, end] */
 	size_t nsteps;
+	const uint32_t *sync; /* the output's sync ids */
 };
 
 static int corr_put(struct hmap *m, int64_t corr, uint32_t row, bool last)
@@ -179,7 +175,7 @@ static int cuda_keep(struct sel *s, int64_t *last)
 	*last = INT64_MIN;
 	for (size_t r = 0; r < t->ev.n; r++) {
 		int64_t a, b;
-		if (kept(t, r) && is_step(t, r) && !gpu_event(t, r)) {
+		if (kept(t, r) && is_step(t, r) && !gpu_event(t, r, s->sync)) {
 			hta_times(t, r, s->rounded, &a, &b);
 			if (a > *last)
 				*last = a;
@@ -187,7 +183,7 @@ static int cuda_keep(struct sel *s, int64_t *last)
 	}
 	for (size_t r = 0; r < t->ev.n; r++) {
 		int64_t a, b;
-		if (!kept(t, r) || gpu_event(t, r))
+		if (!kept(t, r) || gpu_event(t, r, s->sync))
 			continue;
 		hta_times(t, r, s->rounded, &a, &b);
 		if (a < *last && corr_put(&s->ok, tr_corr(t, r), (uint32_t)r, false))
@@ -258,8 +254,9 @@ static bool keep_row(struct sel *s, enum hta_filter f, size_t r, int64_t ts, int
 		return true;
 	int64_t c = tr_corr(t, r);
 	if (f == HTA_FILTER_CUDA)
-		return gpu_event(t, r) ? hmap_get(&s->ok, hmap_int(c), NULL, NULL) != HMAP_NONE
-				       : ts < last;
+		return gpu_event(t, r, s->sync)
+			   ? hmap_get(&s->ok, hmap_int(c), NULL, NULL) != HMAP_NONE
+			   : ts < last;
 	const char *nm = tr_str(t, t->ev.name[r]);
 	if (is_memory(nm, strpool_len(&t->pool, t->ev.name[r])) && in_a_step(s, ts)) {
 		if (*stream == -1)
@@ -316,13 +313,15 @@ static int collect(struct sel *s, enum hta_filter f, int64_t last, struct hta_ev
 int hta_events(const struct trace *t, struct hta_events *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
-	struct sel s = {.t = t, .rounded = t->counts.ts_not_whole > 0};
+	struct sel s = {.t = t, .rounded = t->counts.ts_not_whole > 0, .sync = out->sync};
+	out->sync[0] = strpool_find(&t->pool, "Event Sync", 10);
+	out->sync[1] = strpool_find(&t->pool, "Context Sync", 12);
 	out->rounded = s.rounded;
 	int rc = 0;
 	/* the launching CPU event of each correlation: the last one wins, as
 	 * in HTA's assignment of its index_correlation */
 	for (size_t r = 0; r < t->ev.n && !rc; r++)
-		if (kept(t, r) && !gpu_event(t, r) && tr_corr(t, r) >= 0)
+		if (kept(t, r) && !gpu_event(t, r, s.sync) && tr_corr(t, r) >= 0)
 			rc = corr_put(&s.rt, tr_corr(t, r), (uint32_t)r, true);
 	enum hta_filter f =
 	    step_names(t) >= 2 ? (mtia(t) ? HTA_FILTER_MTIA : HTA_FILTER_CUDA) : HTA_FILTER_NONE;
@@ -358,11 +357,6 @@ void hta_row_times(const struct trace *t, const struct hta_events *h, size_t r, 
 	hta_times(t, r, h->rounded, ts, end);
 }
 
-bool hta_row_read(const struct trace *t, size_t r)
-{
-	return kept(t, r);
-}
-
 int64_t hta_row_stream(const struct trace *t, size_t r)
 {
 	return stream_of(t, r);
@@ -376,7 +370,7 @@ bool hta_cpu_kept(const struct trace *t, const struct hta_events *h, size_t r)
 	hta_times(t, r, h->rounded, &a, &b);
 	switch (h->filter) {
 	case HTA_FILTER_CUDA:
-		return !gpu_event(t, r) && a < h->lo;
+		return !gpu_event(t, r, h->sync) && a < h->lo;
 	case HTA_FILTER_MTIA:
 		return mtia_cpu(t, r) && a >= h->lo && b <= h->hi;
 	case HTA_FILTER_NONE:

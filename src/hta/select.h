@@ -63,6 +63,7 @@ struct hta_events {
 	bool rounded;		/* times rounded to whole microseconds */
 	enum hta_filter filter; /* which last-step filter ran */
 	size_t dropped;		/* device events the filter dropped */
+	uint32_t sync[2];	/* string ids of "Event Sync", "Context Sync" (or none) */
 	int64_t lo, hi;		/* CUDA: the CPU events kept start before lo; MTIA:
 				 * they lie inside [lo, hi] */
 };
@@ -72,12 +73,11 @@ int hta_events(const struct trace *t, struct hta_events *out, struct err *e);
 void hta_events_free(struct hta_events *h);
 
 /* For the analyses that read CPU events too (hta/launches.h), after
- * hta_events: event row r's times as HTA has them; whether its loader
- * reads it at all; whether it is a CPU event that h's filter keeps (no
- * stream, or HTA's CPU side under the filter that ran); its stream. */
+ * hta_events: event row r's times as HTA has them; whether it is a CPU
+ * event that h's filter keeps (no stream, or HTA's CPU side under the
+ * filter that ran); its stream. */
 void hta_row_times(const struct trace *t, const struct hta_events *h, size_t r, int64_t *ts,
 		   int64_t *end);
-bool hta_row_read(const struct trace *t, size_t r);
 bool hta_cpu_kept(const struct trace *t, const struct hta_events *h, size_t r);
 int64_t hta_row_stream(const struct trace *t, size_t r);
 /* HTA's kernel type of a name. */

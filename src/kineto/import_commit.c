@@ -420,10 +420,9 @@ int imp_commit(struct imp *m, struct imp_event *ev, unsigned prob)
 	unsigned flags = name_flags(m, name, kind);
 	if (kind == TR_PYTHON_FUNCTION && ev->a.module_id >= 0)
 		flags |= TRF_MODULE;
-	/* "Concrete Inputs" only where a model reads it (hta/flops: SDPA's
-	 * is_causal), so that other ops keep their small argument rows */
-	if (ev->a.concrete.len &&
-	    (kind != TR_CPU_OP || !memmem(ev->name.s, ev->name.len, "scaled_dot_product", 18)))
+	/* "Concrete Inputs" only where classify says an analysis reads it, so
+	 * that other ops keep their small argument rows */
+	if (ev->a.concrete.len && !tr_keeps_concrete(kind, ev->name.s, ev->name.len))
 		ev->a.concrete.len = 0;
 	int64_t dur = 0;
 	if (ph == 'X') {

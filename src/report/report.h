@@ -116,6 +116,12 @@ static inline struct rep_val rep_null(void)
 {
 	return (struct rep_val){.null = true};
 }
+/* A double that may be NaN (a mean of nothing, a ratio of 0): NaN is
+ * absent ('-' in text, null in JSON), not "nan". */
+static inline struct rep_val rep_f_or_null(double f)
+{
+	return f == f ? rep_f(f) : rep_null();
+}
 
 /* Human forms used by text tables (exposed for tests and progress lines). */
 void rep_fmt_dur(char *buf, size_t n, int64_t ns);

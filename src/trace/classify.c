@@ -306,3 +306,8 @@ int tr_data_parallel(const char *name, size_t len)
 		return 2;
 	return 0;
 }
+
+bool tr_keeps_concrete(enum tr_kind k, const char *name, size_t len)
+{
+	return k == TR_CPU_OP && memmem(name, len, "scaled_dot_product", 18);
+}

@@ -80,6 +80,10 @@ bool tr_is_profiler_window(const char *name, size_t len);
  * autograd/aten names of the same operations. */
 bool tr_kernel_uses_tc(const char *name, size_t len, bool tb_only);
 bool tr_op_tc_eligible(const char *name, size_t len, bool tb_only);
+/* Whether an event's "Concrete Inputs" are kept in the model: the
+ * scaled_dot_product_* attention cpu_ops, whose is_causal hta/flops reads;
+ * no other op pays for the text. */
+bool tr_keeps_concrete(enum tr_kind k, const char *name, size_t len);
 /* DataParallel.forward (1) / DistributedDataParallel.forward (2): host ops
  * that tell a data-parallel run (torch-tb-profiler's use_dp / use_ddp). */
 int tr_data_parallel(const char *name, size_t len);

@@ -37,6 +37,7 @@ struct fcall {
 	const char *name;
 	struct hta_perf p;
 	int64_t gpu_ns;
+	uint32_t node; /* its tree node */
 };
 
 /* One row: calls [first, first + n) of the sorted calls. */
@@ -151,23 +152,26 @@ static int flops_compute(struct view *v, const struct view_source *src, struct e
 		free(outer);
 		return err_set(e, ERR_NOMEM, "", -1, "out of memory");
 	}
-	/* a modelled call above another (scaled_dot_product_attention over its
-	 * _flash kernel's op) is the same work: the innermost one counts */
-	struct hta_perf p;
-	for (size_t i = 0; i < o->nnodes; i++)
-		if (!o->nodes[i].dropped && model_node(t, &o->nodes[i], &p))
-			for (uint32_t up = o->nodes[i].parent; up != OPT_NIL;
-			     up = o->nodes[up].parent)
-				outer[up] = true;
+	/* each node modelled once; a modelled call above another
+	 * (scaled_dot_product_attention over its _flash kernel's op) is the
+	 * same work: the innermost one counts */
+	size_t n = 0;
 	for (size_t i = 0; i < o->nnodes; i++) {
 		const struct optree_node *nd = &o->nodes[i];
-		struct fcall c = {.gpu_ns = nd->device};
-		if (nd->dropped || outer[i] || !model_node(t, nd, &c.p))
+		struct fcall c = {.gpu_ns = nd->device, .node = (uint32_t)i};
+		if (nd->dropped || !model_node(t, nd, &c.p))
 			continue;
 		c.name = tr_str(t, nd->name);
-		r->gflop += c.p.flops / 1e9;
-		r->gpu_ns += c.gpu_ns;
-		r->calls[r->ncalls++] = c;
+		r->calls[n++] = c;
+		for (uint32_t up = nd->parent; up != OPT_NIL; up = o->nodes[up].parent)
+			outer[up] = true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (outer[r->calls[i].node])
+			continue;
+		r->gflop += r->calls[i].p.flops / 1e9;
+		r->gpu_ns += r->calls[i].gpu_ns;
+		r->calls[r->ncalls++] = r->calls[i];
 	}
 	free(outer);
 	/* GFLOP per ns is 10^18 FLOP/s: 10^6 TFLOP/s */
@@ -212,11 +216,6 @@ static const struct rep_col row_cols[] = {
     {"bound", "Bound", REP_STR},
 };
 
-static struct rep_val f_or_null(double x)
-{
-	return isnan(x) ? rep_null() : rep_f(x);
-}
-
 static void emit_row(struct report *rep, const struct flops_res *r, const struct frow *w)
 {
 	const struct fcall *c = &r->calls[w->first];
@@ -234,14 +233,14 @@ static void emit_row(struct report *rep, const struct flops_res *r, const struct
 	    rep_i((int64_t)w->n),
 	    rep_f(c->p.flops / 1e9),
 	    rep_f(c->p.bytes / 1048576.0),
-	    f_or_null(ai),
+	    rep_f_or_null(ai),
 	    rep_i(w->gpu_sum),
 	    rep_f((double)w->gpu_sum / (double)w->n),
-	    f_or_null(w->tflops_mean),
-	    f_or_null(w->tflops_med),
-	    f_or_null(w->tflops_min),
-	    f_or_null(w->tflops_max),
-	    f_or_null(w->tbs_mean),
+	    rep_f_or_null(w->tflops_mean),
+	    rep_f_or_null(w->tflops_med),
+	    rep_f_or_null(w->tflops_min),
+	    rep_f_or_null(w->tflops_max),
+	    rep_f_or_null(w->tbs_mean),
 	    peak ? rep_f(peak) : rep_null(),
 	    peak && !isnan(w->tflops_mean) ? rep_f(100 * w->tflops_mean / peak) : rep_null(),
 	    rep_s(bound)};
@@ -260,7 +259,7 @@ static void flops_emit(struct view *v, struct report *rep)
 	rep_kv(rep, "calls", "Calls modelled", REP_INT, rep_i((int64_t)r->ncalls));
 	rep_kv(rep, "gflop", "GFLOP in all", REP_FLOAT, rep_f(r->gflop));
 	rep_kv(rep, "gpu_time_ns", "Their GPU time", REP_DUR_NS, rep_i(r->gpu_ns));
-	rep_kv(rep, "tflops_s", "Achieved TFLOP/s over it", REP_FLOAT, f_or_null(r->tflops));
+	rep_kv(rep, "tflops_s", "Achieved TFLOP/s over it", REP_FLOAT, rep_f_or_null(r->tflops));
 	rep_kv_end(rep);
 	rep_table_begin(rep, "ops", "By operator, shape and dtype (most GPU time first)", row_cols,
 			sizeof row_cols / sizeof row_cols[0]);

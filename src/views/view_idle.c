@@ -95,11 +95,6 @@ static const struct rep_col gap_cols[] = {
     {"max_ns", "Max", REP_FDUR_NS},
 };
 
-static struct rep_val f_or_null(double x)
-{
-	return isnan(x) ? rep_null() : rep_f(x);
-}
-
 static void emit_selection(struct report *rep, const struct idle_res *r, const struct idle_opts *o)
 {
 	static const char *const filters[] = {"none", "cuda", "mtia"};
@@ -123,14 +118,15 @@ static void idle_emit(struct view *v, struct report *rep)
 	const struct hta_temporal *tp = &r->idle.temporal;
 	rep_table_begin(rep, "temporal", "Temporal breakdown", temporal_cols, 8);
 	if (tp->any) {
-		const struct rep_val row[] = {rep_i(r->rank),
-					      rep_i(tp->idle_ns),
-					      rep_i(tp->compute_ns),
-					      rep_i(tp->non_compute_ns),
-					      rep_i(tp->kernel_ns),
-					      f_or_null(pct(tp->idle_ns, tp->kernel_ns)),
-					      f_or_null(pct(tp->compute_ns, tp->kernel_ns)),
-					      f_or_null(pct(tp->non_compute_ns, tp->kernel_ns))};
+		const struct rep_val row[] = {
+		    rep_i(r->rank),
+		    rep_i(tp->idle_ns),
+		    rep_i(tp->compute_ns),
+		    rep_i(tp->non_compute_ns),
+		    rep_i(tp->kernel_ns),
+		    rep_f_or_null(pct(tp->idle_ns, tp->kernel_ns)),
+		    rep_f_or_null(pct(tp->compute_ns, tp->kernel_ns)),
+		    rep_f_or_null(pct(tp->non_compute_ns, tp->kernel_ns))};
 		rep_row(rep, row);
 	}
 	rep_table_end(rep);
@@ -139,7 +135,7 @@ static void idle_emit(struct view *v, struct report *rep)
 		const struct hta_idle_row *x = &r->idle.rows[i];
 		const struct rep_val row[] = {rep_i(r->rank), rep_i(x->stream),
 					      rep_s(hta_idle_cat_name(x->cat)), rep_i(x->idle_ns),
-					      f_or_null(x->ratio)};
+					      rep_f_or_null(x->ratio)};
 		rep_row(rep, row);
 	}
 	rep_table_end(rep);
@@ -148,11 +144,18 @@ static void idle_emit(struct view *v, struct report *rep)
 	rep_table_begin(rep, "intervals", "Idle intervals per stream and category", gap_cols, 12);
 	for (size_t i = 0; i < r->idle.ngaps; i++) {
 		const struct hta_gap_stats *g = &r->idle.gaps[i];
-		const struct rep_val row[] = {
-		    rep_i(r->rank),	      rep_i(g->stream),	  rep_s(hta_idle_cat_name(g->cat)),
-		    rep_i((int64_t)g->count), f_or_null(g->mean), f_or_null(g->std),
-		    f_or_null(g->min),	      f_or_null(g->p25),  f_or_null(g->p50),
-		    f_or_null(g->p75),	      f_or_null(g->p90),  f_or_null(g->max)};
+		const struct rep_val row[] = {rep_i(r->rank),
+					      rep_i(g->stream),
+					      rep_s(hta_idle_cat_name(g->cat)),
+					      rep_i((int64_t)g->count),
+					      rep_f_or_null(g->mean),
+					      rep_f_or_null(g->std),
+					      rep_f_or_null(g->min),
+					      rep_f_or_null(g->p25),
+					      rep_f_or_null(g->p50),
+					      rep_f_or_null(g->p75),
+					      rep_f_or_null(g->p90),
+					      rep_f_or_null(g->max)};
 		rep_row(rep, row);
 	}
 	rep_table_end(rep);
