@@ -378,3 +378,8 @@ bool hta_cpu_kept(const struct trace *t, const struct hta_events *h, size_t r)
 	}
 	return stream_of(t, r) == -1;
 }
+
+bool hta_row_kept(const struct trace *t, size_t r)
+{
+	return kept(t, r);
+}

@@ -80,6 +80,9 @@ void hta_row_times(const struct trace *t, const struct hta_events *h, size_t r, 
 		   int64_t *end);
 bool hta_cpu_kept(const struct trace *t, const struct hta_events *h, size_t r);
 int64_t hta_row_stream(const struct trace *t, size_t r);
+/* Whether HTA's loader keeps row r at all (a complete event, not a
+ * profiler span nor a gpu_user_annotation), before any filter. */
+bool hta_row_kept(const struct trace *t, size_t r);
 /* HTA's kernel type of a name. */
 enum hta_ktype hta_kernel_type(const char *name, size_t len);
 

@@ -176,10 +176,12 @@ static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a,
 				       .stream = a->stream,
 				       .regs = i32(a->regs),
 				       .shared_mem = i32(a->shared_mem),
+				       .wait_stream = i32(a->wait_stream),
 				       .bytes = a->bytes,
 				       .blocks_per_sm = a->blocks_per_sm,
 				       .warps_per_sm = a->warps_per_sm,
-				       .occupancy = a->occupancy};
+				       .occupancy = a->occupancy,
+				       .wait_corr = a->wait_corr};
 		memcpy(g.grid, a->grid, sizeof g.grid);
 		memcpy(g.block, a->block, sizeof g.block);
 		return tr_build_gpu(&m->b, &g, aux);

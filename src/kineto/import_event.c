@@ -24,6 +24,8 @@ static void args_init(struct imp_args *a)
 	a->mem_bytes = a->addr = a->dev_type = a->dev_id = -1;
 	a->total_alloc = a->total_reserved = INT64_MIN;
 	a->sort_index = INT64_MIN;
+	a->wait_stream = -1;
+	a->wait_corr = TR_NO_WAIT;
 	a->blocks_per_sm = a->warps_per_sm = a->occupancy = NAN;
 	for (int i = 0; i < 3; i++)
 		a->grid[i] = a->block[i] = -1;
@@ -250,6 +252,8 @@ static int read_arg(struct jscan *j, const struct jstr *k, struct imp_args *a, b
 			return read_i64(j, &a->out_nelems, prob);
 		if (KEY(k, "Total Reserved"))
 			return read_i64(j, &a->total_reserved, prob);
+		if (KEY(k, "wait_on_stream"))
+			return read_i64(j, &a->wait_stream, prob);
 		break;
 	case 15:
 		if (KEY(k, "Sequence number"))
@@ -282,6 +286,10 @@ static int read_arg(struct jscan *j, const struct jstr *k, struct imp_args *a, b
 	case 25:
 		if (KEY(k, "est. achieved occupancy %"))
 			return read_f64(j, &a->occupancy, prob);
+		break;
+	case 33:
+		if (KEY(k, "wait_on_cuda_event_record_corr_id"))
+			return read_i64(j, &a->wait_corr, prob);
 		break;
 	default:
 		break;

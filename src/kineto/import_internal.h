@@ -17,6 +17,8 @@ struct imp_args {
 	    python_parent;
 	int64_t mem_bytes, total_alloc, total_reserved, addr, dev_type, dev_id;
 	int64_t sort_index;
+	int64_t wait_stream,
+	    wait_corr; /* cuda_sync: wait_on_stream, wait_on_cuda_event_record_corr_id */
 	double blocks_per_sm, warps_per_sm, occupancy;
 	int32_t grid[3], block[3];
 	struct jstr input_dims, input_type, call_stack, collective, dtype, pg_name, pg_ranks;

@@ -60,7 +60,9 @@ static const struct tr_gpu_arg no_args = {.device = -1,
 					  .block = {-1, -1, -1},
 					  .regs = -1,
 					  .shared_mem = -1,
+					  .wait_stream = -1,
 					  .bytes = -1,
+					  .wait_corr = TR_NO_WAIT,
 					  .blocks_per_sm = NAN,
 					  .occupancy = NAN};
 

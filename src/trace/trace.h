@@ -80,7 +80,8 @@ struct tr_events {
 #undef TR_EVENT_FIELD_
 };
 
-/* Arguments of GPU activities (kernel, memcpy, memset). */
+/* Arguments of GPU activities (kernel, memcpy, memset, cuda_sync). */
+#define TR_NO_WAIT INT64_MIN
 struct tr_gpu_args {
 	size_t n, cap;
 	struct tr_gpu_arg {
@@ -89,10 +90,15 @@ struct tr_gpu_args {
 		int32_t grid[3], block[3];
 		int32_t regs;	      /* registers per thread */
 		int32_t shared_mem;   /* shared memory (bytes) */
+		int32_t wait_stream;  /* cuda_sync: "wait_on_stream", -1 absent (or too large) */
 		int64_t bytes;	      /* memcpy/memset bytes */
 		double blocks_per_sm; /* NaN when absent */
 		double warps_per_sm;
 		double occupancy; /* est. achieved occupancy % */
+		/* cuda_sync: "wait_on_cuda_event_record_corr_id" (the
+		 * cudaEventRecord waited on), TR_NO_WAIT when the event has no
+		 * such argument */
+		int64_t wait_corr;
 	} * v;
 };
 
