@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 
+import critpath_check
 import oracle
 import tracelens
 
@@ -176,6 +177,7 @@ def main():
             hta_expected(t)
             intervals(label, t)
     tracelens.run(GPUPROF, check)
+    critpath_check.run(GPUPROF, check, SHARED, HERE)
     print(f"hta: {passed} passed, {failed} failed")
 
 
