@@ -3,6 +3,8 @@
  * edges in order, the graph's counts (hta/critpath.h). */
 #include <stdlib.h>
 
+#include "core/sort.h"
+
 #include "hta/critpath.h"
 #include "views/view_int.h"
 
@@ -231,6 +233,106 @@ static void cpv_emit(struct view *v, struct report *rep)
 		emit_edges(rep, r);
 }
 
+/* Edges by source node, then by index (their insertion order). */
+static int edge_src_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct cp_edge *ed = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	if (ed[a].u != ed[b].u)
+		return ed[a].u < ed[b].u ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static void put_id(struct tr_overlay *o, const struct trace *t, const struct tr_id *id)
+{
+	if (id->is_str)
+		tr_ov_str(o, tr_str(t, id->str));
+	else
+		tr_ov_put(o, "%lld", (long long)id->num);
+}
+
+/* One end of HTA's flow arrow for edge x: at the start of the node's event,
+ * or at its end (a microsecond earlier on a device, so that the arrow
+ * lands inside the slice), truncated to whole microseconds as HTA's int(). */
+static void flow_end(struct tr_overlay *o, const struct trace *t, const struct cp *c,
+		     const struct cp_edge *x, uint32_t node, size_t id)
+{
+	bool start = node == x->u;
+	uint32_t row = c->ev[c->node[node].ev].row;
+	int64_t ts = t->ev.ts[row], dur = tr_dur(t, row);
+	if (!c->node[node].is_start) {
+		const struct tr_gpu_arg *g = tr_gpu_arg(t, row);
+		ts += dur;
+		if (g && g->device >= 0)
+			ts -= dur < 1000 ? dur : 1000;
+	}
+	const struct tr_track *k = &t->tracks.v[t->ev.track[row]];
+	tr_ov_event(o);
+	tr_ov_put(o, "{\"ph\": \"%s\", \"id\": %zu, \"pid\": ", start ? "s" : "f", id);
+	put_id(o, t, &k->pid);
+	tr_ov_put(o, ", \"tid\": ");
+	put_id(o, t, &k->tid);
+	tr_ov_put(o,
+		  ", \"ts\": %lld, \"cat\": \"critical_path\", \"name\": \"critical_path\", "
+		  "\"args\": {\"weight\": %lld, \"critical\": %s, \"type\": \"%s\"}%s}",
+		  (long long)(ts / 1000), (long long)(x->w / 1000), x->critical ? "true" : "false",
+		  cp_etype_name((enum cp_etype)x->type), start ? "" : ", \"bp\": \"e\"");
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* HTA's overlay_critical_path_analysis: "critical": 1 in the args of the
+ * path's events; flow arrows for the path's dependency, launch and sync
+ * edges, or (--all-edges, HTA's show_all_edges) for every edge but the
+ * 0-weight launch edges, in networkx's edge order (by source node). */
+static int cpv_overlay(const struct view *v, struct tr_overlay *o, struct err *e)
+{
+	const struct cpv_res *r = v->priv;
+	const struct cpv_opts *opt = view_own(&v->o);
+	const struct cp *c = &r->cp;
+	const struct trace *t = v->t;
+	uint32_t *rows = malloc((c->npath ? c->npath : 1) * sizeof *rows);
+	uint32_t *order = malloc((c->nedge ? c->nedge : 1) * sizeof *order);
+	if (!rows || !order) {
+		free(rows);
+		free(order);
+		return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
+	}
+	for (size_t i = 0; i < c->npath; i++)
+		rows[i] = c->ev[c->node[c->path[i]].ev].row;
+	gp_qsort(rows, c->npath, sizeof *rows, cmp_u32);
+	for (size_t i = 0; i < c->npath; i++)
+		if (!i || rows[i] != rows[i - 1]) {
+			tr_ov_arg(o, t, rows[i]);
+			tr_ov_put(o, "\"critical\": 1");
+		}
+	size_t n = 0;
+	if (opt->all_edges) {
+		for (size_t i = 0; i < c->nedge; i++)
+			if (c->edge[i].type != CP_LAUNCH || c->edge[i].w != 0)
+				order[n++] = (uint32_t)i;
+		gp_qsort_r(order, n, sizeof *order, edge_src_cmp, c->edge);
+	} else {
+		for (size_t i = 0; i + 1 < c->npath; i++) {
+			uint8_t ty = c->edge[c->path_edge[i]].type;
+			if (ty == CP_DEPENDENCY || ty == CP_LAUNCH || ty == CP_SYNC)
+				order[n++] = c->path_edge[i];
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct cp_edge *x = &c->edge[order[i]];
+		flow_end(o, t, c, x, x->u, i);
+		flow_end(o, t, c, x, x->v, i);
+	}
+	free(rows);
+	free(order);
+	return 0;
+}
+
 static void cpv_free(struct view *v)
 {
 	struct cpv_res *r = v->priv;
@@ -290,4 +392,5 @@ const struct view_decl view_critical_path_decl = {
     .compute = cpv_compute,
     .emit = cpv_emit,
     .free = cpv_free,
+    .overlay = cpv_overlay,
 };

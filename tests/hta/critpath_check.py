@@ -11,6 +11,7 @@ import gzip
 import json
 import os
 import subprocess
+import tempfile
 
 SIMPLE_ADD_ANNOTATION = "[param|pytorch.model.alex_net|0|0|0|measure|forward]"
 OP, DEP, LAUNCH, KK, SYNC = ("critical_path_operator", "critical_path_dependency",
@@ -129,6 +130,72 @@ def end_to_end(gpuprof, check, path, golden):
           f"{shown} vs {flows}")
 
 
+def overlay(gpuprof, path, *args):
+    """`gpuprof trace overlay critical-path`'s output, parsed."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "overlaid.json.gz")
+        p = subprocess.run([gpuprof, "trace", "overlay", "critical-path", path, *args, "-o", out],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f"overlay {path}: exit {p.returncode}: {p.stderr.strip()}")
+        return load_raw(out), Graph(gpuprof, out, *args)
+
+
+def without_critical(e):
+    if "critical" not in e.get("args", {}):
+        return e
+    a = dict(e["args"])
+    del a["critical"]
+    return dict(e, args=a)
+
+
+def flows(events):
+    return sorted((e["ph"], e["pid"], e["tid"], e["ts"], json.dumps(e["args"], sort_keys=True))
+                  for e in events if e.get("cat") == "critical_path")
+
+
+def overlays(gpuprof, check, path, golden):
+    """HTA's test_critical_path_overlaid_trace counts, and its end-to-end
+    golden: the same events flagged critical (by position) and the same
+    flow events (ids and order aside); the rest of the trace unchanged; the
+    overlaid trace read back gives the same path."""
+    raw = load_raw(path)
+    args = ["--annotation", SIMPLE_ADD_ANNOTATION, "--instance", "1", "--zero-weight-launch-edges"]
+    for all_edges, want in ((True, 314), (False, 21)):
+        ev, back = overlay(gpuprof, path, *args, *(["--all-edges"] if all_edges else []))
+        crit = sum(e.get("args", {}).get("critical", 0) for e in ev if e.get("ph") == "X")
+        check(f"overlay simple_add (all edges {all_edges}): 159 critical events", crit == 159,
+              f"{crit}")
+        fc = sum(1 for e in ev if e.get("ph") == "f" and e.get("cat") == "critical_path" and
+                 e["args"]["critical"])
+        check(f"overlay simple_add (all edges {all_edges}): {want} critical edges", fc == want,
+              f"{fc}")
+        check(f"overlay simple_add (all edges {all_edges}): the rest unchanged",
+              [without_critical(e) for e in ev if e.get("cat") != "critical_path"] == raw)
+        if all_edges:
+            per = {}
+            for e in ev:
+                if e.get("cat") == "critical_path":
+                    per[e["args"]["type"]] = per.get(e["args"]["type"], 0) + 1
+            graph = {}
+            for e in back.edges:
+                if e["type"] != LAUNCH or e["weight_ns"] != 0:
+                    graph[e["type"]] = graph.get(e["type"], 0) + 2
+            check("overlay simple_add: flow events per type = 2 x the graph's edges", per == graph,
+                  f"{per} vs {graph}")
+        check("overlay simple_add: read back, the same path",
+              back.j["critical_path"]["path_nodes"] == 315 and
+              back.j["critical_path"]["path_events"] == 159)
+    ev, _ = overlay(gpuprof, path, "--annotation", "", "--data-load", "data_load")
+    gold = load_raw(golden)
+    def crit(evs):
+        return [i for i, e in enumerate(evs) if e.get("ph") == "X" and e.get("args", {}).get("critical")]
+    check("overlay end_to_end: the golden's critical events", crit(ev) == crit(gold),
+          f"{len(crit(ev))} vs {len(crit(gold))}")
+    check("overlay end_to_end: the golden's flow events", flows(ev) == flows(gold),
+          f"{len(flows(ev))} vs {len(flows(gold))}")
+
+
 def syncs(gpuprof, check, label, path, *args, gpu_gpu=False):
     g = Graph(gpuprof, path, "--zero-weight-launch-edges", *args)
     s = [e for e in g.edges if e["type"] == SYNC]
@@ -153,6 +220,9 @@ def shared(gpuprof, check, base):
         end_to_end(gpuprof, check, one("simple_add"),
                    os.path.join(cp, "end_to_end", "simple_add", "output",
                                 "overlaid_critical_path_trace.json.gz"))
+        overlays(gpuprof, check, one("simple_add"),
+                 os.path.join(cp, "end_to_end", "simple_add", "output",
+                              "overlaid_critical_path_trace.json.gz"))
         g = syncs(gpuprof, check, "alexnet", one("alexnet"), "--annotation",
                   SIMPLE_ADD_ANNOTATION, "--instance", "1")
         check("alexnet: 5 bound types in the summary", len(g.j["summary"]) == 5,
