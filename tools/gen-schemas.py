@@ -57,6 +57,8 @@ CASES = [
     ('sync', ['sync', 'tests/hta/fixtures/sync.json']),
     ('flops', ['flops', 'tests/hta/fixtures/flops.json']),
     ('flops', ['flops', 'tests/hta/fixtures/cuda-steps.json']),
+    ('critical-path', ['critical-path', 'tests/hta/fixtures/critpath-sync.json']),
+    ('critical-path', ['critical-path', '--all-edges', 'tests/hta/fixtures/critpath-stream-wait.json']),
     ('dist', ['dist', IN + 'node0_0.pt.trace.json', IN + 'node0_1.pt.trace.json']),
     ('dist', ['dist', '--tb-compat', IN + 'node0_0.pt.trace.json',
               IN + 'node0_1.pt.trace.json']),

@@ -377,8 +377,9 @@ static const struct vo cpv_opts_decl[] = {
      .api = "all_edges",
      .type = VO_FLAG,
      .off = VIEW_OWN_OFF(struct cpv_opts, all_edges),
-     .help = "add the table of every edge of the graph (HTA's\n"
-	     "show_all_edges)"},
+     .help = "add the table of every edge of the graph; in `trace overlay`,\n"
+	     "a flow arrow for every edge, not only the path's dependency,\n"
+	     "launch and sync edges (HTA's show_all_edges)"},
 };
 
 const struct view_decl view_critical_path_decl = {
