@@ -17,7 +17,8 @@
 // buffer). State in the hash: start=NS&end=NS (from the trace's start, as
 // the API takes them), collapsed=t3,c0 (lanes by track, counters by id),
 // flows=1. Search (timeline_search.js): find=TEXT&match=K; the windows are
-// asked with find=TEXT, so the server marks the visible matches.
+// asked with find=TEXT, so the server marks the visible matches. Critical
+// path (timeline_critical.js): critical=K outlines the K-th step's path.
 //
 // An Nsight Systems export draws the same way from
 // /api/file/ID/nsys/timeline (views/view_nsys_tl.c, the same JSON): its
@@ -28,6 +29,7 @@
 import { fmtDur } from './fmt.js';
 import { withSel } from './stepsel.js';
 import { timelineSearch } from './timeline_search.js';
+import { criticalPath } from './timeline_critical.js';
 import { el } from './dom.js';
 
 const ROW = 16, HEAD = 18, IROW = 10, CROW = 40, MIN_NS = 10;
@@ -122,6 +124,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		writeHash({ ...s, start: String(start), end: String(end) });
 		onWindow();
 	};
+	const crit = endpoint === 'timeline' ? criticalPath(api, id, s, save, () => { if (data) draw(); }) : null;
 
 	// Lanes, then each process's counters after its last lane.
 	function blocks() {
@@ -204,6 +207,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		g.textBaseline = 'middle';
 		hits = []; heads = [];
 		let marked = 0; // items marked as search matches
+		crit?.begin();
 		const rowY = new Map(); // track -> y of its depth 0 (or its header when collapsed)
 		let y = 0;
 		for (const b of bl) {
@@ -239,6 +243,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 					g.fillRect(x0, ry + 1, w, ROW - 2);
 					if (it.match) { g.strokeStyle = MARK; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; marked++; }
 					if (it.row === selected) { g.strokeStyle = fg; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; }
+					crit?.mark(g, it, x0, ry + 1, w, ROW - 2);
 					if (w > 30) {
 						g.save();
 						g.beginPath(); g.rect(x0, ry, w, ROW); g.clip();
@@ -278,6 +283,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			g.closePath(); g.fill();
 			arrows++;
 		}
+		crit?.draw(g, hits, (ns) => x(ns, W), canvas);
 		canvas.dataset.lanes = String(lanes.length);
 		canvas.dataset.items = String(lanes.reduce((n, l) => n + (collapsed.has(`t${l.track}`) ? 0 : l.items.length), 0));
 		canvas.dataset.order = lanes.map((l) => `${l.pid}/${l.tid}`).join(' ');
@@ -524,7 +530,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	reset.addEventListener('click', () => setWindow(T0, T1));
 	const help = el('span', { className: 'count', textContent: 'wheel / + − zoom · drag / ← → pan · f flows · / search, n N next/previous · click a lane name to collapse it' });
 	return [el('section', { className: 'timeline' }, el('h2', { textContent: 'Timeline' }),
-		el('div', { className: 'tools' }, reset, flowsBtn, ...(perfetto ? [dlBtn, perfBtn, perfNote] : []), ...(search ? [search.bar] : []), info, help), ...(search ? [search.panel] : []), wrap, details)];
+		el('div', { className: 'tools' }, reset, flowsBtn, ...(perfetto ? [dlBtn, perfBtn, perfNote] : []), ...(search ? [search.bar] : []), ...(crit ? crit.tools : []), info, help), ...(search ? [search.panel] : []), wrap, details)];
 }
 
 // The page's keys (+ - arrows 0 f / n N) while a timeline is shown; true when used.

@@ -11,7 +11,9 @@
 // the FLOPs of the matrix and attention calls (/api/file/ID/flops?top=0:
 // `gpuprof flops`) as a roofline: log-log, FLOP/B across, TFLOP/s up, a
 // point per row, and for a GPU of the peak table its memory slope and its
-// compute ceilings.
+// compute ceilings. Last, HTA's critical path of the first step
+// (/api/file/ID/critical-path: `gpuprof critical-path`): its time by bound
+// type.
 
 import { fmt, fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
@@ -134,6 +136,8 @@ export async function renderWaits(api, id, s, writeHash, section) {
 		api(`/api/file/${id}/sync`),
 		api(`/api/file/${id}/flops?top=0`),
 	]);
+	// the critical path of the first step (none without a ProfilerStep)
+	const cp = await api(`/api/file/${id}/critical-path`).catch((e) => ({ error: e.message }));
 	const sel = idle.selection;
 	const note = `${sel.device_events} device events with a stream, ${sel.streams} streams with kernels`
 		+ `${sel.rounded_to_us ? ', times rounded to whole µs as HTA does' : ''}`
@@ -178,6 +182,13 @@ export async function renderWaits(api, id, s, writeHash, section) {
 				roofline(fl.ops, fl.summary),
 				dataTable({ name: 'flops_ops', rows: fl.ops, search: fl.ops.length > 10 }))
 			: el('p', { className: 'empty', textContent: 'No matrix multiply or attention call with recorded shapes (record_shapes=True).' })),
+		section('Critical path', cp.error
+			? el('p', { className: 'empty', dataset: { testid: 'cp-note' }, textContent: `No critical path: ${cp.error}` })
+			: el('div', {},
+				el('p', { className: 'note', dataset: { testid: 'cp-note' }, textContent: `HTA's critical path of ${cp.critical_path.annotation} `
+					+ `${cp.critical_path.instance}: ${cp.critical_path.path_events} events, ${cp.critical_path.path_nodes - 1} edges, `
+					+ `${fmt('path_ns', cp.critical_path.path_ns)}; the timeline draws it (critical=${cp.critical_path.instance}).` }),
+				dataTable({ name: 'cp_summary', rows: cp.summary, search: false }))),
 	];
 	return { kids, search: delays };
 }

@@ -82,6 +82,8 @@ static const struct rep_col path_cols[] = {
     {"weight_ns", "Weight", REP_DUR_NS},
     {"bound_by", "Bound by", REP_STR},
     {"event", "Attributed to", REP_STR},
+    {"from_row", "From row", REP_INT},
+    {"to_row", "To row", REP_INT},
 };
 
 static const struct rep_col edge_cols[] = {
@@ -196,7 +198,7 @@ static void cpv_emit(struct view *v, struct report *rep)
 		rep_row(rep, row);
 	}
 	rep_table_end(rep);
-	rep_table_begin(rep, "path", "The path's edges in order", path_cols, 11);
+	rep_table_begin(rep, "path", "The path's edges in order", path_cols, 13);
 	for (size_t i = 0; i + 1 < c->npath; i++) {
 		const struct cp_edge *x = &c->edge[c->path_edge[i]];
 		const struct rep_val row[] = {
@@ -210,7 +212,9 @@ static void cpv_emit(struct view *v, struct report *rep)
 		    rep_s(cp_etype_name((enum cp_etype)x->type)),
 		    rep_i(x->w),
 		    rep_s(cp_bound_name((enum cp_bound)x->bound)),
-		    rep_s(x->attr == CP_NOEV ? "" : tr_str(t, t->ev.name[x->attr]))};
+		    rep_s(x->attr == CP_NOEV ? "" : tr_str(t, t->ev.name[x->attr])),
+		    rep_i(c->ev[c->node[x->u].ev].row),
+		    rep_i(c->ev[c->node[x->v].ev].row)};
 		rep_row(rep, row);
 	}
 	rep_table_end(rep);
