@@ -321,8 +321,10 @@ def start_client(a):
         dask.config.set({"distributed.worker.multiprocessing-method": "fork"})
     # the workers' own log lines (a task that failed, to be retried) show
     # unless -q
+    # dashboard_address None still binds the scheduler's HTTP routes to
+    # :8787 (and warns when another cluster holds it): any free port
     cluster = LocalCluster(n_workers=a.workers or 2, threads_per_worker=1, processes=True,
-                           dashboard_address=None,
+                           dashboard_address=":0",
                            silence_logs=logging.ERROR if a.quiet else logging.WARNING)
     return Client(cluster), cluster
 
