@@ -11,8 +11,9 @@
 // Rank summaries (`gpuprof rank-summary`, e.g. `gpuprof serve DIR` of a
 // directory of them) are workers too; when any is loaded the workers are
 // the summaries and the loaded traces are their ranks' traces (fleet.js
-// links to them). The fleet tables (`dist --fleet`: a ranks × steps heat
-// map, stragglers, skew) follow the overview (fleet.js).
+// links to them), and the page asks for the fleet tables (`dist --fleet`:
+// a ranks × steps heat map, stragglers, skew, after the overview:
+// fleet.js); over traces alone it asks what it always asked.
 // Hash state: workers=ID,ID (absent: every trace), tb=1, names=A,B (the
 // worker names, one per ticked trace: --names), cw=WORKER (the
 // collective-ops table's worker), heat=wait, table=NAME with its sort,
@@ -153,7 +154,7 @@ export async function renderDist(api, files, s, writeHash, section) {
 	const selNote = label ? message('dist-selection', `${label} of every worker`,
 		s.step ? ' (each worker’s own step numbers, as gpuprof steps finds them in its trace)' : ' (each worker’s first one)') : null;
 	const enc = (v) => encodeURIComponent(v).replace(/%2C/g, ','); // lists stay readable
-	const q = Object.entries({ files: ids.join(','), ...(s.tb === '1' ? { tb_compat: '1' } : {}), ...keepSel(s), ...(s.names ? { names: s.names } : {}), fleet: '1' })
+	const q = Object.entries({ files: ids.join(','), ...(s.tb === '1' ? { tb_compat: '1' } : {}), ...keepSel(s), ...(s.names ? { names: s.names } : {}), ...(sums.length ? { fleet: '1' } : {}) })
 		.map(([k, v]) => `${k}=${enc(v)}`).join('&');
 	let d;
 	try {
