@@ -8,14 +8,22 @@
 // The header's step/range selection (stepsel.js: step=, range=) goes with
 // the request: each worker's trace is cut to its own window (`gpuprof dist
 // --step N`), and the page says so ("Step 3 of every worker").
+// Rank summaries (`gpuprof rank-summary`, e.g. `gpuprof serve DIR` of a
+// directory of them) are workers too; when any is loaded the workers are
+// the summaries and the loaded traces are their ranks' traces (fleet.js
+// links to them), and the page asks for the fleet tables (`dist --fleet`:
+// a ranks × steps heat map, stragglers, skew, after the overview:
+// fleet.js); over traces alone it asks what it always asked.
 // Hash state: workers=ID,ID (absent: every trace), tb=1, names=A,B (the
 // worker names, one per ticked trace: --names), cw=WORKER (the
-// collective-ops table's worker), table=NAME with its sort, dir, q.
+// collective-ops table's worker), heat=wait, table=NAME with its sort,
+// dir, q.
 
 import { fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
 import { el, svgEl } from './dom.js';
 import { keepSel, selLabel } from './stepsel.js';
+import { fleetSections } from './fleet.js';
 
 // the hash now: handlers merge into it, not into the state they were drawn
 // with (another control may have changed it since)
@@ -121,9 +129,11 @@ const HOW = () => [
 
 // files: the server's files list; returns {kids, search}.
 export async function renderDist(api, files, s, writeHash, section) {
-	const traces = files.filter((f) => f.kind === 'torch');
+	const torch = files.filter((f) => f.kind === 'torch');
+	const sums = files.filter((f) => f.kind === 'rank-summary');
+	const traces = sums.length ? sums : torch; // the workers to pick from
 	if (traces.length < 2) {
-		const why = traces.length ? 'only one PyTorch trace is loaded' : 'no PyTorch trace is loaded';
+		const why = sums.length ? 'only one rank summary is loaded' : traces.length ? 'only one PyTorch trace is loaded' : 'no PyTorch trace is loaded';
 		return {
 			kids: [section('Distributed', message('dist-message',
 				`The distributed view compares the workers (ranks) of one run, one trace each, and ${why}. `, ...HOW()))],
@@ -144,7 +154,7 @@ export async function renderDist(api, files, s, writeHash, section) {
 	const selNote = label ? message('dist-selection', `${label} of every worker`,
 		s.step ? ' (each worker’s own step numbers, as gpuprof steps finds them in its trace)' : ' (each worker’s first one)') : null;
 	const enc = (v) => encodeURIComponent(v).replace(/%2C/g, ','); // lists stay readable
-	const q = Object.entries({ files: ids.join(','), ...(s.tb === '1' ? { tb_compat: '1' } : {}), ...keepSel(s), ...(s.names ? { names: s.names } : {}) })
+	const q = Object.entries({ files: ids.join(','), ...(s.tb === '1' ? { tb_compat: '1' } : {}), ...keepSel(s), ...(s.names ? { names: s.names } : {}), ...(sums.length ? { fleet: '1' } : {}) })
 		.map(([k, v]) => `${k}=${enc(v)}`).join('&');
 	let d;
 	try {
@@ -154,7 +164,7 @@ export async function renderDist(api, files, s, writeHash, section) {
 	}
 	const state = (name) => (s.table === name ? { sort: s.sort || '', dir: s.dir || 'desc', q: s.q || '' } : {});
 	const onState = (name) => (st) => writeHash({ ...now(), table: name, sort: st.sort, dir: st.dir, q: st.q });
-	const table = (name, rows, tools2) => dataTable({ name, rows, state: state(name), onState: onState(name), tools: tools2 });
+	const table = (name, rows, tools2, onOpen) => dataTable({ name, rows, state: state(name), onState: onState(name), tools: tools2, onOpen });
 	const workersTable = table('dist-workers', d.workers);
 	if (!d.distributed.view) {
 		return {
@@ -178,6 +188,8 @@ export async function renderDist(api, files, s, writeHash, section) {
 		'dist-workers': workersTable,
 		'dist-gpus': table('dist-gpus', d.gpus),
 	};
+	const fleet = fleetSections(d, s, sums.length ? torch : [], { table, section, writeHash, now });
+	Object.assign(tables, fleet.tables);
 	const overlapAvg = d.overlap_average || [], waitAvg = d.waittime_average || [];
 	return {
 		kids: [tools, ...(selNote ? [selNote] : []),
@@ -187,6 +199,7 @@ export async function renderDist(api, files, s, writeHash, section) {
 			section('Synchronizing/communication overview: the average step with communication',
 				waitAvg.length ? workerBars(waitAvg, WAIT_PARTS, 'dist-wait-chart', 'Average communication per worker: data transfer, synchronizing')
 					: el('p', { className: 'empty', textContent: 'No communication.' })),
+			...fleet.kids,
 			section('Computation/communication per step', tables['dist-overlap']),
 			section('Data transfer and synchronizing per step', tables['dist-waittime']),
 			section('Collective operations', tables['dist-commops']),

@@ -1,15 +1,18 @@
 /* serve: `gpuprof serve`, the local web viewer (src/server): loads the
  * given traces, starts the server, prints the URL and serves until
  * interrupted (SIGINT/SIGTERM). */
+#include <dirent.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "input/input.h"
 #include "server/server.h"
 
 extern char **environ;
@@ -31,6 +34,9 @@ const char cmd_serve_help[] =
     "  a profiling run directory        the same, of DIR/analysis.json or of\n"
     "                                   DIR/stats/*.csv analysed in memory\n"
     "                                   (nothing is written into DIR)\n"
+    "  rank summaries (rank-summary)    Distributed (dist --fleet), with a\n"
+    "                                   ranks x steps heat map; a directory\n"
+    "                                   of them (not a run) loads them all\n"
     "\n"
     "Every number is the matching command's: the JSON API (docs/viewer.md)\n"
     "answers what `gpuprof VIEW --format json` prints. More files can be\n"
@@ -57,6 +63,76 @@ static void open_browser(const char *url)
 	    waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		fprintf(stderr,
 			"gpuprof: serve: could not open a browser; open the URL yourself\n");
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory that is not a profiling run (no analysis.json, no stats/)
+ * but holds rank summaries stands for those summaries, in name order: a
+ * malloc'd array of malloc'd paths (*n of them), or NULL (then the
+ * directory is loaded as it always was: a run directory, or its error). */
+static char **summaries_in(const char *dir, int *n)
+{
+	struct stat st;
+	char p[4096];
+	*n = 0;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return NULL;
+	snprintf(p, sizeof p, "%s/analysis.json", dir);
+	bool run = !stat(p, &st);
+	snprintf(p, sizeof p, "%s/stats", dir);
+	DIR *d = run || !stat(p, &st) ? NULL : opendir(dir);
+	if (!d)
+		return NULL;
+	char **v = NULL;
+	int cap = 0;
+	for (struct dirent *de; (de = readdir(d));) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+		if (stat(p, &st) || !S_ISREG(st.st_mode) ||
+		    input_sniff_path(p).kind != INPUT_RANK_SUMMARY)
+			continue;
+		if (*n == cap) {
+			char **w = realloc(v, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *v);
+			if (!w)
+				break;
+			v = w;
+		}
+		if (!(v[*n] = strdup(p)))
+			break;
+		(*n)++;
+	}
+	closedir(d);
+	if (!*n) {
+		free(v);
+		return NULL;
+	}
+	qsort(v, (size_t)*n, sizeof *v, cmp_names);
+	return v;
+}
+
+/* Loads path into s: a file of any kind, or a directory of summaries. */
+static int serve_load(struct app *app, struct srv *s, const char *path, int *nfiles)
+{
+	int n = 0, rc = 0;
+	char **sums = summaries_in(path, &n);
+	struct err e = {0};
+	for (int i = 0; i < (sums ? n : 1) && !rc; i++) {
+		struct input in;
+		if (!(rc = app_load(app, sums ? sums[i] : path, 0, &in)) &&
+		    srv_add_file(s, &in, &e) < 0)
+			rc = app_fail(app, &e);
+		else if (!rc)
+			(*nfiles)++;
+	}
+	for (int i = 0; i < n; i++)
+		free(sums[i]);
+	free(sums);
+	return rc;
 }
 
 /* The options as given; read after the walk with their own checks. */
@@ -173,11 +249,9 @@ int cmd_serve(struct app *app, int argc, char **argv)
 					   : app_fail(app, &e);
 	}
 	/* every kind the registry loads, each recognised by its content */
-	for (int i = 0; i < npaths && !rc; i++) {
-		struct input in;
-		if (!(rc = app_load(app, paths[i], 0, &in)) && srv_add_file(s, &in, &e) < 0)
-			rc = app_fail(app, &e);
-	}
+	int nfiles = 0;
+	for (int i = 0; i < npaths && !rc; i++)
+		rc = serve_load(app, s, paths[i], &nfiles);
 	free(paths);
 	if (rc) {
 		srv_stop(s);
@@ -185,8 +259,8 @@ int cmd_serve(struct app *app, int argc, char **argv)
 	}
 	char url[128];
 	srv_url(s, url, sizeof url);
-	printf("gpuprof: serving %d file%s at %s (Ctrl-C to stop)\n", npaths,
-	       npaths == 1 ? "" : "s", url);
+	printf("gpuprof: serving %d file%s at %s (Ctrl-C to stop)\n", nfiles,
+	       nfiles == 1 ? "" : "s", url);
 	fflush(stdout);
 	if (open)
 		open_browser(url);

@@ -52,19 +52,25 @@ enum {
 	SYNTH_ARG_RANKS,
 	SYNTH_ARG_RANK,
 	SYNTH_ARG_STREAMS,
+	SYNTH_ARG_COLLECTIVES,
 	SYNTH_NARGS
 };
 
-static const char *const num_names[SYNTH_NARGS] = {"size",  "steps", "seed",
-						   "ranks", "rank",  "streams"};
+static const char *const num_names[SYNTH_NARGS] = {"size", "steps",   "seed",	    "ranks",
+						   "rank", "streams", "collectives"};
 
 struct synth_args {
 	const char *num[SYNTH_NARGS];
 	bool gzip, truncate, anomalies;
 	int model;
 	struct vo_list scale, slow;
-	const char *straggler;
+	const char *straggler, *slow_link;
+	int comms, nccl_names;
 };
+
+static const struct vo_value comms_vals[] = {
+    {"legacy", SYNTH_COMMS_LEGACY, false}, {"pt2", SYNTH_COMMS_PT2, false}, {NULL, 0, false}};
+static const struct vo_value nccl_vals[] = {{"dev", 0, false}, {"old", 1, false}, {NULL, 0, false}};
 
 static const struct vo_value models[] = {
     {"resnet", SYNTH_MODEL_RESNET, false}, {"tiny", SYNTH_MODEL_TINY, false}, {NULL, 0, false}};
@@ -146,6 +152,34 @@ const struct vo cmd_synth_opts[] = {
 	     "collective: extra compute on R, a longer wait in that\n"
 	     "all-reduce on the others; give the same option to every\n"
 	     "rank of the fleet (resnet model, --ranks > 1)"},
+    {.lname = "slow-link",
+     .type = VO_STRING,
+     .off = offsetof(struct synth_args, slow_link),
+     .metavar = "R:FACTOR",
+     .help = "the collectives rank R takes part in last FACTOR times as\n"
+	     "long on every rank of the group (2: a link at half\n"
+	     "bandwidth); give the same option to every rank"},
+    {.lname = "collectives",
+     .type = VO_STRING,
+     .off = offsetof(struct synth_args, num) + SYNTH_ARG_COLLECTIVES * sizeof(const char *),
+     .metavar = "N",
+     .help = "all-reduces per step: resnet splits its 6 gradient buckets\n"
+	     "into N (N >= 6); tiny runs N of 2^10..2^21 floats"},
+    {.lname = "comms",
+     .type = VO_ENUM,
+     .off = offsetof(struct synth_args, comms),
+     .vals = comms_vals,
+     .metavar = "FORM",
+     .help = "collectives' arguments: legacy (default) or pt2, as\n"
+	     "PyTorch 2.x writes them (Seq, Rank, Global rank start and\n"
+	     "stride, Process Group Ranks cut after 30 ranks)"},
+    {.lname = "nccl-kernels",
+     .type = VO_ENUM,
+     .off = offsetof(struct synth_args, nccl_names),
+     .vals = nccl_vals,
+     .metavar = "SCHEME",
+     .help = "NCCL kernel names: dev (ncclDevKernel_*, NCCL >= 2.19,\n"
+	     "default) or old (ncclKernel_*)"},
 };
 const size_t cmd_synth_nopts = sizeof cmd_synth_opts / sizeof cmd_synth_opts[0];
 
@@ -170,6 +204,34 @@ static int parse_straggler(struct app *app, const char *v, struct synth_opts *o)
 				 v);
 	o->straggler_rank = (uint32_t)rank;
 	o->straggler_ns = (uint64_t)ns;
+	return 0;
+}
+
+/* --slow-link R:FACTOR into o. */
+static int parse_slow_link(struct app *app, const char *v, struct synth_opts *o)
+{
+	const char *c = strchr(v, ':');
+	char num[32];
+	uint64_t rank = 0;
+	double f = -1;
+	size_t len = c ? (size_t)(c - v) : 0;
+	if (c && len && len < sizeof num) {
+		memcpy(num, v, len);
+		num[len] = 0;
+		char *end = NULL;
+		if (parse_u64(num, UINT32_MAX, &rank) || !c[1] || c[1] < '0' || c[1] > '9' ||
+		    c[1 + strspn(c + 1, "0123456789.")])
+			f = -1; /* decimal digits and a point only: no hex, exponent, inf */
+		else if (f = strtod(c + 1, &end), *end || !(f > 0 && f <= SYNTH_MAX_LINK_FACTOR))
+			f = -1;
+	}
+	if (f < 0)
+		return app_usage(app, "synth",
+				 "--slow-link takes R:FACTOR (FACTOR in (0, %d], e.g. 5:2), not "
+				 "'%.80s'",
+				 SYNTH_MAX_LINK_FACTOR, v);
+	o->slow_link_rank = (uint32_t)rank;
+	o->slow_link_factor = f;
 	return 0;
 }
 
@@ -245,6 +307,10 @@ int cmd_synth(struct app *app, int argc, char **argv)
 		return rc;
 	if (a.straggler && (rc = parse_straggler(app, a.straggler, &o)))
 		return rc;
+	if (a.slow_link && (rc = parse_slow_link(app, a.slow_link, &o)))
+		return rc;
+	o.comms = (enum synth_comms)a.comms;
+	o.nccl_old_names = a.nccl_names == 1;
 	/* the numbers: SIZE with a unit, counts with their own bounds */
 	for (size_t k = 0; k < sizeof a.num / sizeof a.num[0]; k++) {
 		const char *v = a.num[k];
@@ -265,6 +331,9 @@ int cmd_synth(struct app *app, int argc, char **argv)
 				o.world_size = (uint32_t)x;
 			} else if (k == SYNTH_ARG_RANK) {
 				o.rank = (uint32_t)x;
+			} else if (k == SYNTH_ARG_COLLECTIVES) {
+				o.collectives = (uint32_t)x;
+				bad = bad || x > SYNTH_MAX_COLLECTIVES;
 			} else {
 				o.streams = (uint32_t)x;
 			}
@@ -283,12 +352,28 @@ int cmd_synth(struct app *app, int argc, char **argv)
 	if (o.rank >= o.world_size)
 		return app_usage(app, "synth", "--rank must be below --ranks (%u)",
 				 (unsigned)o.world_size);
-	if (o.straggler_ns && (o.world_size < 2 || o.model != SYNTH_MODEL_RESNET))
+	bool colls = o.model == SYNTH_MODEL_RESNET || o.collectives;
+	if (o.straggler_ns && (o.world_size < 2 || !colls))
 		return app_usage(app, "synth",
-				 "--straggler needs --ranks > 1 and the resnet model");
+				 o.model == SYNTH_MODEL_RESNET
+				     ? "--straggler needs --ranks > 1 and the resnet model"
+				     : "--straggler needs --ranks > 1 and collectives (resnet, or "
+				       "--collectives N)");
 	if (o.straggler_ns && o.straggler_rank >= o.world_size)
 		return app_usage(app, "synth", "--straggler: rank %u is not below --ranks (%u)",
 				 (unsigned)o.straggler_rank, (unsigned)o.world_size);
+	if (o.slow_link_factor > 0 && (o.world_size < 2 || !colls))
+		return app_usage(app, "synth",
+				 "--slow-link needs --ranks > 1 and collectives (resnet, or "
+				 "--collectives N)");
+	if (o.slow_link_factor > 0 && o.slow_link_rank >= o.world_size)
+		return app_usage(app, "synth", "--slow-link: rank %u is not below --ranks (%u)",
+				 (unsigned)o.slow_link_rank, (unsigned)o.world_size);
+	if (o.model == SYNTH_MODEL_RESNET && o.collectives && o.collectives < SYNTH_RESNET_BUCKETS)
+		return app_usage(app, "synth",
+				 "--collectives: the resnet model has %d gradient buckets; give "
+				 "at least %d",
+				 SYNTH_RESNET_BUCKETS, SYNTH_RESNET_BUCKETS);
 	if (o.streams < 1 || o.streams > SYNTH_MAX_STREAMS)
 		return app_usage(app, "synth", "--streams must be 1..%d", SYNTH_MAX_STREAMS);
 	if (app_out_open(app, &e))

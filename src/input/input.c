@@ -62,6 +62,17 @@ static int load_nsys(struct input *in, const struct input_opts *o, struct err *e
 	return rc;
 }
 
+/* A rank summary is read again, whole, by each answer that uses it (the
+ * server's distributed view): loading only checks that it opens. */
+static int load_summary(struct input *in, const struct input_opts *o, struct err *e)
+{
+	FILE *f = fopen(in->path, "rb");
+	if (!f)
+		return err_set(e, ERR_IO, in->name, -1, "cannot open: %s", strerror(errno));
+	fclose(f);
+	return 0;
+}
+
 static int load_analysis(struct input *in, const struct input_opts *o, struct err *e)
 {
 	int rc =
@@ -162,6 +173,8 @@ static const struct input_row rows[INPUT_KIND_COUNT] = {
 			    .what = "a rank summary of `gpuprof rank-summary`",
 			    .hint = "`gpuprof dist FILE...` reads rank summaries",
 			    .sniff = sniff_rank_summary,
+			    .by_name = true,
+			    .load = load_summary,
 			    .free = free_nothing,
 			    .count = count_none},
     [INPUT_TRACE] = {.kind = INPUT_TRACE,

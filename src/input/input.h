@@ -58,7 +58,8 @@ enum input_kind {
 	INPUT_NSYS_REP,	     /* an Nsight Systems .nsys-rep: recognised, not read */
 	INPUT_NSYS_ANALYSIS, /* analysis.json of `nsys analyze` (JSON: before traces) */
 	INPUT_RANK_SUMMARY,  /* a rank summary of `gpuprof rank-summary` (JSON: before
-				traces); recognised, read by `gpuprof dist` alone */
+				traces); read by `gpuprof dist` and the server's
+				distributed view, again for each answer */
 	INPUT_TRACE,	     /* a PyTorch profiler (Kineto) trace, JSON */
 	INPUT_KIND_COUNT
 };

@@ -212,4 +212,11 @@ const struct kdesc synth_kernels[KD_COUNT] = {
 		 {16, 1, 1},
 		 {512, 1, 1},
 		 20000},
+    [KD_NCCL_OLD] = {"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, "
+		     "ncclWork*)",
+		     96,
+		     87568,
+		     {16, 1, 1},
+		     {512, 1, 1},
+		     20000},
 };

@@ -236,12 +236,37 @@ static void straggler_compute(struct gen *g)
 	}
 }
 
-static void all_reduce(struct gen *g, uint64_t nelems)
+/* opts.slow_link: the kernel k of an all-reduce lasts slow_link_factor
+ * times as long. Only what is written changes (as opts.scale does): the
+ * NCCL stream's later events are written that much later, and the step's
+ * fold adds the time to the stream's timeline, so the same numbers are
+ * drawn as without it until then. */
+static void slow_link(struct gen *g, struct sev *k, int nccl)
+{
+	double f = g->o->slow_link_factor;
+	if (!(f > 0) || f == 1.0)
+		return;
+	double want = (double)k->dur * f + 0.5;
+	uint64_t dur = want >= 9.0e18 ? UINT64_C(9000000000000000000) : (uint64_t)want;
+	if (dur < 1)
+		dur = 1;
+	if (dur > k->dur) { /* a shorter one leaves a gap, as opts.scale does */
+		g->delay[nccl] += dur - k->dur;
+		g->link_extra += dur - k->dur;
+	}
+	k->dur = dur;
+	if (k->ts + k->dur > g->gpu_last)
+		g->gpu_last = k->ts + k->dur;
+}
+
+void synth_all_reduce(struct gen *g, int th, uint64_t nelems)
 {
 	int nccl = (int)g->nstreams;
-	uint32_t i = synth_open(g, TH_BWD, SK_OP, "record_param_comms", AK_COMMS);
+	uint32_t i = synth_open(g, th, SK_OP, "record_param_comms", AK_COMMS);
+	uint32_t seq = (uint32_t)(++g->comm_seq);
 	synth_at(g, &g->cpu, i)->d[0] = (uint32_t)nelems;
-	synth_open(g, TH_BWD, SK_ANNOT, "nccl:all_reduce", AK_NONE);
+	synth_at(g, &g->cpu, i)->d[2] = seq;
+	synth_open(g, th, SK_ANNOT, "nccl:all_reduce", AK_NONE);
 	if (g->sfree[nccl] < g->sfree[0])
 		g->sfree[nccl] = g->sfree[0]; /* waits for the gradients */
 	bool first = g->o->straggler_ns && !g->coll_seen;
@@ -251,17 +276,32 @@ static void all_reduce(struct gen *g, uint64_t nelems)
 		straggler_compute(g);
 	uint64_t w = g->o->world_size;
 	uint64_t ns = nelems * 4 * 2 * (w - 1) / w / 150; /* ~150 GB/s bus bandwidth */
-	struct sev *k = synth_kern(g, TH_BWD, KD_NCCL, nccl, ns);
+	struct sev *k = synth_kern(g, th, g->o->nccl_old_names ? KD_NCCL_OLD : KD_NCCL, nccl, ns);
 	k->argk = AK_COMMS;
 	k->d[1] = (uint32_t)nelems;
+	k->d[2] = seq;
 	if (first && !late) { /* waits for the straggler */
 		k->dur += g->o->straggler_ns;
 		g->delay[nccl] += g->o->straggler_ns;
 		g->late[nccl] += g->o->straggler_ns;
 	}
+	slow_link(g, k, nccl);
 	g->st->nccl_kernels++;
-	synth_close(g, TH_BWD);
-	synth_close(g, TH_BWD);
+	synth_close(g, th);
+	synth_close(g, th);
+}
+
+/* A gradient bucket of nelems: one all-reduce, or with opts.collectives
+ * its share of them (parts calls, the last one taking the remainder). */
+static void bucket_reduce(struct gen *g, uint64_t nelems, uint32_t parts)
+{
+	if (parts <= 1) {
+		synth_all_reduce(g, TH_BWD, nelems);
+		return;
+	}
+	uint64_t each = nelems / parts;
+	for (uint32_t p = 0; p < parts; p++)
+		synth_all_reduce(g, TH_BWD, p + 1 < parts ? each : nelems - each * (parts - 1));
 }
 
 /* The body of one backward node; returns the parameters it produced grads for. */
@@ -366,11 +406,44 @@ static uint64_t bwd_body(struct gen *g, const struct layer_rec *l, int si)
 	return 0;
 }
 
+/* The gradient buckets of a step: one per 8 layers with parameters. */
+static uint32_t bucket_count(const struct gen *g)
+{
+	uint32_t n = 0, since = 0;
+	bool pending = false;
+	for (size_t i = g->nlayers; i-- > 0;) {
+		uint8_t k = g->layers[i].kind;
+		if (k != L_CONV && k != L_BN && k != L_LINEAR)
+			continue;
+		pending = true;
+		if (++since == 8) {
+			n++;
+			since = 0;
+			pending = false;
+		}
+	}
+	return n + (pending ? 1 : 0);
+}
+
+/* How many all-reduces bucket b of the step is split into: opts.collectives
+ * spread over the buckets, the first ones taking the remainder. */
+static uint32_t bucket_parts(const struct gen *g, uint32_t b)
+{
+	uint32_t n = g->o->collectives;
+	if (!n)
+		return 1;
+	uint32_t nb = bucket_count(g);
+	if (!nb || n <= nb)
+		return 1;
+	return n / nb + (b < n % nb ? 1 : 0);
+}
+
 void synth_backward(struct gen *g)
 {
 	g->cur[TH_BWD] = g->cur[TH_MAIN] + synth_range(g, 20000, 60000);
 	uint64_t pend_addr = 0, pend_bytes = 0, bucket = 0;
 	int since = 0;
+	uint32_t nb = 0;
 	bool ddp = g->o->world_size > 1;
 	for (size_t i = g->nlayers; i-- > 0;) {
 		const struct layer_rec *l = &g->layers[i];
@@ -398,14 +471,14 @@ void synth_backward(struct gen *g)
 			accumulate_grad(g, np);
 			bucket += np;
 			if (ddp && ++since == 8) {
-				all_reduce(g, bucket);
+				bucket_reduce(g, bucket, bucket_parts(g, nb++));
 				bucket = 0;
 				since = 0;
 			}
 		}
 	}
 	if (ddp && bucket)
-		all_reduce(g, bucket);
+		bucket_reduce(g, bucket, bucket_parts(g, nb++));
 	synth_straggler_fold(g);
 	if (pend_bytes)
 		synth_free(g, TH_BWD, pend_addr, pend_bytes);
@@ -416,6 +489,10 @@ void synth_straggler_fold(struct gen *g)
 {
 	uint64_t d = g->o->straggler_ns;
 	g->coll_seen = false;
+	int nccl = (int)g->nstreams;
+	g->delay[nccl] -= g->link_extra; /* opts.slow_link: now part of the timeline */
+	g->sfree[nccl] += g->link_extra;
+	g->link_extra = 0;
 	if (!d)
 		return;
 	for (uint32_t s = 0; s <= g->nstreams; s++) {

@@ -339,24 +339,34 @@ static int op_inputs(const struct sev *s, struct inp *in, char (*cbuf)[48])
 	return 0;
 }
 
-static void emit_rank_list(struct wout *w, uint32_t n)
+/* "[0, 1, ...]": all n ranks, or (cut) the first 30 then ", ..." as
+ * PyTorch's Kineto writer shortens a longer list. */
+static void emit_rank_list(struct wout *w, uint32_t n, bool cut)
 {
+	uint32_t m = cut && n > 30 ? 30 : n;
 	WLIT(w, "\"[");
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < m; i++) {
 		if (i)
 			WLIT(w, ", ");
 		wout_u64(w, i);
 	}
+	if (m < n)
+		WLIT(w, ", ...");
 	WLIT(w, "]\"");
 }
 
-static void comms_args(struct gen *g, const struct sev *s)
+/* The arguments of a collective: record_param_comms' (kernel false) and
+ * its NCCL kernel's. */
+static void comms_args(struct gen *g, const struct sev *s, bool kernel)
 {
 	struct wout *w = &g->w;
+	bool pt2 = g->o->comms == SYNTH_COMMS_PT2;
+	/* legacy: the kernel's count is its d[0] (its grid), as synth always wrote */
+	uint32_t nelems = pt2 && kernel ? s->d[1] : s->d[0];
 	key(w, "Collective name");
 	wout_jstr(w, "allreduce");
-	key_u(w, "In msg nelems", s->d[0]);
-	key_u(w, "Out msg nelems", s->d[0]);
+	key_u(w, "In msg nelems", nelems);
+	key_u(w, "Out msg nelems", nelems);
 	key_u(w, "Group size", g->o->world_size);
 	key(w, "dtype");
 	wout_jstr(w, "Float");
@@ -369,7 +379,13 @@ static void comms_args(struct gen *g, const struct sev *s)
 	key(w, "Process Group Description");
 	wout_jstr(w, "default_pg");
 	key(w, "Process Group Ranks");
-	emit_rank_list(w, g->o->world_size);
+	emit_rank_list(w, g->o->world_size, pt2);
+	if (!pt2)
+		return;
+	key_u(w, "Rank", g->o->rank);
+	key_u(w, "Global rank start", 0);
+	key_u(w, "Global rank stride", 1);
+	key_u(w, "Seq", s->d[2]);
 }
 
 static void head(struct wout *w, const char *ph, const char *cat, const char *name)
@@ -436,7 +452,7 @@ static void kernel_args(struct gen *g, const struct sev *s)
 	WLIT(w, "]");
 	key_u(w, "est. achieved occupancy %", (uint64_t)occ);
 	if (s->argk == AK_COMMS)
-		comms_args(g, s);
+		comms_args(g, s, true);
 }
 
 static void op_args(struct gen *g, const struct sev *s)
@@ -448,7 +464,7 @@ static void op_args(struct gen *g, const struct sev *s)
 		key_u(w, "Fwd thread id", 1);
 	}
 	if (s->argk == AK_COMMS)
-		comms_args(g, s);
+		comms_args(g, s, false);
 	struct inp in[10];
 	char cbuf[2][48];
 	int n = op_inputs(s, in, cbuf);

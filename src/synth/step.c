@@ -185,6 +185,10 @@ static void tiny_body(struct gen *g, bool anomalies)
 	synth_dims(g, synth_open(g, TH_MAIN, SK_OP, "aten::relu_", AK_T), 8, 256, 0, 0);
 	synth_kern(g, TH_MAIN, KD_RELU, 0, 200);
 	synth_close(g, TH_MAIN);
+	if (g->o->world_size > 1) /* opts.collectives: 2^10 .. 2^21 floats, cycling */
+		for (uint32_t c = 0; c < g->o->collectives; c++)
+			synth_all_reduce(g, TH_MAIN, 1ull << (10 + c % 12));
+	synth_straggler_fold(g);
 	if (anomalies)
 		inject_orphan_kernel(g);
 	item_sync(g);

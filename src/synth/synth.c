@@ -134,7 +134,8 @@ static void write_tail(struct gen *g, uint64_t t_end)
 		meta(g, "process_labels", i, 0, "labels", buf, 0);
 		meta(g, "process_sort_index", i, 0, "sort_index", NULL, 5000000 + i);
 	}
-	uint32_t ns = g->nstreams + (g->o->world_size > 1 && g->o->model != SYNTH_MODEL_TINY);
+	bool nccl = g->o->world_size > 1 && (g->o->model != SYNTH_MODEL_TINY || g->o->collectives);
+	uint32_t ns = g->nstreams + (nccl ? 1 : 0);
 	for (uint32_t i = 0; i < ns; i++) {
 		snprintf(buf, sizeof buf, "stream %u ", (unsigned)g->stream_id[i]);
 		meta(g, "thread_name", g->dev, g->stream_id[i], "name", buf, 0);
@@ -228,10 +229,30 @@ static int check_opts(const struct synth_opts *o, struct err *e)
 	if (o->rank >= o->world_size)
 		return err_set(e, ERR_USAGE, "synth", -1, "rank %u is not below the world size %u",
 			       (unsigned)o->rank, (unsigned)o->world_size);
-	if (o->straggler_ns && (o->straggler_rank >= o->world_size || o->world_size < 2 ||
-				o->model != SYNTH_MODEL_RESNET))
+	bool colls = o->world_size > 1 && (o->model == SYNTH_MODEL_RESNET || o->collectives);
+	if (o->straggler_ns && (o->straggler_rank >= o->world_size || !colls))
 		return err_set(e, ERR_USAGE, "synth", -1,
-			       "a straggler needs a rank below the world size (> 1), resnet model");
+			       "a straggler needs a rank below the world size (> 1) and "
+			       "collectives (resnet, or tiny with collectives)");
+	if (o->slow_link_factor != 0 &&
+	    (!(o->slow_link_factor > 0 && o->slow_link_factor <= SYNTH_MAX_LINK_FACTOR) ||
+	     o->slow_link_rank >= o->world_size || !colls))
+		return err_set(e, ERR_USAGE, "synth", -1,
+			       "a slow link needs a factor in (0, %d], a rank below the world "
+			       "size (> 1) and collectives",
+			       SYNTH_MAX_LINK_FACTOR);
+	if (o->model == SYNTH_MODEL_RESNET && o->collectives &&
+	    (o->collectives < SYNTH_RESNET_BUCKETS || o->collectives > SYNTH_MAX_COLLECTIVES))
+		return err_set(e, ERR_USAGE, "synth", -1,
+			       "resnet: collectives per step must be %d..%d (its gradient buckets "
+			       "split), not %u",
+			       SYNTH_RESNET_BUCKETS, SYNTH_MAX_COLLECTIVES,
+			       (unsigned)o->collectives);
+	if (o->collectives > SYNTH_MAX_COLLECTIVES)
+		return err_set(e, ERR_USAGE, "synth", -1, "collectives per step must be 0..%d",
+			       SYNTH_MAX_COLLECTIVES);
+	if (o->comms != SYNTH_COMMS_LEGACY && o->comms != SYNTH_COMMS_PT2)
+		return err_set(e, ERR_USAGE, "synth", -1, "unknown collective arguments");
 	if (o->streams < 1 || o->streams > SYNTH_MAX_STREAMS)
 		return err_set(e, ERR_USAGE, "synth", -1, "streams must be 1..%d, not %u",
 			       SYNTH_MAX_STREAMS, (unsigned)o->streams);

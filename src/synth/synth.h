@@ -41,8 +41,11 @@
 #include "core/err.h"
 
 #define SYNTH_MAX_STREAMS 8
-#define SYNTH_MAX_WORLD 1024
-#define SYNTH_MAX_CHANGES 8 /* --scale-kernel and --slow-step, each */
+#define SYNTH_MAX_WORLD 8192
+#define SYNTH_MAX_CHANGES 8	     /* --scale-kernel and --slow-step, each */
+#define SYNTH_MAX_COLLECTIVES 100000 /* opts.collectives */
+#define SYNTH_RESNET_BUCKETS 6	     /* the resnet model's gradient buckets per step */
+#define SYNTH_MAX_LINK_FACTOR 1000   /* opts.slow_link_factor */
 
 /* Changes that make a pair of traces with a known difference (gpuprof
  * diff's tests): the generator draws the same random numbers with and
@@ -59,6 +62,16 @@ struct synth_scale {
 };
 struct synth_slow {
 	uint64_t step, ns;
+};
+
+/* How the collectives' arguments are written. */
+enum synth_comms {
+	SYNTH_COMMS_LEGACY, /* what synth always wrote: the full rank list, no Seq */
+	SYNTH_COMMS_PT2,    /* as PyTorch 2.x's Kineto writer: "Rank", "Global rank
+			     * start/stride", "Seq" (the call's number in its
+			     * group, from 1), the kernel's own "In msg nelems",
+			     * and "Process Group Ranks" cut after 30 ranks
+			     * ("[0, 1, ..., 29, ...]") */
 };
 
 enum synth_model {
@@ -94,6 +107,23 @@ struct synth_opts {
 	 * line up, equal but for the injected time. 0: none. */
 	uint64_t straggler_ns;
 	uint32_t straggler_rank;
+	/* A slow link (the fleet tables' bandwidth tests): every collective
+	 * that slow_link_rank takes part in lasts slow_link_factor times as
+	 * long (rounded to the ns) on every rank of its group, as a ring runs
+	 * at the pace of its slowest link; the later work on the NCCL stream
+	 * is written that much later and the step waits for it. synth writes
+	 * one process group (the world), so every collective has that rank.
+	 * The same numbers are drawn as without it up to the end of each
+	 * step's backward pass. 0: none (factor > 0 otherwise). */
+	double slow_link_factor;
+	uint32_t slow_link_rank;
+	/* Collectives per step: 0 = the model's own (resnet: one all-reduce
+	 * per gradient bucket; tiny: none). N: resnet splits its buckets into
+	 * N all-reduces (N >= the bucket count), tiny runs N all-reduces of
+	 * 2^10..2^21 floats (cycling) after its relu, on the main thread. */
+	uint32_t collectives;
+	enum synth_comms comms;
+	bool nccl_old_names; /* ncclKernel_* (NCCL < 2.19) instead of ncclDevKernel_* */
 };
 
 /* What synth_write produced. Counts cover complete events inside

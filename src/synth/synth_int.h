@@ -85,6 +85,7 @@ enum kid {
 	KD_REDUCE,
 	KD_FOREACH,
 	KD_NCCL,
+	KD_NCCL_OLD, /* the name NCCL before 2.19 gives the same kernel */
 	KD_COUNT
 };
 
@@ -125,7 +126,7 @@ enum argk {
 	AK_SDPA,   /* d: n heads len dim */
 	AK_LOSS,   /* d: n classes */
 	AK_FOREACH,
-	AK_COMMS, /* d[0]: nelems */
+	AK_COMMS, /* d[0]: nelems (record_param_comms), d[1]: nelems (kernel), d[2]: Seq */
 };
 
 enum { TH_MAIN, TH_BWD, TH_AUX, TH_COUNT };
@@ -176,6 +177,8 @@ struct gen {
 	uint64_t delay[SYNTH_MAX_STREAMS + 1];	   /* added by scaled kernels (opts.scale) */
 	uint64_t late[SYNTH_MAX_STREAMS + 1];	   /* part of delay[] a straggler added */
 	bool coll_seen;				   /* the step had its first collective */
+	uint64_t link_extra; /* time opts.slow_link added on the NCCL stream this step */
+	uint64_t comm_seq;   /* collectives written so far ("Seq" is this + 1) */
 	uint32_t nstreams;
 	uint64_t t_begin; /* ns of the profiler span start */
 	uint64_t cur[TH_COUNT];
@@ -265,6 +268,8 @@ void synth_backward(struct gen *g);
 /* opts.straggler_ns after the backward pass: the late time becomes part
  * of every stream's timeline (all ranks are late from here on). */
 void synth_straggler_fold(struct gen *g);
+/* One all-reduce of nelems floats launched from CPU thread th. */
+void synth_all_reduce(struct gen *g, int th, uint64_t nelems);
 /* One training step: ProfilerStep#n on the CPU and its device work. */
 void synth_step(struct gen *g, uint64_t n, bool anomalies);
 

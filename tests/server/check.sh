@@ -426,6 +426,7 @@ sub stepsel sh tests/server/stepsel.sh
 # ---- the distributed view's step/range selection and worker names:
 # tests/server/dist_select.sh (its own server); its counts join ours ----
 sub dist_select sh tests/server/dist_select.sh
+sub fleet sh tests/server/fleet.sh
 # ---- end of the distributed selection ----
 # ---- the comparison of two files: tests/server/diff.sh (its own server
 # on synthetic pairs); its counts join ours ----
