@@ -31,7 +31,12 @@
 #include "tbprof/dist.h"
 
 #define FLEET_SUMMARY_KIND "gpuprof-rank-summary"
-#define FLEET_SUMMARY_VERSION 1
+#define FLEET_SUMMARY_VERSION 2
+/* The oldest version read (version 1: no groups, seq, causes, breakdowns,
+ * kernels or memory; what dist shows over it is unchanged). */
+#define FLEET_SUMMARY_VERSION_MIN 1
+/* The kernel summary's cut-off: the first this many names by total time. */
+#define FLEET_TOP_KERNELS 20
 /* A summary is read whole: larger than this is not one. */
 #define FLEET_SUMMARY_MAX ((int64_t)1 << 30)
 
@@ -44,6 +49,25 @@
  * / ERR_IO naming `out`. */
 int fleet_summary_write(const struct dist_result *r, size_t k, const struct trace *t, FILE *f,
 			const char *out, struct err *e);
+
+/* The writer's per-trace analyses (summary_extra.c): one session of the
+ * trace for the steps' breakdowns, the kernels and the memory peaks. t
+ * NULL (a worker read from a summary): they are written as absent. */
+struct ses;
+struct st_result;
+struct fleet_extra {
+	const struct trace *t;
+	bool compat;
+	struct ses *ses;
+	const struct st_result *steps;
+};
+int fleet_extra_open(struct fleet_extra *x, const struct trace *t, bool compat, struct err *e);
+void fleet_extra_close(struct fleet_extra *x);
+/* Step i (numbered `number`): its bounds, breakdown and GPUs' busy time as
+ * members of the step's object; nothing when there is no trace. */
+int fleet_extra_step(const struct fleet_extra *x, size_t i, int64_t number, FILE *f, struct err *e);
+/* The summary's "kernels" and "memory" members (null without a trace). */
+int fleet_extra_tail(const struct fleet_extra *x, FILE *f, struct err *e);
 
 /* Appends the worker of summary text[0..len) to r. path names the summary
  * in errors (with the byte offset of what is wrong); name: the worker's
