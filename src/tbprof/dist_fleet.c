@@ -225,6 +225,7 @@ static int walk(const struct dist_result *d, struct walk *wk, int pass, struct f
 			}
 			struct acc *c = &na->v[call];
 			f->rank[k].instances++;
+			f->rank[k].causes_unknown |= x->compute < 0;
 			f->rank[k].waited = sat_add(f->rank[k].waited, c->a_max - a);
 			c->waits = sat_add(c->waits, c->a_max - a);
 			wk->cv[c->off + c->fill++] =
