@@ -166,6 +166,10 @@ bench-viewer: gpuprof
 
 bench: gpuprof $(BUILD)/inflate-bench
 	BUILD=$(BUILD) GPUPROF=$(CURDIR)/gpuprof sh bench/run.sh
+	BUILD=$(BUILD) GPUPROF=$(CURDIR)/gpuprof sh bench/fleet.sh
+
+bench-fleet: gpuprof
+	BUILD=$(BUILD) GPUPROF=$(CURDIR)/gpuprof sh bench/fleet.sh
 
 $(BUILD)/inflate-bench: bench/inflate_bench.c $(LIB)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL)
@@ -292,7 +296,7 @@ format-check:
 check-layers:
 	@python3 tools/check-layers.py src
 
-.PHONY: all gpuprof test check extras setup demo bench bench-serve bench-viewer fuzz fuzz-smoke install \
+.PHONY: all gpuprof test check extras setup demo bench bench-fleet bench-serve bench-viewer fuzz fuzz-smoke install \
 	uninstall completions deb man man-check clean format format-check check-layers
 
 -include $(DEPS)

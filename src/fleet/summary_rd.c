@@ -209,11 +209,6 @@ int fleet_rd_walk(struct rd *d, bool obj, const char *what, fleet_rd_member_fn f
 	return 0;
 }
 
-bool fleet_rd_is_key(const struct jstr *k, const char *s)
-{
-	return !k->escaped && k->len == strlen(s) && !memcmp(k->s, s, k->len);
-}
-
 int fleet_rd_skip(struct rd *d)
 {
 	int rc = jscan_ws(&d->j);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/hmap.h"
 #include "fleet/summary.h"
@@ -59,7 +60,12 @@ int fleet_rd_str(struct rd *d, const char *what, bool nullable, uint32_t *id);
  * key (objects) or index. */
 typedef int (*fleet_rd_member_fn)(struct rd *d, const struct jstr *key, size_t i);
 int fleet_rd_walk(struct rd *d, bool obj, const char *what, fleet_rd_member_fn fn);
-bool fleet_rd_is_key(const struct jstr *k, const char *s);
+/* Inline so that the length of a literal key is known at compile time:
+ * the reader compares every member's key with several. */
+static inline bool fleet_rd_is_key(const struct jstr *k, const char *s)
+{
+	return !k->escaped && k->len == strlen(s) && !memcmp(k->s, s, k->len);
+}
 /* Skips any value. */
 int fleet_rd_skip(struct rd *d);
 
