@@ -206,6 +206,8 @@ static int seq_modes(const struct dist_result *d, struct walk *wk)
  * cause values to wk->cv. */
 static int walk(const struct dist_result *d, struct walk *wk, int pass, struct fleet_result *f)
 {
+	for (size_t i = 0; i < wk->n; i++)
+		wk->names[i].worker = SIZE_MAX; /* every count starts again */
 	for (size_t k = 0; k < d->n; k++) {
 		const struct dist_worker *w = &d->w[k];
 		for (size_t i = 0; i < w->nnodes; i++) {

@@ -113,6 +113,13 @@ expect "instances apart by seq" "$("$G" -q dist --fleet --format csv --table ske
 sed 's/"Seq": 7/"Seq": 12/' "$fx/input_0.pt.trace.json" >"$tmp/s12.pt.trace.json"
 "$G" -q rank-summary "$tmp/s12.pt.trace.json" -o "$tmp/s12.json" && grep -q '"seq":12,' "$tmp/s12.json" && ok || bad "a trace's Seq kept"
 
+# each pass over the workers numbers the calls afresh: one worker, or a
+# collective only the first worker has, gives its calls 0, 1, ... and no
+# wait (the second pass once went on counting from the first)
+expect "one worker" "$("$G" -q dist --fleet --format csv --table stragglers "$f0" | sed -n 2p)" "twostep_0,0,3,0,0,0,0,200000,1,0,0,0,"
+expect "a collective of the first worker only" "$("$G" -q dist --fleet --format csv --table skew "$fx/input_0.pt.trace.json" "$f0" | sed -n '2,$p' | cut -d, -f1-5 | sort | tr '\n' ' ')" \
+	"_allgather_base,,0,1,1 allreduce,0,7,1,1 nccl:all_reduce,,0,1,1 nccl:all_reduce,,1,2,1 "
+
 # 4. the process groups are listed once: a rank of a world of 1,024 (each
 # call's group names 1,024 ranks) is within 6 KB of one of 8
 "$G" -q synth --ranks 8 --rank 5 --steps 4 -o "$tmp/w8.json" && "$G" -q synth --ranks 1024 --rank 5 --steps 4 -o "$tmp/w1024.json" || bad "synth"
