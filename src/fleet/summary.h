@@ -29,6 +29,7 @@
 
 #include "core/err.h"
 #include "tbprof/dist.h"
+#include "tbprof/gpumetrics.h"
 
 #define FLEET_SUMMARY_KIND "gpuprof-rank-summary"
 #define FLEET_SUMMARY_VERSION 2
@@ -60,6 +61,7 @@ struct fleet_extra {
 	bool compat;
 	struct ses *ses;
 	const struct st_result *steps;
+	struct gm_busy busy; /* per step (window) and GPU */
 };
 int fleet_extra_open(struct fleet_extra *x, const struct trace *t, bool compat, struct err *e);
 void fleet_extra_close(struct fleet_extra *x);

@@ -1,7 +1,8 @@
 /* fleet/summary_extra: the parts of a rank summary (version 2) that the
  * distributed view itself does not need but a fleet's reader of summaries
  * does: per step the time breakdown of `gpuprof steps`, its bounds and its
- * GPUs' busy time (`gpuprof summary`'s utilization over the step), the
+ * GPUs' busy time (`gpuprof summary`'s utilization over the step, for all
+ * steps at once: gm_busy), the
  * kernel-time summary (`gpuprof kernels` by name, cut to the first
  * FLEET_TOP_KERNELS) with totals per kind of GPU work, and the memory peaks
  * of `gpuprof memory`. Each is computed by the analysis that computes it
@@ -9,6 +10,7 @@
 #include "fleet/summary.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -17,25 +19,21 @@
 #include "tbprof/memory.h"
 #include "tbprof/session.h"
 
-/* The step's number, bounds, breakdown and GPUs' busy time (the opening
- * of its object is written by the caller, the closing brace too). */
-static int put_step(FILE *f, const struct trace *t, const struct st_step *s, struct err *e)
+/* Step i's bounds, breakdown and GPUs' busy time (the opening of its
+ * object is written by the caller, the closing brace too). */
+static void put_step(FILE *f, const struct fleet_extra *x, size_t i)
 {
+	const struct st_step *s = &x->steps->steps[i];
 	fprintf(f, ",\"start\":%" PRId64 ",\"end\":%" PRId64 ",\"breakdown\":{", s->start, s->end);
 	for (int p = 0; p < ST_TOTAL; p++)
 		fprintf(f, "%s\"%s\":%" PRId64, p ? "," : "", st_part_key((enum st_part)p),
 			s->cost[p]);
 	fputs("},\"gpu_busy\":[", f);
-	struct gm_result g;
-	int rc = gm_compute(t, true, s->start, s->end, false, &g, e);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < g.n; i++)
-		fprintf(f, "%s{\"gpu\":%" PRId64 ",\"busy\":%" PRId64 "}", i ? "," : "",
-			g.gpus[i].id, g.gpus[i].busy_ns);
+	const struct gm_busy *b = &x->busy;
+	for (size_t g = 0; g < b->n; g++)
+		fprintf(f, "%s{\"gpu\":%" PRId64 ",\"busy\":%" PRId64 "}", g ? "," : "", b->gpus[g],
+			b->busy[i * b->n + g]);
 	fputc(']', f);
-	gm_free(&g);
-	return 0;
 }
 
 /* "kernels": the first FLEET_TOP_KERNELS kernel names by total time (as
@@ -119,6 +117,15 @@ int fleet_extra_open(struct fleet_extra *x, const struct trace *t, bool compat, 
 	int rc = ses_new(t, &x->ses, e);
 	if (!rc)
 		rc = ses_steps(x->ses, compat, &x->steps, e);
+	struct rg *win = NULL;
+	size_t n = rc ? 0 : x->steps->n;
+	if (!rc && !(win = malloc((n ? n : 1) * sizeof *win)))
+		rc = err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
+	for (size_t i = 0; !rc && i < n; i++)
+		win[i] = (struct rg){x->steps->steps[i].start, x->steps->steps[i].end};
+	if (!rc)
+		rc = gm_busy(t, win, n, &x->busy, e);
+	free(win);
 	if (rc)
 		fleet_extra_close(x);
 	return rc;
@@ -128,6 +135,7 @@ void fleet_extra_close(struct fleet_extra *x)
 {
 	if (x->ses)
 		ses_free(x->ses);
+	gm_busy_free(&x->busy);
 	memset(x, 0, sizeof *x);
 }
 
@@ -135,7 +143,8 @@ int fleet_extra_step(const struct fleet_extra *x, size_t i, int64_t number, FILE
 {
 	if (!x->steps || i >= x->steps->n || x->steps->steps[i].number != number)
 		return 0; /* (no trace: nothing more) */
-	return put_step(f, x->t, &x->steps->steps[i], e);
+	put_step(f, x, i);
+	return 0;
 }
 
 int fleet_extra_tail(const struct fleet_extra *x, FILE *f, struct err *e)
