@@ -133,7 +133,7 @@ extras: $(BUILD)/inflate-bench
 # the stages that compare computed values (CLANG_STAGES), leaving the
 # long-running server, browser, packaging and abuse stages, which test the
 # same code paths, to the other two (this keeps CI within its half hour).
-CLANG_STAGES := unit golden fuzz cli ncu shared hta tbsteps tbops tbmemory tbdist fleet fleetmerge stragglers diff diffkinds nsys schemas
+CLANG_STAGES := unit golden fuzz cli ncu shared hta tbsteps tbops tbmemory tbdist fleet fleetmerge stragglers fleetv2 diff diffkinds nsys schemas
 check: setup
 	$(MAKE) format-check
 	$(MAKE) check-layers
