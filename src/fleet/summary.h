@@ -5,11 +5,14 @@
  *
  * The format (docs/schemas/rank-summary.schema.json, docs/dist.md) is one
  * JSON object whose first key is "kind": "gpuprof-rank-summary" (what
- * io/sniff's sniff_rank_summary recognises), then "schema_version": 1.
- * It holds the worker's name, file and distributedInfo, its communication
- * nodes (name, CPU range, bytes, step, ranges: the CPU range and its
- * kernels as dist_add sorted them), per step the computation/
- * communication overlap, and the GPUs used. Times and bytes are int64
+ * io/sniff's sniff_rank_summary recognises), then "schema_version": 2
+ * (1 is still read). It holds the worker's name, file and distributedInfo,
+ * its process groups (once each), its communication nodes (name, CPU
+ * range, bytes, step, ranges: the CPU range and its kernels as dist_add
+ * sorted them; group, sequence number, lead-in values), per step the
+ * computation/communication overlap (and, not read back, its bounds,
+ * breakdown and GPU busy time), the GPUs used, and (not read back) the
+ * kernel summary and memory peaks. Times and bytes are int64
  * JSON integers, exact. Reading a summary and then dist_finish gives the
  * same tables, to the byte, as dist_add of the trace: the reader fills the
  * very fields dist_add fills. A summary records the mode it was made in
@@ -17,8 +20,10 @@
  *
  * Owns nothing between calls: the writer and the merge write to the
  * caller's stream, the reader appends a worker to the caller's
- * dist_result (which owns it, even when the reader fails half way). Depends on tbprof/dist, json
- * (the reader's tokens), report (JSON strings), io (reading a file).
+ * dist_result (which owns it, even when the reader fails half way).
+ * Depends on tbprof (dist; steps, gpumetrics, kernels, memory and the
+ * session for what the writer adds), json (the reader's tokens), report
+ * (JSON strings), io (reading a file).
  */
 #ifndef GP_FLEET_SUMMARY_H
 #define GP_FLEET_SUMMARY_H

@@ -9,7 +9,11 @@
  *   contains its CPU range, walking nodes and steps with two pointers;
  * - per step: computation (Kernel ranges, or CPU-op ranges when the worker
  *   has no kernels), communication, their overlap and the rest;
- * - the GPUs used (pids of GPU activities) and distributedInfo.
+ * - the GPUs used (pids of GPU activities) and distributedInfo;
+ * - per node its sequence number in its process group (record_param_comms'
+ *   "Seq", kept when the group's are consecutive) and its lead-in values
+ *   (computation, data loading and idle time before it arrived: the
+ *   straggler causes of dist_fleet, docs/dist.md).
  * Across workers (dist_finish): nodes are matched, and for each matched
  * kernel range the shortest duration over the workers is the data
  * transfer ("real") range [end - min, end] on every worker; the rest of the
