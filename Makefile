@@ -133,7 +133,7 @@ extras: $(BUILD)/inflate-bench
 # the stages that compare computed values (CLANG_STAGES), leaving the
 # long-running server, browser, packaging and abuse stages, which test the
 # same code paths, to the other two (this keeps CI within its half hour).
-CLANG_STAGES := unit golden fuzz cli ncu shared hta tbsteps tbops tbmemory tbdist fleet fleetmerge stragglers synthfleet diff diffkinds nsys schemas
+CLANG_STAGES := unit golden fuzz cli ncu shared hta tbsteps tbops tbmemory tbdist fleet fleetmerge stragglers synthfleet fleetv2 diff diffkinds nsys schemas
 check: setup
 	$(MAKE) format-check
 	$(MAKE) check-layers
@@ -166,6 +166,10 @@ bench-viewer: gpuprof
 
 bench: gpuprof $(BUILD)/inflate-bench
 	BUILD=$(BUILD) GPUPROF=$(CURDIR)/gpuprof sh bench/run.sh
+	BUILD=$(BUILD) GPUPROF=$(CURDIR)/gpuprof sh bench/fleet.sh
+
+bench-fleet: gpuprof
+	BUILD=$(BUILD) GPUPROF=$(CURDIR)/gpuprof sh bench/fleet.sh
 
 $(BUILD)/inflate-bench: bench/inflate_bench.c $(LIB)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL)
@@ -292,7 +296,7 @@ format-check:
 check-layers:
 	@python3 tools/check-layers.py src
 
-.PHONY: all gpuprof test check extras setup demo bench bench-serve bench-viewer fuzz fuzz-smoke install \
+.PHONY: all gpuprof test check extras setup demo bench bench-fleet bench-serve bench-viewer fuzz fuzz-smoke install \
 	uninstall completions deb man man-check clean format format-check check-layers
 
 -include $(DEPS)

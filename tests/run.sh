@@ -52,6 +52,7 @@ stage fleetmerge sh tests/fleet/merge.sh
 stage dask sh tests/fleet/dask.sh
 stage stragglers sh tests/fleet/stragglers.sh
 stage synthfleet sh tests/fleet/synth.sh
+stage fleetv2 sh tests/fleet/v2.sh
 stage hta python3 tests/hta/check.py "$GPUPROF"
 stage diff sh tests/diff/run.sh
 stage diffkinds sh tests/diff/run.sh kinds

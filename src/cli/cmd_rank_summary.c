@@ -18,12 +18,15 @@ const char cmd_rank_summary_help[] =
     "\n"
     "The rank summary of one worker's trace: what `gpuprof dist` needs of that\n"
     "worker (its collective calls with their CPU ranges, NCCL kernel ranges,\n"
-    "bytes and steps; per step the computation/communication overlap; the GPUs\n"
-    "used; distributedInfo), as a small JSON file (docs/schemas/\n"
-    "rank-summary.schema.json). `gpuprof dist` reads summaries and traces in\n"
-    "any mix and gives the same tables, to the byte, as over the traces, so\n"
-    "the summaries of thousands of ranks can be made where the traces are (one\n"
-    "command per rank) and reduced in one small process.\n"
+    "bytes, steps, process groups (listed once), sequence numbers and what ran\n"
+    "before each; per step the computation/communication overlap, bounds, time\n"
+    "breakdown and GPU busy time; the GPUs used; distributedInfo), its kernel\n"
+    "summary and memory peaks, as a small JSON file (schema version 2, docs/\n"
+    "schemas/rank-summary.schema.json). `gpuprof dist` reads summaries (of\n"
+    "version 1 too) and traces in any mix and gives the same tables, to the\n"
+    "byte, as over the traces, so the summaries of thousands of ranks can be\n"
+    "made where the traces are (one command per rank) and reduced in one small\n"
+    "process.\n"
     "\n"
     "-o FILE is required (-o - writes to standard output); a name ending in .gz\n"
     "is gzip-compressed. The summary keeps the worker name `gpuprof dist` would\n"
@@ -82,7 +85,7 @@ static bool ends_with(const char *s, const char *tail)
 /* What write_summary writes: worker 0 of d, or the merge of paths. */
 struct rs_job {
 	const struct dist_result *d;
-	const struct trace *t;
+	struct ses *ses;
 	const char *const *paths;
 	size_t npaths;
 	bool compat;
@@ -102,7 +105,7 @@ static int write_summary(struct app *app, const struct rs_job *j, struct err *e)
 	else if (j->paths)
 		rc = fleet_summary_merge(j->paths, j->npaths, j->compat, f, out, e);
 	else
-		rc = fleet_summary_write(j->d, 0, j->t, f, out, e);
+		rc = fleet_summary_write(j->d, 0, j->ses, f, out, e);
 	if (gz && f && fclose(f) && !rc)
 		rc = err_set(e, ERR_IO, out, -1, "write failed");
 	if (rc) {
@@ -163,16 +166,18 @@ static int summarise(struct app *app, const struct rank_summary_args *a, const c
 	if (dist_init(&d, &o, &e))
 		return app_fail(app, &e);
 	struct trace *t;
-	rc = app_load_trace(app, path, &t, NULL);
+	struct ses *ses;
+	rc = app_load_trace(app, path, &t, &ses);
 	if (!rc) {
 		char name[256];
 		if (a->name)
 			snprintf(name, sizeof name, "%s", a->name);
 		else
 			dist_worker_name(path, name, sizeof name);
-		rc = dist_add(&d, t, name, NULL, &e);
+		rc = dist_add_ses(&d, ses, name, NULL, &e);
 		if (!rc)
-			rc = write_summary(app, &(struct rs_job){.d = &d, .t = t}, &e);
+			rc = write_summary(app, &(struct rs_job){.d = &d, .ses = ses}, &e);
+		ses_free(ses);
 		tr_free(t);
 		if (rc)
 			rc = app_fail(app, &e);

@@ -5,11 +5,14 @@
  *
  * The format (docs/schemas/rank-summary.schema.json, docs/dist.md) is one
  * JSON object whose first key is "kind": "gpuprof-rank-summary" (what
- * io/sniff's sniff_rank_summary recognises), then "schema_version": 1.
- * It holds the worker's name, file and distributedInfo, its communication
- * nodes (name, CPU range, bytes, step, ranges: the CPU range and its
- * kernels as dist_add sorted them), per step the computation/
- * communication overlap, and the GPUs used. Times and bytes are int64
+ * io/sniff's sniff_rank_summary recognises), then "schema_version": 2
+ * (1 is still read). It holds the worker's name, file and distributedInfo,
+ * its process groups (once each), its communication nodes (name, CPU
+ * range, bytes, step, ranges: the CPU range and its kernels as dist_add
+ * sorted them; group, sequence number, lead-in values), per step the
+ * computation/communication overlap (and, not read back, its bounds,
+ * breakdown and GPU busy time), the GPUs used, and (not read back) the
+ * kernel summary and memory peaks. Times and bytes are int64
  * JSON integers, exact. Reading a summary and then dist_finish gives the
  * same tables, to the byte, as dist_add of the trace: the reader fills the
  * very fields dist_add fills. A summary records the mode it was made in
@@ -17,8 +20,10 @@
  *
  * Owns nothing between calls: the writer and the merge write to the
  * caller's stream, the reader appends a worker to the caller's
- * dist_result (which owns it, even when the reader fails half way). Depends on tbprof/dist, json
- * (the reader's tokens), report (JSON strings), io (reading a file).
+ * dist_result (which owns it, even when the reader fails half way).
+ * Depends on tbprof (dist; steps, gpumetrics, kernels, memory and the
+ * session for what the writer adds), json (the reader's tokens), report
+ * (JSON strings), io (reading a file).
  */
 #ifndef GP_FLEET_SUMMARY_H
 #define GP_FLEET_SUMMARY_H
@@ -29,9 +34,15 @@
 
 #include "core/err.h"
 #include "tbprof/dist.h"
+#include "tbprof/gpumetrics.h"
 
 #define FLEET_SUMMARY_KIND "gpuprof-rank-summary"
-#define FLEET_SUMMARY_VERSION 1
+#define FLEET_SUMMARY_VERSION 2
+/* The oldest version read (version 1: no groups, seq, causes, breakdowns,
+ * kernels or memory; what dist shows over it is unchanged). */
+#define FLEET_SUMMARY_VERSION_MIN 1
+/* The kernel summary's cut-off: the first this many names by total time. */
+#define FLEET_TOP_KERNELS 20
 /* A summary is read whole: larger than this is not one. */
 #define FLEET_SUMMARY_MAX ((int64_t)1 << 30)
 
@@ -42,8 +53,30 @@
  * size", "In/Out msg nelems", "dtype"); NULL writes only the process group
  * name that dist_node.pg keeps. 0, or ERR_NOMEM
  * / ERR_IO naming `out`. */
-int fleet_summary_write(const struct dist_result *r, size_t k, const struct trace *t, FILE *f,
+struct ses;
+int fleet_summary_write(const struct dist_result *r, size_t k, struct ses *ses, FILE *f,
 			const char *out, struct err *e);
+
+/* The writer's per-trace analyses (summary_extra.c) on the session of
+ * the trace (the caller's, which dist_add_ses read too: links, steps and
+ * the tree built once) for the steps' breakdowns, the kernels and the
+ * memory peaks. ses NULL (a worker read from a summary): they are written
+ * as absent. */
+struct st_result;
+struct fleet_extra {
+	const struct trace *t;
+	bool compat;
+	struct ses *ses;
+	const struct st_result *steps;
+	struct gm_busy busy; /* per step (window) and GPU */
+};
+int fleet_extra_open(struct fleet_extra *x, struct ses *ses, bool compat, struct err *e);
+void fleet_extra_close(struct fleet_extra *x);
+/* Step i (numbered `number`): its bounds, breakdown and GPUs' busy time as
+ * members of the step's object; nothing when there is no trace. */
+int fleet_extra_step(const struct fleet_extra *x, size_t i, int64_t number, FILE *f, struct err *e);
+/* The summary's "kernels" and "memory" members (null without a trace). */
+int fleet_extra_tail(const struct fleet_extra *x, FILE *f, struct err *e);
 
 /* Appends the worker of summary text[0..len) to r. path names the summary
  * in errors (with the byte offset of what is wrong); name: the worker's

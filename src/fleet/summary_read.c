@@ -2,23 +2,14 @@
  * summary.h. One pass over the text with json's tokenizer; every value is
  * checked for its type and range, and an error names the byte offset of
  * the value at fault. */
-#include "fleet/summary.h"
+#include "fleet/summary_rd.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/vec.h"
 #include "io/source.h"
-#include "json/jscan.h"
-#include "report/report.h"
 
-/* Times, and the sum of a worker's range lengths, stay within these so
- * that no sum dist_finish or the view computes can overflow. */
-#define RD_TIME_MAX ((int64_t)1 << 61)
-#define RD_SUM_MAX ((int64_t)1 << 62)
-
-/* The top-level keys, all required. */
+/* The top-level keys, all required (version 1: those before K_GROUPS). */
 enum {
 	K_KIND,
 	K_VERSION,
@@ -37,6 +28,9 @@ enum {
 	K_STEPS,
 	K_NODES,
 	K_GPUS,
+	K_GROUPS,
+	K_KERNELS,
+	K_MEMORY,
 	K_COUNT
 };
 static const char *const top_keys[K_COUNT] = {"kind",
@@ -55,271 +49,43 @@ static const char *const top_keys[K_COUNT] = {"kind",
 					      "names",
 					      "steps",
 					      "collectives",
-					      "gpus"};
-
-struct rd {
-	struct jscan j;
-	const char *path;
-	size_t len;
-	struct err *e;
-	struct dist_result *r;
-	struct dist_worker *w;
-	const char *name; /* the caller's worker name, or NULL */
-	uint32_t *names;  /* "names": pool ids */
-	size_t nnames, cap_names;
-	size_t cap_nodes, cap_kr, cap_steps, cap_gpus;
-	int64_t sum_len;    /* Σ range lengths so far */
-	int64_t sum_ov;	    /* Σ |overlap values| so far */
-	unsigned seen;	    /* top-level keys read: 1 << K_* */
-	unsigned node_seen; /* of the collective being read: 1 start, 2 end, 4 bytes */
-};
-
-static int bad(struct rd *d, const char *at, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int bad(struct rd *d, const char *at, const char *fmt, ...)
-{
-	char msg[200];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	return err_set(d->e, ERR_FORMAT, d->path, jscan_off(&d->j, at), "%s", msg);
-}
-
-/* A tokenizer answer as this reader's error. */
-static int js_fail(struct rd *d, int rc)
-{
-	if (rc == JS_MORE)
-		return err_set(d->e, ERR_FORMAT, d->path, (int64_t)d->len,
-			       "not valid JSON: the text ends inside a value (cut short?)");
-	char msg[sizeof d->e->msg];
-	snprintf(msg, sizeof msg, "%s", d->e->msg);
-	return err_set(d->e, ERR_FORMAT, d->path, d->e->offset, "not valid JSON: %s", msg);
-}
-
-/* Room for need elements (core/vec's doubling, capped by memory only). */
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	return vec_reserve_(v, cap, need, size, SIZE_MAX);
-}
-
-static int nomem(struct rd *d)
-{
-	return err_set(d->e, ERR_NOMEM, d->path, -1, "out of memory");
-}
-
-static bool word(struct rd *d, const char *w)
-{
-	size_t n = strlen(w);
-	if ((size_t)(d->j.end - d->j.p) < n || memcmp(d->j.p, w, n))
-		return false;
-	if ((size_t)(d->j.end - d->j.p) > n && jscan_is_numchar(d->j.p[n]))
-		return false;
-	d->j.p += n;
-	return true;
-}
-
-/* An integer in [lo, hi]; null gives *v = null_v when nullable. */
-static int rd_int(struct rd *d, const char *what, int64_t lo, int64_t hi, bool nullable,
-		  int64_t null_v, int64_t *v)
-{
-	int rc = jscan_ws(&d->j);
-	if (rc)
-		return js_fail(d, rc);
-	const char *at = d->j.p;
-	if (nullable && word(d, "null")) {
-		*v = null_v;
-		return 0;
-	}
-	if (jscan_kind(*at) != JK_NUMBER)
-		return bad(d, at, "%s: expected an integer%s", what, nullable ? " or null" : "");
-	struct jstr num;
-	if ((rc = jscan_number(&d->j, &num)))
-		return js_fail(d, rc);
-	if (memchr(num.s, '.', num.len) || memchr(num.s, 'e', num.len) ||
-	    memchr(num.s, 'E', num.len) || jnum_i64(num.s, num.len, v))
-		return bad(d, at, "%s: expected an integer, not '%.*s'", what,
-			   (int)(num.len < 24 ? num.len : 24), num.s);
-	if (*v < lo || *v > hi)
-		return bad(d, at, "%s: %lld is out of range", what, (long long)*v);
-	return 0;
-}
-
-static int rd_bool(struct rd *d, const char *what, bool *v)
-{
-	int rc = jscan_ws(&d->j);
-	if (rc)
-		return js_fail(d, rc);
-	const char *at = d->j.p;
-	if (word(d, "true"))
-		*v = true;
-	else if (word(d, "false"))
-		*v = false;
-	else
-		return bad(d, at, "%s: expected true or false", what);
-	return 0;
-}
-
-/* s[0..n) with each ill-formed UTF-8 part replaced by U+FFFD, as the
- * writer (report's JSON strings) writes it, so that a summary read and
- * written again is the same text; malloc'd into *out (NULL when s is
- * well-formed). -1 when out of memory. */
-static int well_formed(const char *s, size_t n, char **out, size_t *nout)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, bad = 1, len;
-	while (i < n && (len = rep_utf8_len(u + i, n - i, &bad)))
-		i += len;
-	*out = NULL;
-	if (i >= n)
-		return 0;
-	char *b = malloc(n * 3 + 1); /* each bad byte at most one U+FFFD */
-	if (!b)
-		return -1;
-	size_t k = 0;
-	for (i = 0; i < n;) {
-		bad = 1;
-		if ((len = rep_utf8_len(u + i, n - i, &bad))) {
-			memcpy(b + k, s + i, len);
-			k += len;
-			i += len;
-		} else {
-			memcpy(b + k, "\xEF\xBF\xBD", 3);
-			k += 3;
-			i += bad;
-		}
-	}
-	*out = b;
-	*nout = k;
-	return 0;
-}
-
-/* A string interned into r's pool (null: id 0 when nullable). */
-static int rd_str(struct rd *d, const char *what, bool nullable, uint32_t *id)
-{
-	int rc = jscan_ws(&d->j);
-	if (rc)
-		return js_fail(d, rc);
-	const char *at = d->j.p;
-	if (nullable && word(d, "null")) {
-		*id = 0;
-		return 0;
-	}
-	if (*at != '"')
-		return bad(d, at, "%s: expected a string%s", what, nullable ? " or null" : "");
-	struct jstr s;
-	if ((rc = jscan_string(&d->j, &s)))
-		return js_fail(d, rc);
-	const char *p = s.s;
-	size_t n = s.len;
-	char *buf = NULL;
-	if (s.escaped) {
-		if (!(buf = malloc(s.len + 1)))
-			return nomem(d);
-		long k = jscan_unescape(&s, buf, s.len + 1);
-		if (k < 0) {
-			free(buf);
-			return bad(d, at, "%s: an invalid escape in the string", what);
-		}
-		p = buf;
-		n = (size_t)k;
-	}
-	if (memchr(p, 0, n)) { /* the writer's strings end at a NUL: refused */
-		free(buf);
-		return bad(d, at, "%s: a NUL character in the string", what);
-	}
-	char *fixed;
-	size_t nf = 0;
-	if (well_formed(p, n, &fixed, &nf)) {
-		free(buf);
-		return nomem(d);
-	}
-	*id = fixed ? strpool_intern(&d->r->pool, fixed, nf) : strpool_intern(&d->r->pool, p, n);
-	free(fixed);
-	free(buf);
-	return *id == UINT32_MAX ? nomem(d) : 0;
-}
-
-/* Walks an object (obj) or array: each member's value goes to fn with its
- * key (objects) or index. */
-typedef int (*rd_member_fn)(struct rd *d, const struct jstr *key, size_t i);
-static int rd_walk(struct rd *d, bool obj, const char *what, rd_member_fn fn)
-{
-	char open = obj ? '{' : '[', close = obj ? '}' : ']';
-	int rc = jscan_ws(&d->j);
-	if (rc)
-		return js_fail(d, rc);
-	if (*d->j.p != open)
-		return bad(d, d->j.p, "%s: expected %s", what, obj ? "an object" : "an array");
-	d->j.p++;
-	if ((rc = jscan_ws(&d->j)))
-		return js_fail(d, rc);
-	bool closed = *d->j.p == close;
-	if (closed)
-		d->j.p++;
-	for (size_t i = 0; !closed; i++) {
-		struct jstr key = {0};
-		if (obj) {
-			if ((rc = jscan_ws(&d->j)))
-				return js_fail(d, rc);
-			if (*d->j.p != '"')
-				return bad(d, d->j.p, "%s: expected a string key", what);
-			if ((rc = jscan_string(&d->j, &key)) || (rc = jscan_colon(&d->j)))
-				return js_fail(d, rc);
-		}
-		if ((rc = fn(d, &key, i)))
-			return rc;
-		if ((rc = jscan_next(&d->j, close, &closed)))
-			return js_fail(d, rc);
-	}
-	return 0;
-}
-
-static bool is_key(const struct jstr *k, const char *s)
-{
-	return !k->escaped && k->len == strlen(s) && !memcmp(k->s, s, k->len);
-}
-
-static int skip(struct rd *d)
-{
-	int rc = jscan_ws(&d->j);
-	if (!rc)
-		rc = jscan_skip(&d->j);
-	return rc ? js_fail(d, rc) : 0;
-}
+					      "gpus",
+					      "groups",
+					      "kernels",
+					      "memory"};
 
 static int add_checked(struct rd *d, int64_t *sum, int64_t v, const char *at)
 {
 	if (__builtin_add_overflow(*sum, v, sum) || *sum > RD_SUM_MAX)
-		return bad(d, at, "the summary's times add up to more than 2^62 ns");
+		return fleet_rd_bad(d, at, "the summary's times add up to more than 2^62 ns");
 	return 0;
 }
 
 static int one_name(struct rd *d, const struct jstr *k, size_t i)
 {
-	if (grow((void **)&d->names, &d->cap_names, d->nnames + 1, sizeof *d->names))
-		return nomem(d);
-	return rd_str(d, "names[]", false, &d->names[d->nnames++]);
+	if (fleet_rd_grow((void **)&d->names, &d->cap_names, d->nnames + 1, sizeof *d->names))
+		return fleet_rd_nomem(d);
+	return fleet_rd_str(d, "names[]", false, &d->names[d->nnames++]);
 }
 
 static int one_range(struct rd *d, const struct jstr *k, size_t i)
 {
 	struct dist_worker *w = d->w;
-	if (grow((void **)&w->kr, &d->cap_kr, w->nkr + 1, sizeof *w->kr))
-		return nomem(d);
+	if (fleet_rd_grow((void **)&w->kr, &d->cap_kr, w->nkr + 1, sizeof *w->kr))
+		return fleet_rd_nomem(d);
 	struct rg *g = &w->kr[w->nkr];
 	if (jscan_ws(&d->j) || *d->j.p != '[')
-		return bad(d, d->j.p, "ranges[]: expected an array [start, end]");
+		return fleet_rd_bad(d, d->j.p, "ranges[]: expected an array [start, end]");
 	const char *at = d->j.p++;
-	int rc = rd_int(d, "range start", -RD_TIME_MAX, RD_TIME_MAX, false, 0, &g->start);
+	int rc = fleet_rd_int(d, "range start", -RD_TIME_MAX, RD_TIME_MAX, false, 0, &g->start);
 	if (!rc && (rc = jscan_expect(&d->j, ',')))
-		return js_fail(d, rc);
+		return fleet_rd_js_fail(d, rc);
 	if (!rc)
-		rc = rd_int(d, "range end", -RD_TIME_MAX, RD_TIME_MAX, false, 0, &g->end);
+		rc = fleet_rd_int(d, "range end", -RD_TIME_MAX, RD_TIME_MAX, false, 0, &g->end);
 	if (!rc && (rc = jscan_expect(&d->j, ']')))
-		return js_fail(d, rc);
+		return fleet_rd_js_fail(d, rc);
 	if (!rc && g->end < g->start)
-		rc = bad(d, at, "ranges[]: the end is before the start");
+		rc = fleet_rd_bad(d, at, "ranges[]: the end is before the start");
 	if (!rc)
 		rc = add_checked(d, &d->sum_len, g->end - g->start, at);
 	if (!rc) {
@@ -335,36 +101,41 @@ static int node_member(struct rd *d, const struct jstr *k, size_t i)
 	const char *at = d->j.p;
 	int64_t v;
 	int rc;
-	if (is_key(k, "name")) {
+	if (fleet_rd_is_key(k, "name")) {
 		if (!d->names)
-			return bad(d, at, "collectives: \"names\" must come first");
-		if ((rc = rd_int(d, "name", 0, (int64_t)d->nnames - 1, false, 0, &v)))
+			return fleet_rd_bad(d, at, "collectives: \"names\" must come first");
+		if ((rc = fleet_rd_int(d, "name", 0, (int64_t)d->nnames - 1, false, 0, &v)))
 			return rc;
 		n->name = d->names[v];
-	} else if (is_key(k, "start")) {
+	} else if (fleet_rd_is_key(k, "start")) {
 		d->node_seen |= 1;
-		return rd_int(d, "start", -RD_TIME_MAX, RD_TIME_MAX, false, 0, &n->start);
-	} else if (is_key(k, "end")) {
+		return fleet_rd_int(d, "start", -RD_TIME_MAX, RD_TIME_MAX, false, 0, &n->start);
+	} else if (fleet_rd_is_key(k, "end")) {
 		d->node_seen |= 2;
-		return rd_int(d, "end", -RD_TIME_MAX, RD_TIME_MAX, false, 0, &n->end);
-	} else if (is_key(k, "bytes")) {
+		return fleet_rd_int(d, "end", -RD_TIME_MAX, RD_TIME_MAX, false, 0, &n->end);
+	} else if (fleet_rd_is_key(k, "bytes")) {
 		d->node_seen |= 4;
-		return rd_int(d, "bytes", 0, INT64_MAX, false, 0, &n->bytes);
-	} else if (is_key(k, "step")) {
-		return rd_int(d, "step", INT64_MIN + 1, INT64_MAX, true, DIST_NO_STEP, &n->step);
-	} else if (is_key(k, "pg")) {
-		return rd_str(d, "a call argument", false, &n->pg);
-	} else if (is_key(k, "op") || is_key(k, "pg_ranks") || is_key(k, "dtype")) {
+		return fleet_rd_int(d, "bytes", 0, INT64_MAX, false, 0, &n->bytes);
+	} else if (fleet_rd_is_key(k, "step")) {
+		return fleet_rd_int(d, "step", INT64_MIN + 1, INT64_MAX, true, DIST_NO_STEP,
+				    &n->step);
+	} else if (fleet_rd_is_key(k, "pg")) {
+		return fleet_rd_str(d, "a call argument", false, &n->pg);
+	} else if (fleet_rd_is_key(k, "op") || fleet_rd_is_key(k, "pg_ranks") ||
+		   fleet_rd_is_key(k, "dtype")) {
 		uint32_t id; /* checked; dist's tables do not use them */
-		return rd_str(d, "a call argument", false, &id);
-	} else if (is_key(k, "group_size") || is_key(k, "in_nelems") || is_key(k, "out_nelems")) {
-		return rd_int(d, "a call argument", 0, INT64_MAX, false, 0, &v);
-	} else if (is_key(k, "ranges")) {
+		return fleet_rd_str(d, "a call argument", false, &id);
+	} else if (fleet_rd_is_key(k, "group_size") || fleet_rd_is_key(k, "in_nelems") ||
+		   fleet_rd_is_key(k, "out_nelems")) {
+		return fleet_rd_int(d, "a call argument", 0, INT64_MAX, false, 0, &v);
+	} else if (fleet_rd_is_key(k, "ranges")) {
 		n->first = d->w->nkr;
 		n->n = 0;
-		return rd_walk(d, false, "ranges", one_range);
+		return fleet_rd_walk(d, false, "ranges", one_range);
+	} else if ((rc = fleet_rd_node2(d, k, n)) != 1) {
+		return rc;
 	} else {
-		return skip(d);
+		return fleet_rd_skip(d);
 	}
 	return 0;
 }
@@ -372,21 +143,34 @@ static int node_member(struct rd *d, const struct jstr *k, size_t i)
 static int one_node(struct rd *d, const struct jstr *k, size_t i)
 {
 	struct dist_worker *w = d->w;
-	if (grow((void **)&w->nodes, &d->cap_nodes, w->nnodes + 1, sizeof *w->nodes))
-		return nomem(d);
+	if (fleet_rd_grow((void **)&w->nodes, &d->cap_nodes, w->nnodes + 1, sizeof *w->nodes))
+		return fleet_rd_nomem(d);
 	struct dist_node *n = &w->nodes[w->nnodes];
-	*n = (struct dist_node){
-	    .name = UINT32_MAX, .start = 1, .end = 0, .step = INT64_MIN + 1, .xrow = UINT32_MAX};
+	*n = (struct dist_node){.name = UINT32_MAX,
+				.start = 1,
+				.end = 0,
+				.step = INT64_MIN + 1,
+				.xrow = UINT32_MAX,
+				.seq = -1,
+				.compute = -1,
+				.input = -1,
+				.idle = -1};
 	const char *at = (jscan_ws(&d->j), d->j.p);
 	d->node_seen = 0;
-	int rc = rd_walk(d, true, "collectives[]", node_member);
+	if (fleet_rd_grow((void **)&d->node_at, &d->cap_at, w->nnodes + 1, sizeof *d->node_at))
+		return fleet_rd_nomem(d);
+	d->node_at[w->nnodes] = at;
+	int rc = fleet_rd_walk(d, true, "collectives[]", node_member);
+	if (!rc)
+		rc = fleet_rd_node2_done(d, n, at);
 	if (rc)
 		return rc;
-	if (n->name == UINT32_MAX || d->node_seen != 7 || n->start > n->end ||
+	if (n->name == UINT32_MAX || (d->node_seen & 7) != 7 || n->start > n->end ||
 	    n->step == INT64_MIN + 1 || !n->n)
-		return bad(d, at,
-			   "collectives[]: needs name, start <= end, bytes, step and ranges "
-			   "(at least one)");
+		return fleet_rd_bad(
+		    d, at,
+		    "collectives[]: needs name, start <= end, bytes, step and ranges "
+		    "(at least one)");
 	w->nnodes++;
 	return 0;
 }
@@ -395,37 +179,39 @@ static int step_member(struct rd *d, const struct jstr *k, size_t i)
 {
 	static const char *const cols[] = {"computation", "overlap", "communication", "other"};
 	struct dist_overlap *o = &d->w->overlap[d->w->nsteps];
-	if (is_key(k, "step"))
-		return rd_int(d, "step", INT64_MIN + 1, INT64_MAX, false, 0, &o->step);
+	if (fleet_rd_is_key(k, "step"))
+		return fleet_rd_int(d, "step", INT64_MIN + 1, INT64_MAX, false, 0, &o->step);
 	for (int c = 0; c < 4; c++)
-		if (is_key(k, cols[c])) {
+		if (fleet_rd_is_key(k, cols[c])) {
 			const char *at = d->j.p;
-			int rc = rd_int(d, cols[c], -RD_TIME_MAX, RD_TIME_MAX, false, 0, &o->v[c]);
+			int rc =
+			    fleet_rd_int(d, cols[c], -RD_TIME_MAX, RD_TIME_MAX, false, 0, &o->v[c]);
 			return rc ? rc
 				  : add_checked(d, &d->sum_ov, o->v[c] < 0 ? -o->v[c] : o->v[c],
 						at);
 		}
-	return skip(d);
+	int rc = fleet_rd_step2(d, k);
+	return rc == 1 ? fleet_rd_skip(d) : rc;
 }
 
 static int one_step(struct rd *d, const struct jstr *k, size_t i)
 {
 	struct dist_worker *w = d->w;
-	if (grow((void **)&w->overlap, &d->cap_steps, w->nsteps + 1, sizeof *w->overlap))
-		return nomem(d);
+	if (fleet_rd_grow((void **)&w->overlap, &d->cap_steps, w->nsteps + 1, sizeof *w->overlap))
+		return fleet_rd_nomem(d);
 	struct dist_overlap *o = &w->overlap[w->nsteps];
 	*o = (struct dist_overlap){.step = INT64_MIN,
 				   .v = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN}};
 	const char *at = (jscan_ws(&d->j), d->j.p);
-	int rc = rd_walk(d, true, "steps[]", step_member);
+	int rc = fleet_rd_walk(d, true, "steps[]", step_member);
 	if (rc)
 		return rc;
 	bool whole = o->step != INT64_MIN;
 	for (int c = 0; c < 4; c++)
 		whole = whole && o->v[c] != INT64_MIN;
 	if (!whole)
-		return bad(d, at,
-			   "steps[]: needs step, computation, overlap, communication and other");
+		return fleet_rd_bad(
+		    d, at, "steps[]: needs step, computation, overlap, communication and other");
 	w->nsteps++;
 	return 0;
 }
@@ -433,34 +219,34 @@ static int one_step(struct rd *d, const struct jstr *k, size_t i)
 static int gpu_member(struct rd *d, const struct jstr *k, size_t i)
 {
 	struct dist_gpu *g = &d->w->gpus[d->w->ngpus];
-	if (is_key(k, "id"))
-		return rd_int(d, "id", INT64_MIN + 1, INT64_MAX, false, 0, &g->id);
-	if (is_key(k, "name"))
-		return rd_str(d, "name", true, &g->name);
-	if (is_key(k, "memory"))
-		return rd_int(d, "memory", 0, INT64_MAX, true, -1, &g->memory);
-	if (is_key(k, "cc_major"))
-		return rd_int(d, "cc_major", 0, INT64_MAX, true, -1, &g->cc_major);
-	if (is_key(k, "cc_minor"))
-		return rd_int(d, "cc_minor", 0, INT64_MAX, true, -1, &g->cc_minor);
-	if (is_key(k, "known"))
-		return rd_bool(d, "known", &g->known);
-	return skip(d);
+	if (fleet_rd_is_key(k, "id"))
+		return fleet_rd_int(d, "id", INT64_MIN + 1, INT64_MAX, false, 0, &g->id);
+	if (fleet_rd_is_key(k, "name"))
+		return fleet_rd_str(d, "name", true, &g->name);
+	if (fleet_rd_is_key(k, "memory"))
+		return fleet_rd_int(d, "memory", 0, INT64_MAX, true, -1, &g->memory);
+	if (fleet_rd_is_key(k, "cc_major"))
+		return fleet_rd_int(d, "cc_major", 0, INT64_MAX, true, -1, &g->cc_major);
+	if (fleet_rd_is_key(k, "cc_minor"))
+		return fleet_rd_int(d, "cc_minor", 0, INT64_MAX, true, -1, &g->cc_minor);
+	if (fleet_rd_is_key(k, "known"))
+		return fleet_rd_bool(d, "known", &g->known);
+	return fleet_rd_skip(d);
 }
 
 static int one_gpu(struct rd *d, const struct jstr *k, size_t i)
 {
 	struct dist_worker *w = d->w;
-	if (grow((void **)&w->gpus, &d->cap_gpus, w->ngpus + 1, sizeof *w->gpus))
-		return nomem(d);
+	if (fleet_rd_grow((void **)&w->gpus, &d->cap_gpus, w->ngpus + 1, sizeof *w->gpus))
+		return fleet_rd_nomem(d);
 	struct dist_gpu *g = &w->gpus[w->ngpus];
 	*g = (struct dist_gpu){.id = INT64_MIN, .memory = -1, .cc_major = -1, .cc_minor = -1};
 	const char *at = (jscan_ws(&d->j), d->j.p);
-	int rc = rd_walk(d, true, "gpus[]", gpu_member);
+	int rc = fleet_rd_walk(d, true, "gpus[]", gpu_member);
 	if (rc)
 		return rc;
 	if (g->id == INT64_MIN)
-		return bad(d, at, "gpus[]: needs an id");
+		return fleet_rd_bad(d, at, "gpus[]: needs an id");
 	w->ngpus++;
 	return 0;
 }
@@ -471,78 +257,93 @@ static int top_member(struct rd *d, const struct jstr *key, size_t i)
 	struct dist_worker *w = d->w;
 	const char *at = (jscan_ws(&d->j), d->j.p);
 	int k = 0;
-	while (k < K_COUNT && !is_key(key, top_keys[k]))
+	while (k < K_COUNT && !fleet_rd_is_key(key, top_keys[k]))
 		k++;
 	if ((i == 0) != (k == K_KIND) || (i == 1) != (k == K_VERSION))
-		return bad(d, key->s - 1,
-			   "a rank summary begins with \"kind\": \"%s\", then \"schema_version\"",
-			   FLEET_SUMMARY_KIND);
+		return fleet_rd_bad(
+		    d, key->s - 1,
+		    "a rank summary begins with \"kind\": \"%s\", then \"schema_version\"",
+		    FLEET_SUMMARY_KIND);
 	int64_t v;
 	bool b;
 	uint32_t id;
 	int rc;
 	switch (k) {
 	case K_KIND:
-		if ((rc = rd_str(d, "kind", false, &id)))
+		if ((rc = fleet_rd_str(d, "kind", false, &id)))
 			return rc;
 		if (strcmp(strpool_get(&d->r->pool, id), FLEET_SUMMARY_KIND))
-			return bad(d, at, "kind: expected \"%s\"", FLEET_SUMMARY_KIND);
+			return fleet_rd_bad(d, at, "kind: expected \"%s\"", FLEET_SUMMARY_KIND);
 		return 0;
 	case K_VERSION:
-		if ((rc = rd_int(d, "schema_version", INT64_MIN, INT64_MAX, false, 0, &v)))
+		if ((rc = fleet_rd_int(d, "schema_version", INT64_MIN, INT64_MAX, false, 0, &v)))
 			return rc;
-		if (v != FLEET_SUMMARY_VERSION)
-			return bad(d, at,
-				   "schema_version %lld: this gpuprof reads rank summaries of "
-				   "version %d",
-				   (long long)v, FLEET_SUMMARY_VERSION);
+		if (v < FLEET_SUMMARY_VERSION_MIN || v > FLEET_SUMMARY_VERSION)
+			return fleet_rd_bad(
+			    d, at,
+			    "schema_version %lld: this gpuprof reads rank summaries "
+			    "of versions %d to %d",
+			    (long long)v, FLEET_SUMMARY_VERSION_MIN, FLEET_SUMMARY_VERSION);
+		d->version = v;
 		return 0;
 	case K_COMPAT:
-		if ((rc = rd_bool(d, "tb_compat", &b)))
+		if ((rc = fleet_rd_bool(d, "tb_compat", &b)))
 			return rc;
 		if (b != d->r->compat)
-			return bad(d, at,
-				   "a summary made %s --tb-compat: give `gpuprof dist` %s "
-				   "--tb-compat, or make it again",
-				   b ? "with" : "without", b ? "" : "no");
+			return fleet_rd_bad(d, at,
+					    "a summary made %s --tb-compat: give `gpuprof dist` %s "
+					    "--tb-compat, or make it again",
+					    b ? "with" : "without", b ? "" : "no");
 		return 0;
 	case K_NAME:
-		if ((rc = rd_str(d, "name", false, &id)))
+		if ((rc = fleet_rd_str(d, "name", false, &id)))
 			return rc;
 		if (!d->name)
 			w->name = id;
 		return 0;
 	case K_FILE:
-		return rd_str(d, "file", false, &w->path);
+		return fleet_rd_str(d, "file", false, &w->path);
 	case K_RANK:
-		return rd_int(d, "rank", 0, INT64_MAX, true, -1, &w->rank);
+		return fleet_rd_int(d, "rank", 0, INT64_MAX, true, -1, &w->rank);
 	case K_WORLD:
-		return rd_int(d, "world_size", 0, INT64_MAX, true, -1, &w->world_size);
+		return fleet_rd_int(d, "world_size", 0, INT64_MAX, true, -1, &w->world_size);
 	case K_BACKEND:
-		return rd_str(d, "backend", true, &w->backend);
+		return fleet_rd_str(d, "backend", true, &w->backend);
 	case K_PROPS:
-		return rd_bool(d, "has_device_props", &w->has_device_props);
+		return fleet_rd_bool(d, "has_device_props", &w->has_device_props);
 	case K_HASCOMM:
-		return rd_bool(d, "has_communication", &w->has_communication);
+		return fleet_rd_bool(d, "has_communication", &w->has_communication);
 	case K_NCCL:
-		return rd_bool(d, "has_nccl", &w->has_nccl);
+		return fleet_rd_bool(d, "has_nccl", &w->has_nccl);
 	case K_GLOO:
-		return rd_bool(d, "has_gloo", &w->has_gloo);
+		return fleet_rd_bool(d, "has_gloo", &w->has_gloo);
 	case K_CLEARED:
-		return rd_bool(d, "cleared", &w->cleared);
+		return fleet_rd_bool(d, "cleared", &w->cleared);
 	case K_NAMES:
 		if (!d->names && !(d->names = malloc(sizeof *d->names)))
-			return nomem(d);
+			return fleet_rd_nomem(d);
 		d->cap_names = d->cap_names ? d->cap_names : 1;
-		return rd_walk(d, false, "names", one_name);
+		return fleet_rd_walk(d, false, "names", one_name);
 	case K_STEPS:
-		return rd_walk(d, false, "steps", one_step);
+		return fleet_rd_walk(d, false, "steps", one_step);
 	case K_NODES:
-		return rd_walk(d, false, "collectives", one_node);
+		return fleet_rd_walk(d, false, "collectives", one_node);
 	case K_GPUS:
-		return rd_walk(d, false, "gpus", one_gpu);
+		return fleet_rd_walk(d, false, "gpus", one_gpu);
+	case K_GROUPS:
+	case K_KERNELS:
+	case K_MEMORY:
+		if (d->version < 2)
+			return fleet_rd_skip(d); /* not version 1's: skipped as unknown */
+		if (k == K_KERNELS)
+			return fleet_rd_kernels(d);
+		if (k == K_MEMORY)
+			return fleet_rd_memory(d);
+		if (d->w->nnodes)
+			return fleet_rd_bad(d, at, "groups: must come before \"collectives\"");
+		return fleet_rd_groups(d);
 	default:
-		return skip(d); /* a later minor addition */
+		return fleet_rd_skip(d); /* a later minor addition */
 	}
 }
 
@@ -550,9 +351,10 @@ static int top_member(struct rd *d, const struct jstr *key, size_t i)
 static int top_seen(struct rd *d, const struct jstr *key, size_t i)
 {
 	for (int k = 0; k < K_COUNT; k++)
-		if (is_key(key, top_keys[k])) {
+		if (fleet_rd_is_key(key, top_keys[k])) {
 			if (d->seen & (1u << k))
-				return bad(d, key->s - 1, "\"%s\" appears twice", top_keys[k]);
+				return fleet_rd_bad(d, key->s - 1, "\"%s\" appears twice",
+						    top_keys[k]);
 			d->seen |= 1u << k;
 		}
 	return top_member(d, key, i);
@@ -564,15 +366,15 @@ static int complete(struct rd *d)
 {
 	struct dist_worker *w = d->w;
 	if (!w->kr && !(w->kr = malloc(sizeof *w->kr)))
-		return nomem(d);
+		return fleet_rd_nomem(d);
 	if (!(w->real = calloc(w->nkr ? w->nkr : 1, sizeof *w->real)))
-		return nomem(d);
+		return fleet_rd_nomem(d);
 	if (!w->overlap && !(w->overlap = calloc(1, sizeof *w->overlap)))
-		return nomem(d);
+		return fleet_rd_nomem(d);
 	if (!w->nodes && !(w->nodes = calloc(1, sizeof *w->nodes)))
-		return nomem(d);
+		return fleet_rd_nomem(d);
 	if (!w->gpus && !(w->gpus = calloc(1, sizeof *w->gpus)))
-		return nomem(d);
+		return fleet_rd_nomem(d);
 	int64_t sum[4] = {0};
 	for (size_t i = 0; i < w->nsteps; i++)
 		for (int c = 0; c < 4; c++)
@@ -613,20 +415,24 @@ static int add_one(struct dist_result *r, const char *text, size_t len, size_t o
 	struct rd *d = &rd;
 	int rc = 0;
 	if (name && (w->name = strpool_intern(&r->pool, name, strlen(name))) == UINT32_MAX)
-		rc = nomem(d);
+		rc = fleet_rd_nomem(d);
 	if (!rc)
-		rc = rd_walk(d, true, "a rank summary", top_seen);
+		rc = fleet_rd_walk(d, true, "a rank summary", top_seen);
 	if (!rc && d->j.tolerated)
 		rc = err_set(e, ERR_FORMAT, path, d->j.tolerated_off,
 			     "not valid JSON: NaN, Infinity or a trailing comma");
-	for (int k = 0; !rc && k < K_COUNT; k++)
+	for (int k = 0; !rc && k < (d->version < 2 ? K_GROUPS : K_COUNT); k++)
 		if (!(d->seen & (1u << k)))
 			rc = err_set(e, ERR_FORMAT, path, off ? (int64_t)off : -1,
 				     "a rank summary needs \"%s\"", top_keys[k]);
 	if (!rc)
+		rc = fleet_rd_seq_done(d);
+	if (!rc)
 		rc = complete(d);
 	*end = (size_t)(d->j.p - text);
 	free(d->names);
+	free(d->groups);
+	free(d->node_at);
 	return rc;
 }
 
@@ -650,7 +456,7 @@ int fleet_summary_scan(struct dist_result *r, const char *text, size_t len, cons
 				     "holds the summaries of several workers: one name does not "
 				     "apply");
 		else if (!(rc = add_one(r, text, len, start, path, name, &end, e)) && spans &&
-			 grow((void **)&v, &cap, r->n - n0, sizeof *v))
+			 fleet_rd_grow((void **)&v, &cap, r->n - n0, sizeof *v))
 			rc = err_set(e, ERR_NOMEM, path, -1, "out of memory");
 		if (!rc && spans)
 			v[r->n - n0 - 1] = (struct fleet_span){start, end};

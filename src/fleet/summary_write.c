@@ -1,6 +1,7 @@
 /* fleet/summary_write: one worker of a dist_result as a rank summary; see
  * summary.h for the format. */
 #include "fleet/summary.h"
+#include "tbprof/session.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -69,17 +70,120 @@ static void put_names(const struct dist_result *r, const struct dist_worker *w, 
 	fputc(']', f);
 }
 
-static void put_steps(const struct dist_worker *w, FILE *f)
+static int put_steps(const struct dist_worker *w, const struct fleet_extra *x, FILE *f,
+		     struct err *e)
 {
 	fputs(",\n\"steps\":[", f);
 	for (size_t i = 0; i < w->nsteps; i++) {
 		const struct dist_overlap *o = &w->overlap[i];
 		fprintf(f,
 			"%s\n{\"step\":%" PRId64 ",\"computation\":%" PRId64 ",\"overlap\":%" PRId64
-			",\"communication\":%" PRId64 ",\"other\":%" PRId64 "}",
+			",\"communication\":%" PRId64 ",\"other\":%" PRId64,
 			i ? "," : "", o->step, o->v[0], o->v[1], o->v[2], o->v[3]);
+		int rc = fleet_extra_step(x, i, o->step, f, e);
+		if (rc)
+			return rc;
+		fputc('}', f);
 	}
 	fputc(']', f);
+	return 0;
+}
+
+/* A call's process group: its name, its ranks as written (PyTorch writes
+ * a string, "[0, 1]"; its raw JSON value otherwise) and its size; strings
+ * NULL and size -1 when absent. */
+struct wgroup {
+	const char *pg, *ranks;
+	size_t ranks_len;
+	int64_t size;
+};
+
+static const struct tr_op_extra *call_extra(const struct trace *t, uint32_t row)
+{
+	if (!t || row == TR_NONE || row >= t->ev.n)
+		return NULL;
+	const struct tr_op_arg *a = tr_op_arg(t, row);
+	return a && a->extra != TR_NONE && a->extra < t->opx.n ? &t->opx.v[a->extra] : NULL;
+}
+
+static struct wgroup group_of(const struct dist_result *r, const struct trace *t,
+			      const struct dist_node *d)
+{
+	struct wgroup g = {.size = -1};
+	const struct tr_op_extra *x = call_extra(t, d->xrow);
+	if (!t) {
+		g.pg = d->pg ? pool_str(r, d->pg) : NULL;
+		return g;
+	}
+	if (!x)
+		return g;
+	g.pg = x->pg_name ? tr_str(t, x->pg_name) : NULL;
+	g.size = x->group_size;
+	if (x->pg_ranks) {
+		const char *s = tr_str(t, x->pg_ranks);
+		size_t n = strlen(s);
+		if (n >= 2 && s[0] == '"' && s[n - 1] == '"' && !memchr(s + 1, '\\', n - 2))
+			s++, n -= 2; /* a plain string: without its quotes */
+		g.ranks = s;
+		g.ranks_len = n;
+	}
+	return g;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool group_eq(const struct wgroup *a, const struct wgroup *b)
+{
+	return same_str(a->pg, b->pg) && a->size == b->size && a->ranks_len == b->ranks_len &&
+	       (a->ranks == b->ranks ||
+		(a->ranks && b->ranks && !memcmp(a->ranks, b->ranks, a->ranks_len)));
+}
+
+/* "groups": the calls' distinct process groups in order of first
+ * appearance (a call without a group name has none); gi[i]: node i's
+ * index there, or UINT32_MAX. */
+static int put_groups(const struct dist_result *r, const struct dist_worker *w,
+		      const struct trace *t, uint32_t *gi, FILE *f)
+{
+	struct wgroup *v = malloc((w->nnodes ? w->nnodes : 1) * sizeof *v);
+	if (!v)
+		return -1;
+	size_t n = 0;
+	fputs(",\n\"groups\":[", f);
+	for (size_t i = 0; i < w->nnodes; i++) {
+		struct wgroup g = group_of(r, t, &w->nodes[i]);
+		gi[i] = UINT32_MAX;
+		if (!g.pg)
+			continue;
+		size_t k = 0;
+		while (k < n && !group_eq(&v[k], &g))
+			k++;
+		gi[i] = (uint32_t)k;
+		if (k < n)
+			continue;
+		v[n++] = g;
+		fputs(k ? ",\n{\"pg\":" : "\n{\"pg\":", f);
+		rep_json_str(f, g.pg);
+		if (g.ranks) {
+			char *s = strndup(g.ranks, g.ranks_len);
+			if (!s) {
+				free(v);
+				return -1;
+			}
+			fputs(",\"ranks\":", f);
+			rep_json_str(f, s); /* escaped as any string */
+			free(s);
+		}
+		if (g.size >= 0)
+			fprintf(f, ",\"size\":%" PRId64, g.size);
+		fputc('}', f);
+	}
+	fputc(']', f);
+	free(v);
+	return 0;
 }
 
 /* A string of t's pool, or nothing when id is 0 (absent). */
@@ -91,48 +195,29 @@ static void put_tstr(FILE *f, const struct trace *t, const char *key, uint32_t i
 	rep_json_str(f, tr_str(t, id));
 }
 
-/* "Process Group Ranks" as its text: the pool holds the raw JSON value,
- * which PyTorch writes as a string ("[0, 1]"); a plain string loses its
- * quotes, any other value is kept as written. */
-static void put_ranks(FILE *f, const struct trace *t, uint32_t id)
+/* The call's group, sequence number, record_param_comms' message
+ * arguments and lead-in values, those known. */
+static void put_call_args(FILE *f, const struct trace *t, const struct dist_node *d, uint32_t g)
 {
-	if (!id)
-		return;
-	const char *s = tr_str(t, id);
-	size_t n = strlen(s);
-	char *in = NULL;
-	if (n >= 2 && s[0] == '"' && s[n - 1] == '"' && !memchr(s + 1, '\\', n - 2) &&
-	    (in = malloc(n - 1))) {
-		memcpy(in, s + 1, n - 2);
-		in[n - 2] = 0;
+	if (g != UINT32_MAX)
+		fprintf(f, ",\"group\":%" PRIu32, g);
+	if (d->seq >= 0)
+		fprintf(f, ",\"seq\":%" PRId64, d->seq);
+	const struct tr_op_extra *x = call_extra(t, d->xrow);
+	if (x) {
+		put_tstr(f, t, "op", x->collective);
+		if (x->in_nelems >= 0)
+			fprintf(f, ",\"in_nelems\":%" PRId64, x->in_nelems);
+		if (x->out_nelems >= 0)
+			fprintf(f, ",\"out_nelems\":%" PRId64, x->out_nelems);
+		put_tstr(f, t, "dtype", x->dtype);
 	}
-	fputs(",\"pg_ranks\":", f);
-	rep_json_str(f, in ? in : s); /* escaped as any string */
-	free(in);
+	if (d->compute >= 0)
+		fprintf(f, ",\"compute\":%" PRId64 ",\"input\":%" PRId64 ",\"idle\":%" PRId64,
+			d->compute, d->input, d->idle);
 }
 
-/* The call's record_param_comms arguments, those the trace has. */
-static void put_call_args(FILE *f, const struct trace *t, uint32_t row)
-{
-	if (!t || row == TR_NONE || row >= t->ev.n)
-		return;
-	const struct tr_op_arg *a = tr_op_arg(t, row);
-	if (!a || a->extra == TR_NONE || a->extra >= t->opx.n)
-		return;
-	const struct tr_op_extra *x = &t->opx.v[a->extra];
-	put_tstr(f, t, "op", x->collective);
-	put_tstr(f, t, "pg", x->pg_name);
-	put_ranks(f, t, x->pg_ranks);
-	if (x->group_size >= 0)
-		fprintf(f, ",\"group_size\":%" PRId64, x->group_size);
-	if (x->in_nelems >= 0)
-		fprintf(f, ",\"in_nelems\":%" PRId64, x->in_nelems);
-	if (x->out_nelems >= 0)
-		fprintf(f, ",\"out_nelems\":%" PRId64, x->out_nelems);
-	put_tstr(f, t, "dtype", x->dtype);
-}
-
-static void put_nodes(const struct dist_result *r, const struct dist_worker *w, const uint32_t *idx,
+static void put_nodes(const struct dist_worker *w, const uint32_t *idx, const uint32_t *gi,
 		      const struct trace *t, FILE *f)
 {
 	fputs(",\n\"collectives\":[", f);
@@ -143,11 +228,7 @@ static void put_nodes(const struct dist_result *r, const struct dist_worker *w, 
 			",\"bytes\":%" PRId64,
 			i ? "," : "", idx[d->name], d->start, d->end, d->bytes);
 		put_opt(f, "step", d->step, DIST_NO_STEP);
-		put_call_args(f, t, d->xrow);
-		if (!t && d->pg) { /* no trace (a summary read back): the group kept */
-			fputs(",\"pg\":", f);
-			rep_json_str(f, pool_str(r, d->pg));
-		}
+		put_call_args(f, t, d, gi[i]);
 		fputs(",\"ranges\":[", f);
 		for (size_t j = 0; j < d->n; j++) {
 			const struct rg *g = &w->kr[d->first + j];
@@ -177,21 +258,40 @@ static void put_gpus(const struct dist_result *r, const struct dist_worker *w, F
 	fputc(']', f);
 }
 
-int fleet_summary_write(const struct dist_result *r, size_t k, const struct trace *t, FILE *f,
+int fleet_summary_write(const struct dist_result *r, size_t k, struct ses *ses, FILE *f,
 			const char *out, struct err *e)
 {
+	const struct trace *t = ses ? ses_trace(ses) : NULL;
 	const struct dist_worker *w = &r->w[k];
 	uint32_t *idx = malloc((r->pool.n ? r->pool.n : 1) * sizeof *idx);
-	if (!idx)
-		return err_set(e, ERR_NOMEM, out, -1, "out of memory");
+	uint32_t *gi = malloc((w->nnodes ? w->nnodes : 1) * sizeof *gi);
+	struct fleet_extra x;
+	int rc = !idx || !gi ? err_set(e, ERR_NOMEM, out, -1, "out of memory")
+			     : fleet_extra_open(&x, ses, r->compat, e);
+	if (rc) {
+		free(idx);
+		free(gi);
+		return rc;
+	}
 	for (uint32_t i = 0; i < r->pool.n; i++)
 		idx[i] = UINT32_MAX;
 	put_head(r, w, f);
 	put_names(r, w, idx, f);
-	put_steps(w, f);
-	put_nodes(r, w, idx, t, f);
-	put_gpus(r, w, f);
-	fputs("}\n", f);
+	if (put_groups(r, w, t, gi, f))
+		rc = err_set(e, ERR_NOMEM, out, -1, "out of memory");
+	if (!rc)
+		rc = put_steps(w, &x, f, e);
+	if (!rc) {
+		put_nodes(w, idx, gi, t, f);
+		put_gpus(r, w, f);
+		rc = fleet_extra_tail(&x, f, e);
+	}
+	if (!rc)
+		fputs("}\n", f);
+	fleet_extra_close(&x);
 	free(idx);
+	free(gi);
+	if (rc)
+		return rc;
 	return ferror(f) ? err_set(e, ERR_IO, out, -1, "write failed") : 0;
 }

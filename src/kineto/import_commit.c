@@ -139,8 +139,8 @@ static unsigned name_flags(struct imp *m, uint32_t name, enum tr_kind k)
 static bool has_op_extra(const struct imp_args *a)
 {
 	return a->collective.len || a->dtype.len || a->pg_name.len || a->pg_ranks.len ||
-	       a->in_nelems >= 0 || a->out_nelems >= 0 || a->group_size >= 0 || a->module_id >= 0 ||
-	       a->stream != -1 || a->concrete.len;
+	       a->in_nelems >= 0 || a->out_nelems >= 0 || a->group_size >= 0 || a->coll_seq >= 0 ||
+	       a->module_id >= 0 || a->stream != -1 || a->concrete.len;
 }
 
 static bool has_op_args(const struct imp_args *a)
@@ -203,6 +203,7 @@ static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a,
 	struct tr_op_extra x = {.in_nelems = a->in_nelems,
 				.out_nelems = a->out_nelems,
 				.group_size = a->group_size,
+				.coll_seq = a->coll_seq,
 				.module_id = a->module_id,
 				.stream = a->stream};
 	bool extra = has_op_extra(a);

@@ -19,7 +19,7 @@ static void args_init(struct imp_args *a)
 {
 	static const struct jstr none = {"", 0, false};
 	a->ext_id = a->corr = a->device = a->stream = a->regs = a->shared_mem = a->bytes = -1;
-	a->seq = a->fwd_tid = a->in_nelems = a->out_nelems = a->group_size = -1;
+	a->seq = a->fwd_tid = a->in_nelems = a->out_nelems = a->group_size = a->coll_seq = -1;
 	a->module_id = a->python_id = a->python_parent = -1;
 	a->mem_bytes = a->addr = a->dev_type = a->dev_id = -1;
 	a->total_alloc = a->total_reserved = INT64_MIN;
@@ -181,6 +181,10 @@ static int read_arg(struct jscan *j, const struct jstr *k, struct imp_args *a, b
 {
 	bool has;
 	switch (k->len) {
+	case 3:
+		if (KEY(k, "Seq") || KEY(k, "seq")) /* record_param_comms' collective seq */
+			return read_i64(j, &a->coll_seq, prob);
+		break;
 	case 4:
 		if (KEY(k, "grid"))
 			return read_dim3(j, a->grid, prob);

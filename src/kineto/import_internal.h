@@ -13,7 +13,7 @@ enum { IMP_MAX_SERIES = 16 };
 /* Known "args" of one event, before it is known which table wants them. */
 struct imp_args {
 	int64_t ext_id, corr, device, stream, regs, shared_mem, bytes;
-	int64_t seq, fwd_tid, in_nelems, out_nelems, group_size, module_id, python_id,
+	int64_t seq, fwd_tid, in_nelems, out_nelems, group_size, coll_seq, module_id, python_id,
 	    python_parent;
 	int64_t mem_bytes, total_alloc, total_reserved, addr, dev_type, dev_id;
 	int64_t sort_index;

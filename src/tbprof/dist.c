@@ -422,6 +422,14 @@ static int node_pg(struct ctx *c, uint32_t row, uint32_t *id)
 	return intern(c, tr_str(t, x->pg_name), strpool_len(&t->pool, x->pg_name), id);
 }
 
+/* The call's sequence number in its group ("Seq"), -1 when none. */
+static int64_t node_seq(const struct ctx *c, uint32_t row)
+{
+	const struct tr_op_extra *x =
+	    row == TR_NONE || row >= c->t->ev.n ? NULL : op_extra(c->t, row);
+	return x && x->coll_seq >= 0 ? x->coll_seq : -1;
+}
+
 /* Pre-nodes -> w->nodes sorted by (start, -end), each with its ranges
  * (its CPU range and its kernels) sorted by (start, -end) in w->kr. */
 static int finalize_nodes(struct ctx *c)
@@ -452,7 +460,8 @@ static int finalize_nodes(struct ctx *c)
 						 .bytes = p->bytes,
 						 .step = DIST_NO_STEP,
 						 .n = 1,
-						 .xrow = p->xrow};
+						 .xrow = p->xrow,
+						 .seq = node_seq(c, p->xrow)};
 		if (node_pg(c, p->xrow, &w->nodes[i].pg)) {
 			free(o);
 			free(pos);
@@ -506,7 +515,8 @@ static void assign_steps(struct dist_worker *w, const struct st_result *s)
 }
 
 /* Which of the overlap roles event r has: 'K' kernel (computation), 'C'
- * communication, 'P' CPU op (computation when there are no kernels), 0. */
+ * communication, 'P' CPU op (computation when there are no kernels), 'D'
+ * data loading (for the straggler causes only), 0. */
 static char role_of(const struct ctx *c, size_t r)
 {
 	const struct trace *t = c->t;
@@ -520,8 +530,10 @@ static char role_of(const struct ctx *c, size_t r)
 		return 0;
 	if (k == TR_PYTHON)
 		return tb_coll(t, r) ? 'C' : 'P';
-	if (f & (TRF_DATALOADER | TRF_STEP))
-		return 0; /* DataLoader role; steps are no role */
+	if (f & TRF_DATALOADER)
+		return 'D'; /* DataLoader role: neither computation nor communication */
+	if (f & TRF_STEP)
+		return 0; /* steps are no role */
 	bool comm = c->compat ? tb_coll(t, r) != TR_COLL_NONE : (f & TRF_COMM) != 0;
 	return comm ? 'C' : 'P';
 }
@@ -541,6 +553,34 @@ static int role_list(const struct ctx *c, char role, struct rg_vec *out)
 /* Per step: computation (kernel ranges, or CPU-op ranges when the worker
  * has no kernel), communication, their overlap, other = total + overlap -
  * computation - communication; averages over the steps. */
+/* The straggler causes of every node (dist_causes), from the computation
+ * ranges ik (merged list k). */
+static int causes(struct ctx *c, const struct st_result *s, const struct rg_vec *k,
+		  const struct rg_index *ik)
+{
+	struct rg_vec dl = {0}, u = {0};
+	struct rg_index idl = {0}, iu = {0};
+	int rc = -1;
+	if (role_list(c, 'D', &dl) || rg_reserve(&u, k->n + dl.n))
+		goto done;
+	for (size_t i = 0; i < k->n; i++)
+		rg_push(&u, k->v[i].start, k->v[i].end);
+	for (size_t i = 0; i < dl.n; i++)
+		rg_push(&u, dl.v[i].start, dl.v[i].end);
+	rg_sort(u.v, u.n);
+	u.n = rg_merge(u.v, u.n);
+	if (rg_index_build(&idl, dl.v, dl.n) || rg_index_build(&iu, u.v, u.n))
+		goto done;
+	dist_causes(c->w, s, ik, &idl, &iu, c->t->min_ts);
+	rc = 0;
+done:
+	rg_index_free(&idl);
+	rg_index_free(&iu);
+	rg_vec_free(&dl);
+	rg_vec_free(&u);
+	return rc;
+}
+
 static int overlap(struct ctx *c, const struct st_result *s)
 {
 	struct dist_worker *w = c->w;
@@ -575,7 +615,7 @@ static int overlap(struct ctx *c, const struct st_result *s)
 	}
 	for (int j = 0; j < 4; j++)
 		w->overlap_avg[j] = dist_avg_trunc(sum[j], (int64_t)s->n, c->compat);
-	rc = 0;
+	rc = causes(c, s, &k, &ik);
 done:
 	rg_index_free(&ik);
 	rg_index_free(&ic);
@@ -674,13 +714,13 @@ static int add_built(struct dist_result *r, const struct trace *t, const struct 
 	memset(w, 0, sizeof *w);
 	r->n++; /* owned by r from here on, even when half built */
 	struct ctx c = {.r = r, .t = t, .w = w, .compat = r->compat};
-	int rc = meta(&c, name, file ? file : t->path) ||
-		 (r->compat ? collect_tb(&c) : collect_modern(&c, ld)) || finalize_nodes(&c) ||
-		 overlap(&c, s) || gpus(&c);
-	if (rc)
-		rc = err_set(e, ERR_NOMEM, t->path, -1, "out of memory in the distributed view");
-	else
+	int rc = 0;
+	int bad = meta(&c, name, file ? file : t->path) ||
+		  (r->compat ? collect_tb(&c) : collect_modern(&c, ld)) || finalize_nodes(&c);
+	if (!bad) /* the causes (in overlap) need the nodes' steps */
 		assign_steps(w, s);
+	if (bad || overlap(&c, s) || gpus(&c) || dist_seq_normalize(w))
+		rc = err_set(e, ERR_NOMEM, t->path, -1, "out of memory in the distributed view");
 	free(c.pn);
 	free(c.att);
 	free(c.ext);

@@ -9,7 +9,11 @@
  *   contains its CPU range, walking nodes and steps with two pointers;
  * - per step: computation (Kernel ranges, or CPU-op ranges when the worker
  *   has no kernels), communication, their overlap and the rest;
- * - the GPUs used (pids of GPU activities) and distributedInfo.
+ * - the GPUs used (pids of GPU activities) and distributedInfo;
+ * - per node its sequence number in its process group (record_param_comms'
+ *   "Seq", kept when the group's are consecutive) and its lead-in values
+ *   (computation, data loading and idle time before it arrived: the
+ *   straggler causes of dist_fleet, docs/dist.md).
  * Across workers (dist_finish): nodes are matched, and for each matched
  * kernel range the shortest duration over the workers is the data
  * transfer ("real") range [end - min, end] on every worker; the rest of the
@@ -48,6 +52,7 @@
 #include "core/err.h"
 #include "core/strpool.h"
 #include "tbprof/ranges.h"
+#include "tbprof/steps.h"
 #include "trace/trace.h"
 
 struct dist_opts {
@@ -70,6 +75,12 @@ struct dist_node {
 	uint32_t pg;	    /* id in dist_result.pool of its process group's
 			       name (record_param_comms' "Process Group
 			       Name"), 0 when unknown */
+	int64_t seq;	    /* its sequence number in the process group
+			       (record_param_comms' "Seq"), -1 when unknown */
+	/* Over the call's lead-in window (docs/dist.md "Straggler causes"):
+	 * computation, data loading and idle time, ns; -1 when unknown (a
+	 * summary of version 1). */
+	int64_t compute, input, idle;
 };
 #define DIST_NO_STEP INT64_MIN
 
@@ -173,6 +184,24 @@ int64_t dist_input_bytes(const char *dims, size_t dims_len, const char *types, s
 /* Averages: tb's int(Σ / n) (toward zero; in whole µs when compat), and
  * round(Σ / n) with ties to even (whole µs when compat and us). */
 int64_t dist_avg_trunc(int64_t sum, int64_t n, bool compat);
+/* A call's arrival *a (its first kernel's start) and exit *z (its last
+ * kernel's end); its CPU range when it launched no kernel. */
+void dist_node_times(const struct dist_worker *w, const struct dist_node *x, int64_t *a,
+		     int64_t *z);
+/* Sequence numbers: within a process group a worker's calls (in node
+ * order) that have one are numbered consecutively, and only calls of a
+ * group have one. dist_seq_check: 0 when w keeps the rule, 1 when node
+ * *at breaks it (*want: the number it should have, -1 when it has no
+ * group or follows INT64_MAX), -1 out of memory. dist_seq_normalize
+ * (dist_add): drops the numbers of every group that breaks it; 0 or -1. */
+int dist_seq_check(const struct dist_worker *w, size_t *at, int64_t *want);
+int dist_seq_normalize(struct dist_worker *w);
+/* dist_add's last part: each node's compute, input and idle over its
+ * lead-in window, from the worker's computation ranges k, data loader
+ * ranges dl and their union u (merged), its steps s and t0, where a
+ * window outside every step may begin (the trace's first time). */
+void dist_causes(struct dist_worker *w, const struct st_result *s, const struct rg_index *k,
+		 const struct rg_index *dl, const struct rg_index *u, int64_t t0);
 int64_t dist_avg_round(int64_t sum, int64_t n, bool us);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hmap.h"
 #include "core/sort.h"
 #include "tbprof/dist_fleet.h"
 
@@ -32,19 +33,34 @@ struct acc {
 	int64_t a_min, a_max, x_min, x_max, d_min, d_max;
 	size_t first, last;
 	int64_t ranks, step, bytes;
+	size_t off, fill; /* its workers' cause values: cv[off .. off + fill) */
 };
 
-/* Per distinct name: its instances, indexed by call number. */
+/* One worker's lead-in values at one instance (the straggler causes). */
+struct cval {
+	int64_t v[3]; /* compute, input, idle; -1 unknown */
+	size_t worker;
+};
+
+/* Per distinct (name, process group): its instances, indexed by call
+ * number, or by sequence number - base when every call has one. */
 struct nacc {
 	uint32_t name, pg;
 	struct acc *v;
 	size_t n, cap;
-	int64_t next; /* call counter of the worker being walked */
+	int64_t next;  /* call counter of the worker being walked */
+	size_t worker; /* the worker `next` counts for */
+	int64_t calls; /* over every worker */
+	int64_t seq_min, seq_max;
+	bool seq_all; /* every call has a sequence number */
+	bool by_seq;  /* instances keyed by sequence number */
 };
 
 struct walk {
 	struct nacc *names;
 	size_t n, cap;
+	struct hmap map; /* (name, pg) -> index in names */
+	struct cval *cv;
 };
 
 double dist_fleet_bus_factor(const char *name, int64_t n)
@@ -76,45 +92,30 @@ static bool is_gather(const char *name)
 	return strstr(name, "gather") != NULL;
 }
 
-/* Arrival and exit of node x: its kernels' first start and last end, or
- * its CPU range when it has no kernel. */
-static void node_times(const struct dist_worker *w, const struct dist_node *x, int64_t *a,
-		       int64_t *z)
-{
-	bool cpu_seen = false, any = false;
-	*a = x->start;
-	*z = x->end;
-	for (size_t j = 0; j < x->n; j++) {
-		const struct rg *g = &w->kr[x->first + j];
-		if (!cpu_seen && g->start == x->start && g->end == x->end) {
-			cpu_seen = true; /* the CPU range is one of the node's ranges */
-			continue;
-		}
-		if (!any || g->start < *a)
-			*a = g->start;
-		if (!any || g->end > *z)
-			*z = g->end;
-		any = true;
-	}
-}
-
 static struct nacc *name_of(struct walk *wk, uint32_t name, uint32_t pg)
 {
-	for (size_t i = 0; i < wk->n; i++)
-		if (wk->names[i].name == name && wk->names[i].pg == pg)
-			return &wk->names[i];
+	uint64_t key = hmap_int((int64_t)((uint64_t)name << 32 | pg));
+	if (hmap_reserve(&wk->map, wk->n + 1))
+		return NULL;
+	uint32_t v;
+	size_t slot = hmap_find(&wk->map, key, NULL, NULL, &v);
+	if (v != HMAP_NONE)
+		return &wk->names[v];
 	if (wk->n == wk->cap) {
 		size_t c = wk->cap ? 2 * wk->cap : 8;
-		struct nacc *v = realloc(wk->names, c * sizeof *v);
-		if (!v)
+		struct nacc *nv = realloc(wk->names, c * sizeof *nv);
+		if (!nv)
 			return NULL;
-		wk->names = v;
+		wk->names = nv;
 		wk->cap = c;
 	}
+	hmap_set(&wk->map, slot, key, (uint32_t)wk->n);
 	struct nacc *na = &wk->names[wk->n++];
 	memset(na, 0, sizeof *na);
 	na->name = name;
 	na->pg = pg;
+	na->worker = SIZE_MAX;
+	na->seq_all = true;
 	return na;
 }
 
@@ -161,22 +162,62 @@ static void acc_add(struct acc *c, size_t k, const struct dist_node *x, int64_t 
 	c->ranks++;
 }
 
+/* The instance key of node x of worker k in na: its call number, or its
+ * sequence number - seq_min. */
+static int64_t call_of(struct nacc *na, size_t k, const struct dist_node *x)
+{
+	if (na->worker != k) {
+		na->worker = k;
+		na->next = 0;
+	}
+	int64_t call = na->next++;
+	return na->by_seq ? x->seq - na->seq_min : call;
+}
+
+/* Which (name, group)s key their instances by sequence number: those whose
+ * every call has one, over a span of numbers at most twice the calls (so
+ * that the instances' array stays within the calls' size). */
+static int seq_modes(const struct dist_result *d, struct walk *wk)
+{
+	for (size_t k = 0; k < d->n; k++)
+		for (size_t i = 0; i < d->w[k].nnodes; i++) {
+			const struct dist_node *x = &d->w[k].nodes[i];
+			struct nacc *na = name_of(wk, x->name, x->pg);
+			if (!na)
+				return -1;
+			if (x->seq < 0 || !x->pg)
+				na->seq_all = false;
+			else if (!na->calls++ || x->seq < na->seq_min)
+				na->seq_min = x->seq;
+			if (x->seq > na->seq_max)
+				na->seq_max = x->seq;
+		}
+	for (size_t i = 0; i < wk->n; i++) {
+		struct nacc *na = &wk->names[i];
+		na->by_seq = na->seq_all && na->calls &&
+			     (uint64_t)(na->seq_max - na->seq_min) < 2 * (uint64_t)na->calls;
+		na->calls = 0;
+	}
+	return 0;
+}
+
 /* Walks every worker's nodes, numbering the calls of each name. pass 0
- * fills the instances; pass 1 adds each worker's wait to f->rank. */
+ * fills the instances; pass 1 adds each worker's wait to f->rank and its
+ * cause values to wk->cv. */
 static int walk(const struct dist_result *d, struct walk *wk, int pass, struct fleet_result *f)
 {
+	for (size_t i = 0; i < wk->n; i++)
+		wk->names[i].worker = SIZE_MAX; /* every count starts again */
 	for (size_t k = 0; k < d->n; k++) {
 		const struct dist_worker *w = &d->w[k];
-		for (size_t i = 0; i < wk->n; i++)
-			wk->names[i].next = 0;
 		for (size_t i = 0; i < w->nnodes; i++) {
 			const struct dist_node *x = &w->nodes[i];
 			struct nacc *na = name_of(wk, x->name, x->pg);
 			if (!na)
 				return -1;
 			int64_t a, z;
-			node_times(w, x, &a, &z);
-			int64_t call = na->next++;
+			dist_node_times(w, x, &a, &z);
+			int64_t call = call_of(na, k, x);
 			if (pass == 0) {
 				struct acc *c = inst_of(na, call);
 				if (!c)
@@ -186,11 +227,62 @@ static int walk(const struct dist_result *d, struct walk *wk, int pass, struct f
 			}
 			struct acc *c = &na->v[call];
 			f->rank[k].instances++;
+			f->rank[k].causes_unknown |= x->compute < 0;
 			f->rank[k].waited = sat_add(f->rank[k].waited, c->a_max - a);
 			c->waits = sat_add(c->waits, c->a_max - a);
+			wk->cv[c->off + c->fill++] =
+			    (struct cval){{x->compute, x->input, x->idle}, k};
 		}
 	}
 	return 0;
+}
+
+/* Room for every instance's cause values: each instance's slice of cv. */
+static int cause_slices(struct walk *wk)
+{
+	size_t at = 0;
+	for (size_t i = 0; i < wk->n; i++)
+		for (size_t k = 0; k < wk->names[i].n; k++) {
+			struct acc *c = &wk->names[i].v[k];
+			c->off = at;
+			c->fill = 0;
+			at += (size_t)c->ranks;
+		}
+	wk->cv = malloc((at ? at : 1) * sizeof *wk->cv);
+	return wk->cv ? 0 : -1;
+}
+
+static int cmp_i64v(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* The causes of the last arrival at instance c (skew > 0): how much more
+ * than the median of the instance's workers the last one computed, loaded
+ * data and idled, added to its row. tmp: room for c->ranks values. */
+static void add_causes(const struct walk *wk, const struct acc *c, struct fleet_rank *r,
+		       int64_t *tmp)
+{
+	const struct cval *v = wk->cv + c->off, *me = NULL;
+	for (size_t i = 0; i < c->fill; i++)
+		if (v[i].worker == c->last)
+			me = &v[i];
+	if (!me || me->v[0] < 0) {
+		r->causes_unknown = true;
+		return;
+	}
+	for (int q = 0; q < 3; q++) {
+		size_t n = 0;
+		for (size_t i = 0; i < c->fill; i++)
+			if (v[i].v[q] >= 0)
+				tmp[n++] = v[i].v[q];
+		if (n > 1)
+			gp_qsort(tmp, n, sizeof *tmp, cmp_i64v);
+		int64_t late = me->v[q] - tmp[(n - 1) / 2];
+		if (late > 0)
+			r->late[q] = sat_add(r->late[q], late);
+	}
 }
 
 static int cmp_rank(const void *x, const void *y)
@@ -284,10 +376,12 @@ static int collect(const struct dist_result *d, const struct walk *wk, struct fl
 	for (size_t i = 0; i < wk->n; i++)
 		n += wk->names[i].n;
 	struct isort *v = malloc((n ? n : 1) * sizeof *v);
+	int64_t *tmp = malloc((d->n ? d->n : 1) * sizeof *tmp);
 	f->inst = malloc((n ? n : 1) * sizeof *f->inst);
 	f->coll = calloc(wk->n ? wk->n : 1, sizeof *f->coll);
-	if (!v || !f->inst || !f->coll) {
+	if (!v || !tmp || !f->inst || !f->coll) {
 		free(v);
+		free(tmp);
 		return -1;
 	}
 	size_t at = 0;
@@ -300,9 +394,12 @@ static int collect(const struct dist_result *d, const struct walk *wk, struct fl
 		size_t bw0 = f->nbw;
 		for (size_t k = 0; k < na->n; k++) {
 			const struct acc *c = &na->v[k];
+			if (!c->ranks)
+				continue; /* a sequence number no worker has */
 			struct fleet_inst in = {.name = na->name,
 						.pg = na->pg,
-						.call = (int64_t)k,
+						.call = na->by_seq ? na->seq_min + (int64_t)k
+								   : (int64_t)k,
 						.step = c->step,
 						.ranks = c->ranks,
 						.arrival_skew = c->a_max - c->a_min,
@@ -324,16 +421,20 @@ static int collect(const struct dist_result *d, const struct walk *wk, struct fl
 				struct fleet_rank *r = &f->rank[c->last];
 				r->last++;
 				r->caused = sat_add(r->caused, c->waits);
+				add_causes(wk, c, r, tmp);
 			}
 			if (in.transfer > 0 &&
 			    add_bw(f, &bwcap, &in, strpool_get(&d->pool, na->name))) {
 				free(v);
+				free(tmp);
 				return -1;
 			}
 		}
 		if (f->nbw - bw0 > 1)
 			gp_qsort(f->bw + bw0, f->nbw - bw0, sizeof *f->bw, cmp_bw);
 	}
+	free(tmp);
+	n = at;
 	if (n > 1)
 		gp_qsort(v, n, sizeof *v, cmp_inst);
 	for (size_t i = 0; i < n; i++)
@@ -436,7 +537,11 @@ int dist_fleet(const struct dist_result *d, struct fleet_result *f, struct err *
 		f->rank[k].worker = k;
 	f->nrank = d->n;
 	if (!rc)
+		rc = seq_modes(d, &wk);
+	if (!rc)
 		rc = walk(d, &wk, 0, f);
+	if (!rc)
+		rc = cause_slices(&wk);
 	if (!rc)
 		rc = walk(d, &wk, 1, f);
 	if (!rc)
@@ -446,6 +551,8 @@ int dist_fleet(const struct dist_result *d, struct fleet_result *f, struct err *
 	for (size_t i = 0; i < wk.n; i++)
 		free(wk.names[i].v);
 	free(wk.names);
+	free(wk.cv);
+	hmap_free(&wk.map);
 	if (!rc && f->nrank > 1)
 		gp_qsort(f->rank, f->nrank, sizeof *f->rank, cmp_rank);
 	if (rc) {
@@ -463,4 +570,16 @@ void dist_fleet_free(struct fleet_result *f)
 	free(f->bw);
 	free(f->step);
 	memset(f, 0, sizeof *f);
+}
+
+const char *dist_fleet_cause(const struct fleet_rank *r)
+{
+	static const char *const names[] = {"compute", "input", "launch", "other"};
+	if (!r->last || r->causes_unknown)
+		return NULL;
+	int best = FLEET_CAUSE_OTHER;
+	for (int q = 0; q < 3; q++)
+		if (r->late[q] > 0 && (best == FLEET_CAUSE_OTHER || r->late[q] > r->late[best]))
+			best = q;
+	return names[best];
 }

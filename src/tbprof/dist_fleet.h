@@ -10,7 +10,9 @@
  * group (record_param_comms' "Process Group Name"; calls without one form
  * one group) on each worker that has one; its arrival on a
  * worker is the start of its first kernel, its exit the end of its last
- * (the CPU op's range when it launched none). Times are exact int64 ns.
+ * (the CPU op's range when it launched none). When every call of a name in
+ * a group has a sequence number (record_param_comms' "Seq"), the
+ * instance is the call of that number instead. Times are exact int64 ns.
  *
  * Owns the arrays it returns (dist_fleet_free). Depends on core and
  * tbprof/dist only; prints nothing.
@@ -33,7 +35,18 @@ struct fleet_rank {
 	int64_t waited;	   /* Σ over all its instances: last arrival - its arrival */
 	int64_t step_mean; /* mean step time (truncated), ns; -1 without steps */
 	int64_t step_rank; /* 1 = the slowest mean step; 0 without steps */
+	/* Σ over the instances it arrived last at of how much longer than
+	 * the instance's median it computed, loaded data, idled before
+	 * arriving (docs/dist.md "Straggler causes"), ns */
+	int64_t late[3];
+	bool causes_unknown; /* some of those instances lack the values */
 };
+/* late[] indexes, and the cause of a row: the largest late value (the
+ * first on ties), FLEET_CAUSE_OTHER when all are 0. */
+enum { FLEET_LATE_COMPUTE, FLEET_LATE_INPUT, FLEET_LATE_LAUNCH, FLEET_CAUSE_OTHER };
+/* "compute", "input", "launch", "other"; NULL for a row that never
+ * arrived last or whose causes are unknown. */
+const char *dist_fleet_cause(const struct fleet_rank *r);
 
 /* One collective instance. */
 struct fleet_inst {

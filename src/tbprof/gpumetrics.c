@@ -190,6 +190,31 @@ done:
 	return rc;
 }
 
+/* The kernels with a device, sorted by (device, ts, row), malloc'd. */
+static int collect(const struct trace *t, struct kern **out, size_t *n)
+{
+	size_t nk = 0;
+	for (size_t r = 0; r < t->ev.n; r++)
+		nk += t->ev.ph[r] == 'X' && t->ev.kind[r] == TR_KERNEL && t->ev.aux[r] != TR_NONE &&
+		      t->gpu.v[t->ev.aux[r]].device >= 0;
+	struct kern *k = malloc((nk ? nk : 1) * sizeof *k);
+	if (!k)
+		return -1;
+	nk = 0;
+	for (size_t r = 0; r < t->ev.n; r++)
+		if (t->ev.ph[r] == 'X' && t->ev.kind[r] == TR_KERNEL && t->ev.aux[r] != TR_NONE &&
+		    t->gpu.v[t->ev.aux[r]].device >= 0)
+			k[nk++] =
+			    (struct kern){t->gpu.v[t->ev.aux[r]].device, t->ev.ts[r], (uint32_t)r};
+	if (rx_sort(k, nk, sizeof *k, by_device_ts_row, 3)) {
+		free(k);
+		return -1;
+	}
+	*out = k;
+	*n = nk;
+	return 0;
+}
+
 int gm_compute(const struct trace *t, bool has_window, int64_t win_start, int64_t win_end,
 	       bool want_timeline, struct gm_result *out, struct err *e)
 {
@@ -199,21 +224,9 @@ int gm_compute(const struct trace *t, bool has_window, int64_t win_start, int64_
 	out->win_end = win_end;
 	timeline_range(t, out);
 	bucket_size(out);
-	size_t nk = 0;
-	for (size_t r = 0; r < t->ev.n; r++)
-		nk += t->ev.ph[r] == 'X' && t->ev.kind[r] == TR_KERNEL && t->ev.aux[r] != TR_NONE &&
-		      t->gpu.v[t->ev.aux[r]].device >= 0;
-	struct kern *k = malloc((nk ? nk : 1) * sizeof *k);
-	if (!k)
-		goto nomem;
-	nk = 0;
-	size_t ngpu = 0;
-	for (size_t r = 0; r < t->ev.n; r++)
-		if (t->ev.ph[r] == 'X' && t->ev.kind[r] == TR_KERNEL && t->ev.aux[r] != TR_NONE &&
-		    t->gpu.v[t->ev.aux[r]].device >= 0)
-			k[nk++] =
-			    (struct kern){t->gpu.v[t->ev.aux[r]].device, t->ev.ts[r], (uint32_t)r};
-	if (rx_sort(k, nk, sizeof *k, by_device_ts_row, 3))
+	size_t nk = 0, ngpu = 0;
+	struct kern *k = NULL;
+	if (collect(t, &k, &nk))
 		goto nomem;
 	for (size_t i = 0; i < nk; i++)
 		ngpu += !i || k[i].device != k[i - 1].device;
@@ -244,4 +257,53 @@ void gm_free(struct gm_result *r)
 	}
 	free(r->gpus);
 	memset(r, 0, sizeof *r);
+}
+
+int gm_busy(const struct trace *t, const struct rg *win, size_t nwin, struct gm_busy *out,
+	    struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	struct kern *k = NULL;
+	size_t nk = 0, ngpu = 0;
+	struct rg_vec ranges = {0};
+	struct rg_index ix = {0};
+	if (collect(t, &k, &nk))
+		goto nomem;
+	for (size_t i = 0; i < nk; i++)
+		ngpu += !i || k[i].device != k[i - 1].device;
+	out->gpus = malloc((ngpu ? ngpu : 1) * sizeof *out->gpus);
+	size_t nb = ngpu * nwin;
+	out->busy = malloc((nb ? nb : 1) * sizeof *out->busy);
+	if (!out->gpus || !out->busy || rg_reserve(&ranges, nk))
+		goto nomem;
+	out->nwin = nwin;
+	for (size_t i = 0, j; i < nk; i = j) {
+		ranges.n = 0;
+		for (j = i; j < nk && k[j].device == k[i].device; j++)
+			ranges.v[ranges.n++] = (struct rg){t->ev.ts[k[j].row], end_of(t, k[j].row)};
+		ranges.n = rg_merge(ranges.v, ranges.n);
+		rg_index_free(&ix);
+		if (rg_index_build(&ix, ranges.v, ranges.n))
+			goto nomem;
+		for (size_t w = 0; w < nwin; w++)
+			out->busy[w * ngpu + out->n] = rg_measure(&ix, win[w].start, win[w].end);
+		out->gpus[out->n++] = k[i].device;
+	}
+	free(k);
+	rg_vec_free(&ranges);
+	rg_index_free(&ix);
+	return 0;
+nomem:
+	free(k);
+	rg_vec_free(&ranges);
+	rg_index_free(&ix);
+	gm_busy_free(out);
+	return err_set(e, ERR_NOMEM, t->path, -1, "out of memory computing GPU metrics");
+}
+
+void gm_busy_free(struct gm_busy *b)
+{
+	free(b->gpus);
+	free(b->busy);
+	memset(b, 0, sizeof *b);
 }

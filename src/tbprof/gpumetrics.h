@@ -66,4 +66,16 @@ int gm_compute(const struct trace *t, bool has_window, int64_t win_start, int64_
 	       bool timeline, struct gm_result *out, struct err *e);
 void gm_free(struct gm_result *r);
 
+/* Each GPU's busy time in each of several windows at once (one sort and
+ * merge of the kernels, not one per window): busy[w * n + g] is the
+ * busy_ns gm_compute gives GPU gpus[g] with window win[w]. */
+struct gm_busy {
+	int64_t *gpus; /* ascending id */
+	size_t n, nwin;
+	int64_t *busy;
+};
+int gm_busy(const struct trace *t, const struct rg *win, size_t nwin, struct gm_busy *out,
+	    struct err *e);
+void gm_busy_free(struct gm_busy *b);
+
 #endif

@@ -133,6 +133,8 @@ struct tr_op_extras {
 		int64_t in_nelems;   /* "In msg nelems", -1 */
 		int64_t out_nelems;  /* "Out msg nelems", -1 */
 		int64_t group_size;  /* "Group size", -1 */
+		int64_t coll_seq;    /* a collective's sequence number in its process
+				      * group ("Seq" or "seq"), -1 */
 		int64_t module_id;   /* "Python module id", -1 */
 		int64_t stream;	     /* "stream" of a host op (Triton's cpu_op), -1 */
 		uint32_t concrete;   /* raw JSON text of "Concrete Inputs" of the ops whose

@@ -354,6 +354,10 @@ static const struct rep_col straggler_cols[] = {
     {"waited_ns", "Waited", REP_DUR_NS},
     {"step_mean_ns", "Mean Step", REP_DUR_NS},
     {"step_time_rank", "Step Time Rank", REP_INT},
+    {"late_compute_ns", "Late: Compute", REP_DUR_NS},
+    {"late_input_ns", "Late: Input", REP_DUR_NS},
+    {"late_launch_ns", "Late: Launch", REP_DUR_NS},
+    {"cause", "Cause", REP_STR},
 };
 
 static const struct rep_col skew_cols[] = {
@@ -423,6 +427,10 @@ static void emit_stragglers(struct report *r, const struct dist_result *d,
 		v[6] = rep_i(x->waited);
 		v[7] = int_or_null(x->step_mean);
 		v[8] = x->step_rank ? rep_i(x->step_rank) : rep_null();
+		const char *cause = dist_fleet_cause(x);
+		for (int q = 0; q < 3; q++)
+			v[9 + q] = x->causes_unknown ? rep_null() : rep_i(x->late[q]);
+		v[12] = cause ? rep_s(cause) : rep_null();
 		rep_row(r, v);
 	}
 	rep_table_end(r);

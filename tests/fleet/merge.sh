@@ -66,7 +66,7 @@ done
 m call.json --tb-compat c3.json c1.json c5.json c0.json c2.json c4.json
 "$G" -q dist --tb-compat call.json >got && "$G" -q dist --tb-compat t0.pt.trace.json t1.pt.trace.json t2.pt.trace.json t3.pt.trace.json t4.pt.trace.json t5.pt.trace.json >want && cmp -s want got && ok || bad "dist --tb-compat over a --tb-compat merge"
 # keys this version skips travel through a merge unchanged
-sed 's/"schema_version":1,/"schema_version":1,"later_key":{"x":[1,2]},/' s3.json >s3x.json
+sed 's/"schema_version":2,/"schema_version":2,"later_key":{"x":[1,2]},/' s3.json >s3x.json
 m x.json s3x.json s1.json
 grep -q '"later_key":{"x":\[1,2\]}' x.json && ok || bad "an unknown key was lost"
 # worker names: the workers table names t0..t5 in rank order

@@ -68,12 +68,15 @@ s=$(cat "$tmp/f0.json")
 # nccl:all_reduce at ts 1054 inside c10d's op (1050, 40 µs) and its
 # record_param_comms (allreduce, Float, 256 elements); its kernel
 # ncclDevKernel_AllReduce at 1070 for 80 µs; [[256]] float = 1024 B
-case $s in *'{"name":0,"start":1050000,"end":1090000,"bytes":1024,"step":1,"op":"allreduce","in_nelems":256,"dtype":"Float","ranges":[[1050000,1090000],[1070000,1150000]]}'*) ok ;; *) bad "fixture: first all_reduce" ;; esac
+# (version 2) its lead-in window is step 1's start (1000 µs) to its
+# kernel's (1070 µs): gemm ran 1020-1060 (compute 40 µs), no data loader,
+# idle 70 - 40 = 30 µs
+case $s in *'{"name":0,"start":1050000,"end":1090000,"bytes":1024,"step":1,"op":"allreduce","in_nelems":256,"dtype":"Float","compute":40000,"input":0,"idle":30000,"ranges":[[1050000,1090000],[1070000,1150000]]}'*) ok ;; *) bad "fixture: first all_reduce" ;; esac
 case $s in *'"op":"_allgather_base","in_nelems":512,"dtype":"BFloat16"'*) ok ;; *) bad "fixture: the all_gather's arguments" ;; esac
 case $s in *'"rank":0,"world_size":2,"backend":"nccl"'*) ok ;; *) bad "fixture: distributedInfo" ;; esac
 case $s in *'"names":["nccl:all_reduce","_allgather_base"]'*) ok ;; *) bad "fixture: names" ;; esac
-[ "$(grep -c '^{"name":' "$tmp/f0.json")" -eq 3 ] && ok || bad "fixture: 3 collectives"
-case $s in '{"kind":"gpuprof-rank-summary","schema_version":1,'*) ok ;; *) bad "fixture: kind first" ;; esac
+[ "$(grep -c '^{"name":[0-9]' "$tmp/f0.json")" -eq 3 ] && ok || bad "fixture: 3 collectives"
+case $s in '{"kind":"gpuprof-rank-summary","schema_version":2,'*) ok ;; *) bad "fixture: kind first" ;; esac
 "$G" rank-summary "$f1" -o "$tmp/f1.json.gz" && ok || bad "rank-summary -o .gz"
 gzip -dc "$tmp/f1.json.gz" >"$tmp/f1.json" 2>/dev/null && ok || bad ".gz output is not gzip"
 "$G" rank-summary "$f1" -o - >"$tmp/f1.stdout" && cmp -s "$tmp/f1.stdout" "$tmp/f1.json" && ok || bad "-o - differs from -o FILE"
@@ -110,8 +113,8 @@ head -c 300 "$tmp/f0.json" >"$tmp/cut.json"
 bad_dist "a cut summary" "$tmp/cut.json" 'cut\.json.*(300|offset|byte).*cut short'
 sed 's/"start":1050000/"start":1.5e6/' "$tmp/f0.json" >"$tmp/float.json"
 bad_dist "a float time" "$tmp/float.json" 'float\.json.*start: expected an integer'
-sed 's/"schema_version":1/"schema_version":2/' "$tmp/f0.json" >"$tmp/v2.json"
-bad_dist "schema_version 2" "$tmp/v2.json" 'v2\.json.*schema_version 2'
+sed 's/"schema_version":2/"schema_version":3/' "$tmp/f0.json" >"$tmp/v3.json"
+bad_dist "schema_version 3" "$tmp/v3.json" 'v3\.json.*schema_version 3'
 sed 's/\[\[1050000,1090000\]/[[1090000,1050000]/' "$tmp/f0.json" >"$tmp/rev.json"
 bad_dist "a range ending first" "$tmp/rev.json" 'rev\.json.*end is before the start'
 sed 's/{"name":0,"start":1390000/{"name":7,"start":1390000/' "$tmp/f0.json" >"$tmp/idx.json"
@@ -147,7 +150,7 @@ for mode in "" " --tb-compat"; do
 	same "8 synthetic ranks, mixed" $ranks -- "$tmp/rank0.json" "$d/1.json" "$tmp/rank2.json" "$d/3.json" "$d/4.json" "$tmp/rank5.json" "$d/6.json" "$tmp/rank7.json"
 done
 mode=""
-grep -q '"op":"allreduce","pg":"0","pg_ranks":"\[0, 1, 2, 3, 4, 5, 6, 7\]","group_size":8,' "$tmp/syn/3.json" && ok || bad "synthetic rank: process group of a call"
+grep -q '^"groups":\[$' "$tmp/syn/3.json" && grep -q '^{"pg":"0","ranks":"\[0, 1, 2, 3, 4, 5, 6, 7\]","size":8}\]' "$tmp/syn/3.json" && grep -q '"group":0,"op":"allreduce",' "$tmp/syn/3.json" && ok || bad "synthetic rank: process group of a call"
 tb=$(wc -c <"$tmp/rank0.json")
 sb=$(wc -c <"$tmp/syn/0.json")
 [ $((sb * 100)) -le "$tb" ] && ok || bad "synthetic summary $sb bytes > 1% of its trace ($tb)"

@@ -55,7 +55,12 @@ expect() {
 f=$tmp/f8
 fleet "$f" 8 3 --straggler 3:+30ms
 s=$(table "$f" stragglers)
-expect "stragglers: header" "$(echo "$s" | sed -n 1p)" "worker,rank,instances,arrived_last,others_waited_ns,avg_others_waited_ns,waited_ns,step_mean_ns,step_time_rank"
+expect "stragglers: header" "$(echo "$s" | sed -n 1p)" "worker,rank,instances,arrived_last,others_waited_ns,avg_others_waited_ns,waited_ns,step_mean_ns,step_time_rank,late_compute_ns,late_input_ns,late_launch_ns,cause"
+# the cause: r3 computed 30 ms more than the median before each of the 3
+# late all-reduces (the injected kernel), its data loading and idle time
+# as the others': late_compute 3 x 30 ms, cause compute
+expect "stragglers: the cause" "$(echo "$s" | sed -n 2p | cut -d, -f1,10-13)" "r3,90000000,0,0,compute"
+expect "stragglers: no cause for the others" "$(echo "$s" | sed -n '3,$p' | cut -d, -f10-13 | sort -u)" "0,0,0,"
 expect "stragglers: the culprit first" "$(echo "$s" | sed -n 2p | cut -d, -f1-7)" "r3,3,18,3,630000000,210000000,0"
 expect "stragglers: rows" "$(echo "$s" | wc -l | tr -d ' ')" 9
 expect "stragglers: the others" "$(echo "$s" | sed -n '3,$p' | cut -d, -f1,3-7 | tr '\n' ' ')" \

@@ -6,7 +6,9 @@
  * the fleet tables (tbprof/dist_fleet.c) are computed over the two. A text
  * of several worker objects (a merge) gives each one's span: in order,
  * within the input, from its '{' to its '}'. The mode (tb_compat) is the
- * summary's own when the text says true there. */
+ * summary's own when the text says true there. Summaries of version 1 and
+ * 2 are read; what is accepted keeps the sequence-number rule
+ * (dist_seq_check), and is written back as version 2. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +54,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    (i && sp[i].start < sp[i - 1].end) || text[sp[i].start] != '{' ||
 			    text[sp[i].end - 1] != '}')
 				__builtin_trap();
+		for (size_t i = 0; i < nw; i++) {
+			size_t at;
+			int64_t want;
+			if (dist_seq_check(&r.w[i], &at, &want) > 0)
+				__builtin_trap(); /* an accepted summary breaks the rule */
+		}
 		char *a = written(&r, 0, &n1), *b = NULL;
+		if (a &&
+		    (n1 < 50 ||
+		     memcmp(a, "{\"kind\":\"gpuprof-rank-summary\",\"schema_version\":2,", 50)))
+			__builtin_trap();
 		if (a && !fleet_summary_add(&r, a, n1, "again.json", NULL, &e) && r.n == nw + 1)
 			b = written(&r, nw, &n2);
 		if (!a || !b || n1 != n2 || memcmp(a, b, n1))

@@ -141,12 +141,20 @@ def rank_summaries(gpuprof, shared):
                       '; '.join(errs[:3]))
                 if ok:
                     docs.append(doc)
+    for v1 in sorted(glob.glob('tests/fleet/fixtures/v1/*.json')):
+        with open(v1, encoding='utf-8') as fh:
+            errs = errors('rank-summary', json.load(fh))
+        check('version 1 summary %s' % os.path.basename(v1), not errs, '; '.join(errs[:3]))
     doc = next((d for d in docs if d['collectives'] and d['gpus']), None)
     check('a rank summary with collectives and GPUs', doc is not None)
     if doc is None:
         return
     breaks = {
-        'schema_version 2': lambda d: d.update(schema_version=2),
+        'schema_version 3': lambda d: d.update(schema_version=3),
+        'no groups': lambda d: d.pop('groups'),
+        'a negative group': lambda d: d['collectives'][0].update(group=-1),
+        'a float idle': lambda d: d['collectives'][0].update(idle=0.5),
+        'a breakdown without kernel': lambda d: d['steps'][0]['breakdown'].pop('kernel') if d['steps'] else d.pop('kernels'),
         'an extra key': lambda d: d.update(extra=1),
         'a float time': lambda d: d['collectives'][0].update(start=1.5),
         'a range of three': lambda d: d['collectives'][0]['ranges'][0].append(1),

@@ -83,8 +83,12 @@ static struct trace *build_small(struct t *t)
 
 	uint32_t op_row = TR_NONE, kern_row = TR_NONE, copy_row = TR_NONE, mem_row = TR_NONE;
 	struct tr_op_arg op = {.input_dims = str(&f, "[[2, 3], [3, 4]]"), .seq = 9, .fwd_tid = -1};
-	struct tr_op_extra x = {
-	    .collective = 0, .in_nelems = -1, .out_nelems = -1, .group_size = -1, .module_id = -1};
+	struct tr_op_extra x = {.collective = 0,
+				.in_nelems = -1,
+				.out_nelems = -1,
+				.group_size = -1,
+				.coll_seq = -1,
+				.module_id = -1};
 	CHECK_INT(t, tr_build_op(&f.b, &op, &x, &op_row), 0);
 	struct tr_gpu_arg kg = gpu_arg(7, -1), cg = gpu_arg(7, 1024);
 	CHECK_INT(t, tr_build_gpu(&f.b, &kg, &kern_row), 0);
