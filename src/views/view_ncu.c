@@ -54,7 +54,7 @@ void ncu_view_list(struct ncu_report *r, const struct ncu_view_opts *o, struct r
 		const struct ncu_result *res = &r->results[i];
 		struct ncu_ident id;
 		ncu_result_ident(r, i, &id);
-		const struct ncu_metric *dur = ncu_lookup(r, i, "gpu__time_duration.sum");
+		const struct ncu_metric *dur = ncu_lookup_column(r, i, "gpu__time_duration.sum");
 		const struct ncu_metric *regs = ncu_lookup(r, i, "launch__registers_per_thread");
 		int64_t hints = 0;
 		for (size_t k = 0; k < res->nrules; k++)
@@ -68,12 +68,12 @@ void ncu_view_list(struct ncu_report *r, const struct ncu_view_opts *o, struct r
 		    dur && !ncu_value_is_na(&dur->value)
 			? rep_i((int64_t)llround(ncu_value_num(&dur->value)))
 			: rep_null(),
-		    num_or_null(
-			ncu_lookup(r, i, "sm__throughput.avg.pct_of_peak_sustained_elapsed")),
-		    num_or_null(ncu_lookup(
+		    num_or_null(ncu_lookup_column(
+			r, i, "sm__throughput.avg.pct_of_peak_sustained_elapsed")),
+		    num_or_null(ncu_lookup_column(
 			r, i, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed")),
-		    num_or_null(
-			ncu_lookup(r, i, "sm__warps_active.avg.pct_of_peak_sustained_active")),
+		    num_or_null(ncu_lookup_column(
+			r, i, "sm__warps_active.avg.pct_of_peak_sustained_active")),
 		    regs && !ncu_value_is_na(&regs->value)
 			? rep_i((int64_t)llround(ncu_value_num(&regs->value)))
 			: rep_null(),
