@@ -40,7 +40,11 @@ static const char help_head[] =
 static const char help_mid[] =
     "\n"
     "nsys FILE.sqlite VIEW: reads an `nsys export --type sqlite` file (read-only)\n"
-    "with libsqlite3; exports from Nsight 2023.4 to 2026.2 are understood.\n"
+    "with libsqlite3. Any export with the StringIds table and META_DATA_EXPORT\n"
+    "(2023.3 on) or EXPORT_META_DATA (up to 2023.2) loads: the columns read are\n"
+    "those of Nsight Systems 2022.2 and later (tested on 2023.4 to 2026.2). A\n"
+    "table nsys did not create (nothing of its kind captured) gives an empty\n"
+    "table, a note on stderr, and exit 0.\n"
     "  info     product and schema version, which tables hold data (default)\n"
     "  kernels  GPU kernel summary like `nsys stats -r cuda_gpu_kern_sum`\n"
     "  memcpy   memory copies and sets by kind: count, bytes, time\n"
@@ -241,6 +245,9 @@ static int sqlite_cmd(struct app *app, int argc, char **argv)
 	rc = nsys_sql_open(path, &s, &e);
 	if (!rc)
 		rc = view_compute_nsys(d, s, path, &o, &v, &e);
+	if (!rc && !app->quiet && nsys_view_absent(v))
+		fprintf(stderr, "gpuprof: note: %s: %s; the table is empty\n", path,
+			nsys_view_absent(v));
 	if (!rc && app_tables_wanted(app)) {
 		int trc = view_json(v) ? usage(app, "steps writes one document (analysis.json), "
 						    "not tables: --table and -o DIR/ do not apply")

@@ -306,6 +306,12 @@ int ncu_raw_columns(struct ncu_report *r, size_t only, const char ***names, size
  * the sorted string table, then a rank -> metric table per result
  * (arena-allocated, built on the first lookup and cached). */
 const struct ncu_metric *ncu_lookup(struct ncu_report *r, size_t idx, const char *name);
+/* The metric of a fixed column named by its modern name: that metric, else
+ * the first legacy name for it (2019.x-2020.x legacy metric set, legacy.c)
+ * that the result holds, else NULL. */
+const struct ncu_metric *ncu_lookup_column(struct ncu_report *r, size_t idx, const char *modern);
+/* The k-th legacy name of modern metric `modern`, or NULL past the last. */
+const char *ncu_legacy_name(const char *modern, size_t k);
 
 /* One row of the details page (`--print-details all`): a metric row (rule
  * fields NULL) or a rule-message row (metric fields NULL). */

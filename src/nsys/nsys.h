@@ -277,6 +277,10 @@ struct nsys_sql_row {
 struct nsys_sql_table {
 	struct nsys_sql_row *v;
 	size_t n;
+	/* set when the export lacks the table(s) the view reads (nsys creates a
+	 * table only when something of its kind was captured): no rows, and
+	 * this sentence says why ("the export has no T table: ...") */
+	const char *absent;
 };
 
 int nsys_sql_kernels(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out,

@@ -266,6 +266,13 @@ int nsys_sql_need(struct nsys_sql *s, const char *table, const char *what, struc
 	return err_set(e, ERR_FORMAT, s->path, -1, "the export has no %s table: %s", table, what);
 }
 
+int nsys_sql_absent(struct nsys_sql_table *out, const char *note)
+{
+	memset(out, 0, sizeof *out);
+	out->absent = note;
+	return 0;
+}
+
 int nsys_sql_int(struct nsys_sql *s, sqlite3_stmt *st, int col, const struct nsys_sql_at *at,
 		 const char *name, int64_t *v, struct err *e)
 {

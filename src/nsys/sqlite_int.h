@@ -19,6 +19,9 @@ bool nsys_sql_has_column(struct nsys_sql *s, const char *table, const char *col)
 int nsys_sql_fail(struct nsys_sql *s, struct err *e);
 /* Fails with "the export has no TABLE table: what" when table is absent. */
 int nsys_sql_need(struct nsys_sql *s, const char *table, const char *what, struct err *e);
+/* A table view whose table is absent: out empty, out->absent = note (a
+ * static sentence); returns 0. */
+int nsys_sql_absent(struct nsys_sql_table *out, const char *note);
 /* Where a value was read, for messages: "PATH: TABLE row ROWID: ...". */
 struct nsys_sql_at {
 	const char *table;

@@ -565,8 +565,10 @@ static int row_by_total(const void *a, const void *b)
 int nsys_sql_nvtx(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
-	if (nsys_sql_need(s, "NVTX_EVENTS", "no NVTX ranges were captured", e))
-		return e ? e->code : ERR_FORMAT;
+	if (!nsys_sql_has_table(s, "NVTX_EVENTS"))
+		return nsys_sql_absent(out,
+				       "the export has no NVTX_EVENTS table: no NVTX ranges were "
+				       "captured");
 	struct xrange *r;
 	size_t n, nops;
 	struct xop *ops;

@@ -305,8 +305,10 @@ static const char *const kernel_tab[] = {"CUPTI_ACTIVITY_KIND_KERNEL"};
 
 int nsys_sql_kernels(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e)
 {
-	if (nsys_sql_need(s, "CUPTI_ACTIVITY_KIND_KERNEL", "no CUDA kernels were captured", e))
-		return e ? e->code : ERR_FORMAT;
+	if (!nsys_sql_has_table(s, "CUPTI_ACTIVITY_KIND_KERNEL"))
+		return nsys_sql_absent(out,
+				       "the export has no CUPTI_ACTIVITY_KIND_KERNEL table: no "
+				       "CUDA kernels were captured");
 	/* cuda_gpu_kern_sum names kernels by their demangled name by default */
 	const char *col = nsys_sql_has_column(s, "CUPTI_ACTIVITY_KIND_KERNEL", "demangledName")
 			      ? "demangledName"
@@ -325,9 +327,9 @@ int nsys_sql_memcpy(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *
 	bool cp = nsys_sql_has_table(s, tabs[0]);
 	bool set = nsys_sql_has_table(s, tabs[1]);
 	if (!cp && !set)
-		return err_set(e, ERR_FORMAT, s->path, -1,
-			       "the export has no CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET table: no "
-			       "CUDA memory operations were captured");
+		return nsys_sql_absent(out,
+				       "the export has no CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET "
+				       "table: no CUDA memory operations were captured");
 	bool labels = nsys_sql_has_table(s, "ENUM_CUDA_MEMCPY_OPER");
 	char sql[1000];
 	snprintf(sql, sizeof sql, "SELECT nm, NULL, s, e, b, t, r FROM (%s%s%s)",
@@ -350,8 +352,10 @@ static const char *const runtime_tab[] = {"CUPTI_ACTIVITY_KIND_RUNTIME"};
 
 int nsys_sql_api(struct nsys_sql *s, struct arena *a, struct nsys_sql_table *out, struct err *e)
 {
-	if (nsys_sql_need(s, "CUPTI_ACTIVITY_KIND_RUNTIME", "no CUDA API calls were captured", e))
-		return e ? e->code : ERR_FORMAT;
+	if (!nsys_sql_has_table(s, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+		return nsys_sql_absent(out,
+				       "the export has no CUPTI_ACTIVITY_KIND_RUNTIME table: no "
+				       "CUDA API calls were captured");
 	return nsys_sql_summarize(
 	    s, a, "SELECT nameId, NULL, start, end, 0, 0, rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME",
 	    "SELECT nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME", runtime_tab, 1, out, e);
@@ -372,10 +376,9 @@ int nsys_sql_devices(struct nsys_sql *s, struct arena *a, struct nsys_sql_table 
 				 "end AS e, %s AS b, %d AS t, rowid AS r FROM %s",
 				 kinds[i], i ? "bytes" : "0", i, tabs[i]);
 	if (!np)
-		return err_set(
-		    e, ERR_FORMAT, s->path, -1,
-		    "the export has no CUPTI kernel, memcpy or memset table: no GPU work "
-		    "was captured");
+		return nsys_sql_absent(out,
+				       "the export has no CUPTI kernel, memcpy or memset table: "
+				       "no GPU work was captured");
 	char u[1000] = "";
 	for (int i = 0; i < np; i++) {
 		size_t l = strlen(u);

@@ -429,6 +429,30 @@ static bool ext_eq(const void *ctx, uint32_t v)
 	return node_ext(k->o, v) == k->ext;
 }
 
+/* The thread whose root takes external-id-0 runtime r, or OPT_NIL. tb keys
+ * its host nodes by int(tid) but these runtimes by the tid as written: a
+ * runtime with a string tid ("7") meets no thread (its kernels leave the
+ * kernel+op table), a numeric one meets the thread whose tid is that number
+ * or a string of it. Outside tb_compat: the runtime's own thread. */
+static uint32_t zero_rt_thread(struct build *b, size_t r)
+{
+	uint32_t th = thread_of(b, r, false);
+	if (!b->o->opts.tb_compat)
+		return th;
+	const struct trace *t = b->t;
+	const struct tr_id *id = &t->tracks.v[t->ev.track[r]].tid;
+	if (id->is_str)
+		return OPT_NIL;
+	for (size_t k = 0; th == OPT_NIL && k < b->o->nthreads; k++) {
+		const struct tr_id *h = &b->o->threads[k].tid;
+		char *end;
+		const char *s = h->is_str ? tr_str(t, h->str) : NULL;
+		if (s && *s && strtoll(s, &end, 10) == id->num && !*end)
+			th = (uint32_t)k;
+	}
+	return th;
+}
+
 /* Runtimes onto nodes (tb: for each node in thread then list order, take
  * every runtime with its external id), external-id-0 runtimes also onto
  * their thread's root, and the stale kernels' dummy runtime onto the root
@@ -476,7 +500,7 @@ static int attach_runtimes(struct build *b)
 		else if (k.ext != 0)
 			o->orphan_runtimes++;
 		if (k.ext == 0) {
-			uint32_t th = thread_of(b, r, false);
+			uint32_t th = zero_rt_thread(b, r);
 			if (th != OPT_NIL)
 				to[nto++] = o->threads[th].root;
 		}

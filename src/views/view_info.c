@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "views/view_int.h"
 
 static const char info_head[] =
@@ -50,6 +51,93 @@ static const char *form_text(const struct trace *t)
 		       : "Kineto chrome-trace JSON (object form)";
 }
 
+/* The threads of a trace as info lists them. A thread named by the integer
+ * tid N in some events and by the text "N" in others (Kineto's flow events
+ * carry integer tids where its other events may carry strings) is one
+ * thread: its tracks are merged, into the first. A thread known only from
+ * metadata (thread_name) has no events: it is listed with 0 events, not
+ * counted. */
+struct info_threads {
+	size_t *first;	    /* per track: the first track of its thread */
+	uint64_t *events;   /* per first track: the events of the thread */
+	uint32_t *name;	    /* per first track: the thread's name (0 if none) */
+	size_t with_events; /* threads holding at least one event */
+};
+
+static int cmp_track(const void *a, const void *b, void *arg)
+{
+	const struct trace *t = arg;
+	const struct tr_track *x = &t->tracks.v[*(const size_t *)a];
+	const struct tr_track *y = &t->tracks.v[*(const size_t *)b];
+	char xb[32], yb[32];
+	int c =
+	    strcmp(tr_id_text(t, &x->pid, xb, sizeof xb), tr_id_text(t, &y->pid, yb, sizeof yb));
+	if (!c)
+		c = strcmp(tr_id_text(t, &x->tid, xb, sizeof xb),
+			   tr_id_text(t, &y->tid, yb, sizeof yb));
+	if (c)
+		return c;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static void threads_free(struct info_threads *th)
+{
+	free(th->first);
+	free(th->events);
+	free(th->name);
+}
+
+/* 0, or -1 out of memory (th zeroed: each track counts as its own thread). */
+static int threads_of(const struct trace *t, struct info_threads *th)
+{
+	size_t n = t->tracks.n;
+	memset(th, 0, sizeof *th);
+	size_t *ord = malloc((n ? n : 1) * sizeof *ord);
+	th->first = malloc((n ? n : 1) * sizeof *th->first);
+	th->events = calloc(n ? n : 1, sizeof *th->events);
+	th->name = calloc(n ? n : 1, sizeof *th->name);
+	if (!ord || !th->first || !th->events || !th->name) {
+		free(ord);
+		threads_free(th);
+		memset(th, 0, sizeof *th);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		ord[i] = i;
+	gp_qsort_r(ord, n, sizeof *ord, cmp_track, (void *)t);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = ord[k];
+		bool same = false;
+		if (k > 0) { /* the pid and tid texts of the previous track in order */
+			const struct tr_track *x = &t->tracks.v[ord[k - 1]], *y = &t->tracks.v[i];
+			char xb[32], yb[32];
+			same = !strcmp(tr_id_text(t, &x->pid, xb, sizeof xb),
+				       tr_id_text(t, &y->pid, yb, sizeof yb)) &&
+			       !strcmp(tr_id_text(t, &x->tid, xb, sizeof xb),
+				       tr_id_text(t, &y->tid, yb, sizeof yb));
+		}
+		size_t f = same ? th->first[ord[k - 1]] : i;
+		th->first[i] = f;
+		th->events[f] += t->tracks.v[i].events;
+		if (!th->name[f])
+			th->name[f] = t->tracks.v[i].thread_name;
+	}
+	free(ord);
+	for (size_t i = 0; i < n; i++)
+		if (th->first[i] == i && th->events[i])
+			th->with_events++;
+	return 0;
+}
+
+static int64_t count_threads(const struct trace *t)
+{
+	struct info_threads th;
+	if (threads_of(t, &th))
+		return (int64_t)t->tracks.n;
+	threads_free(&th);
+	return (int64_t)th.with_events;
+}
+
 /* The overview fields, in one place for the section and the table forms. */
 #define OVERVIEW(X)                                                                                \
 	X("path", "Path", REP_STR, rep_s(t->path))                                                 \
@@ -78,7 +166,7 @@ static const char *form_text(const struct trace *t)
 	X("span_ns", "Time span", REP_DUR_NS,                                                      \
 	  has_span ? rep_i(t->max_end - t->min_ts) : rep_null())                                   \
 	X("events", "Events", REP_INT, rep_i((int64_t)t->counts.events))                           \
-	X("threads", "Tracks (pid, tid)", REP_INT, rep_i((int64_t)t->tracks.n))                    \
+	X("threads", "Tracks (pid, tid)", REP_INT, rep_i(count_threads(t)))                        \
 	X("steps", "ProfilerStep events", REP_INT, rep_i(steps))                                   \
 	X("memory_events", "Memory events ([memory])", REP_INT,                                    \
 	  rep_i((int64_t)t->counts.by_kind[TR_MEMORY]))                                            \
@@ -244,16 +332,23 @@ static void rows_categories(struct tab *b, const struct trace *t)
 
 static void rows_threads(struct tab *b, const struct trace *t)
 {
+	struct info_threads th;
+	bool merged = threads_of(t, &th) == 0;
 	for (size_t i = 0; i < t->tracks.n; i++) {
+		if (merged && th.first[i] != i)
+			continue;
 		const struct tr_track *tk = &t->tracks.v[i];
 		const struct tr_proc *p = &t->procs.v[tk->process];
 		char pb[32], tb[32];
 		struct rep_val v[] = {rep_s(tr_id_text(t, &tk->pid, pb, sizeof pb)),
 				      s_or_null(t, p->name),
 				      rep_s(tr_id_text(t, &tk->tid, tb, sizeof tb)),
-				      s_or_null(t, tk->thread_name), rep_i((int64_t)tk->events)};
+				      s_or_null(t, merged ? th.name[i] : tk->thread_name),
+				      rep_i((int64_t)(merged ? th.events[i] : tk->events))};
 		tab_row(b, v, 5);
 	}
+	if (merged)
+		threads_free(&th);
 }
 
 static void rows_anomalies(struct tab *b, const struct trace *t)

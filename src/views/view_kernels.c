@@ -108,13 +108,16 @@ static struct rep_val k_min(const struct kern_ctx *c, const struct kern_row *k, 
 {
 	return rep_i(k->min);
 }
+/* Where no kernel of the trace has the value (AMD, older traces) the mean
+ * is null; the plugin computes it anyway, missing values as 0 (and hides
+ * the column): --tb-compat gives its 0.0. */
 static struct rep_val k_bps(const struct kern_ctx *c, const struct kern_row *k, char *buf)
 {
-	return c->v->has_blocks_per_sm ? rep_f(k->mean_bps) : rep_null();
+	return c->v->has_blocks_per_sm || c->o->opts.tb_compat ? rep_f(k->mean_bps) : rep_null();
 }
 static struct rep_val k_occ(const struct kern_ctx *c, const struct kern_row *k, char *buf)
 {
-	return c->v->has_occupancy ? rep_f(k->mean_occ) : rep_null();
+	return c->v->has_occupancy || c->o->opts.tb_compat ? rep_f(k->mean_occ) : rep_null();
 }
 
 /* Every column, declared once with the getter of its value; KCOL_OP ones

@@ -30,6 +30,16 @@ static struct rep_val num_or_null(const struct ncu_metric *m)
 	return rep_f(ncu_value_num(&m->value));
 }
 
+/* An integer column: null unless the value is a number an int64 holds
+ * (text, NaN or a value past 2^62 in a hostile report is no count). */
+static struct rep_val int_or_null(const struct ncu_metric *m)
+{
+	double d = m && !ncu_value_is_na(&m->value) ? ncu_value_num(&m->value) : NAN;
+	return d >= -4611686018427387904.0 && d <= 4611686018427387904.0
+		   ? rep_i((int64_t)llround(d))
+		   : rep_null();
+}
+
 static const struct rep_col list_cols[] = {
     {"id", "ID", REP_INT},
     {"kernel", "Kernel", REP_STR},
@@ -54,7 +64,7 @@ void ncu_view_list(struct ncu_report *r, const struct ncu_view_opts *o, struct r
 		const struct ncu_result *res = &r->results[i];
 		struct ncu_ident id;
 		ncu_result_ident(r, i, &id);
-		const struct ncu_metric *dur = ncu_lookup(r, i, "gpu__time_duration.sum");
+		const struct ncu_metric *dur = ncu_lookup_column(r, i, "gpu__time_duration.sum");
 		const struct ncu_metric *regs = ncu_lookup(r, i, "launch__registers_per_thread");
 		int64_t hints = 0;
 		for (size_t k = 0; k < res->nrules; k++)
@@ -65,18 +75,14 @@ void ncu_view_list(struct ncu_report *r, const struct ncu_view_opts *o, struct r
 		    rep_s(ncu_ktype_name(ncu_kernel_type(res))),
 		    rep_s(id.grid),
 		    rep_s(id.block),
-		    dur && !ncu_value_is_na(&dur->value)
-			? rep_i((int64_t)llround(ncu_value_num(&dur->value)))
-			: rep_null(),
-		    num_or_null(
-			ncu_lookup(r, i, "sm__throughput.avg.pct_of_peak_sustained_elapsed")),
-		    num_or_null(ncu_lookup(
+		    int_or_null(dur),
+		    num_or_null(ncu_lookup_column(
+			r, i, "sm__throughput.avg.pct_of_peak_sustained_elapsed")),
+		    num_or_null(ncu_lookup_column(
 			r, i, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed")),
-		    num_or_null(
-			ncu_lookup(r, i, "sm__warps_active.avg.pct_of_peak_sustained_active")),
-		    regs && !ncu_value_is_na(&regs->value)
-			? rep_i((int64_t)llround(ncu_value_num(&regs->value)))
-			: rep_null(),
+		    num_or_null(ncu_lookup_column(
+			r, i, "sm__warps_active.avg.pct_of_peak_sustained_active")),
+		    int_or_null(regs),
 		    rep_i(hints),
 		};
 		rep_row(rp, v);

@@ -123,9 +123,10 @@ static int ndf_setup(struct ndf_res *res, const struct view_opts *o, char *msg, 
 /* A metric of result i as a number: 0 when the launch does not hold it,
  * holds text or an n/a, or a value past 2^62 (no real launch comes near;
  * the integer columns could not hold it). */
-static double metric_num(struct ncu_report *r, size_t i, const char *name)
+static double metric_num(struct ncu_report *r, size_t i, const char *name, bool fixed_col)
 {
-	const struct ncu_metric *m = ncu_lookup(r, i, name);
+	const struct ncu_metric *m =
+	    fixed_col ? ncu_lookup_column(r, i, name) : ncu_lookup(r, i, name);
 	if (!m || m->value.type == NCU_V_STR || ncu_value_is_na(&m->value))
 		return 0;
 	double v = ncu_value_num(&m->value);
@@ -174,7 +175,7 @@ static int add_launch(struct ndf_res *res, int side, struct ncu_report *r, size_
 	const struct df_def *d = &res->defs[T_LAUNCHES];
 	double v[DF_MAXM] = {0};
 	for (int m = 0; m < d->nm; m++)
-		v[m] = metric_num(r, i, m < NFIXED ? fixed[m].ncu : d->m[m].key);
+		v[m] = metric_num(r, i, m < NFIXED ? fixed[m].ncu : d->m[m].key, m < NFIXED);
 	if (df_add(&res->all.tabs[T_LAUNCHES], side, key, v))
 		return -1;
 	const struct ncu_result *rs = &r->results[i];

@@ -25,5 +25,9 @@ int nsys_view_info(struct report *r, struct nsys_sql *s, struct arena *a, const 
 /* Computes the rows of a table view (not info, not steps) into t. */
 int nsys_view_compute(struct nsys_sql *s, struct arena *a, enum nsys_sql_view view,
 		      struct nsys_sql_table *t, struct err *e);
+struct view;
+/* Why the table of a computed nsys view is empty when the export lacks its
+ * table (struct nsys_sql_table.absent), else NULL: the CLI's note. */
+const char *nsys_view_absent(const struct view *v);
 
 #endif

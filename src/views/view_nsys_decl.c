@@ -107,6 +107,12 @@ static int nsys_compute(struct view *v, const struct view_source *src, struct er
 	}
 }
 
+const char *nsys_view_absent(const struct view *v)
+{
+	const struct nsys_state *st = v->priv;
+	return st && st->view != NSYS_SQL_INFO && st->view != NSYS_SQL_STEPS ? st->t.absent : NULL;
+}
+
 /* nsys steps' analysis.json (view_json). */
 static const struct nsys_jv *steps_json(const struct view *v)
 {

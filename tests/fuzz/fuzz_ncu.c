@@ -38,6 +38,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct ncu_ident id;
 		ncu_result_ident(r, i, &id);
 		ncu_details(r, i, NULL, sink, &rows);
+		/* the kernel table's columns, legacy names included */
+		static const char *const fixed[] = {
+		    "gpu__time_duration.sum", "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+		    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+		    "sm__warps_active.avg.pct_of_peak_sustained_active"};
+		for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) {
+			const struct ncu_metric *m = ncu_lookup_column(r, i, fixed[k]);
+			(void)ncu_fmt_value(m ? &m->value : NULL, buf, sizeof buf);
+		}
 	}
 	ncu_free(r);
 	return 0;

@@ -37,10 +37,48 @@ cells() {
 	}' "$1"
 }
 
+# 0. the legacy metric names of 2019.x-2020.x reports (docs/ncu.md "Legacy
+# metric names"): mkreport.py --legacy writes launch 0 with the legacy names
+# only, launch 1 with both (the modern values count). The expected cells are
+# the values the generator wrote, as the raw page prints them back.
+PY=${PYTHON:-/usr/bin/python3}
+[ -x "$PY" ] || PY=python3
+if "$PY" tests/ncu/mkreport.py --legacy "$tmp/legacy.ncu-rep"; then
+	got=$("$GPUPROF" --format csv ncu list "$tmp/legacy.ncu-rep" | tail -n +2 |
+		sed 's/"[^"]*"//g' | cut -d, -f6-9)
+	want=$(printf '%s\n' 2345,11.25,33.5,45.75 1000,20,30,40)
+	[ "$got" = "$want" ] && ok || bad "legacy names: list gives [$got], want [$want]"
+	raw=$("$GPUPROF" --format csv ncu raw "$tmp/legacy.ncu-rep")
+	printf '%s\n' "$raw" | sed -n 3p | grep -q '"33.500000".*"2.345000".*"45.750000","100.000000","11.250000"' &&
+		ok || bad "legacy names: raw page of launch 0 lacks the values written"
+	got=$("$GPUPROF" --format csv ncu diff tests/golden/_inputs/tiny.ncu-rep "$tmp/legacy.ncu-rep" |
+		grep '^"tiny grid (4, 2, 1) block (128, 1, 1) #0"' | sed 's/"[^"]*"//g' | cut -d, -f4,7,10,13)
+	[ "$got" = "2345,11.25,33.5,45.75" ] && ok || bad "legacy names: diff gives [$got]"
+else
+	bad "mkreport.py --legacy failed"
+fi
+
 if [ ! -d "$D" ]; then
 	echo "ncu: skipped: $D not found (set GPUPROF_SHARED)"
 	echo "ncu: 0 passed, 0 failed"
 	exit 0
+fi
+
+# 0b. the 2019 report (a --metrics run) holds neither the modern nor the
+# legacy names of the four columns (its raw page as ncu.md lists it): its
+# kernel table keeps them empty (rows of section 3 below)
+f=$D/ncu2019_rtx2070_metrics_matrixmul.nsight-cuprof-report
+if [ -f "$f" ]; then
+	hdr=$("$GPUPROF" --format csv ncu raw "$f" | head -1)
+	n=0
+	for m in gpu__time_duration gpu__time_duration.sum sm__sol_pct gpu__compute_memory_sol_pct \
+		sm__active_warps_avg_per_active_cycle_pct sm__throughput.avg.pct_of_peak_sustained_elapsed \
+		gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed \
+		sm__warps_active.avg.pct_of_peak_sustained_active; do
+		case $hdr in *\"$m\"*) n=$((n + 1)) ;; esac
+	done
+	case $hdr in *'"gpu__cycles_elapsed.avg"'*) ;; *) n=$((n + 100)) ;; esac
+	[ $n -eq 0 ] && ok || bad "2019 report: raw header names a column metric ($n)"
 fi
 
 # 1. every report loads; results and kernel names as ncu.md's ground truth

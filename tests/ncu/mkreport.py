@@ -8,7 +8,9 @@ Usage: mkreport.py OUT [--seeds DIR]  (--seeds also writes truncated and
 bit-flipped copies for the fuzz corpus)
        mkreport.py --diff-pair DIR  (ncu-diff-base, -new and -other.ncu-rep
        for the golden tests of `gpuprof diff`: see diff_pair)
-       mkreport.py --full OUT  (the chart fixture full.ncu-rep: see mkfull.py)."""
+       mkreport.py --full OUT  (the chart fixture full.ncu-rep: see mkfull.py)
+       mkreport.py --legacy OUT  (a report of the 2019-2020 legacy metric
+       names: see legacy)."""
 import struct, sys, os
 
 def varint(v):
@@ -76,9 +78,9 @@ def result(k=TINY):
     r = u(1, 4242) + u(2, 7) + u(4, 1) + s(5, k["mangled"]) + s(6, k["function"]) + s(7, k["demangled"])
     r += u(8, 3) + s(10, b"".join(u(i + 1, v) for i, v in enumerate(k["grid"])))
     r += s(11, b"".join(u(i + 1, v) for i, v in enumerate(k["block"])))
-    r += metric("gpu__time_duration.sum", val_dbl(k["dur"]))
+    r += metric(k.get("dur_name", "gpu__time_duration.sum"), val_dbl(k["dur"]))
     r += metric("launch__registers_per_thread", val_u64(k["regs"]))
-    r += metric("sm__throughput.avg.pct_of_peak_sustained_elapsed", val_dbl(k["sm"]))
+    r += metric(k.get("sm_name", "sm__throughput.avg.pct_of_peak_sustained_elapsed"), val_dbl(k["sm"]))
     for name, x in k["extra"]:
         r += metric(name, val_dbl(x))
     r += metric("launch__grid_size", val_u64(8), [(val_u64(0), val_u64(8))])
@@ -153,7 +155,33 @@ def diff_pair(outdir):
         with open(os.path.join(outdir, name + ".ncu-rep"), "wb") as f:
             f.write(report(ks))
 
+# The legacy metric names of Nsight Compute 2019.x-2020.x (legacy metric
+# set, pre-Volta GPUs) for the kernel table's columns. Launch 0 holds only
+# the legacy names (duration 2345 ns, SM 11.25 %, memory 33.5 %, achieved
+# occupancy 45.75 %; theoretical occupancy 100 %, which is no achieved
+# value); launch 1 both, with other values: the modern ones count.
+LEGACY = (("gpu__time_duration", "sm__sol_pct", "gpu__compute_memory_sol_pct",
+           "sm__active_warps_avg_per_active_cycle_pct", "sm__maximum_warps_per_active_cycle_pct"))
+
+def legacy(out):
+    for x in LEGACY + (MEM, OCC):
+        if x not in STRINGS:
+            STRINGS.append(x)
+    old = launch(dur_name="gpu__time_duration", sm_name="sm__sol_pct", dur=2345.0, sm=11.25,
+                 rules=(), extra=(("gpu__compute_memory_sol_pct", 33.5),
+                                  ("sm__active_warps_avg_per_active_cycle_pct", 45.75),
+                                  ("sm__maximum_warps_per_active_cycle_pct", 100.0)))
+    both = launch(dur=1000.0, sm=20.0, rules=(),
+                  extra=((MEM, 30.0), (OCC, 40.0), ("gpu__time_duration", 9999.0),
+                         ("sm__sol_pct", 99.0), ("gpu__compute_memory_sol_pct", 99.0),
+                         ("sm__active_warps_avg_per_active_cycle_pct", 99.0)))
+    with open(out, "wb") as f:
+        f.write(report([old, both]))
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--legacy":
+        legacy(sys.argv[2])
+        return
     if len(sys.argv) == 3 and sys.argv[1] == "--diff-pair":
         diff_pair(sys.argv[2])
         return
