@@ -18,6 +18,7 @@ struct imp_args {
 	int64_t mem_bytes, total_alloc, total_reserved, addr, dev_type, dev_id;
 	int64_t sort_index;
 	double blocks_per_sm, warps_per_sm, occupancy;
+	double mem_bw_gbps; /* "memory bandwidth (GB/s)" of a memcpy/memset */
 	int32_t grid[3], block[3];
 	struct jstr input_dims, input_type, call_stack, collective, dtype, pg_name, pg_ranks;
 	struct jstr concrete;	    /* "Concrete Inputs", kept for the ops hta/flops models */

@@ -92,7 +92,8 @@ struct tr_gpu_args {
 		int64_t bytes;	      /* memcpy/memset bytes */
 		double blocks_per_sm; /* NaN when absent */
 		double warps_per_sm;
-		double occupancy; /* est. achieved occupancy % */
+		double occupancy;   /* est. achieved occupancy % */
+		double mem_bw_gbps; /* "memory bandwidth (GB/s)", NaN when absent */
 	} * v;
 };
 

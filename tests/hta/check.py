@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 
+import counters
 import oracle
 import tracelens
 
@@ -176,6 +177,7 @@ def main():
             hta_expected(t)
             intervals(label, t)
     tracelens.run(GPUPROF, check)
+    counters.run_all(GPUPROF, check)
     print(f"hta: {passed} passed, {failed} failed")
 
 
