@@ -189,6 +189,63 @@ static void counters_emit(struct view *v, struct report *rep)
 		emit_series(rep, r);
 }
 
+/* The pid of the event of row, as the trace writes it (a number or a
+ * string). */
+static void put_pid(struct tr_overlay *o, const struct trace *t, uint32_t row)
+{
+	const struct tr_id *pid = &t->tracks.v[t->ev.track[row]].pid;
+	char buf[64];
+	const char *s = tr_id_text(t, pid, buf, sizeof buf);
+	if (pid->is_str)
+		tr_ov_str(o, s);
+	else
+		tr_ov_put(o, "%s", s);
+}
+
+/* HTA's generate_trace_with_counters: one counter event per point, the
+ * queue length's first (stream ascending), then the bandwidth's (kind
+ * ascending), with the members HTA writes: pid (of the device event), ts,
+ * args {"Queue Length": N} or {"Memcpy BW": GB/s}, ph, name ("Queue
+ * Length", or the memcpy kind), and for the queue length id = the stream.
+ * A bandwidth point without a value (a copy without the arg) is left out. */
+static int counters_overlay(const struct view *v, struct tr_overlay *o, struct err *e)
+{
+	(void)e;
+	const struct counters_res *r = v->priv;
+	const struct hta_counters *c = &r->c;
+	const struct trace *t = v->t;
+	for (size_t s = 0; s < c->nstreams; s++)
+		for (size_t i = 0; i < c->streams[s].n; i++) {
+			const struct hta_ql_point *p = &c->ql[c->streams[s].first + i];
+			tr_ov_event(o);
+			tr_ov_put(o, "{\"pid\": ");
+			put_pid(o, t, p->row);
+			tr_ov_put(o, ", \"ts\": ");
+			tr_ov_us(o, p->ts);
+			tr_ov_put(o,
+				  ", \"args\": {\"Queue Length\": %lld}, \"ph\": \"C\", \"name\": "
+				  "\"Queue Length\", \"id\": %lld}",
+				  (long long)p->len, (long long)c->streams[s].stream);
+		}
+	for (size_t k = 0; k < c->nkinds; k++)
+		for (size_t i = 0; i < c->kinds[k].n; i++) {
+			const struct hta_bw_point *p = &c->bw[c->kinds[k].first + i];
+			char num[32];
+			if (!rep_fmt_double(num, p->gbps))
+				continue;
+			tr_ov_event(o);
+			tr_ov_put(o, "{\"pid\": ");
+			put_pid(o, t, p->row);
+			tr_ov_put(o, ", \"ts\": ");
+			tr_ov_us(o, p->ts);
+			tr_ov_put(
+			    o, ", \"args\": {\"Memcpy BW\": %s}, \"ph\": \"C\", \"name\": ", num);
+			tr_ov_str(o, c->kinds[k].name);
+			tr_ov_put(o, "}");
+		}
+	return 0;
+}
+
 static void counters_free(struct view *v)
 {
 	struct counters_res *r = v->priv;
@@ -228,4 +285,5 @@ const struct view_decl view_counters_decl = {
     .compute = counters_compute,
     .emit = counters_emit,
     .free = counters_free,
+    .overlay = counters_overlay,
 };

@@ -4,9 +4,11 @@ on its negative_queue_length_values_check trace; on every HTA trace and the
 fixtures, every table equal to tests/hta/oracle.py's reading of the raw
 JSON."""
 import glob
+import gzip
 import json
 import os
 import subprocess
+import tempfile
 
 import oracle
 
@@ -106,9 +108,54 @@ def never_negative(gpuprof, check, path):
           len(got["queue_series"]) + len(got["bw_series"]) >= 12000)
 
 
+def want_events(want, pid_of):
+    """HTA's counter events (convert_time_series_to_events) of the oracle's
+    series: queue length per stream, then bandwidth per kind."""
+    out = []
+    for s in sorted(want["queue"]):
+        for ts, n, row in want["queue_rows"][s]:
+            out.append({"pid": pid_of(row), "ts": ts, "args": {"Queue Length": n}, "ph": "C",
+                        "name": "Queue Length", "id": s})
+    for k in sorted(want["bw"], key=str.encode):
+        for (ts, v), row in zip(want["bw"][k], want["bw_rows"][k]):
+            if v is not None:
+                out.append({"pid": pid_of(row), "ts": ts, "args": {"Memcpy BW": v}, "ph": "C",
+                            "name": k})
+    return out
+
+
+def overlay(gpuprof, check, label, path):
+    """`trace overlay counters`: valid JSON, the trace's events unchanged
+    then HTA's counter events of the oracle's series; read back by gpuprof
+    with the same counters tables."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "with_counters.json.gz")
+        p = subprocess.run([gpuprof, "-q", "trace", "overlay", "counters", path, "-o", out],
+                           capture_output=True, text=True)
+        check(f"{label}: overlay exit 0", p.returncode == 0, p.stderr.strip())
+        if p.returncode:
+            return None
+        with gzip.open(out, "rt", encoding="utf-8") as f:
+            got = json.load(f)
+        src = oracle.load(path)
+        n = len(src["traceEvents"])
+        check(f"{label}: overlay keeps the events", got["traceEvents"][:n] == src["traceEvents"])
+        evs = [e for e in src["traceEvents"] if isinstance(e, dict)]
+        want = want_events(oracle.counters(path), lambda i: evs[i].get("pid"))
+        added = got["traceEvents"][n:]
+        bad = next((i for i, (a, b) in enumerate(zip(added, want)) if a != b), None)
+        check(f"{label}: overlay counter events", len(added) == len(want) and bad is None,
+              f"{len(added)} / {len(want)}, first differing {bad}: "
+              f"{added[bad] if bad is not None else ''} vs {want[bad] if bad is not None else ''}")
+        check(f"{label}: overlay read back", run(gpuprof, out, "--series") ==
+              run(gpuprof, path, "--series") or False)
+        return added
+
+
 def run_all(gpuprof, check):
     for f in sorted(glob.glob(os.path.join(HERE, "fixtures", "*.json"))):
         compare(gpuprof, check, "counters " + os.path.basename(f), f)
+        overlay(gpuprof, check, "counters " + os.path.basename(f), f)
         compare(gpuprof, check, "counters (max 2) " + os.path.basename(f), f, 2)
     traces = sorted(glob.glob(os.path.join(DATA, "**", "*.json.gz"), recursive=True))
     traces = [t for t in traces if "memory_timeline" not in t and "_et.json" not in t]
@@ -118,8 +165,14 @@ def run_all(gpuprof, check):
             compare(gpuprof, check, label, t)
             if "mtia_trace_single_rank" in t:
                 compare(gpuprof, check, label + " (max 1)", t, 1)
+                overlay(gpuprof, check, label, t)
                 hta_expected(gpuprof, check, t)
             if "negative_queue_length_values_check" in t:
                 never_negative(gpuprof, check, t)
+                added = overlay(gpuprof, check, label, t) or []
+                # HTA's test_generate_trace_with_counters on the overlaid trace
+                check("negative_queue: overlay >= 12000 counter events", len(added) >= 12000)
+                check("negative_queue: overlay counter names", {e["name"] for e in added} ==
+                      {"Queue Length", "Memcpy DtoH", "Memcpy HtoD", "Memcpy DtoD", "Memset"})
         except RuntimeError as e:
             check(label, False, str(e))

@@ -298,13 +298,14 @@ def counters(path, max_queue_length=1024):
     for d in dev:
         by_corr.setdefault(d["corr"], []).append(d)
     ids = {c["corr"] for c in calls}
-    pts = [(d["stream"], c["ts"], 1) for c in calls for d in by_corr.get(c["corr"], [])]
-    pts += [(d["stream"], d["ts"], -1) for d in dev if d["corr"] in ids]
+    pts = [(d["stream"], c["ts"], 1, d["i"]) for c in calls for d in by_corr.get(c["corr"], [])]
+    pts += [(d["stream"], d["ts"], -1, d["i"]) for d in dev if d["corr"] in ids]
     pts.sort(key=lambda p: (p[0], p[1]))
-    ql = {}
-    for s, ts, delta in pts:
+    ql, ql_rows = {}, {}
+    for s, ts, delta, i in pts:
         series = ql.setdefault(s, [])
         series.append((ts, (series[-1][1] if series else 0) + delta))
+        ql_rows.setdefault(s, []).append((ts, series[-1][1], i))
     blocked = {}
     for s, series in ql.items():
         at = [i for i, (_, n) in enumerate(series) if n >= max_queue_length]
@@ -320,16 +321,17 @@ def counters(path, max_queue_length=1024):
             bw = float(bw) if isinstance(bw, (int, float)) else None
             end = d["end"] if d["end"] != d["ts"] else d["ts"] + 1
             bw_pts.append((memcpy_kind(d["name"]).encode(), end if side else d["ts"],
-                           None if bw is None else (-bw if side else bw)))
+                           None if bw is None else (-bw if side else bw), d["i"]))
     bw_pts.sort(key=lambda p: (p[0], p[1]))
-    bws = {}
-    sums = {}
-    for k, ts, v in bw_pts:
+    bws, bw_rows, sums = {}, {}, {}
+    for k, ts, v, i in bw_pts:
         k = k.decode()
+        bw_rows.setdefault(k, []).append(i)
         if v is not None:
             sums[k] = sums.get(k, 0.0) + v
         bws.setdefault(k, []).append((ts, None if v is None else sums.get(k, 0.0)))
-    return dict(rounded=rounded, filter=filt, trace_duration=dur, queue=ql,
+    return dict(rounded=rounded, filter=filt, trace_duration=dur, queue=ql, queue_rows=ql_rows,
+                bw_rows=bw_rows,
                 queue_desc={s: describe([n for _, n in v]) for s, v in ql.items()},
                 blocked=blocked, bw=bws,
                 bw_desc={k: describe([x for _, x in v if x is not None and x > 0])
