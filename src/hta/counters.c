@@ -36,14 +36,6 @@ static int grow(void **v, size_t n, size_t *cap, size_t size)
 	return 0;
 }
 
-static bool launch_call(const struct trace *t, const uint32_t *ids, size_t n, size_t r)
-{
-	for (size_t i = 0; i < n; i++)
-		if (ids[i] == t->ev.name[r])
-			return true;
-	return false;
-}
-
 /* HTA's get_trace_duration: latest minus earliest ts of its events. */
 static int64_t trace_duration(const struct trace *t, const struct hta_events *h)
 {
@@ -68,29 +60,15 @@ static int64_t trace_duration(const struct trace *t, const struct hta_events *h)
 static int join_sides(const struct trace *t, const struct hta_events *h, struct cd **dev,
 		      size_t *nd, uint32_t **calls, size_t *nc)
 {
-	static const char *const names[] = {"cudaLaunchKernel",
-					    "cudaLaunchKernelExC",
-					    "cuLaunchKernel",
-					    "cuLaunchKernelEx",
-					    "cudaMemcpyAsync",
-					    "cudaMemsetAsync",
-					    "runFunction - job_prep_and_submit_for_execution",
-					    "hipLaunchKernel",
-					    "hipExtModuleLaunchKernel",
-					    "hipMemcpyAsync",
-					    "hipMemsetAsync",
-					    "hipMemcpyWithStream"};
-	enum { NN = sizeof names / sizeof names[0] };
-	uint32_t ids[NN];
-	for (size_t i = 0; i < NN; i++)
-		ids[i] = strpool_find(&t->pool, names[i], strlen(names[i]));
+	uint32_t ids[HTA_NLAUNCH];
+	hta_launch_ids(t, ids);
 	struct hmap set = {0};
 	size_t capc = 0, capd = 0;
 	int rc = 0;
 	for (size_t r = 0; r < t->ev.n && !rc; r++) {
 		uint32_t v;
 		int64_t c = tr_corr(t, r);
-		if (c < 0 || !launch_call(t, ids, NN, r) || !hta_cpu_kept(t, h, r))
+		if (c < 0 || !hta_is_launch(t, ids, r) || !hta_cpu_kept(t, h, r))
 			continue;
 		size_t slot = hmap_slot(&set, hmap_int(c), NULL, NULL, &v);
 		if (slot == SIZE_MAX || grow((void **)calls, *nc, &capc, sizeof **calls)) {

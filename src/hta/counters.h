@@ -3,7 +3,7 @@
  * _summary, get_time_spent_blocked_on_full_queue), over the device events
  * of hta/select.h.
  *
- * Queue length, per stream: the launch calls (HTA's list: cudaLaunchKernel,
+ * Queue length, per stream: the launch calls (hta_launch_ids: cudaLaunchKernel,
  * cudaLaunchKernelExC, cuLaunchKernel, cuLaunchKernelEx, cudaMemcpyAsync,
  * cudaMemsetAsync, MTIA's "runFunction - job_prep_and_submit_for_execution",
  * hipLaunchKernel, hipExtModuleLaunchKernel, hipMemcpyAsync, hipMemsetAsync,

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot, fresh } from './harness.mjs';
+import { root, startServer, launchBrowser, newPage, shot, fresh, untilCanvas } from './harness.mjs';
 
 const fixture = path.join(root, 'tests/hta/fixtures/counters.json');
 let server, browser, page;
@@ -25,17 +25,7 @@ after(async () => {
 	await server?.stop();
 });
 
-async function until(attr, ok) {
-	const canvas = page.getByTestId('timeline-canvas');
-	let v = null;
-	for (let i = 0; i < 200; i++) {
-		v = await canvas.getAttribute(attr).catch(() => null);
-		if (v !== null && ok(v)) return v;
-		await page.waitForTimeout(25);
-	}
-	throw new Error(`timeline: ${attr} is ${v}`);
-}
-
+const until = (attr, ok) => untilCanvas(page, attr, ok);
 const height = () => page.getByTestId('timeline-canvas').evaluate((c) => parseFloat(c.style.height));
 // the alpha of the canvas pixel at CSS (x, y), x given as a time from the
 // trace's start (ns)
