@@ -59,6 +59,8 @@ CASES = [
     ('flops', ['flops', 'tests/hta/fixtures/cuda-steps.json']),
     ('critical-path', ['critical-path', 'tests/hta/fixtures/critpath-sync.json']),
     ('critical-path', ['critical-path', '--all-edges', 'tests/hta/fixtures/critpath-stream-wait.json']),
+    ('counters', ['counters', 'tests/hta/fixtures/counters.json']),
+    ('counters', ['counters', '--series', 'tests/hta/fixtures/counters.json']),
     ('dist', ['dist', IN + 'node0_0.pt.trace.json', IN + 'node0_1.pt.trace.json']),
     ('dist', ['dist', '--tb-compat', IN + 'node0_0.pt.trace.json',
               IN + 'node0_1.pt.trace.json']),

@@ -16,9 +16,11 @@
 // bytes to it with its postMessage protocol (PING until PONG, then the
 // buffer). State in the hash: start=NS&end=NS (from the trace's start, as
 // the API takes them), collapsed=t3,c0 (lanes by track, counters by id),
-// flows=1. Search (timeline_search.js): find=TEXT&match=K; the windows are
-// asked with find=TEXT, so the server marks the visible matches. Critical
-// path (timeline_critical.js): critical=K outlines the K-th step's path.
+// flows=1. Counters (timeline_counters.js, key c): HTA's queue length and
+// memcpy bandwidth lanes under their streams, counters=1. Search
+// (timeline_search.js): find=TEXT&match=K; the windows are asked with
+// find=TEXT, so the server marks the visible matches. Critical path
+// (timeline_critical.js): critical=K outlines the K-th step's path.
 //
 // An Nsight Systems export draws the same way from
 // /api/file/ID/nsys/timeline (views/view_nsys_tl.c, the same JSON): its
@@ -30,6 +32,7 @@ import { fmtDur } from './fmt.js';
 import { withSel } from './stepsel.js';
 import { timelineSearch } from './timeline_search.js';
 import { criticalPath } from './timeline_critical.js';
+import { streamCounters } from './timeline_counters.js';
 import { el } from './dom.js';
 
 const ROW = 16, HEAD = 18, IROW = 10, CROW = 40, MIN_NS = 10;
@@ -125,6 +128,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		onWindow();
 	};
 	const crit = endpoint === 'timeline' ? criticalPath(api, id, s, save, () => { if (data) draw(); }) : null;
+	const hc = streamCounters({ s, save, canvas, onChange: () => { draw(); reload(); }, enabled: endpoint === 'timeline' });
 
 	// Lanes, then each process's counters after its last lane.
 	function blocks() {
@@ -133,7 +137,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		lanes.forEach((l, i) => lastOf.set(l.pid, i));
 		const left = [...counters];
 		lanes.forEach((l, i) => {
-			out.push({ kind: 'lane', key: `t${l.track}`, l });
+			out.push({ kind: 'lane', key: `t${l.track}`, l }, ...hc.blocks(data, l));
 			if (lastOf.get(l.pid) === i)
 				for (let j = 0; j < left.length;) {
 					if (left[j].pid === l.pid) out.push({ kind: 'counter', key: `c${left[j].counter}`, c: left.splice(j, 1)[0] });
@@ -288,6 +292,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		canvas.dataset.items = String(lanes.reduce((n, l) => n + (collapsed.has(`t${l.track}`) ? 0 : l.items.length), 0));
 		canvas.dataset.order = lanes.map((l) => `${l.pid}/${l.tid}`).join(' ');
 		canvas.dataset.counters = String((data?.counters || []).length);
+		hc.mark(data);
 		canvas.dataset.flows = String(arrows);
 		canvas.dataset.collapsed = [...collapsed].join(',');
 		// the current match: outlined where it is, drawn one by one or merged
@@ -310,7 +315,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		const my = ++seq;
 		const W = width();
 		const q = search?.text() ? `&find=${encodeURIComponent(search.text())}` : '';
-		const d = await api(`${TL}?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}&px=${W}${flowsOn ? '&flows=1' : ''}${q}`);
+		const d = await api(`${TL}?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}&px=${W}${flowsOn ? '&flows=1' : ''}${hc.param()}${q}`);
 		if (my !== seq) return;
 		data = d;
 		canvas.dataset.start = String(d.timeline.start_ns);
@@ -508,6 +513,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			else if (k === 'ArrowRight') pan(0.2);
 			else if (k === '0') setWindow(T0, T1);
 			else if (k === 'f') setFlows(!flowsOn);
+			else if (hc.key(k)) { /* c: counters */ }
 			else if (search?.key(k)) { /* '/', n, N */ }
 			else return false;
 			return true;
@@ -528,9 +534,9 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	await firstLoad;
 	const reset = el('button', { textContent: 'Whole trace', title: 'Show the whole trace (0)' });
 	reset.addEventListener('click', () => setWindow(T0, T1));
-	const help = el('span', { className: 'count', textContent: 'wheel / + − zoom · drag / ← → pan · f flows · / search, n N next/previous · click a lane name to collapse it' });
+	const help = el('span', { className: 'count', textContent: 'wheel / + − zoom · drag / ← → pan · f flows · c counters · / search, n N next/previous · click a lane name to collapse it' });
 	return [el('section', { className: 'timeline' }, el('h2', { textContent: 'Timeline' }),
-		el('div', { className: 'tools' }, reset, flowsBtn, ...(perfetto ? [dlBtn, perfBtn, perfNote] : []), ...(search ? [search.bar] : []), ...(crit ? crit.tools : []), info, help), ...(search ? [search.panel] : []), wrap, details)];
+		el('div', { className: 'tools' }, reset, flowsBtn, ...hc.bar, ...(perfetto ? [dlBtn, perfBtn, perfNote] : []), ...(search ? [search.bar] : []), ...(crit ? crit.tools : []), info, help), ...(search ? [search.panel] : []), wrap, details)];
 }
 
 // The page's keys (+ - arrows 0 f / n N) while a timeline is shown; true when used.

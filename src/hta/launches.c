@@ -264,22 +264,8 @@ static int group(struct inst *in, size_t n, struct hta_launches *out)
 
 static int aten_ops(const struct trace *t, const struct hta_events *h, struct hta_launches *out)
 {
-	static const char *const names[] = {"cudaMemsetAsync",
-					    "cudaMemcpyAsync",
-					    "cudaLaunchKernel",
-					    "cudaLaunchKernelExC",
-					    "cuLaunchKernel",
-					    "cuLaunchKernelEx",
-					    "runFunction - job_prep_and_submit_for_execution",
-					    "hipLaunchKernel",
-					    "hipExtModuleLaunchKernel",
-					    "hipMemcpyAsync",
-					    "hipMemsetAsync",
-					    "hipMemcpyWithStream"};
-	enum { NN = sizeof names / sizeof names[0] };
-	uint32_t ids[NN];
-	for (size_t i = 0; i < NN; i++)
-		ids[i] = find(t, names[i]);
+	uint32_t ids[HTA_NLAUNCH];
+	hta_launch_ids(t, ids);
 	struct op *ops = NULL;
 	struct inst_launch *l = NULL;
 	struct inst *in = NULL;
@@ -317,7 +303,7 @@ static int aten_ops(const struct trace *t, const struct hta_events *h, struct ht
 			hmap_set(&dev, slot, hmap_int(c), (uint32_t)i);
 	}
 	for (size_t r = 0; r < t->ev.n && !rc; r++) {
-		if (!hta_cpu_kept(t, h, r) || !in_ids(t->ev.name[r], ids, NN) || tr_corr(t, r) < 0)
+		if (!hta_cpu_kept(t, h, r) || !hta_is_launch(t, ids, r) || tr_corr(t, r) < 0)
 			continue;
 		uint32_t d = hmap_get(&dev, hmap_int(tr_corr(t, r)), NULL, NULL);
 		if (d == HMAP_NONE)

@@ -362,6 +362,33 @@ int64_t hta_row_stream(const struct trace *t, size_t r)
 	return stream_of(t, r);
 }
 
+void hta_launch_ids(const struct trace *t, uint32_t ids[HTA_NLAUNCH])
+{
+	static const char *const names[HTA_NLAUNCH] = {
+	    "cudaLaunchKernel",
+	    "cudaLaunchKernelExC",
+	    "cuLaunchKernel",
+	    "cuLaunchKernelEx",
+	    "cudaMemcpyAsync",
+	    "cudaMemsetAsync",
+	    "runFunction - job_prep_and_submit_for_execution",
+	    "hipLaunchKernel",
+	    "hipExtModuleLaunchKernel",
+	    "hipMemcpyAsync",
+	    "hipMemsetAsync",
+	    "hipMemcpyWithStream"};
+	for (size_t i = 0; i < HTA_NLAUNCH; i++)
+		ids[i] = strpool_find(&t->pool, names[i], strlen(names[i]));
+}
+
+bool hta_is_launch(const struct trace *t, const uint32_t ids[HTA_NLAUNCH], size_t r)
+{
+	for (size_t i = 0; i < HTA_NLAUNCH; i++)
+		if (ids[i] == t->ev.name[r])
+			return true;
+	return false;
+}
+
 bool hta_cpu_kept(const struct trace *t, const struct hta_events *h, size_t r)
 {
 	if (!kept(t, r))

@@ -83,6 +83,15 @@ int64_t hta_row_stream(const struct trace *t, size_t r);
 /* Whether HTA's loader keeps row r at all (a complete event, not a
  * profiler span nor a gpu_user_annotation), before any filter. */
 bool hta_row_kept(const struct trace *t, size_t r);
+/* The string ids (UINT32_MAX when absent) of the calls HTA counts as
+ * launches (its get_runtime_launch_events_mask): cudaLaunchKernel,
+ * cudaLaunchKernelExC, cuLaunchKernel, cuLaunchKernelEx, cudaMemcpyAsync,
+ * cudaMemsetAsync, MTIA's "runFunction - job_prep_and_submit_for_execution",
+ * hipLaunchKernel, hipExtModuleLaunchKernel, hipMemcpyAsync, hipMemsetAsync,
+ * hipMemcpyWithStream; and whether row r is one of them. */
+#define HTA_NLAUNCH 12
+void hta_launch_ids(const struct trace *t, uint32_t ids[HTA_NLAUNCH]);
+bool hta_is_launch(const struct trace *t, const uint32_t ids[HTA_NLAUNCH], size_t r);
 /* HTA's kernel type of a name. */
 enum hta_ktype hta_kernel_type(const char *name, size_t len);
 

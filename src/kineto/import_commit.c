@@ -181,7 +181,8 @@ static int store_aux(struct imp *m, enum tr_kind kind, const struct imp_args *a,
 				       .blocks_per_sm = a->blocks_per_sm,
 				       .warps_per_sm = a->warps_per_sm,
 				       .occupancy = a->occupancy,
-				       .wait_corr = a->wait_corr};
+				       .wait_corr = a->wait_corr,
+				       .mem_bw_gbps = a->mem_bw_gbps};
 		memcpy(g.grid, a->grid, sizeof g.grid);
 		memcpy(g.block, a->block, sizeof g.block);
 		return tr_build_gpu(&m->b, &g, aux);

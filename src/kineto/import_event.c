@@ -26,7 +26,7 @@ static void args_init(struct imp_args *a)
 	a->sort_index = INT64_MIN;
 	a->wait_stream = -1;
 	a->wait_corr = TR_NO_WAIT;
-	a->blocks_per_sm = a->warps_per_sm = a->occupancy = NAN;
+	a->blocks_per_sm = a->warps_per_sm = a->occupancy = a->mem_bw_gbps = NAN;
 	for (int i = 0; i < 3; i++)
 		a->grid[i] = a->block[i] = -1;
 	a->input_dims = a->input_type = a->call_stack = a->collective = a->dtype = a->pg_name =
@@ -286,6 +286,17 @@ static int read_arg(struct jscan *j, const struct jstr *k, struct imp_args *a, b
 	case 20:
 		if (KEY(k, "registers per thread"))
 			return read_i64(j, &a->regs, prob);
+		break;
+	case 23:
+		/* a number only, so that no trace gains an anomaly from it */
+		if (!series && KEY(k, "memory bandwidth (GB/s)") &&
+		    jscan_kind(*j->p) == JK_NUMBER) {
+			struct jstr s;
+			int rc = jscan_number(j, &s);
+			if (!rc)
+				read_double(&s, false, &a->mem_bw_gbps, prob);
+			return rc;
+		}
 		break;
 	case 25:
 		if (KEY(k, "est. achieved occupancy %"))

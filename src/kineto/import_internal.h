@@ -20,6 +20,7 @@ struct imp_args {
 	int64_t wait_stream,
 	    wait_corr; /* cuda_sync: wait_on_stream, wait_on_cuda_event_record_corr_id */
 	double blocks_per_sm, warps_per_sm, occupancy;
+	double mem_bw_gbps; /* "memory bandwidth (GB/s)" of a memcpy/memset */
 	int32_t grid[3], block[3];
 	struct jstr input_dims, input_type, call_stack, collective, dtype, pg_name, pg_ranks;
 	struct jstr concrete;	    /* "Concrete Inputs", kept for the ops hta/flops models */

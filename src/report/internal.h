@@ -101,10 +101,6 @@ int rep_buf_addc(struct rep_buf *b, char c);
 int rep_buf_printf(struct rep_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rep_buf_free(struct rep_buf *b);
 
-/* Writes the shortest of %.15g/%.16g/%.17g that reads back as d into buf
- * (at least 32 bytes). Returns false, with buf empty, for NaN and infinities. */
-bool rep_fmt_double(char *buf, double d);
-
 /* Appends the raw (CSV/JSON) form of a number type (INT, DUR_NS, BYTES,
  * FLOAT, PCT, FDUR_NS); a non-finite double appends nonfinite instead. */
 int rep_put_number(struct rep_buf *b, enum rep_type t, struct rep_val v, const char *nonfinite);

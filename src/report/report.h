@@ -137,5 +137,8 @@ void rep_json_str(FILE *f, const char *s);
  * replace by one U+FFFD (Unicode's "maximal subpart" rule). */
 size_t rep_utf8_len(const unsigned char *s, size_t n, size_t *bad);
 void rep_json_num(FILE *f, double v);
+/* Writes the shortest of %.15g/%.16g/%.17g that reads back as d into buf
+ * (at least 32 bytes). Returns false, with buf empty, for NaN and infinities. */
+bool rep_fmt_double(char *buf, double d);
 
 #endif

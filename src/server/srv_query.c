@@ -70,6 +70,7 @@ int srv_q_tl_opts(const struct srv_query *q, struct tl_opts *o, int64_t *links, 
 		return snprintf(msg, n, "px takes a width of 1 to %d pixels", TL_MAX_PX), -1;
 	o->px = (int)px;
 	o->flows = srv_q_flag(q, "flows");
+	o->stream_counters = srv_q_flag(q, "stream_counters");
 	if (srv_q_int(q, "links", links, has_links) || (*has_links && *links < 0))
 		return snprintf(msg, n, "links takes an event row"), -1;
 	return 0;

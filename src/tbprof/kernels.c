@@ -64,7 +64,8 @@ static const struct tr_gpu_arg no_args = {.device = -1,
 					  .bytes = -1,
 					  .wait_corr = TR_NO_WAIT,
 					  .blocks_per_sm = NAN,
-					  .occupancy = NAN};
+					  .occupancy = NAN,
+					  .mem_bw_gbps = NAN};
 
 static const struct tr_gpu_arg *gpu_args(const struct trace *t, uint32_t row)
 {

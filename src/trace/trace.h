@@ -94,7 +94,8 @@ struct tr_gpu_args {
 		int64_t bytes;	      /* memcpy/memset bytes */
 		double blocks_per_sm; /* NaN when absent */
 		double warps_per_sm;
-		double occupancy; /* est. achieved occupancy % */
+		double occupancy;   /* est. achieved occupancy % */
+		double mem_bw_gbps; /* "memory bandwidth (GB/s)", NaN when absent */
 		/* cuda_sync: "wait_on_cuda_event_record_corr_id" (the
 		 * cudaEventRecord waited on), TR_NO_WAIT when the event has no
 		 * such argument */

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "hta/counters.h"
 #include "trace/link.h"
 #include "views/timeline_lod.h"
 #include "views/view.h"
@@ -36,7 +37,8 @@ struct tl_index {
 	 * of each name (string id), npos[nfirst[id] .. nfirst[id+1]) */
 	uint32_t *nfirst;
 	uint32_t *npos;
-	uint32_t nnames; /* string ids at build time: nfirst has nnames + 1 */
+	uint32_t nnames;	  /* string ids at build time: nfirst has nnames + 1 */
+	struct hta_counters *hta; /* queue length, memcpy bandwidth (view_timeline_counters.c) */
 };
 
 /* The event's end (a negative duration counts as 0). */
@@ -51,8 +53,25 @@ void tl_more_free(struct tl_index *ix);
  * trace's start. */
 void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int px, int64_t lo,
 		       size_t *items, bool *truncated);
+/* A step series read through get (positions [b, en), ts ascending). */
+struct tl_points {
+	const void *ctx;
+	size_t b, en;
+	void (*get)(const void *ctx, size_t pos, int64_t *ts, double *value);
+};
+/* `, "points": [...], "samples": N, "min": X, "max": Y` of the series in
+ * the window, reduced per pixel column as the counters are. */
+void tl_write_points(const struct tl_points *pt, FILE *f, int64_t A, int64_t B, int px, int64_t lo,
+		     size_t *items, bool *truncated);
 /* "flows": [...], "flows_total", "flows_truncated" of the window. */
 void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int64_t lo);
+
+/* view_timeline_counters.c: HTA's counters of the trace, and their
+ * "stream_counters": [...] member of the window. */
+int tl_counters_build(struct tl_index *ix);
+void tl_counters_free(struct tl_index *ix);
+void tl_write_stream_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int px,
+			      int64_t lo, size_t *items, bool *truncated);
 
 /* view_timeline_find.c: the slices by name (the search's index part). */
 int tl_find_build(struct tl_index *ix);

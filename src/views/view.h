@@ -287,6 +287,7 @@ struct tl_opts {
 	int64_t start_ns, end_ns; /* from the trace's start; default: all of it */
 	int px;			  /* 1..TL_MAX_PX */
 	bool flows;		  /* add the flow arrows with an end in the window */
+	bool stream_counters;	  /* add HTA's queue length and memcpy bandwidth lanes */
 	const uint8_t *match;	  /* by string id: 1 marks a searched name (tl_find_match):
 				     events get "match": true, spans "matches": N; or NULL */
 };

@@ -48,6 +48,7 @@ void tl_index_free(struct tl_index *ix)
 	free(ix->proc_rank);
 	tl_more_free(ix);
 	tl_find_free(ix);
+	tl_counters_free(ix);
 	free(ix);
 }
 
@@ -196,7 +197,7 @@ int tl_index_build(const struct trace *t, struct tl_index **out, struct err *e)
 		    .ctx = ix, .b = ix->first[k], .en = ix->first[k + 1], .get = ev_at};
 		tl_nest(&ln, ix->depth, ix->maxend);
 	}
-	if (build_lanes(ix) || tl_more_build(ix) || tl_find_build(ix)) {
+	if (build_lanes(ix) || tl_more_build(ix) || tl_find_build(ix) || tl_counters_build(ix)) {
 		tl_index_free(ix);
 		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
 	}
@@ -348,6 +349,8 @@ int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, s
 	fprintf(f, "%s],\n  \"counters\": [", first_lane ? "" : "\n  ");
 	tl_write_counters(ix, f, A, B, px, lo, &items, &truncated);
 	fputs("]", f);
+	if (o->stream_counters)
+		tl_write_stream_counters(ix, f, A, B, px, lo, &items, &truncated);
 	if (o->flows)
 		tl_write_flows(ix, f, A, B, lo);
 	fprintf(f, ",\n  \"truncated\": %s\n}\n", truncated ? "true" : "false");

@@ -107,21 +107,105 @@ static int64_t col_of(int64_t ts, int64_t A, double W, int px)
 	return c < 0 ? 0 : c >= px ? px - 1 : c;
 }
 
+void tl_write_points(const struct tl_points *pt, FILE *f, int64_t A, int64_t B, int px, int64_t lo,
+		     size_t *items, bool *truncated)
+{
+	double W = (double)B - (double)A;
+	size_t b = pt->b, en = pt->en, l = b, r = en;
+	int64_t ts;
+	double v;
+	while (l < r) { /* the first sample at or after A */
+		size_t m = l + (r - l) / 2;
+		pt->get(pt->ctx, m, &ts, &v);
+		if (ts >= A)
+			r = m;
+		else
+			l = m + 1;
+	}
+	fputs(", \"points\": [", f);
+	bool first = true;
+	if (l > b && *items < TL_MAX_ITEMS) { /* the value in effect at A */
+		pt->get(pt->ctx, l - 1, &ts, &v);
+		fprintf(f, "\n    {\"ts\": %lld, \"value\": ", (long long)(ts - lo));
+		rep_json_num(f, v);
+		fputc('}', f);
+		first = false;
+		(*items)++;
+	}
+	size_t n = 0;
+	double mn = 0, mx = 0;
+	for (size_t i = l; i < en;) {
+		double cv;
+		pt->get(pt->ctx, i, &ts, &cv);
+		if (ts >= B)
+			break;
+		int64_t col = col_of(ts, A, W, px), tj, tlast = ts;
+		double cmin = cv, cmax = cv, last = cv;
+		size_t j = i + 1;
+		for (; j < en; j++) {
+			pt->get(pt->ctx, j, &tj, &v);
+			if (tj >= B || col_of(tj, A, W, px) != col)
+				break;
+			cmin = v < cmin ? v : cmin;
+			cmax = v > cmax ? v : cmax;
+			last = v;
+			tlast = tj;
+		}
+		mn = n == 0 || cmin < mn ? cmin : mn;
+		mx = n == 0 || cmax > mx ? cmax : mx;
+		n += j - i;
+		if (*items >= TL_MAX_ITEMS) {
+			*truncated = true;
+			i = j;
+			continue;
+		}
+		fprintf(f, "%s\n    {\"col\": %lld, \"ts\": %lld, ", first ? "" : ",",
+			(long long)col, (long long)(ts - lo));
+		if (j - i == 1) {
+			fputs("\"value\": ", f);
+			rep_json_num(f, cv);
+		} else {
+			fprintf(f,
+				"\"end\": %lld, \"count\": %zu, \"min\": ", (long long)(tlast - lo),
+				j - i);
+			rep_json_num(f, cmin);
+			fputs(", \"max\": ", f);
+			rep_json_num(f, cmax);
+			fputs(", \"last\": ", f);
+			rep_json_num(f, last);
+		}
+		fputc('}', f);
+		first = false;
+		(*items)++;
+		i = j;
+	}
+	fprintf(f, "%s], \"samples\": %zu, \"min\": ", first ? "" : "\n   ", n);
+	if (n)
+		rep_json_num(f, mn);
+	else
+		fputs("null", f);
+	fputs(", \"max\": ", f);
+	if (n)
+		rep_json_num(f, mx);
+	else
+		fputs("null", f);
+}
+
+static void counter_at(const void *ctx, size_t pos, int64_t *ts, double *value)
+{
+	const struct tl_index *ix = ctx;
+	const struct tr_counter *c = &ix->t->counters.v[ix->crows[pos]];
+	*ts = c->ts;
+	*value = c->value;
+}
+
 void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int px, int64_t lo,
 		       size_t *items, bool *truncated)
 {
 	const struct trace *t = ix->t;
 	const struct tr_counter *cv = t->counters.v;
-	double W = (double)B - (double)A;
 	for (size_t g = 0; g < ix->ngroups; g++) {
-		size_t b = ix->cfirst[g], en = ix->cfirst[g + 1], l = b, r = en;
-		while (l < r) { /* the first sample at or after A */
-			size_t m = l + (r - l) / 2;
-			if (cv[ix->crows[m]].ts >= A)
-				r = m;
-			else
-				l = m + 1;
-		}
+		size_t b = ix->cfirst[g], en = ix->cfirst[g + 1];
 		const struct tr_counter *c0 = &cv[ix->crows[b]];
 		const struct tr_track *tk = &t->tracks.v[c0->track];
 		const struct tr_proc *p = &t->procs.v[tk->process];
@@ -135,68 +219,8 @@ void tl_write_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B,
 		rep_json_str(f, tr_str(t, c0->name));
 		fputs(", \"series\": ", f);
 		rep_json_str(f, tr_str(t, c0->series));
-		fputs(", \"points\": [", f);
-		bool first = true;
-		if (l > b && *items < TL_MAX_ITEMS) { /* the value in effect at A */
-			const struct tr_counter *c = &cv[ix->crows[l - 1]];
-			fprintf(f, "\n    {\"ts\": %lld, \"value\": ", (long long)(c->ts - lo));
-			rep_json_num(f, c->value);
-			fputc('}', f);
-			first = false;
-			(*items)++;
-		}
-		size_t n = 0;
-		double mn = 0, mx = 0;
-		for (size_t i = l; i < en && cv[ix->crows[i]].ts < B;) {
-			const struct tr_counter *c = &cv[ix->crows[i]];
-			int64_t col = col_of(c->ts, A, W, px);
-			double cmin = c->value, cmax = c->value, last = c->value;
-			size_t j = i + 1;
-			for (; j < en && cv[ix->crows[j]].ts < B &&
-			       col_of(cv[ix->crows[j]].ts, A, W, px) == col;
-			     j++) {
-				double v = cv[ix->crows[j]].value;
-				cmin = v < cmin ? v : cmin;
-				cmax = v > cmax ? v : cmax;
-				last = v;
-			}
-			mn = n == 0 || cmin < mn ? cmin : mn;
-			mx = n == 0 || cmax > mx ? cmax : mx;
-			n += j - i;
-			if (*items >= TL_MAX_ITEMS) {
-				*truncated = true;
-				i = j;
-				continue;
-			}
-			fprintf(f, "%s\n    {\"col\": %lld, \"ts\": %lld, ", first ? "" : ",",
-				(long long)col, (long long)(c->ts - lo));
-			if (j - i == 1) {
-				fputs("\"value\": ", f);
-				rep_json_num(f, c->value);
-			} else {
-				fprintf(f, "\"end\": %lld, \"count\": %zu, \"min\": ",
-					(long long)(cv[ix->crows[j - 1]].ts - lo), j - i);
-				rep_json_num(f, cmin);
-				fputs(", \"max\": ", f);
-				rep_json_num(f, cmax);
-				fputs(", \"last\": ", f);
-				rep_json_num(f, last);
-			}
-			fputc('}', f);
-			first = false;
-			(*items)++;
-			i = j;
-		}
-		fprintf(f, "%s], \"samples\": %zu, \"min\": ", first ? "" : "\n   ", n);
-		if (n)
-			rep_json_num(f, mn);
-		else
-			fputs("null", f);
-		fputs(", \"max\": ", f);
-		if (n)
-			rep_json_num(f, mx);
-		else
-			fputs("null", f);
+		const struct tl_points pt = {.ctx = ix, .b = b, .en = en, .get = counter_at};
+		tl_write_points(&pt, f, A, B, px, lo, items, truncated);
 		fputc('}', f);
 	}
 	if (ix->ngroups)

@@ -4,8 +4,9 @@
  *   - every trace view of the registry (views.def), computed with the
  *     commands' defaults and with a variant of their options (tb-compat,
  *     --timeline, grouping, sorting, --stack, --gpu, the memory curve and
- *     events, --top 3), each emitted as text, CSV and JSON;
- *   - the timeline (lanes, links of a row, search);
+ *     events, --top 3), each emitted as text, CSV and JSON, and the
+ *     overlay of those that declare one built;
+ *   - the timeline (lanes, HTA's counter lanes, links of a row, search);
  *   - every export of the call stacks: folded (ns, us), pprof and
  *     speedscope, over stacks built with and without GPU leaves, threads
  *     and merged tracks (the trace written back from its bytes is
@@ -71,6 +72,13 @@ static void one_view(const struct view_decl *d, struct ses *s, const struct view
 	if (rc)
 		return;
 	emit_all(v, out);
+	if (d->overlay) { /* what `trace overlay` would add, built and dropped */
+		struct tr_overlay ov;
+		tr_ov_init(&ov);
+		if (view_overlay(v, &ov, &e) == 0 && !tr_ov_failed(&ov))
+			tr_ov_sort(&ov);
+		tr_ov_free(&ov);
+	}
 	view_free(v);
 }
 
@@ -99,7 +107,7 @@ static void timeline(const struct trace *t, FILE *out)
 	struct err e = {0};
 	if (tl_index_build(t, &ix, &e))
 		return;
-	struct tl_opts o = {.px = 200, .flows = true};
+	struct tl_opts o = {.px = 200, .flows = true, .stream_counters = true};
 	tl_write_json(ix, &o, out, &e);
 	o = (struct tl_opts){
 	    .px = 7, .has_start = true, .start_ns = 1, .has_end = true, .end_ns = 2000};

@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 import critpath_check
+import counters
 import oracle
 import tracelens
 
@@ -178,6 +179,7 @@ def main():
             intervals(label, t)
     tracelens.run(GPUPROF, check)
     critpath_check.run(GPUPROF, check, SHARED, HERE)
+    counters.run_all(GPUPROF, check)
     print(f"hta: {passed} passed, {failed} failed")
 
 

@@ -247,3 +247,92 @@ def launches(path, memory=True):
     rows, rounded, dist = rows_of(load(path))
     dev, filt, keep = select(rows, dist)
     return dict(pairs=launch_stats(keep, memory), aten=aten_ops(keep, dev))
+
+
+QUEUE_LAUNCH = ["cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
+                "cudaMemcpyAsync", "cudaMemsetAsync",
+                "runFunction - job_prep_and_submit_for_execution", "hipLaunchKernel",
+                "hipExtModuleLaunchKernel", "hipMemcpyAsync", "hipMemsetAsync",
+                "hipMemcpyWithStream"]
+
+
+def describe(xs):
+    """pandas' describe() by hand: count, mean, std (n - 1), min, 25%, 50%,
+    75%, max (None where pandas has NaN)."""
+    v = sorted(xs)
+    n = len(v)
+    if not n:
+        return dict(count=0, mean=None, std=None, min=None, p25=None, p50=None, p75=None,
+                    max=None)
+    mean = sum(v) / n
+    std = math.sqrt(sum((x - mean) ** 2 for x in v) / (n - 1)) if n > 1 else None
+
+    def q(p):
+        h = (n - 1) * p
+        lo = int(h)
+        return v[lo] if lo + 1 >= n else v[lo] + (v[lo + 1] - v[lo]) * (h - lo)
+    return dict(count=n, mean=mean, std=std, min=v[0], p25=q(0.25), p50=q(0.5), p75=q(0.75),
+                max=v[-1])
+
+
+def memcpy_kind(name):
+    if name[:6] == "Memset":
+        return "Memset"
+    return name[:11] if name[:6] == "Memcpy" else "Memcpy Unknown"
+
+
+def counters(path, max_queue_length=1024):
+    """HTA's trace_counters: queue length series per stream (ts, length),
+    its describe(), blocked time per stream with a point at the maximum;
+    memcpy bandwidth series per kind and describe() of its points > 0.
+    Equal ts keep the concatenated order (a stable sort)."""
+    doc = load(path)
+    evs = [e for e in doc.get("traceEvents", []) if isinstance(e, dict)]
+    rows, rounded, dist = rows_of(doc)
+    dev, filt, keep = select(rows, dist)
+    dur = (max(r["ts"] for r in keep) - min(r["ts"] for r in keep)) if keep else 0
+    gpu_corr = {r["corr"] for r in rows if is_gpu(r)}
+    calls = [r for r in keep if r["stream"] == -1 and r["name"] in QUEUE_LAUNCH and
+             r["corr"] >= 0 and r["corr"] in gpu_corr]
+    by_corr = {}
+    for d in dev:
+        by_corr.setdefault(d["corr"], []).append(d)
+    ids = {c["corr"] for c in calls}
+    pts = [(d["stream"], c["ts"], 1, d["i"]) for c in calls for d in by_corr.get(c["corr"], [])]
+    pts += [(d["stream"], d["ts"], -1, d["i"]) for d in dev if d["corr"] in ids]
+    pts.sort(key=lambda p: (p[0], p[1]))
+    ql, ql_rows = {}, {}
+    for s, ts, delta, i in pts:
+        series = ql.setdefault(s, [])
+        series.append((ts, (series[-1][1] if series else 0) + delta))
+        ql_rows.setdefault(s, []).append((ts, series[-1][1], i))
+    blocked = {}
+    for s, series in ql.items():
+        at = [i for i, (_, n) in enumerate(series) if n >= max_queue_length]
+        if at:
+            tot = sum(series[i + 1][0] - series[i][0] for i in at if i + 1 < len(series))
+            blocked[s] = (tot, tot / dur if dur else None)
+    mem = [d for d in dev if ktype(d["name"]) == "memory"]
+    bw_pts = []
+    for side in (0, 1):
+        for d in mem:
+            args = evs[d["i"]].get("args") or {}
+            bw = args.get("memory bandwidth (GB/s)")
+            bw = float(bw) if isinstance(bw, (int, float)) else None
+            end = d["end"] if d["end"] != d["ts"] else d["ts"] + 1
+            bw_pts.append((memcpy_kind(d["name"]).encode(), end if side else d["ts"],
+                           None if bw is None else (-bw if side else bw), d["i"]))
+    bw_pts.sort(key=lambda p: (p[0], p[1]))
+    bws, bw_rows, sums = {}, {}, {}
+    for k, ts, v, i in bw_pts:
+        k = k.decode()
+        bw_rows.setdefault(k, []).append(i)
+        if v is not None:
+            sums[k] = sums.get(k, 0.0) + v
+        bws.setdefault(k, []).append((ts, None if v is None else sums.get(k, 0.0)))
+    return dict(rounded=rounded, filter=filt, trace_duration=dur, queue=ql, queue_rows=ql_rows,
+                bw_rows=bw_rows,
+                queue_desc={s: describe([n for _, n in v]) for s, v in ql.items()},
+                blocked=blocked, bw=bws,
+                bw_desc={k: describe([x for _, x in v if x is not None and x > 0])
+                         for k, v in bws.items()})

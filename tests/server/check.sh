@@ -103,6 +103,8 @@ same launches launches
 same sync sync
 same 'sync?top=1' sync --top 1
 same flops flops
+same counters counters
+same 'counters?series=1&max_queue_length=2' counters --series --max-queue-length 2
 same 'launches?all_launches=1&top=0&no_memory=1&delay_cutoff_ns=15000' launches --all-launches --top 0 --no-memory --delay-cutoff 15us
 # Nsight Compute: same_ncu ID REPORT QUERY ARGS...: /api/file/ID/ncu/QUERY
 # equals `gpuprof ncu ARGS --format json REPORT`, byte for byte

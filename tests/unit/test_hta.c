@@ -1,5 +1,8 @@
 /* hta: HTA's kernel types, and its rounding of times to whole us as a
  * reader of floats does it (hta/select.h). */
+#include <math.h>
+
+#include "core/stats.h"
 #include "hta/select.h"
 #include "test.h"
 #include "trace/trace.h"
@@ -60,4 +63,32 @@ void test_hta_rounding(struct t *t)
 	}
 	hta_events_free(&h);
 	tr_free(tr);
+}
+
+/* pandas' describe() (core/stats.h stats_describe), the values numpy gives:
+ * {1, 2, 3, 4}: mean 2.5, std sqrt(5/3) = 1.2909944487358056, p25 h = 0.75
+ * -> 1.75, p50 2.5, p75 3.25; one sample: std NaN; none: all NaN. */
+void test_hta_describe(struct t *t)
+{
+	double v[] = {4, 1, 3, 2};
+	struct stats_desc d;
+	stats_describe(v, 4, &d);
+	CHECK_INT(t, (int64_t)d.count, 4);
+	CHECK_DBL(t, d.mean, 2.5, 0);
+	CHECK_DBL(t, d.std, 1.2909944487358056, 1e-15);
+	CHECK_DBL(t, d.min, 1, 0);
+	CHECK_DBL(t, d.p25, 1.75, 0);
+	CHECK_DBL(t, d.p50, 2.5, 0);
+	CHECK_DBL(t, d.p75, 3.25, 0);
+	CHECK_DBL(t, d.max, 4, 0);
+	/* numpy interpolates from the nearer sample (np.percentile gives
+	 * 1.2386415779566258 here; a + 0.75 (b - a) would be ...256) */
+	double w[] = {1.3426865626802122, 0.926506623785866};
+	stats_describe(w, 2, &d);
+	CHECK(t, d.p75 == 1.2386415779566258);
+	double one[] = {7};
+	stats_describe(one, 1, &d);
+	CHECK(t, d.count == 1 && d.mean == 7 && isnan(d.std) && d.p25 == 7 && d.max == 7);
+	stats_describe(NULL, 0, &d);
+	CHECK(t, d.count == 0 && isnan(d.mean) && isnan(d.min) && isnan(d.max));
 }

@@ -58,6 +58,19 @@ export async function newPage(browser) {
 
 export const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
 
+// Polls attribute attr of the timeline's canvas until ok(value) (the
+// page's CSP forbids waitForFunction); its value, or throws after ~5 s.
+export async function untilCanvas(page, attr, ok) {
+	const canvas = page.getByTestId('timeline-canvas');
+	let v = null;
+	for (let i = 0; i < 200; i++) {
+		v = await canvas.getAttribute(attr).catch(() => null);
+		if (v !== null && ok(v)) return v;
+		await page.waitForTimeout(25);
+	}
+	throw new Error(`timeline: ${attr} is ${v}`);
+}
+
 // Opens u in page from a blank page: a hash change alone keeps the last
 // view's elements (and their data-* attributes) until the new answer is
 // drawn, so a wait on them could see the old ones.

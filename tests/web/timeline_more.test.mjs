@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot as shotOf, fresh } from './harness.mjs';
+import { root, startServer, launchBrowser, newPage, shot as shotOf, fresh, untilCanvas } from './harness.mjs';
 
 const fixture = path.join(root, 'tests/server/timeline_more.json');
 // the order written by hand from the fixture's sort indexes (see above)
@@ -32,16 +32,7 @@ const shot = (name) => shotOf(page, name);
 const apiGet = async (q) => (await fetch(`${url}api/file/1/${q}`)).json();
 
 // polls an attribute of the canvas (the page's CSP forbids waitForFunction)
-async function until(attr, ok) {
-	const canvas = page.getByTestId('timeline-canvas');
-	let v = null;
-	for (let i = 0; i < 200; i++) {
-		v = await canvas.getAttribute(attr).catch(() => null);
-		if (v !== null && ok(v)) return v;
-		await page.waitForTimeout(25);
-	}
-	throw new Error(`timeline: ${attr} is ${v}`);
-}
+const until = (attr, ok) => untilCanvas(page, attr, ok);
 
 
 test('lanes come in sort-index order, with the counter lanes', async () => {
