@@ -61,6 +61,7 @@ static const struct cmd commands[] = {
     VIEW_CMD("launches", VIEW_LAUNCHES),
     VIEW_CMD("sync", VIEW_SYNC),
     VIEW_CMD("flops", VIEW_FLOPS),
+    VIEW_CMD("sequences", VIEW_SEQUENCES),
     VIEW_CMD("diff", VIEW_DIFF),
     {.name = "export",
      .summary = "call stacks for other tools: pprof, folded stacks, speedscope",
