@@ -57,6 +57,8 @@ CASES = [
     ('sync', ['sync', 'tests/hta/fixtures/sync.json']),
     ('flops', ['flops', 'tests/hta/fixtures/flops.json']),
     ('flops', ['flops', 'tests/hta/fixtures/cuda-steps.json']),
+    ('sequences', ['sequences', '--show-instances', 'tests/hta/fixtures/sequences.json']),
+    ('sequences', ['sequences', '--operator', 'aten::nothing', 'tests/hta/fixtures/sequences.json']),
     ('dist', ['dist', IN + 'node0_0.pt.trace.json', IN + 'node0_1.pt.trace.json']),
     ('dist', ['dist', '--tb-compat', IN + 'node0_0.pt.trace.json',
               IN + 'node0_1.pt.trace.json']),
