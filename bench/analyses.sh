@@ -8,7 +8,7 @@
 #                   stable on a loaded machine, unlike wall time
 #   fixed_cost_row  `summary` of a 1 MB synthetic trace, wall
 # Each prints PASS/MISS lines for its targets.
-ANALYSES="summary steps ops kernels memory dist top idle launches sync flops export"
+ANALYSES="summary steps ops kernels memory dist top idle launches sync flops sequences export"
 
 # one_cmd NAME FILE: the command line of analysis NAME on FILE
 one_cmd() {
@@ -50,7 +50,7 @@ analyses_table() {
 			s = sprintf("%-8s <= 1.3 x info    %s", cmd, label)
 			if (t <= 1.3 * base) pass[++np] = s; else miss[++nm] = s
 		}
-		if (kind == "plain" && (cmd == "idle" || cmd == "launches" || cmd == "sync" || cmd == "flops")) {
+		if (kind == "plain" && (cmd == "idle" || cmd == "launches" || cmd == "sync" || cmd == "flops" || cmd == "sequences")) {
 			s = sprintf("%-8s <= 1.5 x summary, rss <= summary %s", cmd, label)
 			if (t <= 1.5 * sum[label] && rss <= sumrss[label]) pass[++np] = s; else miss[++nm] = s
 		}
