@@ -152,6 +152,13 @@ int app_usage(struct app *app, const char *cmd, const char *fmt, ...)
  * output. Returns the exit code; errors are printed (a request the trace
  * cannot answer, such as an unknown device, as a usage error of d). */
 int app_cmd_view(struct app *app, const struct view_decl *d, int argc, char **argv);
+/* Parses argv[1..argc) as `gpuprof NAME` of the one-trace view d does,
+ * loads its TRACE (*path, an element of argv) and computes d: *t, *ses and
+ * *v for the caller to free (view_free, ses_free, tr_free: a window frees
+ * the trace it cuts). Returns 0, or the exit status with the error printed
+ * (then all three are NULL). */
+int app_view_one(struct app *app, const struct view_decl *d, int argc, char **argv,
+		 const char **path, struct trace **t, struct ses **ses, struct view **v);
 /* `gpuprof NAME --help` of view d: its text with the options listed from
  * their declarations. */
 void app_print_view_help(FILE *f, const struct view_decl *d);

@@ -15,6 +15,7 @@ const char cmd_trace_help[] =
     "Usage: gpuprof trace slice TRACE (--step N|A-B | --range NAME | --from T --to T)\n"
     "                         [--clip] -o OUT.json[.gz]\n"
     "       gpuprof trace merge RANK0 RANK1 ... -o MERGED.json[.gz]\n"
+    "       gpuprof trace overlay VIEW TRACE [VIEW's options] -o OUT.json[.gz]\n"
     "\n"
     "slice: a smaller Kineto trace of one window, every kept event copied from\n"
     "the file byte for byte (all its fields: NCCL and process-group args, cbid,\n"
@@ -33,6 +34,12 @@ const char cmd_trace_help[] =
     "note), flow ids kept apart (id * ranks + index). The rank number is the\n"
     "file's distributedInfo rank when every file has a distinct one, else its\n"
     "place on the command line.\n"
+    "\n"
+    "overlay: the whole trace, every byte as it was, with what the analysis\n"
+    "VIEW adds to it (as Holistic Trace Analysis writes its overlaid traces):\n"
+    "args on the events it marks and events of its own at the end (counter\n"
+    "tracks, flow arrows). VIEW takes its own options (gpuprof VIEW --help),\n"
+    "--step and --range too.\n"
     "\n"
     "An output named *.gz is gzip-compressed. Standard input cannot be sliced\n"
     "(the file is read twice).\n"
@@ -57,7 +64,7 @@ struct trace_args {
 	bool clip;
 };
 
-const char *const cmd_trace_verbs[] = {"slice", "merge", NULL};
+const char *const cmd_trace_verbs[] = {"slice", "merge", "overlay", NULL};
 
 const struct vo cmd_trace_opts[] = {
     {.lname = "from",
@@ -253,17 +260,93 @@ static int cmd_merge(struct app *app, const char **paths, int n)
 	return rc;
 }
 
+struct overlay_job {
+	const char *path;
+	const struct trace *t;
+	struct tr_overlay ov;
+	struct kpass_info info;
+};
+
+static int overlay_fn(void *ctx, FILE *f, struct err *e)
+{
+	struct overlay_job *j = ctx;
+	return kpass_overlay(j->path, j->t, &j->ov, f, &j->info, e);
+}
+
+/* The views that declare an overlay, "a, b, c", into buf. */
+static const char *overlay_views(char *buf, size_t n)
+{
+	size_t k = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < view_count(); i++) {
+		const struct view_decl *d = view_at(i);
+		if (d->overlay && d->family == VIEW_FAMILY_TRACE && k < n)
+			k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ", " : "", d->name);
+	}
+	return buf;
+}
+
+/* trace overlay VIEW TRACE [VIEW's options]: VIEW computed on TRACE, the
+ * whole trace written back with what VIEW adds. */
+static int cmd_overlay(struct app *app, int argc, char **argv)
+{
+	char list[256];
+	if (argc < 3)
+		return app_usage(app, "trace", "overlay needs a view and a TRACE (views: %s)",
+				 overlay_views(list, sizeof list));
+	const struct view_decl *d = view_find(argv[2]);
+	if (!d)
+		return app_usage(app, "trace", "no view named '%s' (views that add to a trace: %s)",
+				 argv[2], overlay_views(list, sizeof list));
+	if (!d->overlay)
+		return app_usage(app, "trace",
+				 "the view '%s' adds nothing to a trace (views that do: %s)",
+				 argv[2], overlay_views(list, sizeof list));
+	struct overlay_job j = {0};
+	struct trace *t;
+	struct ses *ses;
+	struct view *v;
+	int rc = app_view_one(app, d, argc - 2, argv + 2, &j.path, &t, &ses, &v);
+	if (rc)
+		return rc;
+	struct err e = {0};
+	if (!strcmp(j.path, "-")) {
+		rc = app_usage(app, "trace",
+			       "overlay reads its file twice: give a file, not standard input");
+	} else {
+		tr_ov_init(&j.ov);
+		for (j.t = t; j.t->base;)
+			j.t = j.t->base;
+		if ((rc = view_overlay(v, &j.ov, &e)) == 0)
+			rc = write_out(app, overlay_fn, &j, &e);
+		if (rc)
+			rc = app_fail(app, &e);
+		else if (j.info.truncated && !app->quiet)
+			fprintf(stderr,
+				"gpuprof: note: %s: the trace is cut short; the output ends with "
+				"its last whole event and the additions\n",
+				j.path);
+		tr_ov_free(&j.ov);
+	}
+	view_free(v);
+	ses_free(ses);
+	tr_free(t);
+	return rc;
+}
+
 int cmd_trace(struct app *app, int argc, char **argv)
 {
 	if (argc < 2)
-		return app_usage(app, "trace", "give a verb: slice or merge");
+		return app_usage(app, "trace", "give a verb: slice, merge or overlay");
 	const char *verb = argv[1];
-	static const char *const verbs[] = {"slice", "merge"};
+	static const char *const verbs[] = {"slice", "merge", "overlay"};
 	char mean[96];
+	if (!strcmp(verb, "overlay"))
+		return cmd_overlay(app, argc, argv);
 	bool slice = !strcmp(verb, "slice");
 	if (!slice && strcmp(verb, "merge"))
-		return app_usage(app, "trace", "unknown verb '%s'%s (slice or merge)", verb,
-				 app_did_you_mean(verb, verbs, 2, mean, sizeof mean));
+		return app_usage(app, "trace", "unknown verb '%s'%s (slice, merge or overlay)",
+				 verb, app_did_you_mean(verb, verbs, 3, mean, sizeof mean));
 	struct trace_args a = {0};
 	const char **ops = calloc((size_t)argc, sizeof *ops);
 	if (!ops)

@@ -162,15 +162,59 @@ static int finish_opts(struct app *app, const struct view_decl *d, struct view_o
 	return 0;
 }
 
+/* d's defaults, then argv[1..argc) parsed into *o and the operands
+ * (*paths, for the caller to free even on an error; NULL when out of
+ * memory, then the status is 2). */
+static int parse_view(struct app *app, const struct view_decl *d, int argc, char **argv,
+		      struct view_opts *o, const char ***paths, int *np)
+{
+	view_opts_defaults(d, o);
+	if (!(*paths = calloc((size_t)argc + 1, sizeof **paths)))
+		return 2;
+	return app_parse(app, d->name, d->opts, d->nopts, o, argc, argv, *paths, np);
+}
+
+int app_view_one(struct app *app, const struct view_decl *d, int argc, char **argv,
+		 const char **path, struct trace **t, struct ses **ses, struct view **v)
+{
+	*t = NULL;
+	*ses = NULL;
+	*v = NULL;
+	struct view_opts o;
+	const char **paths;
+	int np = 0;
+	int rc = parse_view(app, d, argc, argv, &o, &paths, &np);
+	if (!rc && (d->family != VIEW_FAMILY_TRACE || (d->flags & VIEW_MANY)))
+		rc = app_usage(app, d->name, "not a view of one trace");
+	if (!rc)
+		rc = finish_opts(app, d, &o, &np, paths);
+	if (!rc) {
+		*path = paths[0];
+		rc = app_load_trace(app, paths[0], t, ses);
+	}
+	struct err e = {0};
+	if (!rc && (rc = view_compute(d, *ses, &o, v, &e))) {
+		rc = rc == ERR_USAGE && !e.path[0] ? app_usage(app, d->name, "%s", e.msg)
+						   : app_fail(app, &e);
+		view_free(*v);
+		*v = NULL;
+	}
+	if (rc) {
+		ses_free(*ses);
+		tr_free(*t);
+		*ses = NULL;
+		*t = NULL;
+	}
+	free(paths);
+	return rc;
+}
+
 int app_cmd_view(struct app *app, const struct view_decl *d, int argc, char **argv)
 {
 	struct view_opts o;
-	view_opts_defaults(d, &o);
-	const char **paths = calloc((size_t)argc + 1, sizeof *paths);
-	if (!paths)
-		return 2;
+	const char **paths;
 	int np = 0;
-	int rc = app_parse(app, d->name, d->opts, d->nopts, &o, argc, argv, paths, &np);
+	int rc = parse_view(app, d, argc, argv, &o, &paths, &np);
 	/* diff: the view of the kind of its two files (one option table) */
 	if (!rc && d->kind == VIEW_DIFF && np == 2)
 		rc = app_diff_kind(app, paths, &d);

@@ -14,6 +14,7 @@
 #define LIM_STRPOOL_STRINGS (1u << 30) /* distinct interned strings */
 #define LIM_CHUNK_BYTES (4u << 20)     /* read size of byte sources */
 #define LIM_TRACE_ROWS 4000000000u     /* rows of one trace table (32-bit row ids) */
+#define LIM_OVERLAY_BYTES (1ull << 34) /* what analyses add to one trace written back */
 /* A YAML manifest: its text, and its size once every alias is written out
  * (one unit per node plus one per byte of each scalar; every use of an
  * alias counts what it names). The second is four times the first, so that

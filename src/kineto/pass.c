@@ -13,6 +13,7 @@
 #include "core/sort.h"
 #include "core/vec.h"
 #include "kineto/pass_int.h"
+#include "trace/overlay.h"
 #include "trace/window.h"
 
 /* An event the model holds: its offset and whether it is kept. */
@@ -39,6 +40,10 @@ struct slice {
 	VEC(struct kp_stack) stk;
 	const char *key; /* the key being looked up */
 	size_t klen;
+	const struct tr_overlay *ov; /* sorted (tr_ov_sort), or NULL */
+	size_t ovcur;		     /* its next item */
+	char *ovbuf;		     /* the args of the event being written */
+	size_t ovcap;
 	bool first_member, first_event;
 	uint64_t elements, events;
 	char tsbuf[32], durbuf[32];
@@ -255,11 +260,11 @@ static void clip_event(struct slice *s, struct kp_ev *ev)
 	if (is_ph(ev, 'X') && kp_us(ev, ev->f[KPF_DUR], &dur)) {
 		int64_t a = ts < s->t0 ? s->t0 : ts, b = ts + dur > s->t1 ? s->t1 : ts + dur;
 		if (a != ts)
-			ev->rep[ev->f[KPF_TS]] = kp_fmt_us(a, s->tsbuf);
+			ev->rep[ev->f[KPF_TS]] = tr_fmt_us(a, s->tsbuf);
 		if (b - a != dur)
-			ev->rep[ev->f[KPF_DUR]] = kp_fmt_us(b - a, s->durbuf);
+			ev->rep[ev->f[KPF_DUR]] = tr_fmt_us(b - a, s->durbuf);
 	} else if (is_ph(ev, 'E') && ts > s->t1) {
-		ev->rep[ev->f[KPF_TS]] = kp_fmt_us(s->t1, s->tsbuf);
+		ev->rep[ev->f[KPF_TS]] = tr_fmt_us(s->t1, s->tsbuf);
 	}
 }
 
@@ -288,6 +293,80 @@ static int decide(struct slice *s, struct kp_ev *ev, bool *keep)
 			   : 0;
 	if (st->open.n)
 		*keep = st->open.v[--st->open.n];
+	return 0;
+}
+
+/* Text of room for n bytes in s->ovbuf; NULL when out of memory. */
+static char *ov_room(struct slice *s, size_t n)
+{
+	if (n > s->ovcap) {
+		char *b = n <= LIM_OVERLAY_BYTES ? realloc(s->ovbuf, n) : NULL;
+		if (!b)
+			return NULL;
+		s->ovbuf = b;
+		s->ovcap = n;
+	}
+	return s->ovbuf;
+}
+
+/* The overlay's members for ev (the items at its offset, joined with ", ")
+ * put into its args: appended inside an args object, or as a new "args"
+ * member when it has none. An args that is not an object is left as it
+ * is (nothing to add members to). */
+static int ov_apply(struct slice *s, struct kp_ev *ev)
+{
+	const struct tr_overlay *o = s->ov;
+	if (s->ovcur < o->n && o->items[s->ovcur].off >= 0 && o->items[s->ovcur].off < ev->off)
+		return changed(s, o->items[s->ovcur].off);
+	size_t a = s->ovcur, b = a, total = 0;
+	for (; b < o->n && o->items[b].off == ev->off; b++)
+		total += o->items[b].len + 2;
+	s->ovcur = b;
+	if (a == b || !ev->object)
+		return 0;
+	int args = -1;
+	for (size_t i = 0; i < ev->nm && args < 0; i++)
+		if (ev->m[i].klen == 4 && !memcmp(ev->m[i].k, "args", 4))
+			args = (int)i;
+	const char *v = args >= 0 ? ev->m[args].v : NULL, *close = NULL;
+	if (v && *v != '{')
+		return 0;
+	if (v) /* the object's closing brace, and whether it holds members */
+		for (close = ev->m[args].vend - 1; *close != '}';)
+			close--;
+	const char *q = v ? v + 1 : NULL;
+	while (q && q < close && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t'))
+		q++;
+	bool empty = !v || q == close;
+	size_t head = v ? (size_t)(close - v) : 0;
+	char *w = ov_room(s, head + total + 16);
+	if (!w)
+		return err_set(s->e, ERR_NOMEM, s->t->path, -1, "out of memory");
+	size_t n = 0;
+	if (v) {
+		while (head > 1 && (v[head - 1] == ' ' || v[head - 1] == '\n' ||
+				    v[head - 1] == '\r' || v[head - 1] == '\t'))
+			head--;
+		memcpy(w, v, head);
+		n = head;
+	} else {
+		memcpy(w, "\"args\": {", 9);
+		n = 9;
+	}
+	for (size_t k = a; k < b; k++) {
+		if (k > a || !empty) {
+			memcpy(w + n, ", ", 2);
+			n += 2;
+		}
+		memcpy(w + n, o->text + o->items[k].at, o->items[k].len);
+		n += o->items[k].len;
+	}
+	w[n++] = '}';
+	w[n] = 0;
+	if (v)
+		ev->rep[args] = w;
+	else
+		ev->extra = w;
 	return 0;
 }
 
@@ -323,6 +402,8 @@ static int sl_event(void *ctx, struct kp_ev *ev)
 		return rc;
 	if (s->clip && ev->object)
 		clip_event(s, ev);
+	if (s->ov && (rc = ov_apply(s, ev)))
+		return rc;
 	fputs(s->first_event ? "\n  " : ",\n  ", s->out);
 	s->first_event = false;
 	s->events++;
@@ -332,16 +413,28 @@ static int sl_event(void *ctx, struct kp_ev *ev)
 static int sl_end(void *ctx)
 {
 	struct slice *s = ctx;
+	const struct tr_overlay *o = s->ov;
+	if (o && s->ovcur < o->n && o->items[s->ovcur].off >= 0)
+		return changed(s, o->items[s->ovcur].off); /* an event never met */
+	for (size_t k = s->ovcur; o && k < o->n; k++) {	   /* the overlay's own events */
+		fputs(s->first_event ? "\n  " : ",\n  ", s->out);
+		s->first_event = false;
+		s->events++;
+		fwrite(o->text + o->items[k].at, 1, o->items[k].len, s->out);
+	}
+	if (o)
+		s->ovcur = o->n;
 	fputs(s->first_event ? "]" : "\n]", s->out);
 	return 0;
 }
 
-int kpass_slice(const char *path, const struct trace *t, const struct trace *w, bool clip,
-		FILE *out, struct kpass_info *info, struct err *e)
+static int pass(const char *path, const struct trace *t, const struct trace *w, bool clip,
+		const struct tr_overlay *ov, FILE *out, struct kpass_info *info, struct err *e)
 {
 	*info = (struct kpass_info){0};
 	struct slice s = {.out = out,
 			  .t = t,
+			  .ov = ov,
 			  .whole = w == NULL,
 			  .clip = clip && w,
 			  .t0 = INT64_MIN,
@@ -361,6 +454,7 @@ int kpass_slice(const char *path, const struct trace *t, const struct trace *w, 
 	if (!rc)
 		rc = kp_walk(path, &cb, &info->truncated, e);
 	bool all_met = s.whole ? s.elements == t->counts.events : s.cur == s.nrows;
+	all_met = all_met && (!ov || s.ovcur == ov->n);
 	if (!rc && !all_met)
 		rc = changed(&s, -1);
 	if (!rc) {
@@ -371,6 +465,7 @@ int kpass_slice(const char *path, const struct trace *t, const struct trace *w, 
 	}
 	info->events = s.events;
 	free(s.rows);
+	free(s.ovbuf);
 	for (size_t i = 0; i < s.stk.n; i++) {
 		free(s.stk.v[i].key);
 		vec_free(s.stk.v[i].open);
@@ -378,4 +473,20 @@ int kpass_slice(const char *path, const struct trace *t, const struct trace *w, 
 	vec_free(s.stk);
 	hmap_free(&s.stk_index);
 	return rc;
+}
+
+int kpass_slice(const char *path, const struct trace *t, const struct trace *w, bool clip,
+		FILE *out, struct kpass_info *info, struct err *e)
+{
+	return pass(path, t, w, clip, NULL, out, info, e);
+}
+
+int kpass_overlay(const char *path, const struct trace *t, struct tr_overlay *ov, FILE *out,
+		  struct kpass_info *info, struct err *e)
+{
+	*info = (struct kpass_info){0};
+	if (!tr_ov_sort(ov))
+		return err_set(e, ERR_NOMEM, t->path, -1,
+			       "out of memory (the additions to the trace)");
+	return pass(path, t, NULL, false, ov, out, info, e);
 }

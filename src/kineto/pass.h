@@ -1,6 +1,7 @@
 /* pass: Kineto traces written back from their own bytes: a window of a
  * trace (`gpuprof trace slice`, the viewer's download and "Open in
- * Perfetto") and several ranks' traces as one (`gpuprof trace merge`).
+ * Perfetto"), a trace with what an analysis adds (`gpuprof trace
+ * overlay`) and several ranks' traces as one (`gpuprof trace merge`).
  *
  * The loaded model (trace/trace.h) decides which events go; the text of
  * each kept event is copied from the source as it was, every field and
@@ -20,6 +21,7 @@
 #include <stdio.h>
 
 #include "core/err.h"
+#include "trace/overlay.h"
 #include "trace/trace.h"
 
 struct kpass_info {
@@ -40,6 +42,17 @@ struct kpass_info {
  * (changed since it was loaded) is ERR_FORMAT. */
 int kpass_slice(const char *path, const struct trace *t, const struct trace *w, bool clip,
 		FILE *out, struct kpass_info *info, struct err *e);
+
+/* Writes the whole trace at path (the file t was loaded from) to out, as
+ * kpass_slice with no window, with what ov adds (trace/overlay.h): its
+ * members put into the args of the events they name (appended inside an
+ * args object; "args": {...} added to an event without one; an args that
+ * is not an object left as it is), its events after the last of
+ * traceEvents. ov is sorted here. A source that no longer matches t, or
+ * an offset of ov no event of it has, is ERR_FORMAT; a failed ov
+ * (tr_ov_failed) is ERR_NOMEM. */
+int kpass_overlay(const char *path, const struct trace *t, struct tr_overlay *ov, FILE *out,
+		  struct kpass_info *info, struct err *e);
 
 /* One rank's input of a merge. */
 struct kpass_rank {

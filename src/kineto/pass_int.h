@@ -31,7 +31,8 @@ struct kp_ev {
 	int tid;	     /* member index of tid, -1 */
 	struct kp_member *m; /* members in order */
 	size_t nm;
-	const char **rep; /* per member: a replacement value (NUL-terminated), or NULL */
+	const char **rep;  /* per member: a replacement value (NUL-terminated), or NULL */
+	const char *extra; /* members written after the last (e.g. "args": {...}), or NULL */
 };
 /* A rep[] value that leaves the member out. */
 extern const char kp_drop_member[];
@@ -57,12 +58,9 @@ bool kp_str(const struct kp_ev *ev, int i, struct jstr *s);
  * such a number. */
 bool kp_us(const struct kp_ev *ev, int i, int64_t *ns);
 bool kp_int(const struct kp_ev *ev, int i, int64_t *v);
-/* ns as µs text with up to three decimals ("12.5", "-3", "7.001") into buf
- * (32 bytes). */
-const char *kp_fmt_us(int64_t ns, char *buf);
 
-/* Writes ev: its bytes as they are, or, when some rep[] is set, "{" and
- * its members with those values. */
+/* Writes ev: its bytes as they are, or, when some rep[] or extra is set,
+ * "{" and its members with those values, then extra. */
 int kp_write_event(FILE *out, const struct kp_ev *ev);
 
 #endif

@@ -10,6 +10,7 @@
 #include "core/vec.h"
 #include "kineto/pass.h"
 #include "kineto/pass_int.h"
+#include "trace/overlay.h"
 
 struct merge {
 	FILE *out;
@@ -121,7 +122,7 @@ static int mg_event(void *ctx, struct kp_ev *ev)
 		int64_t ts;
 		if (m->shift > 0 && kp_us(ev, ev->f[KPF_TS], &ts) &&
 		    !__builtin_add_overflow(ts, m->shift, &ts))
-			ev->rep[ev->f[KPF_TS]] = kp_fmt_us(ts, m->ts);
+			ev->rep[ev->f[KPF_TS]] = tr_fmt_us(ts, m->ts);
 		for (int k = 0; k < 2; k++) {
 			int f = ev->f[k ? KPF_BIND_ID : KPF_ID];
 			if (f >= 0)

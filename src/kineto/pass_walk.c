@@ -265,22 +265,9 @@ bool kp_int(const struct kp_ev *ev, int i, int64_t *v)
 	       !jnum_i64(ev->m[i].v, (size_t)(ev->m[i].vend - ev->m[i].v), v);
 }
 
-const char *kp_fmt_us(int64_t ns, char *buf)
-{
-	uint64_t a = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
-	int n = snprintf(buf, 32, "%s%llu", ns < 0 ? "-" : "", (unsigned long long)(a / 1000));
-	unsigned frac = (unsigned)(a % 1000);
-	if (frac) {
-		snprintf(buf + n, (size_t)(32 - n), ".%03u", frac);
-		for (size_t l = strlen(buf); buf[l - 1] == '0'; l--)
-			buf[l - 1] = 0;
-	}
-	return buf;
-}
-
 int kp_write_event(FILE *out, const struct kp_ev *ev)
 {
-	bool edited = false;
+	bool edited = ev->object && ev->extra;
 	for (size_t i = 0; ev->object && i < ev->nm && !edited; i++)
 		edited = ev->rep[i] != NULL;
 	if (!edited)
@@ -303,5 +290,7 @@ int kp_write_event(FILE *out, const struct kp_ev *ev)
 		else
 			fwrite(m->v, 1, (size_t)(m->vend - m->v), out);
 	}
+	if (ev->extra)
+		fprintf(out, "%s%s", first ? "" : ", ", ev->extra);
 	return fputc('}', out) == EOF ? -1 : 0;
 }

@@ -5,13 +5,26 @@
 #include <string.h>
 
 #include "core/cmp.h"
+#include "core/radix.h"
 #include "core/sort.h"
 #include "tbprof/diffstat.h"
 
 void ds_sort(int64_t *v, size_t n)
 {
-	if (n > 1)
+	static const struct rx_key key = {0, RX_I64, false};
+	/* a long sample by the radix sort (a few linear passes, but a fixed
+	 * cost of its histograms that a short one does not repay); a short
+	 * one, or one whose scratch copy cannot be had, by the comparator */
+	if (n > 1 && (n < 1024 || rx_sort(v, n, sizeof *v, &key, 1)))
 		gp_qsort(v, n, sizeof *v, cmp_i64);
+}
+
+static bool sorted(const int64_t *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i] < v[i - 1])
+			return false;
+	return true;
 }
 
 /* Largest product na * nb for the exact distribution (its coefficients). */
@@ -61,11 +74,18 @@ int ds_mannwhitney(const int64_t *a, size_t na, const int64_t *b, size_t nb, str
 	struct ds_item *it = malloc(n * sizeof *it);
 	if (!it)
 		return -1;
-	for (size_t i = 0; i < na; i++)
-		it[i] = (struct ds_item){a[i], true};
-	for (size_t i = 0; i < nb; i++)
-		it[na + i] = (struct ds_item){b[i], false};
-	gp_qsort(it, n, sizeof *it, cmp_item);
+	if (sorted(a, na) && sorted(b, nb)) { /* as ds_sort leaves them: a merge */
+		for (size_t i = 0, j = 0, k = 0; k < n; k++)
+			it[k] = j == nb || (i < na && a[i] <= b[j])
+				    ? (struct ds_item){a[i++], true}
+				    : (struct ds_item){b[j++], false};
+	} else {
+		for (size_t i = 0; i < na; i++)
+			it[i] = (struct ds_item){a[i], true};
+		for (size_t i = 0; i < nb; i++)
+			it[na + i] = (struct ds_item){b[i], false};
+		gp_qsort(it, n, sizeof *it, cmp_item);
+	}
 	/* midranks; Σ (t³ - t) over the groups of ties */
 	double ra = 0, ties = 0;
 	for (size_t i = 0, j; i < n; i = j) {

@@ -6,6 +6,7 @@
 #include "core/cmp.h"
 #include "core/sort.h"
 #include "tbprof/dist.h"
+#include "tbprof/session.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -656,8 +657,10 @@ static int meta(struct ctx *c, const char *name, const char *file)
 	return 0;
 }
 
-int dist_add(struct dist_result *r, const struct trace *t, const char *name, const char *file,
-	     struct err *e)
+/* The worker of t into r from its links (lk: without the driver's
+ * launches; ld: with them, NULL in tb-compat mode) and steps s. */
+static int add_built(struct dist_result *r, const struct trace *t, const struct tr_links *ld,
+		     const struct st_result *s, const char *name, const char *file, struct err *e)
 {
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 8;
@@ -671,6 +674,23 @@ int dist_add(struct dist_result *r, const struct trace *t, const char *name, con
 	memset(w, 0, sizeof *w);
 	r->n++; /* owned by r from here on, even when half built */
 	struct ctx c = {.r = r, .t = t, .w = w, .compat = r->compat};
+	int rc = meta(&c, name, file ? file : t->path) ||
+		 (r->compat ? collect_tb(&c) : collect_modern(&c, ld)) || finalize_nodes(&c) ||
+		 overlap(&c, s) || gpus(&c);
+	if (rc)
+		rc = err_set(e, ERR_NOMEM, t->path, -1, "out of memory in the distributed view");
+	else
+		assign_steps(w, s);
+	free(c.pn);
+	free(c.att);
+	free(c.ext);
+	free(c.keys);
+	return rc;
+}
+
+int dist_add(struct dist_result *r, const struct trace *t, const char *name, const char *file,
+	     struct err *e)
+{
 	struct tr_links lk = {0}, ld = {0};
 	struct st_result s = {0};
 	bool have_lk = false, have_ld = false;
@@ -684,24 +704,23 @@ int dist_add(struct dist_result *r, const struct trace *t, const char *name, con
 		rc = tr_links_build(t, true, &ld, e);
 		have_ld = rc == 0;
 	}
-	if (!rc) {
-		int bad = meta(&c, name, file ? file : t->path) ||
-			  (r->compat ? collect_tb(&c) : collect_modern(&c, &ld)) ||
-			  finalize_nodes(&c) || overlap(&c, &s) || gpus(&c);
-		if (bad)
-			rc = err_set(e, ERR_NOMEM, t->path, -1,
-				     "out of memory in the distributed view");
-		else
-			assign_steps(w, &s);
-	}
+	if (!rc)
+		rc = add_built(r, t, r->compat ? NULL : &ld, &s, name, file, e);
 	if (have_lk)
 		tr_links_free(&lk);
 	if (have_ld)
 		tr_links_free(&ld);
 	st_free(&s);
-	free(c.pn);
-	free(c.att);
-	free(c.ext);
-	free(c.keys);
 	return rc;
+}
+
+int dist_add_ses(struct dist_result *r, struct ses *ses, const char *name, const char *file,
+		 struct err *e)
+{
+	const struct tr_links *ld = NULL;
+	const struct st_result *s;
+	int rc = ses_steps(ses, r->compat, &s, e);
+	if (!rc && !r->compat)
+		rc = ses_links(ses, true, &ld, e);
+	return rc ? rc : add_built(r, ses_trace(ses), ld, s, name, file, e);
 }

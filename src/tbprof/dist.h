@@ -141,6 +141,11 @@ int dist_init(struct dist_result *r, const struct dist_opts *o, struct err *e);
  * server gives an upload's name). */
 int dist_add(struct dist_result *r, const struct trace *t, const char *name, const char *file,
 	     struct err *e);
+/* dist_add of the trace of session ses, with the links and steps the
+ * session holds (built there once, shared with the other views of it). */
+struct ses;
+int dist_add_ses(struct dist_result *r, struct ses *ses, const char *name, const char *file,
+		 struct err *e);
 /* Matches the workers' nodes and computes the wait and op tables. */
 int dist_finish(struct dist_result *r, struct err *e);
 void dist_free(struct dist_result *r);

@@ -218,6 +218,18 @@ bool view_tripped(const struct view *v)
 	return v->decl->tripped && v->decl->tripped(v);
 }
 
+const struct trace *view_trace(const struct view *v)
+{
+	return v->t;
+}
+
+int view_overlay(const struct view *v, struct tr_overlay *o, struct err *e)
+{
+	if (!v->decl->overlay)
+		return err_set(e, ERR_USAGE, "", -1, "%s adds nothing to a trace", v->decl->name);
+	return v->decl->overlay(v, o, e);
+}
+
 void view_free(struct view *v)
 {
 	if (!v)

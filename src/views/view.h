@@ -51,6 +51,7 @@
 #include "tbprof/memory.h"
 #include "tbprof/ops.h"
 #include "tbprof/session.h"
+#include "trace/overlay.h"
 #include "trace/trace.h"
 #include "views/view_ncu.h"
 #include "views/view_opt.h"
@@ -163,6 +164,11 @@ struct view_decl {
 	/* Whether an analysis gate of the computed view tripped (the CLI's exit
 	 * status 1); NULL: the view has no gates. */
 	bool (*tripped)(const struct view *v);
+	/* What the computed view adds to its trace written back whole
+	 * (`gpuprof trace overlay VIEW TRACE`): members of the args of its
+	 * events and events of its own (trace/overlay.h; failures latched
+	 * there); 0 or an error. NULL: the view has no overlay. */
+	int (*overlay)(const struct view *v, struct tr_overlay *o, struct err *e);
 };
 
 /* The registry: every view of every family, each family in the order its
@@ -251,6 +257,12 @@ bool view_emit_failed(const struct view *v);
 void view_free(struct view *v);
 /* Whether a gate of v tripped (its declaration's tripped; false without). */
 bool view_tripped(const struct view *v);
+/* The trace of a computed trace view (its session's: a window when
+ * --step or --range cut one). */
+const struct trace *view_trace(const struct view *v);
+/* Adds what the computed view v puts into its trace written back (its
+ * declaration's overlay) to o; ERR_USAGE when v's view has none. */
+int view_overlay(const struct view *v, struct tr_overlay *o, struct err *e);
 /* view_compute + view_emit + view_free. */
 int view_write(const struct view_decl *d, struct ses *s, const struct view_opts *o,
 	       struct report *r, struct err *e);

@@ -344,14 +344,15 @@ static int add_memory(struct df_table *t, int side, const struct optree *o, cons
 	return rc;
 }
 
-static int add_comm(struct df_table *t, int side, const struct trace *tr, struct err *e)
+static int add_comm(struct df_table *t, int side, struct ses *ses, struct err *e)
 {
+	const struct trace *tr = ses_trace(ses);
 	struct dist_result d;
 	struct dist_opts o = {0};
 	int rc = dist_init(&d, &o, e);
 	if (rc)
 		return rc;
-	if (!(rc = dist_add(&d, tr, "w", NULL, e)) && !(rc = dist_finish(&d, e))) {
+	if (!(rc = dist_add_ses(&d, ses, "w", NULL, e)) && !(rc = dist_finish(&d, e))) {
 		const struct dist_worker *w = &d.w[0];
 		for (size_t i = 0; !rc && i < w->nops; i++) {
 			const struct dist_op *op = &w->ops[i];
@@ -406,7 +407,7 @@ static int add_trace(struct diff_res *res, struct view *v, size_t i, int side, c
 	if (!rc)
 		rc = add_memory(&tab[DF_T_MEMORY], side, o, pre, e);
 	if (!rc)
-		rc = add_comm(&tab[DF_T_COMM], side, v->ts[i], e);
+		rc = add_comm(&tab[DF_T_COMM], side, v->ss[i], e);
 	if (!rc)
 		rc = add_gpus(&tab[DF_T_GPUS], side, v->ts[i], s, pre, e);
 	return rc;

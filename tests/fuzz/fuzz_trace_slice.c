@@ -2,9 +2,10 @@
  * made of arbitrary bytes. The input goes into a memfd, is loaded as a
  * trace, and, when it loads, is written back from the memfd's bytes whole,
  * cut to the --step 1 and 1-2 windows and to the first half of its time
- * (each also with --clip), and merged with itself as two ranks. A pass
- * over the same bytes must meet every event the load kept: a "changed"
- * error on an unchanged file aborts. Output goes to /dev/null; any other
+ * (each also with --clip), written whole with an overlay (args on every
+ * third event, two events of its own), and merged with itself as two
+ * ranks. A pass over the same bytes must meet every event the load kept:
+ * a "changed" error on an unchanged file aborts. Output goes to /dev/null; any other
  * result is fine, a crash, a sanitizer report or a leak is not. */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +29,32 @@ static void slice(const char *path, const struct trace *t, const struct trace *w
 		if (kpass_slice(path, t, w, clip, out, &info, &e) && strstr(e.msg, "no longer"))
 			abort();
 	}
+}
+
+/* Args added to every third event (the first of them twice) and two
+ * events of its own, as an analysis's overlay would. */
+static void overlay(const char *path, const struct trace *t, FILE *out)
+{
+	struct tr_overlay o;
+	tr_ov_init(&o);
+	for (uint32_t r = 0; r < t->ev.n; r += 3) {
+		tr_ov_arg(&o, t, r);
+		tr_ov_put(&o, "\"critical\": %u", r);
+		tr_ov_arg(&o, t, r / 6 * 3);
+		tr_ov_str(&o, "k\"\n");
+		tr_ov_put(&o, ": 1");
+	}
+	tr_ov_event(&o);
+	tr_ov_put(&o, "{\"ph\": \"C\", \"ts\": ");
+	tr_ov_us(&o, t->min_ts);
+	tr_ov_put(&o, "}");
+	tr_ov_event(&o);
+	tr_ov_put(&o, "{}");
+	struct kpass_info info;
+	struct err e = {0};
+	if (kpass_overlay(path, t, &o, out, &info, &e) && strstr(e.msg, "no longer"))
+		abort();
+	tr_ov_free(&o);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -60,6 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			slice(path, t, w, out);
 			tr_window_release(w);
 		}
+		overlay(path, t, out);
 		struct kpass_rank r[2] = {{path, 0, t}, {path, 1, t}};
 		struct kpass_merge_info mi;
 		kpass_merge(r, 2, out, &mi, &e);

@@ -336,5 +336,14 @@ else:
         pa = {canon(e["pid"]) for e in parts[0] if "pid" in e}
         pb = {canon(e["pid"]) for e in parts[1] if "pid" in e}
         check("real merge: pids of the ranks disjoint", pa & pb, set())
+# ---- trace overlay: the usage errors (the views' own overlays are checked
+# by their stages); nothing is written
+ov = os.path.join(tmp, "ov.json")
+for args, msg in ((["trace", "overlay"], b"overlay needs a view and a TRACE"),
+                  (["trace", "overlay", "idle", R0], b"the view 'idle' adds nothing to a trace"),
+                  (["trace", "overlay", "nosuch", R0], b"no view named 'nosuch'")):
+    p = run(*args, "-o", ov, ok=False)
+    check(f"{' '.join(args[:3])}: exit 2 and its message",
+          (p.returncode, msg in p.stderr, os.path.exists(ov)), (2, True, False))
 print(f"slice: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
