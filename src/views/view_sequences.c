@@ -2,6 +2,7 @@
  * each instance of an operator (or each step), counted with their CPU and
  * GPU time (hta/sequences.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hta/sequences.h"
 #include "views/view_int.h"
@@ -130,6 +131,45 @@ static void sequences_emit(struct view *v, struct report *rep)
 	rep_table_end(rep);
 }
 
+/* The most the Patterns args may add to a trace: HTA writes a pattern's
+ * whole text into every event of its instances, which for long sequences
+ * (a step's) is the text's size times the step's events. */
+#define SEQ_OVERLAY_BYTES (256ull << 20)
+
+/* HTA's overlaid trace: every event of an instance of a listed pattern
+ * (the instance, the events below it, its device events) gets "Patterns":
+ * {PATTERN: COUNT} (an event is below one instance at most). */
+static int sequences_overlay(const struct view *v, struct tr_overlay *o, struct err *e)
+{
+	const struct sequences_res *r = v->priv;
+	const struct hta_seqs *s = &r->s;
+	size_t top = v->o.top && v->o.top < s->npat ? v->o.top : s->npat;
+	unsigned long long add = 0;
+	for (size_t i = 0; i < s->ninst && add <= SEQ_OVERLAY_BYTES; i++)
+		if (s->inst[i].pattern < top)
+			add += (unsigned long long)s->inst[i].n *
+			       (strlen(s->pat[s->inst[i].pattern].text) + 32);
+	if (add > SEQ_OVERLAY_BYTES)
+		return err_set(e, ERR_LIMIT, v->t->path, -1,
+			       "the Patterns args would add over %llu MiB (each pattern's text on "
+			       "every event of its instances); list fewer patterns (--top) or "
+			       "choose a narrower --operator",
+			       SEQ_OVERLAY_BYTES >> 20);
+	for (size_t i = 0; i < s->ninst; i++) {
+		const struct hta_seq_inst *x = &s->inst[i];
+		if (x->pattern >= top)
+			continue;
+		const struct hta_seq_pattern *p = &s->pat[x->pattern];
+		for (size_t k = x->off; k < x->off + x->n; k++) {
+			tr_ov_arg(o, v->t, s->rows[k]);
+			tr_ov_put(o, "\"Patterns\": {");
+			tr_ov_str(o, p->text);
+			tr_ov_put(o, ": %zu}", p->count);
+		}
+	}
+	return 0;
+}
+
 static void sequences_free(struct view *v)
 {
 	struct sequences_res *r = v->priv;
@@ -184,4 +224,5 @@ const struct view_decl view_sequences_decl = {
     .compute = sequences_compute,
     .emit = sequences_emit,
     .free = sequences_free,
+    .overlay = sequences_overlay,
 };

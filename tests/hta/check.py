@@ -141,6 +141,7 @@ def compare_launches(label, path, memory=True):
 
 SEQ_OPS = [None, "ProfilerStep", "aten::linear", "aten::conv2d", "aten::mm", "aten::add",
            "aten::copy_", "Backward"]
+SEQ_OPS_HTA = [None, "aten::linear", "aten::mm", "Backward"]
 
 
 def compare_sequences(label, path, ops=SEQ_OPS, min_len=3):
@@ -173,6 +174,51 @@ def compare_sequences(label, path, ops=SEQ_OPS, min_len=3):
                     for i, k, _ in want["instances"])
         check(f"{lab}: instances", sorted(ig) == iw, f"{ig[:3]} vs {iw[:3]}")
     return graph
+
+
+def compare_overlay(label, path, op, top=5, min_len=3):
+    """`gpuprof trace overlay sequences`: valid JSON, every event of the
+    input as it was, but HTA's "Patterns" {pattern: count} in the args of
+    each event of an instance of the top patterns (the oracle's), nothing
+    else added; read back, the same sequences."""
+    want = oracle.sequences(oracle.seq_graph(path), op, min_len)
+    pats = {p[0]: p[2] for p in want["patterns"][:top]}
+    mark = {}
+    for _, key, sub in want["instances"]:
+        text = "|".join(key)
+        if text in pats:
+            for i in sub:
+                mark[i] = {text: pats[text]}
+    args = ["trace", "overlay", "sequences", "--top", str(top), "--min-length", str(min_len),
+            *(["--operator", op] if op else []), path, "-o", "-"]
+    p = subprocess.run([GPUPROF, *args], capture_output=True)
+    lab = f"{label} overlay {op or 'steps'}"
+    if p.returncode != 0:
+        check(lab, False, p.stderr.decode()[:300])
+        return
+    got = json.loads(p.stdout)
+    orig = oracle.load(path)
+    ge, oe = got["traceEvents"], orig["traceEvents"]
+    bad = []
+    for i, (g, o) in enumerate(zip(ge, oe)):
+        w = o
+        if i in mark:
+            w = dict(o, args=dict(o.get("args") or {}, Patterns=mark[i]))
+        if g != w:
+            bad.append(i)
+    check(f"{lab}: events", len(ge) == len(oe) and not bad,
+          f"{len(ge)} vs {len(oe)}; first differing {bad[:1]}")
+    check(f"{lab}: marked", len(mark) > 0 and
+          sum(1 for g in ge if "Patterns" in (g.get("args") or {})) == len(mark), f"{len(mark)}")
+    check(f"{lab}: the rest", {k: v for k, v in got.items() if k != "traceEvents"} ==
+          {k: v for k, v in orig.items() if k != "traceEvents"})
+    back = subprocess.run([GPUPROF, "sequences", "--format", "json", "--top", "0", "--min-length",
+                           str(min_len), *(["--operator", op] if op else []), "-"],
+                          input=p.stdout, capture_output=True)
+    again = run(path, "--top", "0", "--min-length", str(min_len),
+                *(["--operator", op] if op else []), view="sequences")
+    check(f"{lab}: read back", back.returncode == 0 and
+          json.loads(back.stdout)["sequences"] == again["sequences"], back.stderr.decode()[:300])
 
 
 def oracle_ts(want, i):
@@ -208,6 +254,11 @@ def seq_hta_expected():
               f"{one['summary']} {one['instances']}")
     compare_sequences("call_stack/backward_thread.json", p)
     compare_sequences("call_stack/backward_thread.json", p, ops=path, min_len=1)
+    compare_overlay("call_stack/backward_thread.json", p, "aten::mm", min_len=1)
+    p = os.path.join(SHARED, "tests", "data", "ns_resolution_trace",
+                     "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz")
+    if os.path.exists(p):
+        compare_overlay("ns_resolution_trace", p, "aten::add_", min_len=1)
 
 
 def hta_expected(path):
@@ -234,6 +285,9 @@ def main():
         compare_launches(os.path.basename(f), f, memory=False)
         compare_sequences(os.path.basename(f), f)
         compare_sequences(os.path.basename(f), f, min_len=1)
+        if os.path.basename(f) == "sequences.json":
+            compare_overlay(os.path.basename(f), f, "aten::linear", top=2)
+            compare_overlay(os.path.basename(f), f, None)
     traces = sorted(glob.glob(os.path.join(SHARED, "**", "*.json.gz"), recursive=True))
     traces = [t for t in traces if "memory_timeline" not in t and "_et.json" not in t]
     if not traces:
@@ -243,7 +297,7 @@ def main():
         try:
             compare(label, t)
             compare_launches(label, t)
-            compare_sequences(label, t)
+            compare_sequences(label, t, ops=SEQ_OPS_HTA)
         except RuntimeError as e:
             check(label, False, str(e))
         if "mtia_trace_single_rank" in t:
