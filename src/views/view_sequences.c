@@ -1,6 +1,7 @@
 /* view_sequences: `gpuprof sequences`, the frequent kernel sequences under
  * each instance of an operator (or each step), counted with their CPU and
  * GPU time (hta/sequences.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +54,7 @@ static int sequences_compute(struct view *v, const struct view_source *src, stru
 	int rc = hta_events(v->t, &r->ev, e);
 	if (rc)
 		return rc;
-	struct hta_seq_opts so = {.op = o->op && *o->op ? o->op : NULL, .min_len = o->min_len};
+	struct hta_seq_opts so = {.op = o->op, .min_len = o->min_len};
 	return hta_sequences(v->t, &r->ev, &so, &r->s, e);
 }
 
@@ -85,8 +86,7 @@ static void sequences_emit(struct view *v, struct report *rep)
 	size_t top = v->o.top && v->o.top < s->npat ? v->o.top : s->npat;
 	char t0s[32];
 	rep_kv_begin(rep, "summary", "Kernel sequences");
-	rep_kv(rep, "operator", "Operator", REP_STR,
-	       rep_s(o->op && *o->op ? o->op : "ProfilerStep#"));
+	rep_kv(rep, "operator", "Operator", REP_STR, rep_s(o->op ? o->op : "ProfilerStep#"));
 	rep_kv(rep, "min_length", "Least kernels", REP_INT, rep_i((int64_t)o->min_len));
 	rep_kv(rep, "candidates", "Events of that name", REP_INT, rep_i((int64_t)s->candidates));
 	rep_kv(rep, "depth", "Their least depth", REP_INT,
@@ -180,12 +180,23 @@ static void sequences_free(struct view *v)
 	free(r);
 }
 
+/* HTA refuses an empty operator_name. */
+static int nonempty(const char *name, const void *field, char *msg, size_t n)
+{
+	const char *const *v = field;
+	if (*v && **v)
+		return 0;
+	snprintf(msg, n, "%s needs an operator name (or none: the steps)", name);
+	return -1;
+}
+
 static const struct vo sequences_opts_decl[] = {
     {.lname = "operator",
      .api = "operator",
      .type = VO_STRING,
      .off = VIEW_OWN_OFF(struct sequences_opts, op),
      .metavar = "NAME",
+     .valid = nonempty,
      .help = "the instances are the shallowest events whose name contains NAME\n"
 	     "(HTA's operator_name; default: the ProfilerStep#N steps)"},
     {.lname = "min-length",
