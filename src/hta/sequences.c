@@ -6,11 +6,13 @@
 
 #include "core/hmap.h"
 #include "core/radix.h"
+#include "core/vec.h"
 
 enum { SQ_DF = 1, SQ_NODE = 2, SQ_GPU = 4 };
 
 #define SQ_STEP_NAME "ProfilerStep"
 #define SQ_STEP_OP "ProfilerStep#"
+#define SQ_MAX ((size_t)UINT32_MAX) /* elements of a working array (32-bit rows) */
 
 /* One event of a thread's sweep: its start (opens, zero-length events) or
  * end (closes), the key that orders equal times, the thread, the row. */
@@ -73,10 +75,8 @@ static uint32_t *sq_top(uint32_t *stk, size_t ns)
 static int sq_sweep(struct sq *s, const struct sq_pt *o, size_t no, const struct sq_pt *c,
 		    size_t nc, const struct sq_pt *z, size_t nz)
 {
-	size_t io = 0, ic = 0, iz = 0, ns = 0, cap = 64;
-	uint32_t *stk = malloc(cap * sizeof *stk);
-	if (!stk)
-		return -1;
+	size_t io = 0, ic = 0, iz = 0, ns = 0, cap = 0;
+	uint32_t *stk = NULL;
 	while (io < no || ic < nc || iz < nz) {
 		int64_t at = INT64_MAX;
 		at = io < no && o[io].at < at ? o[io].at : at;
@@ -98,14 +98,10 @@ static int sq_sweep(struct sq *s, const struct sq_pt *o, size_t no, const struct
 				for (; io < no && o[io].at == at; io++) {
 					uint32_t *top = sq_top(stk, ns);
 					s->par[o[io].row] = top ? *top : TR_NONE;
-					if (ns == cap) {
-						uint32_t *g = realloc(stk, 2 * cap * sizeof *g);
-						if (!g) {
-							free(stk);
-							return -1;
-						}
-						stk = g;
-						cap *= 2;
+					if (vec_reserve_((void **)&stk, &cap, ns + 1, sizeof *stk,
+							 SQ_MAX)) {
+						free(stk);
+						return -1;
 					}
 					stk[ns++] = o[io].row;
 				}
@@ -325,15 +321,9 @@ static int sq_tree(struct sq *s)
 		size_t np = 0;
 		uint32_t x = (uint32_t)r;
 		while (x != TR_NONE && s->depth[x] < 0) {
-			if (np == cap) {
-				size_t nc = cap ? 2 * cap : 64;
-				uint32_t *g = realloc(path, nc * sizeof *g);
-				if (!g) {
-					free(path);
-					return -1;
-				}
-				path = g;
-				cap = nc;
+			if (vec_reserve_((void **)&path, &cap, np + 1, sizeof *path, SQ_MAX)) {
+				free(path);
+				return -1;
 			}
 			path[np++] = x;
 			x = s->par[x];
@@ -400,24 +390,9 @@ static uint32_t sq_pat_find(struct sq_pats *p, const uint32_t *q, size_t nq, uin
 		return UINT32_MAX;
 	if (v != HMAP_NONE)
 		return v;
-	if (p->n == p->cap) {
-		size_t nc = p->cap ? 2 * p->cap : 64;
-		struct sq_pat *g = realloc(p->v, nc * sizeof *g);
-		if (!g)
-			return UINT32_MAX;
-		p->v = g;
-		p->cap = nc;
-	}
-	if (p->ntup + nq > p->captup) {
-		size_t nc = p->captup ? 2 * p->captup : 1024;
-		while (nc < p->ntup + nq)
-			nc *= 2;
-		uint32_t *g = realloc(p->tup, nc * sizeof *g);
-		if (!g)
-			return UINT32_MAX;
-		p->tup = g;
-		p->captup = nc;
-	}
+	if (vec_reserve_((void **)&p->v, &p->cap, p->n + 1, sizeof *p->v, SQ_MAX) ||
+	    vec_reserve_((void **)&p->tup, &p->captup, p->ntup + nq, sizeof *p->tup, SQ_MAX))
+		return UINT32_MAX;
 	memcpy(p->tup + p->ntup, q, nq * sizeof *q);
 	p->v[p->n] = (struct sq_pat){.off = p->ntup, .len = nq, .first = inst};
 	p->ntup += nq;
@@ -452,44 +427,30 @@ struct sq_buf {
 	size_t ninst, capinst;
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t nc = *cap ? *cap : 64;
-	while (nc < need)
-		nc *= 2;
-	void *g = realloc(*p, nc * size);
-	if (!g)
-		return -1;
-	*p = g;
-	*cap = nc;
-	return 0;
-}
-
 /* The events at and below root into b->rows (preorder), its device events
  * into b->k; how many device events. -1 when out of memory. */
 static long long sq_subtree(const struct sq *s, struct sq_buf *b, uint32_t root, size_t *nk)
 {
 	size_t nd = 0;
 	*nk = 0;
-	if (grow((void **)&b->dfs, &b->capdfs, 1, sizeof *b->dfs))
+	if (vec_reserve_((void **)&b->dfs, &b->capdfs, 1, sizeof *b->dfs, SQ_MAX))
 		return -1;
 	b->dfs[nd++] = root;
 	while (nd) {
 		uint32_t x = b->dfs[--nd];
-		if (grow((void **)&b->rows, &b->caprows, b->nrows + 1, sizeof *b->rows))
+		if (vec_reserve_((void **)&b->rows, &b->caprows, b->nrows + 1, sizeof *b->rows,
+				 SQ_MAX))
 			return -1;
 		b->rows[b->nrows++] = x;
 		if (s->flag[x] & SQ_GPU) {
 			int64_t a, e;
 			sq_times(s, x, &a, &e);
-			if (grow((void **)&b->k, &b->capk, *nk + 1, sizeof *b->k))
+			if (vec_reserve_((void **)&b->k, &b->capk, *nk + 1, sizeof *b->k, SQ_MAX))
 				return -1;
 			b->k[(*nk)++] = (struct sq_k){a, x};
 		}
 		size_t nc = s->coff[x + 1] - s->coff[x];
-		if (grow((void **)&b->dfs, &b->capdfs, nd + nc, sizeof *b->dfs))
+		if (vec_reserve_((void **)&b->dfs, &b->capdfs, nd + nc, sizeof *b->dfs, SQ_MAX))
 			return -1;
 		for (size_t i = nc; i-- > 0;)
 			b->dfs[nd++] = s->kid[s->coff[x] + i];
@@ -535,8 +496,9 @@ static int sq_instances(const struct sq *s, const struct hta_seq_opts *o, struct
 			continue;
 		}
 		qsort(b->k, nk, sizeof *b->k, sq_k_cmp);
-		if (grow((void **)&b->q, &b->capq, nk + 1, sizeof *b->q) ||
-		    grow((void **)&b->inst, &b->capinst, b->ninst + 1, sizeof *b->inst)) {
+		if (vec_reserve_((void **)&b->q, &b->capq, nk + 1, sizeof *b->q, SQ_MAX) ||
+		    vec_reserve_((void **)&b->inst, &b->capinst, b->ninst + 1, sizeof *b->inst,
+				 SQ_MAX)) {
 			rc = -1;
 			break;
 		}
