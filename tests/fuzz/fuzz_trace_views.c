@@ -5,6 +5,7 @@
  *     commands' defaults and with a variant of their options (tb-compat,
  *     --timeline, grouping, sorting, --stack, --gpu, the memory curve and
  *     events, --top 3), each emitted as text, CSV and JSON;
+ *   - what the views that declare one add to the overlaid trace;
  *   - the timeline (lanes, links of a row, search);
  *   - every export of the call stacks: folded (ns, us), pprof and
  *     speedscope, over stacks built with and without GPU leaves, threads
@@ -71,6 +72,13 @@ static void one_view(const struct view_decl *d, struct ses *s, const struct view
 	if (rc)
 		return;
 	emit_all(v, out);
+	if (d->overlay) { /* what `trace overlay` would add (the writer is fuzz_trace_slice's) */
+		struct tr_overlay ov;
+		tr_ov_init(&ov);
+		if (!view_overlay(v, &ov, &e))
+			tr_ov_sort(&ov);
+		tr_ov_free(&ov);
+	}
 	view_free(v);
 }
 
