@@ -8,7 +8,7 @@
 #                   stable on a loaded machine, unlike wall time
 #   fixed_cost_row  `summary` of a 1 MB synthetic trace, wall
 # Each prints PASS/MISS lines for its targets.
-ANALYSES="summary steps ops kernels memory dist top idle launches sync flops critical-path counters export"
+ANALYSES="summary steps ops kernels memory dist top idle launches sync flops critical-path counters sequences export"
 
 # one_cmd NAME FILE: the command line of analysis NAME on FILE
 one_cmd() {
@@ -51,7 +51,7 @@ analyses_table() {
 			if (t <= 1.3 * base) pass[++np] = s; else miss[++nm] = s
 		}
 		if (kind == "plain" && (cmd == "idle" || cmd == "launches" || cmd == "sync" || cmd == "flops" ||
-		    cmd == "critical-path" || cmd == "counters")) {
+		    cmd == "critical-path" || cmd == "counters" || cmd == "sequences")) {
 			s = sprintf("%-8s <= 1.5 x summary, rss <= summary %s", cmd, label)
 			if (t <= 1.5 * sum[label] && rss <= sumrss[label]) pass[++np] = s; else miss[++nm] = s
 		}

@@ -61,6 +61,8 @@ CASES = [
     ('critical-path', ['critical-path', '--all-edges', 'tests/hta/fixtures/critpath-stream-wait.json']),
     ('counters', ['counters', 'tests/hta/fixtures/counters.json']),
     ('counters', ['counters', '--series', 'tests/hta/fixtures/counters.json']),
+    ('sequences', ['sequences', '--show-instances', 'tests/hta/fixtures/sequences.json']),
+    ('sequences', ['sequences', '--operator', 'aten::nothing', 'tests/hta/fixtures/sequences.json']),
     ('dist', ['dist', IN + 'node0_0.pt.trace.json', IN + 'node0_1.pt.trace.json']),
     ('dist', ['dist', '--tb-compat', IN + 'node0_0.pt.trace.json',
               IN + 'node0_1.pt.trace.json']),

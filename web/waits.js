@@ -11,9 +11,11 @@
 // the FLOPs of the matrix and attention calls (/api/file/ID/flops?top=0:
 // `gpuprof flops`) as a roofline: log-log, FLOP/B across, TFLOP/s up, a
 // point per row, and for a GPU of the peak table its memory slope and its
-// compute ceilings. Last, HTA's critical path of the first step
+// compute ceilings. Then HTA's critical path of the first step
 // (/api/file/ID/critical-path: `gpuprof critical-path`): its time by bound
-// type.
+// type. Last, the kernel sequences of the steps (/api/file/ID/sequences:
+// `gpuprof sequences`), a pattern of more than six names shown as its
+// first six and how many more.
 
 import { fmt, fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
@@ -128,13 +130,22 @@ function roofline(rows, summary) {
 	return svg;
 }
 
+const SEQ_NAMES = 6;
+
+// A pattern's first SEQ_NAMES names, and how many more.
+function shortPattern(p) {
+	const names = p.split('|');
+	return names.length > SEQ_NAMES ? `${names.slice(0, SEQ_NAMES).join('|')}|… (+${names.length - SEQ_NAMES} more)` : p;
+}
+
 // api(path) -> JSON; s: the hash state; section(title, ...kids).
 export async function renderWaits(api, id, s, writeHash, section) {
-	const [idle, la, sy, fl] = await Promise.all([ // the page's own four requests
+	const [idle, la, sy, fl, sq] = await Promise.all([ // the page's own five requests
 		api(`/api/file/${id}/idle?show_intervals=1`),
 		api(`/api/file/${id}/launches`),
 		api(`/api/file/${id}/sync`),
 		api(`/api/file/${id}/flops?top=0`),
+		api(`/api/file/${id}/sequences`),
 	]);
 	// the critical path of the first step (none without a ProfilerStep)
 	const cp = await api(`/api/file/${id}/critical-path`).catch((e) => ({ error: e.message }));
@@ -189,6 +200,13 @@ export async function renderWaits(api, id, s, writeHash, section) {
 					+ `${cp.critical_path.instance}: ${cp.critical_path.path_events} events, ${cp.critical_path.path_nodes - 1} edges, `
 					+ `${fmt('path_ns', cp.critical_path.path_ns)}; the timeline draws it (critical=${cp.critical_path.instance}).` }),
 				dataTable({ name: 'cp_summary', rows: cp.summary, search: false }))),
+		section('Kernel sequences', el('p', { className: 'note', dataset: { testid: 'seq-note' },
+			textContent: `${sq.summary.instances} steps launching at least ${sq.summary.min_length} kernels, `
+				+ `${sq.summary.patterns} kernel sequences (the same sequence in several steps: a CUDA graph candidate).` }),
+		sq.sequences.length
+			? dataTable({ name: 'sequences', rows: sq.sequences.map((r) => ({ ...r, pattern: shortPattern(r.pattern) })),
+				search: sq.sequences.length > 10 })
+			: el('p', { className: 'empty', textContent: 'No step launching enough kernels.' })),
 	];
 	return { kids, search: delays };
 }

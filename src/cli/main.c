@@ -63,6 +63,7 @@ static const struct cmd commands[] = {
     VIEW_CMD("flops", VIEW_FLOPS),
     VIEW_CMD("critical-path", VIEW_CRITICAL_PATH),
     VIEW_CMD("counters", VIEW_COUNTERS),
+    VIEW_CMD("sequences", VIEW_SEQUENCES),
     VIEW_CMD("diff", VIEW_DIFF),
     {.name = "export",
      .summary = "call stacks for other tools: pprof, folded stacks, speedscope",

@@ -277,7 +277,7 @@ static int collect(struct sel *s, enum hta_filter f, int64_t last, struct hta_ev
 		int64_t stream = stream_of(t, r);
 		if (stream == -1 && tr_aux_table((enum tr_kind)t->ev.kind[r]) != TR_AUX_GPU)
 			continue;
-		struct hta_ev h = {.row = (uint32_t)r, .rt_ts = HTA_NO_TS};
+		struct hta_ev h = {.row = (uint32_t)r, .rt_ts = HTA_NO_TS, .rt_row = TR_NONE};
 		hta_times(t, r, s->rounded, &h.ts, &h.end);
 		if (!keep_row(s, f, r, h.ts, last, &stream)) {
 			out->dropped++;
@@ -300,6 +300,7 @@ static int collect(struct sel *s, enum hta_filter f, int64_t last, struct hta_ev
 				   : HMAP_NONE;
 		if (cpu != HMAP_NONE) {
 			int64_t b;
+			h.rt_row = cpu;
 			hta_times(t, cpu, s->rounded, &h.rt_ts, &b);
 		}
 		h.stream = stream;

@@ -50,6 +50,7 @@ struct hta_ev {
 	int64_t ts, end; /* ns, as HTA has them (rounded to whole us when it rounds) */
 	int64_t rt_ts;	 /* ts of the launching CPU event, HTA_NO_TS when none */
 	uint32_t row;	 /* the event's row in the trace */
+	uint32_t rt_row; /* the launching CPU event's row, TR_NONE when none */
 	int64_t stream;	 /* never -1 here */
 	uint8_t ktype;	 /* enum hta_ktype */
 	bool kernel_cat; /* a kernel, memcpy, memset or accelerator event (not cuda_sync) */

@@ -4,8 +4,9 @@
  *   - every trace view of the registry (views.def), computed with the
  *     commands' defaults and with a variant of their options (tb-compat,
  *     --timeline, grouping, sorting, --stack, --gpu, the memory curve and
- *     events, --top 3), each emitted as text, CSV and JSON, and the
- *     overlay of those that declare one built;
+ *     events, --top 3), each emitted as text, CSV and JSON;
+ *   - what the views that declare one add to the overlaid trace, built
+ *     and dropped (the writer is fuzz_trace_slice's);
  *   - the timeline (lanes, HTA's counter lanes, links of a row, search);
  *   - every export of the call stacks: folded (ns, us), pprof and
  *     speedscope, over stacks built with and without GPU leaves, threads

@@ -33,7 +33,7 @@ def check(label, ok, detail=""):
         passed += 1
     else:
         failed += 1
-        print(f"FAIL {label} {detail}")
+        print(f"FAIL {label} {detail}"[:2000])
 
 
 def run(path, *args, view="idle"):
@@ -141,6 +141,128 @@ def compare_launches(label, path, memory=True):
           f"first differing {bad[:1]}: {ag[bad[0]] if bad else ''} vs {aw[bad[0]] if bad else ''}")
 
 
+SEQ_OPS = [None, "ProfilerStep", "aten::linear", "aten::conv2d", "aten::mm", "aten::add",
+           "aten::copy_", "Backward"]
+SEQ_OPS_HTA = [None, "aten::linear", "aten::mm", "Backward"]
+
+
+def compare_sequences(label, path, ops=SEQ_OPS, min_len=3):
+    """`gpuprof sequences` against the oracle's reading of HTA's
+    get_frequent_cuda_kernel_sequences, every pattern and instance."""
+    graph = oracle.seq_graph(path)
+    for op in ops:
+        want = oracle.sequences(graph, op, min_len)
+        args = ["--top", "0", "--show-instances", "--min-length", str(min_len)]
+        got = run(path, *args, *(["--operator", op] if op else []), view="sequences")
+        lab = f"{label} sequences {op or 'steps'}"
+        sm = got["summary"]
+        t0 = int(sm["trace_start_ns"] or 0)
+        check(f"{lab}: candidates", sm["candidates"] == want["candidates"],
+              f"{sm['candidates']} != {want['candidates']}")
+        check(f"{lab}: depth", sm["depth"] == want["depth"], f"{sm['depth']} != {want['depth']}")
+        check(f"{lab}: instances", sm["instances"] == len(want["instances"]),
+              f"{sm['instances']} != {len(want['instances'])}")
+        pg = [(p["pattern"], p["length"], p["count"], p["gpu_kernel_time_ns"], p["cpu_op_time_ns"],
+               p["first_ts_ns"]) for p in got["sequences"]]
+        pw = [(p, n, c, round(g * 1000), round(u * 1000), round(ts * 1000) - t0)
+              for p, n, c, g, u, ts in want["patterns"]]
+        bad = [i for i, (a, b) in enumerate(zip(pg, pw)) if a != b]
+        check(f"{lab}: patterns", len(pg) == len(pw) and not bad,
+              f"{len(pg)} vs {len(pw)}; first differing {bad[:1]}: "
+              f"{pg[bad[0]] if bad else ''} vs {pw[bad[0]] if bad else ''}")
+        ids = {p: i for i, (p, *_) in enumerate(pw)}
+        ig = [(x["ts_ns"], x["pattern_id"]) for x in got["instances"]]
+        iw = sorted((round(oracle_ts(want, i) * 1000) - t0, ids["|".join(k)])
+                    for i, k, _ in want["instances"])
+        check(f"{lab}: instances", sorted(ig) == iw, f"{ig[:3]} vs {iw[:3]}")
+    return graph
+
+
+def compare_overlay(label, path, op, top=5, min_len=3):
+    """`gpuprof trace overlay sequences`: valid JSON, every event of the
+    input as it was, but HTA's "Patterns" {pattern: count} in the args of
+    each event of an instance of the top patterns (the oracle's), nothing
+    else added; read back, the same sequences."""
+    want = oracle.sequences(oracle.seq_graph(path), op, min_len)
+    pats = {p[0]: p[2] for p in want["patterns"][:top]}
+    mark = {}
+    for _, key, sub in want["instances"]:
+        text = "|".join(key)
+        if text in pats:
+            for i in sub:
+                mark[i] = {text: pats[text]}
+    args = ["trace", "overlay", "sequences", "--top", str(top), "--min-length", str(min_len),
+            *(["--operator", op] if op else []), path, "-o", "-"]
+    p = subprocess.run([GPUPROF, *args], capture_output=True)
+    lab = f"{label} overlay {op or 'steps'}"
+    if p.returncode != 0:
+        check(lab, False, p.stderr.decode()[:300])
+        return
+    got = json.loads(p.stdout)
+    orig = oracle.load(path)
+    ge, oe = got["traceEvents"], orig["traceEvents"]
+    bad = []
+    for i, (g, o) in enumerate(zip(ge, oe)):
+        w = o
+        if i in mark:
+            w = dict(o, args=dict(o.get("args") or {}, Patterns=mark[i]))
+        if g != w:
+            bad.append(i)
+    check(f"{lab}: events", len(ge) == len(oe) and not bad,
+          f"{len(ge)} vs {len(oe)}; first differing {bad[:1]}")
+    check(f"{lab}: marked", len(mark) > 0 and
+          sum(1 for g in ge if "Patterns" in (g.get("args") or {})) == len(mark), f"{len(mark)}")
+    check(f"{lab}: the rest", {k: v for k, v in got.items() if k != "traceEvents"} ==
+          {k: v for k, v in orig.items() if k != "traceEvents"})
+    back = subprocess.run([GPUPROF, "sequences", "--format", "json", "--top", "0", "--min-length",
+                           str(min_len), *(["--operator", op] if op else []), "-"],
+                          input=p.stdout, capture_output=True)
+    again = run(path, "--top", "0", "--min-length", str(min_len),
+                *(["--operator", op] if op else []), view="sequences")
+    check(f"{lab}: read back", back.returncode == 0 and
+          json.loads(back.stdout)["sequences"] == again["sequences"], back.stderr.decode()[:300])
+
+
+def oracle_ts(want, i):
+    return want["by_i"][i]["ts"]
+
+
+def seq_hta_expected():
+    """HTA's own expectations its tests assert: no frequent sequence of
+    aten::clone in df_index_resolver (test_no_frequent_cuda_kernel_sequences_found);
+    in call_stack/backward_thread.json the kernel at depth 6, each of its 7
+    events on the path from ProfilerStep#552 with num_kernels 1, the
+    backward thread linked under "## backward ##" (test_trace_call_graph)."""
+    p = os.path.join(SHARED, "tests", "data", "df_index_resolver", "df_index_resolver.json.gz")
+    if os.path.exists(p):
+        got = run(p, "--operator", "aten::clone", view="sequences")
+        check("df_index_resolver: no aten::clone sequences",
+              got["summary"]["patterns"] == 0 and got["sequences"] == [], f"{got['summary']}")
+    p = os.path.join(SHARED, "tests", "data", "call_stack", "backward_thread.json")
+    if not os.path.exists(p):
+        return
+    path = ["ProfilerStep#552", "## backward ##",
+            "autograd::engine::evaluate_function: AddmmBackward0", "AddmmBackward0", "aten::mm",
+            "cudaLaunchKernel",
+            "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>"]
+    for depth, name in enumerate(path):
+        one = run(p, "--operator", name, "--min-length", "1", "--show-instances",
+                  view="sequences")
+        two = run(p, "--operator", name, "--min-length", "2", view="sequences")
+        inst = [x for x in one["instances"] if name in x["operator"]]
+        check(f"backward_thread: {name} at depth {depth} with 1 kernel",
+              len(inst) == 1 and inst[0]["kernels"] == 1 and two["summary"]["instances"] == 0
+              and one["summary"]["depth"] == depth - (name == "AddmmBackward0"),
+              f"{one['summary']} {one['instances']}")
+    compare_sequences("call_stack/backward_thread.json", p)
+    compare_sequences("call_stack/backward_thread.json", p, ops=path, min_len=1)
+    compare_overlay("call_stack/backward_thread.json", p, "aten::mm", min_len=1)
+    p = os.path.join(SHARED, "tests", "data", "ns_resolution_trace",
+                     "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz")
+    if os.path.exists(p):
+        compare_overlay("ns_resolution_trace", p, "aten::add_", min_len=1)
+
+
 def hta_expected(path):
     """HTA's test_mtia_temporal_breakdown: percentages of its numbers, to
     0.01 points; and the exact microseconds of today's definitions."""
@@ -163,6 +285,11 @@ def main():
         intervals(os.path.basename(f), f)
         compare_launches(os.path.basename(f), f)
         compare_launches(os.path.basename(f), f, memory=False)
+        compare_sequences(os.path.basename(f), f)
+        compare_sequences(os.path.basename(f), f, min_len=1)
+        if os.path.basename(f) == "sequences.json":
+            compare_overlay(os.path.basename(f), f, "aten::linear", top=2)
+            compare_overlay(os.path.basename(f), f, None)
     traces = sorted(glob.glob(os.path.join(SHARED, "**", "*.json.gz"), recursive=True))
     traces = [t for t in traces if "memory_timeline" not in t and "_et.json" not in t]
     if not traces:
@@ -172,11 +299,13 @@ def main():
         try:
             compare(label, t)
             compare_launches(label, t)
+            compare_sequences(label, t, ops=SEQ_OPS_HTA)
         except RuntimeError as e:
             check(label, False, str(e))
         if "mtia_trace_single_rank" in t:
             hta_expected(t)
             intervals(label, t)
+    seq_hta_expected()
     tracelens.run(GPUPROF, check)
     critpath_check.run(GPUPROF, check, SHARED, HERE)
     counters.run_all(GPUPROF, check)

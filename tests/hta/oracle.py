@@ -59,7 +59,8 @@ def rows_of(doc):
         rows.append(dict(i=i, ts=ts, end=end, cat=e["cat"], name=e.get("name", ""),
                          stream=_int_or(args.get("stream", -1), -1),
                          corr=_int_or(args.get("correlation", -1), -1),
-                         tid=tid if isinstance(tid, int) else -1))
+                         tid=tid if isinstance(tid, int) else -1,
+                         pid=e.get("pid") if isinstance(e.get("pid"), int) else -1))
     return rows, rounded, doc.get("distributedInfo", {})
 
 
@@ -336,3 +337,161 @@ def counters(path, max_queue_length=1024):
                 blocked=blocked, bw=bws,
                 bw_desc={k: describe([x for _, x in v if x is not None and x > 0])
                          for k, v in bws.items()})
+# --- HTA's get_frequent_cuda_kernel_sequences, over its call graph ---------
+
+def _sweep_key(opens_at):
+    """HTA's order of the ends of the intervals of one thread, as a key: by
+    time; at one time the ends (the shorter first, then the later index),
+    then the starts (the longer first, then the earlier index); a
+    zero-length event's start and end (starts by index, then ends by index
+    descending, so they nest) after the starts at that time, or before the
+    ends when nothing starts then. HTA's comparator is not a total order
+    when an end, a start and a zero-length event share a time (its result
+    then follows numpy's and Python's sorts): this key takes the ends, the
+    starts, the zero-length events in that case."""
+    def key(p):
+        i, d, kind, t = p
+        if d != 0:
+            return (t, 0, d, -i) if kind == 1 else (t, 1, -d, i)
+        return (t, 2 if t in opens_at else -1, 0 if kind == -1 else 1, i if kind == -1 else -i)
+    return key
+
+
+def call_graph(df, by_i):
+    """HTA's CallGraph over its events table df: {index: node} with parent,
+    children, depth, gpu (a device node)."""
+    nodes = {}
+
+    def add_edge(parent, child, root, gpu=False):
+        if child in nodes:
+            return
+        if parent not in nodes:
+            nodes[parent] = dict(parent=root, children=[child], depth=0, gpu=gpu)
+        else:
+            nodes[parent]["children"].append(child)
+        nodes[child] = dict(parent=parent, children=[], depth=nodes[parent]["depth"] + 1, gpu=gpu)
+
+    # index_correlation: the last CPU event of the correlation, over the
+    # whole file (computed before the loader's filter)
+    groups = {}
+    for r in df:
+        groups.setdefault((r["pid"], r["tid"]), []).append(r)
+    stacks = []
+    for key in sorted(groups):
+        g = groups[key]
+        streams = {r["stream"] for r in g}
+        if all(s > 0 for s in streams) or key[0] == 0 or key[1] == 0:
+            continue
+        root = -abs(key[1])
+        nodes.setdefault(root, dict(parent=-1, children=[], depth=-1, gpu=False))
+        cpu = [r for r in g if r["stream"] == -1]
+        pts = [(r["i"], r["end"] - r["ts"], -1, r["ts"]) for r in cpu] + \
+              [(r["i"], r["end"] - r["ts"], 1, r["end"]) for r in cpu]
+        pts.sort(key=_sweep_key({r["ts"] for r in cpu if r["end"] != r["ts"]}))
+        stack = []
+        for i, _, kind, _ in pts:
+            if kind == -1:
+                add_edge(stack[-1] if stack else root, i, root)
+                stack.append(i)
+            elif stack:
+                stack.pop()
+        ids = {r["i"] for r in g}
+        for k in df:
+            c = k.get("icorr", -1)
+            if k["stream"] > 0 and c > 0 and c in ids:
+                add_edge(c, k["i"], root, gpu=True)
+        names = [r["name"] for r in g]
+        label = ("main" if any(n.startswith("ProfilerStep#") for n in names) else
+                 "bwd" if any("autograd::" in n for n in names) else "other")
+        stacks.append(dict(label=label, root=root, rows=g))
+    two = [s for s in stacks if s["label"] in ("bwd", "main")]
+    if len(two) == 2:
+        bwd, main = sorted(two, key=lambda s: s["label"])
+        parents = []
+        for pre in ("## backward ##", "ProfilerStep#"):
+            parents = [r["i"] for r in main["rows"] if r["name"].startswith(pre)]
+            if parents:
+                break
+        root = bwd["root"]
+        for p in parents:
+            if root not in nodes:
+                break  # HTA would go on from the other thread's root (and loop)
+            pr = by_i[p]
+            moved = [c for c in nodes[root]["children"]
+                     if by_i[c]["ts"] >= pr["ts"] and by_i[c]["end"] <= pr["end"]
+                     and c not in nodes[p]["children"]]
+            for c in moved:
+                nodes[c]["parent"] = p
+                nodes[root]["children"].remove(c)
+            nodes[p]["children"].extend(moved)
+            if moved and not nodes[root]["children"]:
+                del nodes[root]
+
+    def depth(i, d):
+        todo = [(i, d)]
+        while todo:
+            j, dj = todo.pop()
+            nodes[j]["depth"] = dj
+            todo.extend((c, dj + 1) for c in nodes[j]["children"])
+
+    for r in [k for k in nodes if k < 0]:
+        depth(r, -1)
+    return nodes
+
+
+def seq_graph(path):
+    """The events table and call graph the sequences of one trace read."""
+    rows, rounded, dist = rows_of(load(path))
+    last = {}
+    for r in rows:
+        if not is_gpu(r) and r["corr"] != -1:
+            last[r["corr"]] = r["i"]
+    for r in rows:
+        if is_gpu(r) and r["corr"] != -1 and r["corr"] in last:
+            r["icorr"] = last[r["corr"]]
+    _, _, df = select(rows, dist)
+    by_i = {r["i"]: r for r in df}
+    return df, by_i, call_graph(df, by_i)
+
+
+def sequences(graph, operator=None, min_len=3):
+    """HTA's frequent kernel sequences: [(pattern, kernels, count, gpu, cpu,
+    first ts)] in HTA's order, the candidates and their least depth, and the
+    instances (index, pattern key, events)."""
+    df, by_i, nodes = graph
+    op = operator if operator else "ProfilerStep#"
+    cand = [r for r in df if op in r["name"]]
+    depth = {r["i"]: nodes[r["i"]]["depth"] if r["i"] in nodes else -1 for r in cand}
+    dmin = min(depth.values()) if cand else None
+
+    def below(i):
+        out, todo = [], [i]
+        while todo:
+            j = todo.pop()
+            out.append(j)
+            todo.extend(nodes[j]["children"] if j in nodes and not nodes[j]["gpu"] else [])
+        return out
+
+    pats, order, inst = {}, [], []
+    for r in cand:
+        if depth[r["i"]] != dmin or r["i"] not in nodes:
+            continue
+        sub = below(r["i"])
+        ks = sorted((by_i[j] for j in sub if j in nodes and nodes[j]["gpu"]),
+                    key=lambda k: (k["ts"], k["i"]))
+        if len(ks) < min_len:
+            continue
+        key = tuple([r["name"] if operator else "ProfilerStep"] + [k["name"] for k in ks])
+        if key not in pats:
+            pats[key] = [0, 0, 0, r["ts"], len(order)]
+            order.append(key)
+        p = pats[key]
+        p[0] += 1
+        p[1] += sum(k["end"] - k["ts"] for k in ks)
+        p[2] += r["end"] - r["ts"]
+        inst.append((r["i"], key, sorted(sub)))
+    out = [("|".join(k), len(k) - 1, pats[k][0], pats[k][1], pats[k][2], pats[k][3])
+           for k in order]
+    out.sort(key=lambda x: x[0])
+    out.sort(key=lambda x: -x[2])
+    return dict(patterns=out, candidates=len(cand), depth=dmin, instances=inst, by_i=by_i)

@@ -53,7 +53,7 @@ expect_bash "api diff gpus info kernels memcpy nvtx steps " nsys x.sqlite ''
 expect_bash "--run-dir " nsys analyze --run-
 expect_bash "bash fish zsh " completion ''
 expect_bash "resnet tiny " synth --model ''
-expect_bash "serve " help se
+expect_bash "sequences serve " help se
 # options after an option's value and an operand; -n takes a value
 expect_bash "--stack --step --strict " ops -n 5 --st
 expect_bash "--gpu " top examples/tiny.json --g

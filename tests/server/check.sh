@@ -105,6 +105,8 @@ same 'sync?top=1' sync --top 1
 same flops flops
 same counters counters
 same 'counters?series=1&max_queue_length=2' counters --series --max-queue-length 2
+same sequences sequences
+same 'sequences?operator=aten%3A%3Amm&min_length=1&top=0&show_instances=1' sequences --operator aten::mm --min-length 1 --top 0 --show-instances
 same 'launches?all_launches=1&top=0&no_memory=1&delay_cutoff_ns=15000' launches --all-launches --top 0 --no-memory --delay-cutoff 15us
 # Nsight Compute: same_ncu ID REPORT QUERY ARGS...: /api/file/ID/ncu/QUERY
 # equals `gpuprof ncu ARGS --format json REPORT`, byte for byte

@@ -12,10 +12,11 @@ const steps = path.join(root, 'tests/hta/fixtures/cuda-steps.json');
 const launches = path.join(root, 'tests/hta/fixtures/launches.json');
 const sync = path.join(root, 'tests/hta/fixtures/sync.json');
 const flops = path.join(root, 'tests/hta/fixtures/flops.json');
+const seqs = path.join(root, 'tests/hta/fixtures/sequences.json');
 let server, browser, page;
 
 before(async () => {
-	server = await startServer([steps, launches, sync, flops]);
+	server = await startServer([steps, launches, sync, flops, seqs]);
 	browser = await launchBrowser();
 	page = await newPage(browser);
 });
@@ -124,4 +125,20 @@ test('the roofline of the flops fixture (flops-fixture, by hand)', async () => {
 	assert.deepEqual(peaks.sort((a, b) => a - b), [67, 989.5]);
 	await page.getByTestId('roofline').scrollIntoViewIfNeeded();
 	await shot(page, 'roofline');
+});
+
+test('kernel sequences of the steps (sequences-steps-json, by hand)', async () => {
+	await page.goto(`${server.url}#file=5&view=waits`);
+	await page.getByTestId('seq-note').waitFor();
+	// steps 1 and 2 (the last step is dropped), one pattern each
+	assert.equal(await text('seq-note'), '2 steps launching at least 3 kernels, 2 kernel sequences (the same sequence in several steps: a CUDA graph candidate).');
+	// step 1: 8 device events, GPU 33 + 35 + 10 us; step 2: 10, with the
+	// backward thread's mm_bwd, 35 + 39 + 39 + 30 us; both 1 ms of CPU;
+	// the first six names of each, then how many more
+	await retry(async () => assert.deepEqual(await cells('sequences'), [
+		['0', 'ProfilerStep|gemm_a|Memset (Device)|bias_add|gemm_a|Memset (Device)|… (+3 more)', '8', '1',
+			'78.000 us', '1.000 ms', '78.000 us', '1.000 ms', '0 ns'],
+		['1', 'ProfilerStep|gemm_a|Memset (Device)|bias_add|gemm_b|relu|… (+5 more)', '10', '1',
+			'143.000 us', '1.000 ms', '143.000 us', '1.000 ms', '1.000 ms'],
+	]));
 });
