@@ -45,6 +45,7 @@ stage slice sh tests/slice/check.sh
 stage shared sh tests/shared/run.sh
 stage tbsteps sh tests/tbprof/steps.sh
 stage tbops sh tests/tbprof/ops.sh
+stage amd sh tests/tbprof/amd.sh
 stage tbmemory sh tests/tbprof/memory.sh
 stage tbdist sh tests/tbprof/dist.sh
 stage fleet sh tests/fleet/run.sh

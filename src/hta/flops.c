@@ -193,29 +193,45 @@ static bool sdpa(const struct shapes *s, const char *conc, size_t conc_len, int 
 	return true;
 }
 
+struct perf_op_row {
+	const char *name;
+	int a, bias, batched, sdpa_causal; /* sdpa_causal >= 0: an SDPA op */
+};
+
+static const struct perf_op_row perf_ops[] = {
+    {"aten::mm", 0, -1, 0, -1},
+    {"aten::addmm", 1, 0, 0, -1},
+    {"aten::bmm", 0, -1, 1, -1},
+    {"aten::baddbmm", 1, 0, 1, -1},
+    {"aten::scaled_dot_product_attention", 0, -1, 0, 5},
+    {"aten::_scaled_dot_product_flash_attention", 0, -1, 0, 4},
+    {"aten::_scaled_dot_product_efficient_attention", 0, -1, 0, 6},
+    {"aten::_scaled_dot_product_cudnn_attention", 0, -1, 0, 6},
+};
+#define NPERF_OPS (sizeof perf_ops / sizeof perf_ops[0])
+
+static size_t perf_op(const char *name)
+{
+	size_t i = 0;
+	while (i < NPERF_OPS && strcmp(perf_ops[i].name, name))
+		i++;
+	return i;
+}
+
+bool hta_perf_op(const char *name)
+{
+	return perf_op(name) < NPERF_OPS;
+}
+
 bool hta_perf_model(const char *name, const char *dims, size_t dims_len, const char *types,
 		    size_t types_len, const char *concrete, size_t concrete_len,
 		    struct hta_perf *out)
 {
-	static const struct {
-		const char *name;
-		int a, bias, batched, sdpa_causal; /* sdpa_causal >= 0: an SDPA op */
-	} ops[] = {
-	    {"aten::mm", 0, -1, 0, -1},
-	    {"aten::addmm", 1, 0, 0, -1},
-	    {"aten::bmm", 0, -1, 1, -1},
-	    {"aten::baddbmm", 1, 0, 1, -1},
-	    {"aten::scaled_dot_product_attention", 0, -1, 0, 5},
-	    {"aten::_scaled_dot_product_flash_attention", 0, -1, 0, 4},
-	    {"aten::_scaled_dot_product_efficient_attention", 0, -1, 0, 6},
-	    {"aten::_scaled_dot_product_cudnn_attention", 0, -1, 0, 6},
-	};
+	const struct perf_op_row *ops = perf_ops;
 	memset(out, 0, sizeof *out);
-	size_t i = 0;
-	while (i < sizeof ops / sizeof ops[0] && strcmp(ops[i].name, name))
-		i++;
+	size_t i = perf_op(name);
 	struct shapes s;
-	if (i == sizeof ops / sizeof ops[0] || !parse_shapes(dims, dims_len, &s) ||
+	if (i == NPERF_OPS || !parse_shapes(dims, dims_len, &s) ||
 	    !nth_string(types, types_len, ops[i].a, out->dtype_name, sizeof out->dtype_name))
 		return false;
 	int esize;

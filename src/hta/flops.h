@@ -47,6 +47,8 @@ struct hta_perf {
 /* The model of one call: name, and the raw JSON text of its "Input Dims",
  * "Input type" and "Concrete Inputs" (len 0 when absent). false when the
  * operator is not modelled or its shapes do not fit the model. */
+/* Whether operator name has a model (hta_perf_model may then succeed). */
+bool hta_perf_op(const char *name);
 bool hta_perf_model(const char *name, const char *dims, size_t dims_len, const char *types,
 		    size_t types_len, const char *concrete, size_t concrete_len,
 		    struct hta_perf *out);

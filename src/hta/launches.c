@@ -62,21 +62,29 @@ static int pairs(const struct trace *t, const struct hta_events *h, const struct
 	struct cr *cpu = NULL, *gpu = NULL;
 	size_t nc = 0, capc = 0, ng = 0, capg = 0;
 	int rc = 0;
+	/* the correlations of the launch calls, and their range (a cheap test
+	 * that most other rows fail) */
+	int64_t cmin = INT64_MAX, cmax = INT64_MIN;
 	for (size_t r = 0; r < t->ev.n && !rc; r++) {
 		uint32_t v;
-		if (!hta_cpu_kept(t, h, r) || !in_ids(t->ev.name[r], ids, nids))
+		if (!in_ids(t->ev.name[r], ids, nids) || !hta_cpu_kept(t, h, r))
 			continue;
-		size_t slot = hmap_slot(&set, hmap_int(tr_corr(t, r)), NULL, NULL, &v);
+		int64_t c = tr_corr(t, r);
+		cmin = c < cmin ? c : cmin;
+		cmax = c > cmax ? c : cmax;
+		size_t slot = hmap_slot(&set, hmap_int(c), NULL, NULL, &v);
 		if (slot == SIZE_MAX)
 			rc = -1;
 		else if (v == HMAP_NONE)
-			hmap_set(&set, slot, hmap_int(tr_corr(t, r)), 0);
+			hmap_set(&set, slot, hmap_int(c), 0);
 	}
-	for (size_t r = 0; r < t->ev.n && !rc; r++)
-		if (hta_cpu_kept(t, h, r) && hta_row_stream(t, r) == -1 &&
-		    hmap_get(&set, hmap_int(tr_corr(t, r)), NULL, NULL) != HMAP_NONE)
-			rc = push(&cpu, &nc, &capc,
-				  (struct cr){tr_corr(t, r), (uint32_t)r, (uint32_t)nc});
+	for (size_t r = 0; r < t->ev.n && !rc; r++) {
+		int64_t c = tr_corr(t, r);
+		if (c < cmin || c > cmax || !hta_cpu_kept(t, h, r) || hta_row_stream(t, r) != -1 ||
+		    hmap_get(&set, hmap_int(c), NULL, NULL) == HMAP_NONE)
+			continue;
+		rc = push(&cpu, &nc, &capc, (struct cr){c, (uint32_t)r, (uint32_t)nc});
+	}
 	for (size_t i = 0; i < h->n && !rc; i++) {
 		int64_t c = tr_corr(t, h->v[i].row);
 		if (hmap_get(&set, hmap_int(c), NULL, NULL) != HMAP_NONE)
@@ -351,7 +359,7 @@ int hta_launches(const struct trace *t, const struct hta_events *h, const struct
 		 struct hta_launches *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
-	if (pairs(t, h, o, out) || aten_ops(t, h, out)) {
+	if (pairs(t, h, o, out) || (!o->skip_aten && aten_ops(t, h, out))) {
 		hta_launches_free(out);
 		return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
 	}

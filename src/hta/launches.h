@@ -55,7 +55,8 @@ struct hta_aten_row {
 
 struct hta_launch_opts {
 	int64_t runtime_cutoff_ns, delay_cutoff_ns;
-	bool memory; /* cudaMemcpyAsync / cudaMemsetAsync count as launches */
+	bool memory;	/* cudaMemcpyAsync / cudaMemsetAsync count as launches */
+	bool skip_aten; /* leave aten and launches_without_op empty */
 };
 
 struct hta_launches {

@@ -267,10 +267,23 @@ static bool keep_row(struct sel *s, enum hta_filter f, size_t r, int64_t ts, int
 	       hmap_get(&s->ok, hmap_int(c), NULL, NULL) != HMAP_NONE;
 }
 
+/* HTA's kernel type of name id nm, classified once per name: ktype[nm]
+ * holds the type + 1, 0 until known. */
+static uint8_t name_ktype(const struct trace *t, uint8_t *ktype, uint32_t nm)
+{
+	if (!ktype[nm])
+		ktype[nm] =
+		    (uint8_t)(1 + hta_kernel_type(tr_str(t, nm), strpool_len(&t->pool, nm)));
+	return (uint8_t)(ktype[nm] - 1);
+}
+
 static int collect(struct sel *s, enum hta_filter f, int64_t last, struct hta_events *out)
 {
 	const struct trace *t = s->t;
 	size_t cap = 0;
+	uint8_t *ktype = calloc(t->pool.n ? t->pool.n : 1, 1);
+	if (!ktype)
+		return -1;
 	for (size_t r = 0; r < t->ev.n; r++) {
 		if (!kept(t, r))
 			continue;
@@ -288,8 +301,10 @@ static int collect(struct sel *s, enum hta_filter f, int64_t last, struct hta_ev
 		if (out->n == cap) {
 			size_t nc = cap ? cap * 2 : 256;
 			struct hta_ev *v = realloc(out->v, nc * sizeof *v);
-			if (!v)
+			if (!v) {
+				free(ktype);
 				return -1;
+			}
 			out->v = v;
 			cap = nc;
 		}
@@ -305,9 +320,10 @@ static int collect(struct sel *s, enum hta_filter f, int64_t last, struct hta_ev
 		}
 		h.stream = stream;
 		h.kernel_cat = tr_is_device(k) || k == TR_ACCEL;
-		h.ktype = (uint8_t)hta_kernel_type(tr_str(t, nm), strpool_len(&t->pool, nm));
+		h.ktype = name_ktype(t, ktype, nm);
 		out->v[out->n++] = h;
 	}
+	free(ktype);
 	return 0;
 }
 

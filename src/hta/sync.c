@@ -96,28 +96,108 @@ static uint32_t holder(const struct span *v, size_t n, uint32_t track, int64_t a
 	return TR_NONE;
 }
 
-static int spans_of(const struct trace *t, enum tr_kind kind, struct span **out, size_t *n)
+/* The calls' places, by (track, ts), with the least end of each one and
+ * of those after it on its track: a host event of a track holds some call
+ * when a call starts at or after it and the least end from there is at or
+ * before its end. Keeping only such events keeps every holder. */
+struct callpos {
+	uint32_t track;
+	int64_t ts, end, min_end;
+};
+
+static const struct rx_key callpos_keys[] = {RX_KEY(struct callpos, track, RX_U32),
+					     RX_KEY(struct callpos, ts, RX_I64)};
+
+static bool holds_a_call(const struct callpos *c, size_t n, uint32_t track, int64_t ts, int64_t end)
 {
-	size_t c = 0;
-	for (size_t r = 0; r < t->ev.n; r++)
-		c += t->ev.kind[r] == kind && t->ev.ph[r] == 'X';
-	*out = malloc((c ? c : 1) * sizeof **out);
+	size_t lo = 0, hi = n;
+	while (lo < hi) { /* the first call of (track, ts >= ts) */
+		size_t mid = lo + (hi - lo) / 2;
+		if (c[mid].track < track || (c[mid].track == track && c[mid].ts < ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && c[lo].track == track && c[lo].min_end <= end;
+}
+
+static int spans_of(const struct trace *t, enum tr_kind kind, const struct callpos *c, size_t nc,
+		    struct span **out, size_t *n)
+{
+	size_t cap = 0;
+	*out = NULL;
 	*n = 0;
-	if (!*out)
-		return -1;
-	for (size_t r = 0; r < t->ev.n; r++)
-		if (t->ev.kind[r] == kind && t->ev.ph[r] == 'X')
-			(*out)[(*n)++] = (struct span){t->ev.track[r], t->ev.ts[r],
-						       t->ev.ts[r] + tr_dur(t, r), (uint32_t)r};
+	for (size_t r = 0; r < t->ev.n; r++) {
+		if (t->ev.kind[r] != kind || t->ev.ph[r] != 'X')
+			continue;
+		int64_t a = t->ev.ts[r], b = a + tr_dur(t, r);
+		if (!holds_a_call(c, nc, t->ev.track[r], a, b))
+			continue;
+		if (*n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct span *p = realloc(*out, ncap * sizeof *p);
+			if (!p)
+				return -1;
+			*out = p;
+			cap = ncap;
+		}
+		(*out)[(*n)++] = (struct span){t->ev.track[r], a, b, (uint32_t)r};
+	}
 	return rx_sort(*out, *n, sizeof **out, span_keys, 3);
+}
+
+/* The calls' places of out->calls, sorted, with their least ends. */
+static struct callpos *call_places(const struct trace *t, const struct hta_sync *out)
+{
+	size_t n = out->ncalls;
+	struct callpos *c = malloc((n ? n : 1) * sizeof *c);
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t r = out->calls[i].row;
+		c[i] = (struct callpos){.track = t->ev.track[r], .ts = t->ev.ts[r]};
+		c[i].end = c[i].ts + out->calls[i].dur_ns;
+	}
+	if (rx_sort(c, n, sizeof *c, callpos_keys, 2)) {
+		free(c);
+		return NULL;
+	}
+	for (size_t i = n; i-- > 0;)
+		c[i].min_end =
+		    i + 1 < n && c[i + 1].track == c[i].track && c[i + 1].min_end < c[i].end
+			? c[i + 1].min_end
+			: c[i].end;
+	return c;
+}
+
+/* The innermost cpu_op and python_function holding each call, and its
+ * pattern. */
+static int holders(const struct trace *t, struct hta_sync *out)
+{
+	struct span *ops = NULL, *py = NULL;
+	size_t nops = 0, npy = 0;
+	struct callpos *c = call_places(t, out);
+	int rc = !c || spans_of(t, TR_CPU_OP, c, out->ncalls, &ops, &nops) ||
+		 spans_of(t, TR_PYTHON_FUNCTION, c, out->ncalls, &py, &npy);
+	for (size_t i = 0; i < out->ncalls && !rc; i++) {
+		struct hta_sync_call *x = &out->calls[i];
+		int64_t a = t->ev.ts[x->row], b = a + x->dur_ns;
+		uint32_t track = t->ev.track[x->row];
+		x->op = holder(ops, nops, track, a, b);
+		x->py = holder(py, npy, track, a, b);
+		if (x->op != TR_NONE)
+			x->pattern = (uint8_t)pattern_of(tr_str(t, t->ev.name[x->op]), x->kind);
+	}
+	free(c);
+	free(ops);
+	free(py);
+	return rc ? -1 : 0;
 }
 
 static int calls_of(const struct trace *t, const struct tr_links *l, struct hta_sync *out)
 {
-	struct span *ops = NULL, *py = NULL;
-	size_t nops = 0, npy = 0, cap = 0;
-	int rc = spans_of(t, TR_CPU_OP, &ops, &nops) || spans_of(t, TR_PYTHON_FUNCTION, &py, &npy);
-	for (size_t r = 0; r < t->ev.n && !rc; r++) {
+	size_t cap = 0;
+	for (size_t r = 0; r < t->ev.n; r++) {
 		enum tr_kind k = (enum tr_kind)t->ev.kind[r];
 		bool maybe;
 		if ((k != TR_RUNTIME && k != TR_DRIVER) || t->ev.ph[r] != 'X')
@@ -128,30 +208,23 @@ static int calls_of(const struct trace *t, const struct tr_links *l, struct hta_
 		if (out->ncalls == cap) {
 			size_t nc = cap ? cap * 2 : 64;
 			struct hta_sync_call *p = realloc(out->calls, nc * sizeof *p);
-			if (!p) {
-				rc = -1;
-				break;
-			}
+			if (!p)
+				return -1;
 			out->calls = p;
 			cap = nc;
 		}
-		int64_t a = t->ev.ts[r], d = tr_dur(t, r);
-		struct hta_sync_call c = {.row = (uint32_t)r,
-					  .kind = (uint8_t)kind,
-					  .dur_ns = d,
-					  .op = holder(ops, nops, t->ev.track[r], a, a + d),
-					  .py = holder(py, npy, t->ev.track[r], a, a + d)};
-		if (c.op != TR_NONE)
-			c.pattern = (uint8_t)pattern_of(tr_str(t, t->ev.name[c.op]), kind);
+		int64_t d = tr_dur(t, r);
+		out->calls[out->ncalls++] = (struct hta_sync_call){.row = (uint32_t)r,
+								   .kind = (uint8_t)kind,
+								   .dur_ns = d,
+								   .op = TR_NONE,
+								   .py = TR_NONE};
 		if (kind != HTA_STREAM_WAIT) {
 			out->blocking++;
 			out->blocked_ns += d;
 		}
-		out->calls[out->ncalls++] = c;
 	}
-	free(ops);
-	free(py);
-	return rc;
+	return out->ncalls ? holders(t, out) : 0;
 }
 
 static uint32_t name_or_none(const struct trace *t, uint32_t row)

@@ -113,7 +113,7 @@ struct optree {
 	uint32_t *post; /* nodes in post-order, thread by thread (tb's traversal) */
 	size_t npost;
 	uint32_t *dev_node;	  /* event row -> node whose runtime launched it, OPT_NIL */
-	uint8_t *tc_name;	  /* string id -> 0 unknown, 1 no TC, 2 TC (kernel names) */
+	uint8_t *tc_name;	  /* string id -> 0 unknown, 1 no TC, 2 TC, 3 TC of fp32/64 */
 	uint64_t dropped;	  /* host events dropped for partially overlapping */
 	uint64_t orphan_runtimes; /* runtimes whose non-zero external id no node has */
 	bool has_kernel;	  /* a kernel outside communication (tb's has_kernel) */
@@ -133,6 +133,9 @@ bool optree_is_runtime(const struct optree *o, size_t row);
 bool optree_uses_row(const struct optree *o, size_t row);
 /* Kernel name uses Tensor Cores (known for every kernel name once built). */
 bool optree_tc_kernel(const struct optree *o, uint32_t name);
+/* A Tensor Core kernel whose name spells a 32 or 64-bit input
+ * (tr_matrix_precision); never under tb_compat. */
+bool optree_tc_full_precision(const struct optree *o, uint32_t name);
 /* The node's name as text ("CallTreeRoot" for roots). */
 const char *optree_name(const struct optree *o, uint32_t node);
 /* GPU rows the runtime launched: *n of them (kernels, memcpys, memsets). */

@@ -14,8 +14,7 @@ static int nomem(const struct trace *t, struct err *e)
 	return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
 }
 
-static int add_rec(struct ov_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int add_rec(struct ov_result *r, const char *fmt, ...)
+int ov_add_rec(struct ov_result *r, const char *rule, const char *fmt, ...)
 {
 	char buf[2048];
 	va_list ap;
@@ -26,9 +25,13 @@ static int add_rec(struct ov_result *r, const char *fmt, ...)
 	if (!v)
 		return -1;
 	r->recs = v;
+	const char **ids = realloc(r->rules, (r->nrecs + 1) * sizeof *ids);
+	if (!ids)
+		return -1;
+	r->rules = ids;
 	if (!(v[r->nrecs] = strdup(buf)))
 		return -1;
-	r->nrecs++;
+	ids[r->nrecs++] = rule;
 	return 0;
 }
 
@@ -141,6 +144,44 @@ static void join_ids(char *buf, size_t n, const int64_t *ids, size_t k, bool com
 	}
 }
 
+/* Automatic Mixed Precision: tb's advice when no kernel uses Tensor Cores
+ * and eligible operators launched some kernel time. Outside tb_compat the
+ * matrix-core kernels of AMD count as Tensor Core kernels, so that advice
+ * is kept from a run whose matrix kernels already run bf16/fp16; and it is
+ * also given when the Tensor Core kernels that spell a 32/64-bit input
+ * (tr_matrix_precision: fp32, tf32 MFMA or cuBLAS kernels) carry at least
+ * OV_AMP_FULL_SHARE of the Tensor Core kernel time. */
+static int amp(const struct trace *t, bool compat, struct ov_result *r)
+{
+	const struct tr_meta *mt = &t->meta;
+	if (!mt->ndevices || mt->devices[0].compute_major == INT64_MIN ||
+	    mt->devices[0].compute_major < 7 || !r->has_kernels || !(r->tc_eligible_ratio > 0.0))
+		return 0;
+	double eligible = nearbyint(r->tc_eligible_ratio * 100);
+	if (r->tc_used_ratio == 0.0)
+		return ov_add_rec(
+		    r, "amp",
+		    compat
+			? "Kernels with %.0f%% time are launched by Tensor Cores eligible "
+			  "operators. You could enable <a href=\"https://pytorch.org/docs/stable/"
+			  "amp.html\" target=\"_blank\">Automatic Mixed Precision</a> to speedup "
+			  "by using FP16."
+			: "Kernels with %.0f%% time are launched by Tensor Cores eligible "
+			  "operators. You could enable Automatic Mixed Precision "
+			  "(https://pytorch.org/docs/stable/amp.html) to speedup by using FP16.",
+		    eligible);
+	if (compat || r->tc_time <= 0 ||
+	    (double)r->tc_full_time < OV_AMP_FULL_SHARE * (double)r->tc_time)
+		return 0;
+	return ov_add_rec(r, "amp",
+			  "Kernels with %.0f%% time are launched by Tensor Cores eligible "
+			  "operators, and %.1f%% of the Tensor Core kernel time is in kernels "
+			  "of 32-bit inputs (FP32/TF32). You could enable Automatic Mixed "
+			  "Precision (https://pytorch.org/docs/stable/amp.html) to speedup by "
+			  "using FP16 or BF16.",
+			  eligible, 100.0 * (double)r->tc_full_time / (double)r->tc_time);
+}
+
 static int recommend(const struct trace *t, const struct optree *o, const struct st_result *s,
 		     const struct gm_result *g, bool compat, struct ov_result *r)
 {
@@ -149,8 +190,8 @@ static int recommend(const struct trace *t, const struct optree *o, const struct
 	if (s->n && total > 0) {
 		double dl = st_avg_us(s, ST_DATALOADER) / total;
 		if (dl > 0.05 &&
-		    add_rec(
-			r,
+		    ov_add_rec(
+			r, "dataloader",
 			compat ? "This run has high time cost on input data loading. %.1f%% of the "
 				 "step time is in DataLoader. You could try to set num_workers on "
 				 "DataLoader's construction and <a href=\"https://pytorch.org/docs/"
@@ -168,15 +209,15 @@ static int recommend(const struct trace *t, const struct optree *o, const struct
 	size_t devices;
 	run_facts(t, &dp, &ddp, &devices);
 	if (dp && devices > 1 &&
-	    add_rec(r, "%s",
-		    compat
-			? "It is recommended to <a href=\"https://pytorch.org/docs/stable/notes/"
-			  "cuda.html#cuda-nn-ddp-instead\" target=\"_blank\">use "
-			  "DistributedDataParallel instead of DataParallel</a> to do multi-GPU "
-			  "training."
-			: "It is recommended to use DistributedDataParallel instead of "
-			  "DataParallel to do multi-GPU training (https://pytorch.org/docs/stable/"
-			  "notes/cuda.html#cuda-nn-ddp-instead)."))
+	    ov_add_rec(
+		r, "data_parallel", "%s",
+		compat ? "It is recommended to <a href=\"https://pytorch.org/docs/stable/notes/"
+			 "cuda.html#cuda-nn-ddp-instead\" target=\"_blank\">use "
+			 "DistributedDataParallel instead of DataParallel</a> to do multi-GPU "
+			 "training."
+		       : "It is recommended to use DistributedDataParallel instead of "
+			 "DataParallel to do multi-GPU training (https://pytorch.org/docs/stable/"
+			 "notes/cuda.html#cuda-nn-ddp-instead)."))
 		return -1;
 	if (ddp && !s->has_nccl && mt->ndevices) {
 		bool capable = false;
@@ -185,16 +226,16 @@ static int recommend(const struct trace *t, const struct optree *o, const struct
 				   (mt->devices[i].compute_major == 3 &&
 				    mt->devices[i].compute_minor >= 5);
 		if (capable &&
-		    add_rec(r, "%s",
-			    "Nccl backend is currently the fastest and highly recommended "
-			    "backend when using DDP for training."))
+		    ov_add_rec(r, "nccl", "%s",
+			       "Nccl backend is currently the fastest and highly recommended "
+			       "backend when using DDP for training."))
 			return -1;
 	}
 	if (s->n && total > 0) {
 		double comm = st_avg_us(s, ST_COMM) / total;
 		if (comm > 0.1 &&
-		    add_rec(
-			r,
+		    ov_add_rec(
+			r, "communication",
 			compat
 			    ? "This run has high time cost on communication. %.1f%% of the step "
 			      "time is in communication. You could try <a href=\"('https://"
@@ -228,27 +269,15 @@ static int recommend(const struct trace *t, const struct optree *o, const struct
 		char ids[512];
 		join_ids(ids, sizeof ids, low, nlow, compat);
 		bool one = compat ? strlen(ids) == 1 : nlow == 1;
-		if (add_rec(
-			r,
+		if (ov_add_rec(
+			r, "low_utilization",
 			"GPU %s %s low utilization. You could try to increase batch size to "
 			"improve. Note: Increasing batch size may affect the speed and stability "
 			"of model convergence.",
 			ids, one ? "has" : "have"))
 			return -1;
 	}
-	if (mt->ndevices && mt->devices[0].compute_major != INT64_MIN &&
-	    mt->devices[0].compute_major >= 7 && r->has_kernels && r->tc_used_ratio == 0.0 &&
-	    r->tc_eligible_ratio > 0.0 &&
-	    add_rec(
-		r,
-		compat ? "Kernels with %.0f%% time are launched by Tensor Cores eligible "
-			 "operators. You could enable <a href=\"https://pytorch.org/docs/stable/"
-			 "amp.html\" target=\"_blank\">Automatic Mixed Precision</a> to speedup by "
-			 "using FP16."
-		       : "Kernels with %.0f%% time are launched by Tensor Cores eligible "
-			 "operators. You could enable Automatic Mixed Precision "
-			 "(https://pytorch.org/docs/stable/amp.html) to speedup by using FP16.",
-		nearbyint(r->tc_eligible_ratio * 100)))
+	if (amp(t, compat, r))
 		return -1;
 	if (mt->ndevices && t->mem.n) {
 		if (memory_peaks(o, compat, r))
@@ -260,14 +289,15 @@ static int recommend(const struct trace *t, const struct optree *o, const struct
 			int64_t mem = mt->devices[id].total_global_mem;
 			if (mem <= 0 || (double)peak <= 0.9 * (double)mem)
 				continue;
-			if (add_rec(r,
-				    "Device memory usage is at the limit of device memory capacity "
-				    "(%.1f%% of %.1fGB on GPU%d). To get better value of your GPU "
-				    "or to "
-				    "use larger batch size for training, please refer to Gradient "
-				    "Checkpoint or Automatic Mixed Precision.",
-				    100.0 * (double)peak / (double)mem,
-				    (double)mem / (1024.0 * 1024.0 * 1024.0), id))
+			if (ov_add_rec(
+				r, "memory_limit",
+				"Device memory usage is at the limit of device memory capacity "
+				"(%.1f%% of %.1fGB on GPU%d). To get better value of your GPU "
+				"or to "
+				"use larger batch size for training, please refer to Gradient "
+				"Checkpoint or Automatic Mixed Precision.",
+				100.0 * (double)peak / (double)mem,
+				(double)mem / (1024.0 * 1024.0 * 1024.0), id))
 				return -1;
 			break; /* tb reports the first device only */
 		}
@@ -290,8 +320,11 @@ int ov_compute(const struct trace *t, const struct optree *o, const struct st_re
 		kt += d;
 		if (optree_tc_kernel(o, t->ev.name[r]))
 			tc += d;
+		if (optree_tc_full_precision(o, t->ev.name[r]))
+			out->tc_full_time += d;
 		out->has_kernels = true;
 	}
+	out->tc_time = tc;
 	out->tc_used_ratio = kt > 0 ? (double)tc / (double)kt : 0.0;
 	if (recommend(t, o, s, g, tb_compat, out)) {
 		ov_free(out);
@@ -305,6 +338,7 @@ void ov_free(struct ov_result *r)
 	for (size_t i = 0; i < r->nrecs; i++)
 		free(r->recs[i]);
 	free(r->recs);
+	free(r->rules);
 	free(r->tc);
 	memset(r, 0, sizeof *r);
 }

@@ -32,10 +32,21 @@ struct ov_result {
 	double tc_eligible_ratio;	/* optree_tc_eligible_ratio */
 	bool has_kernels;		/* any kernel at all */
 	double tc_used_ratio;		/* all kernels: TC time / kernel time */
+	int64_t tc_time, tc_full_time;	/* all kernels: TC time; its fp32/64 part */
 	int64_t peak_allocated_gpu[64]; /* peak Total Allocated per GPU id, -1 */
 	char **recs;			/* recommendations, in order */
+	const char **rules;		/* the rule id of each (static strings) */
 	size_t nrecs;
 };
+
+/* The share of the Tensor Core kernel time in kernels of 32/64-bit inputs
+ * from which the AMP advice is given although Tensor Cores are used
+ * (outside tb_compat; docs/views.md, summary). */
+#define OV_AMP_FULL_SHARE 0.5
+
+/* Appends a recommendation (rule: a static id). 0, or -1 out of memory. */
+int ov_add_rec(struct ov_result *r, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 int ov_compute(const struct trace *t, const struct optree *o, const struct st_result *s,
 	       const struct gm_result *g, bool tb_compat, struct ov_result *out, struct err *e);

@@ -208,6 +208,39 @@ static const char *const tc_kernel_modern[] = {
     "cutlass3x_sm90", "cutlass3x_sm100", "cutlass3x_sm120", "tensorop", "nvjet",
 };
 
+/* Added outside --tb-compat: the AMD matrix-core (MFMA on CDNA, WMMA on
+ * RDNA) kernels. rocBLAS/Tensile and hipBLASLt name their kernels
+ * `Cijk_<layouts>_<types>_..._MI<M>x<N>x<K>[x<B>]_...` (the MatrixInstruction
+ * token; a Tensile kernel without it runs on the vector ALUs); Composable
+ * Kernel's are `..._xdl_...` / `..._xdlops_...` (XDL: its MFMA kernels) or
+ * `..._wmma_...`; MIOpen's implicit-GEMM convolutions `igemm_*_gtcx*` (the x
+ * of xdlops); and any name that says mfma or wmma. docs/views.md has a real
+ * example of each. */
+static const char *const tc_kernel_amd[] = {"_xdl", "wmma", "WMMA", "mfma", "MFMA", "_gtcx"};
+
+/* The Tensile MatrixInstruction token "_MI<digits>x<digits>x<digits>". */
+static bool tensile_mi(const char *s, size_t len)
+{
+	for (const char *p = s, *end = s + len; (p = memmem(p, (size_t)(end - p), "_MI", 3));) {
+		p += 3;
+		const char *q = p;
+		int dims = 0;
+		for (;;) {
+			const char *d = q;
+			while (q < end && *q >= '0' && *q <= '9')
+				q++;
+			if (q == d)
+				break;
+			if (++dims == 3)
+				return true;
+			if (q == end || *q != 'x')
+				break;
+			q++;
+		}
+	}
+	return false;
+}
+
 bool tr_kernel_uses_tc(const char *name, size_t len, bool tb_only)
 {
 	for (size_t i = 0; i < NELEM(tc_kernel_tb); i++)
@@ -218,7 +251,67 @@ bool tr_kernel_uses_tc(const char *name, size_t len, bool tb_only)
 	for (size_t i = 0; i < NELEM(tc_kernel_modern); i++)
 		if (contains(name, len, tc_kernel_modern[i]))
 			return true;
-	return false;
+	for (size_t i = 0; i < NELEM(tc_kernel_amd); i++)
+		if (contains(name, len, tc_kernel_amd[i]))
+			return true;
+	return tensile_mi(name, len);
+}
+
+/* The type field of a Tensile/hipBLASLt name: the third field after
+ * "Cijk_" (after the A and B layouts), e.g. "BBS" (bf16 in and out, fp32
+ * compute), "HHS", "SB" (fp32, with beta), "B" in "_B_BS_BH_". */
+static enum tr_mx_precision tensile_type(const char *s, size_t len)
+{
+	if (len < 5 || memcmp(s, "Cijk_", 5))
+		return TR_MX_UNKNOWN;
+	const char *p = s + 5, *end = s + len;
+	for (int field = 0; field < 2; field++) {
+		const char *u = memchr(p, '_', (size_t)(end - p));
+		if (!u)
+			return TR_MX_UNKNOWN;
+		p = u + 1;
+	}
+	if (p == end)
+		return TR_MX_UNKNOWN;
+	switch (*p) {
+	case 'H':
+	case 'B':
+	case 'F': /* F8, F8B8 */
+	case 'I': /* I8, I (int8x4) */
+		return TR_MX_LOW;
+	case 'S':
+	case 'D':
+	case 'C':
+	case 'Z':
+	case 'X': /* xf32 */
+		return TR_MX_FULL;
+	default:
+		return TR_MX_UNKNOWN;
+	}
+}
+
+/* Name parts that spell the input type of a matrix kernel: 16 bits or
+ * fewer first (a bf16 kernel's name often spells its fp32 accumulator
+ * too), then 32 or 64 bits (PyProf's s884/s1688: fp32 in and out, TF32 on
+ * Ampere). */
+static const char *const mx_low[] = {"bf16",  "f16",  "BFloat16", "bfloat16", "half",
+				     "Half",  "e4m3", "e5m2",	  "fp8",      "h884",
+				     "h1688", "hmma", "i8816",	  "int8",     "_i8"};
+static const char *const mx_full[] = {"tf32",  "fp32", "f32", "s884",  "s1688",
+				      "sgemm", "fp64", "f64", "dgemm", "float"};
+
+enum tr_mx_precision tr_matrix_precision(const char *name, size_t len)
+{
+	enum tr_mx_precision p = tensile_type(name, len);
+	if (p != TR_MX_UNKNOWN)
+		return p;
+	for (size_t i = 0; i < NELEM(mx_low); i++)
+		if (contains(name, len, mx_low[i]))
+			return TR_MX_LOW;
+	for (size_t i = 0; i < NELEM(mx_full); i++)
+		if (contains(name, len, mx_full[i]))
+			return TR_MX_FULL;
+	return TR_MX_UNKNOWN;
 }
 
 /* torch-tb-profiler's TC_OP_Allowlist (tensor_core.py), exact names. */

@@ -74,11 +74,18 @@ bool tr_is_profiler_window(const char *name, size_t len);
 /* Tensor Cores (torch-tb-profiler §7).
  * tr_kernel_uses_tc: the kernel name contains one of torch-tb-profiler's
  * patterns (from NVIDIA PyProf); unless tb_only, also one of the names of
- * today's Hopper/Blackwell tensor-core GEMM kernels (see classify.c).
+ * today's Hopper/Blackwell tensor-core GEMM kernels and AMD's matrix-core
+ * (MFMA/WMMA) kernels (see classify.c).
  * tr_op_tc_eligible: the operator name is exactly one of torch-tb-profiler's
  * Tensor-Core-eligible operators; unless tb_only, also one of the modern
  * autograd/aten names of the same operations. */
 bool tr_kernel_uses_tc(const char *name, size_t len, bool tb_only);
+/* The input precision a (Tensor Core / matrix-core) kernel's name spells:
+ * 16 bits or fewer (fp16, bf16, fp8, int8), 32 or 64 bits (fp32, tf32,
+ * fp64), or not spelled. From the Tensile/hipBLASLt type field when the
+ * name is one of theirs, else from name parts (classify.c). */
+enum tr_mx_precision { TR_MX_UNKNOWN, TR_MX_LOW, TR_MX_FULL };
+enum tr_mx_precision tr_matrix_precision(const char *name, size_t len);
 bool tr_op_tc_eligible(const char *name, size_t len, bool tb_only);
 /* Whether an event's "Concrete Inputs" are kept in the model: the
  * scaled_dot_product_* attention cpu_ops, whose is_causal hta/flops reads;

@@ -10,6 +10,7 @@
 #include "tbprof/optree.h"
 #include "tbprof/overview.h"
 #include "tbprof/steps.h"
+#include "views/advice.h"
 #include "views/view_int.h"
 
 static struct rep_val pct_or_null(bool has, double v)
@@ -173,14 +174,18 @@ static void emit_timeline(struct report *r, const struct gm_result *g, int64_t t
 	rep_table_end(r);
 }
 
-static const struct rep_col rec_cols[] = {{"text", "Recommendation", REP_STR}};
+/* tb-compat has the plugin's one column; otherwise each row names its
+ * rule (docs/views.md, summary). */
+static const struct rep_col rec_cols[] = {{"rule", "Rule", REP_STR},
+					  {"text", "Recommendation", REP_STR}};
 
-static void emit_recommendations(struct report *r, const struct ov_result *ov)
+static void emit_recommendations(struct report *r, const struct ov_result *ov, bool compat)
 {
-	rep_table_begin(r, "recommendations", "Recommendations", rec_cols, 1);
+	const struct rep_col *cols = compat ? rec_cols + 1 : rec_cols;
+	rep_table_begin(r, "recommendations", "Recommendations", cols, compat ? 1 : 2);
 	for (size_t i = 0; i < ov->nrecs; i++) {
-		struct rep_val v[] = {rep_s(ov->recs[i])};
-		rep_row(r, v);
+		struct rep_val v[] = {rep_s(ov->rules[i]), rep_s(ov->recs[i])};
+		rep_row(r, compat ? v + 1 : v);
 	}
 	rep_table_end(r);
 }
@@ -191,6 +196,7 @@ struct summary_res {
 	const struct optree *tree;     /* the session's */
 	struct gm_result gm;
 	struct ov_result ov;
+	struct adv *adv; /* outside --tb-compat */
 };
 
 static void summary_emit(struct view *v, struct report *r)
@@ -223,7 +229,7 @@ static void summary_emit(struct view *v, struct report *r)
 	rep_kv_end(r);
 	emit_gpus(r, t, g, ov);
 	emit_breakdown(r, s);
-	emit_recommendations(r, ov);
+	emit_recommendations(r, ov, compat);
 	if (timeline)
 		emit_timeline(r, g, compat ? 0 : view_trace_start(t));
 	emit_anomalies(r, t);
@@ -243,8 +249,14 @@ static int summary_compute(struct view *v, const struct view_source *src, struct
 	if (!rc)
 		rc = gm_compute(t, s->n > 0, s->n ? s->steps[0].start : 0,
 				s->n ? s->steps[s->n - 1].end : 0, v->o.timeline, &res->gm, e);
+	/* the GPU waits analyses that need no tree, while it is built */
+	if (!rc && !v->o.tb_compat)
+		rc = adv_start(v->ses, t, &res->adv, e);
 	if (!rc && (rc = ses_tree(v->ses, v->o.tb_compat, &res->tree, e)) == 0)
 		rc = ov_compute(t, res->tree, s, &res->gm, v->o.tb_compat, &res->ov, e);
+	/* their rules come after tb's own */
+	if (!rc && res->adv)
+		rc = adv_finish(res->adv, &res->ov, e);
 	return rc;
 }
 
@@ -255,6 +267,7 @@ static void summary_free(struct view *v)
 		return;
 	ov_free(&res->ov);
 	gm_free(&res->gm);
+	adv_free(res->adv);
 	free(res);
 }
 
@@ -280,7 +293,9 @@ static const char summary_head[] =
     "             in the kernel time the operators launched\n"
     "  recommendations  the plugin's performance advice (input loading,\n"
     "             DataParallel, NCCL, communication, low utilization, mixed\n"
-    "             precision, memory at the limit)\n"
+    "             precision, memory at the limit), then, outside --tb-compat,\n"
+    "             the rules of the GPU waits analyses (idle, launches, sync,\n"
+    "             flops) with their evidence; each row names its rule\n"
     "  anomalies  what was wrong with the input (see 'gpuprof info')\n"
     "\n"
     "The overview also gives the Tensor-Core-eligible share: kernel time of\n"
@@ -291,9 +306,10 @@ static const char summary_head[] =
     "CSV/JSON columns: gpus: gpu, name, memory_bytes, compute_capability, sms,\n"
     "kernels, gpu_utilization_pct, est_sm_efficiency_pct,\n"
     "est_achieved_occupancy_pct, tensor_cores_pct (null when not defined);\n"
-    "breakdown: part, avg_ns, pct; recommendations: text; anomalies: anomaly,\n"
-    "count, description. With --tb-compat the recommendations are the\n"
-    "plugin's HTML strings, byte for byte.\n"
+    "breakdown: part, avg_ns, pct; recommendations: rule, text; anomalies:\n"
+    "anomaly, count, description. With --tb-compat the recommendations are\n"
+    "the plugin's HTML strings, byte for byte (text only). docs/views.md\n"
+    "defines each rule and its threshold.\n"
     "\n"
     "Options:\n";
 

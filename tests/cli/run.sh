@@ -243,5 +243,10 @@ expect_msg "--max-memory=0" "gpuprof: --max-memory needs a size such as 512M or 
 # 1 KiB is less than an empty trace's string pool: the load stops at byte 0
 expect_msg "--max-memory 1K" "gpuprof: error: $fix: byte 0: the trace needs more than 1.0 KiB of memory (--max-memory); load it with a larger --max-memory, or on a machine with more memory" "$GPUPROF" --max-memory 1K info "$fix"
 same_out "--max-memory 64M" "$GPUPROF" info -q --format csv "$fix" -- "$GPUPROF" info -q --format csv --max-memory 64M "$fix"
+# a --step window rounds HTA's times as the file of the step does (the
+# window counts its own timestamps that are not whole microseconds)
+"$GPUPROF" trace slice examples/resnet_like.json.gz --step 3 -o "$tmp/step3.json" 2>/dev/null
+same_out "launches --step 3 = launches of trace slice --step 3" "$GPUPROF" launches --top 0 --format csv --step 3 examples/resnet_like.json.gz -- "$GPUPROF" launches --top 0 --format csv "$tmp/step3.json"
+same_out "idle --step 3 = idle of trace slice --step 3" "$GPUPROF" idle --show-intervals --format csv --step 3 examples/resnet_like.json.gz -- "$GPUPROF" idle --show-intervals --format csv "$tmp/step3.json"
 rm -rf "$tmp"
 echo "cli: $pass passed, $fail failed"

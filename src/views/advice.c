@@ -1,0 +1,261 @@
+/* advice: summary's rules over the GPU waits analyses; see advice.h. */
+#include "views/advice.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hta/flops.h"
+#include "hta/idle.h"
+#include "hta/launches.h"
+#include "hta/select.h"
+#include "hta/sync.h"
+#include "report/report.h"
+#include "views/flops_calls.h"
+
+/* The thresholds (docs/views.md defines each number). */
+#define ADV_IDLE_RATIO 0.20	 /* a stream's idle time over its span */
+#define ADV_SHORT_SHARE 0.50	 /* short kernels over launches */
+#define ADV_DELAY_SHARE 0.05	 /* delay outliers over launches */
+#define ADV_MIN_LAUNCHES 10	 /* the launch rules need this many launches */
+#define ADV_SYNC_SHARE 0.05	 /* host time blocked over the trace's span */
+#define ADV_GEMM_PEAK_SHARE 0.30 /* the top GEMM's TFLOP/s over the GPU's peak */
+
+/* The defaults of `gpuprof idle` and `gpuprof launches` (HTA's). */
+#define ADV_KERNEL_WAIT_NS 30000
+#define ADV_RUNTIME_CUTOFF_NS 50000
+#define ADV_DELAY_CUTOFF_NS 100000
+
+/* The analyses the rules read, computed once. A new analysis (kernel
+ * sequences, queue counters, the critical path) adds its result here,
+ * computes it in adv_start or adv_finish, and its rules to the table below. */
+struct adv_in {
+	const struct trace *t;
+	struct hta_events ev;
+	struct hta_idle idle;
+	struct hta_launches launches;
+	struct hta_sync sync;
+	struct fc_table flops;
+	int64_t span_ns; /* the trace's first start .. last end */
+};
+
+typedef int (*adv_rule_fn)(const struct adv_in *in, const char *id, struct ov_result *out);
+
+static void dur(char *buf, size_t n, int64_t ns)
+{
+	rep_fmt_dur(buf, n, ns);
+}
+
+/* The stream whose idle time over its span is largest above the threshold,
+ * with host wait the largest category: the CPU did not enqueue work in
+ * time. */
+static int rule_idle_host_wait(const struct adv_in *in, const char *id, struct ov_result *out)
+{
+	const struct hta_idle *d = &in->idle;
+	int64_t best_stream = 0, best_idle = 0, best_host = 0, best_span = 0;
+	double best = 0;
+	for (size_t i = 0; i < d->nrows;) {
+		int64_t stream = d->rows[i].stream, sum = 0, cat[HTA_IDLE_NCAT] = {0};
+		for (; i < d->nrows && d->rows[i].stream == stream; i++) {
+			sum += d->rows[i].idle_ns;
+			cat[d->rows[i].cat] = d->rows[i].idle_ns;
+		}
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		for (size_t k = 0; k < in->ev.n; k++)
+			if (in->ev.v[k].stream == stream && in->ev.v[k].kernel_cat) {
+				lo = in->ev.v[k].ts < lo ? in->ev.v[k].ts : lo;
+				hi = in->ev.v[k].end > hi ? in->ev.v[k].end : hi;
+			}
+		if (hi <= lo || sum <= 0)
+			continue;
+		double ratio = (double)sum / (double)(hi - lo);
+		bool host = cat[HTA_HOST_WAIT] > cat[HTA_KERNEL_WAIT] &&
+			    cat[HTA_HOST_WAIT] > cat[HTA_IDLE_OTHER];
+		if (host && ratio > ADV_IDLE_RATIO && ratio > best) {
+			best = ratio;
+			best_stream = stream;
+			best_idle = sum;
+			best_host = cat[HTA_HOST_WAIT];
+			best_span = hi - lo;
+		}
+	}
+	if (best == 0)
+		return 0;
+	char idle[32], span[32], host[32];
+	dur(idle, sizeof idle, best_idle);
+	dur(span, sizeof span, best_span);
+	dur(host, sizeof host, best_host);
+	return ov_add_rec(out, id,
+			  "GPU stream %lld is idle %.1f%% of its span (%s of %s), mostly host "
+			  "wait (%s, %.1f%% of the idle time: the next kernel's launch began "
+			  "after the previous work had ended): the CPU thread is launch-bound. "
+			  "Fewer, larger kernels (fusion, torch.compile) or CUDA graphs would "
+			  "keep the GPU fed; 'gpuprof idle' and 'gpuprof launches' show where.",
+			  (long long)best_stream, 100 * best, idle, span, host,
+			  100.0 * (double)best_host / (double)best_idle);
+}
+
+/* Launches whose kernel ran shorter than its launch call took. */
+static int rule_short_kernels(const struct adv_in *in, const char *id, struct ov_result *out)
+{
+	const struct hta_launches *l = &in->launches;
+	size_t n = l->nflag[0];
+	if (l->n < ADV_MIN_LAUNCHES || (double)n <= ADV_SHORT_SHARE * (double)l->n)
+		return 0;
+	return ov_add_rec(out, id,
+			  "%.1f%% of the kernel launches (%zu of %zu) are short kernels: the "
+			  "GPU ran each for less time than the CPU took to launch it. CUDA "
+			  "graphs (torch.compile mode=\"reduce-overhead\") or kernel fusion would "
+			  "cut the launch overhead; 'gpuprof launches' lists them.",
+			  100.0 * (double)n / (double)l->n, n, l->n);
+}
+
+/* Launches whose kernel started long after the launch call ended. */
+static int rule_delay_outliers(const struct adv_in *in, const char *id, struct ov_result *out)
+{
+	const struct hta_launches *l = &in->launches;
+	size_t n = l->nflag[2];
+	if (l->n < ADV_MIN_LAUNCHES || !n || (double)n < ADV_DELAY_SHARE * (double)l->n)
+		return 0;
+	int64_t mx = 0;
+	for (size_t i = 0; i < l->n; i++)
+		mx = l->v[i].delay_ns > mx ? l->v[i].delay_ns : mx;
+	char cut[32], big[32];
+	dur(cut, sizeof cut, ADV_DELAY_CUTOFF_NS);
+	dur(big, sizeof big, mx);
+	return ov_add_rec(out, id,
+			  "%.1f%% of the kernel launches (%zu of %zu) started more than %s after "
+			  "their launch call ended (at most %s): the GPU's queue is backed up "
+			  "behind earlier work or the stream waits on another; 'gpuprof "
+			  "launches' sorts them by delay.",
+			  100.0 * (double)n / (double)l->n, n, l->n, cut, big);
+}
+
+/* Host time blocked on the device, with the site that blocks most. */
+static int rule_sync_time(const struct adv_in *in, const char *id, struct ov_result *out)
+{
+	const struct hta_sync *s = &in->sync;
+	if (in->span_ns <= 0 || !s->nsites ||
+	    (double)s->blocked_ns <= ADV_SYNC_SHARE * (double)in->span_ns)
+		return 0;
+	const struct hta_sync_site *top = NULL;
+	for (size_t i = 0; i < s->nsites && !top; i++)
+		if (s->sites[i].kind != HTA_STREAM_WAIT)
+			top = &s->sites[i];
+	if (!top)
+		return 0;
+	const struct trace *t = in->t;
+	const char *op = top->op_name != TR_NONE ? tr_str(t, top->op_name) : "no operator";
+	const char *pat = hta_sync_patterns[top->pattern];
+	char blocked[32], site[32];
+	dur(blocked, sizeof blocked, s->blocked_ns);
+	dur(site, sizeof site, top->total_ns);
+	return ov_add_rec(out, id,
+			  "The host blocks on the GPU %.1f%% of the trace's span (%s in %zu "
+			  "call%s); most at %s under %s%s%s%s: %s in %zu call%s. Each such call "
+			  "stalls the CPU until the GPU catches up: keep the values on the GPU "
+			  "or read them less often; 'gpuprof sync' lists the sites.",
+			  100.0 * (double)s->blocked_ns / (double)in->span_ns, blocked, s->blocking,
+			  s->blocking == 1 ? "" : "s", tr_str(t, top->call_name), op,
+			  *pat ? " (" : "", pat, *pat ? ")" : "", site, top->count,
+			  top->count == 1 ? "" : "s");
+}
+
+/* The GEMM row (operator, shape, dtype) with the most GPU time, when its
+ * achieved rate is far under the GPU's dense peak for its dtype. */
+static int rule_gemm_efficiency(const struct adv_in *in, const char *id, struct ov_result *out)
+{
+	const struct trace *t = in->t;
+	const char *gpu =
+	    t->meta.ndevices && t->meta.devices[0].name ? tr_str(t, t->meta.devices[0].name) : NULL;
+	const struct hta_gpu_peak *peak = hta_gpu_peak(gpu);
+	const struct fc_row *w = NULL;
+	for (size_t i = 0; i < in->flops.nrows && !w; i++)
+		if (in->flops.calls[in->flops.rows[i].first].p.cat == HTA_OP_GEMM)
+			w = &in->flops.rows[i];
+	if (!peak || !w || isnan(w->tflops_mean))
+		return 0;
+	const struct fc_call *c = &in->flops.calls[w->first];
+	double p = peak->tflops[c->p.dtype];
+	if (!(p > 0) || w->tflops_mean >= ADV_GEMM_PEAK_SHARE * p)
+		return 0;
+	char time[32];
+	dur(time, sizeof time, w->gpu_sum);
+	return ov_add_rec(out, id,
+			  "The GEMM with the most GPU time, %s (%s, %s; %zu call%s, %s), reaches "
+			  "%.1f TFLOP/s on average, %.1f%% of the %s's dense %s peak (%.1f "
+			  "TFLOP/s): check its dtype and shapes (dimensions multiples of 16, "
+			  "larger batches, fewer small GEMMs); 'gpuprof flops' has the "
+			  "roofline.",
+			  c->name, c->p.params, c->p.dtype_name, w->n, w->n == 1 ? "" : "s", time,
+			  w->tflops_mean, 100 * w->tflops_mean / p, peak->label, c->p.dtype_name,
+			  p);
+}
+
+/* The rules, in the order their recommendations come (after tb's). */
+static const struct {
+	const char *id;
+	adv_rule_fn fn;
+} adv_rules[] = {
+    {"idle_host_wait", rule_idle_host_wait},	    {"short_kernels", rule_short_kernels},
+    {"launch_delay_outliers", rule_delay_outliers}, {"sync_time", rule_sync_time},
+    {"gemm_efficiency", rule_gemm_efficiency},
+};
+
+struct adv {
+	struct ses *ses;
+	struct adv_in in;
+};
+
+void adv_free(struct adv *a)
+{
+	if (!a)
+		return;
+	fc_free(&a->in.flops);
+	hta_sync_free(&a->in.sync);
+	hta_launches_free(&a->in.launches);
+	hta_idle_free(&a->in.idle);
+	hta_events_free(&a->in.ev);
+	free(a);
+}
+
+int adv_start(struct ses *s, const struct trace *t, struct adv **out, struct err *e)
+{
+	struct adv *a = calloc(1, sizeof *a);
+	*out = a;
+	if (!a)
+		return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
+	a->ses = s;
+	struct adv_in *in = &a->in;
+	in->t = t;
+	in->span_ns = t->min_ts <= t->max_end ? t->max_end - t->min_ts : 0;
+	const struct hta_idle_opts io = {.kernel_wait_ns = ADV_KERNEL_WAIT_NS};
+	const struct hta_launch_opts lo = {.runtime_cutoff_ns = ADV_RUNTIME_CUTOFF_NS,
+					   .delay_cutoff_ns = ADV_DELAY_CUTOFF_NS,
+					   .memory = true,
+					   .skip_aten = true};
+	const struct tr_links *links;
+	int rc = hta_events(t, &in->ev, e);
+	if (!rc)
+		rc = hta_idle(&in->ev, &io, &in->idle, e);
+	if (!rc)
+		rc = hta_launches(t, &in->ev, &lo, &in->launches, e);
+	if (!rc)
+		rc = ses_links(s, true, &links, e);
+	if (!rc)
+		rc = hta_sync(t, links, &in->sync, e);
+	return rc;
+}
+
+int adv_finish(struct adv *a, struct ov_result *ov, struct err *e)
+{
+	const struct trace *t = a->in.t;
+	const struct optree *tree;
+	int rc = ses_tree(a->ses, false, &tree, e);
+	if (!rc)
+		rc = fc_build(t, tree, &a->in.flops, e);
+	for (size_t i = 0; !rc && i < sizeof adv_rules / sizeof adv_rules[0]; i++)
+		if (adv_rules[i].fn(&a->in, adv_rules[i].id, ov))
+			rc = err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
+	return rc;
+}
