@@ -304,6 +304,8 @@ def main():
             fake_nsys_cases(tmp)
         else:
             print(f"nsys: shared-data cases skipped: no folder {DATA} (set GPUPROF_SHARED)")
+        import check_profile  # noqa: E402  (same folder)
+        check_profile.run_all(GPUPROF, DATA if HAVE_SHARED else None, tmp, ok, expect_error, same)
         try:
             import check_sqlite  # noqa: E402  (same folder)
             check_sqlite.run_all(GPUPROF, DATA if HAVE_SHARED else None, tmp, ok)
