@@ -189,13 +189,12 @@ static int make_dirs(struct arena *a, const char *path, struct err *e)
 			int en = errno;
 			if (en != EEXIST)
 				return err_set(e, ERR_IO, NULL, -1,
-					       "cannot create the run directory %s: %s: %s", path,
-					       p, strerror(en));
+					       "cannot create the run directory: %s: %s",
+					       strerror(en), p);
 			if (stat(p, &st) || !S_ISDIR(st.st_mode))
-				return err_set(e, ERR_IO, NULL, -1,
-					       "cannot create the run directory %s: %s is not a "
-					       "directory",
-					       path, p);
+				return err_set(
+				    e, ERR_IO, NULL, -1,
+				    "cannot create the run directory: not a directory: %s", p);
 		}
 		*c = keep;
 		if (!keep)
@@ -366,7 +365,7 @@ static void run_nsys(const char *const *argv, struct outcome *o)
 }
 
 /* The last (at most 5) non-empty lines of the tail, joined by "; ". */
-static void tail_lines(const struct outcome *o, char *buf, size_t size)
+static void tail_joined(const struct outcome *o, char *buf, size_t size)
 {
 	const char *t = o->tail;
 	size_t n = strlen(t); /* a NUL in the output ends what is shown */
@@ -395,6 +394,19 @@ static void tail_lines(const struct outcome *o, char *buf, size_t size)
 		buf[w++] = t[i];
 		buf[w] = 0;
 	}
+}
+
+/* The joined tail's last TAIL_SHOWN bytes (from a character's start,
+ * after "..."): the message that names them stays one short line. */
+#define TAIL_SHOWN 200
+static void tail_lines(const struct outcome *o, char *buf, size_t size)
+{
+	char all[TAIL_BYTES * 2 + 8];
+	tail_joined(o, all, sizeof all);
+	size_t n = strlen(all), from = n > TAIL_SHOWN ? n - TAIL_SHOWN : 0;
+	while (from && from < n && ((unsigned char)all[from] & 0xC0) == 0x80)
+		from++;
+	snprintf(buf, size, "%s%s", from ? "..." : "", all + from);
 }
 
 /* ---- the manifest ---- */

@@ -247,7 +247,7 @@ def run_all(gpuprof, data, tmp, ok, expect_error, same):
     blocker = os.path.join(tmp, "afile")
     open(blocker, "w").close()
     expect_error("profile: run directory under a file", ["nsys", "profile", "--run-dir", blocker + "/x/y", "--", "true"],
-                 env, f"cannot create the run directory {blocker}/x/y: {blocker} is not a directory")
+                 env, f"cannot create the run directory: not a directory: {blocker}")
     ok("profile: nothing run when the directory fails", recorded() is None, recorded())
     expect_error("profile: '@' in the capture range", ["nsys", "profile", "--run-dir", d, "--capture-range", "a@b",
                  "--", "true"], env, None, d, usage=True)
