@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/sort.h"
 #include "nsys/nsys.h"
@@ -387,11 +388,15 @@ static void yaml_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* A key plain when it is an identifier (every key gpuprof writes), else
+/* A key plain when it is an identifier (every key gpuprof writes) that
+ * YAML 1.1 does not read as a boolean or null (yes, Off, NULL...), else
  * quoted. */
 static void yaml_key(FILE *f, const char *k)
 {
+	static const char *const words[] = {"yes", "no", "true", "false", "on", "off", "null"};
 	bool plain = (*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || *k == '_';
+	for (size_t i = 0; plain && i < sizeof words / sizeof words[0]; i++)
+		plain = strcasecmp(k, words[i]) != 0;
 	for (const char *c = k; plain && *c; c++)
 		plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 			(*c >= '0' && *c <= '9') || *c == '_';

@@ -154,12 +154,14 @@ void test_manifest_yaml_write(struct t *t)
 	nsys_jv_push(&a, l, nsys_jv_float(&a, 0.5));
 	nsys_jv_add(&a, m, "list", l);
 	nsys_jv_add(&a, m, "odd key", nsys_jv_new(&a, NSYS_JBOOL));
+	nsys_jv_add(&a, m, "Yes", nsys_jv_int(&a, 7)); /* plain, YAML 1.1 reads a boolean */
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	nsys_yaml_write(f, m);
 	fclose(f);
 	CHECK_STR(t, buf,
+		  "\"Yes\": 7\n"
 		  "empty: {}\n"
 		  "git_commit: null\n"
 		  "list: [\"x y\", 1.0e+20, 0.5]\n"
@@ -180,6 +182,7 @@ void test_manifest_yaml_write(struct t *t)
 	CHECK(t, rl && rl->n == 3 && rl->items[1]->kind == NSYS_JFLOAT && rl->items[1]->f == 1e20);
 	CHECK(t, doc && nsys_jv_get(doc, "git_commit")->kind == NSYS_JNULL);
 	CHECK(t, doc && nsys_jv_get(doc, "odd key")->kind == NSYS_JBOOL);
+	CHECK(t, doc && nsys_jv_get(doc, "Yes") && nsys_jv_get(doc, "Yes")->i == 7);
 	free(buf);
 	arena_free(&a);
 }
