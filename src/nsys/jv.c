@@ -388,6 +388,15 @@ static void yaml_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* YAML allows an implicit key of at most 1024 characters; an escaped
+ * character takes at most 4 per byte of the key (\xHH), so a key of more
+ * than YAML_KEY_BYTES bytes is written as an explicit one ("? KEY : V"). */
+#define YAML_KEY_BYTES 250
+static bool yaml_long_key(const char *k)
+{
+	return strlen(k) > YAML_KEY_BYTES;
+}
+
 /* A key plain when it is an identifier (every key gpuprof writes) that
  * YAML 1.1 does not read as a boolean or null (yes, Off, NULL...), else
  * quoted. */
@@ -455,8 +464,9 @@ static void yaml_flow(FILE *f, const struct nsys_jv *v)
 		for (size_t k = 0; k < v->n; k++) {
 			size_t i = ix ? ix[k] : next_key(v, last);
 			fputs(k ? ", " : "", f);
+			fputs(yaml_long_key(v->keys[i]) ? "? " : "", f);
 			yaml_key(f, v->keys[i]);
-			fputs(": ", f);
+			fputs(yaml_long_key(v->keys[i]) ? " : " : ": ", f);
 			yaml_flow(f, v->items[i]);
 			last = v->keys[i];
 		}
@@ -480,9 +490,18 @@ static void yaml_block(FILE *f, const struct nsys_jv *obj, int depth)
 		const struct nsys_jv *v = obj->items[i];
 		for (int d = 0; d < depth; d++)
 			fputs("  ", f);
-		yaml_key(f, obj->keys[i]);
+		bool explicit = yaml_long_key(obj->keys[i]);
+		if (explicit) { /* "? KEY" then ": VALUE" (flow) on the next line */
+			fputs("? ", f);
+			yaml_key(f, obj->keys[i]);
+			fputc('\n', f);
+			for (int d = 0; d < depth; d++)
+				fputs("  ", f);
+		} else {
+			yaml_key(f, obj->keys[i]);
+		}
 		fputc(':', f);
-		if (v->kind == NSYS_JOBJ && v->n) {
+		if (v->kind == NSYS_JOBJ && v->n && !explicit) {
 			fputc('\n', f);
 			yaml_block(f, v, depth + 1);
 		} else {

@@ -4,6 +4,7 @@
  * and cycles are refused, and keys come out in code-point order. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nsys/nsys.h"
 #include "test.h"
@@ -183,6 +184,29 @@ void test_manifest_yaml_write(struct t *t)
 	CHECK(t, doc && nsys_jv_get(doc, "git_commit")->kind == NSYS_JNULL);
 	CHECK(t, doc && nsys_jv_get(doc, "odd key")->kind == NSYS_JBOOL);
 	CHECK(t, doc && nsys_jv_get(doc, "Yes") && nsys_jv_get(doc, "Yes")->i == 7);
+	free(buf);
+
+	/* a key past YAML's 1024 characters of an implicit key, escaped: an
+	 * explicit "? KEY" (block and flow), read back as it was */
+	char key[301];
+	memset(key, '\x01', 300);
+	key[300] = 0;
+	struct nsys_jv *k = nsys_jv_new(&a, NSYS_JOBJ), *in = nsys_jv_new(&a, NSYS_JOBJ);
+	nsys_jv_add(&a, in, key, nsys_jv_int(&a, 2));
+	nsys_jv_add(&a, k, key, nsys_jv_int(&a, 1));
+	struct nsys_jv *arr = nsys_jv_new(&a, NSYS_JARR);
+	nsys_jv_push(&a, arr, in);
+	nsys_jv_add(&a, k, "list", arr);
+	f = open_memstream(&buf, &len);
+	nsys_yaml_write(f, k);
+	fclose(f);
+	CHECK(t, strncmp(buf, "? \"\\x01", 6) == 0 && strstr(buf, "\"\n: 1\nlist: [{? \"") != NULL);
+	doc = NULL;
+	CHECK_INT(t, parse(&a, buf, &doc, &e), 0);
+	CHECK(t, doc && nsys_jv_get(doc, key) && nsys_jv_get(doc, key)->i == 1);
+	const struct nsys_jv *l2 = doc ? nsys_jv_get(doc, "list") : NULL;
+	CHECK(t, l2 && l2->n == 1 && nsys_jv_get(l2->items[0], key) &&
+		     nsys_jv_get(l2->items[0], key)->i == 2);
 	free(buf);
 	arena_free(&a);
 }
