@@ -69,7 +69,8 @@ void nsys_jv_write(FILE *f, const struct nsys_jv *v);
  * safe_load read back as the same tree: a mapping in block style with
  * sorted keys (as yaml.safe_dump(sort_keys=True) orders them), nested
  * empty mappings and lists in flow style, every string double-quoted and
- * ASCII (escapes), integers, booleans and null in their plain spellings. */
+ * ASCII (escapes), integers, booleans and null in their plain spellings; a
+ * key longer than 250 bytes is written as an explicit key (? KEY). */
 void nsys_yaml_write(FILE *f, const struct nsys_jv *v);
 /* Parses the JSON text[0..len) (one strict value, at most LIM_JSON_DEPTH
  * deep; a UTF-8 byte order mark is skipped) into a tree in arena a
