@@ -73,8 +73,9 @@ struct cmd {
 	enum view_family family;
 	bool verb_after_operand; /* the verb follows one FILE (nsys FILE.sqlite VIEW) */
 	enum cmd_operands operands;
-	const struct cmd *sub; /* a word in the verb's place with options of its own
-				  (nsys analyze): a command of its own, named "NAME SUB" */
+	const struct cmd *sub;	/* a word in the verb's place with options of its own
+				   (nsys analyze): a command of its own, named "NAME SUB" */
+	const struct cmd *next; /* a subcommand's next sibling (nsys profile), or NULL */
 };
 
 /* The commands: the table's rows of main.c, then every view of the registry
@@ -197,7 +198,24 @@ CLI_CMD_TEXTS(rank_summary);
 extern const char cmd_ncu_help[], cmd_ncu_help_tail[]; /* options: views/view_ncu.h */
 extern const struct vo cmd_nsys_analyze_opts[];	       /* `nsys analyze` */
 extern const size_t cmd_nsys_analyze_nopts;
+extern const struct vo cmd_nsys_profile_opts[]; /* `nsys profile` */
+extern const size_t cmd_nsys_profile_nopts;
 void cmd_nsys_print_help(FILE *f);
+int cmd_nsys_profile(struct app *app, int argc, char **argv);
+/* `nsys analyze` on run_dir (cmd_nsys.c): DIR/manifest.yaml read, `nsys
+ * stats` run unless from_csv, DIR/analysis.json written atomically and
+ * "Wrote analysis: PATH" printed; *analysis is the tree (in a). */
+struct nsys_jv;
+struct arena;
+int cmd_nsys_analyze_dir(struct app *app, struct arena *a, const char *run_dir, bool from_csv,
+			 const char *version, const struct nsys_jv **analysis, struct err *e);
+/* Writes v with w into path through the atomic output (temp file, rename). */
+int cmd_nsys_write(struct app *app, const char *path, void (*w)(FILE *, const struct nsys_jv *),
+		   const struct nsys_jv *v, struct err *e);
+/* The message when no `nsys` is on PATH. */
+extern const char cmd_nsys_missing[];
+/* gpuprof's version (main.c, from the build) */
+extern const char cli_version[];
 CLI_CMD_TEXTS(export);
 CLI_CMD_TEXTS(serve);
 extern const char cmd_completion_help[];

@@ -18,6 +18,8 @@
 
 static const char help_head[] =
     "Usage: gpuprof nsys analyze --run-dir DIR [--from-csv] [--nsys-version TEXT]\n"
+    "       gpuprof nsys profile --run-dir DIR [options] [--nsys-args NSYS-OPTION...]\n"
+    "                            -- PROGRAM [ARG...]\n"
     "       gpuprof nsys FILE.sqlite [info|kernels|memcpy|api|nvtx|gpus|steps]\n"
     "                    [--manifest FILE] [--capture-range NAME] [--iterations N]\n"
     "\n"
@@ -36,7 +38,25 @@ static const char help_head[] =
     "min, max and sample standard deviation in ns, plus provenance and warnings.\n"
     "Host and GPU numbers use different clocks: never add or compare them.\n";
 
-/* after analyze's options, before the views' */
+/* after analyze's options, before profile's */
+static const char help_profile[] =
+    "\n"
+    "nsys profile: makes the run directory `nsys analyze` reads. Creates DIR (and\n"
+    "its parents), runs, with an argument vector (never a shell),\n"
+    "  nsys profile -o DIR/trace --trace=cuda,osrt,nvtx --sample=cpu\n"
+    "    --cpuctxsw=process-tree --capture-range=nvtx --capture-range-end=stop\n"
+    "    --nvtx-capture=NAME@* -e NSYS_NVTX_PROFILER_REGISTER_ONLY=0\n"
+    "    --trace-fork-before-exec=true [NSYS-OPTION...] PROGRAM [ARG...]\n"
+    "(the options after --nsys-args, up to --, are passed to nsys as they are),\n"
+    "writes DIR/manifest.yaml (profile_name, run_id, capture_range, workload,\n"
+    "device, git_commit of the working directory, command_line, nsys_command,\n"
+    "expected_trace_path, gpuprof_version and the outcome: exit status, and the\n"
+    "end of stderr when the program failed), then analyses the run as\n"
+    "`nsys analyze` does and prints the per-iteration summary. The program must\n"
+    "push the NVTX range NAME around its measured iterations, each an\n"
+    "'iteration N' range inside it (examples/capture/nvtx_capture.py).\n";
+
+/* after profile's options, before the views' */
 static const char help_mid[] =
     "\n"
     "nsys FILE.sqlite VIEW: reads an `nsys export --type sqlite` file (read-only)\n"
@@ -61,12 +81,16 @@ static const char help_tail[] =
     "\n"
     "Examples:\n"
     "  gpuprof nsys analyze --run-dir snippets/smoke/runs/20260101T000000Z\n"
+    "  gpuprof nsys profile --run-dir runs/$(date -u +%Y%m%dT%H%M%SZ) --iterations 5 \\\n"
+    "      -- python train.py\n"
     "  gpuprof nsys trace.sqlite kernels --format csv\n";
 
 void cmd_nsys_print_help(FILE *f)
 {
 	fputs(help_head, f);
 	app_print_options(f, cmd_nsys_analyze_opts, cmd_nsys_analyze_nopts);
+	fputs(help_profile, f);
+	app_print_options(f, cmd_nsys_profile_opts, cmd_nsys_profile_nopts);
 	fputs(help_mid, f);
 	app_print_options(f, view_nsys_opts, view_nsys_nopts);
 	fputs(help_tail, f);
@@ -77,19 +101,22 @@ static int usage(struct app *app, const char *msg)
 	return app_usage(app, "nsys", "%s", msg);
 }
 
-/* Writes v to path through app's atomic output (temp file + rename). */
-static int write_json(struct app *app, const char *path, const struct nsys_jv *v, struct err *e)
+int cmd_nsys_write(struct app *app, const char *path, void (*w)(FILE *, const struct nsys_jv *),
+		   const struct nsys_jv *v, struct err *e)
 {
 	const char *saved = app->output;
 	app->output = path;
 	int rc = app_out_open(app, e);
 	if (!rc) {
-		nsys_jv_write(app->out, v);
+		w(app->out, v);
 		rc = app_out_close(app, true, e);
 	}
 	app->output = saved;
 	return rc;
 }
+
+const char cmd_nsys_missing[] = "Nsight Systems executable not found: 'nsys'. Install Nsight "
+				"Systems and ensure `nsys` is on PATH.";
 
 /* analyze's options */
 struct analyze_args {
@@ -146,6 +173,35 @@ static void cap_warnings(const struct nsys_jv *analysis)
 			fprintf(stderr, "gpuprof: warning: %s\n", w->items[i]->s);
 }
 
+int cmd_nsys_analyze_dir(struct app *app, struct arena *a, const char *run_dir, bool from_csv,
+			 const char *version, const struct nsys_jv **analysis, struct err *e)
+{
+	struct nsys_jv *manifest = NULL, *out = NULL;
+	char *mpath = nsys_dir_file(a, run_dir, "manifest.yaml");
+	char *jpath = nsys_dir_file(a, run_dir, "analysis.json");
+	int rc = nsys_manifest_read(a, mpath, &manifest, e);
+	if (!rc && !from_csv) {
+		const char *nsys = nsys_which(a, "nsys");
+		if (!nsys)
+			rc = err_set(e, ERR_USAGE, NULL, -1, "%s", cmd_nsys_missing);
+		if (!rc)
+			rc = nsys_run_stats(a, nsys, run_dir, e);
+		if (!rc)
+			version = nsys_run_version(a, nsys);
+	}
+	if (!rc)
+		rc = nsys_analyze_csv_dir(a, run_dir, manifest, version, &out, e);
+	if (!rc)
+		rc = cmd_nsys_write(app, jpath, nsys_jv_write, out, e);
+	if (!rc) {
+		cap_warnings(out);
+		if (!app->quiet)
+			printf("Wrote analysis: %s\n", jpath);
+		*analysis = out;
+	}
+	return rc;
+}
+
 static int analyze(struct app *app, int argc, char **argv)
 {
 	struct analyze_args aa = {0};
@@ -154,45 +210,18 @@ static int analyze(struct app *app, int argc, char **argv)
 			    NULL, 0, &nops);
 	if (prc)
 		return prc;
-	const char *run_dir = aa.run_dir, *version = aa.version;
-	bool from_csv = aa.from_csv;
-	if (!run_dir)
+	if (!aa.run_dir)
 		return usage(app, "analyze: --run-dir DIR is required");
 	struct stat st;
-	if (stat(run_dir, &st) || !S_ISDIR(st.st_mode))
+	if (stat(aa.run_dir, &st) || !S_ISDIR(st.st_mode))
 		return usage(app, "analyze: --run-dir must be an existing directory");
 	struct arena a;
 	arena_init(&a);
 	struct err e = {0};
-	int rc = 0;
-	struct nsys_jv *manifest = NULL, *out = NULL;
-	char *mpath = nsys_dir_file(&a, run_dir, "manifest.yaml");
-	char *jpath = nsys_dir_file(&a, run_dir, "analysis.json");
-	rc = nsys_manifest_read(&a, mpath, &manifest, &e);
-	if (!rc && !from_csv) {
-		const char *nsys = nsys_which(&a, "nsys");
-		if (!nsys)
-			rc = err_set(&e, ERR_USAGE, NULL, -1,
-				     "Nsight Systems executable not found: 'nsys'. Install Nsight "
-				     "Systems and ensure `nsys` is on PATH.");
-		if (!rc)
-			rc = nsys_run_stats(&a, nsys, run_dir, &e);
-		if (!rc)
-			version = nsys_run_version(&a, nsys);
-	}
-	if (!rc)
-		rc = nsys_analyze_csv_dir(&a, run_dir, manifest, version, &out, &e);
-	if (!rc)
-		rc = write_json(app, jpath, out, &e);
-	if (!rc)
-		cap_warnings(out);
-	if (rc) {
+	const struct nsys_jv *out;
+	int rc = cmd_nsys_analyze_dir(app, &a, aa.run_dir, aa.from_csv, aa.version, &out, &e);
+	if (rc)
 		rc = app_fail(app, &e);
-	} else {
-		if (!app->quiet)
-			printf("Wrote analysis: %s\n", jpath);
-		rc = 0;
-	}
 	arena_free(&a);
 	return rc;
 }
@@ -273,12 +302,16 @@ static int sqlite_cmd(struct app *app, int argc, char **argv)
 int cmd_nsys(struct app *app, int argc, char **argv)
 {
 	if (argc < 2)
-		return usage(app, "expected 'analyze' or a .sqlite file");
+		return usage(app, "expected 'analyze', 'profile' or a .sqlite file");
+	if (!strcmp(argv[1], "profile"))
+		return app->table ? usage(app, "profile writes a run directory, not tables: "
+					       "--table does not apply")
+				  : cmd_nsys_profile(app, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "analyze"))
 		return app->table ? usage(app, "analyze writes analysis.json files, not tables: "
 					       "--table does not apply")
 				  : analyze(app, argc - 1, argv + 1);
 	if (argv[1][0] == '-')
-		return usage(app, "expected 'analyze' or a .sqlite file before options");
+		return usage(app, "expected 'analyze', 'profile' or a .sqlite file before options");
 	return sqlite_cmd(app, argc - 1, argv + 1);
 }

@@ -77,9 +77,9 @@ static void cpl_build(struct cpl_all *a, const struct cmd_list *l)
 		add_word(a->commands, c->name);
 		a->v[a->n].c = c;
 		snprintf(a->v[a->n++].key, sizeof a->v[0].key, "%s", c->name);
-		if (c->sub) {
-			a->v[a->n].c = c->sub;
-			snprintf(a->v[a->n++].key, sizeof a->v[0].key, "%s", c->sub->name);
+		for (const struct cmd *s = c->sub; s; s = s->next) {
+			a->v[a->n].c = s;
+			snprintf(a->v[a->n++].key, sizeof a->v[0].key, "%s", s->name);
 			char *sp = strchr(a->v[a->n - 1].key, ' ');
 			if (sp)
 				*sp = '.';
@@ -91,10 +91,10 @@ static void cpl_build(struct cpl_all *a, const struct cmd_list *l)
 	opt_words(cli_globals, cli_nglobals, a->globals);
 }
 
-/* The subcommand word of c ("analyze"), or NULL. */
-static const char *sub_word(const struct cmd *c)
+/* The word of subcommand s ("analyze"), or NULL. */
+static const char *sub_word(const struct cmd *s)
 {
-	const char *sp = c && c->sub ? strchr(c->sub->name, ' ') : NULL;
+	const char *sp = s ? strchr(s->name, ' ') : NULL;
 	return sp ? sp + 1 : NULL;
 }
 
@@ -112,8 +112,8 @@ static bool cpl_slot(const struct cpl_all *a, const struct cpl *x, int k, char *
 	size_t nv = cli_cmd_verbs(x->c, verbs, sizeof verbs / sizeof verbs[0]);
 	bool files = x->c->operands == CMD_FILES;
 	int verb_at = !nv ? -1 : x->c->verb_after_operand ? 1 : 0;
-	if (k == 0 && sub_word(x->c))
-		add_word(buf, sub_word(x->c));
+	for (const struct cmd *s = x->c->sub; k == 0 && s; s = s->next)
+		add_word(buf, sub_word(s));
 	if (k == verb_at) {
 		for (size_t i = 0; i < nv; i++)
 			add_word(buf, verbs[i]);
@@ -250,8 +250,8 @@ static void sh_common(FILE *f, const struct cpl_all *a)
 	      "_gpuprof_sub() {\n\tcase $1/$2 in\n",
 	      f);
 	for (size_t i = 0; i < a->n; i++)
-		if (sub_word(a->v[i].c))
-			fprintf(f, "\t%s/%s) return 0 ;;\n", a->v[i].key, sub_word(a->v[i].c));
+		for (const struct cmd *s = a->v[i].c ? a->v[i].c->sub : NULL; s; s = s->next)
+			fprintf(f, "\t%s/%s) return 0 ;;\n", a->v[i].key, sub_word(s));
 	fputs("\tesac\n\treturn 1\n}\n\n"
 	      "# _gpuprof_walk WORD...: the words after gpuprof before the cursor into\n"
 	      "# _gpuprof_ctx (the command, \"nsys.analyze\"), _gpuprof_n (operands\n"
@@ -425,9 +425,9 @@ static void print_fish(FILE *f, const struct cpl_all *a)
 	      "function __gpuprof_sub -a ctx w\n    switch \"$ctx/$w\"\n",
 	      f);
 	for (size_t i = 0; i < a->n; i++)
-		if (sub_word(a->v[i].c))
+		for (const struct cmd *s = a->v[i].c ? a->v[i].c->sub : NULL; s; s = s->next)
 			fprintf(f, "        case %s/%s\n            return 0\n", a->v[i].key,
-				sub_word(a->v[i].c));
+				sub_word(s));
 	fputs("    end\n    return 1\nend\n\n"
 	      "# the command line before the cursor: the context (command, \"nsys.analyze\"),\n"
 	      "# operands after it (2: two or more), an option waiting for its value\n"
@@ -482,8 +482,8 @@ static void print_fish(FILE *f, const struct cpl_all *a)
 		fprintf(f, "complete -c gpuprof -n '__gpuprof_at \"\" 0' -a %s -d '", a->v[i].key);
 		fish_text(f, c ? cli_cmd_summary(c) : "help for the tool or a command");
 		fputs("'\n", f);
-		if (c && c->sub)
-			i++; /* (the subcommand is not a command of its own) */
+		for (const struct cmd *s = c ? c->sub : NULL; s; s = s->next)
+			i++; /* (a subcommand is not a command of its own) */
 	}
 	fish_opts(f, NULL, cli_globals, cli_nglobals);
 	char words[CPL_WORDS];

@@ -18,6 +18,8 @@
 #define GP_BUILD "release"
 #endif
 
+const char cli_version[] = GP_VERSION;
+
 /* The commands in the order of `gpuprof --help`; a view's row names its
  * kind, and its summary, help and parsing come from the registry. */
 #define VIEW_CMD(nm, k)                                                                            \
@@ -30,6 +32,15 @@
 		.help_tail = cmd_##nm##_help_tail, .opts = cmd_##nm##_opts,                        \
 		.nopts = &cmd_##nm##_nopts, .man_pre = pre, .man_post = post                       \
 	}
+static const struct cmd nsys_profile_cmd = {
+    .name = "nsys profile",
+    .opts = cmd_nsys_profile_opts,
+    .nopts = &cmd_nsys_profile_nopts,
+    .man_pre = "",
+    .man_post = " \\fR[\\fP\\-\\-nsys\\-args \\fINSYS-OPTION\\fP...\\fR]\\fP \\-\\- "
+		"\\fIPROGRAM\\fP \\fR[\\fP\\fIARG\\fP...\\fR]\\fP",
+    .operands = CMD_NONE,
+};
 static const struct cmd nsys_analyze_cmd = {
     .name = "nsys analyze",
     .opts = cmd_nsys_analyze_opts,
@@ -37,6 +48,7 @@ static const struct cmd nsys_analyze_cmd = {
     .man_pre = "",
     .man_post = "",
     .operands = CMD_NONE,
+    .next = &nsys_profile_cmd,
 };
 static const struct cmd commands[] = {
     VIEW_CMD("info", VIEW_INFO),
@@ -233,7 +245,9 @@ const struct cli_env cli_env[] = {
     {"GPUPROF_THREADS",
      "The threads a trace is imported with: \\fB1\\fP imports on one thread, any\n"
      "larger number on two (the default when the machine has more than one CPU)."},
-    {"PATH", "Where \\fBgpuprof nsys analyze\\fP looks for the \\fBnsys\\fP executable."},
+    {"PATH",
+     "Where \\fBgpuprof nsys analyze\\fP and \\fBnsys profile\\fP look for the \\fBnsys\\fP\n"
+     "executable."},
     {"TMPDIR", "Where \\fBgpuprof serve\\fP keeps uploads too large for memory (in files\n"
 	       "without a name, which vanish with the server); \\fI/tmp\\fP when unset."},
 };

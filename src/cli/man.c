@@ -201,8 +201,8 @@ void cli_print_man_parts(FILE *f, const struct cmd_list *l)
 	fputs(".\\\" {{ synopsis\n", f);
 	for (size_t i = 0; i < l->n; i++) {
 		synopsis_line(f, &l->v[i]);
-		if (l->v[i].sub)
-			synopsis_line(f, l->v[i].sub);
+		for (const struct cmd *s = l->v[i].sub; s; s = s->next)
+			synopsis_line(f, s);
 	}
 	fputs("\\fBgpuprof\\fP \\fBhelp\\fP [\\fICOMMAND\\fP]\n.br\n"
 	      "\\fBgpuprof\\fP \\fB\\-\\-help\\fP | \\fB\\-\\-version\\fP\n",
@@ -210,8 +210,8 @@ void cli_print_man_parts(FILE *f, const struct cmd_list *l)
 	fputs(".\\\" }}\n", f);
 	for (size_t i = 0; i < l->n; i++) {
 		cmd_parts(f, &l->v[i]);
-		if (l->v[i].sub)
-			cmd_parts(f, l->v[i].sub);
+		for (const struct cmd *s = l->v[i].sub; s; s = s->next)
+			cmd_parts(f, s);
 	}
 	fputs(".\\\" {{ environment\n", f);
 	for (size_t i = 0; i < cli_nenv; i++)

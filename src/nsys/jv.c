@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/sort.h"
 #include "nsys/nsys.h"
@@ -350,5 +351,175 @@ static void write_val(FILE *f, const struct nsys_jv *v, int depth)
 void nsys_jv_write(FILE *f, const struct nsys_jv *v)
 {
 	write_val(f, v, 0);
+	fputc('\n', f);
+}
+
+/* ---- YAML (manifest.yaml as `gpuprof nsys profile` writes it) ---- */
+
+/* s as a YAML double-quoted scalar: printable ASCII as it is, every other
+ * character escaped (\xHH below U+0100 for controls, \uHHHH, \UHHHHHHHH),
+ * so the file is ASCII and both libyaml and PyYAML read back exactly s;
+ * a byte of no UTF-8 sequence, a surrogate or a value past U+10FFFF
+ * becomes U+FFFD (YAML cannot hold it). */
+static void yaml_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	fputc('"', f);
+	while (*p) {
+		unsigned cp;
+		p += utf8_next(p, &cp);
+		if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+			cp = 0xFFFD;
+		if (cp == '"' || cp == '\\')
+			fprintf(f, "\\%c", (int)cp);
+		else if (cp == '\n')
+			fputs("\\n", f);
+		else if (cp == '\t')
+			fputs("\\t", f);
+		else if (cp < 0x20 || cp == 0x7F)
+			fprintf(f, "\\x%02x", cp);
+		else if (cp < 0x7F)
+			fputc((int)cp, f);
+		else if (cp < 0x10000)
+			fprintf(f, "\\u%04x", cp);
+		else
+			fprintf(f, "\\U%08x", cp);
+	}
+	fputc('"', f);
+}
+
+/* YAML allows an implicit key of at most 1024 characters; an escaped
+ * character takes at most 4 per byte of the key (\xHH), so a key of more
+ * than YAML_KEY_BYTES bytes is written as an explicit one ("? KEY : V"). */
+#define YAML_KEY_BYTES 250
+static bool yaml_long_key(const char *k)
+{
+	return strlen(k) > YAML_KEY_BYTES;
+}
+
+/* A key plain when it is an identifier (every key gpuprof writes) that
+ * YAML 1.1 does not read as a boolean or null (yes, Off, NULL...), else
+ * quoted. */
+static void yaml_key(FILE *f, const char *k)
+{
+	static const char *const words[] = {"yes", "no", "true", "false", "on", "off", "null"};
+	bool plain = (*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || *k == '_';
+	for (size_t i = 0; plain && i < sizeof words / sizeof words[0]; i++)
+		plain = strcasecmp(k, words[i]) != 0;
+	for (const char *c = k; plain && *c; c++)
+		plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			(*c >= '0' && *c <= '9') || *c == '_';
+	if (plain)
+		fputs(k, f);
+	else
+		yaml_str(f, k);
+}
+
+/* The order of obj's keys (sorted; yaml_sorted frees it); NULL when empty
+ * or out of memory (then next_key gives the same order). */
+static size_t *yaml_order(const struct nsys_jv *obj)
+{
+	size_t *ix = obj->n ? malloc(obj->n * sizeof *ix) : NULL;
+	if (ix) {
+		for (size_t i = 0; i < obj->n; i++)
+			ix[i] = i;
+		gp_qsort_r(ix, obj->n, sizeof *ix, key_cmp, obj->keys);
+	}
+	return ix;
+}
+
+/* v in flow style (a scalar, [a, b], {k: v}). */
+static void yaml_flow(FILE *f, const struct nsys_jv *v)
+{
+	char buf[48];
+	switch (v->kind) {
+	case NSYS_JSTR:
+		yaml_str(f, v->s);
+		return;
+	case NSYS_JFLOAT:
+		if (!isfinite(v->f)) {
+			fputs(isnan(v->f) ? ".nan" : v->f > 0 ? ".inf" : "-.inf", f);
+			return;
+		}
+		/* YAML 1.1 reads a float only with a '.': 1e+20 as 1.0e+20 */
+		nsys_fmt_double(buf, sizeof buf, v->f);
+		if (!strchr(buf, '.')) {
+			size_t m = strcspn(buf, "e");
+			fprintf(f, "%.*s.0%s", (int)m, buf, buf + m);
+		} else
+			fputs(buf, f);
+		return;
+	case NSYS_JARR:
+		fputc('[', f);
+		for (size_t i = 0; i < v->n; i++) {
+			fputs(i ? ", " : "", f);
+			yaml_flow(f, v->items[i]);
+		}
+		fputc(']', f);
+		return;
+	case NSYS_JOBJ: {
+		size_t *ix = yaml_order(v);
+		const char *last = NULL;
+		fputc('{', f);
+		for (size_t k = 0; k < v->n; k++) {
+			size_t i = ix ? ix[k] : next_key(v, last);
+			fputs(k ? ", " : "", f);
+			fputs(yaml_long_key(v->keys[i]) ? "? " : "", f);
+			yaml_key(f, v->keys[i]);
+			fputs(yaml_long_key(v->keys[i]) ? " : " : ": ", f);
+			yaml_flow(f, v->items[i]);
+			last = v->keys[i];
+		}
+		fputc('}', f);
+		free(ix);
+		return;
+	}
+	default:
+		write_val(f, v, 0); /* null, true/false, integers: the same in JSON */
+	}
+}
+
+/* The mapping obj in block style at depth (sorted keys); a non-empty
+ * mapping value nests below its key, anything else stays on the line. */
+static void yaml_block(FILE *f, const struct nsys_jv *obj, int depth)
+{
+	size_t *ix = yaml_order(obj);
+	const char *last = NULL;
+	for (size_t k = 0; k < obj->n; k++) {
+		size_t i = ix ? ix[k] : next_key(obj, last);
+		const struct nsys_jv *v = obj->items[i];
+		for (int d = 0; d < depth; d++)
+			fputs("  ", f);
+		bool explicit = yaml_long_key(obj->keys[i]);
+		if (explicit) { /* "? KEY" then ": VALUE" (flow) on the next line */
+			fputs("? ", f);
+			yaml_key(f, obj->keys[i]);
+			fputc('\n', f);
+			for (int d = 0; d < depth; d++)
+				fputs("  ", f);
+		} else {
+			yaml_key(f, obj->keys[i]);
+		}
+		fputc(':', f);
+		if (v->kind == NSYS_JOBJ && v->n && !explicit) {
+			fputc('\n', f);
+			yaml_block(f, v, depth + 1);
+		} else {
+			fputc(' ', f);
+			yaml_flow(f, v);
+			fputc('\n', f);
+		}
+		last = obj->keys[i];
+	}
+	free(ix);
+}
+
+void nsys_yaml_write(FILE *f, const struct nsys_jv *v)
+{
+	if (v->kind == NSYS_JOBJ && v->n) {
+		yaml_block(f, v, 0);
+		return;
+	}
+	yaml_flow(f, v);
 	fputc('\n', f);
 }

@@ -65,6 +65,13 @@ struct nsys_jv *nsys_jv_get(const struct nsys_jv *obj, const char *key);
 /* Writes v like Python's json.dumps(v, indent=2, sort_keys=True) (ASCII
  * only, \uXXXX escapes, floats in repr form), plus a final newline. */
 void nsys_jv_write(FILE *f, const struct nsys_jv *v);
+/* Writes v as YAML 1.1 that libyaml (nsys_manifest_read) and PyYAML's
+ * safe_load read back as the same tree: a mapping in block style with
+ * sorted keys (as yaml.safe_dump(sort_keys=True) orders them), nested
+ * empty mappings and lists in flow style, every string double-quoted and
+ * ASCII (escapes), integers, booleans and null in their plain spellings; a
+ * key longer than 250 bytes is written as an explicit key (? KEY). */
+void nsys_yaml_write(FILE *f, const struct nsys_jv *v);
 /* Parses the JSON text[0..len) (one strict value, at most LIM_JSON_DEPTH
  * deep; a UTF-8 byte order mark is skipped) into a tree in arena a
  * (jv_parse.c). ERR_FORMAT naming name and the byte offset. */

@@ -229,8 +229,8 @@ while IFS= read -r line; do
 	grep -qxF -- "$line" man/gpuprof.1 && ok || bad "man/gpuprof.1 lacks the generated line: $line"
 done <"$tmp/man-options"
 names=$(sed 's/^\.SS \([a-z-]*\) .*/\1/' "$tmp/man-options" | tr '\n' '|')
-# (nsys analyze is not a view and its line is written by hand)
-have=$(grep -E "^\.SS (${names%|}) " man/gpuprof.1 | grep -cv '^\.SS nsys analyze ')
+# (nsys analyze and nsys profile are subcommands, not in --man-options)
+have=$(grep -E "^\.SS (${names%|}) " man/gpuprof.1 | grep -Ecv '^\.SS nsys (analyze|profile) ')
 [ "$n" -eq 23 ] && [ "$have" -eq "$n" ] && ok || bad "man/gpuprof.1: $have option lines, want the $n generated (15 views, 8 commands)"
 # every global option of `gpuprof --help` is in the man page
 for o in $("$GPUPROF" --help | sed -n '/^Global options/,/^$/p' | grep -o -- '--[a-z][a-z-]*' | sort -u); do

@@ -304,6 +304,10 @@ def main():
             fake_nsys_cases(tmp)
         else:
             print(f"nsys: shared-data cases skipped: no folder {DATA} (set GPUPROF_SHARED)")
+        import check_profile  # noqa: E402  (same folder)
+        check_profile.run_all(GPUPROF, DATA if HAVE_SHARED else None, tmp, ok, expect_error, same)
+        import check_capture  # noqa: E402  (same folder)
+        check_capture.run_all(GPUPROF, tmp, ok)
         try:
             import check_sqlite  # noqa: E402  (same folder)
             check_sqlite.run_all(GPUPROF, DATA if HAVE_SHARED else None, tmp, ok)

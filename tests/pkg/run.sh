@@ -69,7 +69,7 @@ got=$(bash_complete nsys x.sqlite kernels '')
 [ -z "$got" ] && ok || bad "bash: nothing after nsys FILE VIEW, got '$got'"
 
 # --- generated from the declarations: each command's options as its --help
-# lists them (the "Options:" block, or nsys's two lists), and the global
+# lists them (the "Options:" block, or nsys's three lists), and the global
 # options as `gpuprof --help` lists them
 globals=$("$GPUPROF" --help | sed -n '/^Global options/,/^$/p' | grep -oE -- '(^  -[a-z]|--[a-z][a-z-]*)' |
 	tr -d ' ' | LC_ALL=C sort -u | tr '\n' ' ')
@@ -87,7 +87,7 @@ bash_opts() { # context
 for c in $("$GPUPROF" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF>1 {print $1}'); do
 	if [ "$c" = nsys ]; then
 		want=$(help_opts nsys)
-		got=$(printf '%s\n' $(bash_opts nsys) $(bash_opts nsys.analyze) | LC_ALL=C sort -u | tr '\n' ' ')
+		got=$(printf '%s\n' $(bash_opts nsys) $(bash_opts nsys.analyze) $(bash_opts nsys.profile) | LC_ALL=C sort -u | tr '\n' ' ')
 	else
 		want=$(help_opts "$c")
 		got=$(bash_opts "$c")

@@ -4,6 +4,7 @@
  * and cycles are refused, and keys come out in code-point order. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nsys/nsys.h"
 #include "test.h"
@@ -130,6 +131,82 @@ void test_manifest_sorted_write(struct t *t)
 	CHECK_STR(t, buf,
 		  "{\n  \"B\": 2,\n  \"a\": [\n    \"x\",\n    {\n      \"y\": 2,\n      \"z\": 1\n"
 		  "    }\n  ],\n  \"b\": 1,\n  \"\\u00e9\": 3\n}\n");
+	free(buf);
+	arena_free(&a);
+}
+
+/* nsys_yaml_write (what `nsys profile` writes as manifest.yaml): the exact
+ * bytes of a small tree, hand-written, and the reader's tree of them. */
+void test_manifest_yaml_write(struct t *t)
+{
+	struct arena a;
+	arena_init(&a);
+	struct nsys_jv *m = nsys_jv_new(&a, NSYS_JOBJ), *w = nsys_jv_new(&a, NSYS_JOBJ);
+	nsys_jv_add(&a, w, "warmup", nsys_jv_int(&a, 1));
+	nsys_jv_add(&a, w, "iterations", nsys_jv_int(&a, -3));
+	nsys_jv_add(&a, m, "workload", w);
+	nsys_jv_add(&a, m, "run_id",
+		    nsys_jv_str(&a, "a\"b\\c\n\x01\xC3\xA9\xF0\x9F\x98\x80\xFF:#"));
+	nsys_jv_add(&a, m, "git_commit", nsys_jv_null(&a));
+	nsys_jv_add(&a, m, "empty", nsys_jv_new(&a, NSYS_JOBJ));
+	struct nsys_jv *l = nsys_jv_new(&a, NSYS_JARR);
+	nsys_jv_push(&a, l, nsys_jv_str(&a, "x y"));
+	nsys_jv_push(&a, l, nsys_jv_float(&a, 1e20));
+	nsys_jv_push(&a, l, nsys_jv_float(&a, 0.5));
+	nsys_jv_add(&a, m, "list", l);
+	nsys_jv_add(&a, m, "odd key", nsys_jv_new(&a, NSYS_JBOOL));
+	nsys_jv_add(&a, m, "Yes", nsys_jv_int(&a, 7)); /* plain, YAML 1.1 reads a boolean */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	nsys_yaml_write(f, m);
+	fclose(f);
+	CHECK_STR(t, buf,
+		  "\"Yes\": 7\n"
+		  "empty: {}\n"
+		  "git_commit: null\n"
+		  "list: [\"x y\", 1.0e+20, 0.5]\n"
+		  "\"odd key\": false\n"
+		  "run_id: \"a\\\"b\\\\c\\n\\x01\\u00e9\\U0001f600\\ufffd:#\"\n"
+		  "workload:\n"
+		  "  iterations: -3\n"
+		  "  warmup: 1\n");
+	struct nsys_jv *doc = NULL;
+	struct err e;
+	CHECK_INT(t, parse(&a, buf, &doc, &e), 0);
+	CHECK_STR(t, doc ? nsys_jv_get(doc, "run_id")->s : "",
+		  "a\"b\\c\n\x01\xC3\xA9\xF0\x9F\x98\x80\xEF\xBF\xBD:#");
+	const struct nsys_jv *wl = doc ? nsys_jv_get(doc, "workload") : NULL;
+	CHECK(t, wl && nsys_jv_get(wl, "iterations")->kind == NSYS_JINT &&
+		     nsys_jv_get(wl, "iterations")->i == -3);
+	const struct nsys_jv *rl = doc ? nsys_jv_get(doc, "list") : NULL;
+	CHECK(t, rl && rl->n == 3 && rl->items[1]->kind == NSYS_JFLOAT && rl->items[1]->f == 1e20);
+	CHECK(t, doc && nsys_jv_get(doc, "git_commit")->kind == NSYS_JNULL);
+	CHECK(t, doc && nsys_jv_get(doc, "odd key")->kind == NSYS_JBOOL);
+	CHECK(t, doc && nsys_jv_get(doc, "Yes") && nsys_jv_get(doc, "Yes")->i == 7);
+	free(buf);
+
+	/* a key past YAML's 1024 characters of an implicit key, escaped: an
+	 * explicit "? KEY" (block and flow), read back as it was */
+	char key[301];
+	memset(key, '\x01', 300);
+	key[300] = 0;
+	struct nsys_jv *k = nsys_jv_new(&a, NSYS_JOBJ), *in = nsys_jv_new(&a, NSYS_JOBJ);
+	nsys_jv_add(&a, in, key, nsys_jv_int(&a, 2));
+	nsys_jv_add(&a, k, key, nsys_jv_int(&a, 1));
+	struct nsys_jv *arr = nsys_jv_new(&a, NSYS_JARR);
+	nsys_jv_push(&a, arr, in);
+	nsys_jv_add(&a, k, "list", arr);
+	f = open_memstream(&buf, &len);
+	nsys_yaml_write(f, k);
+	fclose(f);
+	CHECK(t, strncmp(buf, "? \"\\x01", 6) == 0 && strstr(buf, "\"\n: 1\nlist: [{? \"") != NULL);
+	doc = NULL;
+	CHECK_INT(t, parse(&a, buf, &doc, &e), 0);
+	CHECK(t, doc && nsys_jv_get(doc, key) && nsys_jv_get(doc, key)->i == 1);
+	const struct nsys_jv *l2 = doc ? nsys_jv_get(doc, "list") : NULL;
+	CHECK(t, l2 && l2->n == 1 && nsys_jv_get(l2->items[0], key) &&
+		     nsys_jv_get(l2->items[0], key)->i == 2);
 	free(buf);
 	arena_free(&a);
 }
