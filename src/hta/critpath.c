@@ -33,7 +33,7 @@ const char *cp_bound_name(enum cp_bound b)
 
 void cpb_times(const struct cpb *b, size_t r, int64_t *ts, int64_t *te)
 {
-	hta_row_times(b->t, &b->h, r, ts, te);
+	hta_row_times(b->t, b->h, r, ts, te);
 }
 
 int64_t cpb_stream(const struct cpb *b, size_t r)
@@ -126,19 +126,19 @@ static int rows_init(struct cpb *b)
 	b->rowf = calloc(t->ev.n ? t->ev.n : 1, 1);
 	if (!b->rowf)
 		return -1;
-	for (size_t i = 0; i < b->h.n; i++)
-		b->rowf[b->h.v[i].row] = CPR_DF;
+	for (size_t i = 0; i < b->h->n; i++)
+		b->rowf[b->h->v[i].row] = CPR_DF;
 	for (size_t r = 0; r < t->ev.n; r++) {
 		if (!hta_row_kept(t, r))
 			continue;
 		bool syncname =
 		    cpb_name_is(b, r, CPN_EVENT_SYNC) || cpb_name_is(b, r, CPN_CONTEXT_SYNC);
-		if (cpb_stream(b, r) == -1 && !syncname && hta_cpu_kept(t, &b->h, r))
+		if (cpb_stream(b, r) == -1 && !syncname && hta_cpu_kept(t, b->h, r))
 			b->rowf[r] = CPR_DF;
 		else if (cpb_stream(b, r) == -1 && syncname) {
 			int64_t a, e;
 			cpb_times(b, r, &a, &e);
-			if (b->h.filter != HTA_FILTER_CUDA || a < b->h.lo)
+			if (b->h->filter != HTA_FILTER_CUDA || a < b->h->lo)
 				b->rowf[r] = CPR_DF;
 		}
 		int64_t c = tr_corr(t, r);
@@ -612,7 +612,7 @@ static int regexes(struct cpb *b, struct err *e)
 
 static void cpb_free(struct cpb *b, size_t nre)
 {
-	hta_events_free(&b->h);
+	hta_events_free(&b->own);
 	free(b->rowf);
 	hmap_free(&b->corr_map);
 	free(b->pair);
@@ -629,10 +629,11 @@ int cp_compute(const struct trace *t, const struct cp_opts *o, struct cp *out, s
 {
 	memset(out, 0, sizeof *out);
 	struct cpb b = {.t = t, .o = o, .c = out};
-	int rc = hta_events(t, &b.h, e);
+	int rc = o->events ? 0 : hta_events(t, &b.own, e);
 	if (rc)
 		return rc;
-	out->rounded = b.h.rounded;
+	b.h = o->events ? o->events : &b.own;
+	out->rounded = b.h->rounded;
 	out->has_sync = t->counts.by_kind[TR_CUDA_SYNC] > 0;
 	if (names_init(&b) || rows_init(&b)) {
 		rc = err_set(e, ERR_NOMEM, t->path, -1, "out of memory");

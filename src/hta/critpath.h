@@ -84,6 +84,9 @@ struct cp_opts {
 	bool zero_launch;	      /* HTA's CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE */
 	const char *const *data_load; /* names (POSIX extended regexes) of data loading */
 	size_t ndata_load;
+	/* HTA's device events of the trace (hta_events), when the caller has
+	 * them; NULL: computed here */
+	const struct hta_events *events;
 };
 
 struct cp {

@@ -33,7 +33,8 @@ struct cpb {
 	const struct trace *t;
 	const struct cp_opts *o;
 	struct cp *c;
-	struct hta_events h;
+	const struct hta_events *h; /* o->events, or own */
+	struct hta_events own;
 	uint8_t *rowf; /* CPR_* per row */
 	struct hmap corr_map;
 	struct cp_pair {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hta/counters.h"
+#include "hta/critpath.h"
 #include "hta/flops.h"
 #include "hta/idle.h"
 #include "hta/launches.h"
@@ -20,15 +22,17 @@
 #define ADV_MIN_LAUNCHES 10	 /* the launch rules need this many launches */
 #define ADV_SYNC_SHARE 0.05	 /* host time blocked over the trace's span */
 #define ADV_GEMM_PEAK_SHARE 0.30 /* the top GEMM's TFLOP/s over the GPU's peak */
+#define ADV_QUEUE_SHARE 0.05	 /* a stream's time at a full launch queue over the trace */
+#define ADV_CP_CPU_SHARE 0.50	 /* the first step's critical path on the CPU */
 
 /* The defaults of `gpuprof idle` and `gpuprof launches` (HTA's). */
 #define ADV_KERNEL_WAIT_NS 30000
 #define ADV_RUNTIME_CUTOFF_NS 50000
 #define ADV_DELAY_CUTOFF_NS 100000
 
-/* The analyses the rules read, computed once. A new analysis (kernel
- * sequences, queue counters, the critical path) adds its result here,
- * computes it in adv_start or adv_finish, and its rules to the table below. */
+/* The analyses the rules read, computed once. A new analysis adds its
+ * result here, computes it in adv_start or adv_finish, and its rules to
+ * the table below. */
 struct adv_in {
 	const struct trace *t;
 	struct hta_events ev;
@@ -36,6 +40,9 @@ struct adv_in {
 	struct hta_launches launches;
 	struct hta_sync sync;
 	struct fc_table flops;
+	struct hta_counters counters;
+	struct cp cp;	 /* the first step's critical path */
+	bool has_cp;	 /* (a trace without steps, or a graph HTA refuses: none) */
 	int64_t span_ns; /* the trace's first start .. last end */
 };
 
@@ -192,6 +199,56 @@ static int rule_gemm_efficiency(const struct adv_in *in, const char *id, struct 
 			  p);
 }
 
+/* The stream that spends most time with its launch queue full (HTA's
+ * max_queue_length launches outstanding): the CPU waits for the GPU. */
+static int rule_queue_full(const struct adv_in *in, const char *id, struct ov_result *out)
+{
+	const struct hta_counters *c = &in->counters;
+	const struct hta_ql_stream *best = NULL;
+	for (size_t i = 0; i < c->nstreams; i++)
+		if (c->streams[i].full && (!best || c->streams[i].blocked_ns > best->blocked_ns))
+			best = &c->streams[i];
+	if (!best || c->trace_ns <= 0 ||
+	    (double)best->blocked_ns <= ADV_QUEUE_SHARE * (double)c->trace_ns)
+		return 0;
+	char blocked[32];
+	dur(blocked, sizeof blocked, best->blocked_ns);
+	return ov_add_rec(out, id,
+			  "GPU stream %lld's launch queue is full (%d launches outstanding) "
+			  "%.1f%% of the trace (%s): the CPU waits for the GPU to drain it, so "
+			  "the GPU's own work is the bottleneck, not the launches; 'gpuprof "
+			  "counters' has the queue lengths.",
+			  (long long)best->stream, HTA_MAX_QUEUE_LENGTH,
+			  100.0 * (double)best->blocked_ns / (double)c->trace_ns, blocked);
+}
+
+/* The first step's critical path, when most of it is CPU-bound operators
+ * and launch overhead: faster kernels would not shorten the step. */
+static int rule_critical_path_cpu(const struct adv_in *in, const char *id, struct ov_result *out)
+{
+	const struct cp *c = &in->cp;
+	/* without cuda_sync events (PyTorch < 2.1) the graph has no GPU -> CPU
+	 * edge, and a path that never waits for the GPU says nothing */
+	if (!in->has_cp || !c->has_sync || c->path_ns <= 0)
+		return 0;
+	int64_t cpu = c->bound_ns[CP_B_CPU], launch = c->bound_ns[CP_B_LAUNCH];
+	double share = (double)(cpu + launch) / (double)c->path_ns;
+	if (share <= ADV_CP_CPU_SHARE)
+		return 0;
+	char path[32];
+	dur(path, sizeof path, c->path_ns);
+	return ov_add_rec(
+	    out, id,
+	    "The critical path of the first profiled step (%s) is %.1f%% on the CPU: %.1f%% "
+	    "CPU-bound operators and %.1f%% kernel launch overhead, against %.1f%% GPU "
+	    "compute. Faster kernels would not shorten this step: cut the CPU's work "
+	    "(Python overhead, data preparation) or its launches (CUDA graphs, "
+	    "torch.compile); 'gpuprof critical-path' lists the path.",
+	    path, 100 * share, 100.0 * (double)cpu / (double)c->path_ns,
+	    100.0 * (double)launch / (double)c->path_ns,
+	    100.0 * (double)c->bound_ns[CP_B_COMPUTE] / (double)c->path_ns);
+}
+
 /* The rules, in the order their recommendations come (after tb's). */
 static const struct {
 	const char *id;
@@ -199,7 +256,8 @@ static const struct {
 } adv_rules[] = {
     {"idle_host_wait", rule_idle_host_wait},	    {"short_kernels", rule_short_kernels},
     {"launch_delay_outliers", rule_delay_outliers}, {"sync_time", rule_sync_time},
-    {"gemm_efficiency", rule_gemm_efficiency},
+    {"gemm_efficiency", rule_gemm_efficiency},	    {"queue_full", rule_queue_full},
+    {"critical_path_cpu", rule_critical_path_cpu},
 };
 
 struct adv {
@@ -212,6 +270,9 @@ void adv_free(struct adv *a)
 	if (!a)
 		return;
 	fc_free(&a->in.flops);
+	if (a->in.has_cp)
+		cp_free(&a->in.cp);
+	hta_counters_free(&a->in.counters);
 	hta_sync_free(&a->in.sync);
 	hta_launches_free(&a->in.launches);
 	hta_idle_free(&a->in.idle);
@@ -244,6 +305,17 @@ int adv_start(struct ses *s, const struct trace *t, struct adv **out, struct err
 		rc = ses_links(s, true, &links, e);
 	if (!rc)
 		rc = hta_sync(t, links, &in->sync, e);
+	if (!rc)
+		rc = hta_counters(t, &in->ev, HTA_MAX_QUEUE_LENGTH, &in->counters, e);
+	if (!rc) { /* no step, or a graph HTA refuses: no critical path, no rule */
+		const struct cp_opts co = {
+		    .annotation = "ProfilerStep", .instance = 0, .events = &in->ev};
+		struct err ce = {0};
+		int cr = cp_compute(t, &co, &in->cp, &ce);
+		in->has_cp = cr == 0;
+		if (cr == ERR_NOMEM)
+			rc = err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
+	}
 	return rc;
 }
 

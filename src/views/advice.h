@@ -1,5 +1,6 @@
 /* advice: the recommendations that the analyses of hta/ (idle, launches,
- * sync, flops) add to summary's, outside --tb-compat. One table of rules
+ * sync, flops, counters, the critical path) add to summary's, outside
+ * --tb-compat. One table of rules
  * (advice.c): each rule has an id (the `rule` column of summary's
  * recommendations), a threshold, and a function over the analyses computed
  * once on the summary's session; the rules run in the table's order and

@@ -152,7 +152,41 @@ def overlay(gpuprof, check, label, path):
         return added
 
 
+def queue_full_rule(gpuprof, check):
+    """summary's queue_full rule on a queue 1,100 launches deep, by hand:
+    launches at 0, 1, ... 1099 us; their kernels 10 us each from 2000 us
+    on. The queue reaches 1024 at the 1024th launch (1023 us) and falls
+    under it when the 77th kernel starts (2000 + 760 = 2760 us): 1737 us
+    full, of HTA's trace duration 0 .. 12990 us (the last kernel's
+    start): 13.4 %."""
+    def summary(path, *args):
+        p = subprocess.run([gpuprof, "-q", "summary", "--format", "json", "--table",
+                            "recommendations", *args, path], capture_output=True, text=True)
+        # (one table asked: its rows alone)
+        return json.loads(p.stdout) if p.returncode == 0 else None
+    ev = [{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+           "ts": i, "dur": 0.5, "args": {"correlation": i + 1}} for i in range(1100)]
+    ev += [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 2000 + 10 * i,
+            "dur": 10, "args": {"device": 0, "stream": 7, "correlation": i + 1}}
+           for i in range(1100)]
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump({"schemaVersion": 1, "traceEvents": ev}, f)
+    try:
+        got = summary(f.name)
+        rows = [r for r in got or [] if r.get("rule") == "queue_full"]
+        want = ("GPU stream 7's launch queue is full (1024 launches outstanding) 13.4% of the "
+                "trace (1.737 ms): the CPU waits for the GPU to drain it, so the GPU's own work "
+                "is the bottleneck, not the launches; 'gpuprof counters' has the queue lengths.")
+        check("summary rule queue_full", [r["text"] for r in rows] == [want], f"{rows}")
+        got = summary(f.name, "--tb-compat")
+        check("summary rule queue_full: not under --tb-compat", got is not None and
+              all("launch queue" not in json.dumps(r) for r in got), f"{got}")
+    finally:
+        os.unlink(f.name)
+
+
 def run_all(gpuprof, check):
+    queue_full_rule(gpuprof, check)
     for f in sorted(glob.glob(os.path.join(HERE, "fixtures", "*.json"))):
         compare(gpuprof, check, "counters " + os.path.basename(f), f)
         overlay(gpuprof, check, "counters " + os.path.basename(f), f)
