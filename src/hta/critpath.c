@@ -66,11 +66,7 @@ uint32_t cpb_ic(const struct cpb *b, size_t r)
 
 bool cpb_is_launch(const struct cpb *b, size_t r)
 {
-	uint32_t n = b->t->ev.name[r];
-	for (size_t i = 0; i < b->nlaunch_names; i++)
-		if (b->launch_names[i] == n)
-			return true;
-	return false;
+	return hta_is_launch(b->t, b->launch_ids, r);
 }
 
 const struct cp_ev *cpb_ev(const struct cpb *b, uint32_t row)
@@ -85,19 +81,6 @@ static uint32_t find(const struct trace *t, const char *s)
 	return id ? id : TR_NONE;
 }
 
-static const char *const launch_list[] = {"cudaLaunchKernel",
-					  "cudaLaunchKernelExC",
-					  "cuLaunchKernel",
-					  "cuLaunchKernelEx",
-					  "cudaMemcpyAsync",
-					  "cudaMemsetAsync",
-					  "runFunction - job_prep_and_submit_for_execution",
-					  "hipLaunchKernel",
-					  "hipExtModuleLaunchKernel",
-					  "hipMemsetAsync",
-					  "hipMemcpyAsync",
-					  "hipMemcpyWithStream"};
-
 static int names_init(struct cpb *b)
 {
 	static const char *const n[CPN_COUNT] = {"Event Sync",	    "Context Sync",
@@ -105,15 +88,7 @@ static int names_init(struct cpb *b)
 						 "cudaEventRecord", "cudaStreamWaitEvent"};
 	for (int i = 0; i < CPN_COUNT; i++)
 		b->names[i] = find(b->t, n[i]);
-	size_t nl = sizeof launch_list / sizeof launch_list[0];
-	b->launch_names = malloc(nl * sizeof *b->launch_names);
-	if (!b->launch_names)
-		return -1;
-	for (size_t i = 0; i < nl; i++) {
-		uint32_t id = find(b->t, launch_list[i]);
-		if (id != TR_NONE)
-			b->launch_names[b->nlaunch_names++] = id;
-	}
+	hta_launch_ids(b->t, b->launch_ids);
 	return 0;
 }
 
@@ -618,7 +593,6 @@ static void cpb_free(struct cpb *b, size_t nre)
 	free(b->pair);
 	hmap_free(&b->ev_of);
 	hmap_free(&b->edge_of);
-	free(b->launch_names);
 	regex_t *re = b->re;
 	for (size_t i = 0; re && i < nre; i++)
 		regfree(&re[i]);

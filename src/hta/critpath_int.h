@@ -44,10 +44,9 @@ struct cpb {
 	struct hmap ev_of;   /* row -> index in c->ev */
 	struct hmap edge_of; /* (u, v) -> index in c->edge */
 	size_t edge_cap;
-	uint32_t names[CPN_COUNT]; /* string ids, TR_NONE when absent */
-	uint32_t *launch_names;	   /* HTA's runtime launch names present */
-	size_t nlaunch_names;
-	void *re; /* regex_t[o->ndata_load] */
+	uint32_t names[CPN_COUNT];	  /* string ids, TR_NONE when absent */
+	uint32_t launch_ids[HTA_NLAUNCH]; /* HTA's runtime launch names (hta_launch_ids) */
+	void *re;			  /* regex_t[o->ndata_load] */
 };
 
 /* Row r's HTA times, stream, index_correlation; whether it is HTA's GPU
