@@ -10,7 +10,6 @@
 #include "hta/flops.h"
 #include "hta/idle.h"
 #include "hta/launches.h"
-#include "hta/sequences.h"
 #include "hta/select.h"
 #include "hta/sync.h"
 #include "report/report.h"
@@ -25,9 +24,6 @@
 #define ADV_GEMM_PEAK_SHARE 0.30 /* the top GEMM's TFLOP/s over the GPU's peak */
 #define ADV_QUEUE_SHARE 0.05	 /* a stream's time at a full launch queue over the trace */
 #define ADV_CP_CPU_SHARE 0.50	 /* the first step's critical path on the CPU */
-#define ADV_SEQ_STEP_SHARE 0.50	 /* steps launching the most frequent kernel sequence */
-#define ADV_SEQ_MIN_STEPS 3	 /* ... at least this many */
-#define ADV_SEQ_MIN_KERNELS 3	 /* HTA's min_pattern_len */
 
 /* The defaults of `gpuprof idle` and `gpuprof launches` (HTA's). */
 #define ADV_KERNEL_WAIT_NS 30000
@@ -45,8 +41,6 @@ struct adv_in {
 	struct hta_sync sync;
 	struct fc_table flops;
 	struct hta_counters counters;
-	struct hta_seqs seqs; /* the steps' kernel sequences, when a launch rule holds */
-	bool has_seqs;
 	struct cp cp;	 /* the first step's critical path */
 	bool has_cp;	 /* (a trace without steps, or a graph HTA refuses: none) */
 	int64_t span_ns; /* the trace's first start .. last end */
@@ -205,41 +199,6 @@ static int rule_gemm_efficiency(const struct adv_in *in, const char *id, struct 
 			  p);
 }
 
-/* Whether rule id has added its recommendation to out. */
-static bool fired(const struct ov_result *out, const char *id)
-{
-	for (size_t i = 0; i < out->nrecs; i++)
-		if (out->rules[i] && !strcmp(out->rules[i], id))
-			return true;
-	return false;
-}
-
-/* When a launch rule fired (adv_start: the steps' sequences are built
- * only then): the steps that launch one same kernel sequence (`gpuprof
- * sequences` over the steps), a CUDA graph candidate. */
-static int rule_kernel_sequences(const struct adv_in *in, const char *id, struct ov_result *out)
-{
-	if (!in->has_seqs || (!fired(out, "idle_host_wait") && !fired(out, "short_kernels")))
-		return 0;
-	const struct hta_seqs *sq = &in->seqs;
-	const struct hta_seq_pattern *top = sq->npat ? &sq->pat[0] : NULL;
-	int rc = 0;
-	if (top && top->count >= ADV_SEQ_MIN_STEPS &&
-	    (double)top->count >= ADV_SEQ_STEP_SHARE * (double)sq->ninst) {
-		char gpu[32];
-		dur(gpu, sizeof gpu, top->gpu_ns);
-		rc = ov_add_rec(out, id,
-				"%zu of the %zu steps launching %d kernels or more launch the same "
-				"sequence of %zu kernels (%s of GPU time in all): captured as one "
-				"CUDA graph (torch.cuda.CUDAGraph, torch.compile "
-				"mode=\"reduce-overhead\") it would take one launch a step instead "
-				"of %zu; 'gpuprof sequences' lists the sequences.",
-				top->count, sq->ninst, ADV_SEQ_MIN_KERNELS, top->kernels, gpu,
-				top->kernels);
-	}
-	return rc;
-}
-
 /* The stream that spends most time with its launch queue full (HTA's
  * max_queue_length launches outstanding): the CPU waits for the GPU. */
 static int rule_queue_full(const struct adv_in *in, const char *id, struct ov_result *out)
@@ -295,13 +254,9 @@ static const struct {
 	const char *id;
 	adv_rule_fn fn;
 } adv_rules[] = {
-    {"idle_host_wait", rule_idle_host_wait},
-    {"short_kernels", rule_short_kernels},
-    {"kernel_sequences", rule_kernel_sequences},
-    {"launch_delay_outliers", rule_delay_outliers},
-    {"sync_time", rule_sync_time},
-    {"gemm_efficiency", rule_gemm_efficiency},
-    {"queue_full", rule_queue_full},
+    {"idle_host_wait", rule_idle_host_wait},	    {"short_kernels", rule_short_kernels},
+    {"launch_delay_outliers", rule_delay_outliers}, {"sync_time", rule_sync_time},
+    {"gemm_efficiency", rule_gemm_efficiency},	    {"queue_full", rule_queue_full},
     {"critical_path_cpu", rule_critical_path_cpu},
 };
 
@@ -318,36 +273,11 @@ void adv_free(struct adv *a)
 	if (a->in.has_cp)
 		cp_free(&a->in.cp);
 	hta_counters_free(&a->in.counters);
-	if (a->in.has_seqs)
-		hta_sequences_free(&a->in.seqs);
 	hta_sync_free(&a->in.sync);
 	hta_launches_free(&a->in.launches);
 	hta_idle_free(&a->in.idle);
 	hta_events_free(&a->in.ev);
 	free(a);
-}
-
-/* The steps' kernel sequences, built (here, beside the tree being built
- * on the other thread) only when one of the launch rules that
- * kernel_sequences follows holds: their call graph costs about what
- * summary's own analyses cost. */
-static int launch_bound_seqs(struct adv_in *in, struct err *e)
-{
-	struct ov_result probe = {0};
-	int rc = rule_idle_host_wait(in, "idle_host_wait", &probe) ||
-			 rule_short_kernels(in, "short_kernels", &probe)
-		     ? err_set(e, ERR_NOMEM, in->t->path, -1, "out of memory")
-		     : 0;
-	if (!rc && probe.nrecs) {
-		const struct hta_seq_opts so = {.op = NULL, .min_len = ADV_SEQ_MIN_KERNELS};
-		struct err se = {0};
-		int sr = hta_sequences(in->t, &in->ev, &so, &in->seqs, &se);
-		in->has_seqs = sr == 0;
-		if (sr == ERR_NOMEM)
-			rc = err_set(e, ERR_NOMEM, in->t->path, -1, "out of memory");
-	}
-	ov_free(&probe);
-	return rc;
 }
 
 int adv_start(struct ses *s, const struct trace *t, struct adv **out, struct err *e)
@@ -377,8 +307,6 @@ int adv_start(struct ses *s, const struct trace *t, struct adv **out, struct err
 		rc = hta_sync(t, links, &in->sync, e);
 	if (!rc)
 		rc = hta_counters(t, &in->ev, HTA_MAX_QUEUE_LENGTH, &in->counters, e);
-	if (!rc)
-		rc = launch_bound_seqs(in, e);
 	if (!rc) { /* no step, or a graph HTA refuses: no critical path, no rule */
 		const struct cp_opts co = {
 		    .annotation = "ProfilerStep", .instance = 0, .events = &in->ev};
