@@ -4,6 +4,7 @@
 #ifndef GP_VIEWS_TIMELINE_INT_H
 #define GP_VIEWS_TIMELINE_INT_H
 
+#include <pthread.h>
 #include <stdio.h>
 
 #include "hta/counters.h"
@@ -37,8 +38,14 @@ struct tl_index {
 	 * of each name (string id), npos[nfirst[id] .. nfirst[id+1]) */
 	uint32_t *nfirst;
 	uint32_t *npos;
-	uint32_t nnames;	  /* string ids at build time: nfirst has nnames + 1 */
-	struct hta_counters *hta; /* queue length, memcpy bandwidth (view_timeline_counters.c) */
+	uint32_t nnames; /* string ids at build time: nfirst has nnames + 1 */
+	/* HTA's queue length and memcpy bandwidth (view_timeline_counters.c):
+	 * built by the first window that asks for them (stream_counters, off
+	 * by default), under hta_mu: the one part of the index that is not
+	 * built with it, so a timeline that never shows them never pays */
+	pthread_mutex_t hta_mu;
+	bool hta_mu_ok, hta_tried;
+	struct hta_counters *hta; /* NULL until built, or when it failed */
 };
 
 /* The event's end (a negative duration counts as 0). */
@@ -66,8 +73,10 @@ void tl_write_points(const struct tl_points *pt, FILE *f, int64_t A, int64_t B, 
 /* "flows": [...], "flows_total", "flows_truncated" of the window. */
 void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int64_t lo);
 
-/* view_timeline_counters.c: HTA's counters of the trace, and their
- * "stream_counters": [...] member of the window. */
+/* view_timeline_counters.c: HTA's counters of the trace (tl_counters_build
+ * only readies their lock; the first tl_write_stream_counters computes
+ * them), and their "stream_counters": [...] member of the window (empty
+ * when they could not be computed). */
 int tl_counters_build(struct tl_index *ix);
 void tl_counters_free(struct tl_index *ix);
 void tl_write_stream_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int px,
