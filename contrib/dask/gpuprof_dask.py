@@ -315,10 +315,14 @@ def start_client(a):
     if a.scheduler:
         return Client(a.scheduler, timeout=30), None
     import dask
-    # forked workers start in a fraction of the time of spawned ones (no
-    # second import of Dask) and stop at once
-    if "fork" in __import__("multiprocessing").get_all_start_methods():
-        dask.config.set({"distributed.worker.multiprocessing-method": "fork"})
+    # Workers forked from a fork server (one fresh interpreter that has
+    # imported distributed): they start in a fraction of the time of spawned
+    # ones, yet inherit nothing of this process. Forked from this process
+    # itself, a worker would hold the write end of the stderr pipe of a
+    # rank-summary that a map thread has running, and that thread would wait
+    # for its end of file for ever.
+    if "forkserver" in __import__("multiprocessing").get_all_start_methods():
+        dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
     # the workers' own log lines (a task that failed, to be retried) show
     # unless -q
     # dashboard_address None still binds the scheduler's HTTP routes to
