@@ -215,8 +215,8 @@ static int finish_devices(struct memory *m)
 	return 0;
 }
 
-/* The records of t, by time, and the devices with their peaks; with
- * thread_of, each record's thread among keys. */
+/* The records of t and the devices with their peaks; with thread_of, the
+ * records by time and each one's thread among keys. */
 static int collect(struct memory *m, const struct trace *t, const struct tkey *keys, size_t nkeys,
 		   uint32_t **thread_of)
 {
@@ -258,7 +258,10 @@ static int collect(struct memory *m, const struct trace *t, const struct tkey *k
 		m->unknown_device += x->dev == MEM_NO_DEV;
 		m->no_addr += !x->has_addr;
 	}
-	if (rx_sort(m->recs, m->n, sizeof *m->recs, by_ts_row, 2) || finish_devices(m))
+	/* the peaks need no order: without thread_of the records stay in
+	 * input order */
+	if ((thread_of && rx_sort(m->recs, m->n, sizeof *m->recs, by_ts_row, 2)) ||
+	    finish_devices(m))
 		return -1;
 	if (!thread_of)
 		return 0;
