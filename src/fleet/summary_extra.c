@@ -39,13 +39,12 @@ static void put_step(FILE *f, const struct fleet_extra *x, size_t i)
 /* "kernels": the first FLEET_TOP_KERNELS kernel names by total time (as
  * `gpuprof kernels` orders them), the rest as one sum, and the totals of
  * communication kernels, the other kernels and memcpy/memset. */
-static int put_kernels(FILE *f, const struct optree *o, struct err *e)
+static int put_kernels(FILE *f, const struct trace *t, bool compat, struct err *e)
 {
 	struct kern_view kv;
-	int rc = kern_build(o, KERN_BY_NAME, &kv, e);
+	int rc = kern_build_names(t, compat, &kv, e);
 	if (rc)
 		return rc;
-	const struct trace *t = o->t;
 	fprintf(f, ",\n\"kernels\":{\"top_n\":%d,\"top\":[", FLEET_TOP_KERNELS);
 	uint64_t rest_calls = 0;
 	int64_t rest = 0;
@@ -65,7 +64,7 @@ static int put_kernels(FILE *f, const struct optree *o, struct err *e)
 		int64_t d = tr_dur(t, r);
 		d = d > 0 ? d : 0;
 		enum tr_kind kind = t->ev.kind[r];
-		if (kind == TR_KERNEL && kern_counted(o, r))
+		if (kind == TR_KERNEL && kern_counted_row(t, compat, r))
 			*(t->ev.flags[r] & TRF_COMM ? &comm : &compute) += d;
 		else if ((kind == TR_MEMCPY || kind == TR_MEMSET) && t->ev.ph[r] == 'X')
 			memory += d;
@@ -81,11 +80,11 @@ static int put_kernels(FILE *f, const struct optree *o, struct err *e)
 }
 
 /* "memory": each device's peak allocated and reserved bytes. */
-static int put_memory(FILE *f, const struct optree *o, bool compat, struct err *e)
+static int put_memory(FILE *f, const struct trace *t, bool compat, struct err *e)
 {
 	struct mem_opts mo = {.tb_compat = compat};
 	struct memory m;
-	int rc = mem_build(o, &mo, &m, e);
+	int rc = mem_peaks(t, &mo, &m, e);
 	if (rc)
 		return rc;
 	fputs(",\n\"memory\":[", f);
@@ -150,11 +149,9 @@ int fleet_extra_tail(const struct fleet_extra *x, FILE *f, struct err *e)
 		fputs(",\n\"kernels\":null,\n\"memory\":null", f);
 		return 0;
 	}
-	const struct optree *o;
-	int rc = ses_tree(x->ses, x->compat, &o, e);
+	/* (neither needs the operator tree: the summary does not build it) */
+	int rc = put_kernels(f, x->t, x->compat, e);
 	if (!rc)
-		rc = put_kernels(f, o, e);
-	if (!rc)
-		rc = put_memory(f, o, x->compat, e);
+		rc = put_memory(f, x->t, x->compat, e);
 	return rc;
 }

@@ -538,15 +538,23 @@ static char role_of(const struct ctx *c, size_t r)
 	return comm ? 'C' : 'P';
 }
 
-static int role_list(const struct ctx *c, char role, struct rg_vec *out)
+/* The merged ranges of the X events of each of the n roles (one pass over
+ * the rows): out[i] those of roles[i]. */
+static int role_lists(const struct ctx *c, const char *roles, size_t n, struct rg_vec *out)
 {
 	const struct trace *t = c->t;
-	for (size_t r = 0; r < t->ev.n; r++)
-		if (t->ev.ph[r] == 'X' && role_of(c, r) == role &&
-		    rg_push(out, t->ev.ts[r], end_of(t, r)))
-			return -1;
-	rg_sort(out->v, out->n);
-	out->n = rg_merge(out->v, out->n);
+	for (size_t r = 0; r < t->ev.n; r++) {
+		if (t->ev.ph[r] != 'X')
+			continue;
+		char role = role_of(c, r);
+		for (size_t i = 0; role && i < n; i++)
+			if (roles[i] == role && rg_push(&out[i], t->ev.ts[r], end_of(t, r)))
+				return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rg_sort(out[i].v, out[i].n);
+		out[i].n = rg_merge(out[i].v, out[i].n);
+	}
 	return 0;
 }
 
@@ -556,27 +564,26 @@ static int role_list(const struct ctx *c, char role, struct rg_vec *out)
 /* The straggler causes of every node (dist_causes), from the computation
  * ranges ik (merged list k). */
 static int causes(struct ctx *c, const struct st_result *s, const struct rg_vec *k,
-		  const struct rg_index *ik)
+		  const struct rg_index *ik, const struct rg_vec *dl)
 {
-	struct rg_vec dl = {0}, u = {0};
+	struct rg_vec u = {0};
 	struct rg_index idl = {0}, iu = {0};
 	int rc = -1;
-	if (role_list(c, 'D', &dl) || rg_reserve(&u, k->n + dl.n))
+	if (rg_reserve(&u, k->n + dl->n))
 		goto done;
 	for (size_t i = 0; i < k->n; i++)
 		rg_push(&u, k->v[i].start, k->v[i].end);
-	for (size_t i = 0; i < dl.n; i++)
-		rg_push(&u, dl.v[i].start, dl.v[i].end);
+	for (size_t i = 0; i < dl->n; i++)
+		rg_push(&u, dl->v[i].start, dl->v[i].end);
 	rg_sort(u.v, u.n);
 	u.n = rg_merge(u.v, u.n);
-	if (rg_index_build(&idl, dl.v, dl.n) || rg_index_build(&iu, u.v, u.n))
+	if (rg_index_build(&idl, dl->v, dl->n) || rg_index_build(&iu, u.v, u.n))
 		goto done;
 	dist_causes(c->w, s, ik, &idl, &iu, c->t->min_ts);
 	rc = 0;
 done:
 	rg_index_free(&idl);
 	rg_index_free(&iu);
-	rg_vec_free(&dl);
 	rg_vec_free(&u);
 	return rc;
 }
@@ -584,16 +591,17 @@ done:
 static int overlap(struct ctx *c, const struct st_result *s)
 {
 	struct dist_worker *w = c->w;
-	struct rg_vec k = {0}, cm = {0}, ov = {0};
+	struct rg_vec r[3] = {{0}}, ov = {0}; /* kernels, communication, data loading */
+	struct rg_vec *k = &r[0], *cm = &r[1];
 	struct rg_index ik = {0}, ic = {0}, io = {0};
 	int rc = -1;
-	if (role_list(c, 'K', &k) || role_list(c, 'C', &cm))
+	if (role_lists(c, "KCD", 3, r))
 		goto done;
-	if (!k.n && role_list(c, 'P', &k))
+	if (!k->n && role_lists(c, "P", 1, k))
 		goto done;
-	w->has_communication = cm.n > 0;
-	if (rg_intersect(k.v, k.n, cm.v, cm.n, &ov) || rg_index_build(&ik, k.v, k.n) ||
-	    rg_index_build(&ic, cm.v, cm.n) || rg_index_build(&io, ov.v, ov.n))
+	w->has_communication = cm->n > 0;
+	if (rg_intersect(k->v, k->n, cm->v, cm->n, &ov) || rg_index_build(&ik, k->v, k->n) ||
+	    rg_index_build(&ic, cm->v, cm->n) || rg_index_build(&io, ov.v, ov.n))
 		goto done;
 	w->overlap = calloc(s->n ? s->n : 1, sizeof *w->overlap);
 	if (!w->overlap)
@@ -615,13 +623,13 @@ static int overlap(struct ctx *c, const struct st_result *s)
 	}
 	for (int j = 0; j < 4; j++)
 		w->overlap_avg[j] = dist_avg_trunc(sum[j], (int64_t)s->n, c->compat);
-	rc = causes(c, s, &k, &ik);
+	rc = causes(c, s, k, &ik, &r[2]);
 done:
 	rg_index_free(&ik);
 	rg_index_free(&ic);
 	rg_index_free(&io);
-	rg_vec_free(&k);
-	rg_vec_free(&cm);
+	for (int i = 0; i < 3; i++)
+		rg_vec_free(&r[i]);
 	rg_vec_free(&ov);
 	return rc;
 }

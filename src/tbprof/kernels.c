@@ -16,7 +16,9 @@
 #define OP_NONE UINT32_MAX
 
 struct kgroup {
-	const struct optree *o;
+	const struct trace *t;
+	bool tb_compat;
+	const struct optree *o; /* NULL: by name without a tree (no Tensor Core marks) */
 	struct kern_view *v;
 	struct hmap map;
 	size_t cap;
@@ -117,7 +119,7 @@ static double or0(double x)
 static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *gi)
 {
 	const struct optree *o = k->o;
-	const struct trace *t = o->t;
+	const struct trace *t = k->t;
 	struct kern_view *v = k->v;
 	const struct tr_gpu_arg *g = gpu_args(t, row);
 	k->g = g;
@@ -149,7 +151,7 @@ static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *g
 				       .regs = g->regs,
 				       .shared_mem = g->shared_mem,
 				       .min = INT64_MAX,
-				       .tc_used = optree_tc_kernel(o, k->name)};
+				       .tc_used = o && optree_tc_kernel(o, k->name)};
 		memcpy(r->grid, g->grid, sizeof r->grid);
 		memcpy(r->block, g->block, sizeof r->block);
 		if (node != OPT_NIL) {
@@ -247,7 +249,7 @@ static int cmp_ts_row(const void *a, const void *b)
  * np.average(x.fillna(0), weights=duration) per group. */
 static int by_name(struct kgroup *k, struct ts_row *kr, size_t nk)
 {
-	const struct trace *t = k->o->t;
+	const struct trace *t = k->t;
 	struct kern_view *v = k->v;
 	gp_qsort(kr, nk, sizeof *kr, cmp_ts_row);
 	for (size_t i = 0; i < nk; i++)
@@ -318,24 +320,25 @@ static int by_name_op(struct kgroup *k)
 	return 0;
 }
 
-int kern_build(const struct optree *o, enum kern_group group, struct kern_view *out, struct err *e)
+/* The groups of the kernels of t; o is NULL only by name. */
+static int build(const struct trace *t, bool tb_compat, const struct optree *o,
+		 enum kern_group group, struct kern_view *out, struct err *e)
 {
-	const struct trace *t = o->t;
 	memset(out, 0, sizeof *out);
-	struct kgroup k = {.o = o, .v = out, .group = group};
+	struct kgroup k = {.t = t, .tb_compat = tb_compat, .o = o, .v = out, .group = group};
 	size_t nk = 0;
 	for (size_t r = 0; r < t->ev.n; r++)
-		nk += kern_counted(o, r);
+		nk += kern_counted_row(t, tb_compat, r);
 	struct ts_row *kr = malloc((nk ? nk : 1) * sizeof *kr);
 	int rc = !kr || hmap_init(&k.map, 256) ? -1 : 0;
 	nk = 0;
 	for (size_t r = 0; r < t->ev.n && !rc; r++) {
-		if (!kern_counted(o, r))
+		if (!kern_counted_row(t, tb_compat, r))
 			continue;
 		const struct tr_gpu_arg *g = gpu_args(t, (uint32_t)r);
 		int64_t dur = tr_dur(t, r);
 		out->kernel_time += dur;
-		if (optree_tc_kernel(o, t->ev.name[r]))
+		if (o && optree_tc_kernel(o, t->ev.name[r]))
 			out->tc_time += dur;
 		if (g->device >= 0 && g->blocks_per_sm > 0)
 			out->has_blocks_per_sm = true;
@@ -355,6 +358,16 @@ int kern_build(const struct optree *o, enum kern_group group, struct kern_view *
 		return err_set(e, ERR_NOMEM, t->path, -1, "out of memory grouping kernels");
 	}
 	return 0;
+}
+
+int kern_build(const struct optree *o, enum kern_group group, struct kern_view *out, struct err *e)
+{
+	return build(o->t, o->opts.tb_compat, o, group, out, e);
+}
+
+int kern_build_names(const struct trace *t, bool tb_compat, struct kern_view *out, struct err *e)
+{
+	return build(t, tb_compat, NULL, KERN_BY_NAME, out, e);
 }
 
 void kern_free(struct kern_view *v)

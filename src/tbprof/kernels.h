@@ -52,11 +52,19 @@ struct kern_view {
 };
 
 int kern_build(const struct optree *o, enum kern_group group, struct kern_view *out, struct err *e);
+/* The groups by name of trace t's kernels without a tree (as kern_build
+ * with a tree of those options gives them, but tc_used false and tc_time
+ * 0: the Tensor Core marks are the tree's). */
+int kern_build_names(const struct trace *t, bool tb_compat, struct kern_view *out, struct err *e);
 /* Whether event row is one of the kernels kern_build counts by name (each
  * one call of its row). */
+static inline bool kern_counted_row(const struct trace *t, bool tb_compat, size_t row)
+{
+	return t->ev.kind[row] == TR_KERNEL && optree_row_used(t, tb_compat, row);
+}
 static inline bool kern_counted(const struct optree *o, size_t row)
 {
-	return o->t->ev.kind[row] == TR_KERNEL && optree_uses_row(o, row);
+	return kern_counted_row(o->t, o->opts.tb_compat, row);
 }
 void kern_free(struct kern_view *v);
 

@@ -215,9 +215,11 @@ static int finish_devices(struct memory *m)
 	return 0;
 }
 
-static int collect(struct memory *m, const struct tkey *keys, size_t nkeys, uint32_t **thread_of)
+/* The records of t and the devices with their peaks; with thread_of, the
+ * records by time and each one's thread among keys. */
+static int collect(struct memory *m, const struct trace *t, const struct tkey *keys, size_t nkeys,
+		   uint32_t **thread_of)
 {
-	const struct trace *t = m->o->t;
 	bool tb = m->opts.tb_compat;
 	size_t n = 0, cap_devs = 0;
 	m->start = INT64_MAX;
@@ -256,8 +258,13 @@ static int collect(struct memory *m, const struct tkey *keys, size_t nkeys, uint
 		m->unknown_device += x->dev == MEM_NO_DEV;
 		m->no_addr += !x->has_addr;
 	}
-	if (rx_sort(m->recs, m->n, sizeof *m->recs, by_ts_row, 2) || finish_devices(m))
+	/* the peaks need no order: without thread_of the records stay in
+	 * input order */
+	if ((thread_of && rx_sort(m->recs, m->n, sizeof *m->recs, by_ts_row, 2)) ||
+	    finish_devices(m))
 		return -1;
+	if (!thread_of)
+		return 0;
 	*thread_of = malloc((m->n ? m->n : 1) * sizeof **thread_of);
 	if (!*thread_of)
 		return -1;
@@ -427,7 +434,7 @@ int mem_build(const struct optree *o, const struct mem_opts *opts, struct memory
 		keys[k].thread = (uint32_t)k;
 	}
 	gp_qsort(keys, o->nthreads, sizeof *keys, cmp_tkey);
-	if (collect(out, keys, o->nthreads, &thread_of) || attribute(out, thread_of) ||
+	if (collect(out, t, keys, o->nthreads, &thread_of) || attribute(out, thread_of) ||
 	    inherit_names(out))
 		goto nomem;
 	free(keys);
@@ -438,6 +445,17 @@ nomem:
 	free(thread_of);
 	mem_free(out);
 	return err_set(e, ERR_NOMEM, t->path, -1, "out of memory attributing memory records");
+}
+
+int mem_peaks(const struct trace *t, const struct mem_opts *opts, struct memory *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	if (opts)
+		out->opts = *opts;
+	if (!collect(out, t, NULL, 0, NULL))
+		return 0;
+	mem_free(out);
+	return err_set(e, ERR_NOMEM, t->path, -1, "out of memory reading memory records");
 }
 
 void mem_free(struct memory *m)

@@ -98,6 +98,11 @@ struct mem_window {
 
 int mem_build(const struct optree *o, const struct mem_opts *opts, struct memory *out,
 	      struct err *e);
+/* Only the records (in input order, not by time) and the devices with
+ * their peaks, without a tree: o is NULL, no record is attributed
+ * (reached NULL, assigned and stale 0). */
+int mem_peaks(const struct trace *t, const struct mem_opts *opts, struct memory *out,
+	      struct err *e);
 void mem_free(struct memory *m);
 /* The device tb shows first: the first GPU (the lowest id; with tb_compat
  * the first of tb's names "GPU<id>" in string order), else the CPU;

@@ -22,12 +22,17 @@ static int nomem(const struct trace *t, struct err *e)
 	return err_set(e, ERR_NOMEM, t->path, -1, "out of memory building the operator tree");
 }
 
-bool optree_uses_row(const struct optree *o, size_t r)
+bool optree_row_used(const struct trace *t, bool tb_compat, size_t r)
 {
-	uint8_t ph = o->t->ev.ph[r];
+	uint8_t ph = t->ev.ph[r];
 	if (ph == 'X')
 		return true;
-	return !o->opts.tb_compat && ph == 'B' && !(o->t->ev.flags[r] & TRF_UNMATCHED);
+	return !tb_compat && ph == 'B' && !(t->ev.flags[r] & TRF_UNMATCHED);
+}
+
+bool optree_uses_row(const struct optree *o, size_t r)
+{
+	return optree_row_used(o->t, o->opts.tb_compat, r);
 }
 
 bool optree_is_runtime(const struct optree *o, size_t r)

@@ -131,6 +131,8 @@ bool optree_is_runtime(const struct optree *o, size_t row);
 /* Whether the event row takes part at all (X events; also B/E pairs
  * outside tb_compat). */
 bool optree_uses_row(const struct optree *o, size_t row);
+/* The same, before a tree is built with tb_compat. */
+bool optree_row_used(const struct trace *t, bool tb_compat, size_t row);
 /* Kernel name uses Tensor Cores (known for every kernel name once built). */
 bool optree_tc_kernel(const struct optree *o, uint32_t name);
 /* A Tensor Core kernel whose name spells a 32 or 64-bit input

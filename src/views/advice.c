@@ -11,6 +11,7 @@
 #include "hta/idle.h"
 #include "hta/launches.h"
 #include "hta/select.h"
+#include "hta/stepseq.h"
 #include "hta/sync.h"
 #include "report/report.h"
 #include "views/flops_calls.h"
@@ -24,6 +25,9 @@
 #define ADV_GEMM_PEAK_SHARE 0.30 /* the top GEMM's TFLOP/s over the GPU's peak */
 #define ADV_QUEUE_SHARE 0.05	 /* a stream's time at a full launch queue over the trace */
 #define ADV_CP_CPU_SHARE 0.50	 /* the first step's critical path on the CPU */
+#define ADV_SEQ_STEP_SHARE 0.50	 /* steps launching the most frequent sequence */
+#define ADV_SEQ_MIN_STEPS 3	 /* ... at least this many */
+#define ADV_SEQ_MIN_LEN 3	 /* launches a step needs to count (HTA's min_pattern_len) */
 
 /* The defaults of `gpuprof idle` and `gpuprof launches` (HTA's). */
 #define ADV_KERNEL_WAIT_NS 30000
@@ -41,9 +45,10 @@ struct adv_in {
 	struct hta_sync sync;
 	struct fc_table flops;
 	struct hta_counters counters;
-	struct cp cp;	 /* the first step's critical path */
-	bool has_cp;	 /* (a trace without steps, or a graph HTA refuses: none) */
-	int64_t span_ns; /* the trace's first start .. last end */
+	struct hta_stepseq seq; /* the steps' launch sequences */
+	struct cp cp;		/* the first step's critical path */
+	bool has_cp;		/* (a trace without steps, or a graph HTA refuses: none) */
+	int64_t span_ns;	/* the trace's first start .. last end */
 };
 
 typedef int (*adv_rule_fn)(const struct adv_in *in, const char *id, struct ov_result *out);
@@ -199,6 +204,42 @@ static int rule_gemm_efficiency(const struct adv_in *in, const char *id, struct 
 			  p);
 }
 
+/* Whether rule id has added its recommendation to out. */
+static bool fired(const struct ov_result *out, const char *id)
+{
+	for (size_t i = 0; i < out->nrecs; i++)
+		if (out->rules[i] && !strcmp(out->rules[i], id))
+			return true;
+	return false;
+}
+
+/* After a launch rule fired: the steps that launch one same sequence, a
+ * CUDA graph candidate, with the launch calls' time it would save. */
+static int rule_kernel_sequences(const struct adv_in *in, const char *id, struct ov_result *out)
+{
+	const struct hta_stepseq *q = &in->seq;
+	if ((!fired(out, "idle_host_wait") && !fired(out, "short_kernels")) ||
+	    q->count < ADV_SEQ_MIN_STEPS ||
+	    (double)q->count < ADV_SEQ_STEP_SHARE * (double)q->steps)
+		return 0;
+	const struct trace *t = in->t;
+	char per[32], all[32], saved[32], gpu[32];
+	dur(per, sizeof per, q->cpu_ns / (int64_t)q->count);
+	dur(all, sizeof all, q->cpu_ns);
+	dur(saved, sizeof saved, q->cpu_ns - q->cpu_ns / (int64_t)q->len);
+	dur(gpu, sizeof gpu, q->gpu_ns / (int64_t)q->count);
+	return ov_add_rec(out, id,
+			  "%zu of the %zu steps with %d launches or more launch the same "
+			  "sequence of %zu (%s first, %s last; %s of GPU time a step): their "
+			  "launch calls take %s a step on the CPU (%s in all). Captured as one "
+			  "CUDA graph (torch.cuda.CUDAGraph, torch.compile "
+			  "mode=\"reduce-overhead\") a step would take one launch instead of "
+			  "%zu, saving about %s of launch overhead over these steps; 'gpuprof "
+			  "sequences' lists the sequences.",
+			  q->count, q->steps, ADV_SEQ_MIN_LEN, q->len, tr_str(t, q->first),
+			  tr_str(t, q->last), gpu, per, all, q->len, saved);
+}
+
 /* The stream that spends most time with its launch queue full (HTA's
  * max_queue_length launches outstanding): the CPU waits for the GPU. */
 static int rule_queue_full(const struct adv_in *in, const char *id, struct ov_result *out)
@@ -254,9 +295,13 @@ static const struct {
 	const char *id;
 	adv_rule_fn fn;
 } adv_rules[] = {
-    {"idle_host_wait", rule_idle_host_wait},	    {"short_kernels", rule_short_kernels},
-    {"launch_delay_outliers", rule_delay_outliers}, {"sync_time", rule_sync_time},
-    {"gemm_efficiency", rule_gemm_efficiency},	    {"queue_full", rule_queue_full},
+    {"idle_host_wait", rule_idle_host_wait},
+    {"short_kernels", rule_short_kernels},
+    {"kernel_sequences", rule_kernel_sequences},
+    {"launch_delay_outliers", rule_delay_outliers},
+    {"sync_time", rule_sync_time},
+    {"gemm_efficiency", rule_gemm_efficiency},
+    {"queue_full", rule_queue_full},
     {"critical_path_cpu", rule_critical_path_cpu},
 };
 
@@ -301,6 +346,8 @@ int adv_start(struct ses *s, const struct trace *t, struct adv **out, struct err
 		rc = hta_idle(&in->ev, &io, &in->idle, e);
 	if (!rc)
 		rc = hta_launches(t, &in->ev, &lo, &in->launches, e);
+	if (!rc)
+		rc = hta_stepseq(t, &in->ev, &in->launches, ADV_SEQ_MIN_LEN, &in->seq, e);
 	if (!rc)
 		rc = ses_links(s, true, &links, e);
 	if (!rc)

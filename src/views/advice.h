@@ -1,5 +1,5 @@
 /* advice: the recommendations that the analyses of hta/ (idle, launches,
- * sync, flops, counters, the critical path) add to summary's, outside
+ * sync, flops, counters, the critical path, the steps' launch sequences) add to summary's, outside
  * --tb-compat. One table of rules
  * (advice.c): each rule has an id (the `rule` column of summary's
  * recommendations), a threshold, and a function over the analyses computed
