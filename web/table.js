@@ -10,7 +10,7 @@
 // rows. A row can be selected (click, or the up/down keys in the focused
 // box); opts.onOpen(row) is called on a click and on Enter.
 
-import { fmt, kind, title } from './fmt.js';
+import { fmt, kind, title, tooltip } from './fmt.js';
 
 export const FULL_ROWS = 500; // at most this many matching rows: all rendered
 export const ROW_H = 24; // px, a virtual table's row height (style.css: .table-wrap.virtual)
@@ -193,7 +193,7 @@ export function dataTable(opts) {
 		for (const c of columns) {
 			const th = document.createElement('th');
 			th.textContent = title(c);
-			th.title = c;
+			th.title = tooltip(c);
 			th.dataset.key = c;
 			if (kind(c) !== 'raw' || typeof rows[0]?.[c] === 'number') th.className = 'num';
 			if (state.sort === c) th.setAttribute('aria-sort', state.dir === 'asc' ? 'ascending' : 'descending');
