@@ -85,7 +85,9 @@ function sortedIndex(rows, idx, c, d) {
 }
 
 // opts: { name, rows, state: {sort, dir, q}, onState(newState), search, tools: [elements],
-//         onOpen(row), selected(row) -> bool (the row to select first) }
+//         onOpen(row), selected(row) -> bool (the row to select first),
+//         cells: {key: (value, row) -> element or null} (a column's own
+//         rendering of a cell; null: the formatted value) }
 // Returns an element; the table re-renders itself on sort/search. The
 // element has focusSearch(), select(pred) (selects and scrolls to the first
 // shown row with pred(row); false when none) and selectedRow().
@@ -150,7 +152,9 @@ export function dataTable(opts) {
 		for (const c of columns) {
 			const td = tr.insertCell();
 			const v = r[c];
-			td.textContent = fmt(c, v);
+			const own = opts.cells?.[c]?.(v, r);
+			if (own) td.append(own);
+			else td.textContent = fmt(c, v);
 			if (typeof v === 'number') td.className = 'num';
 			else if (c === 'name' || c === 'op' || c === 'text') { td.className = 'name'; td.title = v ?? ''; }
 		}
