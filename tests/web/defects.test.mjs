@@ -8,13 +8,13 @@
 // short (truncated), tiny.json without its memory records, an Nsight
 // Systems export with only NVTX_EVENTS (built with python3's sqlite3), and
 // tests/golden/_inputs/full.ncu-rep.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, fresh, retry, shot } from './harness.mjs';
+import { root, serving, fresh, retry, shot } from './harness.mjs';
 
 const resnet = path.join(root, 'examples/resnet_like.json.gz');
 const tiny = JSON.parse(readFileSync(path.join(root, 'examples/tiny.json'), 'utf8'));
@@ -50,22 +50,13 @@ const ncu = path.join(root, 'tests/golden/_inputs/full.ncu-rep');
 const FILES = [resnet, longName, dev2, cut, nomem, nvtxOnly, ncu];
 const ID = { resnet: 1, long: 2, dev2: 3, cut: 4, nomem: 5, nvtx: 6, ncu: 7 };
 
-let server, browser, page;
-before(async () => {
-	server = await startServer(FILES);
-	browser = await launchBrowser();
-	page = await newPage(browser);
-});
-after(async () => {
-	await browser?.close();
-	await server?.stop();
-	rmSync(dir, { recursive: true, force: true });
-});
-const open = (id, view, more = '') => fresh(page, `${server.url}#file=${id}&view=${view}${more}`);
+const ctx = serving(FILES, () => rmSync(dir, { recursive: true, force: true }));
+let page;
+const open = (id, view, more = '') => { page = ctx.page; return fresh(page, `${ctx.server.url}#file=${id}&view=${view}${more}`); };
 const text$ = (testid) => page.getByTestId(testid).textContent();
 const cellsOf = (testid) => page.getByTestId(testid).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
 
-test('sub-millisecond durations with a fraction print as the CLI prints them', async () => {
+test('table cells print durations as the CLI prints them (fmt.test.mjs checks the fractions)', async () => {
 	await open(ID.resnet, 'steps');
 	await page.getByTestId('table-steps').locator('tbody tr').first().waitFor();
 	// gpuprof steps: step 3, Start 305649 ns, End 6972826 ns, Memset 2.550 us
@@ -117,7 +108,7 @@ test('one step selector in the header after an upload', async () => {
 	await page.waitForLoadState('networkidle');
 	assert.equal(await page.getByTestId('step-select').count(), 1);
 	assert.equal(await page.getByTestId('range-input').count(), 1);
-	await fetch(`${server.url}api/file/8`, { method: 'DELETE' });
+	await fetch(`${ctx.server.url}api/file/8`, { method: 'DELETE' });
 });
 
 test('Esc closes a detail panel opened by a click; Ctrl+F focuses the page search', async () => {
@@ -233,9 +224,9 @@ test('Nsight Systems: the info block and every table when tables are missing', a
 });
 
 test('Nsight Compute chart labels stay readable at 800 px', async () => {
-	const narrow = await browser.newPage({ viewport: { width: 800, height: 900 } });
+	const narrow = await ctx.browser.newPage({ viewport: { width: 800, height: 900 } });
 	try {
-		await narrow.goto(`${server.url}#file=${ID.ncu}&view=ncu`);
+		await narrow.goto(`${ctx.server.url}#file=${ID.ncu}&view=ncu`);
 		await narrow.locator('.ncu-chart svg text').first().waitFor();
 		// the on-screen size of each label: its font size times the SVG's scale
 		const sizes = await narrow.locator('.ncu-chart svg text').evaluateAll((ts) => ts.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a));

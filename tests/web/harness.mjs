@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const gpuprof = path.resolve(root, process.env.GPUPROF || 'gpuprof');
@@ -91,4 +92,33 @@ export async function retry(fn, ms = 8000) {
 			await new Promise((r) => setTimeout(r, 50));
 		}
 	}
+}
+
+// The Operators table's rows as the page shows them: `gpuprof ops`' rows
+// d.operators with, after the column it is sorted by (d.tree.sorted_by),
+// each row's share of that column's sum, in percent (none when it sums to 0).
+export function opsAsShown(d) {
+	const key = `${d.tree.sorted_by}_ns`;
+	const sum = d.operators.reduce((s, r) => s + (r[key] ?? 0), 0);
+	if (!(sum > 0)) return d.operators;
+	return d.operators.map((r) => Object.fromEntries(Object.entries(r).flatMap(([k, v]) =>
+		(k === key ? [[k, v], [`${d.tree.sorted_by}_share_pct`, v === null ? null : (v * 100) / sum]] : [[k, v]]))));
+}
+
+// A test file's server of files and its browser page, started before its
+// tests and stopped after them (then cleanup()): ctx.server, ctx.browser,
+// ctx.page once started.
+export function serving(files, cleanup = () => {}) {
+	const ctx = {};
+	before(async () => {
+		ctx.server = await startServer(files);
+		ctx.browser = await launchBrowser();
+		ctx.page = await newPage(ctx.browser);
+	});
+	after(async () => {
+		await ctx.browser?.close();
+		await ctx.server?.stop();
+		cleanup();
+	});
+	return ctx;
 }
