@@ -158,6 +158,10 @@ test('the header stays on one line at 1280 px with a long file name', async () =
 	assert.equal(await sel.getAttribute('title'), 'a_very_long_trace_file_name_from_the_cluster_rank0_steps_1000_to_2000.pt.trace.json ([ and ] switch)');
 	assert.equal(await sel.evaluate((e) => getComputedStyle(e).textOverflow), 'ellipsis');
 	await shot(page, 'defects-header-1280');
+	// a step range's chip takes room: a second line, never a page wider than the window
+	await open(ID.resnet, 'overview', '&step=3-5');
+	await page.getByTestId('sel-chip').waitFor();
+	assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 1280);
 });
 
 test('a truncated trace says so above every page', async () => {
