@@ -11,7 +11,7 @@ import { dataTable } from './table.js';
 import { renderNcu } from './ncu.js';
 import { renderTimeline, timelineKey } from './timeline.js';
 import { renderSteps } from './steps.js';
-import { renderNsys, missingNote } from './nsys.js';
+import { renderNsys, missingNote, CUDA_TABLES } from './nsys.js';
 import { renderDist } from './dist.js';
 import { renderDiff, diffAvailable } from './diff.js';
 import { renderWaits } from './waits.js';
@@ -199,7 +199,7 @@ async function renderTimelineView(id, s) {
 	if (!nsys) return renderTimeline(api, id, s, writeHash, {});
 	// an export without CUDA tables: say so above what it has (NVTX ranges)
 	const [info, kids] = await Promise.all([api(`/api/file/${id}/nsys/info`), renderTimeline(api, id, s, writeHash, { endpoint: 'nsys/timeline', perfetto: false })]);
-	const note = missingNote(info.export, [['kernels', 'CUPTI_ACTIVITY_KIND_KERNEL'], ['memcpy', 'CUPTI_ACTIVITY_KIND_MEMCPY'], ['memset', 'CUPTI_ACTIVITY_KIND_MEMSET'], ['cuda_api_calls', 'CUPTI_ACTIVITY_KIND_RUNTIME']]);
+	const note = missingNote(info.export, CUDA_TABLES);
 	return note ? [el('p', { className: 'empty', dataset: { testid: 'timeline-no-cuda' }, textContent: `${note} The timeline shows only the export's NVTX ranges.` }), ...kids] : kids;
 }
 

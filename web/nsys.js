@@ -9,14 +9,21 @@ import { dataTable } from './table.js';
 import { renderNsysIter } from './nsys_iter.js';
 import { el } from './dom.js';
 
-// [view, its rows' key, title, the export's tables it reads (the info's
-// keys: null when the export lacks that table)]
+// The export's tables the views read: [the info's key (null when the
+// export lacks the table), the table's name].
+const KERNEL = ['kernels', 'CUPTI_ACTIVITY_KIND_KERNEL'], MEMCPY = ['memcpy', 'CUPTI_ACTIVITY_KIND_MEMCPY'],
+	MEMSET = ['memset', 'CUPTI_ACTIVITY_KIND_MEMSET'], RUNTIME = ['cuda_api_calls', 'CUPTI_ACTIVITY_KIND_RUNTIME'],
+	NVTX = ['nvtx_events', 'NVTX_EVENTS'];
+// every CUDA table: an export without any has no GPU work or CUDA call
+export const CUDA_TABLES = [KERNEL, MEMCPY, MEMSET, RUNTIME];
+
+// [view, its rows' key, title, the tables it reads]
 const TABLES = [
-	['kernels', 'kernels', 'GPU kernels', [['kernels', 'CUPTI_ACTIVITY_KIND_KERNEL']]],
-	['memcpy', 'memory_operations', 'GPU memory operations', [['memcpy', 'CUPTI_ACTIVITY_KIND_MEMCPY'], ['memset', 'CUPTI_ACTIVITY_KIND_MEMSET']]],
-	['api', 'cuda_api', 'CUDA API calls', [['cuda_api_calls', 'CUPTI_ACTIVITY_KIND_RUNTIME']]],
-	['nvtx', 'nvtx_ranges', 'NVTX ranges (host time; GPU work launched inside)', [['nvtx_events', 'NVTX_EVENTS']]],
-	['gpus', 'gpus', 'GPU work per GPU and per stream', [['kernels', 'CUPTI_ACTIVITY_KIND_KERNEL'], ['memcpy', 'CUPTI_ACTIVITY_KIND_MEMCPY'], ['memset', 'CUPTI_ACTIVITY_KIND_MEMSET']]],
+	['kernels', 'kernels', 'GPU kernels', [KERNEL]],
+	['memcpy', 'memory_operations', 'GPU memory operations', [MEMCPY, MEMSET]],
+	['api', 'cuda_api', 'CUDA API calls', [RUNTIME]],
+	['nvtx', 'nvtx_ranges', 'NVTX ranges (host time; GPU work launched inside)', [NVTX]],
+	['gpus', 'gpus', 'GPU work per GPU and per stream', [KERNEL, MEMCPY, MEMSET]],
 ];
 
 // The note of a table whose every source table the export lacks ('' when
