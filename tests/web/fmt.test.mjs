@@ -6,8 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fmt, fmtDur, fmtBytes, title, tooltip } from '../../web/fmt.js';
 
+// f(value) of each [value, expected] case
+const each = (f, cases) => { for (const [v, want] of cases) assert.equal(f(v), want, `${f.name}(${v})`); };
+
 test('durations', () => {
-	const cases = [
+	each(fmtDur, [
 		[0, '0 ns'],
 		[1, '1 ns'],
 		[999, '999 ns'],
@@ -35,12 +38,11 @@ test('durations', () => {
 		[Infinity, '-'],
 		[null, '-'],
 		[undefined, '-'],
-	];
-	for (const [v, want] of cases) assert.equal(fmtDur(v), want, `fmtDur(${v})`);
+	]);
 });
 
 test('bytes', () => {
-	const cases = [
+	each(fmtBytes, [
 		[0, '0 B'],
 		[1023, '1023 B'],
 		[1024, '1.00 KiB'],
@@ -51,8 +53,7 @@ test('bytes', () => {
 		[-2048, '-2.00 KiB'],
 		[NaN, '-'],
 		[null, '-'],
-	];
-	for (const [v, want] of cases) assert.equal(fmtBytes(v), want, `fmtBytes(${v})`);
+	]);
 });
 
 test('fmt by key', () => {
