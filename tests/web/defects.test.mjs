@@ -14,7 +14,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, serving, fresh, retry, shot } from './harness.mjs';
+import { root, fresh, retry, shot } from './harness.mjs';
+import { serving } from './serving.mjs';
 
 const resnet = path.join(root, 'examples/resnet_like.json.gz');
 const tiny = JSON.parse(readFileSync(path.join(root, 'examples/tiny.json'), 'utf8'));

@@ -8,7 +8,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { before, after } from 'node:test';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const gpuprof = path.resolve(root, process.env.GPUPROF || 'gpuprof');
@@ -105,20 +104,3 @@ export function opsAsShown(d) {
 		(k === key ? [[k, v], [`${d.tree.sorted_by}_share_pct`, v === null ? null : (v * 100) / sum]] : [[k, v]]))));
 }
 
-// A test file's server of files and its browser page, started before its
-// tests and stopped after them (then cleanup()): ctx.server, ctx.browser,
-// ctx.page once started.
-export function serving(files, cleanup = () => {}) {
-	const ctx = {};
-	before(async () => {
-		ctx.server = await startServer(files);
-		ctx.browser = await launchBrowser();
-		ctx.page = await newPage(ctx.browser);
-	});
-	after(async () => {
-		await ctx.browser?.close();
-		await ctx.server?.stop();
-		cleanup();
-	});
-	return ctx;
-}
