@@ -72,16 +72,20 @@ test('fmt by key', () => {
 
 test('column titles and tooltips', () => {
 	// the CLI's text-table titles (gpuprof summary, ops, steps)
-	assert.equal(title('sms'), 'SMs');
-	assert.equal(title('gpu_utilization_pct'), 'GPU Utilization');
-	assert.equal(title('est_sm_efficiency_pct'), 'Est. SM Efficiency');
-	assert.equal(title('est_achieved_occupancy_pct'), 'Est. Achieved Occupancy');
-	assert.equal(title('device_self_ns'), 'Device Self');
-	assert.equal(title('start_ns'), 'Start');
-	assert.equal(title('calls'), 'Calls');
-	assert.equal(title('total_ns'), 'Total');
-	assert.equal(tooltip('gpu_utilization_pct'), 'GPU Utilization, percent (gpu_utilization_pct in CSV/JSON)');
-	assert.equal(tooltip('total_ns'), 'Total, a duration (total_ns in CSV/JSON)');
-	assert.equal(tooltip('start_ns'), "Start, a duration since the trace's start (start_ns in CSV/JSON)");
-	assert.equal(tooltip('calls'), 'Calls (calls in CSV/JSON)');
+	each(title, [
+		['sms', 'SMs'],
+		['gpu_utilization_pct', 'GPU Utilization'],
+		['est_sm_efficiency_pct', 'Est. SM Efficiency'],
+		['est_achieved_occupancy_pct', 'Est. Achieved Occupancy'],
+		['device_self_ns', 'Device Self'],
+		['start_ns', 'Start'],
+		['calls', 'Calls'],
+		['total_ns', 'Total'],
+	]);
+	each(tooltip, [
+		['gpu_utilization_pct', 'GPU Utilization, percent (gpu_utilization_pct in CSV/JSON)'],
+		['total_ns', 'Total, a duration (total_ns in CSV/JSON)'],
+		['start_ns', "Start, a duration since the trace's start (start_ns in CSV/JSON)"],
+		['calls', 'Calls (calls in CSV/JSON)'],
+	]);
 });
