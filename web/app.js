@@ -4,12 +4,14 @@
 // number and the page only formats, sorts and filters rows.
 
 import { fmt, fmtDur } from './fmt.js';
+import { renderOverview as overviewPage, card } from './overview.js';
+import { withShare, shareChart, tcBadge } from './share.js';
+import { renderBanner } from './banner.js';
 import { dataTable } from './table.js';
-import { stackedBar } from './charts.js';
 import { renderNcu } from './ncu.js';
 import { renderTimeline, timelineKey } from './timeline.js';
 import { renderSteps } from './steps.js';
-import { renderNsys } from './nsys.js';
+import { renderNsys, missingNote, CUDA_TABLES } from './nsys.js';
 import { renderDist } from './dist.js';
 import { renderDiff, diffAvailable } from './diff.js';
 import { renderWaits } from './waits.js';
@@ -96,36 +98,12 @@ async function removeFile() {
 	}
 }
 
-function card(label, value, testid) {
-	return el('div', { className: 'card' }, el('div', { className: 'label', textContent: label }),
-		el('div', { className: 'value', textContent: value, dataset: { testid } }));
-}
-
 function section(title, ...kids) {
 	return el('section', {}, el('h2', { textContent: title }), ...kids);
 }
 
-async function renderOverview(id, s) {
-	const d = await api(`/api/file/${id}/summary`);
-	const ov = d.overview;
-	const parts = d.breakdown.filter((p) => p.part !== 'Total');
-	const body = [
-		el('div', { className: 'cards' },
-			card('Steps', String(ov.steps), 'card-steps'),
-			card('Average step time', fmt('avg_step_ns', ov.avg_step_ns), 'card-avg-step'),
-			card('Steps time', fmt('window_ns', ov.window_ns), 'card-window'),
-			card('Device type', ov.device_type, 'card-device'),
-			card('Tensor-Core-eligible kernel time', fmt('tc_eligible_pct', ov.tc_eligible_pct), 'card-tc')),
-		section('Average step time breakdown', parts.length ? stackedBar(parts) : el('p', { className: 'empty', textContent: 'No steps.' }),
-			dataTable({ name: 'breakdown', rows: d.breakdown, search: false })),
-		section('GPUs', dataTable({ name: 'gpus', rows: d.gpus, search: false })),
-		section('Recommendations', d.recommendations.length
-			? el('ul', { className: 'recs' }, ...d.recommendations.map((r) => el('li', { textContent: r.text.replace(/<[^>]*>/g, '') })))
-			: el('p', { className: 'empty', textContent: 'None.' })),
-		section('Input anomalies', d.anomalies.length ? dataTable({ name: 'anomalies', rows: d.anomalies, search: false })
-			: el('p', { className: 'empty', textContent: 'None: the input was well-formed.' })),
-	];
-	return body;
+function renderOverview(id) {
+	return overviewPage(api, id, section);
 }
 
 function groupSelect(s, choices) {
@@ -148,23 +126,25 @@ async function renderOps(id, s) {
 	// computed ahead (srv_warm.c) and caches under that request
 	const d = await api(`/api/file/${id}/ops${s.group === 'op+shape' ? '?group_by=op%2Bshape' : ''}`);
 	const det = detailHost((name, close) => opDetail(api, id, name, close), s, readHash, writeHash);
-	current = dataTable({ name: 'operators', rows: d.operators, state: tableState(s), onState: onTableState(s),
+	const share = withShare(d.operators, d.tree.sorted_by);
+	current = dataTable({ name: 'operators', rows: share.rows, state: tableState(s), onState: onTableState(s),
 		tools: [groupSelect(s, [['op', 'Operator'], ['op+shape', 'Operator + input shape']])],
 		onOpen: (r) => det.open(r.name, true), selected: s.sel ? (r) => r.name === s.sel : null });
-	return [section(`Operators (${d.tree.sorted_by.replace('_', ' ')} first)`, current), det.host];
+	return [section(`Operators (${d.tree.sorted_by.replace('_', ' ')} first)`, shareChart(share), current), det.host];
 }
 
 async function renderKernels(id, s) {
 	const d = await api(`/api/file/${id}/kernels${s.group === 'kernel+op' ? '?group_by=kernel%2Bop' : ''}`);
 	const det = detailHost((name, close) => kernelDetail(api, id, name, close), s, readHash, writeHash);
-	current = dataTable({ name: 'kernels', rows: d.kernels, state: tableState(s), onState: onTableState(s),
+	current = dataTable({ name: 'kernels', rows: d.kernels, state: tableState(s), onState: onTableState(s), cells: { tc_used: tcBadge },
 		tools: [groupSelect(s, [['kernel', 'Kernel'], ['kernel+op', 'Kernel + operator']])],
 		onOpen: (r) => det.open(r.name, true), selected: s.sel ? (r) => r.name === s.sel : null });
 	const tc = d.tensor_cores;
 	return [
 		el('div', { className: 'cards' },
 			card('Kernel time', fmtDur(tc.kernel_time_ns), 'card-kernel-time'),
-			card('Using Tensor Cores', fmt('tc_used_pct', tc.tc_used_pct), 'card-tc-used')),
+			card('Kernel time using Tensor Cores (of all kernel time)', fmt('tc_used_pct', tc.tc_used_pct), 'card-tc-used',
+				'Tensor Core kernels\' time over the time of every kernel, whoever launched it')),
 		section('Kernels', current),
 		det.host,
 	];
@@ -213,10 +193,14 @@ async function renderDiffView(id, s) {
 	return r.kids;
 }
 
-function renderTimelineView(id, s) {
+async function renderTimelineView(id, s) {
 	// an Nsight Systems export's timeline: nsys/timeline, no Perfetto
 	const nsys = files.find((f) => String(f.id) === id)?.kind === 'nsys';
-	return renderTimeline(api, id, s, writeHash, nsys ? { endpoint: 'nsys/timeline', perfetto: false } : {});
+	if (!nsys) return renderTimeline(api, id, s, writeHash, {});
+	// an export without CUDA tables: say so above what it has (NVTX ranges)
+	const [info, kids] = await Promise.all([api(`/api/file/${id}/nsys/info`), renderTimeline(api, id, s, writeHash, { endpoint: 'nsys/timeline', perfetto: false })]);
+	const note = missingNote(info.export, CUDA_TABLES);
+	return note ? [el('p', { className: 'empty', dataset: { testid: 'timeline-no-cuda' }, textContent: `${note} The timeline shows only the export's NVTX ranges.` }), ...kids] : kids;
 }
 
 const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, waits: renderWaitsView, dist: renderDistView, nsys: renderNsysView, ncu: renderNcuView, diff: renderDiffView };
@@ -250,6 +234,8 @@ async function render() {
 	}
 	if (!files.length) return;
 	$('file').value = s.file;
+	$('file').title = `${files.find((f) => String(f.id) === s.file)?.name ?? ''} ([ and ] switch)`;
+	renderBanner($('banner'), s.file, kind === 'torch', api).catch(() => {});
 	renderSelector($('stepsel'), s.file, s, (st) => writeHash(st, false), kind === 'torch').catch(() => {});
 	const my = ++seq;
 	$('busy').hidden = false;
@@ -289,7 +275,27 @@ function setTheme(t) {
 	document.querySelectorAll('canvas').forEach((c) => c.redraw?.());
 }
 
+// Ctrl+F (Cmd+F): the page's own search, where it has one (a table's, the
+// timeline's); elsewhere the browser's find.
+function findKey(ev) {
+	if (ev.key !== 'f' || !(ev.ctrlKey || ev.metaKey) || ev.altKey || ev.shiftKey) return false;
+	if (current) current.focusSearch();
+	else {
+		const box = document.querySelector('#view input[type=search]');
+		if (!box) return false;
+		box.focus();
+	}
+	ev.preventDefault();
+	return true;
+}
+
 function keys(ev) {
+	if (findKey(ev)) return;
+	if (ev.key === 'Escape' && !$('help').open && !ev.target.matches('input, textarea')) {
+		// a detail panel opened by a click keeps no focus: close it from anywhere
+		const close = document.querySelector('#view [data-testid=detail-close]');
+		if (close) { close.click(); ev.preventDefault(); return; }
+	}
 	if (ev.target.matches('input, select, textarea') || ev.ctrlKey || ev.metaKey || ev.altKey) return;
 	const s = readHash();
 	if (s.view === 'timeline' && timelineKey(ev.key)) {

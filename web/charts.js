@@ -2,8 +2,8 @@
 // draws its curve itself, web/memory.js). No library: a few shapes.
 
 import { fmtDur } from './fmt.js';
+import { partColor } from './palette.js';
 
-const COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#9c755f', '#bab0ac'];
 const SVG = 'http://www.w3.org/2000/svg';
 
 // parts: [{part, avg_ns, pct}] without the Total row.
@@ -19,14 +19,15 @@ export function stackedBar(parts) {
 	svg.setAttribute('aria-label', 'Average step time breakdown');
 	svg.dataset.testid = 'breakdown-chart';
 	let x = 0;
-	parts.forEach((p, i) => {
+	parts.forEach((p) => {
 		const w = (1000 * Math.max(0, p.avg_ns)) / total;
 		const r = document.createElementNS(SVG, 'rect');
 		r.setAttribute('x', x);
 		r.setAttribute('y', 0);
 		r.setAttribute('width', w);
 		r.setAttribute('height', 40);
-		r.setAttribute('fill', COLORS[i % COLORS.length]);
+		r.setAttribute('fill', partColor(p.part));
+		r.dataset.part = p.part;
 		const t = document.createElementNS(SVG, 'title');
 		t.textContent = `${p.part}: ${fmtDur(p.avg_ns)} (${p.pct === null ? '-' : p.pct.toFixed(2) + ' %'})`;
 		r.append(t);
@@ -35,10 +36,10 @@ export function stackedBar(parts) {
 	});
 	const legend = document.createElement('div');
 	legend.className = 'legend';
-	parts.forEach((p, i) => {
+	parts.forEach((p) => {
 		const s = document.createElement('span');
 		const sw = document.createElement('i');
-		sw.style.background = COLORS[i % COLORS.length];
+		sw.style.background = partColor(p.part);
 		s.append(sw, `${p.part} ${p.pct === null ? '' : p.pct.toFixed(2) + ' %'}`);
 		legend.append(s);
 	});

@@ -2,14 +2,19 @@
 // (src/report/report.c: rep_fmt_dur, rep_fmt_bytes), so the page and the
 // CLI agree to the digit. JSON keys carry the unit: *_ns, *_bytes (or bytes), *_pct.
 
+import { TITLES } from './titles.js';
+
 function divRound(m, div) {
 	const q = Math.floor(m / div), rem = m - q * div;
 	return q + (rem >= div - rem ? 1 : 0);
 }
 
+// ns: a number of nanoseconds, a fraction rounded half away from zero as
+// the CLI's llround does (164300.34 -> "164.300 us"); not a finite number: '-'.
 export function fmtDur(ns) {
-	const sign = ns < 0 ? '-' : '';
-	const m = Math.abs(ns);
+	if (typeof ns !== 'number' || !Number.isFinite(ns)) return '-';
+	const m = Math.round(Math.abs(ns));
+	const sign = ns < 0 && m > 0 ? '-' : '';
 	if (m < 1000) return `${sign}${m} ns`;
 	const units = ['us', 'ms', 's'];
 	let div = 1, milli = m, u = 0;
@@ -22,8 +27,9 @@ export function fmtDur(ns) {
 }
 
 export function fmtBytes(b) {
-	const sign = b < 0 ? '-' : '';
-	const m = Math.abs(b);
+	if (typeof b !== 'number' || !Number.isFinite(b)) return '-';
+	const m = Math.round(Math.abs(b));
+	const sign = b < 0 && m > 0 ? '-' : '';
 	if (m < 1024) return `${sign}${m} B`;
 	const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 	let centi = 0, u = 0;
@@ -48,15 +54,27 @@ export function fmt(key, v) {
 	if (typeof v !== 'number') return String(v);
 	switch (kind(key)) {
 	// a mean or a median is a double: rounded as the CLI's llround does
-	case 'dur': return fmtDur(Number.isInteger(v) ? v : Math.sign(v) * Math.round(Math.abs(v)));
+	case 'dur': return fmtDur(v);
 	case 'bytes': return fmtBytes(v);
 	case 'pct': return `${v.toFixed(2)} %`;
 	default: return Number.isInteger(v) ? String(v) : String(+v.toPrecision(6));
 	}
 }
 
-// "device_self_ns" -> "Device self"
+// The column title of API key: the CLI's (titles.js), else the key's
+// words: "calls" -> "Calls".
 export function title(key) {
+	if (TITLES[key]) return TITLES[key];
 	const s = key === 'pct' ? 'percentage' : key.replace(/_(ns|bytes|pct)$/, '').replace(/_/g, ' ');
 	return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+const UNITS = { dur: 'a duration', bytes: 'bytes', pct: 'percent' };
+
+// The column's tooltip: its title, unit and the key CSV and JSON use:
+// "GPU Utilization, percent (gpu_utilization_pct in CSV/JSON)".
+export function tooltip(key) {
+	const origin = key === 'start_ns' || key === 'end_ns' ? ' since the trace\'s start' : '';
+	const unit = UNITS[kind(key)] ? `, ${UNITS[kind(key)]}${origin}` : '';
+	return `${title(key)}${unit} (${key} in CSV/JSON)`;
 }

@@ -173,6 +173,16 @@ function zoomCurve(points, peaks, win, onWindow) {
 
 // h: the app's { readHash, writeHash, section, tableState, onTableState }.
 // Resolves to { kids, search } (search: the table '/' focuses).
+// The page of a trace without memory records: what they are and how the
+// profiler records them, instead of an empty curve and empty tables.
+function noRecords(h) {
+	return {
+		kids: [h.section('Memory', el('p', { className: 'empty', dataset: { testid: 'memory-empty' },
+			textContent: 'This trace has no memory records ([memory] events): the profiler recorded none. torch.profiler.profile(profile_memory=True) records each allocation and release, and this page then shows the memory curve, the peaks and the memory used by each operator.' }))],
+		search: null,
+	};
+}
+
 export async function renderMemoryPage(api, id, s, h) {
 	const dev = s.device ? `&device=${encodeURIComponent(s.device)}` : '';
 	const winQ = (w) => (w ? `&start_ns=${w[0]}&end_ns=${w[1]}` : '');
@@ -183,6 +193,7 @@ export async function renderMemoryPage(api, id, s, h) {
 		api(`/api/file/${id}/memory?${dev.slice(1)}${winQ(win)}`.replace('?&', '?')),
 		api(`/api/file/${id}/memory?curve=1${dev}&points=${CURVE_POINTS}`),
 	]);
+	if (!stats.memory.records && !stats.peaks.length) return noRecords(h);
 	const points = curve.curve;
 	// a zoom refines the curve only when the level of detail left points out
 	const reduced = curve.memory.curve_points_all > points.length;

@@ -8,8 +8,8 @@
 import { fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
 import { svgEl } from './dom.js';
+import { partColor, partOfKey } from './palette.js';
 
-const COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#9c755f', '#bab0ac'];
 const NOT_PARTS = new Set(['start_ns', 'end_ns', 'total_ns']);
 
 // rows: the API's steps; every *_ns column but start, end and total is a part.
@@ -33,12 +33,12 @@ export function stepBars(rows, sel) {
 		label.textContent = `Step ${r.step}`;
 		g.append(label);
 		let x = labelW;
-		parts.forEach((p, j) => {
+		parts.forEach((p) => {
 			const w = (W * Math.max(0, r[p] ?? 0)) / max;
-			const rect = svgEl('rect', { x, y: i * rowH + 2, width: w, height: rowH - 4, fill: COLORS[j % COLORS.length] });
+			const rect = svgEl('rect', { x, y: i * rowH + 2, width: w, height: rowH - 4, fill: partColor(partOfKey(p)) });
 			rect.dataset.part = p;
 			const t = svgEl('title', {});
-			t.textContent = `Step ${r.step} ${p.replace(/_ns$/, '')}: ${fmtDur(r[p] ?? 0)}`;
+			t.textContent = `Step ${r.step} ${partOfKey(p)}: ${fmtDur(r[p] ?? 0)}`;
 			rect.append(t);
 			g.append(rect);
 			x += w;
@@ -47,11 +47,11 @@ export function stepBars(rows, sel) {
 	});
 	const legend = document.createElement('div');
 	legend.className = 'legend';
-	parts.forEach((p, j) => {
+	parts.forEach((p) => {
 		const s = document.createElement('span');
 		const sw = document.createElement('i');
-		sw.style.background = COLORS[j % COLORS.length];
-		s.append(sw, p.replace(/_ns$/, '').replace(/_/g, ' '));
+		sw.style.background = partColor(partOfKey(p));
+		s.append(sw, partOfKey(p));
 		legend.append(s);
 	});
 	box.append(svg, legend);

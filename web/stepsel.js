@@ -58,6 +58,7 @@ export function selectState(s, sel) {
 
 const stepsOf = new Map(); // file id -> the whole trace's step numbers (promise)
 const namesOf = new Map(); // file id -> user annotation names (promise)
+const latest = new WeakMap(); // host -> the token of the last call filling it
 
 async function getJson(path) {
 	const r = await fetch(path);
@@ -67,15 +68,23 @@ async function getJson(path) {
 
 // Fills host (the header's box) for file id and hash state s; go(state)
 // writes a new hash. A file that is not a trace gets nothing.
+// Two calls may overlap (an upload renders, and so does its hash change):
+// each builds its own elements and puts them in at once, after its
+// awaits, replacing what is there, so the header holds one selector.
 export async function renderSelector(host, id, s, go, isTrace) {
-	host.replaceChildren();
+	const token = {};
+	latest.set(host, token);
 	host.hidden = !isTrace;
-	if (!isTrace) return;
+	if (!isTrace) {
+		host.replaceChildren();
+		return;
+	}
 	if (!stepsOf.has(id))
 		stepsOf.set(id, getJson(`/api/file/${id}/steps`).then((d) => d.steps.map((r) => r.step).filter((x) => /^\d+$/.test(x))).catch(() => []));
 	if (!namesOf.has(id))
 		namesOf.set(id, getJson(`/api/file/${id}/annotations`).then((d) => d.annotations.map((r) => r.name)).catch(() => []));
 	const [steps, names] = await Promise.all([stepsOf.get(id), namesOf.get(id)]);
+	if (latest.get(host) !== token) return; // a later call fills host
 	const b = bounds(s.step);
 	const isRange = !!b && b[0] !== b[1];
 	const pick = el('select', { title: 'Analyse only these steps (--step)' });
@@ -108,7 +117,7 @@ export async function renderSelector(host, id, s, go, isTrace) {
 	range.setAttribute('list', list.id);
 	range.dataset.testid = 'range-input';
 	range.addEventListener('change', () => go(selectState(s, range.value ? { range: range.value } : {})));
-	host.append(pick, span, range, list);
+	const kids = [pick, span, range, list];
 	const label = selLabel(s);
 	if (label) {
 		const clear = el('button', { textContent: '×', title: 'Clear the selection: the whole trace' });
@@ -116,6 +125,7 @@ export async function renderSelector(host, id, s, go, isTrace) {
 		clear.addEventListener('click', () => go(selectState(s, {})));
 		const chip = el('span', { className: 'chip' }, el('span', { textContent: label }), clear);
 		chip.dataset.testid = 'sel-chip';
-		host.append(chip);
+		kids.push(chip);
 	}
+	host.replaceChildren(...kids);
 }

@@ -10,7 +10,7 @@
 // rows. A row can be selected (click, or the up/down keys in the focused
 // box); opts.onOpen(row) is called on a click and on Enter.
 
-import { fmt, kind, title } from './fmt.js';
+import { fmt, kind, title, tooltip } from './fmt.js';
 
 export const FULL_ROWS = 500; // at most this many matching rows: all rendered
 export const ROW_H = 24; // px, a virtual table's row height (style.css: .table-wrap.virtual)
@@ -85,7 +85,9 @@ function sortedIndex(rows, idx, c, d) {
 }
 
 // opts: { name, rows, state: {sort, dir, q}, onState(newState), search, tools: [elements],
-//         onOpen(row), selected(row) -> bool (the row to select first) }
+//         onOpen(row), selected(row) -> bool (the row to select first),
+//         cells: {key: (value, row) -> element or null} (a column's own
+//         rendering of a cell; null: the formatted value) }
 // Returns an element; the table re-renders itself on sort/search. The
 // element has focusSearch(), select(pred) (selects and scrolls to the first
 // shown row with pred(row); false when none) and selectedRow().
@@ -150,7 +152,9 @@ export function dataTable(opts) {
 		for (const c of columns) {
 			const td = tr.insertCell();
 			const v = r[c];
-			td.textContent = fmt(c, v);
+			const own = opts.cells?.[c]?.(v, r);
+			if (own) td.append(own);
+			else td.textContent = fmt(c, v);
 			if (typeof v === 'number') td.className = 'num';
 			else if (c === 'name' || c === 'op' || c === 'text') { td.className = 'name'; td.title = v ?? ''; }
 		}
@@ -193,7 +197,7 @@ export function dataTable(opts) {
 		for (const c of columns) {
 			const th = document.createElement('th');
 			th.textContent = title(c);
-			th.title = c;
+			th.title = tooltip(c);
 			th.dataset.key = c;
 			if (kind(c) !== 'raw' || typeof rows[0]?.[c] === 'number') th.className = 'num';
 			if (state.sort === c) th.setAttribute('aria-sort', state.dir === 'asc' ? 'ascending' : 'descending');

@@ -92,3 +92,15 @@ export async function retry(fn, ms = 8000) {
 		}
 	}
 }
+
+// The Operators table's rows as the page shows them: `gpuprof ops`' rows
+// d.operators with, after the column it is sorted by (d.tree.sorted_by),
+// each row's share of that column's sum, in percent (none when it sums to 0).
+export function opsAsShown(d) {
+	const key = `${d.tree.sorted_by}_ns`;
+	const sum = d.operators.reduce((s, r) => s + (r[key] ?? 0), 0);
+	if (!(sum > 0)) return d.operators;
+	return d.operators.map((r) => Object.fromEntries(Object.entries(r).flatMap(([k, v]) =>
+		(k === key ? [[k, v], [`${d.tree.sorted_by}_share_pct`, v === null ? null : (v * 100) / sum]] : [[k, v]]))));
+}
+

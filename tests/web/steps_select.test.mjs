@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, cliJson, cliText, startServer, launchBrowser, newPage, shot, retry } from './harness.mjs';
+import { root, cliJson, cliText, startServer, launchBrowser, newPage, shot, retry, opsAsShown } from './harness.mjs';
 
 const fixture = path.join(root, 'examples/resnet_like.json.gz');
 const cli = (...args) => cliJson(...args, fixture);
@@ -63,7 +63,7 @@ async function checkTable(testid, want) {
 	return want;
 }
 // the Operators table against `gpuprof ops ARGS`
-const checkOps = (args) => checkTable('table-operators', cli('ops', ...args).operators);
+const checkOps = (args) => checkTable('table-operators', opsAsShown(cli('ops', ...args)));
 
 test('step 3 in the selector: the Overview and Operators are `--step 3`', async () => {
 	await page.goto(`${server.url}#file=1&view=overview`);

@@ -1,0 +1,76 @@
+// overview: the Overview page of a trace, over /api/file/ID/summary (the
+// JSON of `gpuprof summary`), /api/file/ID/info (`gpuprof info`: the span
+// and the event and kernel counts) and /api/file/ID/ops (`gpuprof ops`: the
+// number of distinct operators; the answer the server computed ahead).
+// Summary cards, a GPU-utilization gauge per GPU that ran kernels, the
+// step-time breakdown (chart and table), the GPUs with a note for a GPU the
+// trace's deviceProperties do not describe, the recommendations and the
+// input anomalies. Every number is the server's; the page formats them.
+
+import { fmt, fmtDur } from './fmt.js';
+import { dataTable } from './table.js';
+import { stackedBar } from './charts.js';
+import { el, svgEl } from './dom.js';
+
+export function card(label, value, testid, title) {
+	return el('div', { className: 'card', title: title || '' }, el('div', { className: 'label', textContent: label }),
+		el('div', { className: 'value', textContent: value, dataset: { testid } }));
+}
+
+// A half-circle gauge of pct (0..100) for GPU gpu.
+function gauge(gpu, pct) {
+	const R = 40, cx = 50, cy = 50;
+	const at = (f) => [cx - R * Math.cos(Math.PI * f), cy - R * Math.sin(Math.PI * f)];
+	const f = Math.min(1, Math.max(0, pct / 100));
+	const [x1, y1] = at(f);
+	const svg = svgEl('svg', { viewBox: '0 0 100 58', width: 160, height: 93, role: 'img', 'aria-label': `GPU ${gpu} utilization ${fmt('pct', pct)}` });
+	svg.append(svgEl('path', { d: `M ${cx - R} ${cy} A ${R} ${R} 0 0 1 ${cx + R} ${cy}`, fill: 'none', stroke: 'var(--line)', 'stroke-width': 10 }));
+	if (f > 0) svg.append(svgEl('path', { d: `M ${cx - R} ${cy} A ${R} ${R} 0 0 1 ${x1.toFixed(3)} ${y1.toFixed(3)}`, fill: 'none', stroke: '#4e79a7', 'stroke-width': 10 }));
+	const t = svgEl('text', { x: cx, y: cy - 2, 'text-anchor': 'middle', 'font-size': 14, fill: 'currentColor' });
+	t.textContent = fmt('pct', pct);
+	svg.append(t);
+	return el('figure', { className: 'gauge', dataset: { testid: `gauge-gpu-${gpu}`, pct: String(pct) } }, svg,
+		el('figcaption', { textContent: `GPU ${gpu} utilization` }));
+}
+
+// The GPUs table, and a note for each GPU that ran kernels but that the
+// trace's deviceProperties do not list (its properties are unknown).
+function gpuSection(gpus, section) {
+	const listed = gpus.filter((g) => g.name !== null).map((g) => g.gpu);
+	const unknown = gpus.filter((g) => g.name === null && g.kernels > 0);
+	const notes = unknown.map((g) => el('p', { className: 'note', dataset: { testid: 'gpu-unlisted' },
+		textContent: `GPU ${g.gpu} ran ${g.kernels} kernels, but the trace's deviceProperties do not list it (${listed.length ? `they list GPU ${listed.join(', ')}` : 'they list no GPU'}): its name, memory, compute capability and SMs are unknown, and the occupancy estimates use no device limits.` }));
+	const table = dataTable({ name: 'gpus', rows: gpus, search: false,
+		cells: { name: (v) => (v === null ? el('span', { className: 'empty', textContent: 'not in deviceProperties' }) : null) } });
+	return section('GPUs', ...notes, table,
+		el('p', { className: 'note', dataset: { testid: 'gpus-tc-note' }, textContent: 'Tensor Cores: the share of Tensor Core kernels in the kernel time the operators launched on that GPU (the Kernels page\'s share is of all kernel time).' }));
+}
+
+export async function renderOverview(api, id, section) {
+	const [d, info, ops] = await Promise.all([api(`/api/file/${id}/summary`), api(`/api/file/${id}/info`), api(`/api/file/${id}/ops`)]);
+	const ov = d.overview, tr = info.trace;
+	const parts = d.breakdown.filter((p) => p.part !== 'Total');
+	const busy = d.gpus.filter((g) => g.kernels > 0 && g.gpu_utilization_pct !== null);
+	return [
+		el('div', { className: 'cards' },
+			card('Total duration', fmtDur(tr.span_ns), 'card-duration', 'First event to last end'),
+			card('Events', String(tr.events), 'card-events'),
+			card('Unique operators', String(ops.operators.length), 'card-operators'),
+			card('Kernels', String(tr.kernels), 'card-kernels', 'GPU kernel launches in the trace'),
+			card('Steps', String(ov.steps), 'card-steps'),
+			card('Average step time', fmt('avg_step_ns', ov.avg_step_ns), 'card-avg-step'),
+			card('Steps time', fmt('window_ns', ov.window_ns), 'card-window', 'First step start to last step end'),
+			card('Device type', ov.device_type, 'card-device'),
+			card('Tensor-Core-eligible ops (of operators\' kernel time)', fmt('tc_eligible_pct', ov.tc_eligible_pct), 'card-tc',
+				'Kernel time of the operators that could use Tensor Cores over the kernel time of all operators')),
+		busy.length ? section('GPU utilization', el('div', { className: 'gauges' }, ...busy.map((g) => gauge(g.gpu, g.gpu_utilization_pct)))) : '',
+		section('Average step time breakdown', parts.length ? stackedBar(parts) : el('p', { className: 'empty', textContent: 'No steps.' }),
+			dataTable({ name: 'breakdown', rows: d.breakdown, search: false })),
+		gpuSection(d.gpus, section),
+		section('Recommendations', d.recommendations.length
+			? el('ul', { className: 'recs' }, ...d.recommendations.map((r) => el('li', { textContent: r.text.replace(/<[^>]*>/g, '') })))
+			: el('p', { className: 'empty', textContent: 'None.' })),
+		section('Input anomalies', d.anomalies.length ? dataTable({ name: 'anomalies', rows: d.anomalies, search: false })
+			: el('p', { className: 'empty', textContent: 'None: the input was well-formed.' })),
+	];
+}
