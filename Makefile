@@ -263,6 +263,12 @@ deb: $(INSTALL_BIN) completions
 # man/gpuprof.1's generated parts (synopsis, each command's line and
 # options, ENVIRONMENT) from the declarations: `make man` writes them,
 # `make man-check` (part of check) fails when the page differs
+# The JSON Schemas of the outputs and the viewer's column titles, both
+# generated from the column declarations (the schemas stage fails on drift).
+schemas: gpuprof
+	/usr/bin/python3 tools/gen-schemas.py ./gpuprof
+	/usr/bin/python3 tools/gen-titles.py
+
 man: gpuprof
 	sh tools/man.sh ./gpuprof man/gpuprof.1 >build/gpuprof.1.new
 	mv build/gpuprof.1.new man/gpuprof.1
@@ -296,7 +302,7 @@ format-check:
 check-layers:
 	@python3 tools/check-layers.py src
 
-.PHONY: all gpuprof test check extras setup demo bench bench-fleet bench-serve bench-viewer fuzz fuzz-smoke install \
+.PHONY: all gpuprof schemas test check extras setup demo bench bench-fleet bench-serve bench-viewer fuzz fuzz-smoke install \
 	uninstall completions deb man man-check clean format format-check check-layers
 
 -include $(DEPS)

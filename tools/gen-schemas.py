@@ -126,7 +126,7 @@ def merge_types(a, b):
         return a
     la = ta if isinstance(ta, list) else [ta]
     lb = tb if isinstance(tb, list) else [tb]
-    return {'type': [t for t in la] + [t for t in lb if t not in la]}
+    return dict(a, type=[t for t in la] + [t for t in lb if t not in la])
 
 
 def merge_object(a, b):

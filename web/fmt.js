@@ -61,10 +61,19 @@ export function fmt(key, v) {
 	}
 }
 
-// The column title of API key: the CLI's (titles.js), else the key's
-// words: "calls" -> "Calls".
+// Titles of the columns the pages add themselves (web/share.js), which no
+// declaration of the CLI has.
+const PAGE_TITLES = {
+	device_self_share_pct: 'Share of Device Self',
+	host_self_share_pct: 'Share of Host Self',
+};
+
+// The column title of API key: the CLI's (titles.js, generated from the
+// declarations), a page's own column, else the key's words: "calls" ->
+// "Calls".
 export function title(key) {
 	if (TITLES[key]) return TITLES[key];
+	if (PAGE_TITLES[key]) return PAGE_TITLES[key];
 	const s = key === 'pct' ? 'percentage' : key.replace(/_(ns|bytes|pct)$/, '').replace(/_/g, ' ');
 	return s.charAt(0).toUpperCase() + s.slice(1);
 }
@@ -73,8 +82,8 @@ const UNITS = { dur: 'a duration', bytes: 'bytes', pct: 'percent' };
 
 // The column's tooltip: its title, unit and the key CSV and JSON use:
 // "GPU Utilization, percent (gpu_utilization_pct in CSV/JSON)".
-export function tooltip(key) {
+export function tooltip(key, shown = title(key)) {
 	const origin = key === 'start_ns' || key === 'end_ns' ? ' since the trace\'s start' : '';
 	const unit = UNITS[kind(key)] ? `, ${UNITS[kind(key)]}${origin}` : '';
-	return `${title(key)}${unit} (${key} in CSV/JSON)`;
+	return `${shown}${unit} (${key} in CSV/JSON)`;
 }

@@ -35,6 +35,8 @@ export async function rawMetricsTab(api, id, kid, s, writeHash) {
 	sel.addEventListener('change', () => writeHash({ ...now(), units: sel.value === 'base' ? 'base' : '' }, false));
 	const table = dataTable({
 		name: 'ncu-raw', rows: rawRows(d), tools: [el('label', {}, 'Units ', sel)],
+		// the metrics joined with metric_descriptions: its own column's title
+		titles: { description: 'Description' },
 		state: { sort: s.rsort || '', dir: s.rdir || 'asc', q: s.rq || '' },
 		onState: (t) => writeHash({ ...now(), rsort: t.sort, rdir: t.dir, rq: t.q }),
 	});

@@ -87,7 +87,9 @@ function sortedIndex(rows, idx, c, d) {
 // opts: { name, rows, state: {sort, dir, q}, onState(newState), search, tools: [elements],
 //         onOpen(row), selected(row) -> bool (the row to select first),
 //         cells: {key: (value, row) -> element or null} (a column's own
-//         rendering of a cell; null: the formatted value) }
+//         rendering of a cell; null: the formatted value),
+//         titles: {key: title} (the titles of a table the page joins itself,
+//         where a key's title elsewhere does not fit; else fmt's title()) }
 // Returns an element; the table re-renders itself on sort/search. The
 // element has focusSearch(), select(pred) (selects and scrolls to the first
 // shown row with pred(row); false when none) and selectedRow().
@@ -196,8 +198,8 @@ export function dataTable(opts) {
 		const head = table.createTHead().insertRow();
 		for (const c of columns) {
 			const th = document.createElement('th');
-			th.textContent = title(c);
-			th.title = tooltip(c);
+			th.textContent = opts.titles?.[c] ?? title(c);
+			th.title = tooltip(c, opts.titles?.[c]);
 			th.dataset.key = c;
 			if (kind(c) !== 'raw' || typeof rows[0]?.[c] === 'number') th.className = 'num';
 			if (state.sort === c) th.setAttribute('aria-sort', state.dir === 'asc' ? 'ascending' : 'descending');

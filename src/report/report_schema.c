@@ -5,31 +5,44 @@
  * keys, then the "columns" member with each table's keys as a constant.
  * Each value's type comes from its declared type (text: string; INT,
  * DUR_NS, BYTES: integer; FLOAT, PCT, FDUR_NS: number; BOOL: boolean),
- * and may be null. Rows are not looked at. tools/gen-schemas.py merges the
+ * and may be null; its "title" is the column's text-table title (the
+ * viewer's column titles are generated from these: tools/gen-titles.py).
+ * Rows are not looked at. tools/gen-schemas.py merges the
  * schemas of a command's variants into docs/schemas/.
  */
 #include <string.h>
 
 #include "report/internal.h"
 
-/* The schema text of one declared type. */
-static const char *type_schema(enum rep_type t)
+/* The JSON type of one declared type. */
+static const char *type_name(enum rep_type t)
 {
 	switch (t) {
 	case REP_STR:
-		return "{\"type\": [\"string\", \"null\"]}";
+		return "string";
 	case REP_INT:
 	case REP_DUR_NS:
 	case REP_BYTES:
-		return "{\"type\": [\"integer\", \"null\"]}";
+		return "integer";
 	case REP_FLOAT:
 	case REP_PCT:
 	case REP_FDUR_NS:
-		return "{\"type\": [\"number\", \"null\"]}";
+		return "number";
 	case REP_BOOL:
-		return "{\"type\": [\"boolean\", \"null\"]}";
+		return "boolean";
 	}
-	return "{}";
+	return "null";
+}
+
+/* One value's schema: {"title": T, "type": [TYPE, "null"]}. */
+static int prop_schema(struct rep_buf *b, const char *title, enum rep_type t)
+{
+	struct rep_buf q = {0};
+	int rc = rep_buf_adds(b, "{\"title\": ") || rep_json_quote(&q, title ? title : "") ||
+		 rep_buf_add(b, q.p, q.n) ||
+		 rep_buf_printf(b, ", \"type\": [\"%s\", \"null\"]}", type_name(t));
+	rep_buf_free(&q);
+	return rc;
 }
 
 /* r->held: the document's properties; r->colmap: its "columns" members;
@@ -68,7 +81,7 @@ static int schema_table_begin(struct report *r)
 		q.n = 0;
 		rc = rep_json_quote(&q, r->cols[c].key) || rep_buf_adds(b, c ? ", " : "") ||
 		     rep_buf_add(b, q.p, q.n) || rep_buf_adds(b, ": ") ||
-		     rep_buf_adds(b, type_schema(r->cols[c].type)) ||
+		     prop_schema(b, r->cols[c].title, r->cols[c].type) ||
 		     add_name(&req, r->cols[c].key);
 	}
 	rc = rc || rep_buf_printf(b, "}, \"required\": [%s]}}", req.p ? req.p : "");
@@ -107,12 +120,11 @@ static int schema_kv_begin(struct report *r)
 static int schema_kv(struct report *r, const char *key, const char *title, enum rep_type type,
 		     struct rep_val v)
 {
-	(void)title;
 	(void)v;
 	struct rep_buf q = {0};
 	int rc = rep_json_quote(&q, key) || rep_buf_adds(&r->held, r->nrows ? ", " : "") ||
 		 rep_buf_add(&r->held, q.p, q.n) || rep_buf_adds(&r->held, ": ") ||
-		 rep_buf_adds(&r->held, type_schema(type)) || add_name(&r->line, key);
+		 prop_schema(&r->held, title, type) || add_name(&r->line, key);
 	rep_buf_free(&q);
 	return rc;
 }

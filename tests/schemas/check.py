@@ -39,6 +39,10 @@ spec = importlib.util.spec_from_file_location('gen_schemas',
                                               os.path.join(ROOT, 'tools', 'gen-schemas.py'))
 gen = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(gen)
+spec = importlib.util.spec_from_file_location('gen_titles',
+                                              os.path.join(ROOT, 'tools', 'gen-titles.py'))
+gen_titles = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gen_titles)
 
 passed = failed = 0
 
@@ -187,6 +191,10 @@ def main():
         have = open(path, encoding='utf-8').read() if os.path.exists(path) else None
         check('%s.schema.json is up to date' % name, have == gen.text(s),
               'run tools/gen-schemas.py %s' % gpuprof)
+    # the viewer's column titles are the declarations' (through the schemas)
+    with open(os.path.join(ROOT, 'web', 'titles.js'), encoding='utf-8') as fh:
+        check('web/titles.js is up to date', fh.read() == gen_titles.build(),
+              'run tools/gen-titles.py')
     # 2. every output has one
     have = {os.path.basename(f)[:-len('.schema.json')] for f in files}
     for name in sorted(table_commands(gpuprof)):

@@ -86,9 +86,9 @@ test('column titles for people, with the unit and the key in the tooltip', async
 	await open(ID.resnet, 'overview');
 	const th = page.getByTestId('table-gpus').locator('th');
 	await th.first().waitFor();
-	// gpuprof summary's GPUs table titles (the last one names its denominator below)
+	// gpuprof summary's GPUs table titles, as its text table prints them
 	assert.deepEqual(await th.allTextContents(), ['GPU', 'Name', 'Memory', 'Compute capability', 'SMs', 'Kernels', 'GPU Utilization',
-		'Est. SM Efficiency', 'Est. Achieved Occupancy', 'Tensor Cores']);
+		'Est. SM Efficiency', 'Est. Achieved Occupancy', 'Kernel Time using Tensor Cores']);
 	assert.equal(await th.nth(6).getAttribute('title'), 'GPU Utilization, percent (gpu_utilization_pct in CSV/JSON)');
 	assert.equal(await th.nth(2).getAttribute('title'), 'Memory, bytes (memory_bytes in CSV/JSON)');
 	await open(ID.resnet, 'ops');
