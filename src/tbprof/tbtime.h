@@ -8,12 +8,13 @@
  * exact ones (docs/tb-compat.md gives the measured size).
  *
  * tb_span is the one place that decides an event's [start, end) for the
- * tb analyses: exact ns, or under tb_compat the plugin's floats written
- * back as ns (to the nearest ns, exact whenever the float is a whole number
- * of ns, as it always is above 2^43 µs). Sums and differences of those
- * values are then the plugin's float sums whenever they are exact in
- * float64 (always for timestamps above 2^43 µs); on smaller timestamps the
- * plugin's sub-ns residue is not reproduced. Depends on trace/trace. */
+ * tb analyses: exact ns, or under tb_compat the plugin's floats as ns where
+ * they are whole ns. Sums and differences of those values are the plugin's
+ * float sums as long as they stay exact in float64 (multiples of 0.125 µs
+ * below 2^50 µs are). Not reproduced: the plugin's sub-ns residue on
+ * smaller timestamps (below 2^49 µs a float64 of a 3-decimal value is off
+ * the ns by up to half its spacing, 2^-13 µs at 1.4e12), which moves
+ * sums of many operators by a few ns. Depends on trace/trace. */
 #ifndef GP_TBTIME_H
 #define GP_TBTIME_H
 
@@ -33,27 +34,36 @@ static inline double tb_us(int64_t ns)
 	return (double)(ns / 1000) + (double)(ns % 1000) / 1000.0;
 }
 
-/* A float µs value back to ns, to the nearest ns (exact split into the
- * whole µs, which a float64 above 2^53 µs cannot hold fractions of, and the
- * fraction). */
-static inline int64_t tb_ns(double us)
+/* A float µs value as ns, when it is a whole number of ns (*ns set, true):
+ * split into the whole µs and the fraction, both exact in float64. */
+static inline bool tb_ns(double us, int64_t *ns)
 {
-	double whole = trunc(us);
-	return (int64_t)whole * 1000 + (int64_t)llround((us - whole) * 1000.0);
+	double whole = trunc(us), frac = (us - whole) * 1000.0;
+	if (frac != rint(frac))
+		return false;
+	*ns = (int64_t)whole * 1000 + (int64_t)frac;
+	return true;
 }
 
 struct tb_span {
 	int64_t start, end; /* ns */
 };
 
-/* The event row's start and end: exact, or tb's floats under compat. */
+/* The event row's start and end: exact, or under compat tb's floats where
+ * both are whole ns (always on timestamps of 2^49 µs or more, where a
+ * float64 holds multiples of 0.125 µs); where a float holds fractions of a
+ * ns (smaller timestamps) the exact times, which tb's floats are within
+ * half a ns of. */
 static inline struct tb_span tb_span(const struct trace *t, size_t row, bool compat)
 {
 	int64_t s = t->ev.ts[row], d = tr_dur(t, row);
+	struct tb_span exact = {s, s + d}, f;
 	if (!compat)
-		return (struct tb_span){s, s + d};
+		return exact;
 	double fs = tb_us(s);
-	return (struct tb_span){tb_ns(fs), tb_ns(fs + tb_us(d))};
+	if (tb_ns(fs, &f.start) && tb_ns(fs + tb_us(d), &f.end))
+		return f;
+	return exact;
 }
 
 /* The event row's duration as tb computes it (end - start). */
