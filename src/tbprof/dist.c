@@ -20,6 +20,7 @@ struct pn {
 	uint32_t name;	/* in r->pool */
 	uint32_t track; /* of its CPU op */
 	uint32_t xrow;	/* dist_node.xrow */
+	bool lone;	/* default mode: record_param_comms ops only (no library op) */
 };
 
 /* A kernel range attached to pre-node `node`. */
@@ -264,9 +265,11 @@ static int describe_group(struct ctx *c, const struct cand *v, size_t i, size_t 
 {
 	const struct trace *t = c->t;
 	long lib_row = -1, rpc_row = -1;
+	p->lone = true;
 	for (size_t k = i; k < j; k++) {
 		size_t r = v[k].row, len;
 		const char *s = name_of(t, r, &len);
+		p->lone &= len == 18 && !memcmp(s, "record_param_comms", 18);
 		if (lib_row < 0 && (starts(s, len, "nccl:") || starts(s, len, "gloo:")))
 			lib_row = (long)r;
 		const struct tr_op_extra *x = op_extra(t, r);
@@ -320,6 +323,33 @@ static long find_inside(const struct ctx *c, uint32_t track, int64_t s, int64_t 
 	return p->track == track && p->start <= s && e <= p->end ? (long)(lo - 1) : -1;
 }
 
+/* Default: a call made of record_param_comms ops alone that moved no bytes
+ * and launched no NCCL kernel carries no communication (PyTorch records
+ * e.g. a work object's `wait` so): it is no collective and leaves the
+ * pre-nodes. 0, or -1 out of memory. */
+static int drop_lone(struct ctx *c)
+{
+	uint32_t *to = calloc(c->npn ? c->npn : 1, sizeof *to);
+	if (!to)
+		return -1;
+	for (size_t a = 0; a < c->natt; a++)
+		to[c->att[a].node] = 1; /* has a kernel */
+	size_t n = 0;
+	for (size_t i = 0; i < c->npn; i++) {
+		if (c->pn[i].lone && !c->pn[i].bytes && !to[i]) {
+			to[i] = UINT32_MAX;
+			continue;
+		}
+		to[i] = (uint32_t)n;
+		c->pn[n++] = c->pn[i];
+	}
+	for (size_t a = 0; a < c->natt; a++)
+		c->att[a].node = to[c->att[a].node];
+	c->npn = n;
+	free(to);
+	return 0;
+}
+
 /* Default: communication host ops (TRF_COMM cpu_op / user_annotation)
  * nested on one thread form one call; NCCL kernels join the call that
  * launched them (by external id, else by their runtime's place). */
@@ -351,7 +381,7 @@ static int collect_modern(struct ctx *c, const struct tr_links *l)
 		int64_t end = end_of(t, r);
 		for (j = i + 1; j < n && v[j].a == v[i].a && end_of(t, v[j].row) <= end; j++)
 			;
-		struct pn p = {t->ev.ts[r], end, 0, 0, t->ev.track[r], TR_NONE};
+		struct pn p = {t->ev.ts[r], end, 0, 0, t->ev.track[r], TR_NONE, false};
 		if (describe_group(c, v, i, j, &p))
 			goto done;
 		for (size_t k = i; k < j; k++) {
@@ -380,7 +410,7 @@ static int collect_modern(struct ctx *c, const struct tr_links *l)
 		if (k >= 0 && push_att(c, (uint32_t)k, t->ev.ts[r], end_of(t, r)))
 			goto done;
 	}
-	rc = 0;
+	rc = drop_lone(c);
 done:
 	free(v);
 	return rc;
