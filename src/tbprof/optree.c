@@ -99,6 +99,13 @@ static bool host_class(const struct optree *o, size_t r, uint8_t *cls, uint8_t *
 	switch (kind) {
 	case TR_CPU_OP:
 		*type = OPT_OPERATOR;
+		if (o->lightning && optree_has_prefix(t, name, "[pl][profile]"))
+			return false;
+		if (o->lightning && !(f & TRF_STEP) && optree_has_prefix(t, name, "[pl][module]")) {
+			*cls = OPC_PL_MODULE;
+			*type = OPT_MODULE;
+			return true;
+		}
 		break;
 	case TR_PYTHON:
 		*type = OPT_PYTHON;
@@ -117,7 +124,7 @@ static bool host_class(const struct optree *o, size_t r, uint8_t *cls, uint8_t *
 			return false;
 		break;
 	case TR_PYTHON_FUNCTION:
-		if (!(f & TRF_MODULE))
+		if (!(f & TRF_MODULE) || (o->lightning && o->opts.tb_compat))
 			return false;
 		*cls = OPC_MODULE;
 		*type = OPT_MODULE;
@@ -664,6 +671,8 @@ int optree_build(const struct trace *t, const struct tr_links *links,
 	}
 	struct build b = {.o = o, .t = t};
 	size_t n = t->ev.n;
+	o->lightning = t->meta.framework &&
+		       optree_name_is(t, t->meta.framework, "pytorch-lightning");
 	o->tc_name = calloc(t->pool.n ? t->pool.n : 1, 1);
 	o->dev_node = malloc((n ? n : 1) * sizeof *o->dev_node);
 	b.track_thread = malloc((t->tracks.n ? t->tracks.n : 1) * sizeof *b.track_thread);

@@ -105,7 +105,7 @@ void optree_fill_stats(struct optree *o)
 		}
 		if (op && child_tc)
 			nd->tc_eligible = true;
-		if (nd->cls == OPC_MODULE)
+		if (nd->cls == OPC_MODULE || nd->cls == OPC_PL_MODULE)
 			for (uint32_t c = nd->first_child; c != OPT_NIL;
 			     c = o->nodes[c].next_sibling)
 				if (is_operator(o, &o->nodes[c]))
