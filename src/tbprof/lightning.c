@@ -125,7 +125,8 @@ static int collect(struct ctx *c)
 	n = 0;
 	for (size_t r = 0; r < t->ev.n; r++)
 		if (is_pl_module(o, r))
-			v[n++] = (struct ts_row){tb_span(t, r, o->opts.tb_compat).start, (uint32_t)r};
+			v[n++] =
+			    (struct ts_row){tb_span(t, r, o->opts.tb_compat).start, (uint32_t)r};
 	int rc = rx_sort(v, n, sizeof *v, by_ts_row, 2);
 	uint32_t idx;
 	for (size_t i = 0; !rc && i < n; i++)
@@ -167,7 +168,8 @@ static int order(struct ctx *c)
 {
 	struct pl_view *v = c->v;
 	size_t n = v->n;
-	uint32_t *out = malloc((n ? n : 1) * sizeof *out), *stack = malloc((n ? n : 1) * sizeof *stack);
+	uint32_t *out = malloc((n ? n : 1) * sizeof *out),
+		 *stack = malloc((n ? n : 1) * sizeof *stack);
 	struct pl_module *rows = malloc((n ? n : 1) * sizeof *rows);
 	if (!out || !stack || !rows) {
 		free(out);
@@ -180,7 +182,8 @@ static int order(struct ctx *c)
 		if (v->rows[i].parent == PL_NO_PARENT)
 			out[nroots++] = (uint32_t)i;
 	for (size_t i = 1; i < nroots; i++) /* insertion sort: stable */
-		for (size_t j = i; j > 0 && name_cmp(&v->rows[out[j - 1]], &v->rows[out[j]]) > 0; j--) {
+		for (size_t j = i; j > 0 && name_cmp(&v->rows[out[j - 1]], &v->rows[out[j]]) > 0;
+		     j--) {
 			uint32_t x = out[j];
 			out[j] = out[j - 1];
 			out[j - 1] = x;
@@ -193,7 +196,8 @@ static int order(struct ctx *c)
 		uint32_t m = stack[--sp];
 		pos[m] = (uint32_t)k;
 		rows[k] = v->rows[m];
-		rows[k].depth = rows[k].parent == PL_NO_PARENT ? 0 : rows[pos[rows[k].parent]].depth + 1;
+		rows[k].depth =
+		    rows[k].parent == PL_NO_PARENT ? 0 : rows[pos[rows[k].parent]].depth + 1;
 		k++;
 		for (size_t j = n; j-- > 0;)
 			if (v->rows[j].parent == m)
@@ -224,9 +228,9 @@ int pl_build(const struct optree *o, struct pl_view *out, struct err *e)
 			struct pl_module *m = &v->rows[i];
 			m->txt = c.text + c.off[i];
 			uint64_t q = m->occurrences;
-			m->avg_ns = !q ? 0.0
-				       : m->device > 0 ? (double)m->device / (double)q
-						       : (double)m->host / (double)q;
+			m->avg_ns = !q		    ? 0.0
+				    : m->device > 0 ? (double)m->device / (double)q
+						    : (double)m->host / (double)q;
 		}
 		/* the parent: the module named by the name up to its last '.' */
 		for (size_t i = 0; i < v->n; i++) {

@@ -297,11 +297,8 @@ static int collect_hosts(struct build *b)
 		if (!host_class(b->o, r, &cls, &type))
 			continue;
 		struct tb_span sp = tb_span(t, r, b->o->opts.tb_compat);
-		c[nc++] = (struct cand){.start = sp.start,
-					.end = sp.end,
-					.row = (uint32_t)r,
-					.cls = cls,
-					.type = type};
+		c[nc++] = (struct cand){
+		    .start = sp.start, .end = sp.end, .row = (uint32_t)r, .cls = cls, .type = type};
 	}
 	if (rx_sort(c, nc, sizeof *c, by_start_row, 2)) {
 		free(c);
@@ -671,8 +668,8 @@ int optree_build(const struct trace *t, const struct tr_links *links,
 	}
 	struct build b = {.o = o, .t = t};
 	size_t n = t->ev.n;
-	o->lightning = t->meta.framework &&
-		       optree_name_is(t, t->meta.framework, "pytorch-lightning");
+	o->lightning =
+	    t->meta.framework && optree_name_is(t, t->meta.framework, "pytorch-lightning");
 	o->tc_name = calloc(t->pool.n ? t->pool.n : 1, 1);
 	o->dev_node = malloc((n ? n : 1) * sizeof *o->dev_node);
 	b.track_thread = malloc((t->tracks.n ? t->tracks.n : 1) * sizeof *b.track_thread);

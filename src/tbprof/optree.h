@@ -10,9 +10,10 @@
  * Optimizer.step, one of the ten tb collectives, or ProfilerStep#N. A thread
  * is the event's tid (across pids, as tb keys threads by int(tid)).
  *
- * Times are int64 ns; tb's µs numbers equal value_ns / 1000. Cost is
- * O(n log n) in host events (one sort) and linear otherwise: external ids
- * are matched through a hash map, never by scanning threads.
+ * Times are int64 ns (tb's floats under tb_compat: tbprof/tbtime.h); tb's
+ * µs numbers equal value_ns / 1000. Cost is O(n log n) in host events (one
+ * sort) and linear otherwise: external ids are matched through a hash map,
+ * never by scanning threads.
  *
  * Two behaviours differ from torch-tb-profiler unless tb_compat is set (see
  * docs/tb-compat.md): gpu_user_annotation events never become host nodes

@@ -21,10 +21,11 @@ static const char pl_head[] =
     "\n"
     "Options:\n";
 
-static const char pl_tail[] = "\n"
-			      "Examples:\n"
-			      "  gpuprof lightning trace.json.gz\n"
-			      "  gpuprof lightning --tb-compat --format csv --table modules trace.json\n";
+static const char pl_tail[] =
+    "\n"
+    "Examples:\n"
+    "  gpuprof lightning trace.json.gz\n"
+    "  gpuprof lightning --tb-compat --format csv --table modules trace.json\n";
 
 struct pl_res {
 	struct pl_view pl;
