@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/radix.h"
+#include "core/vec.h"
 #include "tbprof/optree_int.h"
 
 static const char pl_prefix[] = "[pl][module]";
@@ -19,7 +20,7 @@ struct ctx {
 	char *text;	   /* the module names, back to back */
 	size_t ntext, cap_text;
 	size_t *off; /* module -> offset in text */
-	size_t cap;
+	size_t cap, cap_off;
 };
 
 static bool is_pl_module(const struct optree *o, size_t r)
@@ -29,28 +30,13 @@ static bool is_pl_module(const struct optree *o, size_t r)
 	       !(t->ev.flags[r] & TRF_STEP) && optree_has_prefix(t, t->ev.name[r], pl_prefix);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 16;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(*p, c * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 /* tb's module name of an op name: every "[pl][module]" removed, then the
  * text after the first ": " (without one, from the second character). It
  * is appended to c->text, NUL-terminated; *len is its length. */
 static int module_name(struct ctx *c, const char *s, size_t n, size_t *len)
 {
 	size_t at = c->ntext;
-	if (grow((void **)&c->text, &c->cap_text, at + n + 1, 1))
+	if (vec_reserve_((void **)&c->text, &c->cap_text, at + n + 1, 1, SIZE_MAX))
 		return -1;
 	char *d = c->text + at;
 	size_t k = 0;
@@ -93,8 +79,8 @@ static int module_of(struct ctx *c, uint32_t name, uint32_t *idx)
 			*idx = (uint32_t)i;
 			return 0;
 		}
-	if (grow((void **)&v->rows, &c->cap, v->n + 1, sizeof *v->rows) ||
-	    grow((void **)&c->off, &(size_t){v->n}, v->n + 1, sizeof *c->off))
+	if (vec_reserve_((void **)&v->rows, &c->cap, v->n + 1, sizeof *v->rows, SIZE_MAX) ||
+	    vec_reserve_((void **)&c->off, &c->cap_off, v->n + 1, sizeof *c->off, SIZE_MAX))
 		return -1;
 	c->ntext += len + 1;
 	c->off[v->n] = at;
