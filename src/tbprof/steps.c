@@ -44,8 +44,7 @@ struct ctx {
 	uint8_t *role;	  /* per event: its role, 0xff for none */
 };
 
-/* An event's start and end as the mode sees them (tbtime.h); a negative
- * duration counts as 0. */
+/* An event's start and end as the mode sees them (tbtime.h). */
 static int64_t start_of(const struct ctx *c, size_t r)
 {
 	return tb_span(c->t, r, c->compat).start;
@@ -53,8 +52,7 @@ static int64_t start_of(const struct ctx *c, size_t r)
 
 static int64_t end_of(const struct ctx *c, size_t r)
 {
-	struct tb_span sp = tb_span(c->t, r, c->compat);
-	return sp.end > sp.start ? sp.end : sp.start;
+	return tb_span_clamped(c->t, r, c->compat).end;
 }
 
 /* User annotations of the kinds the mode reads. */

@@ -66,6 +66,16 @@ static inline struct tb_span tb_span(const struct trace *t, size_t row, bool com
 	return exact;
 }
 
+/* The same with a negative duration counted as 0 (the step, role and
+ * distributed ranges). */
+static inline struct tb_span tb_span_clamped(const struct trace *t, size_t row, bool compat)
+{
+	struct tb_span sp = tb_span(t, row, compat);
+	if (sp.end < sp.start)
+		sp.end = sp.start;
+	return sp;
+}
+
 /* The event row's duration as tb computes it (end - start). */
 static inline int64_t tb_dur(const struct trace *t, size_t row, bool compat)
 {
