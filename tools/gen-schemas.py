@@ -48,6 +48,7 @@ CASES = [
     ('memory', ['memory', '--curve', IN + 'memory.json']),
     ('memory', ['memory', '--events', IN + 'memory.json']),
     ('memory', ['memory', '--tb-compat', '--curve', '--events', IN + 'memory.json']),
+    ('lightning', ['lightning', 'tests/golden/lightning-modules/pl.json']),
     ('top', ['top', IN + 'steps.json']),
     ('top', ['top', '--gpu', IN + 'steps.json']),
     ('idle', ['idle', 'tests/hta/fixtures/cuda-steps.json']),

@@ -13,6 +13,8 @@
 
 #include "trace/link.h"
 #include "tbprof/steps.h"
+#include "tbprof/tbtime.h"
+#include "core/vec.h"
 
 /* A node before the final (start, -end) order. */
 struct pn {
@@ -20,6 +22,7 @@ struct pn {
 	uint32_t name;	/* in r->pool */
 	uint32_t track; /* of its CPU op */
 	uint32_t xrow;	/* dist_node.xrow */
+	bool lone;	/* default mode: record_param_comms ops only (no library op) */
 };
 
 /* A kernel range attached to pre-node `node`. */
@@ -46,27 +49,15 @@ struct ctx {
 	size_t nkeys;
 };
 
-static int64_t end_of(const struct trace *t, size_t r)
+/* An event's start and end as the mode sees them (tbtime.h). */
+static int64_t start_of(const struct ctx *c, size_t r)
 {
-	int64_t d = tr_dur(t, r);
-	return t->ev.ts[r] + (d > 0 ? d : 0);
+	return tb_span(c->t, r, c->compat).start;
 }
 
-static int grow(void **v, size_t *cap, size_t need, size_t size)
+static int64_t end_of(const struct ctx *c, size_t r)
 {
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 64;
-	while (c < need)
-		c *= 2;
-	if (c > SIZE_MAX / size)
-		return -1;
-	void *p = realloc(*v, c * size);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
+	return tb_span_clamped(c->t, r, c->compat).end;
 }
 
 static const char *name_of(const struct trace *t, size_t r, size_t *len)
@@ -118,7 +109,7 @@ static bool is_host(const struct ctx *c, enum tr_kind k)
 
 static int push_pn(struct ctx *c, struct pn p)
 {
-	if (grow((void **)&c->pn, &c->cap_pn, c->npn + 1, sizeof *c->pn))
+	if (vec_reserve_((void **)&c->pn, &c->cap_pn, c->npn + 1, sizeof *c->pn, SIZE_MAX))
 		return -1;
 	c->pn[c->npn++] = p;
 	return 0;
@@ -126,7 +117,7 @@ static int push_pn(struct ctx *c, struct pn p)
 
 static int push_att(struct ctx *c, uint32_t node, int64_t s, int64_t e)
 {
-	if (grow((void **)&c->att, &c->cap_att, c->natt + 1, sizeof *c->att))
+	if (vec_reserve_((void **)&c->att, &c->cap_att, c->natt + 1, sizeof *c->att, SIZE_MAX))
 		return -1;
 	c->att[c->natt++] = (struct att){node, s, e};
 	return 0;
@@ -134,7 +125,7 @@ static int push_att(struct ctx *c, uint32_t node, int64_t s, int64_t e)
 
 static int push_ext(struct ctx *c, int64_t ext, uint32_t node)
 {
-	if (grow((void **)&c->ext, &c->cap_ext, c->next + 1, sizeof *c->ext))
+	if (vec_reserve_((void **)&c->ext, &c->cap_ext, c->next + 1, sizeof *c->ext, SIZE_MAX))
 		return -1;
 	c->ext[c->next++] = (struct extmap){ext, node};
 	return 0;
@@ -210,9 +201,9 @@ static int collect_tb(struct ctx *c)
 			continue;
 		c->w->has_nccl |= lib == TR_COLL_NCCL;
 		c->w->has_gloo |= lib == TR_COLL_GLOO;
-		if (grow((void **)&v, &cap, n + 1, sizeof *v))
+		if (vec_reserve_((void **)&v, &cap, n + 1, sizeof *v, SIZE_MAX))
 			goto done;
-		v[n++] = (struct cand){tr_ext_id(t, r), t->ev.ts[r], 0, (uint32_t)r};
+		v[n++] = (struct cand){tr_ext_id(t, r), start_of(c, r), 0, (uint32_t)r};
 	}
 	if (n > 1)
 		gp_qsort(v, n, sizeof *v, cmp_cand);
@@ -228,8 +219,8 @@ static int collect_tb(struct ctx *c)
 			continue;
 		size_t r = v[i].row, len;
 		const char *s = name_of(t, r, &len);
-		struct pn p = {.start = t->ev.ts[r],
-			       .end = end_of(t, r),
+		struct pn p = {.start = start_of(c, r),
+			       .end = end_of(c, r),
 			       .bytes = row_bytes(c, r),
 			       .track = t->ev.track[r],
 			       .xrow = (uint32_t)r};
@@ -243,7 +234,7 @@ static int collect_tb(struct ctx *c)
 			if (t->ev.ph[r] != 'X' || t->ev.kind[r] != TR_KERNEL)
 				continue;
 			long k = find_ext(c, tr_ext_id(t, r));
-			if (k >= 0 && push_att(c, (uint32_t)k, t->ev.ts[r], end_of(t, r)))
+			if (k >= 0 && push_att(c, (uint32_t)k, start_of(c, r), end_of(c, r)))
 				goto done;
 		}
 	rc = 0;
@@ -264,9 +255,11 @@ static int describe_group(struct ctx *c, const struct cand *v, size_t i, size_t 
 {
 	const struct trace *t = c->t;
 	long lib_row = -1, rpc_row = -1;
+	p->lone = true;
 	for (size_t k = i; k < j; k++) {
 		size_t r = v[k].row, len;
 		const char *s = name_of(t, r, &len);
+		p->lone &= len == 18 && !memcmp(s, "record_param_comms", 18);
 		if (lib_row < 0 && (starts(s, len, "nccl:") || starts(s, len, "gloo:")))
 			lib_row = (long)r;
 		const struct tr_op_extra *x = op_extra(t, r);
@@ -320,6 +313,33 @@ static long find_inside(const struct ctx *c, uint32_t track, int64_t s, int64_t 
 	return p->track == track && p->start <= s && e <= p->end ? (long)(lo - 1) : -1;
 }
 
+/* Default: a call made of record_param_comms ops alone that moved no bytes
+ * and launched no NCCL kernel carries no communication (PyTorch records
+ * e.g. a work object's `wait` so): it is no collective and leaves the
+ * pre-nodes. 0, or -1 out of memory. */
+static int drop_lone(struct ctx *c)
+{
+	uint32_t *to = calloc(c->npn ? c->npn : 1, sizeof *to);
+	if (!to)
+		return -1;
+	for (size_t a = 0; a < c->natt; a++)
+		to[c->att[a].node] = 1; /* has a kernel */
+	size_t n = 0;
+	for (size_t i = 0; i < c->npn; i++) {
+		if (c->pn[i].lone && !c->pn[i].bytes && !to[i]) {
+			to[i] = UINT32_MAX;
+			continue;
+		}
+		to[i] = (uint32_t)n;
+		c->pn[n++] = c->pn[i];
+	}
+	for (size_t a = 0; a < c->natt; a++)
+		c->att[a].node = to[c->att[a].node];
+	c->npn = n;
+	free(to);
+	return 0;
+}
+
 /* Default: communication host ops (TRF_COMM cpu_op / user_annotation)
  * nested on one thread form one call; NCCL kernels join the call that
  * launched them (by external id, else by their runtime's place). */
@@ -339,19 +359,19 @@ static int collect_modern(struct ctx *c, const struct tr_links *l)
 		const char *s = name_of(t, r, &len);
 		c->w->has_nccl |= lib == TR_COLL_NCCL || starts(s, len, "nccl:");
 		c->w->has_gloo |= lib == TR_COLL_GLOO || starts(s, len, "gloo:");
-		if (grow((void **)&v, &cap, n + 1, sizeof *v))
+		if (vec_reserve_((void **)&v, &cap, n + 1, sizeof *v, SIZE_MAX))
 			goto done;
 		/* outer ops first among equal starts */
-		v[n++] = (struct cand){t->ev.track[r], t->ev.ts[r], -end_of(t, r), (uint32_t)r};
+		v[n++] = (struct cand){t->ev.track[r], start_of(c, r), -end_of(c, r), (uint32_t)r};
 	}
 	if (n > 1)
 		gp_qsort(v, n, sizeof *v, cmp_cand);
 	for (size_t i = 0, j; i < n; i = j) {
 		size_t r = v[i].row;
-		int64_t end = end_of(t, r);
-		for (j = i + 1; j < n && v[j].a == v[i].a && end_of(t, v[j].row) <= end; j++)
+		int64_t end = end_of(c, r);
+		for (j = i + 1; j < n && v[j].a == v[i].a && end_of(c, v[j].row) <= end; j++)
 			;
-		struct pn p = {t->ev.ts[r], end, 0, 0, t->ev.track[r], TR_NONE};
+		struct pn p = {start_of(c, r), end, 0, 0, t->ev.track[r], TR_NONE, false};
 		if (describe_group(c, v, i, j, &p))
 			goto done;
 		for (size_t k = i; k < j; k++) {
@@ -375,12 +395,12 @@ static int collect_modern(struct ctx *c, const struct tr_links *l)
 			int64_t rext = tr_ext_id(t, rt);
 			k = rext > 0 ? find_ext(c, rext) : -1;
 			if (k < 0)
-				k = find_inside(c, t->ev.track[rt], t->ev.ts[rt], end_of(t, rt));
+				k = find_inside(c, t->ev.track[rt], start_of(c, rt), end_of(c, rt));
 		}
-		if (k >= 0 && push_att(c, (uint32_t)k, t->ev.ts[r], end_of(t, r)))
+		if (k >= 0 && push_att(c, (uint32_t)k, start_of(c, r), end_of(c, r)))
 			goto done;
 	}
-	rc = 0;
+	rc = drop_lone(c);
 done:
 	free(v);
 	return rc;
@@ -548,7 +568,7 @@ static int role_lists(const struct ctx *c, const char *roles, size_t n, struct r
 			continue;
 		char role = role_of(c, r);
 		for (size_t i = 0; role && i < n; i++)
-			if (roles[i] == role && rg_push(&out[i], t->ev.ts[r], end_of(t, r)))
+			if (roles[i] == role && rg_push(&out[i], start_of(c, r), end_of(c, r)))
 				return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -651,7 +671,7 @@ static int gpus(struct ctx *c)
 			continue;
 		if (n && ids[n - 1] == pid->num)
 			continue; /* the usual run of one device */
-		if (grow((void **)&ids, &cap, n + 1, sizeof *ids)) {
+		if (vec_reserve_((void **)&ids, &cap, n + 1, sizeof *ids, SIZE_MAX)) {
 			free(ids);
 			return -1;
 		}

@@ -3,6 +3,7 @@
  * a hash lookup per kernel, then one sort. */
 #include "core/sort.h"
 #include "tbprof/kernels.h"
+#include "tbprof/tbtime.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -73,12 +74,6 @@ static const struct tr_gpu_arg *gpu_args(const struct trace *t, uint32_t row)
 {
 	uint32_t aux = t->ev.aux[row];
 	return aux != TR_NONE && aux < t->gpu.n ? &t->gpu.v[aux] : &no_args;
-}
-
-/* The µs value tb holds for ns (its float of the trace's decimal text). */
-static double us_of(int64_t ns)
-{
-	return (double)(ns / 1000) + (double)(ns % 1000) / 1000.0;
 }
 
 /* numpy's sum of a float64 array (pairwise_sum in its add reduction), so
@@ -173,16 +168,19 @@ static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *g
 	}
 	*gi = i;
 	struct kern_row *r = &v->rows[i];
-	int64_t dur = tr_dur(t, row);
+	/* by kernel + op tb sums end - start (its floats under tb_compat), by
+	 * name the `dur` as written */
+	bool by_op = k->group == KERN_BY_NAME_OP;
+	int64_t dur = tb_dur(t, row, by_op && o->opts.tb_compat);
 	r->calls++;
 	r->total += dur;
 	if (dur < r->min)
 		r->min = dur;
 	if (dur > r->max)
 		r->max = dur;
-	if (k->group == KERN_BY_NAME_OP) {
+	if (by_op) {
 		/* tb: agg += float(x or 0) * (end_time - start_time), in µs */
-		double ts = us_of(t->ev.ts[row]), d = (ts + us_of(dur)) - ts;
+		double ts = tb_us(t->ev.ts[row]), d = (ts + tb_us(tr_dur(t, row))) - ts;
 		k->acc[3 * i] += or0(g->blocks_per_sm) * d;
 		k->acc[3 * i + 1] += or0(g->occupancy) * d;
 		k->acc[3 * i + 2] += d;
@@ -277,7 +275,7 @@ static int by_name(struct kgroup *k, struct ts_row *kr, size_t nk)
 		for (size_t j = 0; j < m; j++) {
 			uint32_t row = kr[by[from + j]].row;
 			const struct tr_gpu_arg *ga = gpu_args(t, row);
-			w[j] = us_of(tr_dur(t, row));
+			w[j] = tb_us(tr_dur(t, row));
 			xb[j] = or0(ga->blocks_per_sm) * w[j];
 			xo[j] = or0(ga->occupancy) * w[j];
 		}

@@ -4,6 +4,7 @@
 #include "core/radix.h"
 #include "core/sort.h"
 #include "tbprof/memory.h"
+#include "tbprof/tbtime.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,8 +227,9 @@ static int collect(struct memory *m, const struct trace *t, const struct tkey *k
 	for (size_t r = 0; r < t->ev.n; r++) {
 		if (!parsed_row(t, r, tb))
 			continue;
-		if (t->ev.ts[r] < m->start)
-			m->start = t->ev.ts[r];
+		int64_t ts = tb_span(t, r, tb).start;
+		if (ts < m->start)
+			m->start = ts;
 		n += t->ev.kind[r] == TR_MEMORY && t->ev.aux[r] != TR_NONE;
 	}
 	if (m->start == INT64_MAX)
@@ -242,7 +244,7 @@ static int collect(struct memory *m, const struct trace *t, const struct tkey *k
 			continue;
 		const struct tr_mem_arg *a = &t->mem.v[t->ev.aux[r]];
 		struct mem_rec *x = &m->recs[m->n++];
-		*x = (struct mem_rec){.ts = t->ev.ts[r],
+		*x = (struct mem_rec){.ts = tb_span(t, r, tb).start,
 				      .bytes = a->bytes,
 				      .total_allocated = a->total_allocated,
 				      .total_reserved = a->total_reserved,

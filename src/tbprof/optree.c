@@ -104,6 +104,13 @@ static bool host_class(const struct optree *o, size_t r, uint8_t *cls, uint8_t *
 	switch (kind) {
 	case TR_CPU_OP:
 		*type = OPT_OPERATOR;
+		if (o->lightning && optree_has_prefix(t, name, "[pl][profile]"))
+			return false;
+		if (o->lightning && !(f & TRF_STEP) && optree_has_prefix(t, name, "[pl][module]")) {
+			*cls = OPC_PL_MODULE;
+			*type = OPT_MODULE;
+			return true;
+		}
 		break;
 	case TR_PYTHON:
 		*type = OPT_PYTHON;
@@ -122,7 +129,7 @@ static bool host_class(const struct optree *o, size_t r, uint8_t *cls, uint8_t *
 			return false;
 		break;
 	case TR_PYTHON_FUNCTION:
-		if (!(f & TRF_MODULE))
+		if (!(f & TRF_MODULE) || (o->lightning && o->opts.tb_compat))
 			return false;
 		*cls = OPC_MODULE;
 		*type = OPT_MODULE;
@@ -172,14 +179,14 @@ static const struct rx_key by_rt_pair[] = {
     RX_KEY(struct rt_pair, node, RX_U32), RX_KEY(struct rt_pair, k1, RX_I64),
     RX_KEY(struct rt_pair, k2, RX_I64), RX_KEY(struct rt_pair, row, RX_U32)};
 
-static struct rt_pair rt_pair_make(const struct trace *t, uint32_t node, uint32_t row)
+static struct rt_pair rt_pair_make(const struct optree *o, uint32_t node, uint32_t row)
 {
 	struct rt_pair p = {.node = node, .row = row, .k1 = INT64_MAX, .k2 = INT64_MIN};
 	if (row != TR_NONE) {
-		int64_t s = t->ev.ts[row], e = s + tr_dur(t, row);
-		if (s && e) {
-			p.k1 = s;
-			p.k2 = -e;
+		struct tb_span sp = tb_span(o->t, row, o->opts.tb_compat);
+		if (sp.start && sp.end) {
+			p.k1 = sp.start;
+			p.k2 = -sp.end;
 		}
 	}
 	return p;
@@ -197,13 +204,13 @@ static const struct rx_key by_timed[] = {RX_KEY(struct timed_row, start, RX_I64)
 
 /* Sorts rows[0..n) by (start, -end, row); tmp holds n entries. 0, or -1
  * out of memory. */
-static int sort_by_time(const struct trace *t, uint32_t *rows, size_t n, struct timed_row *tmp)
+static int sort_by_time(const struct optree *o, uint32_t *rows, size_t n, struct timed_row *tmp)
 {
 	if (n < 2)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		int64_t s = t->ev.ts[rows[i]];
-		tmp[i] = (struct timed_row){s, s + tr_dur(t, rows[i]), rows[i]};
+		struct tb_span sp = tb_span(o->t, rows[i], o->opts.tb_compat);
+		tmp[i] = (struct timed_row){sp.start, sp.end, rows[i]};
 	}
 	if (rx_sort(tmp, n, sizeof *tmp, by_timed, 3))
 		return -1;
@@ -294,12 +301,9 @@ static int collect_hosts(struct build *b)
 	for (size_t r = 0; r < n; r++) {
 		if (!host_class(b->o, r, &cls, &type))
 			continue;
-		int64_t s = t->ev.ts[r];
-		c[nc++] = (struct cand){.start = s,
-					.end = s + tr_dur(t, r),
-					.row = (uint32_t)r,
-					.cls = cls,
-					.type = type};
+		struct tb_span sp = tb_span(t, r, b->o->opts.tb_compat);
+		c[nc++] = (struct cand){
+		    .start = sp.start, .end = sp.end, .row = (uint32_t)r, .cls = cls, .type = type};
 	}
 	if (rx_sort(c, nc, sizeof *c, by_start_row, 2)) {
 		free(c);
@@ -504,7 +508,7 @@ static int attach_runtimes(struct build *b)
 						goto fail;
 					pairs = q;
 				}
-				pairs[np++] = rt_pair_make(t, o->threads[k].root, TR_NONE);
+				pairs[np++] = rt_pair_make(o, o->threads[k].root, TR_NONE);
 			}
 			break;
 		}
@@ -529,7 +533,7 @@ static int attach_runtimes(struct build *b)
 					goto fail;
 				pairs = q;
 			}
-			pairs[np++] = rt_pair_make(t, to[i], (uint32_t)r);
+			pairs[np++] = rt_pair_make(o, to[i], (uint32_t)r);
 		}
 	}
 	if (rx_sort(pairs, np, sizeof *pairs, by_rt_pair, 4))
@@ -570,7 +574,7 @@ static int find_stale(struct optree *o)
 		if (t->ev.kind[r] == TR_KERNEL && optree_uses_row(o, r) &&
 		    o->links.launcher[r] == TR_NONE)
 			o->stale[o->nstale++] = (uint32_t)r;
-	int rc = sort_by_time(t, o->stale, o->nstale, tmp);
+	int rc = sort_by_time(o, o->stale, o->nstale, tmp);
 	free(tmp);
 	return rc;
 }
@@ -590,7 +594,7 @@ static int sort_launches(struct optree *o)
 		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < l->nseg && !rc; i++)
-		rc = sort_by_time(o->t, l->dev + l->seg[i].first, l->seg[i].count, tmp);
+		rc = sort_by_time(o, l->dev + l->seg[i].first, l->seg[i].count, tmp);
 	free(tmp);
 	return rc;
 }
@@ -669,6 +673,8 @@ int optree_build(const struct trace *t, const struct tr_links *links,
 	}
 	struct build b = {.o = o, .t = t};
 	size_t n = t->ev.n;
+	o->lightning =
+	    t->meta.framework && optree_name_is(t, t->meta.framework, "pytorch-lightning");
 	o->tc_name = calloc(t->pool.n ? t->pool.n : 1, 1);
 	o->dev_node = malloc((n ? n : 1) * sizeof *o->dev_node);
 	b.track_thread = malloc((t->tracks.n ? t->tracks.n : 1) * sizeof *b.track_thread);

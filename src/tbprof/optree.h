@@ -10,9 +10,10 @@
  * Optimizer.step, one of the ten tb collectives, or ProfilerStep#N. A thread
  * is the event's tid (across pids, as tb keys threads by int(tid)).
  *
- * Times are int64 ns; tb's µs numbers equal value_ns / 1000. Cost is
- * O(n log n) in host events (one sort) and linear otherwise: external ids
- * are matched through a hash map, never by scanning threads.
+ * Times are int64 ns (tb's floats under tb_compat: tbprof/tbtime.h); tb's
+ * µs numbers equal value_ns / 1000. Cost is O(n log n) in host events (one
+ * sort) and linear otherwise: external ids are matched through a hash map,
+ * never by scanning threads.
  *
  * Two behaviours differ from torch-tb-profiler unless tb_compat is set (see
  * docs/tb-compat.md): gpu_user_annotation events never become host nodes
@@ -22,8 +23,14 @@
  * the Tensor Core lists also know today's kernel and op names (classify.h),
  * and B/E pairs count like X events (tb reads X events only).
  *
+ * Lightning traces (Framework "pytorch-lightning", tb's Lightning mode):
+ * `[pl][module]` ops become PL module nodes (no operators, never merged with
+ * a same-name child), `[pl][profile]` ops are no host nodes (tb keeps them
+ * in a tree of their own), and under tb_compat python_function events are
+ * no nodes either (tb drops them in that mode).
+ *
  * Not reproduced: tb's backward-module rewrite (§4.4, which only reorders the
- * tree when fwdbwd flows and Module nodes both exist) and Lightning mode.
+ * tree when fwdbwd flows and Module nodes both exist).
  *
  * Owns its arrays and the links it builds (or its copy of the launch
  * segments of links it is given); reads the trace, which must outlive it.
@@ -54,6 +61,7 @@ enum optree_class {
 	OPC_MODULE,	/* python_function with a Python module id */
 	OPC_DATALOADER, /* enumerate(DataLoader)#...__next__, enumerate(DataPipe)#... */
 	OPC_OPTIMIZER,	/* Optimizer.step... */
+	OPC_PL_MODULE,	/* a Lightning trace's `[pl][module]` op (tbprof/lightning.h) */
 };
 
 /* tb's event type of the node. */
@@ -118,6 +126,7 @@ struct optree {
 	uint64_t orphan_runtimes; /* runtimes whose non-zero external id no node has */
 	bool has_kernel;	  /* a kernel outside communication (tb's has_kernel) */
 	bool has_memcpy_or_memset;
+	bool lightning; /* the trace's Framework is pytorch-lightning (tbprof/lightning.h) */
 };
 
 /* links: built with driver = !opts->tb_compat, outliving the tree; NULL:

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tbprof/optree.h"
+#include "tbprof/tbtime.h"
 
 static inline bool optree_has_prefix(const struct trace *t, uint32_t name, const char *p)
 {

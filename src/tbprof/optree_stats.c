@@ -89,14 +89,14 @@ void optree_fill_stats(struct optree *o)
 			const uint32_t *dev = optree_rt_devices(o, rt, &nd_dev);
 			rt->device = rt->tc = 0;
 			for (size_t d = 0; d < nd_dev; d++) {
-				int64_t dur = tr_dur(t, dev[d]);
+				int64_t dur = tb_dur(t, dev[d], o->opts.tb_compat);
 				rt->device += dur;
 				if (optree_tc_kernel(o, t->ev.name[dev[d]]))
 					rt->tc += dur;
 				o->dev_node[dev[d]] = (uint32_t)i;
 			}
 			if (rt->row != TR_NONE)
-				self_host -= tr_dur(t, rt->row);
+				self_host -= tb_dur(t, rt->row, o->opts.tb_compat);
 			nd->device += rt->device;
 			nd->self_device += rt->device;
 			nd->tc_self += rt->tc;
@@ -105,7 +105,7 @@ void optree_fill_stats(struct optree *o)
 		}
 		if (op && child_tc)
 			nd->tc_eligible = true;
-		if (nd->cls == OPC_MODULE)
+		if (nd->cls == OPC_MODULE || nd->cls == OPC_PL_MODULE)
 			for (uint32_t c = nd->first_child; c != OPT_NIL;
 			     c = o->nodes[c].next_sibling)
 				if (is_operator(o, &o->nodes[c]))
@@ -173,7 +173,7 @@ double optree_tc_eligible_ratio(const struct optree *o)
 			const uint32_t *dev = optree_rt_devices(o, rt, &nd_dev);
 			for (size_t d = 0; d < nd_dev; d++)
 				if (t->ev.kind[dev[d]] == TR_KERNEL)
-					k += tr_dur(t, dev[d]);
+					k += tb_dur(t, dev[d], o->opts.tb_compat);
 		}
 		if (is_bottom)
 			bottom += k;

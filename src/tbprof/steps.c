@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tbprof/ranges.h"
+#include "tbprof/tbtime.h"
 
 static const char *const part_keys[] = {
 #define X(id, key, title) key,
@@ -43,10 +44,15 @@ struct ctx {
 	uint8_t *role;	  /* per event: its role, 0xff for none */
 };
 
-static int64_t end_of(const struct trace *t, size_t r)
+/* An event's start and end as the mode sees them (tbtime.h). */
+static int64_t start_of(const struct ctx *c, size_t r)
 {
-	int64_t d = tr_dur(t, r);
-	return t->ev.ts[r] + (d > 0 ? d : 0);
+	return tb_span(c->t, r, c->compat).start;
+}
+
+static int64_t end_of(const struct ctx *c, size_t r)
+{
+	return tb_span_clamped(c->t, r, c->compat).end;
 }
 
 /* User annotations of the kinds the mode reads. */
@@ -163,7 +169,7 @@ static struct row_ts *sorted_rows(const struct ctx *c, bool (*keep)(const struct
 	k = 0;
 	for (size_t r = 0; r < t->ev.n; r++)
 		if (keep(c, r))
-			v[k++] = (struct row_ts){t->ev.ts[r], (uint32_t)r};
+			v[k++] = (struct row_ts){start_of(c, r), (uint32_t)r};
 	if (rx_sort(v, k, sizeof *v, by_ts_row, 2)) {
 		free(v);
 		return NULL;
@@ -196,8 +202,8 @@ static int host_steps(struct ctx *c, struct st_result *out)
 			enum tr_kind k = t->ev.kind[r];
 			if (t->ev.ph[r] != 'X' || (k != TR_CPU_OP && k != TR_PYTHON))
 				continue;
-			lo = t->ev.ts[r] < lo ? t->ev.ts[r] : lo;
-			hi = end_of(t, r) > hi ? end_of(t, r) : hi;
+			lo = start_of(c, r) < lo ? start_of(c, r) : lo;
+			hi = end_of(c, r) > hi ? end_of(c, r) : hi;
 		}
 		free(v);
 		out->fallback = true;
@@ -219,8 +225,8 @@ static int host_steps(struct ctx *c, struct st_result *out)
 		size_t r = v[i].row;
 		uint32_t id = t->ev.name[r];
 		out->steps[i].number = tr_step_number(tr_str(t, id), strpool_len(&t->pool, id));
-		out->steps[i].host_start = t->ev.ts[r];
-		out->steps[i].host_end = end_of(t, r);
+		out->steps[i].host_start = start_of(c, r);
+		out->steps[i].host_end = end_of(c, r);
 	}
 	out->n = n;
 	free(v);
@@ -248,7 +254,7 @@ static int device_adjust(struct ctx *c, struct st_result *out)
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	while (is < ns && ir < nrt) {
 		size_t r = rt[ir].row;
-		int64_t rs = t->ev.ts[r], re = end_of(t, r);
+		int64_t rs = start_of(c, r), re = end_of(c, r);
 		if (rs < s[is].host_start) {
 			ir++; /* before the step, or crossing its start */
 		} else if (re <= s[is].host_end) {
@@ -258,8 +264,8 @@ static int device_adjust(struct ctx *c, struct st_result *out)
 				uint32_t d = devs[k];
 				if (!is_device_x(t, d))
 					continue;
-				lo = t->ev.ts[d] < lo ? t->ev.ts[d] : lo;
-				hi = end_of(t, d) > hi ? end_of(t, d) : hi;
+				lo = start_of(c, d) < lo ? start_of(c, d) : lo;
+				hi = end_of(c, d) > hi ? end_of(c, d) : hi;
 				c->matched[d] = 1;
 				s[is].devices++;
 				any = true;
@@ -291,9 +297,9 @@ static int device_adjust(struct ctx *c, struct st_result *out)
 		int64_t prev = s[0].host_start;
 		if (dmin[0] != INT64_MAX)
 			for (size_t r = 0; r < t->ev.n; r++)
-				if (is_device_x(t, r) && !c->matched[r] && end_of(t, r) < dmin[0] &&
-				    end_of(t, r) > prev)
-					prev = end_of(t, r);
+				if (is_device_x(t, r) && !c->matched[r] && end_of(c, r) < dmin[0] &&
+				    end_of(c, r) > prev)
+					prev = end_of(c, r);
 		for (size_t i = 0; i < ns; i++) {
 			int64_t start = prev > s[i].host_start ? prev : s[i].host_start;
 			int64_t end = s[i].host_end;
@@ -347,7 +353,7 @@ static int role_list(const struct ctx *c, int k, struct rg_vec *out)
 	const struct trace *t = c->t;
 	out->n = 0;
 	for (size_t r = 0; r < t->ev.n; r++)
-		if (c->role[r] == k && rg_push(out, t->ev.ts[r], end_of(t, r)))
+		if (c->role[r] == k && rg_push(out, start_of(c, r), end_of(c, r)))
 			return -1;
 	rg_sort(out->v, out->n);
 	out->n = rg_merge(out->v, out->n);

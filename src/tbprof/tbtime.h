@@ -1,0 +1,86 @@
+/* tbtime: an event's times as torch-tb-profiler holds them. The plugin
+ * reads `ts` and `dur` with Python's json module: a decimal becomes the
+ * nearest float64 (µs), an integer stays exact, and every end is the float
+ * sum ts + dur, every duration a float difference end - start. On traces
+ * whose timestamps are large (epoch-based µs with ns decimals, ~1.7e15,
+ * where a float64 holds multiples of 0.25 µs) this moves starts and ends
+ * by up to 0.125 µs each, so operator and kernel times differ from the
+ * exact ones (docs/tb-compat.md gives the measured size).
+ *
+ * tb_span is the one place that decides an event's [start, end) for the
+ * tb analyses: exact ns, or under tb_compat the plugin's floats as ns where
+ * they are whole ns. Sums and differences of those values are the plugin's
+ * float sums as long as they stay exact in float64 (multiples of 0.125 µs
+ * below 2^50 µs are). Not reproduced: the plugin's sub-ns residue on
+ * smaller timestamps (below 2^49 µs a float64 of a 3-decimal value is off
+ * the ns by up to half its spacing, 2^-13 µs at 1.4e12), which moves
+ * sums of many operators by a few ns. Depends on trace/trace. */
+#ifndef GP_TBTIME_H
+#define GP_TBTIME_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "trace/trace.h"
+
+/* The float64 of the trace's decimal text for a value of ns nanoseconds
+ * (ns / 1000 µs, correctly rounded for |ns| < 2^53, and within the
+ * rounding of the fraction above). */
+static inline double tb_us(int64_t ns)
+{
+	if (ns > -(INT64_C(1) << 53) && ns < (INT64_C(1) << 53))
+		return (double)ns / 1000.0;
+	return (double)(ns / 1000) + (double)(ns % 1000) / 1000.0;
+}
+
+/* A float µs value as ns, when it is a whole number of ns (*ns set, true):
+ * split into the whole µs and the fraction, both exact in float64. */
+static inline bool tb_ns(double us, int64_t *ns)
+{
+	double whole = trunc(us), frac = (us - whole) * 1000.0;
+	if (frac != rint(frac))
+		return false;
+	*ns = (int64_t)whole * 1000 + (int64_t)frac;
+	return true;
+}
+
+struct tb_span {
+	int64_t start, end; /* ns */
+};
+
+/* The event row's start and end: exact, or under compat tb's floats where
+ * both are whole ns (always on timestamps of 2^49 µs or more, where a
+ * float64 holds multiples of 0.125 µs); where a float holds fractions of a
+ * ns (smaller timestamps) the exact times, which tb's floats are within
+ * half a ns of. */
+static inline struct tb_span tb_span(const struct trace *t, size_t row, bool compat)
+{
+	int64_t s = t->ev.ts[row], d = tr_dur(t, row);
+	struct tb_span exact = {s, s + d}, f;
+	if (!compat)
+		return exact;
+	double fs = tb_us(s);
+	if (tb_ns(fs, &f.start) && tb_ns(fs + tb_us(d), &f.end))
+		return f;
+	return exact;
+}
+
+/* The same with a negative duration counted as 0 (the step, role and
+ * distributed ranges). */
+static inline struct tb_span tb_span_clamped(const struct trace *t, size_t row, bool compat)
+{
+	struct tb_span sp = tb_span(t, row, compat);
+	if (sp.end < sp.start)
+		sp.end = sp.start;
+	return sp;
+}
+
+/* The event row's duration as tb computes it (end - start). */
+static inline int64_t tb_dur(const struct trace *t, size_t row, bool compat)
+{
+	struct tb_span sp = tb_span(t, row, compat);
+	return sp.end - sp.start;
+}
+
+#endif
