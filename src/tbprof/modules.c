@@ -315,8 +315,8 @@ static void kids_free(struct kids_of *k)
 }
 
 /* Appends the subtree of module call `root` (a pm index) in preorder. */
-static int ptree_add(const struct hier *h, const struct kids_of *k, uint32_t root,
-		     struct ptree *p, uint32_t *stack)
+static int ptree_add(const struct hier *h, const struct kids_of *k, uint32_t root, struct ptree *p,
+		     uint32_t *stack)
 {
 	size_t depth = 0;
 	stack[depth++] = root;
@@ -449,8 +449,8 @@ int tbmod_hierarchy(const struct optree *o, struct tbmodules *m)
 			continue;
 		}
 		struct tbmod_row tmp = {.name = o->t->ev.name[h.ev[p.ev[start]].row]};
-		roots[nroots] = (struct root_ref){o->t, tbmod_display_name(o->t, &tmp), start, len,
-						  nroots};
+		roots[nroots] =
+		    (struct root_ref){o->t, tbmod_display_name(o->t, &tmp), start, len, nroots};
 		nroots++;
 	}
 	rc = emit_rows(&h, &p, roots, nroots, m);

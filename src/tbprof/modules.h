@@ -46,7 +46,7 @@ struct tbmod_row {
 	uint32_t children; /* number of direct child rows */
 	uint64_t calls;	   /* 0: no Module node of that name and id in the tree */
 	uint64_t operators;
-	int64_t host, self_host, device, self_device; /* ns (default mode) */
+	int64_t host, self_host, device, self_device;		 /* ns (default mode) */
 	double host_us, self_host_us, device_us, self_device_us; /* tb_compat: µs */
 };
 
@@ -54,10 +54,10 @@ struct tbmodules {
 	struct tbmod_row *rows;
 	size_t n;
 	bool tb_compat;
-	bool rewrite;		 /* tb_compat and the backward rewrite applied */
-	uint64_t dropped_calls;	 /* Module nodes the rewrite took out (tb_compat) */
-	uint64_t module_nodes;	 /* Module nodes in the tree */
-	uint64_t python_events;	 /* python_function events read */
+	bool rewrite;		/* tb_compat and the backward rewrite applied */
+	uint64_t dropped_calls; /* Module nodes the rewrite took out (tb_compat) */
+	uint64_t module_nodes;	/* Module nodes in the tree */
+	uint64_t python_events; /* python_function events read */
 };
 
 int tbmod_build(const struct optree *o, bool tb_compat, struct tbmodules *out, struct err *e);

@@ -127,7 +127,8 @@ static void top_walk(const struct optree *o, bool mark, bool *any, uint8_t *gone
 		stack[depth++] = o->threads[k].root;
 		while (depth) {
 			const struct optree_node *p = &o->nodes[stack[--depth]];
-			for (uint32_t c = p->first_child; c != OPT_NIL; c = o->nodes[c].next_sibling) {
+			for (uint32_t c = p->first_child; c != OPT_NIL;
+			     c = o->nodes[c].next_sibling) {
 				const struct optree_node *nd = &o->nodes[c];
 				if (nd->cls == OPC_MODULE)
 					*any = true;
@@ -238,7 +239,8 @@ static int aggregate(const struct optree *o, const struct fnode *f, const uint8_
 				add_call(o, f, i, a);
 			}
 			base = depth;
-			for (uint32_t c = nd->first_child; c != OPT_NIL; c = o->nodes[c].next_sibling)
+			for (uint32_t c = nd->first_child; c != OPT_NIL;
+			     c = o->nodes[c].next_sibling)
 				stack[depth++] = c;
 			for (size_t a = base, b = depth; b > a + 1; a++, b--) {
 				uint32_t x = stack[a];
@@ -322,7 +324,8 @@ out:
 	free(s.a);
 	hmap_free(&s.h);
 	if (rc)
-		return err_set(e, ERR_NOMEM, o->t->path, -1, "out of memory building the module view");
+		return err_set(e, ERR_NOMEM, o->t->path, -1,
+			       "out of memory building the module view");
 	return 0;
 }
 

@@ -105,11 +105,12 @@ static void modules_emit(struct view *v, struct report *rep)
 	       rep_i((int64_t)m->dropped_calls));
 	rep_kv_end(rep);
 	bool us = m->tb_compat;
-	rep_table_begin(rep, "modules", "Modules (children below their parent)", us ? us_cols : ns_cols,
-			VIEW_NC(ns_cols));
+	rep_table_begin(rep, "modules", "Modules (children below their parent)",
+			us ? us_cols : ns_cols, VIEW_NC(ns_cols));
 	for (size_t i = 0; i < m->n; i++) {
 		const struct tbmod_row *r = &m->rows[i];
-		struct rep_val a = rep_i((int64_t)i), b = rep_i(r->parent == TBMOD_NIL ? -1 : (int64_t)r->parent),
+		struct rep_val a = rep_i((int64_t)i),
+			       b = rep_i(r->parent == TBMOD_NIL ? -1 : (int64_t)r->parent),
 			       c = rep_i(r->depth), d = rep_s(tbmod_display_name(t, r)),
 			       id = rep_i(r->module_id), calls = rep_i((int64_t)r->calls),
 			       ops = rep_i((int64_t)r->operators), ch = rep_i(r->children);
