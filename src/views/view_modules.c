@@ -45,38 +45,22 @@ static int modules_compute(struct view *v, const struct view_source *src, struct
 	return tbmod_build(tree, v->o.tb_compat, &r->m, e);
 }
 
-static const struct rep_col ns_cols[] = {
-    {"row", "Row", REP_INT},
-    {"parent", "Parent", REP_INT},
-    {"depth", "Depth", REP_INT},
-    {"name", "Module", REP_STR},
-    {"module_id", "Id", REP_INT},
-    {"occurrences", "Calls", REP_INT},
-    {"operators", "Operators", REP_INT},
-    {"host_ns", "Host total", REP_DUR_NS},
-    {"self_host_ns", "Host self", REP_DUR_NS},
-    {"device_ns", "Device total", REP_DUR_NS},
-    {"self_device_ns", "Device self", REP_DUR_NS},
-    {"avg_ns", "Mean per call", REP_FDUR_NS},
-    {"children", "Children", REP_INT},
-};
+/* The columns of both modes: the times are exact ns by default, the
+ * plugin's µs floats with --tb-compat. */
+#define MOD_COLS(unit, title, T, MEAN)                                                             \
+	{"row", "Row", REP_INT}, {"parent", "Parent", REP_INT}, {"depth", "Depth", REP_INT},       \
+	    {"name", "Module", REP_STR}, {"module_id", "Id", REP_INT},                             \
+	    {"occurrences", "Calls", REP_INT}, {"operators", "Operators", REP_INT},                \
+	    {"host_" unit, "Host total" title, T}, {"self_host_" unit, "Host self" title, T},      \
+	    {"device_" unit, "Device total" title, T},                                             \
+	    {"self_device_" unit, "Device self" title, T},                                         \
+	    {"avg_" unit, "Mean per call" title, MEAN},                                            \
+	{                                                                                          \
+		"children", "Children", REP_INT                                                    \
+	}
 
-/* --tb-compat: the plugin's µs floats, as it computes them. */
-static const struct rep_col us_cols[] = {
-    {"row", "Row", REP_INT},
-    {"parent", "Parent", REP_INT},
-    {"depth", "Depth", REP_INT},
-    {"name", "Module", REP_STR},
-    {"module_id", "Id", REP_INT},
-    {"occurrences", "Calls", REP_INT},
-    {"operators", "Operators", REP_INT},
-    {"host_us", "Host total (us)", REP_FLOAT},
-    {"self_host_us", "Host self (us)", REP_FLOAT},
-    {"device_us", "Device total (us)", REP_FLOAT},
-    {"self_device_us", "Device self (us)", REP_FLOAT},
-    {"avg_us", "Mean per call (us)", REP_FLOAT},
-    {"children", "Children", REP_INT},
-};
+static const struct rep_col ns_cols[] = {MOD_COLS("ns", "", REP_DUR_NS, REP_FDUR_NS)};
+static const struct rep_col us_cols[] = {MOD_COLS("us", " (us)", REP_FLOAT, REP_FLOAT)};
 
 /* The mean per call: device time where it is positive, else host time
  * (tb's avg_duration); null for a module without calls. */
@@ -109,43 +93,22 @@ static void modules_emit(struct view *v, struct report *rep)
 			us ? us_cols : ns_cols, VIEW_NC(ns_cols));
 	for (size_t i = 0; i < m->n; i++) {
 		const struct tbmod_row *r = &m->rows[i];
-		struct rep_val a = rep_i((int64_t)i),
-			       b = rep_i(r->parent == TBMOD_NIL ? -1 : (int64_t)r->parent),
-			       c = rep_i(r->depth), d = rep_s(tbmod_display_name(t, r)),
-			       id = rep_i(r->module_id), calls = rep_i((int64_t)r->calls),
-			       ops = rep_i((int64_t)r->operators), ch = rep_i(r->children);
-		if (us) {
-			const struct rep_val row[] = {a,
-						      b,
-						      c,
-						      d,
-						      id,
-						      calls,
-						      ops,
-						      rep_f(r->host_us),
-						      rep_f(r->self_host_us),
-						      rep_f(r->device_us),
-						      rep_f(r->self_device_us),
-						      mean(r->calls, r->device_us, r->host_us),
-						      ch};
-			rep_row(rep, row);
-		} else {
-			const struct rep_val row[] = {
-			    a,
-			    b,
-			    c,
-			    d,
-			    id,
-			    calls,
-			    ops,
-			    rep_i(r->host),
-			    rep_i(r->self_host),
-			    rep_i(r->device),
-			    rep_i(r->self_device),
-			    mean(r->calls, (double)r->device, (double)r->host),
-			    ch};
-			rep_row(rep, row);
-		}
+		const struct rep_val row[] = {
+		    rep_i((int64_t)i),
+		    rep_i(r->parent == TBMOD_NIL ? -1 : (int64_t)r->parent),
+		    rep_i(r->depth),
+		    rep_s(tbmod_display_name(t, r)),
+		    rep_i(r->module_id),
+		    rep_i((int64_t)r->calls),
+		    rep_i((int64_t)r->operators),
+		    us ? rep_f(r->host_us) : rep_i(r->host),
+		    us ? rep_f(r->self_host_us) : rep_i(r->self_host),
+		    us ? rep_f(r->device_us) : rep_i(r->device),
+		    us ? rep_f(r->self_device_us) : rep_i(r->self_device),
+		    us ? mean(r->calls, r->device_us, r->host_us)
+		       : mean(r->calls, (double)r->device, (double)r->host),
+		    rep_i(r->children)};
+		rep_row(rep, row);
 	}
 	rep_table_end(rep);
 }
