@@ -208,6 +208,22 @@ static void add_call(const struct optree *o, const struct fnode *f, uint32_t i, 
 	a->device_us += f[i].dv;
 }
 
+/* Pushes nd's children last first, so that they pop in order; the new
+ * depth. */
+static size_t push_children(const struct optree *o, const struct optree_node *nd, uint32_t *stack,
+			    size_t depth)
+{
+	size_t base = depth;
+	for (uint32_t c = nd->first_child; c != OPT_NIL; c = o->nodes[c].next_sibling)
+		stack[depth++] = c;
+	for (size_t a = base, b = depth; b > a + 1; a++, b--) {
+		uint32_t x = stack[a];
+		stack[a] = stack[b - 1];
+		stack[b - 1] = x;
+	}
+	return depth;
+}
+
 /* The plugin's _get_node_list order: thread by thread, preorder below each
  * root, not entering the nodes in gone. */
 static int aggregate(const struct optree *o, const struct fnode *f, const uint8_t *gone,
@@ -216,15 +232,7 @@ static int aggregate(const struct optree *o, const struct fnode *f, const uint8_
 	for (size_t k = 0; k < o->nthreads; k++) {
 		size_t depth = 0;
 		const struct optree_node *r = &o->nodes[o->threads[k].root];
-		/* children pushed last first, so they pop in order */
-		size_t base = depth;
-		for (uint32_t c = r->first_child; c != OPT_NIL; c = o->nodes[c].next_sibling)
-			stack[depth++] = c;
-		for (size_t a = base, b = depth; b > a + 1; a++, b--) {
-			uint32_t x = stack[a];
-			stack[a] = stack[b - 1];
-			stack[b - 1] = x;
-		}
+		depth = push_children(o, r, stack, depth);
 		while (depth) {
 			uint32_t i = stack[--depth];
 			const struct optree_node *nd = &o->nodes[i];
@@ -238,15 +246,7 @@ static int aggregate(const struct optree *o, const struct fnode *f, const uint8_
 					return -1;
 				add_call(o, f, i, a);
 			}
-			base = depth;
-			for (uint32_t c = nd->first_child; c != OPT_NIL;
-			     c = o->nodes[c].next_sibling)
-				stack[depth++] = c;
-			for (size_t a = base, b = depth; b > a + 1; a++, b--) {
-				uint32_t x = stack[a];
-				stack[a] = stack[b - 1];
-				stack[b - 1] = x;
-			}
+			depth = push_children(o, nd, stack, depth);
 		}
 	}
 	return 0;

@@ -22,8 +22,11 @@
  * the Tensor Core lists also know today's kernel and op names (classify.h),
  * and B/E pairs count like X events (tb reads X events only).
  *
- * Not reproduced: tb's backward-module rewrite (§4.4, which only reorders the
- * tree when fwdbwd flows and Module nodes both exist) and Lightning mode.
+ * Not reproduced here: tb's backward-module rewrite (§4.4: when fwdbwd flows
+ * and Module nodes both exist it takes the top-level backward subtrees out
+ * and drops those it cannot map, which changes operator numbers; the
+ * Module view, tbprof/modules.h, applies its effect on modules) and
+ * Lightning mode.
  *
  * Owns its arrays and the links it builds (or its copy of the launch
  * segments of links it is given); reads the trace, which must outlive it.
