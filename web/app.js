@@ -13,13 +13,14 @@ import { renderNsys } from './nsys.js';
 import { renderDist } from './dist.js';
 import { renderDiff, diffAvailable } from './diff.js';
 import { renderWaits } from './waits.js';
+import { renderModules } from './modules.js';
 import { detailHost, opDetail, kernelDetail } from './details.js';
 import { renderMemoryPage } from './memory.js';
 import { uploadFile } from './upload.js';
 import { withSel, keepSel, renderSelector, stepSelected, selectState } from './stepsel.js';
 import { el } from './dom.js';
 
-const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'dist', 'waits'];
+const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'dist', 'waits', 'modules']; // keys 1-8: the first eight
 const ALL_VIEWS = [...VIEWS, 'ncu', 'nsys', 'diff']; // the pages of Nsight Compute reports and Nsight Systems exports; two files compared
 const $ = (id) => document.getElementById(id);
 
@@ -207,6 +208,12 @@ async function renderWaitsView(id, s) {
 	return r.kids;
 }
 
+async function renderModulesView(id, s) {
+	const r = await renderModules(api, id, s, writeHash, section, tableState, onTableState);
+	current = r.search;
+	return r.kids;
+}
+
 async function renderDiffView(id, s) {
 	const r = await renderDiff(api, files, s, writeHash, section);
 	current = r.search;
@@ -219,7 +226,7 @@ function renderTimelineView(id, s) {
 	return renderTimeline(api, id, s, writeHash, nsys ? { endpoint: 'nsys/timeline', perfetto: false } : {});
 }
 
-const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, waits: renderWaitsView, dist: renderDistView, nsys: renderNsysView, ncu: renderNcuView, diff: renderDiffView };
+const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, waits: renderWaitsView, modules: renderModulesView, dist: renderDistView, nsys: renderNsysView, ncu: renderNcuView, diff: renderDiffView };
 
 let seq = 0;
 async function render() {
