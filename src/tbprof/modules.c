@@ -368,7 +368,22 @@ struct root_ref {
 	const char *name;
 	size_t start, len; /* in the ptree */
 	size_t seq;
+	uint64_t hash; /* of the tree (ptree_hash): equal trees, equal hashes */
 };
+
+/* A hash of the tree at [a, a + n) of p, over what ptree_eq compares. */
+static uint64_t ptree_hash(const struct hier *h, const struct ptree *p, size_t a, size_t n)
+{
+	uint64_t x = 1469598103934665603ull;
+	for (size_t i = a; i < a + n; i++) {
+		uint32_t row = h->ev[p->ev[i]].row;
+		uint64_t v[3] = {h->t->ev.name[row], (uint64_t)tbmod_module_id(h->t, row),
+				 p->nch[i]};
+		for (int k = 0; k < 3; k++)
+			x = hmap_mix(x ^ v[k]) + 0x9E3779B97F4A7C15ull;
+	}
+	return x;
+}
 
 static int by_root_name(const void *a, const void *b)
 {
@@ -441,16 +456,18 @@ int tbmod_hierarchy(const struct optree *o, struct tbmodules *m)
 		if (ptree_add(&h, &k, (uint32_t)i, &p, stack))
 			goto out;
 		size_t len = p.n - start;
+		uint64_t hash = ptree_hash(&h, &p, start, len);
 		bool dup = false;
 		for (size_t j = 0; j < nroots && !dup; j++)
-			dup = roots[j].len == len && ptree_eq(&h, &p, roots[j].start, start, len);
+			dup = roots[j].hash == hash && roots[j].len == len &&
+			      ptree_eq(&h, &p, roots[j].start, start, len);
 		if (dup) {
 			p.n = start;
 			continue;
 		}
 		struct tbmod_row tmp = {.name = o->t->ev.name[h.ev[p.ev[start]].row]};
-		roots[nroots] =
-		    (struct root_ref){o->t, tbmod_display_name(o->t, &tmp), start, len, nroots};
+		roots[nroots] = (struct root_ref){
+		    o->t, tbmod_display_name(o->t, &tmp), start, len, nroots, hash};
 		nroots++;
 	}
 	rc = emit_rows(&h, &p, roots, nroots, m);
