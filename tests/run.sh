@@ -47,6 +47,7 @@ stage tbsteps sh tests/tbprof/steps.sh
 stage tbops sh tests/tbprof/ops.sh
 stage amd sh tests/tbprof/amd.sh
 stage tbmemory sh tests/tbprof/memory.sh
+stage tbmodules sh tests/tbprof/modules.sh
 stage tbdist sh tests/tbprof/dist.sh
 stage fleet sh tests/fleet/run.sh
 stage fleetmerge sh tests/fleet/merge.sh

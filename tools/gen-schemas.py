@@ -48,6 +48,8 @@ CASES = [
     ('memory', ['memory', '--curve', IN + 'memory.json']),
     ('memory', ['memory', '--events', IN + 'memory.json']),
     ('memory', ['memory', '--tb-compat', '--curve', '--events', IN + 'memory.json']),
+    ('modules', ['modules', IN + 'modules.json']),
+    ('modules', ['modules', '--tb-compat', IN + 'modules.json']),
     ('lightning', ['lightning', 'tests/golden/lightning-modules/pl.json']),
     ('top', ['top', IN + 'steps.json']),
     ('top', ['top', '--gpu', IN + 'steps.json']),

@@ -15,13 +15,14 @@ import { renderNsys, missingNote, CUDA_TABLES } from './nsys.js';
 import { renderDist } from './dist.js';
 import { renderDiff, diffAvailable } from './diff.js';
 import { renderWaits } from './waits.js';
+import { renderModules } from './modules.js';
 import { detailHost, opDetail, kernelDetail } from './details.js';
 import { renderMemoryPage } from './memory.js';
 import { uploadFile } from './upload.js';
 import { withSel, keepSel, renderSelector, stepSelected, selectState } from './stepsel.js';
 import { el } from './dom.js';
 
-const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'dist', 'waits'];
+const VIEWS = ['overview', 'ops', 'kernels', 'memory', 'timeline', 'steps', 'dist', 'waits', 'modules']; // keys 1-8: the first eight
 const ALL_VIEWS = [...VIEWS, 'ncu', 'nsys', 'diff']; // the pages of Nsight Compute reports and Nsight Systems exports; two files compared
 const $ = (id) => document.getElementById(id);
 
@@ -187,6 +188,12 @@ async function renderWaitsView(id, s) {
 	return r.kids;
 }
 
+async function renderModulesView(id, s) {
+	const r = await renderModules(api, id, s, writeHash, section, tableState, onTableState);
+	current = r.search;
+	return r.kids;
+}
+
 async function renderDiffView(id, s) {
 	const r = await renderDiff(api, files, s, writeHash, section);
 	current = r.search;
@@ -203,7 +210,7 @@ async function renderTimelineView(id, s) {
 	return note ? [el('p', { className: 'empty', dataset: { testid: 'timeline-no-cuda' }, textContent: `${note} The timeline shows only the export's NVTX ranges.` }), ...kids] : kids;
 }
 
-const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, waits: renderWaitsView, dist: renderDistView, nsys: renderNsysView, ncu: renderNcuView, diff: renderDiffView };
+const RENDER = { overview: renderOverview, ops: renderOps, kernels: renderKernels, memory: renderMemory, timeline: renderTimelineView, steps: renderStepsView, waits: renderWaitsView, modules: renderModulesView, dist: renderDistView, nsys: renderNsysView, ncu: renderNcuView, diff: renderDiffView };
 
 let seq = 0;
 async function render() {

@@ -80,7 +80,7 @@ struct cmd {
 
 /* The commands: the table's rows of main.c, then every view of the registry
  * the table does not place (a new view is a command without a row). */
-#define CLI_MAX_COMMANDS (25 + VIEW_COUNT)
+#define CLI_MAX_COMMANDS (32 + VIEW_COUNT)
 struct cmd_list {
 	struct cmd v[CLI_MAX_COMMANDS];
 	size_t n;

@@ -57,6 +57,7 @@ static const struct cmd commands[] = {
     VIEW_CMD("ops", VIEW_OPS),
     VIEW_CMD("kernels", VIEW_KERNELS),
     VIEW_CMD("memory", VIEW_MEMORY),
+    VIEW_CMD("modules", VIEW_MODULES),
     VIEW_CMD("lightning", VIEW_LIGHTNING),
     CMD(dist, "distributed view: overlap, wait time, collectives per worker (tb)", "",
 	" \\fITRACE\\fP..."),

@@ -432,11 +432,16 @@ static int build_nodes(struct build *b)
 
 /* External id a node matches runtimes by: Module nodes have none (tb
  * removes it), and a missing id (-1) matches runtimes missing one, as
- * None == None does in tb. */
+ * None == None does in tb, so under tb_compat the first Module node takes
+ * every runtime without an external id (its host self time can go
+ * negative). Outside tb_compat a Module node takes none (INT64_MIN is no
+ * runtime's id). */
 static int64_t node_ext(const struct optree *o, uint32_t id)
 {
 	const struct optree_node *nd = &o->nodes[id];
-	return nd->cls == OPC_MODULE ? -1 : tr_ext_id(o->t, nd->row);
+	if (nd->cls == OPC_MODULE)
+		return o->opts.tb_compat ? -1 : INT64_MIN;
+	return tr_ext_id(o->t, nd->row);
 }
 
 struct ext_key {

@@ -29,8 +29,10 @@
  * in a tree of their own), and under tb_compat python_function events are
  * no nodes either (tb drops them in that mode).
  *
- * Not reproduced: tb's backward-module rewrite (§4.4, which only reorders the
- * tree when fwdbwd flows and Module nodes both exist).
+ * Not reproduced here: tb's backward-module rewrite (§4.4: when fwdbwd flows
+ * and Module nodes both exist it takes the top-level backward subtrees out
+ * and drops those it cannot map, which changes operator numbers; the
+ * Module view, tbprof/modules.h, applies its effect on modules).
  *
  * Owns its arrays and the links it builds (or its copy of the launch
  * segments of links it is given); reads the trace, which must outlive it.

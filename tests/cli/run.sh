@@ -174,9 +174,9 @@ rm -f "$tmp/out.json"
 "$GPUPROF" summary "$ops" "-qo$tmp/out.json" >/dev/null 2>&1 && cmp -s "$tmp/summary.want" "$tmp/out.json" && ok || bad "summary -qoFILE"
 same_out "--format=json" "$GPUPROF" --format=json summary -q "$ops" -- "$GPUPROF" summary -q "$ops" --format json
 # did you mean: commands, options, enum values (the exact lines)
-expect_msg "mistyped command" "gpuprof: unknown command 'sumary'; did you mean 'summary'? (commands: info, steps, summary, ops, kernels, memory, lightning, dist, rank-summary, top, idle, launches, sync, flops, critical-path, counters, sequences, diff, export, trace, ncu, nsys, serve, synth, completion)
+expect_msg "mistyped command" "gpuprof: unknown command 'sumary'; did you mean 'summary'? (commands: info, steps, summary, ops, kernels, memory, modules, lightning, dist, rank-summary, top, idle, launches, sync, flops, critical-path, counters, sequences, diff, export, trace, ncu, nsys, serve, synth, completion)
 Try 'gpuprof --help'." "$GPUPROF" sumary
-expect_msg "unknown command" "gpuprof: unknown command 'frobnicate' (commands: info, steps, summary, ops, kernels, memory, lightning, dist, rank-summary, top, idle, launches, sync, flops, critical-path, counters, sequences, diff, export, trace, ncu, nsys, serve, synth, completion)
+expect_msg "unknown command" "gpuprof: unknown command 'frobnicate' (commands: info, steps, summary, ops, kernels, memory, modules, lightning, dist, rank-summary, top, idle, launches, sync, flops, critical-path, counters, sequences, diff, export, trace, ncu, nsys, serve, synth, completion)
 Try 'gpuprof --help'." "$GPUPROF" frobnicate
 expect_msg "ops --sort bogus" "gpuprof: ops: --sort must be device_self, device_total, host_self, host_total, calls, tc_self, tc_total or name, not 'bogus'
 Try 'gpuprof ops --help'." "$GPUPROF" ops --sort bogus "$ops"
@@ -231,7 +231,7 @@ done <"$tmp/man-options"
 names=$(sed 's/^\.SS \([a-z-]*\) .*/\1/' "$tmp/man-options" | tr '\n' '|')
 # (nsys analyze and nsys profile are subcommands, not in --man-options)
 have=$(grep -E "^\.SS (${names%|}) " man/gpuprof.1 | grep -Ecv '^\.SS nsys (analyze|profile) ')
-[ "$n" -eq 24 ] && [ "$have" -eq "$n" ] && ok || bad "man/gpuprof.1: $have option lines, want the $n generated (16 views, 8 commands)"
+[ "$n" -eq 25 ] && [ "$have" -eq "$n" ] && ok || bad "man/gpuprof.1: $have option lines, want the $n generated (17 views, 8 commands)"
 # every global option of `gpuprof --help` is in the man page
 for o in $("$GPUPROF" --help | sed -n '/^Global options/,/^$/p' | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 	grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" man/gpuprof.1 && ok || bad "man/gpuprof.1 lacks the global option $o"
