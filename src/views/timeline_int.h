@@ -82,6 +82,10 @@ void tl_counters_free(struct tl_index *ix);
 void tl_write_stream_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int px,
 			      int64_t lo, size_t *items, bool *truncated);
 
+/* view_timeline_agg.c: the event's duration less its direct children's
+ * (an instant: 0). */
+int64_t tl_self_ns(const struct tl_index *ix, uint32_t row);
+
 /* view_timeline_find.c: the slices by name (the search's index part). */
 int tl_find_build(struct tl_index *ix);
 void tl_find_free(struct tl_index *ix);
