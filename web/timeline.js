@@ -34,9 +34,16 @@ import { timelineSearch } from './timeline_search.js';
 import { criticalPath } from './timeline_critical.js';
 import { streamCounters } from './timeline_counters.js';
 import { el } from './dom.js';
+import { timeRuler } from './timeline_ruler.js';
+import { areaSelection } from './timeline_area.js';
+import { hoverCard } from './timeline_hover.js';
+import { frameMeter } from './timeline_perf.js';
 
 const ROW = 16, HEAD = 18, IROW = 10, CROW = 40, MIN_NS = 10;
 const MARK = '#f0b000', MARK_CUR = '#e0306a'; // search matches, the current one
+const PIN_W = 40; // the pin toggle at a lane header's right end
+// keys as Perfetto has them: W / S zoom in / out, A / D pan; Shift: faster
+const WASD = { w: [0.8, 0], s: [1.25, 0], a: [1, -0.1], d: [1, 0.1], W: [0.5, 0], S: [2, 0], A: [1, -0.5], D: [1, 0.5] };
 export const PERFETTO = 'https://ui.perfetto.dev';
 let active = null; // the timeline on the page, for the keys
 
@@ -110,42 +117,52 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	let end = Number.isFinite(+s.end) && s.end !== undefined && s.end !== '' ? +s.end : T1;
 	if (!(end > start)) { start = T0; end = T1; }
 	const collapsed = new Set((s.collapsed || '').split(',').filter(Boolean));
+	const pinned = new Set((s.pinned || '').split(',').filter(Boolean)); // lanes drawn first, by key
 	let flowsOn = s.flows === '1';
 	let selected = null; // row of the event picked from a link
 	const canvas = el('canvas', { tabIndex: 0, dataset: { testid: 'timeline-canvas' } });
 	const info = el('div', { className: 'kmeta', dataset: { testid: 'timeline-window' } });
 	const details = el('div', { className: 'tl-details', dataset: { testid: 'timeline-details' }, textContent: 'Click an event for its details, a lane\'s name to collapse it.' });
-	const wrap = el('div', { className: 'tl-wrap' }, canvas);
-	let data = null, hits = [], heads = [], seq = 0, timer = null, search = null;
+	const ruler = timeRuler();
+	const hover = hoverCard({ api, TL, laneName });
+	const wrap = el('div', { className: 'tl-wrap' }, ruler.canvas, canvas, hover.card);
+	const meter = frameMeter(canvas);
+	let data = null, hits = [], heads = [], bodies = [], seq = 0, timer = null, search = null;
+	let selLinks = []; // the selected event's linked events (?links=), their flows highlighted
 
 	const width = () => Math.max(100, Math.floor(wrap.clientWidth || 1000));
 	const x = (ns, W) => (ns - start) / (end - start) * W;
 	let onWindow = () => {}; // the download button's label follows the window
 	const save = () => {
 		s.collapsed = [...collapsed].join(',');
+		s.pinned = [...pinned].join(',');
 		s.flows = flowsOn ? '1' : '';
 		writeHash({ ...s, start: String(start), end: String(end) });
 		onWindow();
 	};
 	const crit = endpoint === 'timeline' ? criticalPath(api, id, s, save, () => { if (data) draw(); }) : null;
+	const area = areaSelection({ api, TL, s, save, onChange: () => { if (data) draw(); } });
 	const hc = streamCounters({ s, save, canvas, onChange: () => { draw(); reload(); }, enabled: endpoint === 'timeline' });
 
-	// Lanes, then each process's counters after its last lane.
+	// Lanes (each with HTA's counters of its stream), then each process's
+	// counters after its last lane; pinned lanes and counters first, in
+	// that order among themselves.
 	function blocks() {
 		const lanes = data ? data.lanes : [], counters = data?.counters || [];
-		const out = [], lastOf = new Map();
+		const groups = [], lastOf = new Map();
 		lanes.forEach((l, i) => lastOf.set(l.pid, i));
 		const left = [...counters];
 		lanes.forEach((l, i) => {
-			out.push({ kind: 'lane', key: `t${l.track}`, l }, ...hc.blocks(data, l));
+			groups.push([{ kind: 'lane', key: `t${l.track}`, l }, ...hc.blocks(data, l)]);
 			if (lastOf.get(l.pid) === i)
 				for (let j = 0; j < left.length;) {
-					if (left[j].pid === l.pid) out.push({ kind: 'counter', key: `c${left[j].counter}`, c: left.splice(j, 1)[0] });
+					if (left[j].pid === l.pid) groups.push([{ kind: 'counter', key: `c${left[j].counter}`, c: left.splice(j, 1)[0] }]);
 					else j++;
 				}
 		});
-		for (const c of left) out.push({ kind: 'counter', key: `c${c.counter}`, c });
-		return out;
+		for (const c of left) groups.push([{ kind: 'counter', key: `c${c.counter}`, c }]);
+		const pin = (g) => pinned.has(g[0].key);
+		return [...groups.filter(pin), ...groups.filter((g) => !pin(g))].flat();
 	}
 
 	function drawCounter(g, c, top, W, fg) {
@@ -190,9 +207,12 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		g.fillStyle = fg;
 		g.fillText(`max ${hi}`, W - 80, top + 8);
 		g.restore();
+		// the line's vertices as values: "ts:value" (a merged column "ts:min-max")
+		return pts.map((p) => `${p.ts}:${p.value !== undefined ? p.value : `${p.min}-${p.max}`}`).join(' ');
 	}
 
 	function draw() {
+		meter.begin();
 		const W = width();
 		const lanes = data ? data.lanes : [];
 		const bl = blocks();
@@ -209,7 +229,8 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		g.clearRect(0, 0, W, H);
 		g.font = '11px sans-serif';
 		g.textBaseline = 'middle';
-		hits = []; heads = [];
+		hits = []; heads = []; bodies = [];
+		const steps = [];
 		let marked = 0; // items marked as search matches
 		crit?.begin();
 		const rowY = new Map(); // track -> y of its depth 0 (or its header when collapsed)
@@ -220,15 +241,22 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			const label = b.kind === 'lane'
 				? `${closed ? '▸' : '▾'} ${laneTitle(b.l)} · ${laneCounts(b.l)}`
 				: `${closed ? '▸' : '▾'} ${b.c.name} · ${b.c.series} (${b.c.process || b.c.pid}) · ${b.c.samples} samples${b.c.samples ? ` · ${b.c.min} – ${b.c.max}` : ''}`;
+			g.save();
+			g.beginPath(); g.rect(0, y, W - PIN_W - 4, HEAD); g.clip();
 			g.fillText(label, 4, y + HEAD / 2);
+			g.restore();
+			const isPinned = pinned.has(b.key);
+			g.fillStyle = isPinned ? fg : muted;
+			g.fillText(isPinned ? '● pin' : '○ pin', W - PIN_W, y + HEAD / 2);
 			heads.push({ y0: y, y1: y + HEAD, key: b.key });
 			const top = y + HEAD;
 			if (b.kind === 'counter') {
-				if (!closed) drawCounter(g, b.c, top, W, fg);
+				if (!closed) steps.push(`${b.key}=${drawCounter(g, b.c, top, W, fg)}`);
 				y = top + (closed ? 0 : CROW);
 				continue;
 			}
 			const l = b.l;
+			bodies.push({ y0: y, y1: closed ? top : top + (l.instant_events > 0 ? IROW : 0) + Math.max(1, l.depths) * ROW, track: l.track, open: !closed });
 			if (closed) { rowY.set(l.track, { y: y + HEAD / 2, closed: true }); y = top; continue; }
 			const irow = l.instant_events > 0 ? IROW : 0;
 			rowY.set(l.track, { y: top + irow, closed: false });
@@ -269,15 +297,22 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			}
 			y = top + irow + Math.max(1, l.depths) * ROW;
 		}
-		// flow arrows between the ends' lanes (the bound slice's row)
-		let arrows = 0;
-		for (const f of flowsOn ? data?.flows || [] : []) {
-			const a = rowY.get(f.from.track), b = rowY.get(f.to.track);
-			if (!a || !b) continue;
-			const ya = a.closed ? a.y : a.y + f.from.depth * ROW + ROW / 2, yb = b.closed ? b.y : b.y + f.to.depth * ROW + ROW / 2;
-			const xa = x(f.from.ts, W), xb = x(f.to.ts, W);
-			g.strokeStyle = f.kind === 'launch' ? '#d33' : '#36c';
-			g.fillStyle = g.strokeStyle;
+		// flow arrows between the ends' lanes (the bound slice's row), drawn
+		// only over the lanes' rows (never over their titles); the selected
+		// event's flows (its links) on top, thicker
+		g.save();
+		g.beginPath();
+		for (const bd of bodies) if (bd.open) g.rect(0, bd.y0 + HEAD, W, bd.y1 - bd.y0 - HEAD);
+		g.clip();
+		const endY = (e) => {
+			const a = rowY.get(e.track);
+			return !a ? null : a.closed ? a.y : a.y + e.depth * ROW + ROW / 2;
+		};
+		const arrow = (fr, to, colour, wdt) => {
+			const ya = endY(fr), yb = endY(to);
+			if (ya === null || yb === null) return false;
+			const xa = x(fr.ts, W), xb = x(to.ts, W);
+			g.strokeStyle = colour; g.fillStyle = colour; g.lineWidth = wdt;
 			g.beginPath(); g.moveTo(xa, ya); g.lineTo(xb, yb); g.stroke();
 			const ang = Math.atan2(yb - ya, xb - xa);
 			g.beginPath();
@@ -285,12 +320,31 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			g.lineTo(xb - 7 * Math.cos(ang - 0.4), yb - 7 * Math.sin(ang - 0.4));
 			g.lineTo(xb - 7 * Math.cos(ang + 0.4), yb - 7 * Math.sin(ang + 0.4));
 			g.closePath(); g.fill();
-			arrows++;
+			g.lineWidth = 1;
+			return true;
+		};
+		let arrows = 0, hiArrows = 0;
+		g.globalAlpha = selected !== null && selLinks.length ? 0.35 : 1;
+		for (const f of flowsOn ? data?.flows || [] : [])
+			if (arrow(f.from, f.to, f.kind === 'launch' ? '#d33' : '#36c', 1)) arrows++;
+		g.globalAlpha = 1;
+		const selHit = selected !== null ? hits.find((h) => h.it.type === 'event' && h.it.row === selected) : null;
+		for (const lk of selHit ? selLinks : []) {
+			const me = { track: selHit.lane.track, ts: selHit.it.ts, depth: selHit.it.depth };
+			const other = { track: lk.track, ts: lk.ts, depth: lk.depth };
+			const out = lk.rel === 'launched' || lk.rel === 'flow_to';
+			if (arrow(out ? me : other, out ? other : me, MARK_CUR, 2.5)) hiArrows++;
 		}
+		g.restore();
 		crit?.draw(g, hits, (ns) => x(ns, W), canvas);
 		canvas.dataset.lanes = String(lanes.length);
 		canvas.dataset.items = String(lanes.reduce((n, l) => n + (collapsed.has(`t${l.track}`) ? 0 : l.items.length), 0));
-		canvas.dataset.order = lanes.map((l) => `${l.pid}/${l.tid}`).join(' ');
+		canvas.dataset.order = bl.filter((b) => b.kind === 'lane').map((b) => `${b.l.pid}/${b.l.tid}`).join(' ');
+		canvas.dataset.pinned = [...pinned].join(',');
+		canvas.dataset.counterSteps = steps.join('|');
+		canvas.dataset.flowsSelected = String(hiArrows);
+		canvas.dataset.selected = selected === null ? '' : String(selected);
+		canvas.dataset.lanesY = bodies.map((bd) => `t${bd.track}:${bd.y0}-${bd.y1}`).join(' ');
 		canvas.dataset.counters = String((data?.counters || []).length);
 		hc.mark(data);
 		canvas.dataset.flows = String(arrows);
@@ -308,14 +362,30 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			g.lineWidth = 1;
 			canvas.dataset.matchShown = String(Math.round((x0 + x1) / 2));
 		}
-		info.textContent = `${fmtDur(start - T0)} – ${fmtDur(end - T0)} (${fmtDur(end - start)} shown)${data?.truncated ? ' · truncated' : ''}${flowsOn && data?.flows_truncated ? ` · ${data.flows.length} of ${data.flows_total} flows` : ''}`;
+		// the area selection: a band over its lanes
+		const sel = area.get();
+		if (sel) {
+			const xa = Math.max(0, x(sel.a, W)), xb = Math.min(W, x(sel.b, W));
+			g.fillStyle = 'rgba(60, 120, 220, 0.18)';
+			g.strokeStyle = 'rgba(30, 80, 180, 0.8)';
+			for (const bd of bodies) {
+				if (sel.tracks.length && !sel.tracks.includes(bd.track)) continue;
+				g.fillRect(xa, bd.y0, Math.max(1, xb - xa), bd.y1 - bd.y0);
+			}
+			g.beginPath(); g.moveTo(xa + 0.5, 0); g.lineTo(xa + 0.5, H); g.moveTo(xb - 0.5, 0); g.lineTo(xb - 0.5, H); g.stroke();
+		}
+		ruler.draw(start, end, W, sel, area.text());
+		info.textContent = `${fmtDur(start - T0)} – ${fmtDur(end - T0)} (${fmtDur(end - start)} shown)${sel ? ` · selection ${area.text()}` : ''}${data?.truncated ? ' · truncated' : ''}${flowsOn && data?.flows_truncated ? ` · ${data.flows.length} of ${data.flows_total.toLocaleString('en-US')} flows (sampled evenly)` : ''}`;
+		meter.end();
 	}
 
 	async function load() {
 		const my = ++seq;
 		const W = width();
 		const q = search?.text() ? `&find=${encodeURIComponent(search.text())}` : '';
+		const t0 = performance.now();
 		const d = await api(`${TL}?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}&px=${W}${flowsOn ? '&flows=1' : ''}${hc.param()}${q}`);
+		meter.request(performance.now() - t0);
 		if (my !== seq) return;
 		data = d;
 		canvas.dataset.start = String(d.timeline.start_ns);
@@ -342,17 +412,51 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		const r = canvas.getBoundingClientRect();
 		zoom(ev.deltaY < 0 ? 0.8 : 1.25, (ev.clientX - r.left) / r.width);
 	}, { passive: false });
+	// A drag over the lanes selects an area (the lanes it crosses, the time
+	// it spans; on the ruler: every lane); Shift+drag pans.
 	let drag = null;
-	canvas.addEventListener('mousedown', (ev) => { drag = { x: ev.clientX, start, end, moved: false }; });
-	addEventListener('mouseup', () => { setTimeout(() => { drag = null; }, 0); });
-	canvas.addEventListener('mousemove', (ev) => {
+	const localX = (ev) => ev.clientX - canvas.getBoundingClientRect().left;
+	const nsAt = (px) => start + (end - start) * Math.min(Math.max(px, 0), width()) / width();
+	const begin = (ev, onRuler) => {
+		const py = ev.clientY - canvas.getBoundingClientRect().top;
+		drag = { x: ev.clientX, y: py, start, end, moved: false, pan: ev.shiftKey, onRuler };
+		hover.hide();
+	};
+	canvas.addEventListener('mousedown', (ev) => begin(ev, false));
+	ruler.canvas.addEventListener('mousedown', (ev) => begin(ev, true));
+	const areaOf = (ev) => {
+		const a = nsAt(drag.x - canvas.getBoundingClientRect().left), b = nsAt(localX(ev));
+		const y0 = Math.min(drag.y, ev.clientY - canvas.getBoundingClientRect().top), y1 = Math.max(drag.y, ev.clientY - canvas.getBoundingClientRect().top);
+		const tracks = drag.onRuler ? [] : bodies.filter((bd) => bd.y1 > y0 && bd.y0 <= y1).map((bd) => bd.track);
+		return { a: Math.min(a, b), b: Math.max(a, b), tracks };
+	};
+	addEventListener('mouseup', (ev) => {
+		if (drag?.moved && !drag.pan) area.set(areaOf(ev));
+		setTimeout(() => { drag = null; }, 0);
+	});
+	addEventListener('mousemove', (ev) => {
 		if (!drag || !(ev.buttons & 1)) return;
 		const dx = ev.clientX - drag.x;
 		if (Math.abs(dx) > 2) drag.moved = true;
 		if (!drag.moved) return;
-		const d = -dx / width() * (drag.end - drag.start);
-		setWindow(drag.start + d, drag.end + d);
+		if (drag.pan) {
+			const d = -dx / width() * (drag.end - drag.start);
+			setWindow(drag.start + d, drag.end + d);
+		} else {
+			const v = areaOf(ev);
+			ruler.draw(start, end, width(), v, fmtDur(Math.round(v.b) - Math.round(v.a)));
+		}
 	});
+	canvas.addEventListener('mousemove', (ev) => {
+		if (drag) return;
+		const r = canvas.getBoundingClientRect(), px = ev.clientX - r.left, py = ev.clientY - r.top;
+		const h = hits.find((b) => px >= b.x0 - 1 && px <= b.x1 + 1 && py >= b.y0 && py < b.y1);
+		hover.show(h ? h.it : null, h?.lane, px, py + ruler.canvas.offsetHeight);
+	});
+	canvas.addEventListener('mouseleave', () => hover.hide());
+	let pointer = null; // where W / S zoom: the pointer's fraction of the width, when over the lanes
+	canvas.addEventListener('mousemove', (ev) => { pointer = localX(ev) / width(); });
+	canvas.addEventListener('mouseleave', () => { pointer = null; });
 
 	// a linked event: center the window on it (the span kept, or widened
 	// to show it whole) and outline it
@@ -366,6 +470,8 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	async function showLinks(it, box) {
 		let d;
 		try { d = await api(`${TL}?links=${it.row}`); } catch (e) { box.textContent = `Could not ask for its links: ${e.message}`; return; }
+		if (d.self_ns !== undefined) box.before(el('div', { dataset: { testid: 'timeline-self' }, textContent: `self time ${fmtDur(d.self_ns)} (its duration less its direct children's)` }));
+		if (selected === it.row) { selLinks = d.links; draw(); }
 		if (!d.links.length) { box.textContent = 'No linked events.'; return; }
 		const rel = { launched: 'launched', launcher: 'launched by', flow_to: 'flow to', flow_from: 'flow from' };
 		box.replaceChildren(...d.links.map((lk) => {
@@ -380,6 +486,12 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		const r = canvas.getBoundingClientRect();
 		const px = ev.clientX - r.left, py = ev.clientY - r.top;
 		const hd = heads.find((b) => py >= b.y0 && py < b.y1);
+		if (hd && px >= width() - PIN_W - 4) { // the pin toggle
+			pinned.has(hd.key) ? pinned.delete(hd.key) : pinned.add(hd.key);
+			save();
+			draw();
+			return;
+		}
 		if (hd) {
 			collapsed.has(hd.key) ? collapsed.delete(hd.key) : collapsed.add(hd.key);
 			save();
@@ -388,6 +500,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		}
 		const h = hits.find((b) => px >= b.x0 - 1 && px <= b.x1 + 1 && py >= b.y0 && py < b.y1);
 		if (!h) return;
+		if (h.it.type === 'event') { selected = h.it.row; selLinks = []; draw(); }
 		showDetails(h.it, h.lane);
 	});
 
@@ -398,6 +511,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		else if (it.type === 'instant') line = `${it.name} · ${it.kind} · instant at ${fmtDur(it.ts - T0)} · row ${it.row} · ${laneName(lane)}`;
 		else if (it.type === 'instants') line = `${it.count} instants merged · ${fmtDur(it.ts - T0)} – ${fmtDur(it.end - T0)} · ${laneName(lane)} (zoom in to see them)`;
 		else line = `${it.count} short events merged · ${fmtDur(it.ts - T0)} – ${fmtDur(it.end - T0)} · busy ${fmtDur(it.busy_ns)} · depth ${it.depth} · ${laneName(lane)} (zoom in to see them)`;
+		details.dataset.row = it.type === 'event' ? String(it.row) : '';
 		const kids = [el('div', { dataset: { testid: 'timeline-event' }, textContent: line })];
 		if (it.type === 'event') {
 			const box = el('div', { className: 'tl-links', dataset: { testid: 'timeline-links' }, textContent: 'Linked events…' });
@@ -507,7 +621,12 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 
 	active = {
 		canvas, key(k) {
-			if (k === '+' || k === '=') zoom(0.5, 0.5);
+			if (WASD[k]) {
+				const [f, p] = WASD[k];
+				if (f !== 1) zoom(f, pointer ?? 0.5);
+				else pan(p);
+			} else if (k === 'Escape') { if (!area.key(k)) return false; }
+			else if (k === '+' || k === '=') zoom(0.5, 0.5);
 			else if (k === '-' || k === '_') zoom(2, 0.5);
 			else if (k === 'ArrowLeft') pan(-0.2);
 			else if (k === 'ArrowRight') pan(0.2);
@@ -534,9 +653,9 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	await firstLoad;
 	const reset = el('button', { textContent: 'Whole trace', title: 'Show the whole trace (0)' });
 	reset.addEventListener('click', () => setWindow(T0, T1));
-	const help = el('span', { className: 'count', textContent: 'wheel / + − zoom · drag / ← → pan · f flows · c counters · / search, n N next/previous · click a lane name to collapse it' });
+	const help = el('span', { className: 'count', textContent: 'W S / wheel zoom · A D / Shift+drag pan (Shift+key: faster) · drag: select an area · f flows · c counters · / search, n N next/previous · click a lane name to collapse it, "pin" to keep it on top' });
 	return [el('section', { className: 'timeline' }, el('h2', { textContent: 'Timeline' }),
-		el('div', { className: 'tools' }, reset, flowsBtn, ...hc.bar, ...(perfetto ? [dlBtn, perfBtn, perfNote] : []), ...(search ? [search.bar] : []), ...(crit ? crit.tools : []), info, help), ...(search ? [search.panel] : []), wrap, details)];
+		el('div', { className: 'tools' }, reset, flowsBtn, ...hc.bar, ...(perfetto ? [dlBtn, perfBtn, perfNote] : []), ...(search ? [search.bar] : []), ...(crit ? crit.tools : []), info, help), ...(search ? [search.panel] : []), wrap, details, area.box)];
 }
 
 // The page's keys (+ - arrows 0 f / n N) while a timeline is shown; true when used.
