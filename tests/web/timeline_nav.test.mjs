@@ -119,7 +119,7 @@ test('an area selection sums its lanes\' slices per name, clipped to the range',
 	// Esc drops it
 	await page.locator('h2').first().click();
 	await page.keyboard.press('Escape');
-	await retry(async () => assert.equal((await hash()).get('area'), ''));
+	await retry(async () => assert.equal((await hash()).get('area') ?? '', ''));
 	assert.equal(await page.getByTestId('timeline-ruler').getAttribute('data-selection'), '');
 });
 
@@ -146,7 +146,7 @@ test('a drag selects the lanes it crosses over the time it spans', async () => {
 	await page.mouse.down();
 	await page.mouse.move(box.x + box.width * 0.6, rb.y + 10, { steps: 4 });
 	await page.mouse.up();
-	await retry(async () => assert.equal((await hash()).get('area_tracks'), ''));
+	await retry(async () => assert.equal((await hash()).get('area_tracks') ?? '', ''));
 	await retry(async () => assert.deepEqual((await areaRows()).map((r) => r[0]), ['step', 'load', 'fwd', 'mm', 'bwd', 'k']));
 });
 
