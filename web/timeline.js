@@ -53,6 +53,18 @@ function hue(name) {
 	return h % 360;
 }
 
+// an event's fill by its name (kept: a frame paints thousands)
+const fills = new Map();
+function fillOf(name) {
+	let f = fills.get(name);
+	if (f === undefined) {
+		if (fills.size > 50000) fills.clear();
+		f = `hsl(${hue(name)} 55% 60%)`;
+		fills.set(name, f);
+	}
+	return f;
+}
+
 const SOURCES = { nvtx: 'NVTX', cuda_api: 'CUDA API', kernels: 'kernels', memory: 'memory' };
 
 function laneName(l) {
@@ -128,9 +140,13 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	const wrap = el('div', { className: 'tl-wrap' }, ruler.canvas, canvas, hover.card);
 	const meter = frameMeter(canvas);
 	let data = null, hits = [], heads = [], bodies = [], seq = 0, timer = null, search = null;
+	let theme = null; // {fg, muted} of the page's theme
 	let selLinks = []; // the selected event's linked events (?links=), their flows highlighted
 
-	const width = () => Math.max(100, Math.floor(wrap.clientWidth || 1000));
+	// the wrap's width, as the ResizeObserver last saw it (reading it in
+	// every frame would force a layout)
+	let wrapW = 0;
+	const width = () => Math.max(100, Math.floor(wrapW || wrap.clientWidth || 1000));
 	const x = (ns, W) => (ns - start) / (end - start) * W;
 	let onWindow = () => {}; // the download button's label follows the window
 	const save = () => {
@@ -220,12 +236,18 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			: (b.l.instant_events > 0 ? IROW : 0) + Math.max(1, b.l.depths) * ROW);
 		const H = Math.max(40, bl.reduce((h, b) => h + height(b), 0));
 		const dpr = window.devicePixelRatio || 1;
-		canvas.width = W * dpr; canvas.height = H * dpr;
-		canvas.style.width = `${W}px`; canvas.style.height = `${H}px`;
+		// resized only when the size changes (a resize reallocates the canvas)
+		if (canvas.width !== W * dpr || canvas.height !== H * dpr) {
+			canvas.width = W * dpr; canvas.height = H * dpr;
+			canvas.style.width = `${W}px`; canvas.style.height = `${H}px`;
+		}
 		const g = canvas.getContext('2d');
 		g.setTransform(dpr, 0, 0, dpr, 0, 0);
-		const cs = getComputedStyle(document.documentElement);
-		const fg = cs.getPropertyValue('--fg').trim() || '#222', muted = cs.getPropertyValue('--muted').trim() || '#888';
+		if (!theme) { // the theme's colours, read again on a redraw from outside (a theme change)
+			const cs = getComputedStyle(document.documentElement);
+			theme = { fg: cs.getPropertyValue('--fg').trim() || '#222', muted: cs.getPropertyValue('--muted').trim() || '#888' };
+		}
+		const { fg, muted } = theme;
 		g.clearRect(0, 0, W, H);
 		g.font = '11px sans-serif';
 		g.textBaseline = 'middle';
@@ -271,7 +293,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 				if (it.type === 'event') {
 					const x0 = Math.max(0, x(it.ts, W)), x1 = Math.min(W, x(it.ts + it.dur, W));
 					const w = Math.max(1, x1 - x0);
-					g.fillStyle = `hsl(${hue(it.name)} 55% 60%)`;
+					g.fillStyle = fillOf(it.name);
 					g.fillRect(x0, ry + 1, w, ROW - 2);
 					if (it.match) { g.strokeStyle = MARK; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; marked++; }
 					if (it.row === selected) { g.strokeStyle = fg; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; }
@@ -308,33 +330,40 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			const a = rowY.get(e.track);
 			return !a ? null : a.closed ? a.y : a.y + e.depth * ROW + ROW / 2;
 		};
-		const arrow = (fr, to, colour, wdt) => {
-			const ya = endY(fr), yb = endY(to);
-			if (ya === null || yb === null) return false;
-			const xa = x(fr.ts, W), xb = x(to.ts, W);
+		// arrows of one colour in one path (a stroke and a fill per colour:
+		// thousands of arrows a frame)
+		const arrows = (list, colour, wdt) => {
+			const lines = new Path2D(), heads = new Path2D();
+			let n = 0;
+			for (const [fr, to] of list) {
+				const ya = endY(fr), yb = endY(to);
+				if (ya === null || yb === null) continue;
+				const xa = x(fr.ts, W), xb = x(to.ts, W);
+				lines.moveTo(xa, ya); lines.lineTo(xb, yb);
+				const ang = Math.atan2(yb - ya, xb - xa);
+				heads.moveTo(xb, yb);
+				heads.lineTo(xb - 7 * Math.cos(ang - 0.4), yb - 7 * Math.sin(ang - 0.4));
+				heads.lineTo(xb - 7 * Math.cos(ang + 0.4), yb - 7 * Math.sin(ang + 0.4));
+				heads.closePath();
+				n++;
+			}
 			g.strokeStyle = colour; g.fillStyle = colour; g.lineWidth = wdt;
-			g.beginPath(); g.moveTo(xa, ya); g.lineTo(xb, yb); g.stroke();
-			const ang = Math.atan2(yb - ya, xb - xa);
-			g.beginPath();
-			g.moveTo(xb, yb);
-			g.lineTo(xb - 7 * Math.cos(ang - 0.4), yb - 7 * Math.sin(ang - 0.4));
-			g.lineTo(xb - 7 * Math.cos(ang + 0.4), yb - 7 * Math.sin(ang + 0.4));
-			g.closePath(); g.fill();
+			g.stroke(lines); g.fill(heads);
 			g.lineWidth = 1;
-			return true;
+			return n;
 		};
-		let arrows = 0, hiArrows = 0;
 		g.globalAlpha = selected !== null && selLinks.length ? 0.35 : 1;
-		for (const f of flowsOn ? data?.flows || [] : [])
-			if (arrow(f.from, f.to, f.kind === 'launch' ? '#d33' : '#36c', 1)) arrows++;
+		const fl = flowsOn ? data?.flows || [] : [];
+		let nArrows = arrows(fl.filter((f) => f.kind === 'launch').map((f) => [f.from, f.to]), '#d33', 1);
+		nArrows += arrows(fl.filter((f) => f.kind !== 'launch').map((f) => [f.from, f.to]), '#36c', 1);
 		g.globalAlpha = 1;
 		const selHit = selected !== null ? hits.find((h) => h.it.type === 'event' && h.it.row === selected) : null;
-		for (const lk of selHit ? selLinks : []) {
+		const mine = (selHit ? selLinks : []).map((lk) => {
 			const me = { track: selHit.lane.track, ts: selHit.it.ts, depth: selHit.it.depth };
 			const other = { track: lk.track, ts: lk.ts, depth: lk.depth };
-			const out = lk.rel === 'launched' || lk.rel === 'flow_to';
-			if (arrow(out ? me : other, out ? other : me, MARK_CUR, 2.5)) hiArrows++;
-		}
+			return lk.rel === 'launched' || lk.rel === 'flow_to' ? [me, other] : [other, me];
+		});
+		const hiArrows = arrows(mine, MARK_CUR, 2.5);
 		g.restore();
 		crit?.draw(g, hits, (ns) => x(ns, W), canvas);
 		canvas.dataset.lanes = String(lanes.length);
@@ -347,7 +376,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		canvas.dataset.lanesY = bodies.map((bd) => `t${bd.track}:${bd.y0}-${bd.y1}`).join(' ');
 		canvas.dataset.counters = String((data?.counters || []).length);
 		hc.mark(data);
-		canvas.dataset.flows = String(arrows);
+		canvas.dataset.flows = String(nArrows);
 		canvas.dataset.collapsed = [...collapsed].join(',');
 		// the current match: outlined where it is, drawn one by one or merged
 		const cur = search?.current(), at = cur && rowY.get(cur.track);
@@ -638,11 +667,12 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			return true;
 		},
 	};
-	canvas.redraw = draw;
+	canvas.redraw = () => { theme = null; ruler.retheme(); draw(); };
 	// the first answer is asked before the page is laid out: ask again at
 	// the real width (and on every resize)
 	let lastW = 0;
 	new ResizeObserver(() => {
+		wrapW = wrap.clientWidth;
 		const W = width();
 		if (!wrap.isConnected || W === lastW) return;
 		lastW = W;

@@ -25,21 +25,28 @@ export function tickStep(span, W) {
 // t ns in the unit [div, name] (t a multiple of a step at least div: an
 // integer), grouped by thousands.
 export function tickLabel(t, [div, name]) {
-	return `${Math.round(t / div).toLocaleString('en-US')} ${name}`;
+	const v = String(Math.round(t / div)); // grouped by hand: toLocaleString is slow for a frame's labels
+	return `${v.replace(/\B(?=(\d{3})+$)/g, ',')} ${name}`;
 }
 
 // The ruler of a timeline: draw(start, end, W, sel) with the window and
 // the area selection ({a, b} in ns, or null) and its duration's text.
 export function timeRuler() {
 	const canvas = el('canvas', { className: 'tl-ruler', dataset: { testid: 'timeline-ruler' } });
+	let theme = null;
 	function draw(start, end, W, sel, selText) {
 		const dpr = window.devicePixelRatio || 1;
-		canvas.width = W * dpr; canvas.height = RULER_H * dpr;
-		canvas.style.width = `${W}px`; canvas.style.height = `${RULER_H}px`;
+		if (canvas.width !== W * dpr || canvas.height !== RULER_H * dpr) {
+			canvas.width = W * dpr; canvas.height = RULER_H * dpr;
+			canvas.style.width = `${W}px`; canvas.style.height = `${RULER_H}px`;
+		}
 		const g = canvas.getContext('2d');
 		g.setTransform(dpr, 0, 0, dpr, 0, 0);
-		const cs = getComputedStyle(document.documentElement);
-		const fg = cs.getPropertyValue('--fg').trim() || '#222', muted = cs.getPropertyValue('--muted').trim() || '#888';
+		if (!theme) {
+			const cs = getComputedStyle(document.documentElement);
+			theme = { fg: cs.getPropertyValue('--fg').trim() || '#222', muted: cs.getPropertyValue('--muted').trim() || '#888' };
+		}
+		const { fg, muted } = theme;
 		g.clearRect(0, 0, W, RULER_H);
 		const x = (ns) => (ns - start) / (end - start) * W;
 		if (sel) {
@@ -78,5 +85,5 @@ export function timeRuler() {
 		canvas.dataset.step = String(step);
 		canvas.dataset.selection = sel ? selText : '';
 	}
-	return { canvas, draw };
+	return { canvas, draw, retheme: () => { theme = null; } };
 }
