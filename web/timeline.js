@@ -41,6 +41,7 @@ import { frameMeter } from './timeline_perf.js';
 
 const ROW = 16, HEAD = 18, IROW = 10, CROW = 40, MIN_NS = 10;
 const MARK = '#f0b000', MARK_CUR = '#e0306a'; // search matches, the current one
+const MAX_ARROWS = 2000; // flow arrows drawn a frame at most
 const PIN_W = 40; // the pin toggle at a lane header's right end
 // keys as Perfetto has them: W / S zoom in / out, A / D pan; Shift: faster
 const WASD = { w: [0.8, 0], s: [1.25, 0], a: [1, -0.1], d: [1, 0.1], W: [0.5, 0], S: [2, 0], A: [1, -0.5], D: [1, 0.5] };
@@ -353,7 +354,10 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			return n;
 		};
 		g.globalAlpha = selected !== null && selLinks.length ? 0.35 : 1;
-		const fl = flowsOn ? data?.flows || [] : [];
+		// at most MAX_ARROWS a frame, picked evenly from the answer's (itself
+		// an even pick of the window's when they are over 10,000)
+		const all = flowsOn ? data?.flows || [] : [];
+		const fl = all.length <= MAX_ARROWS ? all : Array.from({ length: MAX_ARROWS }, (_, i) => all[Math.floor(i * all.length / MAX_ARROWS)]);
 		let nArrows = arrows(fl.filter((f) => f.kind === 'launch').map((f) => [f.from, f.to]), '#d33', 1);
 		nArrows += arrows(fl.filter((f) => f.kind !== 'launch').map((f) => [f.from, f.to]), '#36c', 1);
 		g.globalAlpha = 1;
@@ -404,7 +408,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			g.beginPath(); g.moveTo(xa + 0.5, 0); g.lineTo(xa + 0.5, H); g.moveTo(xb - 0.5, 0); g.lineTo(xb - 0.5, H); g.stroke();
 		}
 		ruler.draw(start, end, W, sel, area.text());
-		info.textContent = `${fmtDur(start - T0)} – ${fmtDur(end - T0)} (${fmtDur(end - start)} shown)${sel ? ` · selection ${area.text()}` : ''}${data?.truncated ? ' · truncated' : ''}${flowsOn && data?.flows_truncated ? ` · ${data.flows.length} of ${data.flows_total.toLocaleString('en-US')} flows (sampled evenly)` : ''}`;
+		info.textContent = `${fmtDur(start - T0)} – ${fmtDur(end - T0)} (${fmtDur(end - start)} shown)${sel ? ` · selection ${area.text()}` : ''}${data?.truncated ? ' · truncated' : ''}${flowsOn && data && data.flows_total > nArrows ? ` · ${nArrows.toLocaleString('en-US')} of ${data.flows_total.toLocaleString('en-US')} flows drawn (picked evenly)` : ''}`;
 		meter.end();
 	}
 

@@ -3,7 +3,8 @@
 // answer in hand) and of each window request (from asking to the parsed
 // answer), the last 2,000 of each, with their 95th percentiles (nearest
 // rank) on the canvas: data-frames, data-frame-p95 (ms), data-requests,
-// data-request-p95 (ms).
+// data-request-p95 (ms); data-frame-ms and data-request-ms list the last
+// 100 of each (ms, split by spaces), for a test's rounds.
 
 const KEEP = 2000;
 
@@ -22,11 +23,13 @@ export function frameMeter(canvas) {
 			keep(frames, performance.now() - t0);
 			canvas.dataset.frames = String(frames.length);
 			canvas.dataset.frameP95 = p95(frames).toFixed(2);
+			canvas.dataset.frameMs = frames.slice(-100).map((v) => v.toFixed(2)).join(' ');
 		},
 		request(ms) {
 			keep(reqs, ms);
 			canvas.dataset.requests = String(reqs.length);
 			canvas.dataset.requestP95 = p95(reqs).toFixed(2);
+			canvas.dataset.requestMs = reqs.slice(-100).map((v) => v.toFixed(2)).join(' ');
 		},
 	};
 }
