@@ -49,7 +49,8 @@ static int agg_track(const struct tl_index *ix, size_t k, int64_t A, int64_t B, 
 		else
 			l = m + 1;
 	}
-	size_t open[TL_MAX_DEPTH]; /* per depth: index in v of the open slice in range, or SIZE_MAX */
+	size_t
+	    open[TL_MAX_DEPTH]; /* per depth: index in v of the open slice in range, or SIZE_MAX */
 	for (int d = 0; d < TL_MAX_DEPTH; d++)
 		open[d] = SIZE_MAX;
 	for (size_t p = l; p < en; p++) {
@@ -74,7 +75,7 @@ static int agg_track(const struct tl_index *ix, size_t k, int64_t A, int64_t B, 
 				*cap = nc;
 			}
 			(*v)[*nv] = (struct agg_name){.id = id};
-			slot[id] = (uint32_t)++*nv;
+			slot[id] = (uint32_t)++ * nv;
 		}
 		size_t i = slot[id] - 1;
 		int64_t part = clip(ts, end, A, B);
@@ -158,8 +159,8 @@ int tl_write_agg(const struct tl_index *ix, const struct tl_opts *o, FILE *f, st
 	fprintf(f,
 		"{\n  \"agg\": {\"trace_start_ns\": %lld, \"start_ns\": %lld, \"end_ns\": %lld, "
 		"\"dur_ns\": %lld, \"tracks\": %zu, \"slices\": %lld},\n  \"names\": [",
-		(long long)lo, (long long)(A - lo), (long long)(B - lo), (long long)(B - A), ntracks,
-		(long long)count);
+		(long long)lo, (long long)(A - lo), (long long)(B - lo), (long long)(B - A),
+		ntracks, (long long)count);
 	for (size_t i = 0; i < nv; i++) {
 		fprintf(f, "%s\n   {\"name\": ", i ? "," : "");
 		rep_json_str(f, tr_str(t, v[i].id));
