@@ -48,6 +48,11 @@ struct tl_index {
 	struct hta_counters *hta; /* NULL until built, or when it failed */
 };
 
+/* The trace's span [*lo, *hi] and the window [*A, *B) of o in it
+ * (tl_window's rule and errors). */
+int tl_trace_window(const struct trace *t, const struct tl_opts *o, int64_t *lo, int64_t *hi,
+		    int64_t *A, int64_t *B, struct err *e);
+
 /* The event's end (a negative duration counts as 0). */
 int64_t tl_ev_end(const struct trace *t, uint32_t r);
 

@@ -41,14 +41,7 @@ static int agg_track(const struct tl_index *ix, size_t k, int64_t A, int64_t B, 
 		     struct agg_name **v, size_t *nv, size_t *cap)
 {
 	const struct trace *t = ix->t;
-	size_t b = ix->first[k], en = ix->first[k + 1], l = b, r = en;
-	while (l < r) { /* the first position whose running max end reaches A */
-		size_t m = l + (r - l) / 2;
-		if (ix->maxend[m] >= A)
-			r = m;
-		else
-			l = m + 1;
-	}
+	size_t en = ix->first[k + 1], l = tl_first_reaching(ix->maxend, ix->first[k], en, A);
 	size_t
 	    open[TL_MAX_DEPTH]; /* per depth: index in v of the open slice in range, or SIZE_MAX */
 	for (int d = 0; d < TL_MAX_DEPTH; d++)
@@ -127,10 +120,8 @@ static int parse_tracks(const struct trace *t, const char *s, uint8_t *sel, size
 int tl_write_agg(const struct tl_index *ix, const struct tl_opts *o, FILE *f, struct err *e)
 {
 	const struct trace *t = ix->t;
-	int64_t lo = t->min_ts <= t->max_end ? t->min_ts : 0;
-	int64_t hi = t->min_ts <= t->max_end ? t->max_end : 0;
-	int64_t A, B;
-	if (tl_window(lo, hi, o, &A, &B, e))
+	int64_t lo, hi, A, B;
+	if (tl_trace_window(t, o, &lo, &hi, &A, &B, e))
 		return e ? e->code : ERR_USAGE;
 	uint8_t *sel = calloc(t->tracks.n ? t->tracks.n : 1, 1);
 	uint32_t *slot = calloc((size_t)ix->nnames + 1, sizeof *slot);
