@@ -4,10 +4,15 @@
 // per nesting depth and a row of instants; events at least a pixel wide
 // are drawn one by one, shorter ones (and instants) come from the server
 // merged per pixel column. Counter lanes (a step chart; min/max per column)
-// follow their process's lanes. Mouse wheel zooms around the pointer, a
-// drag pans, + / - zoom and the arrow keys pan; every change asks the
-// server for the visible window again. A click on a lane's header collapses
-// it; a click on an event shows its details and its linked events
+// follow their process's lanes. W / S zoom and A / D pan as in Perfetto
+// (Shift: faster), the mouse wheel zooms around the pointer, Shift+drag
+// pans, + / - zoom and the arrow keys pan; every change asks the server for
+// the visible window again. A time ruler (timeline_ruler.js) heads the
+// lanes; hovering an event shows a card (timeline_hover.js); a drag selects
+// an area whose slices are summed per name (timeline_area.js). A click on a
+// lane's header collapses it ("pin" at its right end keeps it on top); a
+// click on an event selects it (its flows highlighted), shows its details
+// and its linked events
 // (?links=ROW: its kernels, its launch, its flow neighbours), which jump to
 // them. "Flows" (key f) asks for the flow arrows (flows=1). "Download
 // trace" saves /api/file/ID/trace (the file's own bytes; the window's slice
@@ -16,7 +21,7 @@
 // bytes to it with its postMessage protocol (PING until PONG, then the
 // buffer). State in the hash: start=NS&end=NS (from the trace's start, as
 // the API takes them), collapsed=t3,c0 (lanes by track, counters by id),
-// flows=1. Counters (timeline_counters.js, key c): HTA's queue length and
+// flows=1, pinned=t3, area=A,B&area_tracks=K,L. Counters (timeline_counters.js, key c): HTA's queue length and
 // memcpy bandwidth lanes under their streams, counters=1. Search
 // (timeline_search.js): find=TEXT&match=K; the windows are asked with
 // find=TEXT, so the server marks the visible matches. Critical path
@@ -228,6 +233,59 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		return pts.map((p) => `${p.ts}:${p.value !== undefined ? p.value : `${p.min}-${p.max}`}`).join(' ');
 	}
 
+	// Flow arrows between the ends' lanes (the bound slice's row), drawn
+	// only over the lanes' rows (never over their titles); the selected
+	// event's flows (its links) on top, thicker. rowY: track -> {y, closed}.
+	function drawFlows(g, W, rowY) {
+		g.save();
+		g.beginPath();
+		for (const bd of bodies) if (bd.open) g.rect(0, bd.y0 + HEAD, W, bd.y1 - bd.y0 - HEAD);
+		g.clip();
+		const endY = (e) => {
+			const a = rowY.get(e.track);
+			return !a ? null : a.closed ? a.y : a.y + e.depth * ROW + ROW / 2;
+		};
+		// arrows of one colour in one path (a stroke and a fill per colour:
+		// thousands of arrows a frame)
+		const arrows = (list, colour, wdt) => {
+			const lines = new Path2D(), heads = new Path2D();
+			let n = 0;
+			for (const [fr, to] of list) {
+				const ya = endY(fr), yb = endY(to);
+				if (ya === null || yb === null) continue;
+				const xa = x(fr.ts, W), xb = x(to.ts, W);
+				lines.moveTo(xa, ya); lines.lineTo(xb, yb);
+				const ang = Math.atan2(yb - ya, xb - xa);
+				heads.moveTo(xb, yb);
+				heads.lineTo(xb - 7 * Math.cos(ang - 0.4), yb - 7 * Math.sin(ang - 0.4));
+				heads.lineTo(xb - 7 * Math.cos(ang + 0.4), yb - 7 * Math.sin(ang + 0.4));
+				heads.closePath();
+				n++;
+			}
+			g.strokeStyle = colour; g.fillStyle = colour; g.lineWidth = wdt;
+			g.stroke(lines); g.fill(heads);
+			g.lineWidth = 1;
+			return n;
+		};
+		g.globalAlpha = selected !== null && selLinks.length ? 0.35 : 1;
+		// at most MAX_ARROWS a frame, picked evenly from the answer's (itself
+		// an even pick of the window's when they are over 10,000)
+		const all = flowsOn ? data?.flows || [] : [];
+		const fl = all.length <= MAX_ARROWS ? all : Array.from({ length: MAX_ARROWS }, (_, i) => all[Math.floor(i * all.length / MAX_ARROWS)]);
+		let nArrows = arrows(fl.filter((f) => f.kind === 'launch').map((f) => [f.from, f.to]), '#d33', 1);
+		nArrows += arrows(fl.filter((f) => f.kind !== 'launch').map((f) => [f.from, f.to]), '#36c', 1);
+		g.globalAlpha = 1;
+		const selHit = selected !== null ? hits.find((h) => h.it.type === 'event' && h.it.row === selected) : null;
+		const mine = (selHit ? selLinks : []).map((lk) => {
+			const me = { track: selHit.lane.track, ts: selHit.it.ts, depth: selHit.it.depth };
+			const other = { track: lk.track, ts: lk.ts, depth: lk.depth };
+			return lk.rel === 'launched' || lk.rel === 'flow_to' ? [me, other] : [other, me];
+		});
+		const hiArrows = arrows(mine, MARK_CUR, 2.5);
+		g.restore();
+		return { nArrows, hiArrows };
+	}
+
 	function draw() {
 		meter.begin();
 		const W = width();
@@ -320,55 +378,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			}
 			y = top + irow + Math.max(1, l.depths) * ROW;
 		}
-		// flow arrows between the ends' lanes (the bound slice's row), drawn
-		// only over the lanes' rows (never over their titles); the selected
-		// event's flows (its links) on top, thicker
-		g.save();
-		g.beginPath();
-		for (const bd of bodies) if (bd.open) g.rect(0, bd.y0 + HEAD, W, bd.y1 - bd.y0 - HEAD);
-		g.clip();
-		const endY = (e) => {
-			const a = rowY.get(e.track);
-			return !a ? null : a.closed ? a.y : a.y + e.depth * ROW + ROW / 2;
-		};
-		// arrows of one colour in one path (a stroke and a fill per colour:
-		// thousands of arrows a frame)
-		const arrows = (list, colour, wdt) => {
-			const lines = new Path2D(), heads = new Path2D();
-			let n = 0;
-			for (const [fr, to] of list) {
-				const ya = endY(fr), yb = endY(to);
-				if (ya === null || yb === null) continue;
-				const xa = x(fr.ts, W), xb = x(to.ts, W);
-				lines.moveTo(xa, ya); lines.lineTo(xb, yb);
-				const ang = Math.atan2(yb - ya, xb - xa);
-				heads.moveTo(xb, yb);
-				heads.lineTo(xb - 7 * Math.cos(ang - 0.4), yb - 7 * Math.sin(ang - 0.4));
-				heads.lineTo(xb - 7 * Math.cos(ang + 0.4), yb - 7 * Math.sin(ang + 0.4));
-				heads.closePath();
-				n++;
-			}
-			g.strokeStyle = colour; g.fillStyle = colour; g.lineWidth = wdt;
-			g.stroke(lines); g.fill(heads);
-			g.lineWidth = 1;
-			return n;
-		};
-		g.globalAlpha = selected !== null && selLinks.length ? 0.35 : 1;
-		// at most MAX_ARROWS a frame, picked evenly from the answer's (itself
-		// an even pick of the window's when they are over 10,000)
-		const all = flowsOn ? data?.flows || [] : [];
-		const fl = all.length <= MAX_ARROWS ? all : Array.from({ length: MAX_ARROWS }, (_, i) => all[Math.floor(i * all.length / MAX_ARROWS)]);
-		let nArrows = arrows(fl.filter((f) => f.kind === 'launch').map((f) => [f.from, f.to]), '#d33', 1);
-		nArrows += arrows(fl.filter((f) => f.kind !== 'launch').map((f) => [f.from, f.to]), '#36c', 1);
-		g.globalAlpha = 1;
-		const selHit = selected !== null ? hits.find((h) => h.it.type === 'event' && h.it.row === selected) : null;
-		const mine = (selHit ? selLinks : []).map((lk) => {
-			const me = { track: selHit.lane.track, ts: selHit.it.ts, depth: selHit.it.depth };
-			const other = { track: lk.track, ts: lk.ts, depth: lk.depth };
-			return lk.rel === 'launched' || lk.rel === 'flow_to' ? [me, other] : [other, me];
-		});
-		const hiArrows = arrows(mine, MARK_CUR, 2.5);
-		g.restore();
+		const { nArrows, hiArrows } = drawFlows(g, W, rowY);
 		crit?.draw(g, hits, (ns) => x(ns, W), canvas);
 		canvas.dataset.lanes = String(lanes.length);
 		canvas.dataset.items = String(lanes.reduce((n, l) => n + (collapsed.has(`t${l.track}`) ? 0 : l.items.length), 0));
