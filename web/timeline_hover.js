@@ -27,9 +27,11 @@ export function hoverCard({ api, TL, laneName }) {
 	function render(it, lane, px, py) {
 		card.replaceChildren(...lines(it, lane).map((t, i) => el('div', { className: i ? '' : 'tl-hover-name', textContent: t })));
 		card.dataset.row = it.type === 'event' ? String(it.row) : '';
-		card.style.left = `${px + 14}px`;
-		card.style.top = `${py + 14}px`;
 		card.hidden = false;
+		// right of the pointer, or left of it where the card would pass the lanes' right edge
+		const room = (card.offsetParent?.clientWidth || Infinity) - card.offsetWidth - 4;
+		card.style.left = `${Math.max(0, px + 14 <= room ? px + 14 : px - 14 - card.offsetWidth)}px`;
+		card.style.top = `${py + 14}px`;
 	}
 
 	// it: the item under the pointer (null: none) at (px, py) in the wrap
