@@ -462,7 +462,8 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	const nsAt = (px) => start + (end - start) * Math.min(Math.max(px, 0), width()) / width();
 	const begin = (ev, onRuler) => {
 		const py = ev.clientY - canvas.getBoundingClientRect().top;
-		drag = { x: ev.clientX, y: py, start, end, moved: false, pan: ev.shiftKey, onRuler };
+		// (an export's timeline has no area sums: a drag pans there)
+		drag = { x: ev.clientX, y: py, start, end, moved: false, pan: ev.shiftKey || endpoint !== 'timeline', onRuler };
 		hover.hide();
 	};
 	canvas.addEventListener('mousedown', (ev) => begin(ev, false));
