@@ -14,12 +14,24 @@
 import { fmtBytes, fmtDur } from './fmt.js';
 import { dataTable } from './table.js';
 import { el } from './dom.js';
+import { tickStep, tickLabel } from './timeline_ruler.js';
 
 const COLORS = { allocated_bytes: '#4e79a7', reserved_bytes: '#f28e2b' };
 const ZOOM = 0.8; // a wheel step keeps this share of the window
 const MIN_SPAN = 1000; // ns
 export const CURVE_POINTS = 12000; // 2000 columns of 6 points: more than the canvas has pixels
 export const EVENTS_TOP = 50000; // allocation events listed at most (the whole trace of a big run has millions)
+
+// A byte tick step for an axis up to max: 1, 2 or 5 times a power of ten of
+// the largest of B, KiB, MiB, GiB, TiB not over max, at most 6 ticks.
+function byteStep(max) {
+	const units = [[1, 'B'], [1024, 'KiB'], [1024 ** 2, 'MiB'], [1024 ** 3, 'GiB'], [1024 ** 4, 'TiB']];
+	let [div, name] = units[0];
+	for (const u of units) if (u[0] <= max) [div, name] = u;
+	for (let p = 1; ; p *= 10)
+		for (const m of [1, 2, 5])
+			if (max / (m * p * div) <= 5) return { step: m * p * div, div, name };
+}
 
 // The window of the hash, or null: integers, end after start.
 export function hashWindow(s) {
@@ -92,11 +104,29 @@ function zoomCurve(points, peaks, win, onWindow) {
 		g.lineTo(pad.l, h - pad.b);
 		g.lineTo(w - pad.r, h - pad.b);
 		g.stroke();
-		g.fillText(fmtBytes(ymax), 4, pad.t + 4);
-		g.fillText('0 B', 4, h - pad.b);
-		g.fillText(fmtDur(a), pad.l, h - 8);
-		const end = fmtDur(b);
-		g.fillText(end, w - pad.r - g.measureText(end).width, h - 8);
+		// ticks along both axes: time as the timeline's ruler has it (1-2-5
+		// steps, the step's unit), bytes at 1-2-5 steps of the largest binary
+		// unit under the top
+		const xt = [], yt = [];
+		const { step, unit } = tickStep(b - a, w - pad.l - pad.r);
+		g.beginPath();
+		for (let t = Math.ceil(a / step) * step; t <= b; t += step) {
+			const lab = tickLabel(t, unit);
+			const xx = X(t), tw = g.measureText(lab).width;
+			g.moveTo(xx, h - pad.b); g.lineTo(xx, h - pad.b + 4);
+			g.fillText(lab, Math.min(Math.max(xx - tw / 2, pad.l), w - pad.r - tw), h - 8);
+			xt.push(lab);
+		}
+		const ys = byteStep(ymax);
+		for (let v = 0; v <= ymax; v += ys.step) {
+			const lab = `${(v / ys.div).toLocaleString('en-US')} ${ys.name}`;
+			g.moveTo(pad.l - 4, Y(v)); g.lineTo(pad.l, Y(v));
+			g.fillText(lab, Math.max(2, pad.l - 6 - g.measureText(lab).width), Math.max(Y(v), pad.t + 4));
+			yt.push(lab);
+		}
+		g.stroke();
+		canvas.dataset.xticks = xt.join('|');
+		canvas.dataset.yticks = yt.join('|');
 		g.save();
 		g.beginPath();
 		g.rect(pad.l, 0, w - pad.l - pad.r, h);

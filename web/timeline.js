@@ -4,10 +4,15 @@
 // per nesting depth and a row of instants; events at least a pixel wide
 // are drawn one by one, shorter ones (and instants) come from the server
 // merged per pixel column. Counter lanes (a step chart; min/max per column)
-// follow their process's lanes. Mouse wheel zooms around the pointer, a
-// drag pans, + / - zoom and the arrow keys pan; every change asks the
-// server for the visible window again. A click on a lane's header collapses
-// it; a click on an event shows its details and its linked events
+// follow their process's lanes. W / S zoom and A / D pan as in Perfetto
+// (Shift: faster), the mouse wheel zooms around the pointer, Shift+drag
+// pans, + / - zoom and the arrow keys pan; every change asks the server for
+// the visible window again. A time ruler (timeline_ruler.js) heads the
+// lanes; hovering an event shows a card (timeline_hover.js); a drag selects
+// an area whose slices are summed per name (timeline_area.js). A click on a
+// lane's header collapses it ("pin" at its right end keeps it on top); a
+// click on an event selects it (its flows highlighted), shows its details
+// and its linked events
 // (?links=ROW: its kernels, its launch, its flow neighbours), which jump to
 // them. "Flows" (key f) asks for the flow arrows (flows=1). "Download
 // trace" saves /api/file/ID/trace (the file's own bytes; the window's slice
@@ -16,7 +21,7 @@
 // bytes to it with its postMessage protocol (PING until PONG, then the
 // buffer). State in the hash: start=NS&end=NS (from the trace's start, as
 // the API takes them), collapsed=t3,c0 (lanes by track, counters by id),
-// flows=1. Counters (timeline_counters.js, key c): HTA's queue length and
+// flows=1, pinned=t3, area=A,B&area_tracks=K,L. Counters (timeline_counters.js, key c): HTA's queue length and
 // memcpy bandwidth lanes under their streams, counters=1. Search
 // (timeline_search.js): find=TEXT&match=K; the windows are asked with
 // find=TEXT, so the server marks the visible matches. Critical path
@@ -34,9 +39,17 @@ import { timelineSearch } from './timeline_search.js';
 import { criticalPath } from './timeline_critical.js';
 import { streamCounters } from './timeline_counters.js';
 import { el } from './dom.js';
+import { timeRuler } from './timeline_ruler.js';
+import { areaSelection } from './timeline_area.js';
+import { hoverCard } from './timeline_hover.js';
+import { frameMeter } from './timeline_perf.js';
 
 const ROW = 16, HEAD = 18, IROW = 10, CROW = 40, MIN_NS = 10;
 const MARK = '#f0b000', MARK_CUR = '#e0306a'; // search matches, the current one
+const MAX_ARROWS = 2000; // flow arrows drawn a frame at most
+const PIN_W = 40; // the pin toggle at a lane header's right end
+// keys as Perfetto has them: W / S zoom in / out, A / D pan; Shift: faster
+const WASD = { w: [0.8, 0], s: [1.25, 0], a: [1, -0.1], d: [1, 0.1], W: [0.5, 0], S: [2, 0], A: [1, -0.5], D: [1, 0.5] };
 export const PERFETTO = 'https://ui.perfetto.dev';
 let active = null; // the timeline on the page, for the keys
 
@@ -44,6 +57,18 @@ function hue(name) {
 	let h = 0;
 	for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
 	return h % 360;
+}
+
+// an event's fill by its name (kept: a frame paints thousands)
+const fills = new Map();
+function fillOf(name) {
+	let f = fills.get(name);
+	if (f === undefined) {
+		if (fills.size > 50000) fills.clear();
+		f = `hsl(${hue(name)} 55% 60%)`;
+		fills.set(name, f);
+	}
+	return f;
 }
 
 const SOURCES = { nvtx: 'NVTX', cuda_api: 'CUDA API', kernels: 'kernels', memory: 'memory' };
@@ -110,42 +135,56 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	let end = Number.isFinite(+s.end) && s.end !== undefined && s.end !== '' ? +s.end : T1;
 	if (!(end > start)) { start = T0; end = T1; }
 	const collapsed = new Set((s.collapsed || '').split(',').filter(Boolean));
+	const pinned = new Set((s.pinned || '').split(',').filter(Boolean)); // lanes drawn first, by key
 	let flowsOn = s.flows === '1';
 	let selected = null; // row of the event picked from a link
 	const canvas = el('canvas', { tabIndex: 0, dataset: { testid: 'timeline-canvas' } });
 	const info = el('div', { className: 'kmeta', dataset: { testid: 'timeline-window' } });
 	const details = el('div', { className: 'tl-details', dataset: { testid: 'timeline-details' }, textContent: 'Click an event for its details, a lane\'s name to collapse it.' });
-	const wrap = el('div', { className: 'tl-wrap' }, canvas);
-	let data = null, hits = [], heads = [], seq = 0, timer = null, search = null;
+	const ruler = timeRuler();
+	const hover = hoverCard({ api, TL, laneName });
+	const wrap = el('div', { className: 'tl-wrap' }, ruler.canvas, canvas, hover.card);
+	const meter = frameMeter(canvas);
+	let data = null, hits = [], heads = [], bodies = [], seq = 0, timer = null, search = null;
+	let theme = null; // {fg, muted} of the page's theme
+	let selLinks = []; // the selected event's linked events (?links=), their flows highlighted
 
-	const width = () => Math.max(100, Math.floor(wrap.clientWidth || 1000));
+	// the wrap's width, as the ResizeObserver last saw it (reading it in
+	// every frame would force a layout)
+	let wrapW = 0;
+	const width = () => Math.max(100, Math.floor(wrapW || wrap.clientWidth || 1000));
 	const x = (ns, W) => (ns - start) / (end - start) * W;
 	let onWindow = () => {}; // the download button's label follows the window
 	const save = () => {
 		s.collapsed = [...collapsed].join(',');
+		s.pinned = [...pinned].join(',');
 		s.flows = flowsOn ? '1' : '';
 		writeHash({ ...s, start: String(start), end: String(end) });
 		onWindow();
 	};
 	const crit = endpoint === 'timeline' ? criticalPath(api, id, s, save, () => { if (data) draw(); }) : null;
+	const area = areaSelection({ api, TL, s, save, onChange: () => { if (data) draw(); } });
 	const hc = streamCounters({ s, save, canvas, onChange: () => { draw(); reload(); }, enabled: endpoint === 'timeline' });
 
-	// Lanes, then each process's counters after its last lane.
+	// Lanes (each with HTA's counters of its stream), then each process's
+	// counters after its last lane; pinned lanes and counters first, in
+	// that order among themselves.
 	function blocks() {
 		const lanes = data ? data.lanes : [], counters = data?.counters || [];
-		const out = [], lastOf = new Map();
+		const groups = [], lastOf = new Map();
 		lanes.forEach((l, i) => lastOf.set(l.pid, i));
 		const left = [...counters];
 		lanes.forEach((l, i) => {
-			out.push({ kind: 'lane', key: `t${l.track}`, l }, ...hc.blocks(data, l));
+			groups.push([{ kind: 'lane', key: `t${l.track}`, l }, ...hc.blocks(data, l)]);
 			if (lastOf.get(l.pid) === i)
 				for (let j = 0; j < left.length;) {
-					if (left[j].pid === l.pid) out.push({ kind: 'counter', key: `c${left[j].counter}`, c: left.splice(j, 1)[0] });
+					if (left[j].pid === l.pid) groups.push([{ kind: 'counter', key: `c${left[j].counter}`, c: left.splice(j, 1)[0] }]);
 					else j++;
 				}
 		});
-		for (const c of left) out.push({ kind: 'counter', key: `c${c.counter}`, c });
-		return out;
+		for (const c of left) groups.push([{ kind: 'counter', key: `c${c.counter}`, c }]);
+		const pin = (g) => pinned.has(g[0].key);
+		return [...groups.filter(pin), ...groups.filter((g) => !pin(g))].flat();
 	}
 
 	function drawCounter(g, c, top, W, fg) {
@@ -190,9 +229,65 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		g.fillStyle = fg;
 		g.fillText(`max ${hi}`, W - 80, top + 8);
 		g.restore();
+		// the line's vertices as values: "ts:value" (a merged column "ts:min-max")
+		return pts.map((p) => `${p.ts}:${p.value !== undefined ? p.value : `${p.min}-${p.max}`}`).join(' ');
+	}
+
+	// Flow arrows between the ends' lanes (the bound slice's row), drawn
+	// only over the lanes' rows (never over their titles); the selected
+	// event's flows (its links) on top, thicker. rowY: track -> {y, closed}.
+	function drawFlows(g, W, rowY) {
+		g.save();
+		g.beginPath();
+		for (const bd of bodies) if (bd.open) g.rect(0, bd.y0 + HEAD, W, bd.y1 - bd.y0 - HEAD);
+		g.clip();
+		const endY = (e) => {
+			const a = rowY.get(e.track);
+			return !a ? null : a.closed ? a.y : a.y + e.depth * ROW + ROW / 2;
+		};
+		// arrows of one colour in one path (a stroke and a fill per colour:
+		// thousands of arrows a frame)
+		const arrows = (list, colour, wdt) => {
+			const lines = new Path2D(), heads = new Path2D();
+			let n = 0;
+			for (const [fr, to] of list) {
+				const ya = endY(fr), yb = endY(to);
+				if (ya === null || yb === null) continue;
+				const xa = x(fr.ts, W), xb = x(to.ts, W);
+				lines.moveTo(xa, ya); lines.lineTo(xb, yb);
+				const ang = Math.atan2(yb - ya, xb - xa);
+				heads.moveTo(xb, yb);
+				heads.lineTo(xb - 7 * Math.cos(ang - 0.4), yb - 7 * Math.sin(ang - 0.4));
+				heads.lineTo(xb - 7 * Math.cos(ang + 0.4), yb - 7 * Math.sin(ang + 0.4));
+				heads.closePath();
+				n++;
+			}
+			g.strokeStyle = colour; g.fillStyle = colour; g.lineWidth = wdt;
+			g.stroke(lines); g.fill(heads);
+			g.lineWidth = 1;
+			return n;
+		};
+		g.globalAlpha = selected !== null && selLinks.length ? 0.35 : 1;
+		// at most MAX_ARROWS a frame, picked evenly from the answer's (itself
+		// an even pick of the window's when they are over 10,000)
+		const all = flowsOn ? data?.flows || [] : [];
+		const fl = all.length <= MAX_ARROWS ? all : Array.from({ length: MAX_ARROWS }, (_, i) => all[Math.floor(i * all.length / MAX_ARROWS)]);
+		let nArrows = arrows(fl.filter((f) => f.kind === 'launch').map((f) => [f.from, f.to]), '#d33', 1);
+		nArrows += arrows(fl.filter((f) => f.kind !== 'launch').map((f) => [f.from, f.to]), '#36c', 1);
+		g.globalAlpha = 1;
+		const selHit = selected !== null ? hits.find((h) => h.it.type === 'event' && h.it.row === selected) : null;
+		const mine = (selHit ? selLinks : []).map((lk) => {
+			const me = { track: selHit.lane.track, ts: selHit.it.ts, depth: selHit.it.depth };
+			const other = { track: lk.track, ts: lk.ts, depth: lk.depth };
+			return lk.rel === 'launched' || lk.rel === 'flow_to' ? [me, other] : [other, me];
+		});
+		const hiArrows = arrows(mine, MARK_CUR, 2.5);
+		g.restore();
+		return { nArrows, hiArrows };
 	}
 
 	function draw() {
+		meter.begin();
 		const W = width();
 		const lanes = data ? data.lanes : [];
 		const bl = blocks();
@@ -200,16 +295,23 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			: (b.l.instant_events > 0 ? IROW : 0) + Math.max(1, b.l.depths) * ROW);
 		const H = Math.max(40, bl.reduce((h, b) => h + height(b), 0));
 		const dpr = window.devicePixelRatio || 1;
-		canvas.width = W * dpr; canvas.height = H * dpr;
-		canvas.style.width = `${W}px`; canvas.style.height = `${H}px`;
+		// resized only when the size changes (a resize reallocates the canvas)
+		if (canvas.width !== W * dpr || canvas.height !== H * dpr) {
+			canvas.width = W * dpr; canvas.height = H * dpr;
+			canvas.style.width = `${W}px`; canvas.style.height = `${H}px`;
+		}
 		const g = canvas.getContext('2d');
 		g.setTransform(dpr, 0, 0, dpr, 0, 0);
-		const cs = getComputedStyle(document.documentElement);
-		const fg = cs.getPropertyValue('--fg').trim() || '#222', muted = cs.getPropertyValue('--muted').trim() || '#888';
+		if (!theme) { // the theme's colours, read again on a redraw from outside (a theme change)
+			const cs = getComputedStyle(document.documentElement);
+			theme = { fg: cs.getPropertyValue('--fg').trim() || '#222', muted: cs.getPropertyValue('--muted').trim() || '#888' };
+		}
+		const { fg, muted } = theme;
 		g.clearRect(0, 0, W, H);
 		g.font = '11px sans-serif';
 		g.textBaseline = 'middle';
-		hits = []; heads = [];
+		hits = []; heads = []; bodies = [];
+		const steps = [];
 		let marked = 0; // items marked as search matches
 		crit?.begin();
 		const rowY = new Map(); // track -> y of its depth 0 (or its header when collapsed)
@@ -220,15 +322,22 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			const label = b.kind === 'lane'
 				? `${closed ? '▸' : '▾'} ${laneTitle(b.l)} · ${laneCounts(b.l)}`
 				: `${closed ? '▸' : '▾'} ${b.c.name} · ${b.c.series} (${b.c.process || b.c.pid}) · ${b.c.samples} samples${b.c.samples ? ` · ${b.c.min} – ${b.c.max}` : ''}`;
+			g.save();
+			g.beginPath(); g.rect(0, y, W - PIN_W - 4, HEAD); g.clip();
 			g.fillText(label, 4, y + HEAD / 2);
+			g.restore();
+			const isPinned = pinned.has(b.key);
+			g.fillStyle = isPinned ? fg : muted;
+			g.fillText(isPinned ? '● pin' : '○ pin', W - PIN_W, y + HEAD / 2);
 			heads.push({ y0: y, y1: y + HEAD, key: b.key });
 			const top = y + HEAD;
 			if (b.kind === 'counter') {
-				if (!closed) drawCounter(g, b.c, top, W, fg);
+				if (!closed) steps.push(`${b.key}=${drawCounter(g, b.c, top, W, fg)}`);
 				y = top + (closed ? 0 : CROW);
 				continue;
 			}
 			const l = b.l;
+			bodies.push({ y0: y, y1: closed ? top : top + (l.instant_events > 0 ? IROW : 0) + Math.max(1, l.depths) * ROW, track: l.track, open: !closed });
 			if (closed) { rowY.set(l.track, { y: y + HEAD / 2, closed: true }); y = top; continue; }
 			const irow = l.instant_events > 0 ? IROW : 0;
 			rowY.set(l.track, { y: top + irow, closed: false });
@@ -243,7 +352,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 				if (it.type === 'event') {
 					const x0 = Math.max(0, x(it.ts, W)), x1 = Math.min(W, x(it.ts + it.dur, W));
 					const w = Math.max(1, x1 - x0);
-					g.fillStyle = `hsl(${hue(it.name)} 55% 60%)`;
+					g.fillStyle = fillOf(it.name);
 					g.fillRect(x0, ry + 1, w, ROW - 2);
 					if (it.match) { g.strokeStyle = MARK; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; marked++; }
 					if (it.row === selected) { g.strokeStyle = fg; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; }
@@ -269,31 +378,19 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			}
 			y = top + irow + Math.max(1, l.depths) * ROW;
 		}
-		// flow arrows between the ends' lanes (the bound slice's row)
-		let arrows = 0;
-		for (const f of flowsOn ? data?.flows || [] : []) {
-			const a = rowY.get(f.from.track), b = rowY.get(f.to.track);
-			if (!a || !b) continue;
-			const ya = a.closed ? a.y : a.y + f.from.depth * ROW + ROW / 2, yb = b.closed ? b.y : b.y + f.to.depth * ROW + ROW / 2;
-			const xa = x(f.from.ts, W), xb = x(f.to.ts, W);
-			g.strokeStyle = f.kind === 'launch' ? '#d33' : '#36c';
-			g.fillStyle = g.strokeStyle;
-			g.beginPath(); g.moveTo(xa, ya); g.lineTo(xb, yb); g.stroke();
-			const ang = Math.atan2(yb - ya, xb - xa);
-			g.beginPath();
-			g.moveTo(xb, yb);
-			g.lineTo(xb - 7 * Math.cos(ang - 0.4), yb - 7 * Math.sin(ang - 0.4));
-			g.lineTo(xb - 7 * Math.cos(ang + 0.4), yb - 7 * Math.sin(ang + 0.4));
-			g.closePath(); g.fill();
-			arrows++;
-		}
+		const { nArrows, hiArrows } = drawFlows(g, W, rowY);
 		crit?.draw(g, hits, (ns) => x(ns, W), canvas);
 		canvas.dataset.lanes = String(lanes.length);
 		canvas.dataset.items = String(lanes.reduce((n, l) => n + (collapsed.has(`t${l.track}`) ? 0 : l.items.length), 0));
-		canvas.dataset.order = lanes.map((l) => `${l.pid}/${l.tid}`).join(' ');
+		canvas.dataset.order = bl.filter((b) => b.kind === 'lane').map((b) => `${b.l.pid}/${b.l.tid}`).join(' ');
+		canvas.dataset.pinned = [...pinned].join(',');
+		canvas.dataset.counterSteps = steps.join('|');
+		canvas.dataset.flowsSelected = String(hiArrows);
+		canvas.dataset.selected = selected === null ? '' : String(selected);
+		canvas.dataset.lanesY = bodies.map((bd) => `t${bd.track}:${bd.y0}-${bd.y1}`).join(' ');
 		canvas.dataset.counters = String((data?.counters || []).length);
 		hc.mark(data);
-		canvas.dataset.flows = String(arrows);
+		canvas.dataset.flows = String(nArrows);
 		canvas.dataset.collapsed = [...collapsed].join(',');
 		// the current match: outlined where it is, drawn one by one or merged
 		const cur = search?.current(), at = cur && rowY.get(cur.track);
@@ -308,14 +405,30 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			g.lineWidth = 1;
 			canvas.dataset.matchShown = String(Math.round((x0 + x1) / 2));
 		}
-		info.textContent = `${fmtDur(start - T0)} – ${fmtDur(end - T0)} (${fmtDur(end - start)} shown)${data?.truncated ? ' · truncated' : ''}${flowsOn && data?.flows_truncated ? ` · ${data.flows.length} of ${data.flows_total} flows` : ''}`;
+		// the area selection: a band over its lanes
+		const sel = area.get();
+		if (sel) {
+			const xa = Math.max(0, x(sel.a, W)), xb = Math.min(W, x(sel.b, W));
+			g.fillStyle = 'rgba(60, 120, 220, 0.18)';
+			g.strokeStyle = 'rgba(30, 80, 180, 0.8)';
+			for (const bd of bodies) {
+				if (sel.tracks.length && !sel.tracks.includes(bd.track)) continue;
+				g.fillRect(xa, bd.y0, Math.max(1, xb - xa), bd.y1 - bd.y0);
+			}
+			g.beginPath(); g.moveTo(xa + 0.5, 0); g.lineTo(xa + 0.5, H); g.moveTo(xb - 0.5, 0); g.lineTo(xb - 0.5, H); g.stroke();
+		}
+		ruler.draw(start, end, W, sel, area.text());
+		info.textContent = `${fmtDur(start - T0)} – ${fmtDur(end - T0)} (${fmtDur(end - start)} shown)${sel ? ` · selection ${area.text()}` : ''}${data?.truncated ? ' · truncated' : ''}${flowsOn && data && data.flows_total > nArrows ? ` · ${nArrows.toLocaleString('en-US')} of ${data.flows_total.toLocaleString('en-US')} flows drawn (picked evenly)` : ''}`;
+		meter.end();
 	}
 
 	async function load() {
 		const my = ++seq;
 		const W = width();
 		const q = search?.text() ? `&find=${encodeURIComponent(search.text())}` : '';
+		const t0 = performance.now();
 		const d = await api(`${TL}?start_ns=${Math.round(start)}&end_ns=${Math.round(end)}&px=${W}${flowsOn ? '&flows=1' : ''}${hc.param()}${q}`);
+		meter.request(performance.now() - t0);
 		if (my !== seq) return;
 		data = d;
 		canvas.dataset.start = String(d.timeline.start_ns);
@@ -342,17 +455,52 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		const r = canvas.getBoundingClientRect();
 		zoom(ev.deltaY < 0 ? 0.8 : 1.25, (ev.clientX - r.left) / r.width);
 	}, { passive: false });
+	// A drag over the lanes selects an area (the lanes it crosses, the time
+	// it spans; on the ruler: every lane); Shift+drag pans.
 	let drag = null;
-	canvas.addEventListener('mousedown', (ev) => { drag = { x: ev.clientX, start, end, moved: false }; });
-	addEventListener('mouseup', () => { setTimeout(() => { drag = null; }, 0); });
-	canvas.addEventListener('mousemove', (ev) => {
+	const localX = (ev) => ev.clientX - canvas.getBoundingClientRect().left;
+	const nsAt = (px) => start + (end - start) * Math.min(Math.max(px, 0), width()) / width();
+	const begin = (ev, onRuler) => {
+		const py = ev.clientY - canvas.getBoundingClientRect().top;
+		// (an export's timeline has no area sums: a drag pans there)
+		drag = { x: ev.clientX, y: py, start, end, moved: false, pan: ev.shiftKey || endpoint !== 'timeline', onRuler };
+		hover.hide();
+	};
+	canvas.addEventListener('mousedown', (ev) => begin(ev, false));
+	ruler.canvas.addEventListener('mousedown', (ev) => begin(ev, true));
+	const areaOf = (ev) => {
+		const a = nsAt(drag.x - canvas.getBoundingClientRect().left), b = nsAt(localX(ev));
+		const y0 = Math.min(drag.y, ev.clientY - canvas.getBoundingClientRect().top), y1 = Math.max(drag.y, ev.clientY - canvas.getBoundingClientRect().top);
+		const tracks = drag.onRuler ? [] : bodies.filter((bd) => bd.y1 > y0 && bd.y0 <= y1).map((bd) => bd.track);
+		return { a: Math.min(a, b), b: Math.max(a, b), tracks };
+	};
+	addEventListener('mouseup', (ev) => {
+		if (drag?.moved && !drag.pan) area.set(areaOf(ev));
+		setTimeout(() => { drag = null; }, 0);
+	});
+	addEventListener('mousemove', (ev) => {
 		if (!drag || !(ev.buttons & 1)) return;
 		const dx = ev.clientX - drag.x;
 		if (Math.abs(dx) > 2) drag.moved = true;
 		if (!drag.moved) return;
-		const d = -dx / width() * (drag.end - drag.start);
-		setWindow(drag.start + d, drag.end + d);
+		if (drag.pan) {
+			const d = -dx / width() * (drag.end - drag.start);
+			setWindow(drag.start + d, drag.end + d);
+		} else {
+			const v = areaOf(ev);
+			ruler.draw(start, end, width(), v, fmtDur(Math.round(v.b) - Math.round(v.a)));
+		}
 	});
+	canvas.addEventListener('mousemove', (ev) => {
+		if (drag) return;
+		const r = canvas.getBoundingClientRect(), px = ev.clientX - r.left, py = ev.clientY - r.top;
+		const h = hits.find((b) => px >= b.x0 - 1 && px <= b.x1 + 1 && py >= b.y0 && py < b.y1);
+		hover.show(h ? h.it : null, h?.lane, px, py + ruler.canvas.offsetHeight);
+	});
+	canvas.addEventListener('mouseleave', () => hover.hide());
+	let pointer = null; // where W / S zoom: the pointer's fraction of the width, when over the lanes
+	canvas.addEventListener('mousemove', (ev) => { pointer = localX(ev) / width(); });
+	canvas.addEventListener('mouseleave', () => { pointer = null; });
 
 	// a linked event: center the window on it (the span kept, or widened
 	// to show it whole) and outline it
@@ -366,6 +514,8 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	async function showLinks(it, box) {
 		let d;
 		try { d = await api(`${TL}?links=${it.row}`); } catch (e) { box.textContent = `Could not ask for its links: ${e.message}`; return; }
+		if (d.self_ns !== undefined) box.before(el('div', { dataset: { testid: 'timeline-self' }, textContent: `self time ${fmtDur(d.self_ns)} (its duration less its direct children's)` }));
+		if (selected === it.row) { selLinks = d.links; draw(); }
 		if (!d.links.length) { box.textContent = 'No linked events.'; return; }
 		const rel = { launched: 'launched', launcher: 'launched by', flow_to: 'flow to', flow_from: 'flow from' };
 		box.replaceChildren(...d.links.map((lk) => {
@@ -380,6 +530,12 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		const r = canvas.getBoundingClientRect();
 		const px = ev.clientX - r.left, py = ev.clientY - r.top;
 		const hd = heads.find((b) => py >= b.y0 && py < b.y1);
+		if (hd && px >= width() - PIN_W - 4) { // the pin toggle
+			pinned.has(hd.key) ? pinned.delete(hd.key) : pinned.add(hd.key);
+			save();
+			draw();
+			return;
+		}
 		if (hd) {
 			collapsed.has(hd.key) ? collapsed.delete(hd.key) : collapsed.add(hd.key);
 			save();
@@ -388,6 +544,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		}
 		const h = hits.find((b) => px >= b.x0 - 1 && px <= b.x1 + 1 && py >= b.y0 && py < b.y1);
 		if (!h) return;
+		if (h.it.type === 'event') { selected = h.it.row; selLinks = []; draw(); }
 		showDetails(h.it, h.lane);
 	});
 
@@ -398,6 +555,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		else if (it.type === 'instant') line = `${it.name} · ${it.kind} · instant at ${fmtDur(it.ts - T0)} · row ${it.row} · ${laneName(lane)}`;
 		else if (it.type === 'instants') line = `${it.count} instants merged · ${fmtDur(it.ts - T0)} – ${fmtDur(it.end - T0)} · ${laneName(lane)} (zoom in to see them)`;
 		else line = `${it.count} short events merged · ${fmtDur(it.ts - T0)} – ${fmtDur(it.end - T0)} · busy ${fmtDur(it.busy_ns)} · depth ${it.depth} · ${laneName(lane)} (zoom in to see them)`;
+		details.dataset.row = it.type === 'event' ? String(it.row) : '';
 		const kids = [el('div', { dataset: { testid: 'timeline-event' }, textContent: line })];
 		if (it.type === 'event') {
 			const box = el('div', { className: 'tl-links', dataset: { testid: 'timeline-links' }, textContent: 'Linked events…' });
@@ -507,7 +665,12 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 
 	active = {
 		canvas, key(k) {
-			if (k === '+' || k === '=') zoom(0.5, 0.5);
+			if (WASD[k]) {
+				const [f, p] = WASD[k];
+				if (f !== 1) zoom(f, pointer ?? 0.5);
+				else pan(p);
+			} else if (k === 'Escape') { if (!area.key(k)) return false; }
+			else if (k === '+' || k === '=') zoom(0.5, 0.5);
 			else if (k === '-' || k === '_') zoom(2, 0.5);
 			else if (k === 'ArrowLeft') pan(-0.2);
 			else if (k === 'ArrowRight') pan(0.2);
@@ -519,11 +682,12 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			return true;
 		},
 	};
-	canvas.redraw = draw;
+	canvas.redraw = () => { theme = null; ruler.retheme(); draw(); };
 	// the first answer is asked before the page is laid out: ask again at
 	// the real width (and on every resize)
 	let lastW = 0;
 	new ResizeObserver(() => {
+		wrapW = wrap.clientWidth;
 		const W = width();
 		if (!wrap.isConnected || W === lastW) return;
 		lastW = W;
@@ -534,9 +698,9 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	await firstLoad;
 	const reset = el('button', { textContent: 'Whole trace', title: 'Show the whole trace (0)' });
 	reset.addEventListener('click', () => setWindow(T0, T1));
-	const help = el('span', { className: 'count', textContent: 'wheel / + − zoom · drag / ← → pan · f flows · c counters · / search, n N next/previous · click a lane name to collapse it' });
+	const help = el('span', { className: 'count', textContent: 'W S / wheel zoom · A D / Shift+drag pan (Shift+key: faster) · drag: select an area · f flows · c counters · / search, n N next/previous · click a lane name to collapse it, "pin" to keep it on top' });
 	return [el('section', { className: 'timeline' }, el('h2', { textContent: 'Timeline' }),
-		el('div', { className: 'tools' }, reset, flowsBtn, ...hc.bar, ...(perfetto ? [dlBtn, perfBtn, perfNote] : []), ...(search ? [search.bar] : []), ...(crit ? crit.tools : []), info, help), ...(search ? [search.panel] : []), wrap, details)];
+		el('div', { className: 'tools' }, reset, flowsBtn, ...hc.bar, ...(perfetto ? [dlBtn, perfBtn, perfNote] : []), ...(search ? [search.bar] : []), ...(crit ? crit.tools : []), info, help), ...(search ? [search.panel] : []), wrap, details, area.box)];
 }
 
 // The page's keys (+ - arrows 0 f / n N) while a timeline is shown; true when used.

@@ -295,13 +295,15 @@ static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int i
 	return srv_api_nsys(s, c, path, d, &o);
 }
 
-/* GET /api/file/ID/timeline?start_ns=A&end_ns=B&px=W&flows=1&find=TEXT, or
- * ?links=ROW (views/view_timeline.c) */
+/* GET /api/file/ID/timeline?start_ns=A&end_ns=B&px=W&flows=1&find=TEXT,
+ * ?links=ROW (views/view_timeline.c), or ?agg=1&start_ns=A&end_ns=B&tracks=K,L
+ * (the area selection, views/view_timeline_agg.c) */
 static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, int id)
 {
 	char bad[SRV_BAD_PARAM];
-	if (srv_unknown_param(c, " start_ns end_ns px flows links find step range stream_counters ",
-			      bad))
+	if (srv_unknown_param(
+		c, " start_ns end_ns px flows links find step range stream_counters agg tracks ",
+		bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "timeline takes no parameter '%s'",
 				       bad);
 	struct tl_opts o;
@@ -328,6 +330,7 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 	FILE *f = open_memstream(&buf, &len);
 	int rc = !f	     ? err_set(&e, ERR_NOMEM, NULL, -1, "out of memory")
 		 : has_links ? tl_write_links(ix, links, f, &e)
+		 : o.agg     ? tl_write_agg(ix, &o, f, &e)
 			     : tl_write_json(ix, &o, f, &e);
 	srv_job_end(s);
 	srv_window_put(s, win);

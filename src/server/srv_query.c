@@ -71,6 +71,8 @@ int srv_q_tl_opts(const struct srv_query *q, struct tl_opts *o, int64_t *links, 
 	o->px = (int)px;
 	o->flows = srv_q_flag(q, "flows");
 	o->stream_counters = srv_q_flag(q, "stream_counters");
+	o->agg = srv_q_flag(q, "agg");
+	o->tracks = srv_q_get(q, "tracks");
 	if (srv_q_int(q, "links", links, has_links) || (*has_links && *links < 0))
 		return snprintf(msg, n, "links takes an event row"), -1;
 	return 0;

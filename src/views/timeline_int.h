@@ -48,6 +48,11 @@ struct tl_index {
 	struct hta_counters *hta; /* NULL until built, or when it failed */
 };
 
+/* The trace's span [*lo, *hi] and the window [*A, *B) of o in it
+ * (tl_window's rule and errors). */
+int tl_trace_window(const struct trace *t, const struct tl_opts *o, int64_t *lo, int64_t *hi,
+		    int64_t *A, int64_t *B, struct err *e);
+
 /* The event's end (a negative duration counts as 0). */
 int64_t tl_ev_end(const struct trace *t, uint32_t r);
 
@@ -81,6 +86,10 @@ int tl_counters_build(struct tl_index *ix);
 void tl_counters_free(struct tl_index *ix);
 void tl_write_stream_counters(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int px,
 			      int64_t lo, size_t *items, bool *truncated);
+
+/* view_timeline_agg.c: the event's duration less its direct children's
+ * (an instant: 0). */
+int64_t tl_self_ns(const struct tl_index *ix, uint32_t row);
 
 /* view_timeline_find.c: the slices by name (the search's index part). */
 int tl_find_build(struct tl_index *ix);

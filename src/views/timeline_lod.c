@@ -30,6 +30,19 @@ void tl_nest(const struct tl_lane *ln, uint16_t *depth, int64_t *maxend)
 	}
 }
 
+size_t tl_first_reaching(const int64_t *maxend, size_t b, size_t en, int64_t A)
+{
+	size_t l = b, r = en;
+	while (l < r) {
+		size_t m = l + (r - l) / 2;
+		if (maxend[m] >= A)
+			r = m;
+		else
+			l = m + 1;
+	}
+	return l;
+}
+
 int tl_window(int64_t lo, int64_t hi, const struct tl_opts *o, int64_t *A, int64_t *B,
 	      struct err *e)
 {
@@ -87,14 +100,7 @@ void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int 
 		   size_t *items, bool *truncated, struct tl_lane_sum *sum)
 {
 	double W = (double)B - (double)A;
-	size_t l = ln->b, r = ln->en;
-	while (l < r) { /* the first position whose running max end reaches A */
-		size_t m = l + (r - l) / 2;
-		if (ln->maxend[m] >= A)
-			r = m;
-		else
-			l = m + 1;
-	}
+	size_t l = tl_first_reaching(ln->maxend, ln->b, ln->en, A);
 	fputs(", \"items\": [", f);
 	struct agg agg[TL_MAX_DEPTH];
 	for (int d = 0; d < TL_MAX_DEPTH; d++)

@@ -55,6 +55,10 @@ static inline int64_t tl_end_of(const struct tl_ev *ev)
 	return ev->ts + (ev->dur > 0 ? ev->dur : 0);
 }
 
+/* The first position in [b, en) whose running max end reaches A (en when
+ * none): where a window starting at A begins. */
+size_t tl_first_reaching(const int64_t *maxend, size_t b, size_t en, int64_t A);
+
 /* Fills ln->depth and ln->maxend (writable arrays of the caller) over
  * positions [b, en): a stack of open events' ends; an event that outlasts
  * its parent still nests under it; depths past TL_MAX_DEPTH - 1 share the

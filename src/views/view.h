@@ -290,6 +290,8 @@ struct tl_opts {
 	bool stream_counters;	  /* add HTA's queue length and memcpy bandwidth lanes */
 	const uint8_t *match;	  /* by string id: 1 marks a searched name (tl_find_match):
 				     events get "match": true, spans "matches": N; or NULL */
+	bool agg;		  /* the area selection's sums instead (tl_write_agg) */
+	const char *tracks;	  /* agg: track numbers split by commas; NULL: every track */
 };
 
 /* Writes the window's lanes as JSON to f: O(events overlapping the window +
@@ -299,6 +301,10 @@ int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, s
  * by correlation; the events its s/t/f flows bind to) as JSON to f.
  * ERR_USAGE when there is no such row. */
 int tl_write_links(const struct tl_index *ix, int64_t row, FILE *f, struct err *e);
+/* The area selection (view_timeline_agg.c): the slices of o->tracks in the
+ * window, per name {name, count, total_ns, self_ns} (times clipped to the
+ * window), most total time first. ERR_USAGE for a bad window or track list. */
+int tl_write_agg(const struct tl_index *ix, const struct tl_opts *o, FILE *f, struct err *e);
 
 /* Search (view_timeline_find.c): slices whose name contains a text (ASCII
  * letters case-insensitive). */

@@ -312,13 +312,19 @@ static bool match_row(const void *mctx, uint32_t row)
 	return m->by_name[m->t->ev.name[row]];
 }
 
+int tl_trace_window(const struct trace *t, const struct tl_opts *o, int64_t *lo, int64_t *hi,
+		    int64_t *A, int64_t *B, struct err *e)
+{
+	*lo = t->min_ts <= t->max_end ? t->min_ts : 0;
+	*hi = t->min_ts <= t->max_end ? t->max_end : 0;
+	return tl_window(*lo, *hi, o, A, B, e);
+}
+
 int tl_write_json(const struct tl_index *ix, const struct tl_opts *o, FILE *f, struct err *e)
 {
 	const struct trace *t = ix->t;
-	int64_t lo = t->min_ts <= t->max_end ? t->min_ts : 0;
-	int64_t hi = t->min_ts <= t->max_end ? t->max_end : 0;
-	int64_t A, B;
-	if (tl_window(lo, hi, o, &A, &B, e))
+	int64_t lo, hi, A, B;
+	if (tl_trace_window(t, o, &lo, &hi, &A, &B, e))
 		return e ? e->code : ERR_USAGE;
 	int px = o->px;
 	tl_write_head(f, lo, hi, A, B, px);

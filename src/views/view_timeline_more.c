@@ -280,29 +280,29 @@ static size_t bind_of(const struct tl_index *ix, const struct tr_flow *fl)
 	return flow_bind(ix, fl->track, fl->ts, fl->ph != 'f' || fl->bp_e);
 }
 
-void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int64_t lo)
+/* The arrows with an end in [A, B), in one order: launches (by launcher),
+ * then s/t/f chains; visit gets a launch's rows (x = launcher, y = GPU
+ * activity, fx = fy = NULL) or a chain's two flow events. */
+struct flow_walk {
+	void (*visit)(struct flow_walk *w, uint32_t x, uint32_t y, const struct tr_flow *fx,
+		      const struct tr_flow *fy);
+	const struct tl_index *ix;
+	FILE *f;
+	int64_t lo;
+	size_t seen, total, shown; /* arrows visited; in the window; written */
+};
+
+static void walk_flows(const struct tl_index *ix, int64_t A, int64_t B, struct flow_walk *w)
 {
 	const struct trace *t = ix->t;
-	size_t total = 0, shown = 0;
-	fputs(",\n  \"flows\": [", f);
 	const struct tr_links *lk = &ix->links;
 	for (size_t s = 0; s < lk->nseg; s++) {
 		uint32_t rt = lk->seg[s].rt;
 		for (uint32_t i = 0; i < lk->seg[s].count; i++) {
 			uint32_t d = lk->dev[lk->seg[s].first + i];
 			int64_t t0 = t->ev.ts[rt], t1 = t->ev.ts[d];
-			if (!((t0 >= A && t0 < B) || (t1 >= A && t1 < B)))
-				continue;
-			if (++total > TL_MAX_FLOWS)
-				continue;
-			fprintf(f, "%s\n   {\"kind\": \"launch\", \"id\": %lld, \"from\": ",
-				shown++ ? "," : "", (long long)tr_corr(t, d));
-			put_end(ix, f, t->ev.track[rt], t0,
-				ix->pos[rt] == TR_NONE ? SIZE_MAX : ix->pos[rt], lo);
-			fputs(", \"to\": ", f);
-			put_end(ix, f, t->ev.track[d], t1,
-				ix->pos[d] == TR_NONE ? SIZE_MAX : ix->pos[d], lo);
-			fputc('}', f);
+			if ((t0 >= A && t0 < B) || (t1 >= A && t1 < B))
+				w->visit(w, rt, d, NULL, NULL);
 		}
 	}
 	for (size_t i = 0; i + 1 < t->flows.n; i++) {
@@ -310,24 +310,60 @@ void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, in
 				     *y = &t->flows.v[ix->flows[i + 1]];
 		if (x->cat != y->cat || x->id != y->id || is_ac2g(t, x))
 			continue;
-		if (!((x->ts >= A && x->ts < B) || (y->ts >= A && y->ts < B)))
-			continue;
-		if (++total > TL_MAX_FLOWS)
-			continue;
-		fprintf(f,
-			"%s\n   {\"kind\": \"flow\", \"id\": %lld, \"cat\": ", shown++ ? "," : "",
-			(long long)x->id);
-		rep_json_str(f, tr_str(t, x->cat));
-		fputs(", \"name\": ", f);
-		rep_json_str(f, tr_str(t, x->name));
-		fputs(", \"from\": ", f);
-		put_end(ix, f, x->track, x->ts, bind_of(ix, x), lo);
-		fputs(", \"to\": ", f);
-		put_end(ix, f, y->track, y->ts, bind_of(ix, y), lo);
-		fputc('}', f);
+		if ((x->ts >= A && x->ts < B) || (y->ts >= A && y->ts < B))
+			w->visit(w, 0, 0, x, y);
 	}
-	fprintf(f, "%s],\n  \"flows_total\": %zu, \"flows_truncated\": %s", shown ? "\n  " : "",
-		total, total > TL_MAX_FLOWS ? "true" : "false");
+}
+
+static void count_flow(struct flow_walk *w, uint32_t x, uint32_t y, const struct tr_flow *fx,
+		       const struct tr_flow *fy)
+{
+	w->total++;
+}
+
+/* Writes the k-th arrow of the window when it is one of TL_MAX_FLOWS picked
+ * evenly among total: where floor(k * max / total) steps up. */
+static void write_flow(struct flow_walk *w, uint32_t x, uint32_t y, const struct tr_flow *fx,
+		       const struct tr_flow *fy)
+{
+	const struct tl_index *ix = w->ix;
+	const struct trace *t = ix->t;
+	FILE *f = w->f;
+	uint64_t k = w->seen++, m = w->total > TL_MAX_FLOWS ? TL_MAX_FLOWS : w->total;
+	if ((k + 1) * m / w->total == k * m / w->total)
+		return;
+	if (!fx) {
+		fprintf(f, "%s\n   {\"kind\": \"launch\", \"id\": %lld, \"from\": ",
+			w->shown++ ? "," : "", (long long)tr_corr(t, y));
+		put_end(ix, f, t->ev.track[x], t->ev.ts[x],
+			ix->pos[x] == TR_NONE ? SIZE_MAX : ix->pos[x], w->lo);
+		fputs(", \"to\": ", f);
+		put_end(ix, f, t->ev.track[y], t->ev.ts[y],
+			ix->pos[y] == TR_NONE ? SIZE_MAX : ix->pos[y], w->lo);
+		fputc('}', f);
+		return;
+	}
+	fprintf(f, "%s\n   {\"kind\": \"flow\", \"id\": %lld, \"cat\": ", w->shown++ ? "," : "",
+		(long long)fx->id);
+	rep_json_str(f, tr_str(t, fx->cat));
+	fputs(", \"name\": ", f);
+	rep_json_str(f, tr_str(t, fx->name));
+	fputs(", \"from\": ", f);
+	put_end(ix, f, fx->track, fx->ts, bind_of(ix, fx), w->lo);
+	fputs(", \"to\": ", f);
+	put_end(ix, f, fy->track, fy->ts, bind_of(ix, fy), w->lo);
+	fputc('}', f);
+}
+
+void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int64_t lo)
+{
+	struct flow_walk w = {.visit = count_flow, .ix = ix, .f = f, .lo = lo};
+	walk_flows(ix, A, B, &w);
+	fputs(",\n  \"flows\": [", f);
+	w.visit = write_flow;
+	walk_flows(ix, A, B, &w);
+	fprintf(f, "%s],\n  \"flows_total\": %zu, \"flows_truncated\": %s", w.shown ? "\n  " : "",
+		w.total, w.total > TL_MAX_FLOWS ? "true" : "false");
 }
 
 static void put_link(const struct tl_index *ix, FILE *f, const char *rel, uint32_t row, int64_t lo,
@@ -356,7 +392,8 @@ int tl_write_links(const struct tl_index *ix, int64_t row, FILE *f, struct err *
 	int64_t lo = t->min_ts <= t->max_end ? t->min_ts : 0;
 	uint32_t r = (uint32_t)row;
 	bool first = true;
-	fprintf(f, "{\n  \"row\": %u, \"links\": [", r);
+	fprintf(f, "{\n  \"row\": %u, \"dur\": %lld, \"self_ns\": %lld, \"links\": [", r,
+		(long long)tr_dur(t, r), (long long)tl_self_ns(ix, r));
 	if (r < ix->links.n && ix->links.launcher[r] != TR_NONE)
 		put_link(ix, f, "launcher", ix->links.launcher[r], lo, &first);
 	size_t nd = 0;

@@ -115,6 +115,10 @@ static void timeline(const struct trace *t, FILE *out)
 	tl_write_json(ix, &o, out, &e);
 	tl_write_links(ix, 0, out, &e);
 	tl_write_links(ix, (int64_t)t->ev.n / 2, out, &e);
+	o = (struct tl_opts){.px = 1, .agg = true, .has_end = true, .end_ns = 1500};
+	tl_write_agg(ix, &o, out, &e);
+	o.tracks = "0,1";
+	tl_write_agg(ix, &o, out, &e);
 	uint8_t *match = NULL;
 	size_t nmatch = 0;
 	if (!tl_find_match(ix, "a", &match, &nmatch, &e)) {

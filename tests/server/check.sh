@@ -495,6 +495,8 @@ has "flows window" '  "flows_total": 1, "flows_truncated": false,'
 tm "flows truncated" '3/timeline?px=10&flows=1'
 has "flows truncated" '  "flows_total": 10005, "flows_truncated": true,'
 [ "$(grep -c '"kind": "flow"' "$tmp/body")" = 10000 ] && ok || bad "flows truncated: not 10000 arrows"
+# picked evenly over the 10005: the last one (id 10004) is among them (the first 10000 would stop at 9999)
+[ "$(grep -c '"kind": "flow", "id": 10004,' "$tmp/body")" = 1 ] && ok || bad "flows truncated: not picked evenly"
 # links of an event: a launch's kernel, a slice's flow neighbours
 tm "links launch" '1/timeline?links=7'
 has "links launch" '   {"rel": "launched", "row": 8, "track": 2, "ts": 30000, "dur": 5000, "depth": 0, "kind": "kernel", "name": "k8"}'
@@ -505,6 +507,19 @@ has "links flow" \
 	'   {"rel": "flow_from", "row": 1, "track": 0, "ts": 0, "dur": 100000, "depth": 0, "kind": "cpu_op", "name": "step"},' \
 	'   {"rel": "flow_to", "row": 6, "track": 5, "ts": 10000, "dur": 10000, "depth": 0, "kind": "cpu_op", "name": "other"}'
 expect 400 "links: no such row" "${tmurl}api/file/1/timeline?links=13"
+# self time: step [0, 100) us less its two launches of 4 us (depth 1)
+tm "links self" '1/timeline?links=1'
+has "links self" '  "row": 1, "dur": 100000, "self_ns": 92000, "links": ['
+# the area selection of pid 10's thread 1 (track 0) over the whole trace, and
+# over [21, 62) us: step 41 us less the launches' parts in it (3 + 2 us)
+tm agg '1/timeline?agg=1&tracks=0'
+has agg '   {"name": "step", "count": 1, "total_ns": 100000, "self_ns": 92000},' \
+	'   {"name": "cudaLaunchKernel", "count": 2, "total_ns": 8000, "self_ns": 8000}'
+tm "agg window" '1/timeline?agg=1&tracks=0&start_ns=21000&end_ns=62000'
+has "agg window" '   {"name": "step", "count": 1, "total_ns": 41000, "self_ns": 36000},' \
+	'   {"name": "cudaLaunchKernel", "count": 2, "total_ns": 5000, "self_ns": 5000}'
+expect 400 "agg: no such track" "${tmurl}api/file/1/timeline?agg=1&tracks=99"
+expect 400 "agg: not a track list" "${tmurl}api/file/1/timeline?agg=1&tracks=0,x"
 expect 400 "links: negative" "${tmurl}api/file/1/timeline?links=-1"
 expect 400 "timeline_more: unknown parameter" "${tmurl}api/file/1/timeline?flows=1&arrows=1"
 # GET /trace: reloaded, `gpuprof info` counts the same (the path, sizes,
