@@ -10,6 +10,8 @@
 #   make check-layers    the include rules between src/ areas and the size
 #                        limits (tools/check-layers.py; --rules prints them)
 #   make bench           performance figures (see bench/README.md)
+#   make wasm            the engine and command line in WebAssembly, for Node:
+#                        build/wasm/gpuprof.js (emscripten; docs/wasm.md)
 #   make fuzz            libFuzzer builds of the fuzz targets (clang), short runs
 #   make fuzz-smoke      each fuzz target 20 s from its corpus (part of check)
 #   make demo            summary of the bundled example trace, then the viewer on it
@@ -53,7 +55,7 @@ BUILD := build/$(VARIANT)-$(notdir $(CC))
 BUILDINFO := -DGP_VERSION='"$(VERSION)"' -DGP_COMMIT='"$(COMMIT)"' \
 	-DGP_BUILD='"$(VARIANT) $(notdir $(CC)) $(OPT)"'
 
-LIB_SRC := $(sort $(filter-out src/cli/% src/server/%,$(wildcard src/*/*.c)))
+LIB_SRC := $(sort $(filter-out src/cli/% src/server/% src/wasm/%,$(wildcard src/*/*.c)))
 # the server and its embedded viewer (web/ -> build/assets.c) go only into
 # the binary
 CLI_SRC := $(sort $(wildcard src/cli/*.c src/server/*.c))
@@ -125,6 +127,41 @@ test: $(BIN) $(BUILD)/unit-tests $(FUZZ_REPLAY)
 extras: $(BUILD)/inflate-bench
 	$(CC) $(CFLAGS_ALL) -c -o /dev/null tools/embed.c
 	$(CC) $(CFLAGS_ALL) -c -o /dev/null bench/rusage.c
+
+# The WebAssembly build (docs/wasm.md): the command line without the server,
+# one thread (GP_ONE_THREAD, core/threads.h), compiled by Debian's emscripten.
+# The files of WASM_SWAP are replaced by src/wasm/'s, and src/wasm/ stands
+# in for the libraries: gzip read by io/inflate.c in the caller's thread,
+# written as stored blocks; no SQLite or YAML (opening fails with one
+# line). Their headers are Debian's own (zlib1g-dev, libisal-dev,
+# libsqlite3-dev, libyaml-dev), copied into build/wasm/include so that emcc
+# never sees the rest of /usr/include.
+EMCC ?= emcc
+WASM := build/wasm
+WASM_SWAP := src/io/gzip.c src/cli/cmd_serve.c
+WASM_SRC := $(sort $(filter-out $(WASM_SWAP) src/server/%,$(LIB_SRC) $(CLI_SRC)) $(wildcard src/wasm/*.c))
+WASM_OBJ := $(WASM_SRC:%.c=$(WASM)/%.o)
+WASM_HDRS := zlib.h zconf.h yaml.h sqlite3.h isa-l/igzip_lib.h isa-l/types.h
+WASM_CFLAGS := -std=c11 -D_GNU_SOURCE -DGP_ONE_THREAD -include src/wasm/libc_extra.h -Isrc -I$(WASM)/include $(WARN) -O2 \
+	-DGP_VERSION='"$(VERSION)"' -DGP_COMMIT='"$(COMMIT)"' -DGP_BUILD='"wasm emcc -O2"'
+WASM_LDFLAGS := -O2 -sSINGLE_FILE=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
+	-sEXIT_RUNTIME=1 -sTOTAL_STACK=1048576
+WASM_ENV := NODE_PATH=/usr/share/nodejs
+
+wasm: $(WASM)/gpuprof.js
+
+$(WASM)/include/.stamp:
+	@mkdir -p $(WASM)/include/isa-l
+	@for h in $(WASM_HDRS); do cp /usr/include/$$h $(WASM)/include/$$h || exit 1; done
+	@touch $@
+
+$(WASM)/%.o: %.c $(WASM)/include/.stamp
+	@mkdir -p $(@D)
+	$(WASM_ENV) $(EMCC) $(WASM_CFLAGS) -MMD -MP -c $< -o $@
+
+$(WASM)/gpuprof.js: $(WASM_OBJ)
+	$(WASM_ENV) $(EMCC) $(WASM_LDFLAGS) -o $@ $(WASM_OBJ)
+-include $(WASM_OBJ:.o=.d)
 
 # check and demo install missing packages first (tools/setup.sh), then
 # re-enter make so pkg-config is consulted after the install. Every build
@@ -296,7 +333,7 @@ format-check:
 check-layers:
 	@python3 tools/check-layers.py src
 
-.PHONY: all gpuprof test check extras setup demo bench bench-fleet bench-serve bench-viewer fuzz fuzz-smoke install \
+.PHONY: wasm all gpuprof test check extras setup demo bench bench-fleet bench-serve bench-viewer fuzz fuzz-smoke install \
 	uninstall completions deb man man-check clean format format-check check-layers
 
 -include $(DEPS)
