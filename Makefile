@@ -145,7 +145,7 @@ WASM_HDRS := zlib.h zconf.h yaml.h sqlite3.h isa-l/igzip_lib.h isa-l/types.h
 WASM_CFLAGS := -std=c11 -D_GNU_SOURCE -DGP_ONE_THREAD -include src/wasm/libc_extra.h -Isrc -I$(WASM)/include $(WARN) -O2 \
 	-DGP_VERSION='"$(VERSION)"' -DGP_COMMIT='"$(COMMIT)"' -DGP_BUILD='"wasm emcc -O2"'
 WASM_LDFLAGS := -O2 -sSINGLE_FILE=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
-	-sEXIT_RUNTIME=1 -sTOTAL_STACK=1048576
+	-sEXIT_RUNTIME=1 -sTOTAL_STACK=1048576 --js-library src/wasm/noderawfs.js
 WASM_ENV := NODE_PATH=/usr/share/nodejs
 
 wasm: $(WASM)/gpuprof.js
@@ -159,7 +159,7 @@ $(WASM)/%.o: %.c $(WASM)/include/.stamp
 	@mkdir -p $(@D)
 	$(WASM_ENV) $(EMCC) $(WASM_CFLAGS) -MMD -MP -c $< -o $@
 
-$(WASM)/gpuprof.js: $(WASM_OBJ)
+$(WASM)/gpuprof.js: $(WASM_OBJ) src/wasm/noderawfs.js
 	$(WASM_ENV) $(EMCC) $(WASM_LDFLAGS) -o $@ $(WASM_OBJ)
 -include $(WASM_OBJ:.o=.d)
 

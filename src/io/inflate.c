@@ -253,8 +253,9 @@ static int fixed_codes(struct infl *z)
 		memset(l + 256, 7, 24);
 		memset(l + 280, 8, 8);
 		build(&z->fixed_lit, l, 288);
-		memset(l, 5, 30);
-		build(&z->fixed_dist, l, 30);
+		/* 32 codes, so that the code is complete; 30 and 31 never occur */
+		memset(l, 5, 32);
+		build(&z->fixed_dist, l, 32);
 		z->have_fixed = true;
 	}
 	z->lit = z->fixed_lit;
