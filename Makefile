@@ -58,7 +58,8 @@ BUILDINFO := -DGP_VERSION='"$(VERSION)"' -DGP_COMMIT='"$(COMMIT)"' \
 LIB_SRC := $(sort $(filter-out src/cli/% src/server/% src/wasm/%,$(wildcard src/*/*.c)))
 # the server and its embedded viewer (web/ -> build/assets.c) go only into
 # the binary
-CLI_SRC := $(sort $(wildcard src/cli/*.c src/server/*.c))
+# (src/cli/wasm_*.c: the WebAssembly build's own commands, see WASM_SWAP)
+CLI_SRC := $(sort $(filter-out src/cli/wasm_%,$(wildcard src/cli/*.c)) $(wildcard src/server/*.c))
 WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css web/*.svg web/*/*.js))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -130,16 +131,18 @@ extras: $(BUILD)/inflate-bench
 
 # The WebAssembly build (docs/wasm.md): the command line without the server,
 # one thread (GP_ONE_THREAD, core/threads.h), compiled by Debian's emscripten.
-# The files of WASM_SWAP are replaced by src/wasm/'s, and src/wasm/ stands
-# in for the libraries: gzip read by io/inflate.c in the caller's thread,
-# written as stored blocks; no SQLite or YAML (opening fails with one
-# line). Their headers are Debian's own (zlib1g-dev, libisal-dev,
+# The files of WASM_SWAP are replaced: io/gzip.c by src/wasm/gzip_seq.c,
+# cli/cmd_serve.c by cli/wasm_serve.c (serve says it is not there); and
+# src/wasm/ stands in for libc calls and the libraries: gzip read by
+# io/inflate.c in the caller's thread, written as stored blocks; no SQLite
+# or YAML (opening fails with one line). Their headers are Debian's own (zlib1g-dev, libisal-dev,
 # libsqlite3-dev, libyaml-dev), copied into build/wasm/include so that emcc
 # never sees the rest of /usr/include.
 EMCC ?= emcc
 WASM := build/wasm
 WASM_SWAP := src/io/gzip.c src/cli/cmd_serve.c
-WASM_SRC := $(sort $(filter-out $(WASM_SWAP) src/server/%,$(LIB_SRC) $(CLI_SRC)) $(wildcard src/wasm/*.c))
+WASM_SRC := $(sort $(filter-out $(WASM_SWAP) src/server/%,$(LIB_SRC) $(CLI_SRC)) \
+	$(wildcard src/wasm/*.c src/cli/wasm_*.c))
 WASM_OBJ := $(WASM_SRC:%.c=$(WASM)/%.o)
 WASM_HDRS := zlib.h zconf.h yaml.h sqlite3.h isa-l/igzip_lib.h isa-l/types.h
 WASM_CFLAGS := -std=c11 -D_GNU_SOURCE -DGP_ONE_THREAD -include src/wasm/libc_extra.h -Isrc -I$(WASM)/include $(WARN) -O2 \

@@ -53,13 +53,14 @@ struct infl {
 	unsigned char in[IN_BYTES];
 };
 
-static const uint16_t len_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-				      31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+static const uint16_t len_base[29] = {3,  4,  5,  6,   7,   8,	 9,   10,  11, 13,
+				      15, 17, 19, 23,  27,  31,	 35,  43,  51, 59,
+				      67, 83, 99, 115, 131, 163, 195, 227, 258};
 static const uint8_t len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
 				      2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-static const uint16_t dist_base[30] = {1,    2,	   3,	 4,    5,    7,	    9,	   13,	  17,  25,
-				       33,   49,   65,	 97,   129,  193,   257,   385,	  513, 769,
-				       1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+static const uint16_t dist_base[30] = {
+    1,	 2,   3,   4,	5,   7,	   9,	 13,   17,   25,   33,	 49,   65,    97,    129,
+    193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
 static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,	3,  3,	4,  4,	5,  5,	6,
 				       6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
@@ -266,7 +267,7 @@ static int fixed_codes(struct infl *z)
 /* A dynamic block's header (RFC 1951 3.2.7): 0, -1 cut, or fail's -1. */
 static int dynamic_codes(struct infl *z)
 {
-	static const uint8_t order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5,
+	static const uint8_t order[19] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
 					  11, 4,  12, 3, 13, 2, 14, 1, 15};
 	uint8_t l[320] = {0};
 	unsigned nlen = bits(z, 5) + 257, ndist = bits(z, 5) + 1, ncode = bits(z, 4) + 4;

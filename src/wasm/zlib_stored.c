@@ -38,8 +38,8 @@ static uint32_t crc_update(const struct internal_state *s, uint32_t crc, const u
 	return ~crc;
 }
 
-int deflateInit2_(z_streamp strm, int level, int method, int windowBits, int memLevel,
-		  int strategy, const char *version, int stream_size)
+int deflateInit2_(z_streamp strm, int level, int method, int windowBits, int memLevel, int strategy,
+		  const char *version, int stream_size)
 {
 	if (windowBits < 16 + 8) /* only gzip wrapping is used, and made */
 		return Z_STREAM_ERROR;

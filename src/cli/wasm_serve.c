@@ -1,4 +1,4 @@
-/* cmd_serve: `gpuprof serve` in the WebAssembly build, which has no
+/* wasm_serve: `gpuprof serve` in the WebAssembly build, which has no
  * server (libmicrohttpd, sockets, threads): the command is kept, so that
  * scripts and --help list the same commands, and says so in one line. The
  * WebAssembly build's viewer is the static site (`make site`). */
