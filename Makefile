@@ -12,6 +12,7 @@
 #   make bench           performance figures (see bench/README.md)
 #   make wasm            the engine and command line in WebAssembly, for Node:
 #                        build/wasm/gpuprof.js (emscripten; docs/wasm.md)
+#   make site            the viewer as a static site on that engine: build/site/
 #   make fuzz            libFuzzer builds of the fuzz targets (clang), short runs
 #   make fuzz-smoke      each fuzz target 20 s from its corpus (part of check)
 #   make demo            summary of the bundled example trace, then the viewer on it
@@ -165,6 +166,29 @@ $(WASM)/%.o: %.c $(WASM)/include/.stamp
 $(WASM)/gpuprof.js: $(WASM_OBJ) src/wasm/noderawfs.js
 	$(WASM_ENV) $(EMCC) $(WASM_LDFLAGS) -o $@ $(WASM_OBJ)
 -include $(WASM_OBJ:.o=.d)
+
+# The static site (docs/wasm.md): the viewer's pages (web/), site/'s adapter
+# (static_api.js, loaded before app.js) and worker, and the engine built
+# for a Web Worker from the same objects: files read from File objects in
+# slices (WORKERFS), the module inside engine.js.
+SITE := build/site
+SITE_LDFLAGS := -O2 -sSINGLE_FILE=1 -sENVIRONMENT=worker -sMODULARIZE=1 \
+	-sEXPORT_NAME=gpuprofEngine -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 -sALLOW_MEMORY_GROWTH=1 \
+	-sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1048576 -sFORCE_FILESYSTEM=1 -lworkerfs.js \
+	-sEXPORTED_FUNCTIONS=_main,_fflush,_malloc,_free,_gp_site_kind \
+	-sEXPORTED_RUNTIME_METHODS=callMain,FS,UTF8ToString --post-js site/engine_post.js
+SITE_FILES := $(sort $(wildcard site/*.js))
+
+site: $(SITE)/engine.js $(WEB_FILES) $(SITE_FILES)
+	@mkdir -p $(SITE)
+	cp $(filter-out web/index.html,$(WEB_FILES)) $(filter-out site/engine_post.js,$(SITE_FILES)) $(SITE)/
+	sed 's|<script type="module" src="app.js"></script>|<script type="module" src="static_api.js"></script>\n&|' \
+	  web/index.html >$(SITE)/index.html
+	@grep -q static_api.js $(SITE)/index.html
+
+$(SITE)/engine.js: $(WASM_OBJ) site/engine_post.js
+	@mkdir -p $(@D)
+	$(WASM_ENV) $(EMCC) $(SITE_LDFLAGS) -o $@ $(WASM_OBJ)
 
 # check and demo install missing packages first (tools/setup.sh), then
 # re-enter make so pkg-config is consulted after the install. Every build
@@ -336,7 +360,7 @@ format-check:
 check-layers:
 	@python3 tools/check-layers.py src
 
-.PHONY: wasm all gpuprof test check extras setup demo bench bench-fleet bench-serve bench-viewer fuzz fuzz-smoke install \
+.PHONY: wasm site all gpuprof test check extras setup demo bench bench-fleet bench-serve bench-viewer fuzz fuzz-smoke install \
 	uninstall completions deb man man-check clean format format-check check-layers
 
 -include $(DEPS)
