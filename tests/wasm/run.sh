@@ -5,8 +5,9 @@
 # kernels and ops --format json on every trace of tests/golden/_inputs and
 # ncu list on its reports, a bounded set of the real traces and reports of
 # ../shared (when present), and bad inputs: byte-identical stdout, stderr
-# and exit status. Skips with one line when emcc is not installed. Two
-# checks at a time (xargs -P 2): each node start compiles the module.
+# and exit status; then the static site (make site) in chromium. Skips
+# with one line when emcc is not installed. Two checks at a time (xargs
+# -P 2): each node start compiles the module.
 set -u
 root=$(pwd)
 if ! command -v emcc >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
@@ -21,7 +22,7 @@ esac
 WASM_LOGS=$root/$BUILD/wasm-logs
 rm -rf "$WASM_LOGS"
 mkdir -p "$WASM_LOGS"
-if ! ${MAKE:-make} -s wasm >"$WASM_LOGS/build.log" 2>&1; then
+if ! ${MAKE:-make} -s wasm site >"$WASM_LOGS/build.log" 2>&1; then
 	tail -n 20 "$WASM_LOGS/build.log"
 	echo "wasm: 0 passed, 1 failed"
 	exit 1
@@ -96,6 +97,20 @@ else
 	printf 'FAIL bad/garbage.json.gz\nnative: %s\nwasm: %s\n' "$n" "$w" >>"$WASM_LOGS/results"
 fi
 echo "bad/garbage.json.gz" >>"$jobs"
+# the static site in chromium (tests/web/site.test.mjs), when the browser
+# tests can run here
+if [ -x "${CHROMIUM:-/usr/bin/chromium}" ] && [ -d tests/web/node_modules/playwright-core ]; then
+	if (cd tests/web && node --test site.test.mjs) >"$WASM_LOGS/site.log" 2>&1 &&
+		grep -q '^# pass 1$' "$WASM_LOGS/site.log"; then
+		echo "ok site/overview" >>"$WASM_LOGS/results"
+	else
+		echo "FAIL site/overview (tests/web/site.test.mjs)" >>"$WASM_LOGS/results"
+		tail -n 30 "$WASM_LOGS/site.log" >>"$WASM_LOGS/results"
+	fi
+	echo "site/overview" >>"$jobs"
+else
+	echo "wasm: chromium or playwright-core absent: the static site's browser test skipped"
+fi
 grep -v '^ok ' "$WASM_LOGS/results"
 pass=$(grep -c '^ok ' "$WASM_LOGS/results")
 fail=$(grep -c '^FAIL ' "$WASM_LOGS/results")
