@@ -13,6 +13,7 @@
 #   make wasm            the engine and command line in WebAssembly, for Node:
 #                        build/wasm/gpuprof.js (emscripten; docs/wasm.md)
 #   make site            the viewer as a static site on that engine: build/site/
+#   make bench-site      the static site's import in headless chromium
 #   make fuzz            libFuzzer builds of the fuzz targets (clang), short runs
 #   make fuzz-smoke      each fuzz target 20 s from its corpus (part of check)
 #   make demo            summary of the bundled example trace, then the viewer on it
@@ -228,6 +229,10 @@ bench-viewer: gpuprof
 	cd tests/web && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
 	GPUPROF=$(CURDIR)/gpuprof node bench/viewer.mjs
 
+bench-site: gpuprof site
+	cd tests/web && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+	GPUPROF=$(CURDIR)/gpuprof node bench/site.mjs
+
 bench: gpuprof $(BUILD)/inflate-bench
 	BUILD=$(BUILD) GPUPROF=$(CURDIR)/gpuprof sh bench/run.sh
 	BUILD=$(BUILD) GPUPROF=$(CURDIR)/gpuprof sh bench/fleet.sh
@@ -360,7 +365,7 @@ format-check:
 check-layers:
 	@python3 tools/check-layers.py src
 
-.PHONY: wasm site all gpuprof test check extras setup demo bench bench-fleet bench-serve bench-viewer fuzz fuzz-smoke install \
+.PHONY: wasm site bench-site all gpuprof test check extras setup demo bench bench-fleet bench-serve bench-viewer fuzz fuzz-smoke install \
 	uninstall completions deb man man-check clean format format-check check-layers
 
 -include $(DEPS)
