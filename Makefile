@@ -10,6 +10,10 @@
 #   make check-layers    the include rules between src/ areas and the size
 #                        limits (tools/check-layers.py; --rules prints them)
 #   make bench           performance figures (see bench/README.md)
+#   make wasm            the engine and command line in WebAssembly, for Node:
+#                        build/wasm/gpuprof.js (emscripten; docs/wasm.md)
+#   make site            the viewer as a static site on that engine: build/site/
+#   make bench-site      the static site's import in headless chromium
 #   make fuzz            libFuzzer builds of the fuzz targets (clang), short runs
 #   make fuzz-smoke      each fuzz target 20 s from its corpus (part of check)
 #   make demo            summary of the bundled example trace, then the viewer on it
@@ -53,10 +57,11 @@ BUILD := build/$(VARIANT)-$(notdir $(CC))
 BUILDINFO := -DGP_VERSION='"$(VERSION)"' -DGP_COMMIT='"$(COMMIT)"' \
 	-DGP_BUILD='"$(VARIANT) $(notdir $(CC)) $(OPT)"'
 
-LIB_SRC := $(sort $(filter-out src/cli/% src/server/%,$(wildcard src/*/*.c)))
+LIB_SRC := $(sort $(filter-out src/cli/% src/server/% src/wasm/%,$(wildcard src/*/*.c)))
 # the server and its embedded viewer (web/ -> build/assets.c) go only into
 # the binary
-CLI_SRC := $(sort $(wildcard src/cli/*.c src/server/*.c))
+# (src/cli/wasm_*.c: the WebAssembly build's own commands, see WASM_SWAP)
+CLI_SRC := $(sort $(filter-out src/cli/wasm_%,$(wildcard src/cli/*.c)) $(wildcard src/server/*.c))
 WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css web/*.svg web/*/*.js))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -126,6 +131,66 @@ extras: $(BUILD)/inflate-bench
 	$(CC) $(CFLAGS_ALL) -c -o /dev/null tools/embed.c
 	$(CC) $(CFLAGS_ALL) -c -o /dev/null bench/rusage.c
 
+# The WebAssembly build (docs/wasm.md): the command line without the server,
+# one thread (GP_ONE_THREAD, core/threads.h), compiled by Debian's emscripten.
+# The files of WASM_SWAP are replaced: io/gzip.c by src/wasm/gzip_seq.c,
+# cli/cmd_serve.c by cli/wasm_serve.c (serve says it is not there); and
+# src/wasm/ stands in for libc calls and the libraries: gzip read by
+# io/inflate.c in the caller's thread, written as stored blocks; no SQLite
+# or YAML (opening fails with one line). Their headers are Debian's own (zlib1g-dev, libisal-dev,
+# libsqlite3-dev, libyaml-dev), copied into build/wasm/include so that emcc
+# never sees the rest of /usr/include.
+EMCC ?= emcc
+WASM := build/wasm
+WASM_SWAP := src/io/gzip.c src/cli/cmd_serve.c
+WASM_SRC := $(sort $(filter-out $(WASM_SWAP) src/server/%,$(LIB_SRC) $(CLI_SRC)) \
+	$(wildcard src/wasm/*.c src/cli/wasm_*.c))
+WASM_OBJ := $(WASM_SRC:%.c=$(WASM)/%.o)
+WASM_HDRS := zlib.h zconf.h yaml.h sqlite3.h isa-l/igzip_lib.h isa-l/types.h
+WASM_CFLAGS := -std=c11 -D_GNU_SOURCE -DGP_ONE_THREAD -include src/wasm/libc_extra.h -Isrc -I$(WASM)/include $(WARN) -O2 \
+	-DGP_VERSION='"$(VERSION)"' -DGP_COMMIT='"$(COMMIT)"' -DGP_BUILD='"wasm emcc -O2"'
+WASM_LDFLAGS := -O2 -sSINGLE_FILE=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
+	-sEXIT_RUNTIME=1 -sTOTAL_STACK=1048576 --js-library src/wasm/noderawfs.js
+WASM_ENV := NODE_PATH=/usr/share/nodejs
+
+wasm: $(WASM)/gpuprof.js
+
+$(WASM)/include/.stamp:
+	@mkdir -p $(WASM)/include/isa-l
+	@for h in $(WASM_HDRS); do cp /usr/include/$$h $(WASM)/include/$$h || exit 1; done
+	@touch $@
+
+$(WASM)/%.o: %.c $(WASM)/include/.stamp
+	@mkdir -p $(@D)
+	$(WASM_ENV) $(EMCC) $(WASM_CFLAGS) -MMD -MP -c $< -o $@
+
+$(WASM)/gpuprof.js: $(WASM_OBJ) src/wasm/noderawfs.js
+	$(WASM_ENV) $(EMCC) $(WASM_LDFLAGS) -o $@ $(WASM_OBJ)
+-include $(WASM_OBJ:.o=.d)
+
+# The static site (docs/wasm.md): the viewer's pages (web/), site/'s adapter
+# (static_api.js, loaded before app.js) and worker, and the engine built
+# for a Web Worker from the same objects: files read from File objects in
+# slices (WORKERFS), the module inside engine.js.
+SITE := build/site
+SITE_LDFLAGS := -O2 -sSINGLE_FILE=1 -sENVIRONMENT=worker -sMODULARIZE=1 \
+	-sEXPORT_NAME=gpuprofEngine -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 -sALLOW_MEMORY_GROWTH=1 \
+	-sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1048576 -sFORCE_FILESYSTEM=1 -lworkerfs.js \
+	-sEXPORTED_FUNCTIONS=_main,_fflush,_malloc,_free,_gp_site_kind \
+	-sEXPORTED_RUNTIME_METHODS=callMain,FS,UTF8ToString --post-js site/engine_post.js
+SITE_FILES := $(sort $(wildcard site/*.js))
+
+site: $(SITE)/engine.js $(WEB_FILES) $(SITE_FILES)
+	@mkdir -p $(SITE)
+	cp $(filter-out web/index.html,$(WEB_FILES)) $(filter-out site/engine_post.js,$(SITE_FILES)) $(SITE)/
+	sed 's|<script type="module" src="app.js"></script>|<script type="module" src="static_api.js"></script>\n&|' \
+	  web/index.html >$(SITE)/index.html
+	@grep -q static_api.js $(SITE)/index.html
+
+$(SITE)/engine.js: $(WASM_OBJ) site/engine_post.js
+	@mkdir -p $(@D)
+	$(WASM_ENV) $(EMCC) $(SITE_LDFLAGS) -o $@ $(WASM_OBJ)
+
 # check and demo install missing packages first (tools/setup.sh), then
 # re-enter make so pkg-config is consulted after the install. Every build
 # of check is a DEVELOPER=1 one: a warning of either compiler fails it.
@@ -163,6 +228,10 @@ bench-serve: gpuprof
 bench-viewer: gpuprof
 	cd tests/web && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
 	GPUPROF=$(CURDIR)/gpuprof node bench/viewer.mjs
+
+bench-site: gpuprof site
+	cd tests/web && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+	GPUPROF=$(CURDIR)/gpuprof node bench/site.mjs
 
 bench: gpuprof $(BUILD)/inflate-bench
 	BUILD=$(BUILD) GPUPROF=$(CURDIR)/gpuprof sh bench/run.sh
@@ -302,7 +371,7 @@ format-check:
 check-layers:
 	@python3 tools/check-layers.py src
 
-.PHONY: all gpuprof schemas test check extras setup demo bench bench-fleet bench-serve bench-viewer fuzz fuzz-smoke install \
+.PHONY: wasm site bench-site all gpuprof schemas test check extras setup demo bench bench-fleet bench-serve bench-viewer fuzz fuzz-smoke install \
 	uninstall completions deb man man-check clean format format-check check-layers
 
 -include $(DEPS)

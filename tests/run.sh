@@ -65,5 +65,6 @@ stage hostile sh tests/hostile/run.sh
 stage schemas sh tests/schemas/run.sh
 stage pandas sh tests/pandas/run.sh
 stage web sh tests/web/run.sh
+stage wasm sh tests/wasm/run.sh
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

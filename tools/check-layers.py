@@ -57,6 +57,10 @@ RULES = {
     "input": (("io", "kineto", "ncu", "nsys", "trace"),
               "the registry of input kinds: sniff with io, load with each reader"),
     "server": ((ANY,), "the HTTP server: anything but the command line"),
+    "wasm": (("io", "input"),
+             "the WebAssembly build's stand-ins (make wasm): io's gzip interface on "
+             "io/inflate, libc calls and libraries absent there, the static site's "
+             "file kinds from input's registry"),
     "cli": ((ANY,), "the command line: anything"),
 }
 # areas no other area may include, whatever the table says

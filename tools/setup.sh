@@ -18,7 +18,7 @@ PKGS="make gcc pkg-config zlib1g-dev libisal-dev libsqlite3-dev libyaml-dev libm
 # (tests/diff checks the U test's p-values against scipy's),
 # python3-pandas and python3-jsonschema (the stages pandas and schemas),
 # python3-yaml (the stage nsys reads the manifest `nsys profile` writes).
-TEST_PKGS="clang clang-format python3 sqlite3 protobuf-compiler golang-go curl chromium zsh fish dpkg-dev groff-base python3-scipy python3-pandas python3-jsonschema python3-distributed python3-yaml"
+TEST_PKGS="clang clang-format emscripten python3 sqlite3 protobuf-compiler golang-go curl chromium zsh fish dpkg-dev groff-base python3-scipy python3-pandas python3-jsonschema python3-distributed python3-yaml"
 missing=""
 # node and npm may come from elsewhere (nvm, NodeSource): Debian's only if absent
 command -v node >/dev/null 2>&1 || missing="$missing nodejs"

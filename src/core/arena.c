@@ -40,7 +40,7 @@ void *arena_alloc(struct arena *a, size_t size)
 		want = 64u << 20;
 	if (want < size)
 		want = size;
-	size_t cap = a->cap ? a->cap : (size_t)LIM_ARENA_BYTES;
+	size_t cap = a->cap ? a->cap : LIM_SIZE_CAP(LIM_ARENA_BYTES);
 	if (want > cap || a->total > cap - want)
 		return NULL;
 	struct arena_block *b = malloc(sizeof *b + want);

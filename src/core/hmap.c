@@ -34,7 +34,7 @@ int hmap_grow(struct hmap *m, size_t n)
 	size_t size = m->key ? m->mask + 1 : 0;
 	if (n <= size / 2 && m->key)
 		return 0;
-	if (n > (SIZE_MAX / 2) / sizeof(uint64_t) || n >= (size_t)1 << 40)
+	if (n > (SIZE_MAX / 2) / sizeof(uint64_t) || (unsigned long long)n >= 1ull << 40)
 		return -1;
 	size_t want = 16;
 	unsigned bits = 4;

@@ -15,6 +15,9 @@
 #define LIM_CHUNK_BYTES (4u << 20)     /* read size of byte sources */
 #define LIM_TRACE_ROWS 4000000000u     /* rows of one trace table (32-bit row ids) */
 #define LIM_OVERLAY_BYTES (1ull << 34) /* what analyses add to one trace written back */
+/* A cap x as a size_t: x, or the largest size_t where that is smaller (the
+ * 32-bit WebAssembly build, where 1ull << 32 would wrap to 0). */
+#define LIM_SIZE_CAP(x) ((size_t)((x) < (size_t)-1 ? (x) : (size_t)-1))
 /* A YAML manifest: its text, and its size once every alias is written out
  * (one unit per node plus one per byte of each scalar; every use of an
  * alias counts what it names). The second is four times the first, so that

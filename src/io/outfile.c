@@ -100,10 +100,12 @@ static void of_disarm(int slot)
 }
 
 /* Where O_TMPFILE is not to be had: no support in the kernel (EISDIR,
- * EINVAL: the flag is unknown) or in the filesystem (EOPNOTSUPP). */
+ * EINVAL: the flag is unknown) or in the filesystem (EOPNOTSUPP), or a
+ * file system that takes it for O_CREAT | O_EXCL on the folder, which
+ * always exists (EEXIST: emscripten's, in the WebAssembly build). */
 static bool of_no_tmpfile(int en)
 {
-	return en == EOPNOTSUPP || en == EISDIR || en == EINVAL;
+	return en == EOPNOTSUPP || en == EISDIR || en == EINVAL || en == EEXIST;
 }
 
 /* An unnamed file in dir that linkat can name through /proc, or -1 with

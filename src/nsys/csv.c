@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "core/vec.h"
 #include "nsys/nsys.h"
 
-#define NSYS_CSV_MAX_BYTES (1ull << 32)
+#define NSYS_CSV_MAX_BYTES LIM_SIZE_CAP(1ull << 32)
 #define NSYS_CSV_MAX_FIELDS (1u << 28)
 
 int nsys_csv_read(struct arena *a, const char *path, struct nsys_csv *out, struct err *e)

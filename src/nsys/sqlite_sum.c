@@ -208,7 +208,7 @@ static int sum_row(struct sum *m, sqlite3_stmt *st, bool by_id, struct err *e)
 					 "the bytes of its group sum past 64 bits (expected a "
 					 "total within +-2^63)");
 	struct srow r = {gi, (uint8_t)(t >= 0 && t < 256 ? t : 0), dur, at.rowid};
-	if (vec_push(m->rows, r, (size_t)1 << 32))
+	if (vec_push(m->rows, r, LIM_SIZE_CAP(1ull << 32)))
 		return err_set(e, ERR_NOMEM, m->s->path, -1, "out of memory");
 	return 0;
 }

@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { root, gpuprof, startServer, launchBrowser, newPage, shot as shotOf } from './harness.mjs';
+import { checkOverview } from './overview.mjs';
 
 const fixture = path.join(root, 'examples/resnet_like.json.gz');
 
@@ -33,22 +34,8 @@ after(async () => {
 const shot = (name) => shotOf(page, name);
 
 test('overview shows the summary numbers', async () => {
-	const want = cli('summary');
 	await page.goto(url);
-	await page.getByTestId('card-steps').waitFor();
-	assert.equal(await page.getByTestId('card-steps').textContent(), String(want.overview.steps));
-	// the text table's own rendering of the same number
-	const avg = cliText('summary').match(/Average step time:\s+(.+)/)[1].trim();
-	assert.equal(await page.getByTestId('card-avg-step').textContent(), avg);
-	assert.equal(await page.getByTestId('card-device').textContent(), want.overview.device_type);
-	// the breakdown chart has one bar per part (Total excluded)
-	const parts = want.breakdown.filter((p) => p.part !== 'Total');
-	assert.equal(await page.locator('[data-testid=breakdown-chart] rect').count(), parts.length);
-	const rows = await page.locator('[data-testid=table-breakdown] tbody tr').allTextContents();
-	assert.equal(rows.length, want.breakdown.length);
-	assert.ok(rows[0].startsWith(want.breakdown[0].part));
-	const gpus = await page.locator('[data-testid=table-gpus] tbody tr').count();
-	assert.equal(gpus, want.gpus.length);
+	await checkOverview(page, cli('summary'), cliText('summary'));
 	await shot('overview');
 	await page.emulateMedia({ colorScheme: 'dark' });
 	await page.click('#theme');
