@@ -123,7 +123,7 @@ $(BUILD)/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_SRV:%.c=$
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(FUZZ_SRV:%.c=$(BUILD)/%.o) $(LIB) $(LDLIBS_ALL)
 
 test: $(BIN) $(BUILD)/unit-tests $(FUZZ_REPLAY)
-	@BUILD=$(BUILD) GPUPROF=$(BIN) TEST_STAGES="$(TEST_STAGES)" sh tests/run.sh
+	@BUILD=$(BUILD) GPUPROF=$(BIN) TEST_STAGES="$(TEST_STAGES)" SKIP_STAGES="$(SKIP_STAGES)" sh tests/run.sh
 
 # The C files outside the binary and its tests, compiled with the same
 # warnings (-Werror under DEVELOPER=1): the build tool and the benchmarks.
@@ -205,7 +205,7 @@ check: setup
 	$(MAKE) man-check
 	$(MAKE) DEVELOPER=1 test extras
 	$(MAKE) DEVELOPER=1 CC=clang TEST_STAGES="$(CLANG_STAGES)" test extras
-	$(MAKE) DEVELOPER=1 SANITIZE=address,undefined test
+	$(MAKE) DEVELOPER=1 SANITIZE=address,undefined SKIP_STAGES=wasm test
 	$(MAKE) fuzz-smoke
 
 # The viewer opens in the desktop's browser when there is a display; the
