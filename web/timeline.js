@@ -615,26 +615,28 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			: 'Save the window shown as a Kineto trace (what `gpuprof trace slice --from --to` writes)';
 	};
 	onWindow();
-	dlBtn.addEventListener('click', () => {
+	const saveTrace = () => {
 		const { whole, url } = traceUrl();
 		const stem = fileName.replace(/\.gz$/, '').replace(/\.json$/, '');
 		const a = el('a', { href: url, download: whole ? `${stem}.json` : `${stem}.${Math.round(start)}-${Math.round(end)}ns.json` });
 		document.body.append(a);
 		a.click();
 		a.remove();
-	});
-	// Open in Perfetto: only when the page can reach ui.perfetto.dev (a
-	// no-cors probe; the CSP's connect-src allows that origin), else a clear
-	// note and the download. The window must be opened in the click itself
+	};
+	dlBtn.addEventListener('click', saveTrace);
+	// Open in Perfetto: when the page can reach ui.perfetto.dev (a no-cors
+	// probe; the CSP's connect-src allows that origin). Otherwise the same
+	// button downloads the trace at once, with a note to drop it on
+	// ui.perfetto.dev, and a Perfetto window that never answers falls back
+	// to the download too. The window must be opened in the click itself
 	// (popup blockers), the bytes follow once fetched.
 	const perfBtn = el('button', { dataset: { testid: 'timeline-perfetto' } });
 	const perfNote = el('span', { className: 'count', dataset: { testid: 'timeline-perfetto-note' } });
 	let reachable = true;
 	const perfState = () => {
 		const off = navigator.onLine === false;
-		perfBtn.disabled = off || !reachable;
-		perfBtn.textContent = off ? 'Open in Perfetto (needs the network)' : reachable ? 'Open in Perfetto' : 'Open in Perfetto (cannot reach ui.perfetto.dev)';
-		perfBtn.title = off || !reachable ? 'ui.perfetto.dev is a web page: it needs the network' : 'Open this trace (the window shown, when zoomed in) in ui.perfetto.dev';
+		perfBtn.textContent = off ? 'Download for Perfetto (offline)' : reachable ? 'Open in Perfetto' : 'Download for Perfetto (cannot reach ui.perfetto.dev)';
+		perfBtn.title = off || !reachable ? 'ui.perfetto.dev is a web page and cannot be reached: save the trace (the window shown, when zoomed in) to open it there later' : 'Open this trace (the window shown, when zoomed in) in ui.perfetto.dev';
 		perfNote.textContent = off || !reachable ? 'ui.perfetto.dev cannot be reached from this page: use Download trace and drop the file on ui.perfetto.dev (or chrome://tracing).' : '';
 	};
 	const probe = () => {
@@ -648,6 +650,11 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	addEventListener('online', () => { perfState(); probe(); });
 	addEventListener('offline', perfState);
 	perfBtn.addEventListener('click', async () => {
+		if (navigator.onLine === false || !reachable) {
+			saveTrace();
+			details.textContent = 'ui.perfetto.dev cannot be reached: the trace is downloaded; open it in ui.perfetto.dev ("Open trace file") or chrome://tracing.';
+			return;
+		}
 		const { whole, url } = traceUrl();
 		const w = window.open(`${PERFETTO}/#!/`, '_blank');
 		if (!w) { details.textContent = 'The browser blocked the Perfetto window: allow pop-ups for this page.'; return; }
@@ -659,7 +666,8 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			await postToPerfetto(w, buffer, title);
 			details.textContent = `Sent ${buffer.byteLength} bytes to Perfetto.`;
 		} catch (e) {
-			details.textContent = `Could not open in Perfetto: ${e.message}. Download trace saves it for ui.perfetto.dev's "Open trace file".`;
+			saveTrace();
+			details.textContent = `Could not open in Perfetto: ${e.message}. The trace is downloaded instead, for ui.perfetto.dev's "Open trace file".`;
 		}
 	});
 
