@@ -64,20 +64,25 @@ struct info_threads {
 	size_t with_events; /* threads holding at least one event */
 };
 
+/* A track's pid and tid texts, found once (not in the comparator: a trace
+ * of 60,000 tracks would print them a million times): pid and tid point
+ * into the string pool or into the record's own buffers, so the records
+ * stay where they are and an order of indexes is sorted. */
+struct track_key {
+	const char *pid, *tid;
+	char pb[32], tb[32];
+};
+
 static int cmp_track(const void *a, const void *b, void *arg)
 {
-	const struct trace *t = arg;
-	const struct tr_track *x = &t->tracks.v[*(const size_t *)a];
-	const struct tr_track *y = &t->tracks.v[*(const size_t *)b];
-	char xb[32], yb[32];
-	int c =
-	    strcmp(tr_id_text(t, &x->pid, xb, sizeof xb), tr_id_text(t, &y->pid, yb, sizeof yb));
+	const struct track_key *keys = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(keys[i].pid, keys[j].pid);
 	if (!c)
-		c = strcmp(tr_id_text(t, &x->tid, xb, sizeof xb),
-			   tr_id_text(t, &y->tid, yb, sizeof yb));
+		c = strcmp(keys[i].tid, keys[j].tid);
 	if (c)
 		return c;
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+	return i < j ? -1 : 1;
 }
 
 static void threads_free(struct info_threads *th)
@@ -93,35 +98,36 @@ static int threads_of(const struct trace *t, struct info_threads *th)
 	size_t n = t->tracks.n;
 	memset(th, 0, sizeof *th);
 	size_t *ord = malloc((n ? n : 1) * sizeof *ord);
+	struct track_key *key = malloc((n ? n : 1) * sizeof *key);
 	th->first = malloc((n ? n : 1) * sizeof *th->first);
 	th->events = calloc(n ? n : 1, sizeof *th->events);
 	th->name = calloc(n ? n : 1, sizeof *th->name);
-	if (!ord || !th->first || !th->events || !th->name) {
+	if (!ord || !key || !th->first || !th->events || !th->name) {
 		free(ord);
+		free(key);
 		threads_free(th);
 		memset(th, 0, sizeof *th);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		const struct tr_track *k = &t->tracks.v[i];
 		ord[i] = i;
-	gp_qsort_r(ord, n, sizeof *ord, cmp_track, (void *)t);
+		key[i].pid = tr_id_text(t, &k->pid, key[i].pb, sizeof key[i].pb);
+		key[i].tid = tr_id_text(t, &k->tid, key[i].tb, sizeof key[i].tb);
+	}
+	gp_qsort_r(ord, n, sizeof *ord, cmp_track, key);
 	for (size_t k = 0; k < n; k++) {
 		size_t i = ord[k];
-		bool same = false;
-		if (k > 0) { /* the pid and tid texts of the previous track in order */
-			const struct tr_track *x = &t->tracks.v[ord[k - 1]], *y = &t->tracks.v[i];
-			char xb[32], yb[32];
-			same = !strcmp(tr_id_text(t, &x->pid, xb, sizeof xb),
-				       tr_id_text(t, &y->pid, yb, sizeof yb)) &&
-			       !strcmp(tr_id_text(t, &x->tid, xb, sizeof xb),
-				       tr_id_text(t, &y->tid, yb, sizeof yb));
-		}
+		/* the pid and tid texts of the previous track in order */
+		bool same = k > 0 && !strcmp(key[ord[k - 1]].pid, key[i].pid) &&
+			    !strcmp(key[ord[k - 1]].tid, key[i].tid);
 		size_t f = same ? th->first[ord[k - 1]] : i;
 		th->first[i] = f;
 		th->events[f] += t->tracks.v[i].events;
 		if (!th->name[f])
 			th->name[f] = t->tracks.v[i].thread_name;
 	}
+	free(key);
 	free(ord);
 	for (size_t i = 0; i < n; i++)
 		if (th->first[i] == i && th->events[i])
