@@ -99,10 +99,16 @@ uint32_t imp_track(struct imp *m, const struct tr_id *pid, const struct tr_id *t
 	if (tk == TR_NONE || tk < m->open_b_n)
 		return tk;
 	size_t n = m->t->tracks.n, cap = m->t->tracks.cap;
-	uint32_t *ob = realloc(m->open_b, cap * sizeof *ob);
-	if (!ob)
-		return TR_NONE;
-	m->open_b = ob;
+	uint32_t *ob = m->open_b;
+	/* grown only with the track table (a realloc per new track copies the
+	   whole array under allocators that do not grow in place) */
+	if (cap > m->open_b_cap) {
+		ob = realloc(m->open_b, cap * sizeof *ob);
+		if (!ob)
+			return TR_NONE;
+		m->open_b = ob;
+		m->open_b_cap = cap;
+	}
 	for (size_t k = m->open_b_n; k < n; k++)
 		ob[k] = TR_NONE;
 	m->open_b_n = n;

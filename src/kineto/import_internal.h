@@ -61,6 +61,7 @@ struct imp {
 	size_t name_cache_n;
 	uint32_t *open_b; /* per track: newest open B event row, TR_NONE */
 	size_t open_b_n;  /* tracks it covers */
+	size_t open_b_cap; /* its allocated length, grown with the track table's */
 	uint32_t *b_prev; /* per B event being open: the one below it */
 	size_t b_prev_cap;
 	/* A worker importing the second part of a window defers E events that
