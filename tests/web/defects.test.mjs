@@ -51,7 +51,7 @@ const ncu = path.join(root, 'tests/golden/_inputs/full.ncu-rep');
 const FILES = [resnet, longName, dev2, cut, nomem, nvtxOnly, ncu];
 const ID = { resnet: 1, long: 2, dev2: 3, cut: 4, nomem: 5, nvtx: 6, ncu: 7 };
 
-const ctx = serving(FILES, () => rmSync(dir, { recursive: true, force: true }));
+const ctx = serving(FILES, { cleanup: () => rmSync(dir, { recursive: true, force: true }) });
 let page;
 const open = (id, view, more = '') => { page = ctx.page; return fresh(page, `${ctx.server.url}#file=${id}&view=${view}${more}`); };
 const text$ = (testid) => page.getByTestId(testid).textContent();

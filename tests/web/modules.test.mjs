@@ -3,24 +3,16 @@
 // host and device bars' widths, folding, and the table's rows, against
 // constants computed by hand (not through the page's formatter).
 // Screenshot: modules.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, retry, shot } from './harness.mjs';
+import { root, retry, shot } from './harness.mjs';
+import { serving } from './serving.mjs';
 
 const fixture = path.join(root, 'tests/golden/_inputs/modules.json');
-let server, browser, page;
+let server, page;
 
-before(async () => {
-	server = await startServer([fixture]);
-	browser = await launchBrowser();
-	page = await newPage(browser);
-});
-
-after(async () => {
-	await browser?.close();
-	await server?.stop();
-});
+serving([fixture], { ready: (ctx) => { ({ server, page } = ctx); } });
 
 const lines = () => page.locator('[data-testid=module-tree] .module-line').evaluateAll(
 	(ds) => ds.map((d) => [d.dataset.depth, ...[...d.children].map((c) => c.textContent)]));

@@ -4,25 +4,17 @@
 // with a step selected, leaves the command line's file listed, selected
 // and shown, and the server answers 404 for the removed file; Remove on the
 // last file empties the list and the page says so. Run by tests/web/run.sh.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, cliJson, retry, shot } from './harness.mjs';
+import { root, cliJson, retry, shot } from './harness.mjs';
+import { serving } from './serving.mjs';
 
 const fixture = path.join(root, 'examples/resnet_like.json.gz');
 const upload = path.join(root, 'tests/golden/_inputs/memory.json');
-let server, browser, page;
+let server, page;
 
-before(async () => {
-	server = await startServer([fixture]);
-	browser = await launchBrowser();
-	page = await newPage(browser);
-});
-
-after(async () => {
-	await browser?.close();
-	await server?.stop();
-});
+serving([fixture], { ready: (ctx) => { ({ server, page } = ctx); } });
 
 const serverFiles = async () => JSON.parse(await page.evaluate(async () => (await fetch('/api/files')).text())).files;
 const status = (u) => page.evaluate(async (x) => (await fetch(x)).status, u);

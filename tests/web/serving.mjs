@@ -5,14 +5,17 @@ import { before, after } from 'node:test';
 import { startServer, launchBrowser, newPage } from './harness.mjs';
 
 // A test file's server of files and its browser page, started before its
-// tests and stopped after them (then cleanup()): ctx.server, ctx.browser,
-// ctx.page once started.
-export function serving(files, cleanup = () => {}) {
+// tests (then ready(ctx)) and stopped after them (then cleanup()):
+// ctx.server, ctx.browser, ctx.page once started. A file that keeps them
+// in variables of its own sets them in ready: a before() of its own could
+// run before this one's awaits are done.
+export function serving(files, { ready = () => {}, cleanup = () => {} } = {}) {
 	const ctx = {};
 	before(async () => {
 		ctx.server = await startServer(files);
 		ctx.browser = await launchBrowser();
 		ctx.page = await newPage(ctx.browser);
+		ready(ctx);
 	});
 	after(async () => {
 		await ctx.browser?.close();

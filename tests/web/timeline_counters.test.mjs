@@ -6,24 +6,16 @@
 // Memset) of 18 + 40 px each; stream 7's queue-length area is full height
 // where it reaches its maximum 3 (120-130 us) and empty where the queue is
 // 0 (160-500 us); key c hides them again.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot, fresh, untilCanvas } from './harness.mjs';
+import { root, shot, fresh, untilCanvas } from './harness.mjs';
+import { serving } from './serving.mjs';
 
 const fixture = path.join(root, 'tests/hta/fixtures/counters.json');
-let server, browser, page;
+let server, page;
 
-before(async () => {
-	server = await startServer([fixture]);
-	browser = await launchBrowser();
-	page = await newPage(browser);
-});
-
-after(async () => {
-	await browser?.close();
-	await server?.stop();
-});
+serving([fixture], { ready: (ctx) => { ({ server, page } = ctx); } });
 
 const until = (attr, ok) => untilCanvas(page, attr, ok);
 const height = () => page.getByTestId('timeline-canvas').evaluate((c) => parseFloat(c.style.height));

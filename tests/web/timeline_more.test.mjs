@@ -5,28 +5,19 @@
 // none), 0 (GPU, none); two counters; two launches and an s/t/f chain).
 // ui.perfetto.dev is never reached: the browser context routes it to a stub
 // page that answers PING with PONG and keeps what it is sent.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot as shotOf, fresh, untilCanvas, retry } from './harness.mjs';
+import { root, shot as shotOf, fresh, untilCanvas, retry } from './harness.mjs';
+import { serving } from './serving.mjs';
 
 const fixture = path.join(root, 'tests/server/timeline_more.json');
 // the order written by hand from the fixture's sort indexes (see above)
 const ORDER = '30/1 10/2 10/8 10/1 10/3 10/0 5/1';
 
-let server, url, browser, page;
+let server, url, page;
 
-before(async () => {
-	server = await startServer([fixture]);
-	url = server.url;
-	browser = await launchBrowser();
-	page = await newPage(browser);
-});
-
-after(async () => {
-	await browser?.close();
-	await server?.stop();
-});
+serving([fixture], { ready: (ctx) => { ({ server, page } = ctx); url = server.url; } });
 
 const shot = (name) => shotOf(page, name);
 const apiGet = async (q) => (await fetch(`${url}api/file/1/${q}`)).json();

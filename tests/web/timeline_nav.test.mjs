@@ -11,25 +11,16 @@
 //   [memory] on main: allocated 1 MiB at 0, 3 MiB at 50, 2 MiB at 100;
 //   reserved 4 MiB throughout
 // Every expected number below is worked by hand from these times.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot, fresh, untilCanvas, retry } from './harness.mjs';
+import { root, shot, fresh, untilCanvas, retry } from './harness.mjs';
+import { serving } from './serving.mjs';
 
 const fixture = path.join(root, 'tests/server/timeline_area.json');
-let server, url, browser, page;
+let server, url, page;
 
-before(async () => {
-	server = await startServer([fixture]);
-	url = server.url;
-	browser = await launchBrowser();
-	page = await newPage(browser);
-});
-
-after(async () => {
-	await browser?.close();
-	await server?.stop();
-});
+serving([fixture], { ready: (ctx) => { ({ server, page } = ctx); url = server.url; } });
 
 const until = (attr, ok) => untilCanvas(page, attr, ok);
 const hash = async () => new URLSearchParams(new URL(page.url()).hash.slice(1));

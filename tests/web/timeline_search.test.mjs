@@ -6,28 +6,19 @@
 // find/match over a reload, the windows are asked with find= and the marks
 // drawn are the answer's, the names list is the API's, a click on a result
 // goes there.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot as shotOf, fresh } from './harness.mjs';
+import { root, shot as shotOf, fresh } from './harness.mjs';
+import { serving } from './serving.mjs';
 import { fmtDur } from '../../web/fmt.js';
 
 const fixture = path.join(root, 'examples/resnet_like.json.gz');
 const TEXT = 'aten::mm';
 
-let server, url, browser, page;
+let server, url, page;
 
-before(async () => {
-	server = await startServer([fixture]);
-	url = server.url;
-	browser = await launchBrowser();
-	page = await newPage(browser);
-});
-
-after(async () => {
-	await browser?.close();
-	await server?.stop();
-});
+serving([fixture], { ready: (ctx) => { ({ server, page } = ctx); url = server.url; } });
 
 const find = async (text) => (await fetch(`${url}api/file/1/timeline/find?find=${encodeURIComponent(text)}&limit=10000`)).json();
 const shot = (name) => shotOf(page, name);

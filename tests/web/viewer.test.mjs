@@ -3,13 +3,14 @@
 // (headless, through playwright-core) and checks what a user sees against
 // `gpuprof ... --format json` on the same file. Screenshots go to
 // build/web-artifacts/. Run by tests/web/run.sh (GPUPROF = the binary).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, gpuprof, startServer, launchBrowser, newPage, shot as shotOf } from './harness.mjs';
+import { root, gpuprof, shot as shotOf } from './harness.mjs';
+import { serving } from './serving.mjs';
 import { checkOverview } from './overview.mjs';
 
 const fixture = path.join(root, 'examples/resnet_like.json.gz');
@@ -17,19 +18,9 @@ const fixture = path.join(root, 'examples/resnet_like.json.gz');
 const cli = (...args) => JSON.parse(execFileSync(gpuprof, [...args, '--format', 'json', fixture], { encoding: 'utf8' }));
 const cliText = (...args) => execFileSync(gpuprof, [...args, fixture], { encoding: 'utf8' });
 
-let server, url, browser, page;
+let server, url, page;
 
-before(async () => {
-	server = await startServer([fixture]);
-	url = server.url;
-	browser = await launchBrowser();
-	page = await newPage(browser);
-});
-
-after(async () => {
-	await browser?.close();
-	await server?.stop();
-});
+serving([fixture], { ready: (ctx) => { ({ server, page } = ctx); url = server.url; } });
 
 const shot = (name) => shotOf(page, name);
 
