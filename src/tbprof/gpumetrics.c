@@ -3,6 +3,7 @@
  * (device, ts, row), then linear passes per device. */
 #include "core/radix.h"
 #include "tbprof/gpumetrics.h"
+#include "tbprof/tbtime.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +17,14 @@ static const struct rx_key by_device_ts_row[] = {RX_KEY(struct kern, device, RX_
 						 RX_KEY(struct kern, ts, RX_I64),
 						 RX_KEY(struct kern, row, RX_U32)};
 
-static int64_t end_of(const struct trace *t, size_t r)
+/* Row r's [start, end): exact, or under tb as the plugin's floats give
+ * them (tbtime.h); a negative duration counts as 0. */
+static struct tb_span span_of(const struct trace *t, size_t r, bool tb)
 {
-	int64_t d = tr_dur(t, r);
-	return t->ev.ts[r] + (d > 0 ? d : 0);
+	struct tb_span sp = tb_span(t, r, tb);
+	if (sp.end < sp.start)
+		sp.end = sp.start;
+	return sp;
 }
 
 static double us(int64_t ns)
@@ -49,30 +54,31 @@ static bool read_by_reference(enum tr_kind k)
 }
 
 /* §6.2 range: the last (in ts order) profiler window event, else min..max. */
-static void timeline_range(const struct trace *t, struct gm_result *out)
+static void timeline_range(const struct trace *t, bool tb, struct gm_result *out)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	int64_t wts = INT64_MIN;
-	size_t wrow = 0;
+	struct tb_span wsp = {0, 0};
 	bool win = false;
 	for (size_t r = 0; r < t->ev.n; r++) {
 		enum tr_kind k = t->ev.kind[r];
 		if (t->ev.ph[r] != 'X' || !read_by_reference(k))
 			continue;
-		lo = t->ev.ts[r] < lo ? t->ev.ts[r] : lo;
-		hi = end_of(t, r) > hi ? end_of(t, r) : hi;
+		struct tb_span sp = span_of(t, r, tb);
+		lo = sp.start < lo ? sp.start : lo;
+		hi = sp.end > hi ? sp.end : hi;
 		uint32_t id = t->ev.name[r];
 		if (k == TR_TRACE_SPAN && t->ev.ts[r] >= wts &&
 		    tr_is_profiler_window(tr_str(t, id), strpool_len(&t->pool, id))) {
 			wts = t->ev.ts[r];
-			wrow = r;
+			wsp = sp;
 			win = true;
 		}
 	}
 	if (win) {
 		out->has_range = true;
-		out->range_start = t->ev.ts[wrow];
-		out->range_end = end_of(t, wrow);
+		out->range_start = wsp.start;
+		out->range_end = wsp.end;
 	} else if (lo != INT64_MAX) {
 		out->has_range = true;
 		out->range_start = lo;
@@ -113,8 +119,8 @@ static int timeline(const struct gm_result *out, const struct rg_index *ix, stru
 }
 
 /* One GPU's kernels k[0..n), in (ts, row) order. */
-static int one_gpu(const struct trace *t, const struct kern *k, size_t n, bool want_timeline,
-		   struct gm_result *out, struct gm_gpu *g)
+static int one_gpu(const struct trace *t, bool tb, const struct kern *k, size_t n,
+		   bool want_timeline, struct gm_result *out, struct gm_gpu *g)
 {
 	struct rg_vec ranges = {0};
 	struct rgv *bps = malloc(n * sizeof *bps);
@@ -134,7 +140,8 @@ static int one_gpu(const struct trace *t, const struct kern *k, size_t n, bool w
 		size_t r = k[i].row;
 		const struct tr_gpu_arg *a =
 		    t->ev.aux[r] != TR_NONE ? &t->gpu.v[t->ev.aux[r]] : NULL;
-		int64_t s = t->ev.ts[r], e = end_of(t, r);
+		struct tb_span sp = span_of(t, r, tb);
+		int64_t s = sp.start, e = sp.end;
 		ranges.v[ranges.n++] = (struct rg){s, e};
 		if (a && a->blocks_per_sm > 0.0) {
 			bps[nbps++] = (struct rgv){s, e, a->blocks_per_sm};
@@ -215,14 +222,14 @@ static int collect(const struct trace *t, struct kern **out, size_t *n)
 	return 0;
 }
 
-int gm_compute(const struct trace *t, bool has_window, int64_t win_start, int64_t win_end,
-	       bool want_timeline, struct gm_result *out, struct err *e)
+int gm_compute(const struct trace *t, bool tb_compat, bool has_window, int64_t win_start,
+	       int64_t win_end, bool want_timeline, struct gm_result *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
 	out->has_window = has_window;
 	out->win_start = win_start;
 	out->win_end = win_end;
-	timeline_range(t, out);
+	timeline_range(t, tb_compat, out);
 	bucket_size(out);
 	size_t nk = 0, ngpu = 0;
 	struct kern *k = NULL;
@@ -237,7 +244,7 @@ int gm_compute(const struct trace *t, bool has_window, int64_t win_start, int64_
 		size_t j = i;
 		while (j < nk && k[j].device == k[i].device)
 			j++;
-		if (one_gpu(t, k + i, j - i, want_timeline, out, &out->gpus[out->n++]))
+		if (one_gpu(t, tb_compat, k + i, j - i, want_timeline, out, &out->gpus[out->n++]))
 			goto nomem;
 		i = j;
 	}
@@ -279,8 +286,10 @@ int gm_busy(const struct trace *t, const struct rg *win, size_t nwin, struct gm_
 	out->nwin = nwin;
 	for (size_t i = 0, j; i < nk; i = j) {
 		ranges.n = 0;
-		for (j = i; j < nk && k[j].device == k[i].device; j++)
-			ranges.v[ranges.n++] = (struct rg){t->ev.ts[k[j].row], end_of(t, k[j].row)};
+		for (j = i; j < nk && k[j].device == k[i].device; j++) {
+			struct tb_span sp = span_of(t, k[j].row, false);
+			ranges.v[ranges.n++] = (struct rg){sp.start, sp.end};
+		}
 		ranges.n = rg_merge(ranges.v, ranges.n);
 		rg_index_free(&ix);
 		if (rg_index_build(&ix, ranges.v, ranges.n))

@@ -13,7 +13,8 @@
  * The utilization timeline (§6.2) buckets the merged kernel ranges over
  * the profiler window event's span (else the span of every event the
  * reference reads) in power-of-ten µs buckets, at most 100 of them.
- * Only complete (X) events are read. Lengths are exact int64 ns; weighted
+ * Only complete (X) events are read. Lengths are int64 ns (exact, or
+ * under tb_compat the plugin's float times where they are whole ns); weighted
  * sums are accumulated in µs doubles in the reference's order, so traces
  * with whole-µs times give the reference's doubles bit for bit. Owns the
  * result arrays. Depends on trace/trace, tbprof/ranges.
@@ -61,9 +62,11 @@ struct gm_result {
 };
 
 /* Window from the steps (has_window false when there is none: every
- * metric is then absent). timeline: fill buckets and sm_ranges. */
-int gm_compute(const struct trace *t, bool has_window, int64_t win_start, int64_t win_end,
-	       bool timeline, struct gm_result *out, struct err *e);
+ * metric is then absent). timeline: fill buckets and sm_ranges.
+ * tb_compat: the kernels' and the range's times as the plugin's floats
+ * give them (tbtime.h), as the steps' window already is. */
+int gm_compute(const struct trace *t, bool tb_compat, bool has_window, int64_t win_start,
+	       int64_t win_end, bool timeline, struct gm_result *out, struct err *e);
 void gm_free(struct gm_result *r);
 
 /* Each GPU's busy time in each of several windows at once (one sort and

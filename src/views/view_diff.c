@@ -370,7 +370,7 @@ static int add_gpus(struct df_table *t, int side, const struct trace *tr, const 
 		    const char *pre, struct err *e)
 {
 	struct gm_result gm;
-	int rc = gm_compute(tr, s->n > 0, s->n ? s->steps[0].start : 0,
+	int rc = gm_compute(tr, false, s->n > 0, s->n ? s->steps[0].start : 0,
 			    s->n ? s->steps[s->n - 1].end : 0, false, &gm, e);
 	if (rc)
 		return rc;

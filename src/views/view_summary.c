@@ -247,7 +247,7 @@ static int summary_compute(struct view *v, const struct view_source *src, struct
 	int rc = ses_steps(v->ses, v->o.tb_compat, &res->steps, e);
 	const struct st_result *s = res->steps;
 	if (!rc)
-		rc = gm_compute(t, s->n > 0, s->n ? s->steps[0].start : 0,
+		rc = gm_compute(t, v->o.tb_compat, s->n > 0, s->n ? s->steps[0].start : 0,
 				s->n ? s->steps[s->n - 1].end : 0, v->o.timeline, &res->gm, e);
 	/* the GPU waits analyses that need no tree, while it is built */
 	if (!rc && !v->o.tb_compat)

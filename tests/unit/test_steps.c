@@ -335,7 +335,7 @@ void test_gpumetrics_upstream(struct t *t)
 	struct err e = {0};
 	struct gm_result g;
 	/* window [100,220] (the fallback step); busy [130,170] [200,220] */
-	CHECK_INT(t, gm_compute(tr, true, 100000, 220000, true, &g, &e), 0);
+	CHECK_INT(t, gm_compute(tr, false, true, 100000, 220000, true, &g, &e), 0);
 	CHECK_INT(t, g.n, 1);
 	if (g.n == 1) {
 		const struct gm_gpu *p = &g.gpus[0];
@@ -363,7 +363,7 @@ void test_gpumetrics_upstream(struct t *t)
 	}
 	gm_free(&g);
 	/* a window with no kernel: utilization 0, the others absent */
-	CHECK_INT(t, gm_compute(tr, true, 0, 100000, false, &g, &e), 0);
+	CHECK_INT(t, gm_compute(tr, false, true, 0, 100000, false, &g, &e), 0);
 	if (g.n == 1) {
 		CHECK(t, g.gpus[0].has_utilization && !g.gpus[0].has_sm_efficiency &&
 			     !g.gpus[0].has_occupancy);
