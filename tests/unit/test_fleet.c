@@ -155,7 +155,8 @@ void test_gm_busy(struct t *t)
 	CHECK_INT(t, b.busy[2], 0);
 	for (int i = 0; i < 2; i++) {
 		struct gm_result g;
-		CHECK_INT(t, gm_compute(tr, false, true, win[i].start, win[i].end, false, &g, &e), 0);
+		CHECK_INT(t, gm_compute(tr, false, true, win[i].start, win[i].end, false, &g, &e),
+			  0);
 		CHECK_INT(t, g.gpus[0].busy_ns, b.busy[i]);
 		gm_free(&g);
 	}
