@@ -114,8 +114,8 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS_ALL)
 
-$(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB) $(LDLIBS_ALL)
+$(BUILD)/unit-tests: $(UNIT_OBJ) $(FUZZ_SRV:%.c=$(BUILD)/%.o) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(FUZZ_SRV:%.c=$(BUILD)/%.o) $(LIB) $(LDLIBS_ALL)
 
 $(BUILD)/tests/unit/runner.o $(BUILD)/tests/unit/%.o: CFLAGS_ALL += -Itests/unit
 
@@ -131,7 +131,8 @@ extras: $(BUILD)/inflate-bench
 	$(CC) $(CFLAGS_ALL) -c -o /dev/null tools/embed.c
 	$(CC) $(CFLAGS_ALL) -c -o /dev/null bench/rusage.c
 
-# The WebAssembly build (docs/wasm.md): the command line without the server,
+# The WebAssembly build (docs/wasm.md): the command line without the server
+# (but its query parsing, server/srv_query.c, for the static site's API),
 # one thread (GP_ONE_THREAD, core/threads.h), compiled by Debian's emscripten.
 # The files of WASM_SWAP are replaced: io/gzip.c by src/wasm/gzip_seq.c,
 # cli/cmd_serve.c by cli/wasm_serve.c (serve says it is not there); and
@@ -144,7 +145,7 @@ EMCC ?= emcc
 WASM := build/wasm
 WASM_SWAP := src/io/gzip.c src/cli/cmd_serve.c
 WASM_SRC := $(sort $(filter-out $(WASM_SWAP) src/server/%,$(LIB_SRC) $(CLI_SRC)) \
-	$(wildcard src/wasm/*.c src/cli/wasm_*.c))
+	src/server/srv_query.c $(wildcard src/wasm/*.c src/cli/wasm_*.c))
 WASM_OBJ := $(WASM_SRC:%.c=$(WASM)/%.o)
 WASM_HDRS := zlib.h zconf.h yaml.h sqlite3.h isa-l/igzip_lib.h isa-l/types.h
 WASM_CFLAGS := -std=c11 -D_GNU_SOURCE -DGP_ONE_THREAD -include src/wasm/libc_extra.h -Isrc -I$(WASM)/include $(WARN) -O2 \
@@ -176,8 +177,8 @@ SITE := build/site
 SITE_LDFLAGS := -O2 -sSINGLE_FILE=1 -sENVIRONMENT=worker -sMODULARIZE=1 \
 	-sEXPORT_NAME=gpuprofEngine -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 -sALLOW_MEMORY_GROWTH=1 \
 	-sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1048576 -sFORCE_FILESYSTEM=1 -lworkerfs.js \
-	-sEXPORTED_FUNCTIONS=_main,_fflush,_malloc,_free,_gp_site_kind \
-	-sEXPORTED_RUNTIME_METHODS=callMain,FS,UTF8ToString --post-js site/engine_post.js
+	-sEXPORTED_FUNCTIONS=_main,_fflush,_malloc,_free,_gp_site_kind,_gp_site_open,_gp_site_error,_gp_site_events,_gp_site_get,_gp_site_body,_gp_site_close \
+	-sEXPORTED_RUNTIME_METHODS=callMain,FS,UTF8ToString,stringToUTF8,lengthBytesUTF8 --post-js site/engine_post.js
 SITE_FILES := $(sort $(wildcard site/*.js))
 
 site: $(SITE)/engine.js $(WEB_FILES) $(SITE_FILES)

@@ -2,10 +2,13 @@
 // requests of the viewer's pages (site/static_api.js forwards them) with
 // the HTTP API's shapes (docs/viewer.md): GET /api/files, POST
 // /api/upload?name=N (the body a File), DELETE /api/file/ID, and GET
-// /api/file/ID/VIEW?OPTIONS, answered by running the command `VIEW FILE
-// --format json --OPTION VALUE...` on the WebAssembly engine. A file is
-// never copied whole: WORKERFS reads it from the File in slices as the
-// engine asks for bytes. Nothing leaves the page.
+// /api/file/ID/ENDPOINT?QUERY. An upload is loaded once (gp_site_open,
+// src/wasm/site_api.c) and stays loaded: a trace's views, /timeline and
+// /timeline/find are answered from it as the server answers them (its
+// query parsing); what the engine leaves (status 0: other kinds, other
+// endpoints) runs the command `VIEW FILE --format json --KEY VALUE...`.
+// A file is never copied whole: WORKERFS reads it from the File in slices
+// as the engine asks for bytes. Nothing leaves the page.
 importScripts('engine.js');
 
 let out = [];
@@ -15,12 +18,20 @@ const engine = gpuprofEngine({
 	print: (s) => out.push(s),
 	printErr: (s) => err.push(s),
 });
-const files = []; // {id, name, bytes, kind, path}
+const files = []; // {id, name, bytes, events, kind, path, handle}
 let nextId = 1;
 
 const json = (status, body) => ({ status, body: JSON.stringify(body) });
 const fail = (status, message) => json(status, { error: { message } });
-const listed = (only) => ({ files: files.filter((f) => !only || f.id === only).map(({ id, name, bytes, kind }) => ({ id, name, bytes, events: null, kind })) });
+const listed = (only) => ({ files: files.filter((f) => !only || f.id === only).map(({ id, name, bytes, events, kind }) => ({ id, name, bytes, events, kind })) });
+
+// s as a C string on the engine's heap (free it with M._free)
+function cstr(M, s) {
+	const n = M.lengthBytesUTF8(s) + 1;
+	const p = M._malloc(n);
+	M.stringToUTF8(s, p, n);
+	return p;
+}
 
 function kindOf(M, file) {
 	const head = new Uint8Array(new FileReaderSync().readAsArrayBuffer(file.slice(0, 65536)));
@@ -31,12 +42,27 @@ function kindOf(M, file) {
 	return k;
 }
 
+// Mounts and loads an upload: the file's entry, or throws the load's
+// message (the mount undone).
 function mount(M, file, name) {
 	const id = nextId++;
 	const dir = `/in${id}`;
 	M.FS.mkdir(dir);
 	M.FS.mount(M.WORKERFS, { files: [new File([file], name)] }, dir);
-	const f = { id, name, bytes: file.size, kind: kindOf(M, file), path: `${dir}/${name}` };
+	const path = `${dir}/${name}`;
+	const [pp, np] = [cstr(M, path), cstr(M, name)];
+	const handle = M._gp_site_open(pp, np);
+	M._free(pp);
+	M._free(np);
+	const msg = handle ? M._gp_site_error(handle) : 0;
+	if (!handle || msg) {
+		const text = handle ? M.UTF8ToString(msg) : 'out of memory';
+		if (handle) M._gp_site_close(handle);
+		M.FS.unmount(dir);
+		throw new Error(text);
+	}
+	const events = M._gp_site_events(handle);
+	const f = { id, name, bytes: file.size, events: events >= 0 ? events : null, kind: kindOf(M, file), path, handle };
 	files.push(f);
 	return f;
 }
@@ -53,18 +79,30 @@ function answer(M, { method, url, body }) {
 	const u = new URL(url, 'http://site');
 	if (method === 'GET' && u.pathname === '/api/files') return json(200, listed(0));
 	if (method === 'POST' && u.pathname === '/api/upload') {
-		const f = mount(M, body, u.searchParams.get('name') || 'trace.json');
+		let f;
+		try {
+			f = mount(M, body, u.searchParams.get('name') || 'trace.json');
+		} catch (x) {
+			return fail(400, x.message);
+		}
 		return json(200, listed(f.id));
 	}
-	const m = u.pathname.match(/^\/api\/file\/(\d+)(?:\/([a-z_-]+))?$/);
+	const m = u.pathname.match(/^\/api\/file\/(\d+)(?:\/([a-z_-]+(?:\/[a-z_-]+)?))?$/);
 	const f = m && files.find((x) => x.id === Number(m[1]));
 	if (!f) return fail(404, `no such file or endpoint: ${u.pathname}`);
 	if (method === 'DELETE' && !m[2]) {
+		M._gp_site_close(f.handle);
 		M.FS.unmount(`/in${f.id}`);
 		files.splice(files.indexOf(f), 1);
 		return json(200, listed(0));
 	}
 	if (method !== 'GET' || !m[2]) return fail(405, `${method} ${u.pathname} is not answered by the static site`);
+	const [ep, qp] = [cstr(M, m[2]), cstr(M, u.search.slice(1))];
+	const status = M._gp_site_get(f.handle, ep, qp);
+	M._free(ep);
+	M._free(qp);
+	if (status) return { status, body: M.UTF8ToString(M._gp_site_body(f.handle)) };
+	if (m[2].includes('/')) return fail(404, `no such file or endpoint: ${u.pathname}`);
 	const args = [m[2], f.path, '--format', 'json'];
 	for (const [k, v] of u.searchParams) args.push(`--${k}`, v);
 	const r = run(M, args);

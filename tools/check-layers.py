@@ -57,10 +57,12 @@ RULES = {
     "input": (("io", "kineto", "ncu", "nsys", "trace"),
               "the registry of input kinds: sniff with io, load with each reader"),
     "server": ((ANY,), "the HTTP server: anything but the command line"),
-    "wasm": (("io", "input"),
+    "wasm": (("io", "input", "report", "server", "tbprof", "trace", "views"),
              "the WebAssembly build's stand-ins (make wasm): io's gzip interface on "
              "io/inflate, libc calls and libraries absent there, the static site's "
-             "file kinds from input's registry"),
+             "file kinds from input's registry, and its API (site_api.c): loaded "
+             "inputs' sessions answered through views with the server's query "
+             "parsing (server/srv_query, no socket)"),
     "cli": ((ANY,), "the command line: anything"),
 }
 # areas no other area may include, whatever the table says

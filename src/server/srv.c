@@ -70,21 +70,10 @@ enum MHD_Result srv_reply_error(struct MHD_Connection *c, unsigned status, const
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
+	char *buf;
+	size_t len;
+	if (srv_q_error_json(status, msg, &buf, &len))
 		return MHD_NO;
-	/* the JSON sink escapes the message */
-	struct report *r = rep_open(f, REP_JSON);
-	if (r) {
-		rep_kv_begin(r, "error", "Error");
-		rep_kv(r, "status", "Status", REP_INT, rep_i(status));
-		rep_kv(r, "message", "Message", REP_STR, rep_s(msg));
-		rep_kv_end(r);
-		rep_close(r);
-	}
-	fclose(f);
 	enum MHD_Result ok = srv_reply(c, status, "application/json", buf, len);
 	free(buf);
 	return ok;

@@ -72,41 +72,13 @@ enum MHD_Result srv_reply_files(struct srv *s, struct MHD_Connection *c, int onl
 	return res;
 }
 
-/* The query parameters of view d, " a b c ": its options' query names, and
- * step and range (a window of the trace, srv_select.c) unless it describes
- * whole files. */
-void srv_view_params(const struct view_decl *d, char *buf, size_t n)
-{
-	size_t len = (size_t)snprintf(buf, n, " ");
-	for (size_t i = 0; i < d->nopts && len < n; i++)
-		if (d->opts[i].api)
-			len += (size_t)snprintf(buf + len, n - len, "%s ", d->opts[i].api);
-	if (!(d->flags & VIEW_WHOLE_FILE) && len < n)
-		snprintf(buf + len, n - len, "step range ");
-}
-
-/* "VIEW takes no parameter 'X'", with the closest parameter when one is
- * close. */
+/* "VIEW takes no parameter 'X'" (srv_q_bad_param). */
 enum MHD_Result srv_reply_bad_param(struct MHD_Connection *c, const struct view_decl *d,
 				    const char *bad)
 {
-	const char *names[40];
-	size_t k = 0;
-	for (size_t i = 0; i < d->nopts && k < 38; i++)
-		if (d->opts[i].api)
-			names[k++] = d->opts[i].api;
-	if (!(d->flags & VIEW_WHOLE_FILE)) {
-		names[k++] = "step";
-		names[k++] = "range";
-	}
-	const char *close = sug_closest(bad, names, k);
-	const char *pre = view_family_prefix(d->family); /* "ncu list" */
-	if (close)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       "%s%s%s takes no parameter '%s'; did you mean '%s'?",
-				       pre ? pre : "", pre ? " " : "", d->name, bad, close);
-	return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s%s%s takes no parameter '%s'",
-			       pre ? pre : "", pre ? " " : "", d->name, bad);
+	char msg[256];
+	srv_q_bad_param(d, bad, msg, sizeof msg);
+	return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
 }
 
 int srv_view_key(char *key, size_t n, int id, const struct view_decl *d)

@@ -110,11 +110,6 @@ struct trace *srv_trace_of(struct srv *s, struct MHD_Connection *c, int id, enum
 	return t;
 }
 
-unsigned srv_http_status(int rc)
-{
-	return rc == ERR_USAGE ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_INTERNAL_SERVER_ERROR;
-}
-
 unsigned srv_http_upload_status(int rc)
 {
 	return rc == ERR_LIMIT || rc == ERR_NOMEM ? MHD_HTTP_INSUFFICIENT_STORAGE

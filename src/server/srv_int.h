@@ -148,7 +148,6 @@ enum MHD_Result srv_reply_cached(struct MHD_Connection *c, unsigned status, cons
 /* The HTTP status of a request whose computation failed with rc (enum
  * err_code): 400 for a bad request (ERR_USAGE), else 500; and of an upload
  * that could not be read: 507 when a limit or memory ran out, else 400. */
-unsigned srv_http_status(int rc);
 unsigned srv_http_upload_status(int rc);
 /* {"error": {"status": N, "message": "..."}} with that status. */
 enum MHD_Result srv_reply_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
@@ -232,10 +231,8 @@ int srv_view_json_of(struct view *v, char **buf, size_t *len, struct err *e);
  * bytes), or the error of e (srv_http_status of rc); frees buf. */
 enum MHD_Result srv_reply_json(struct MHD_Connection *c, int rc, const struct err *e, char *buf,
 			       size_t len);
-/* The query parameters of view d, " a b c " (its options' query names, and
- * step and range unless it describes whole files), and the 400 naming a
- * parameter that is not one of them (with the closest when one is close). */
-void srv_view_params(const struct view_decl *d, char *buf, size_t n);
+/* The 400 naming a parameter that is not one of srv_view_params's (with
+ * the closest when one is close: srv_q_bad_param). */
 enum MHD_Result srv_reply_bad_param(struct MHD_Connection *c, const struct view_decl *d,
 				    const char *bad);
 /* GET /api/diff?base=ID&new=ID (srv_diff.c): the comparison of two loaded

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/suggest.h"
+#include "report/report.h"
 #include "server/srv_query.h"
 
 const char *srv_q_get(const struct srv_query *q, const char *key)
@@ -226,4 +228,110 @@ bool srv_q_origin_ok(const char *origin, const char *host)
 	if (!origin)
 		return true;
 	return !strncmp(origin, "http://", 7) && !strcmp(origin + 7, host);
+}
+
+void srv_view_params(const struct view_decl *d, char *buf, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, " ");
+	for (size_t i = 0; i < d->nopts && len < n; i++)
+		if (d->opts[i].api)
+			len += (size_t)snprintf(buf + len, n - len, "%s ", d->opts[i].api);
+	if (!(d->flags & VIEW_WHOLE_FILE) && len < n)
+		snprintf(buf + len, n - len, "step range ");
+}
+
+void srv_q_bad_param(const struct view_decl *d, const char *bad, char *msg, size_t n)
+{
+	const char *names[40];
+	size_t k = 0;
+	for (size_t i = 0; i < d->nopts && k < 38; i++)
+		if (d->opts[i].api)
+			names[k++] = d->opts[i].api;
+	if (!(d->flags & VIEW_WHOLE_FILE)) {
+		names[k++] = "step";
+		names[k++] = "range";
+	}
+	const char *close = sug_closest(bad, names, k);
+	const char *pre = view_family_prefix(d->family); /* "ncu list" */
+	if (close)
+		snprintf(msg, n, "%s%s%s takes no parameter '%s'; did you mean '%s'?",
+			 pre ? pre : "", pre ? " " : "", d->name, bad, close);
+	else
+		snprintf(msg, n, "%s%s%s takes no parameter '%s'", pre ? pre : "", pre ? " " : "",
+			 d->name, bad);
+}
+
+unsigned srv_http_status(int rc)
+{
+	return rc == ERR_USAGE ? 400 : 500;
+}
+
+int srv_q_error_json(unsigned status, const char *msg, char **buf, size_t *len)
+{
+	*buf = NULL;
+	*len = 0;
+	FILE *f = open_memstream(buf, len);
+	if (!f)
+		return -1;
+	/* the JSON sink escapes the message */
+	struct report *r = rep_open(f, REP_JSON);
+	if (r) {
+		rep_kv_begin(r, "error", "Error");
+		rep_kv(r, "status", "Status", REP_INT, rep_i(status));
+		rep_kv(r, "message", "Message", REP_STR, rep_s(msg));
+		rep_kv_end(r);
+	}
+	int rc = !r || rep_close(r) ? -1 : 0;
+	if (fclose(f) || rc) {
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int hex(char c)
+{
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
+
+/* Decodes s in place as a form's field: '+' a space, %XX a byte. */
+static void form_decode(char *s)
+{
+	char *w = s;
+	for (char *c = s; *c; c++) {
+		if (*c == '+') {
+			*w++ = ' ';
+		} else if (*c == '%' && hex(c[1]) >= 0 && hex(c[2]) >= 0) {
+			*w++ = (char)(hex(c[1]) * 16 + hex(c[2]));
+			c += 2;
+		} else {
+			*w++ = *c;
+		}
+	}
+	*w = 0;
+}
+
+void srv_q_parse(char *query, struct srv_query *q, const char **key, const char **val, size_t max)
+{
+	*q = (struct srv_query){.key = key, .val = val};
+	for (char *p = query; p && *p && q->n < max;) {
+		char *amp = strchr(p, '&');
+		if (amp)
+			*amp = 0;
+		char *eq = strchr(p, '=');
+		if (eq)
+			*eq = 0;
+		form_decode(p);
+		if (eq)
+			form_decode(eq + 1);
+		if (*p) {
+			key[q->n] = p;
+			val[q->n++] = eq ? eq + 1 : NULL;
+		}
+		p = amp ? amp + 1 : NULL;
+	}
 }

@@ -4,8 +4,12 @@
  * fuzz target (tests/fuzz/fuzz_http_query.c) calls the same parsing the
  * server runs; srv_args.c builds a srv_query from a connection.
  *
+ * The static site's engine (src/wasm/site_api.c) answers its requests
+ * through the same functions.
+ *
  * Owns nothing: a query points at strings its maker keeps. Depends on
- * views/ (the option declarations, the timeline's limits) and core/. */
+ * views/ (the option declarations, the timeline's limits), report/ (the
+ * error's JSON) and core/. */
 #ifndef GP_SERVER_SRV_QUERY_H
 #define GP_SERVER_SRV_QUERY_H
 
@@ -21,6 +25,10 @@ struct srv_query {
 	const char **key, **val;
 };
 
+/* Splits an encoded query "a=b&c" (changed in place) into q's pairs,
+ * pointing into it and into key/val (at most max pairs): %XX and '+'
+ * decoded as a form's, empty keys dropped, a key without '=' valueless. */
+void srv_q_parse(char *query, struct srv_query *q, const char **key, const char **val, size_t max);
 /* The value of the first pair named key, or NULL. */
 const char *srv_q_get(const struct srv_query *q, const char *key);
 /* true, with the first key not named in allowed (" a b c ": each name
@@ -62,6 +70,17 @@ bool srv_q_file_url(const char *url, int *id);
  * with the server's port: a DNS name (what a rebinding attack uses) never
  * is. Origin must be absent or exactly http:// + host. */
 bool srv_q_host_ok(const char *host, int port);
+/* The query parameters of view d, " a b c ": its options' query names, and
+ * step and range (a window of the trace) unless it describes whole files. */
+void srv_view_params(const struct view_decl *d, char *buf, size_t n);
+/* "VIEW takes no parameter 'X'", with the closest parameter when one is
+ * close, into msg. */
+void srv_q_bad_param(const struct view_decl *d, const char *bad, char *msg, size_t n);
+/* The HTTP status of an error code: 400 for a usage error, else 500. */
+unsigned srv_http_status(int rc);
+/* The error answer {"error": {"status", "message"}} into *buf (malloc'd,
+ * *len bytes); -1 when out of memory. */
+int srv_q_error_json(unsigned status, const char *msg, char **buf, size_t *len);
 bool srv_q_origin_ok(const char *origin, const char *host);
 
 #endif

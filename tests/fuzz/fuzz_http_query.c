@@ -2,7 +2,8 @@
  * request (src/server/srv_query.c), without a socket. The input is lines:
  * the path, the Host header, the Origin header (an empty line: absent),
  * then the query "k=v&k&..." (a pair without '=' has no value), already
- * decoded, as libmicrohttpd hands it over. Every endpoint's parsing runs on
+ * decoded, as libmicrohttpd hands it over; the same text is also split as
+ * an encoded query (srv_q_parse, the static site's). Every endpoint's parsing runs on
  * it: the file routes, Host and Origin, unknown parameters, integers and
  * flags, the timeline's options, the step/range selection and its step
  * selector, /api/dist's ids and names, /api/diff's base and new, and the
@@ -108,6 +109,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s = next;
 		}
 		parse_all(&q, path, host, origin);
+		/* the same bytes as an encoded query (the static site's) */
+		memcpy(query, p, (size_t)(end - p));
+		query[end - p] = 0;
+		struct srv_query eq;
+		srv_q_parse(query, &eq, key, val, FUZZ_MAX_PAIRS);
+		parse_all(&eq, path, host, origin);
 	}
 	free(path);
 	free(host);

@@ -1,15 +1,19 @@
 // Browser test of the static site (make site: build/site/, the viewer's
 // pages on the WebAssembly engine in a Web Worker, no gpuprof server): a
 // plain static file server (node's http module) serves the folder, the
-// trace is opened with the page's own file input, and the Overview shows
-// the numbers of the native binary's `summary` on the same file (the
-// assertions of viewer.test.mjs's overview test: overview.mjs). Skipped when
+// traces are opened with the page's own file input, and the pages show
+// what the server-backed tests assert: the Overview the numbers of the
+// native binary's `summary` on the same file (viewer.test.mjs's overview
+// test: overview.mjs), the GPU waits cards worked by hand (waits.test.mjs),
+// the timeline's lanes and counter line worked by hand (timeline_nav's),
+// the memory page's table as long as the native `memory`'s. Skipped when
 // build/site/ was not built (make site needs emscripten).
 import { test, before, after } from 'node:test';
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { root, cliJson, cliText, launchBrowser, newPage, shot } from './harness.mjs';
+import assert from 'node:assert/strict';
+import { root, cliJson, cliText, launchBrowser, newPage, shot, retry, untilCanvas } from './harness.mjs';
 import { checkOverview } from './overview.mjs';
 
 const site = path.join(root, 'build/site');
@@ -47,4 +51,49 @@ test('static site: a trace opened in the page gets the Overview numbers', { skip
 	await page.setInputFiles('[data-testid=upload]', fixture);
 	await checkOverview(page, cliJson('summary', fixture), cliText('summary', fixture));
 	await shot(page, 'site-overview');
+});
+
+// Opens the site afresh (a new worker, no file) and uploads files in turn.
+async function openSite(files) {
+	await page.goto('about:blank');
+	await page.goto(url);
+	for (const [i, f] of files.entries()) {
+		await page.setInputFiles('[data-testid=upload]', f);
+		await retry(async () => assert.equal(await page.locator('#file option').count(), i + 1), 30000);
+	}
+}
+
+const hta = (name) => path.join(root, 'tests/hta/fixtures', name);
+const skip = !built && 'build/site absent (make site)';
+
+test('static site: the GPU waits page, as worked by hand', { skip }, async () => {
+	await openSite([hta('cuda-steps.json')]);
+	await page.goto(`${url}#file=1&view=waits`);
+	await page.getByTestId('card-idle').waitFor({ timeout: 30000 });
+	// kernel time 285 us; idle 124, compute 80, non-compute 81 of it
+	assert.equal(await page.getByTestId('card-kernel-time').textContent(), '285.000 us');
+	assert.equal(await page.getByTestId('card-idle').textContent(), '43.51 %');
+	assert.equal(await page.getByTestId('card-compute').textContent(), '28.07 %');
+	assert.equal(await page.getByTestId('card-non-compute').textContent(), '28.42 %');
+});
+
+test('static site: the timeline\'s lanes and counter line, as worked by hand', { skip }, async () => {
+	await openSite([path.join(root, 'tests/server/timeline_area.json')]);
+	await page.goto(`${url}#file=1&view=timeline`);
+	// gpu (process sort 1) stream 7, then host worker (thread sort 1), main
+	assert.equal(await untilCanvas(page, 'data-order', (v) => v !== ''), '2/7 1/2 1/1');
+	// zoomed to 30..60 us: Queue/length 4 (sampled at 25 us), then 2 at 50
+	// (a hash change keeps the page, and the whole trace's line until the
+	// window's answer is drawn)
+	await page.goto(`${url}#file=1&view=timeline&start=30000&end=60000`);
+	assert.equal(await untilCanvas(page, 'data-counter-steps', (v) => !v.startsWith('c0=0:0')), 'c0=25000:4 50000:2');
+	await shot(page, 'site-timeline');
+});
+
+test('static site: the memory page\'s table has the native binary\'s rows', { skip }, async () => {
+	await openSite([fixture]);
+	const mem = cliJson('memory', fixture);
+	await page.goto(`${url}#file=1&view=memory`);
+	await page.getByTestId('memory-curve').waitFor({ timeout: 30000 });
+	await retry(async () => assert.equal(await page.getByTestId('table-memory').locator('tbody tr').count(), mem.operators.length), 30000);
 });

@@ -1,0 +1,269 @@
+/* site_api: the static site's engine keeps a file loaded between the
+ * pages' requests and answers them as the server does. The worker
+ * (site/engine_worker.js) opens each uploaded file once (gp_site_open),
+ * then asks GET /api/file/ID/ENDPOINT?QUERY of it (gp_site_get): a view of
+ * the registry (its options parsed from the query by the server's own
+ * srv_q_view_opts, step= and range= cut by tr_select as the server cuts
+ * them), /timeline and /timeline/find (views/view_timeline*.c). The trace,
+ * its analysis session and its timeline index stay built, so a page's
+ * second request costs the analysis only, not another import. An endpoint
+ * or kind not answered here (Nsight Compute and Systems, annotations) gets
+ * status 0: the worker runs the command line for it instead.
+ *
+ * No state outside the handles: each file is a struct site_file the
+ * worker holds as a pointer. One selection window is kept per file (the
+ * last one asked; the pages ask one selection at a time). */
+#include <emscripten.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/input.h"
+#include "report/report.h"
+#include "server/srv_query.h"
+#include "tbprof/select.h"
+#include "tbprof/session.h"
+#include "trace/window.h"
+#include "views/view.h"
+
+struct site_sel {
+	char *step, *range;  /* the selector (either NULL) */
+	struct trace *t;     /* the window (borrows the file's trace) */
+	struct ses *ses;     /* its session */
+	struct tl_index *tl; /* its timeline index, built on first use */
+};
+
+struct site_file {
+	struct input in;
+	char *msg;	     /* the load's error, NULL when loaded */
+	struct ses *ses;     /* a trace's session */
+	struct tl_index *tl; /* the whole trace's timeline index, on first use */
+	struct site_sel sel;
+	char *body; /* the last answer */
+	size_t len;
+};
+
+struct site_file *gp_site_open(const char *path, const char *name);
+const char *gp_site_error(const struct site_file *f);
+double gp_site_events(const struct site_file *f);
+int gp_site_get(struct site_file *f, const char *endpoint, char *query);
+const char *gp_site_body(const struct site_file *f);
+void gp_site_close(struct site_file *f);
+
+static void sel_free(struct site_sel *s)
+{
+	tl_index_free(s->tl);
+	ses_free(s->ses);
+	if (s->t)
+		tr_window_release(s->t);
+	free(s->step);
+	free(s->range);
+	*s = (struct site_sel){0};
+}
+
+EMSCRIPTEN_KEEPALIVE struct site_file *gp_site_open(const char *path, const char *name)
+{
+	struct site_file *f = calloc(1, sizeof *f);
+	if (!f)
+		return NULL;
+	input_init(&f->in);
+	struct err e = {0};
+	struct input_opts o = {.name = name};
+	int rc = input_open(path, &o, &f->in, &e);
+	if (!rc && input_trace(&f->in))
+		rc = ses_new(input_trace(&f->in), &f->ses, &e);
+	if (rc && !(f->msg = strdup(e.msg[0] ? e.msg : "could not load the file"))) {
+		gp_site_close(f);
+		return NULL;
+	}
+	return f;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *gp_site_error(const struct site_file *f)
+{
+	return f->msg;
+}
+
+/* The file list's "events": a trace's events, a report's results; -1
+ * none (a double: JavaScript's number, whole below 2^53). */
+EMSCRIPTEN_KEEPALIVE double gp_site_events(const struct site_file *f)
+{
+	return (double)input_count(&f->in);
+}
+
+EMSCRIPTEN_KEEPALIVE const char *gp_site_body(const struct site_file *f)
+{
+	return f->body ? f->body : "";
+}
+
+EMSCRIPTEN_KEEPALIVE void gp_site_close(struct site_file *f)
+{
+	if (!f)
+		return;
+	sel_free(&f->sel);
+	tl_index_free(f->tl);
+	ses_free(f->ses);
+	input_free(&f->in);
+	free(f->msg);
+	free(f->body);
+	free(f);
+}
+
+/* An error answer {"error": {"status", "message"}}, as the server's. */
+static int fail(struct site_file *f, unsigned status, const char *msg)
+{
+	free(f->body);
+	if (srv_q_error_json(status, msg, &f->body, &f->len))
+		f->body = NULL, f->len = 0;
+	return (int)status;
+}
+
+/* The session, trace and timeline slot that q's step=/range= select: the
+ * file's own, or its selection window (cut anew when the selector
+ * changed). */
+static int selected(struct site_file *f, const struct srv_query *q, bool steps_view,
+		    struct ses **ses, struct tl_index ***tl, struct err *e)
+{
+	const char *step, *range;
+	*ses = f->ses;
+	*tl = &f->tl;
+	if (!srv_q_selection(q, steps_view, &step, &range))
+		return 0;
+	struct site_sel *s = &f->sel;
+	bool same = s->t && !strcmp(s->step ? s->step : "", step ? step : "") &&
+		    !strcmp(s->range ? s->range : "", range ? range : "");
+	if (!same) {
+		sel_free(s);
+		if ((step && !(s->step = strdup(step))) || (range && !(s->range = strdup(range))))
+			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+		int rc = tr_select(input_trace(&f->in), f->ses, step, range, &s->t, e);
+		if (!rc)
+			rc = ses_new_window(f->ses, s->t, &s->ses, e);
+		if (rc) {
+			sel_free(s);
+			return rc;
+		}
+	}
+	*ses = s->ses;
+	*tl = &s->tl;
+	return 0;
+}
+
+/* Runs f's write into an answer (status 200) or an error. */
+static int answer(struct site_file *f, int rc, FILE *o, struct err *e)
+{
+	if (o && fclose(o) && !rc)
+		rc = err_set(e, ERR_NOMEM, NULL, -1, "could not write the answer");
+	if (rc)
+		return fail(f, srv_http_status(rc), e->msg);
+	return 200;
+}
+
+static int view_answer(struct site_file *f, const struct view_decl *d, const struct srv_query *q)
+{
+	char params[512], bad[SRV_BAD_PARAM], msg[640];
+	srv_view_params(d, params, sizeof params);
+	if (srv_q_unknown(q, params, bad)) {
+		srv_q_bad_param(d, bad, msg, sizeof msg);
+		return fail(f, 400, msg);
+	}
+	struct view_opts o;
+	if (srv_q_view_opts(q, d, &o, msg, sizeof msg)) {
+		view_opts_release(&o);
+		return fail(f, 400, msg);
+	}
+	struct err e = {0};
+	struct ses *ses;
+	struct tl_index **unused;
+	struct view *v = NULL;
+	int rc = selected(f, q, (d->flags & VIEW_STEP_ROWS) != 0, &ses, &unused, &e);
+	if (!rc)
+		rc = view_compute(d, ses, &o, &v, &e);
+	view_opts_release(&o);
+	free(f->body);
+	f->body = NULL;
+	FILE *out = rc ? NULL : open_memstream(&f->body, &f->len);
+	struct report *r = out ? rep_open(out, REP_JSON) : NULL;
+	if (r) {
+		view_emit(v, r);
+		if (rep_close(r) || view_emit_failed(v))
+			rc = err_set(&e, ERR_NOMEM, NULL, -1, "could not write the answer");
+	} else if (!rc) {
+		rc = err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
+	}
+	if (v)
+		view_free(v);
+	return answer(f, rc, out, &e);
+}
+
+static int timeline_answer(struct site_file *f, const struct srv_query *q, bool find)
+{
+	char bad[SRV_BAD_PARAM], msg[160];
+	const char *allowed = find ? " find start_ns end_ns limit step range "
+				   : " start_ns end_ns px flows links find step range "
+				     "stream_counters agg tracks ";
+	if (srv_q_unknown(q, allowed, bad)) {
+		snprintf(msg, sizeof msg, "%s takes no parameter '%s'",
+			 find ? "timeline/find" : "timeline", bad);
+		return fail(f, 400, msg);
+	}
+	struct tl_opts o;
+	struct tl_find_opts fo = {.text = srv_q_get(q, "find"), .limit = TL_FIND_LIMIT};
+	int64_t links, limit = TL_FIND_LIMIT;
+	bool has_links, has_limit;
+	if (find) {
+		if (!fo.text || !*fo.text)
+			return fail(f, 400, "find takes a non-empty text");
+		if (srv_q_int(q, "start_ns", &fo.start_ns, &fo.has_start) ||
+		    srv_q_int(q, "end_ns", &fo.end_ns, &fo.has_end))
+			return fail(f, 400, "start_ns and end_ns take integer nanoseconds");
+		if (srv_q_int(q, "limit", &limit, &has_limit) || limit < 0 ||
+		    limit > TL_FIND_MAX_LIMIT) {
+			snprintf(msg, sizeof msg, "limit takes 0 to %d matches", TL_FIND_MAX_LIMIT);
+			return fail(f, 400, msg);
+		}
+		fo.limit = (int)limit;
+	} else if (srv_q_tl_opts(q, &o, &links, &has_links, msg, sizeof msg)) {
+		return fail(f, 400, msg);
+	}
+	struct err e = {0};
+	struct ses *ses;
+	struct tl_index **tl;
+	int rc = selected(f, q, false, &ses, &tl, &e);
+	if (!rc && !*tl)
+		rc = tl_index_build(ses_trace(ses), tl, &e);
+	uint8_t *match = NULL; /* find=TEXT on /timeline: mark the matching names */
+	if (!rc && !find && fo.text && *fo.text)
+		rc = tl_find_match(*tl, fo.text, &match, NULL, &e);
+	free(f->body);
+	f->body = NULL;
+	FILE *out = rc ? NULL : open_memstream(&f->body, &f->len);
+	if (!rc && !out)
+		rc = err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
+	if (!rc && !find)
+		o.match = match;
+	if (!rc)
+		rc = find	 ? tl_write_find(*tl, &fo, out, &e)
+		     : has_links ? tl_write_links(*tl, links, out, &e)
+		     : o.agg	 ? tl_write_agg(*tl, &o, out, &e)
+				 : tl_write_json(*tl, &o, out, &e);
+	free(match);
+	return answer(f, rc, out, &e);
+}
+
+/* GET ENDPOINT?query of f: the HTTP status with the answer in
+ * gp_site_body, or 0 when it is not answered here. query is changed. */
+EMSCRIPTEN_KEEPALIVE int gp_site_get(struct site_file *f, const char *endpoint, char *query)
+{
+	if (f->msg)
+		return fail(f, 400, f->msg);
+	if (!input_trace(&f->in))
+		return 0;
+	const char *key[64], *val[64];
+	struct srv_query q;
+	srv_q_parse(query, &q, key, val, 64);
+	if (!strcmp(endpoint, "timeline") || !strcmp(endpoint, "timeline/find"))
+		return timeline_answer(f, &q, endpoint[8] == '/');
+	const struct view_decl *d = view_find_in(VIEW_FAMILY_TRACE, endpoint);
+	return d ? view_answer(f, d, &q) : 0;
+}
