@@ -8,11 +8,13 @@
 // "Raw metrics" (tab=raw), lists every metric of the kernel (ncu_raw.js).
 // The first tab, "Summary" (tab=summary, the default when the hash names
 // no section), shows the kernel's headline numbers and every hint
-// (ncu_summary.js).
+// (ncu_summary.js). The Memory Workload Analysis tab starts with the memory
+// chart (ncu_memchart.js).
 
 import { fmtDur } from './fmt.js';
 import { CHART_METRICS, bySpeedup, hbars, indexBody, sectionCharts } from './ncu_charts.js';
 import { labelIndex, rawIndex, summaryCards, summaryTab } from './ncu_summary.js';
+import { memchartValues, memoryDiagram } from './ncu_memchart.js';
 import { rawMetricsTab } from './ncu_raw.js';
 import { dataTable, downloadCsv } from './table.js';
 import { el } from './dom.js';
@@ -102,6 +104,24 @@ function kvTable(obj, testid) {
 		el('tr', {}, el('th', { textContent: k.replace(/_/g, ' ') }), el('td', { textContent: v === null ? '-' : String(v) }))));
 }
 
+// A section's metric rows; the metric cell's title: the metric's name and
+// its description (the details answer's metric_name and description).
+function metricsTable(metrics) {
+	const about = new WeakMap();
+	const rows = metrics.map((r) => {
+		const row = { item: r.item, metric: r.metric, unit: r.unit, value: r.value };
+		about.set(row, r);
+		return row;
+	});
+	const cell = (v, row) => {
+		const r = about.get(row);
+		if (!r?.metric_name) return null;
+		return el('span', { textContent: v ?? '', title: r.description ? `${r.metric_name}: ${r.description}` : r.metric_name,
+			dataset: { metric: r.metric_name, description: r.description ?? '' } });
+	};
+	return dataTable({ name: 'ncu-metrics', rows, search: false, cells: { metric: cell } });
+}
+
 function hintText(r) {
 	return r.speedup_pct === null || r.speedup_pct === undefined ? '' : `est. speedup ${typeof r.speedup_pct === 'number' ? r.speedup_pct.toFixed(2) : r.speedup_pct} % (${r.speedup_type})`;
 }
@@ -140,9 +160,13 @@ export async function renderNcu(api, id, s, writeHash, section) {
 		if (raw) body.push(await rawMetricsTab((units) => rawOf(api, id, d, kid, units), kid, s, writeHash));
 		if (summary) body.push(summaryTab(summaryCards(rawIndex(auto), labelIndex(idx.sections)), mine, { bars: hbars, hintText, open: openSection }));
 		if (cur) {
+			// the Memory tab (and the memory chart's own section): the diagram first
+			if (/^MemoryWorkloadAnalysis(_Chart)?$/.test(idx.sections.get(cur.name)?.id ?? '')) {
+				body.push(el('div', { className: 'ncu-charts' }, memoryDiagram(memchartValues(rawIndex(await rawOf(api, id, d, kid, 'auto'))))));
+			}
 			const charts = sectionCharts(cur.name, idx);
 			if (charts) body.push(charts);
-			body.push(dataTable({ name: 'ncu-metrics', rows: cur.metrics.map((r) => ({ item: r.item, metric: r.metric, unit: r.unit, value: r.value })), search: false }));
+			body.push(metricsTable(cur.metrics));
 			if (cur.rules.length) {
 				body.push(el('h3', { textContent: 'Rule results' }), el('ul', { className: 'ncu-rules', dataset: { testid: 'ncu-rules' } }, ...bySpeedup(cur.rules).map((r) =>
 					el('li', {}, el('span', { className: 'badge', textContent: r.type ?? '', dataset: { type: r.type ?? '' } }), ` ${r.rule}: `,

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot, fresh } from './harness.mjs';
+import { root, startServer, launchBrowser, newPage, shot, fresh, cliJson } from './harness.mjs';
 import { BAR_W } from '../../web/ncu_charts.js';
 
 const full = path.join(root, 'tests/golden/_inputs/full.ncu-rep');
@@ -169,4 +169,57 @@ test('a real report: the rule list is ncu\'s own, highest speedup first; screens
 	} finally {
 		await srv.stop();
 	}
+});
+
+// --- metric tooltips: the description of every metric row of the default sections ---
+
+const DEFAULT_SECTIONS = ['SpeedOfLight', 'MemoryWorkloadAnalysis', 'Occupancy', 'LaunchStats', 'ComputeWorkloadAnalysis', 'SchedulerStats', 'WarpStateStats', 'InstructionStats'];
+const t4 = path.join(dataDir, 'ncu2024.2_t4_full_mlp.ncu-rep'); // --set full: all eight sections
+
+// Every metric row of each default section of kernel 0 has a title with
+// its metric and a description; returns the rows checked, by section.
+async function tooltips(rep, sections) {
+	const body = cliJson('ncu', 'body', '--id', '0', rep).body;
+	const names = new Map(body.filter((r) => r.section).map((r) => [r.section_id, r.section]));
+	const srv = await startServer([rep]);
+	const out = {};
+	try {
+		for (const id of sections) {
+			const name = names.get(id);
+			assert.ok(name, `${path.basename(rep)} has section ${id}`);
+			await fresh(page, `${srv.url}#file=1&view=ncu&kernel=0&section=${encodeURIComponent(name)}`);
+			await page.locator(`[data-testid=ncu-section][data-section="${name}"] [data-testid=table-ncu-metrics] tbody tr`).first().waitFor();
+			const rows = await page.getByTestId('table-ncu-metrics').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => {
+				const sp = tr.cells[1].querySelector('span');
+				return { label: tr.cells[1].textContent, metric: sp?.dataset.metric ?? '', description: sp?.dataset.description ?? '', title: sp?.title ?? '' };
+			}));
+			const want = cliJson('ncu', 'details', '--id', '0', '--section', id, rep).details.filter((r) => r.rule === null);
+			assert.equal(rows.length, want.length, id);
+			for (const [i, r] of rows.entries()) {
+				assert.ok(r.metric && r.description, `${path.basename(rep)} ${id}: "${r.label}" has no description`);
+				assert.equal(r.metric, want[i].metric_name);
+				assert.equal(r.title, `${r.metric}: ${r.description}`);
+			}
+			out[id] = rows;
+		}
+	} finally {
+		await srv.stop();
+	}
+	return out;
+}
+
+test('metric tooltips: every row of the fixture\'s default sections has its description', async () => {
+	const got = await tooltips(full, ['SpeedOfLight', 'MemoryWorkloadAnalysis', 'Occupancy', 'LaunchStats', 'WarpStateStats', 'InstructionStats']);
+	// a few by hand (src/ncu/describe.c's words)
+	const row = (sec, label) => got[sec].find((r) => r.label === label);
+	assert.equal(row('SpeedOfLight', 'Duration').title, 'gpu__time_duration.sum: Wall time the kernel ran on the GPU.');
+	assert.equal(row('SpeedOfLight', 'L2: T Sectors').description,
+		'32-byte sectors handled by the L2 cache\'s tag stage (all accesses), as a percentage of the peak sustained rate over the kernel\'s elapsed cycles (average over the units).');
+	assert.equal(row('WarpStateStats', 'Stall Long Scoreboard').description, 'Warps waiting for data from L1TEX (global, local, texture or surface memory), on average per issued instruction.');
+	assert.equal(row('MemoryWorkloadAnalysis', 'L2 Hit Rate').metric, 'lts__t_sector_hit_rate.pct');
+});
+
+test('metric tooltips: every row of the eight default sections of a real full report', { skip: existsSync(t4) ? false : 'no T4 report' }, async () => {
+	const got = await tooltips(t4, DEFAULT_SECTIONS);
+	assert.ok(Object.values(got).reduce((n, r) => n + r.length, 0) > 150);
 });
