@@ -490,12 +490,19 @@ static void det_rep_row(void *ctx, const struct ncu_detail_row *row)
 	struct det_ctx *c = ctx;
 	char buf[512];
 	const char *d = row->name ? ncu_metric_description(row->name, buf, sizeof buf) : NULL;
-	struct rep_val v[] = {
-	    rep_i((int64_t)c->idx),  s_or_null(row->section),	s_or_null(row->body_label),
-	    s_or_null(row->metric),  s_or_null(row->unit),	s_or_null(row->value),
-	    s_or_null(row->rule),    s_or_null(row->rule_type), s_or_null(row->speedup_type),
-	    s_or_null(row->speedup), s_or_null(row->rule_text), s_or_null(row->name),
-	    s_or_null(d)};
+	struct rep_val v[] = {rep_i((int64_t)c->idx),
+			      s_or_null(row->section),
+			      s_or_null(row->body_label),
+			      s_or_null(row->metric),
+			      s_or_null(row->unit),
+			      s_or_null(row->value),
+			      s_or_null(row->rule),
+			      s_or_null(row->rule_type),
+			      s_or_null(row->speedup_type),
+			      s_or_null(row->speedup),
+			      s_or_null(row->rule_text),
+			      s_or_null(row->name),
+			      s_or_null(d)};
 	rep_row(c->rp, v);
 }
 

@@ -297,8 +297,9 @@ void test_ncu_auto_units(struct t *t)
 
 /* The default sections whose tables every metric has a description. */
 static const char *const described_sections[] = {
-    "SpeedOfLight",	       "MemoryWorkloadAnalysis", "Occupancy",	   "LaunchStats",
-    "ComputeWorkloadAnalysis", "SchedulerStats",	 "WarpStateStats", "InstructionStats",
+    "SpeedOfLight",   "MemoryWorkloadAnalysis",	 "Occupancy",
+    "LaunchStats",    "ComputeWorkloadAnalysis", "SchedulerStats",
+    "WarpStateStats", "InstructionStats",
 };
 
 struct described {
@@ -352,27 +353,29 @@ void test_ncu_descriptions(struct t *t)
 	CHECK(t, ncu_metric_description("no_such_metric", b, sizeof b) == NULL);
 	CHECK(t, ncu_metric_description("lts__t_sectors.no_such_rollup", b, sizeof b) == NULL);
 	/* a base and a rollup */
-	CHECK_STR(t,
-		  ncu_metric_description("lts__t_sectors.avg.pct_of_peak_sustained_elapsed", b,
-					 sizeof b),
-		  "32-byte sectors handled by the L2 cache's tag stage (all accesses), as a "
-		  "percentage of the peak sustained rate over the kernel's elapsed cycles (average "
-		  "over the units).");
+	CHECK_STR(
+	    t,
+	    ncu_metric_description("lts__t_sectors.avg.pct_of_peak_sustained_elapsed", b, sizeof b),
+	    "32-byte sectors handled by the L2 cache's tag stage (all accesses), as a "
+	    "percentage of the peak sustained rate over the kernel's elapsed cycles (average "
+	    "over the units).");
 	/* the two families */
 	CHECK_STR(t,
-		  ncu_metric_description("sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active",
-					 b, sizeof b),
+		  ncu_metric_description(
+		      "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active", b, sizeof b),
 		  "Cycles in which the FP64 pipeline (double-precision arithmetic) was busy, as a "
 		  "percentage of the peak sustained rate over the cycles the unit was active "
 		  "(average over the units).");
-	CHECK_STR(t,
-		  ncu_metric_description(
-		      "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", b,
-		      sizeof b),
-		  "Warps waiting for data from L1TEX (global, local, texture or surface memory), on "
-		  "average per issued instruction.");
-	CHECK(t, ncu_metric_description("smsp__average_warps_issue_stalled_nope_per_issue_active.ratio",
-					b, sizeof b) == NULL);
+	CHECK_STR(
+	    t,
+	    ncu_metric_description(
+		"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", b,
+		sizeof b),
+	    "Warps waiting for data from L1TEX (global, local, texture or surface memory), on "
+	    "average per issued instruction.");
+	CHECK(t, ncu_metric_description(
+		     "smsp__average_warps_issue_stalled_nope_per_issue_active.ratio", b,
+		     sizeof b) == NULL);
 	/* every metric row of the default sections' tables (ncu's details
 	 * page), in the project's fixture and every real report */
 	size_t rows = described_rows(t, "tests/golden/_inputs/full.ncu-rep");
