@@ -10,6 +10,8 @@
 //
 // The first half is pure (node imports it in the tests).
 
+import { el, svgEl } from './dom.js';
+
 // The numbers of the diagram by key: candidates (the first the report has
 // wins) and the label shown.
 export const MEMCHART = {
@@ -40,13 +42,11 @@ export function memchartValues(metrics) {
 
 // --- drawing ---
 
-const SVGNS = 'http://www.w3.org/2000/svg';
-function svg(tag, attrs = {}, ...kids) {
-	const e = document.createElementNS(SVGNS, tag);
-	for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+const svg = (tag, attrs = {}, ...kids) => {
+	const e = svgEl(tag, attrs);
 	e.append(...kids);
 	return e;
-}
+};
 
 // The layout: four boxes stacked, the links between them; sizes in the
 // SVG's units (about a pixel each at the page's width).
@@ -102,10 +102,6 @@ export function memoryDiagram(vals) {
 	});
 	s.prepend(svg('defs', {}, svg('marker', { id: 'ncu-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
 		svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }))));
-	const fig = document.createElement('figure');
-	fig.className = 'ncu-chart ncu-memchart-fig';
-	const cap = document.createElement('figcaption');
-	cap.textContent = 'Memory chart (bytes between the levels, hit rates, throughput as % of peak)';
-	fig.append(cap, s);
-	return fig;
+	return el('figure', { className: 'ncu-chart ncu-memchart-fig' },
+		el('figcaption', { textContent: 'Memory chart (bytes between the levels, hit rates, throughput as % of peak)' }), s);
 }

@@ -9,6 +9,8 @@
 //
 // The first half is pure (node imports it in the tests).
 
+import { el } from './dom.js';
+
 // The cards, in order. metrics: the candidates, the first the report has
 // wins, unless a section of the report labels one of them with the card's
 // label (SM Busy is ..._active in 2022.4 reports, ..._elapsed later; the
@@ -65,40 +67,32 @@ export function labelIndex(sections) {
 
 // --- drawing ---
 
-function h(tag, props = {}, ...kids) {
-	const { dataset, ...rest } = props;
-	const e = Object.assign(document.createElement(tag), rest);
-	Object.assign(e.dataset, dataset || {});
-	e.append(...kids);
-	return e;
-}
-
 // The tab's content. cards: summaryCards(); hints: the kernel's hints rows
 // (in the order to show); bars(testid, title, bars): the bar chart of
 // ncu_charts.js; open(section): opens a section tab.
 export function summaryTab(cards, hints, { bars, hintText, open }) {
-	const grid = h('div', { className: 'cards ncu-summary-cards', dataset: { testid: 'ncu-summary-cards' } }, ...cards.map((c) => {
-		const card = h('div', { className: 'card', title: c.metric ? `${c.metric}${c.description ? `: ${c.description}` : ''}` : 'Not in this report (its section was not collected)', dataset: { testid: 'ncu-summary-card', key: c.key } },
-			h('div', { className: 'label', textContent: c.label }),
-			h('div', { className: 'value' }, c.text ?? 'n/a', c.unit ? h('span', { className: 'unit', textContent: ` ${c.unit}` }) : ''));
+	const grid = el('div', { className: 'cards ncu-summary-cards', dataset: { testid: 'ncu-summary-cards' } }, ...cards.map((c) => {
+		const card = el('div', { className: 'card', title: c.metric ? `${c.metric}${c.description ? `: ${c.description}` : ''}` : 'Not in this report (its section was not collected)', dataset: { testid: 'ncu-summary-card', key: c.key } },
+			el('div', { className: 'label', textContent: c.label }),
+			el('div', { className: 'value' }, c.text ?? 'n/a', c.unit ? el('span', { className: 'unit', textContent: ` ${c.unit}` }) : ''));
 		if (c.metric) Object.assign(card.dataset, { metric: c.metric, unit: c.unit, text: c.text ?? '' });
 		if (typeof c.value === 'number') card.dataset.value = String(c.value);
 		return card;
 	}));
 	const pct = cards.filter((c) => c.bar && c.unit === '%' && typeof c.value === 'number');
 	const out = [grid];
-	if (pct.length) out.push(h('div', { className: 'ncu-charts' }, bars('ncu-summary-bars', 'Throughput and occupancy (% of peak)', pct.map((c) => ({ metric: c.metric, label: c.label, value: c.value })))));
-	out.push(h('h3', { textContent: hints.length ? `Rule results (${hints.length})` : 'Rule results' }));
-	if (!hints.length) out.push(h('p', { className: 'empty', textContent: 'The report has no rule results for this kernel (ncu ran no rules, or none had a message).' }));
+	if (pct.length) out.push(el('div', { className: 'ncu-charts' }, bars('ncu-summary-bars', 'Throughput and occupancy (% of peak)', pct.map((c) => ({ metric: c.metric, label: c.label, value: c.value })))));
+	out.push(el('h3', { textContent: hints.length ? `Rule results (${hints.length})` : 'Rule results' }));
+	if (!hints.length) out.push(el('p', { className: 'empty', textContent: 'The report has no rule results for this kernel (ncu ran no rules, or none had a message).' }));
 	else {
-		out.push(h('ol', { className: 'ncu-rules ncu-summary-hints', dataset: { testid: 'ncu-summary-hints' } }, ...hints.map((r) => {
-			const li = h('li', { title: `Open ${r.section}`, dataset: { section: r.section, rule: r.rule, type: r.type ?? '' } },
-				h('span', { className: 'badge', textContent: r.type ?? '', dataset: { type: r.type ?? '' } }),
-				` ${r.section} · ${r.rule}${r.title ? ` (${r.title})` : ''}: `, h('span', { className: 'speedup', textContent: hintText(r) || 'no estimate' }),
-				h('div', { className: 'message', textContent: r.message ?? '' }));
+		out.push(el('ol', { className: 'ncu-rules ncu-summary-hints', dataset: { testid: 'ncu-summary-hints' } }, ...hints.map((r) => {
+			const li = el('li', { title: `Open ${r.section}`, dataset: { section: r.section, rule: r.rule, type: r.type ?? '' } },
+				el('span', { className: 'badge', textContent: r.type ?? '', dataset: { type: r.type ?? '' } }),
+				` ${r.section} · ${r.rule}${r.title ? ` (${r.title})` : ''}: `, el('span', { className: 'speedup', textContent: hintText(r) || 'no estimate' }),
+				el('div', { className: 'message', textContent: r.message ?? '' }));
 			li.addEventListener('click', () => open(r.section));
 			return li;
 		})));
 	}
-	return h('div', { className: 'ncu-summary', dataset: { testid: 'ncu-summary' } }, ...out);
+	return el('div', { className: 'ncu-summary', dataset: { testid: 'ncu-summary' } }, ...out);
 }

@@ -7,15 +7,11 @@
 // absent.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot, fresh } from './harness.mjs';
+import { existsSync } from 'node:fs';
+import { startServer, launchBrowser, newPage, shot, fresh } from './harness.mjs';
 import { MEMCHART } from '../../web/ncu_memchart.js';
+import { closeToCell, csvFile, detailText, ffma, ffmaRaw, full } from './ncu_csv.mjs';
 
-const full = path.join(root, 'tests/golden/_inputs/full.ncu-rep');
-const dataDir = path.join(root, '../shared/data/ncu');
-const ffma = path.join(dataDir, 'ncu2025.3_rtx3080ti_full_probeffma.ncu-rep');
-const ffmaRaw = path.join(dataDir, 'ncu2025.3_rtx3080ti_full_probeffma.raw.csv');
 
 let browser, page;
 before(async () => { browser = await launchBrowser(); page = await newPage(browser); });
@@ -58,14 +54,8 @@ test('the memory chart of the fixture: hit rates, throughputs and bandwidth by h
 });
 
 test('the memory chart of a real report: every number as ncu\'s raw CSV has it', { skip: existsSync(ffma) && existsSync(ffmaRaw) ? false : 'no probe_ffma report' }, async () => {
-	const lines = readFileSync(ffmaRaw, 'utf8').replace(/^\uFEFF/, '').split('\n').slice(0, 5); // then a traceback (PROVENANCE.md)
-	const rows = lines.map((l) => l.slice(1, -1).split('","'));
+	const rows = csvFile(ffmaRaw, 5); // then a traceback (PROVENANCE.md)
 	const [names, units] = rows;
-	const text = (cell, unit) => {
-		if (!unit) return cell;
-		const x = Number(cell.replace(/,/g, ''));
-		return Number.isInteger(x) ? x.toLocaleString('en-US') : x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-	};
 	const srv = await startServer([ffma]);
 	try {
 		for (let id = 0; id < 3; id++) {
@@ -78,8 +68,8 @@ test('the memory chart of a real report: every number as ncu\'s raw CSV has it',
 				assert.equal(v[k].metric, metric, k);
 				const col = names.indexOf(metric), cell = rows[2 + id][col];
 				assert.equal(v[k].unit, units[col], k);
-				assert.ok(Math.abs(Number(v[k].value) - Number(cell.replace(/,/g, ''))) <= 5e-7 * Math.max(1, Math.abs(Number(cell.replace(/,/g, '')))), `${k}: ${v[k].value} vs ${cell}`);
-				assert.ok(v[k].text.endsWith(` ${text(cell, units[col])}${units[col] ? ` ${units[col]}` : d.unit ? ` ${d.unit}` : ''}`), `${k}: "${v[k].text}" vs ${cell} ${units[col]}`);
+				assert.ok(closeToCell(v[k].value, cell), `${k}: ${v[k].value} vs ${cell}`);
+				assert.ok(v[k].text.endsWith(` ${detailText(cell, units[col])}${units[col] ? ` ${units[col]}` : d.unit ? ` ${d.unit}` : ''}`), `${k}: "${v[k].text}" vs ${cell} ${units[col]}`);
 			}
 			if (id === 0) {
 				// by eye: L2 hit 87.55 %, 2.69 KB read from DRAM, 128 B written

@@ -9,32 +9,14 @@
 // skipped when absent.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot, fresh, cliJson } from './harness.mjs';
+import { startServer, launchBrowser, newPage, shot, fresh, cliJson } from './harness.mjs';
 import { BAR_W } from '../../web/ncu_charts.js';
+import { closeToCell, csvFile, dataDir, detailText, ffma, ffmaRaw, full } from './ncu_csv.mjs';
 
-const full = path.join(root, 'tests/golden/_inputs/full.ncu-rep');
-const dataDir = path.join(root, '../shared/data/ncu');
-const ffma = path.join(dataDir, 'ncu2025.3_rtx3080ti_full_probeffma.ncu-rep');
-const ffmaRaw = path.join(dataDir, 'ncu2025.3_rtx3080ti_full_probeffma.raw.csv');
 const sass = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.ncu-rep');
 const sassDetails = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.details.csv');
-
-// A CSV of ncu's (every field quoted): rows of fields.
-function csv(text) {
-	const rows = [];
-	let row = [], f = '', q = false;
-	for (let i = 0; i < text.length; i++) {
-		const c = text[i];
-		if (q) {
-			if (c === '"' && text[i + 1] === '"') { f += '"'; i++; } else if (c === '"') q = false; else f += c;
-		} else if (c === '"') q = true;
-		else if (c === ',') { row.push(f); f = ''; } else if (c === '\n') { row.push(f); rows.push(row); row = []; f = ''; } else if (c !== '\r') f += c;
-	}
-	if (f || row.length) { row.push(f); rows.push(row); }
-	return rows;
-}
 
 let browser, page;
 before(async () => { browser = await launchBrowser(); page = await newPage(browser); });
@@ -101,15 +83,8 @@ test('the Summary tab is the first tab: the fixture\'s cards by hand, bars and h
 
 test('a real report: every card equals the raw CSV ncu exported, in its auto units', { skip: existsSync(ffma) && existsSync(ffmaRaw) ? false : 'no probe_ffma report' }, async () => {
 	// the export ends in a Python traceback the author's shell merged in (PROVENANCE.md): header, units, 3 results
-	const rows = csv(readFileSync(ffmaRaw, 'utf8').replace(/^\uFEFF/, '')).slice(0, 5);
+	const rows = csvFile(ffmaRaw, 5);
 	const [names, units] = rows;
-	// ncu's details format from its raw CSV cell: a unit-less cell is that
-	// text already; a scaled one has 6 decimals: 2 decimals, none when integral
-	const text = (cell, unit) => {
-		if (!unit) return cell;
-		const v = Number(cell.replace(/,/g, ''));
-		return Number.isInteger(v) ? v.toLocaleString('en-US') : v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-	};
 	const srv = await startServer([ffma]);
 	try {
 		for (let id = 0; id < 3; id++) {
@@ -123,8 +98,8 @@ test('a real report: every card equals the raw CSV ncu exported, in its auto uni
 				const col = names.indexOf(c.metric);
 				assert.ok(col > 10, c.metric);
 				assert.equal(c.unit, units[col], `${c.metric} unit`);
-				if (units[col]) assert.ok(Math.abs(Number(c.num) - Number(row[col])) <= 5e-7 * Math.max(1, Math.abs(Number(row[col]))), `${c.metric}: ${c.num} vs ${row[col]}`);
-				assert.equal(c.value, `${text(row[col], units[col])}${units[col] ? ` ${units[col]}` : ''}`, c.metric);
+				if (units[col]) assert.ok(closeToCell(c.num, row[col]), `${c.metric}: ${c.num} vs ${row[col]}`);
+				assert.equal(c.value, `${detailText(row[col], units[col])}${units[col] ? ` ${units[col]}` : ''}`, c.metric);
 				checked++;
 			}
 			assert.equal(checked, 15);
@@ -137,7 +112,7 @@ test('a real report: every card equals the raw CSV ncu exported, in its auto uni
 });
 
 test('a real report: the rule list is ncu\'s own, highest speedup first; screenshots at 1280 and 800 px', { skip: existsSync(sass) && existsSync(sassDetails) ? false : 'no sassscope report' }, async () => {
-	const det = csv(readFileSync(sassDetails, 'utf8').replace(/^\uFEFF/, ''));
+	const det = csvFile(sassDetails);
 	const h = det[0];
 	const want = det.slice(1).map((r) => Object.fromEntries(h.map((k, i) => [k, r[i]]))).filter((r) => r['Rule Name'])
 		.map((r) => ({ section: r['Section Name'], rule: r['Rule Name'], type: r['Rule Type'], speedup: r['Estimated Speedup'] ? `est. speedup ${r['Estimated Speedup']} % (${r['Estimated Speedup Type']})` : 'no estimate', message: r['Rule Description'] }))
