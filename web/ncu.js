@@ -9,12 +9,14 @@
 // The first tab, "Summary" (tab=summary, the default when the hash names
 // no section), shows the kernel's headline numbers and every hint
 // (ncu_summary.js). The Memory Workload Analysis tab starts with the memory
-// chart (ncu_memchart.js).
+// chart (ncu_memchart.js). A kernel with source counters has a "Source" tab
+// (tab=source, ncu_source.js).
 
 import { fmtDur } from './fmt.js';
 import { CHART_METRICS, bySpeedup, hbars, indexBody, sectionCharts } from './ncu_charts.js';
 import { labelIndex, rawIndex, summaryCards, summaryTab } from './ncu_summary.js';
 import { memchartValues, memoryDiagram } from './ncu_memchart.js';
+import { SOURCE_METRICS, sourceTab } from './ncu_source.js';
 import { rawMetricsTab } from './ncu_raw.js';
 import { dataTable, downloadCsv } from './table.js';
 import { el } from './dom.js';
@@ -134,30 +136,35 @@ export async function renderNcu(api, id, s, writeHash, section) {
 	const main = [];
 	if (kid !== null) {
 		const k = kernels.find((x) => String(x.id) === kid);
-		const raw = s.tab === 'raw';
-		const summary = !raw && (s.tab === 'summary' || (!s.tab && !s.section));
+		const raw = s.tab === 'raw', source = s.tab === 'source';
+		const summary = !raw && !source && (s.tab === 'summary' || (!s.tab && !s.section));
 		const [det, bod, auto] = await Promise.all([api(`/api/file/${id}/ncu/details?id=${kid}`),
-			raw ? { body: [] } : api(`/api/file/${id}/ncu/body?id=${kid}&metric=${encodeURIComponent(CHART_METRICS)}`),
+			raw ? { body: [] } : api(`/api/file/${id}/ncu/body?id=${kid}&metric=${encodeURIComponent(source ? SOURCE_METRICS : CHART_METRICS)}`),
 			summary ? rawOf(api, id, d, kid, 'auto') : null]);
 		const secs = groupSections(det.details);
 		const idx = indexBody(bod.body);
 		// a section by display name, or by identifier (hint links)
 		const byId = [...idx.sections.values()].find((x) => x.id === s.section);
-		const cur = raw || summary ? null : secs.find((x) => x.name === s.section || (byId && x.name === byId.name) || x.rules.some((r) => r.section === s.section)) || secs[0];
+		const cur = raw || summary || source ? null : secs.find((x) => x.name === s.section || (byId && x.name === byId.name) || x.rules.some((r) => r.section === s.section)) || secs[0];
 		const rawTab = el('button', { textContent: 'Raw metrics', className: raw ? 'active' : '', title: 'Every metric of this kernel', dataset: { testid: 'ncu-raw-tab' } });
 		rawTab.addEventListener('click', () => writeHash({ ...now(), kernel: kid, tab: 'raw' }, false));
 		const sumTab = el('button', { textContent: 'Summary', className: summary ? 'active' : '', title: 'The headline numbers and every hint of this kernel', dataset: { testid: 'ncu-summary-tab' } });
 		sumTab.addEventListener('click', () => writeHash({ ...now(), kernel: kid, tab: 'summary', section: '' }, false));
+		// the Source tab: for a kernel profiled with the SourceCounters section
+		const hasSource = secs.some((x) => x.name === 'Source Counters' || x.rules.some((r) => r.section === 'SourceCounters'));
+		const srcTab = el('button', { textContent: 'Source', className: source ? 'active' : '', title: 'Per-instruction counters, the hottest first', dataset: { testid: 'ncu-source-tab' } });
+		srcTab.addEventListener('click', () => writeHash({ ...now(), kernel: kid, tab: 'source' }, false));
 		const tabs = el('nav', { className: 'ncu-tabs', dataset: { testid: 'ncu-sections' } }, sumTab, ...secs.map((x) => {
 			const b = el('button', { textContent: x.rules.length ? `${x.name} (${x.rules.length})` : x.name, className: x === cur ? 'active' : '', dataset: { testid: 'ncu-section-tab', name: x.name } });
 			b.addEventListener('click', () => writeHash({ ...now(), kernel: kid, section: x.name, tab: '' }, false));
 			return b;
-		}), rawTab);
+		}), ...(hasSource || source ? [srcTab] : []), rawTab);
 		const body = [];
 		// every rule message of the kernel, highest estimated speedup first
 		const mine = bySpeedup(d.hints.filter((x) => String(x.id) === kid));
 		const openSection = (sec) => writeHash({ ...now(), kernel: kid, section: sec, tab: '' }, false);
 		if (raw) body.push(await rawMetricsTab((units) => rawOf(api, id, d, kid, units), kid, s, writeHash));
+		if (source) body.push(sourceTab(bod.body, s, (t) => writeHash({ ...now(), ssort: t.sort, sdir: t.dir, sq: t.q })));
 		if (summary) body.push(summaryTab(summaryCards(rawIndex(auto), labelIndex(idx.sections)), mine, { bars: hbars, hintText, open: openSection }));
 		if (cur) {
 			// the Memory tab (and the memory chart's own section): the diagram first
@@ -182,8 +189,8 @@ export async function renderNcu(api, id, s, writeHash, section) {
 		}));
 		main.push(section(`Kernel #${kid}: ${k.kernel}`,
 			el('div', { className: 'kmeta', dataset: { testid: 'ncu-kernel-meta' }, textContent: `${k.type} · grid ${k.grid} · block ${k.block} · ${k.dur_ns === null ? '-' : fmtDur(k.dur_ns)} · ${k.hints} hints` }),
-			tabs, el('div', { dataset: { testid: raw ? 'ncu-raw-host' : summary ? 'ncu-summary-host' : 'ncu-section', section: cur ? cur.name : '' } }, ...body),
-			...(mine.length && !summary ? [el('details', { className: 'ncu-kernel-hints' }, el('summary', { textContent: `Hints of this kernel by estimated speedup (${mine.length})` }), ranked)] : [])));
+			tabs, el('div', { dataset: { testid: raw ? 'ncu-raw-host' : summary ? 'ncu-summary-host' : source ? 'ncu-source-host' : 'ncu-section', section: cur ? cur.name : '' } }, ...body),
+			...(mine.length && !summary && !source ? [el('details', { className: 'ncu-kernel-hints' }, el('summary', { textContent: `Hints of this kernel by estimated speedup (${mine.length})` }), ranked)] : [])));
 	} else {
 		main.push(el('p', { className: 'empty', textContent: 'The report has no profiled kernels.' }));
 	}
