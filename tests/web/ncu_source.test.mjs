@@ -9,9 +9,28 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, launchBrowser, newPage, shot, fresh } from './harness.mjs';
 import { csvFile, dataDir, full } from './ncu_csv.mjs';
+import { sourceRows } from '../../web/ncu_source.js';
 
 const rep = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.ncu-rep');
 const sassCsv = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.source_sass.csv');
+
+test('source rows by hand: one per address, the most executed first, ties by address', () => {
+	// body rows as `ncu body --metric` writes them: a metric's row, then its instances (x = address)
+	const inst = (metric, x, value) => ({ metric, instance: 0, x, value, section: null });
+	const body = [
+		{ metric: 'inst_executed', instance: null, x: null, value: 17, section: null },
+		inst('inst_executed', 0x100, 2), inst('inst_executed', 0x110, 10), inst('inst_executed', 0x120, 5), inst('inst_executed', 0x090, 5),
+		inst('thread_inst_executed', 0x110, 320), inst('thread_inst_executed', 0x100, 64),
+		inst('thread_inst_executed_true', 0x110, 300),
+		inst('launch__grid_size', 0, 4), // not a source counter
+	];
+	assert.deepEqual(sourceRows(body), [
+		{ address: '0x110', inst_executed: 10, thread_inst_executed: 320, thread_inst_executed_pred_on: 300 },
+		{ address: '0x90', inst_executed: 5, thread_inst_executed: null, thread_inst_executed_pred_on: null },
+		{ address: '0x120', inst_executed: 5, thread_inst_executed: null, thread_inst_executed_pred_on: null },
+		{ address: '0x100', inst_executed: 2, thread_inst_executed: 64, thread_inst_executed_pred_on: null },
+	]);
+});
 
 let browser, page;
 before(async () => { browser = await launchBrowser(); page = await newPage(browser); });

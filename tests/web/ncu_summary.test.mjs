@@ -13,10 +13,23 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, launchBrowser, newPage, shot, fresh, cliJson } from './harness.mjs';
 import { BAR_W } from '../../web/ncu_charts.js';
+import { SUMMARY, summaryCards } from '../../web/ncu_summary.js';
 import { closeToCell, csvFile, dataDir, detailText, ffma, ffmaRaw, full } from './ncu_csv.mjs';
 
 const sass = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.ncu-rep');
 const sassDetails = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.details.csv');
+
+test('a card takes the metric the report\'s section shows under its label, else the first candidate present', () => {
+	const m = (value) => ({ unit: '%', value, text: String(value), description: null });
+	const both = new Map([['sm__instruction_throughput.avg.pct_of_peak_sustained_elapsed', m(10)], ['sm__instruction_throughput.avg.pct_of_peak_sustained_active', m(20)]]);
+	const busy = (metrics, byLabel) => summaryCards(metrics, byLabel).find((c) => c.key === 'sm_busy');
+	// a 2022.4 report labels the _active one "SM Busy"
+	assert.equal(busy(both, new Map([['sm busy', ['sm__instruction_throughput.avg.pct_of_peak_sustained_active']]])).value, 20);
+	// no section says: the first candidate
+	assert.equal(busy(both).value, 10);
+	assert.equal(busy(new Map()).metric, null);
+	assert.equal(summaryCards(new Map()).length, SUMMARY.length);
+});
 
 let browser, page;
 before(async () => { browser = await launchBrowser(); page = await newPage(browser); });
