@@ -283,7 +283,7 @@ export function noData(chart, why) {
 // Each bar carries data-value (the value) and data-metric; width =
 // min(value, max) / max x BAR_W.
 export const BAR_W = 500;
-function hbars(testid, title, bars, { max = 100, unit = '%' } = {}) {
+export function hbars(testid, title, bars, { max = 100, unit = '%' } = {}) {
 	const rowH = 22, labelW = 300, pad = 90;
 	const height = Math.max(1, bars.length) * rowH + 6;
 	const s = svg('svg', { viewBox: `0 0 ${labelW + BAR_W + pad} ${height}`, width: '100%', role: 'img', 'aria-label': title, class: 'ncu-bars' });

@@ -25,10 +25,12 @@ export function rawRows(d) {
 	}));
 }
 
-// The tab's content for kernel kid of file id; s: the hash state.
-export async function rawMetricsTab(api, id, kid, s, writeHash) {
+// The tab's content for kernel kid; fetch(units): the raw answer of the
+// kernel in those units (ncu.js asks it once per kernel and units); s: the
+// hash state.
+export async function rawMetricsTab(fetch, kid, s, writeHash) {
 	const units = s.units === 'base' ? 'base' : 'auto';
-	const d = await api(`/api/file/${id}/ncu/raw?id=${encodeURIComponent(kid)}&print_units=${units}`);
+	const d = await fetch(units);
 	const sel = el('select', { dataset: { testid: 'ncu-raw-units' }, title: 'Units: auto (scaled as ncu prints them) or base' },
 		el('option', { value: 'auto', textContent: 'auto', selected: units === 'auto' }),
 		el('option', { value: 'base', textContent: 'base', selected: units === 'base' }));

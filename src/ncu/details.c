@@ -116,6 +116,7 @@ static void metric_row(struct emit *em, const char *body, const char *name, cons
 	struct ncu_detail_row row = {.section = em->section,
 				     .body_label = body,
 				     .metric = label[0] ? label : name,
+				     .name = name,
 				     .unit = m ? ncu_detail_unit(name) : ""};
 	double div = 1;
 	if (em->o->auto_units && m && m->value.type != NCU_V_STR)

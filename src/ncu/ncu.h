@@ -275,9 +275,10 @@ char *ncu_fmt_raw_auto(const struct ncu_value *v, const char *unit, double div, 
 /* A details-page value in auto units: scaled by div, then formatted like
  * ncu_fmt_value (2 decimals, separators). */
 char *ncu_fmt_detail_auto(const struct ncu_value *v, double div, char *buf, size_t n);
-/* A one-sentence description of a metric of the default sections
- * (SpeedOfLight, LaunchStats, Occupancy), in our words; NULL when none. */
-const char *ncu_metric_description(const char *name);
+/* A one-sentence description of a metric the default sections' tables
+ * show (describe.c lists them), in our words: a static text or one made in
+ * buf (n bytes; 512 is enough); NULL when none. */
+const char *ncu_metric_description(const char *name, char *buf, size_t n);
 bool ncu_descriptions_sorted(void); /* table self-check for the tests */
 /* The unit of a details-page row (a few metrics differ from the raw page). */
 const char *ncu_detail_unit(const char *name);
@@ -316,7 +317,9 @@ const char *ncu_legacy_name(const char *modern, size_t k);
 /* One row of the details page (`--print-details all`): a metric row (rule
  * fields NULL) or a rule-message row (metric fields NULL). */
 struct ncu_detail_row {
-	const char *section, *body_label, *metric, *unit, *value;
+	/* metric: the row's label as ncu prints it; name: the metric's name
+	 * (NULL on rule rows) */
+	const char *section, *body_label, *metric, *name, *unit, *value;
 	const char *rule, *rule_type, *rule_text, *speedup_type, *speedup;
 };
 typedef void (*ncu_detail_fn)(void *ctx, const struct ncu_detail_row *row);

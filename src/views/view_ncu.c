@@ -127,7 +127,8 @@ static int raw_descriptions(struct report *rp, const char **names, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (i && !strcmp(names[i], names[i - 1]))
 			continue;
-		const char *d = ncu_metric_description(names[i]);
+		char buf[512];
+		const char *d = ncu_metric_description(names[i], buf, sizeof buf);
 		struct rep_val v[] = {rep_s(names[i]), d && d[0] ? rep_s(d) : rep_null()};
 		rep_row(rp, v);
 	}
@@ -468,7 +469,11 @@ static const struct rep_col det_cols[] = {
     {"speedup_type", "Speedup", REP_STR},
     {"speedup_pct", "Est. %", REP_STR},
     {"message", "Message", REP_STR},
+    /* json only: what the row shows, for the viewer's titles */
+    {"metric_name", "Metric name", REP_STR},
+    {"description", "Description", REP_STR},
 };
+enum { DET_COLS_TEXT = 11 };
 
 static struct rep_val s_or_null(const char *s)
 {
@@ -483,11 +488,21 @@ struct det_ctx {
 static void det_rep_row(void *ctx, const struct ncu_detail_row *row)
 {
 	struct det_ctx *c = ctx;
-	struct rep_val v[] = {
-	    rep_i((int64_t)c->idx),  s_or_null(row->section),	s_or_null(row->body_label),
-	    s_or_null(row->metric),  s_or_null(row->unit),	s_or_null(row->value),
-	    s_or_null(row->rule),    s_or_null(row->rule_type), s_or_null(row->speedup_type),
-	    s_or_null(row->speedup), s_or_null(row->rule_text)};
+	char buf[512];
+	const char *d = row->name ? ncu_metric_description(row->name, buf, sizeof buf) : NULL;
+	struct rep_val v[] = {rep_i((int64_t)c->idx),
+			      s_or_null(row->section),
+			      s_or_null(row->body_label),
+			      s_or_null(row->metric),
+			      s_or_null(row->unit),
+			      s_or_null(row->value),
+			      s_or_null(row->rule),
+			      s_or_null(row->rule_type),
+			      s_or_null(row->speedup_type),
+			      s_or_null(row->speedup),
+			      s_or_null(row->rule_text),
+			      s_or_null(row->name),
+			      s_or_null(d)};
 	rep_row(c->rp, v);
 }
 
@@ -495,7 +510,7 @@ void ncu_view_details(struct ncu_report *r, const struct ncu_view_opts *o, struc
 {
 	struct ncu_details_opts dopts = {o->section, o->parts, !o->base_units};
 	rep_table_begin(rp, "details", "Details", det_cols,
-			(int)(sizeof det_cols / sizeof det_cols[0]));
+			o->json ? (int)(sizeof det_cols / sizeof det_cols[0]) : DET_COLS_TEXT);
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!ncu_view_selected(o, r, i))
 			continue;

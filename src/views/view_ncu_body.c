@@ -19,7 +19,10 @@
  * With --metric REGEX (API: metric=REGEX) the rows of the sections are
  * followed by one row per metric of the result whose name matches (type
  * "metric", no section): the launch configuration, device attributes and
- * roofline inputs the charts compute with, by name.
+ * roofline inputs the charts compute with, by name; then its instances (x =
+ * the correlation value: the SASS address of a per-instruction source
+ * counter such as inst_executed, the viewer's Source tab), at most
+ * BODY_MAX_INSTANCES.
  */
 #include <math.h>
 #include <string.h>
@@ -248,7 +251,7 @@ static void named_rows(struct ncu_report *r, const struct ncu_view_opts *o, stru
 	struct body_ctx c = {.r = r, .rp = rp, .idx = i, .s = &none, .item = -1, .type = "metric"};
 	for (size_t k = 0; k < n; k++)
 		if (!regexec(&o->mre, cols[k], 0, NULL, 0))
-			metric_rows(&c, cols[k], NULL, NULL, false);
+			metric_rows(&c, cols[k], NULL, NULL, true);
 }
 
 void ncu_view_body(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp)

@@ -56,7 +56,8 @@
 		.lname = "metric", .api = "metric", .type = VO_STRING, .off = NCU_ARG(metric),     \
 		.metavar = "REGEX",                                                                \
 		.help = "body: also every metric of the result whose name matches\n"               \
-			"the POSIX extended REGEX (type \"metric\", no section)"                   \
+			"the POSIX extended REGEX (type \"metric\", no section),\n"                \
+			"each followed by its instances (x: e.g. a SASS address)"                  \
 	}
 #define OPT_SORT                                                                                   \
 	{                                                                                          \

@@ -111,7 +111,7 @@ test('the Raw metrics tab lists every metric of the kernel as `ncu raw` does, se
 	const csv = readFileSync(await dl.path(), 'utf8').trimEnd().split('\n');
 	assert.equal(csv[0], 'metric,unit,value,instances,description');
 	assert.equal(csv.length, 1 + wantBase.length);
-	assert.equal(csv.find((l) => l.startsWith('dram__bytes.sum.per_second,')), 'dram__bytes.sum.per_second,byte/s,"200,000,000,000",0,');
+	assert.equal(csv.find((l) => l.startsWith('dram__bytes.sum.per_second,')), 'dram__bytes.sum.per_second,byte/s,"200,000,000,000",0,"Device memory (DRAM) traffic in bytes per second, reads and writes together."'); // src/ncu/describe.c
 	await shot(page, 'ncu-raw');
 
 	// another kernel: the tab stays, with that kernel's metrics

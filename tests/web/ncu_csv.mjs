@@ -1,0 +1,45 @@
+// ncu_csv: reading the CSV exports NVIDIA's ncu wrote of the real reports
+// in ../shared/data/ncu, for tests that compare the page with them
+// (ncu_summary, ncu_memchart). Formatting here is the test's own, not the
+// page's.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { root } from './harness.mjs';
+
+// The reports these tests read: the project's fixture (tests/ncu/mkfull.py)
+// and the real full report with ncu's raw CSV export (default units).
+export const full = path.join(root, 'tests/golden/_inputs/full.ncu-rep');
+export const dataDir = path.join(root, '../shared/data/ncu');
+export const ffma = path.join(dataDir, 'ncu2025.3_rtx3080ti_full_probeffma.ncu-rep');
+export const ffmaRaw = path.join(dataDir, 'ncu2025.3_rtx3080ti_full_probeffma.raw.csv');
+
+// A CSV of ncu's (every field quoted): rows of fields.
+export function csv(text) {
+	const rows = [];
+	let row = [], f = '', q = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (q) {
+			if (c === '"' && text[i + 1] === '"') { f += '"'; i++; } else if (c === '"') q = false; else f += c;
+		} else if (c === '"') q = true;
+		else if (c === ',') { row.push(f); f = ''; } else if (c === '\n') { row.push(f); rows.push(row); row = []; f = ''; } else if (c !== '\r') f += c;
+	}
+	if (f || row.length) { row.push(f); rows.push(row); }
+	return rows;
+}
+
+// The rows of a file's first n lines (the 2025.3.1 exports end in a Python
+// traceback the author's shell merged in: PROVENANCE.md), BOM dropped.
+export const csvFile = (file, n = Infinity) => csv(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')).slice(0, n);
+
+// ncu's details-page text of a cell of its raw CSV in default (auto) units:
+// a unit-less cell is that text already; a scaled one has 6 decimals: 2
+// decimals with separators, none when the value is integral.
+export function detailText(cell, unit) {
+	if (!unit) return cell;
+	const v = Number(cell.replace(/,/g, ''));
+	return Number.isInteger(v) ? v.toLocaleString('en-US') : v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+// |got - cell| within the 6 decimals the raw CSV prints.
+export const closeToCell = (got, cell) => Math.abs(Number(got) - Number(cell.replace(/,/g, ''))) <= 5e-7 * Math.max(1, Math.abs(Number(cell.replace(/,/g, ''))));
