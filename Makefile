@@ -177,7 +177,7 @@ SITE := build/site
 SITE_LDFLAGS := -O2 -sSINGLE_FILE=1 -sENVIRONMENT=worker -sMODULARIZE=1 \
 	-sEXPORT_NAME=gpuprofEngine -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 -sALLOW_MEMORY_GROWTH=1 \
 	-sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1048576 -sFORCE_FILESYSTEM=1 -lworkerfs.js \
-	-sEXPORTED_FUNCTIONS=_main,_fflush,_malloc,_free,_gp_site_kind,_gp_site_open,_gp_site_error,_gp_site_events,_gp_site_get,_gp_site_body,_gp_site_close \
+	-sEXPORTED_FUNCTIONS=_main,_fflush,_malloc,_free,_gp_site_kind,_gp_site_open,_gp_site_error,_gp_site_events,_gp_site_get,_gp_site_diff,_gp_site_body,_gp_site_close \
 	-sEXPORTED_RUNTIME_METHODS=callMain,FS,UTF8ToString,stringToUTF8,lengthBytesUTF8 --post-js site/engine_post.js
 SITE_FILES := $(sort $(wildcard site/*.js))
 

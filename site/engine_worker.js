@@ -2,10 +2,10 @@
 // requests of the viewer's pages (site/static_api.js forwards them) with
 // the HTTP API's shapes (docs/viewer.md): GET /api/files, POST
 // /api/upload?name=N (the body a File), DELETE /api/file/ID, and GET
-// /api/file/ID/ENDPOINT?QUERY. An upload is loaded once (gp_site_open,
+// /api/file/ID/ENDPOINT?QUERY, GET /api/diff?base=ID&new=ID. An upload is loaded once (gp_site_open,
 // src/wasm/site_api.c) and stays loaded: a trace's views, /timeline and
 // /timeline/find are answered from it as the server answers them (its
-// query parsing); what the engine leaves (status 0: other kinds, other
+// query parsing), and two traces' /api/diff likewise; what the engine leaves (status 0: other kinds, other
 // endpoints) runs the command `VIEW FILE --format json --KEY VALUE...`.
 // A file is never copied whole: WORKERFS reads it from the File in slices
 // as the engine asks for bytes. Nothing leaves the page.
@@ -75,6 +75,18 @@ function run(M, args) {
 	return { rc, out: out.join('\n'), err: err.join('\n') };
 }
 
+// GET /api/diff?base=ID&new=ID&...: two traces compared (gp_site_diff)
+function diff(M, u) {
+	const side = (k) => files.find((x) => String(x.id) === u.searchParams.get(k));
+	const [b, n] = [side('base'), side('new')];
+	if (!b || !n) return fail(400, 'diff takes base=ID and new=ID, two loaded files of one kind (e.g. /api/diff?base=1&new=2)');
+	const qp = cstr(M, u.search.slice(1));
+	const status = M._gp_site_diff(b.handle, n.handle, qp);
+	M._free(qp);
+	if (status) return { status, body: M.UTF8ToString(M._gp_site_body(b.handle)) };
+	return fail(404, 'the static site compares two PyTorch traces only');
+}
+
 function answer(M, { method, url, body }) {
 	const u = new URL(url, 'http://site');
 	if (method === 'GET' && u.pathname === '/api/files') return json(200, listed(0));
@@ -87,6 +99,7 @@ function answer(M, { method, url, body }) {
 		}
 		return json(200, listed(f.id));
 	}
+	if (method === 'GET' && u.pathname === '/api/diff') return diff(M, u);
 	const m = u.pathname.match(/^\/api\/file\/(\d+)(?:\/([a-z_-]+(?:\/[a-z_-]+)?))?$/);
 	const f = m && files.find((x) => x.id === Number(m[1]));
 	if (!f) return fail(404, `no such file or endpoint: ${u.pathname}`);

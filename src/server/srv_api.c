@@ -99,27 +99,7 @@ int srv_view_json_many(struct srv *s, struct ses *const *ss, size_t n, const str
 	srv_job_begin(s);
 	int rc = view_compute_many(d, ss, n, o, &v, e);
 	srv_job_end(s);
-	return rc ? rc : srv_view_json_of(v, buf, len, e);
-}
-
-int srv_view_json_of(struct view *v, char **buf, size_t *len, struct err *e)
-{
-	*buf = NULL;
-	*len = 0;
-	FILE *f = open_memstream(buf, len);
-	struct report *r = f ? rep_open(f, REP_JSON) : NULL;
-	if (r)
-		view_emit(v, r);
-	bool ok = r && rep_close(r) == 0 && !view_emit_failed(v);
-	if (f)
-		fclose(f);
-	view_free(v);
-	if (!ok) {
-		free(*buf);
-		*buf = NULL;
-		return err_set(e, ERR_NOMEM, NULL, -1, "could not write the answer");
-	}
-	return 0;
+	return rc ? rc : view_json_text(v, buf, len, e);
 }
 
 enum MHD_Result srv_reply_json(struct MHD_Connection *c, int rc, const struct err *e, char *buf,

@@ -116,7 +116,7 @@ static int diff_ncu(struct srv *s, struct diff_side *side, const struct view_dec
 	int rc = view_compute_ncu2(d, input_ncu(&side[0].file->in), input_ncu(&side[1].file->in), o,
 				   &v, e);
 	if (!rc)
-		rc = srv_view_json_of(v, buf, len, e);
+		rc = view_json_text(v, buf, len, e);
 	if (two)
 		pthread_mutex_unlock(mu[!swap]);
 	pthread_mutex_unlock(mu[swap]);
@@ -143,7 +143,7 @@ static int diff_nsys(struct srv *s, struct diff_side *side, const struct view_de
 		rc = view_compute_nsys2(d, ns[0].root, side[0].file->in.path, ns[1].root,
 					side[1].file->in.path, o, &v, e);
 	if (!rc)
-		rc = srv_view_json_of(v, buf, len, e);
+		rc = view_json_text(v, buf, len, e);
 	for (int k = 0; k < 2; k++)
 		view_nsys_side_close(&ns[k]);
 	srv_job_end(s);

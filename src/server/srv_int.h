@@ -224,9 +224,6 @@ int srv_view_key(char *key, size_t n, int id, const struct view_decl *d);
  * and NEW), as `gpuprof VIEW --format json FILE...` prints it. */
 int srv_view_json_many(struct srv *s, struct ses *const *ss, size_t n, const struct view_decl *d,
 		       const struct view_opts *o, char **buf, size_t *len, struct err *e);
-/* The JSON of computed view v (a report; freed here) into a malloc'd
- * *buf; 0 or ERR_NOMEM. */
-int srv_view_json_of(struct view *v, char **buf, size_t *len, struct err *e);
 /* The answer of a computation that returned rc: the JSON in buf (len
  * bytes), or the error of e (srv_http_status of rc); frees buf. */
 enum MHD_Result srv_reply_json(struct MHD_Connection *c, int rc, const struct err *e, char *buf,

@@ -273,3 +273,23 @@ const char *view_trace_start_text(const struct trace *t, char *buf, size_t n)
 	snprintf(buf, n, "%lld", (long long)f->min_ts);
 	return buf;
 }
+
+int view_json_text(struct view *v, char **buf, size_t *len, struct err *e)
+{
+	*buf = NULL;
+	*len = 0;
+	FILE *f = open_memstream(buf, len);
+	struct report *r = f ? rep_open(f, REP_JSON) : NULL;
+	if (r)
+		view_emit(v, r);
+	bool ok = r && rep_close(r) == 0 && !view_emit_failed(v);
+	if (f)
+		fclose(f);
+	view_free(v);
+	if (!ok) {
+		free(*buf);
+		*buf = NULL;
+		return err_set(e, ERR_NOMEM, NULL, -1, "could not write the answer");
+	}
+	return 0;
+}

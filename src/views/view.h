@@ -254,6 +254,9 @@ void view_emit(struct view *v, struct report *r);
 /* Whether view_emit failed (ncu hints: out of memory; nsys: a write
  * failed); what it wrote is partial. */
 bool view_emit_failed(const struct view *v);
+/* The JSON of computed view v into a malloc'd *buf (*len bytes); frees v.
+ * 0, or ERR_NOMEM with *buf NULL. */
+int view_json_text(struct view *v, char **buf, size_t *len, struct err *e);
 void view_free(struct view *v);
 /* Whether a gate of v tripped (its declaration's tripped; false without). */
 bool view_tripped(const struct view *v);

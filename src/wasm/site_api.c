@@ -47,6 +47,7 @@ struct site_file *gp_site_open(const char *path, const char *name);
 const char *gp_site_error(const struct site_file *f);
 double gp_site_events(const struct site_file *f);
 int gp_site_get(struct site_file *f, const char *endpoint, char *query);
+int gp_site_diff(struct site_file *base, struct site_file *nw, char *query);
 const char *gp_site_body(const struct site_file *f);
 void gp_site_close(struct site_file *f);
 
@@ -159,41 +160,50 @@ static int answer(struct site_file *f, int rc, FILE *o, struct err *e)
 	return 200;
 }
 
-static int view_answer(struct site_file *f, const struct view_decl *d, const struct srv_query *q)
+/* View d's options from q, refusing a parameter d does not take (more:
+ * the request's own, " base new "); 0, or the 400 answered in f. */
+static int view_opts_of(struct site_file *f, const struct view_decl *d, const struct srv_query *q,
+			const char *more, struct view_opts *o)
 {
 	char params[512], bad[SRV_BAD_PARAM], msg[640];
 	srv_view_params(d, params, sizeof params);
+	snprintf(params + strlen(params), sizeof params - strlen(params), "%s", more);
 	if (srv_q_unknown(q, params, bad)) {
 		srv_q_bad_param(d, bad, msg, sizeof msg);
 		return fail(f, 400, msg);
 	}
-	struct view_opts o;
-	if (srv_q_view_opts(q, d, &o, msg, sizeof msg)) {
-		view_opts_release(&o);
+	if (srv_q_view_opts(q, d, o, msg, sizeof msg)) {
+		view_opts_release(o);
 		return fail(f, 400, msg);
 	}
+	return 0;
+}
+
+/* View d over the sessions of files fs[0..n) (each cut to q's selection),
+ * answered in fs[0]. */
+static int view_answer(struct site_file *const *fs, size_t n, const struct view_decl *d,
+		       const struct srv_query *q, const char *more)
+{
+	struct site_file *f = fs[0];
+	struct view_opts o;
+	int status = view_opts_of(f, d, q, more, &o);
+	if (status)
+		return status;
 	struct err e = {0};
-	struct ses *ses;
+	struct ses *ss[2];
 	struct tl_index **unused;
+	int rc = 0;
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = selected(fs[i], q, (d->flags & VIEW_STEP_ROWS) != 0, &ss[i], &unused, &e);
 	struct view *v = NULL;
-	int rc = selected(f, q, (d->flags & VIEW_STEP_ROWS) != 0, &ses, &unused, &e);
 	if (!rc)
-		rc = view_compute(d, ses, &o, &v, &e);
+		rc = view_compute_many(d, ss, n, &o, &v, &e);
 	view_opts_release(&o);
 	free(f->body);
 	f->body = NULL;
-	FILE *out = rc ? NULL : open_memstream(&f->body, &f->len);
-	struct report *r = out ? rep_open(out, REP_JSON) : NULL;
-	if (r) {
-		view_emit(v, r);
-		if (rep_close(r) || view_emit_failed(v))
-			rc = err_set(&e, ERR_NOMEM, NULL, -1, "could not write the answer");
-	} else if (!rc) {
-		rc = err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
-	}
-	if (v)
-		view_free(v);
-	return answer(f, rc, out, &e);
+	if (!rc)
+		rc = view_json_text(v, &f->body, &f->len, &e);
+	return answer(f, rc, NULL, &e);
 }
 
 static int timeline_answer(struct site_file *f, const struct srv_query *q, bool find)
@@ -251,6 +261,24 @@ static int timeline_answer(struct site_file *f, const struct srv_query *q, bool 
 	return answer(f, rc, out, &e);
 }
 
+/* GET /api/diff?base=ID&new=ID&query of two traces (the server's
+ * /api/diff of traces; Nsight files: 0, not answered here), answered in
+ * base. query is changed. */
+EMSCRIPTEN_KEEPALIVE int gp_site_diff(struct site_file *base, struct site_file *nw, char *query)
+{
+	struct site_file *fs[2] = {base, nw};
+	for (int k = 0; k < 2; k++) {
+		if (fs[k]->msg)
+			return fail(base, 400, fs[k]->msg);
+		if (!input_trace(&fs[k]->in))
+			return 0;
+	}
+	const char *key[64], *val[64];
+	struct srv_query q;
+	srv_q_parse(query, &q, key, val, 64);
+	return view_answer(fs, 2, view_find("diff"), &q, "base new ");
+}
+
 /* GET ENDPOINT?query of f: the HTTP status with the answer in
  * gp_site_body, or 0 when it is not answered here. query is changed. */
 EMSCRIPTEN_KEEPALIVE int gp_site_get(struct site_file *f, const char *endpoint, char *query)
@@ -265,5 +293,5 @@ EMSCRIPTEN_KEEPALIVE int gp_site_get(struct site_file *f, const char *endpoint, 
 	if (!strcmp(endpoint, "timeline") || !strcmp(endpoint, "timeline/find"))
 		return timeline_answer(f, &q, endpoint[8] == '/');
 	const struct view_decl *d = view_find_in(VIEW_FAMILY_TRACE, endpoint);
-	return d ? view_answer(f, d, &q) : 0;
+	return d ? view_answer(&f, 1, d, &q, "") : 0;
 }

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { root, gpuprof, cliJson, cliText, startServer, launchBrowser, newPage, shot, retry, fresh } from './harness.mjs';
 import { execFileSync } from 'node:child_process';
+import { diffExpect } from './diff_expect.mjs';
 
 const ncu = path.join(root, 'tests/golden/_inputs/tiny.ncu-rep');
 const dir = mkdtempSync(path.join(tmpdir(), 'gpuprof-diff-web-'));
@@ -39,34 +40,6 @@ after(async () => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-// The CLI's text tables: {title: rows of cells by column title}.
-function textTables(out) {
-	const t = {};
-	for (const block of out.trim().split(/\n\n+/)) {
-		const [title, head, ...rows] = block.split('\n');
-		if (!head || !/ {2}/.test(head.trim())) continue;
-		const cols = head.trim().split(/ {2,}/);
-		t[title] = rows.map((l) => Object.fromEntries(l.trim().split(/ {2,}/).map((c, i) => [cols[i], c])));
-	}
-	return t;
-}
-
-// The markdown report: its "Mean step time" line and its tables by title
-// (rows of cells by column title).
-function markdown(out) {
-	const line = /\*\*Mean step time:\*\* (.*)/.exec(out)[1];
-	const tables = {};
-	for (const block of out.split(/\n(?=### )/)) {
-		const title = /^### (.*)/.exec(block)?.[1];
-		const rows = block.split('\n').filter((l) => l.startsWith('| '));
-		if (!title || rows.length < 1) continue;
-		const split = (l) => l.slice(2, -2).split(' | ');
-		const cols = split(rows[0]);
-		tables[title] = rows.slice(1).map((l) => Object.fromEntries(split(l).map((c, i) => [cols[i], c])));
-	}
-	return { line, tables };
-}
-
 const TITLES = { ops: 'Operators', ops_shape: 'Operators by input shape', kernels: 'Kernels', memory: 'Memory peaks', comm: 'Communication', gpus: 'GPU metrics' };
 const PRIMARY = { ops: 'Device Self', ops_shape: 'Device Self', kernels: 'Total', memory: 'Peak Allocated', comm: 'Latency', gpus: 'GPU Utilization' };
 const KEY = { ops: 'Name', ops_shape: 'Name [Input Shape]', kernels: 'Name', memory: 'Device', comm: 'Collective', gpus: 'GPU' };
@@ -80,13 +53,9 @@ const listIds = () => page.locator('[data-testid^=diff-regressions-], [data-test
 // summary is the markdown's line with the text table's p, U and test (and
 // want's p and U when given, hand-checked constants).
 async function assertPage(args, want = {}) {
-	const md = markdown(cliText('diff', '--format', 'markdown', ...args));
-	const text = textTables(cliText('diff', ...args));
-	const total = text['Step time (per-step values; Mann-Whitney U, p < 0.05)'];
-	const tot = total.find((r) => r.Part === 'total');
+	const { md, total, tot, line } = diffExpect(args);
 	if (want.p) assert.equal(tot.p, want.p);
 	if (want.u) assert.equal(tot.U, want.u);
-	const line = `Mean step time: ${md.line.replace(' -> ', ' → ')}, p = ${tot.p} (Mann-Whitney U = ${tot.U}, ${tot.Test === 'exact' ? 'exact' : 'normal approximation'})`;
 	await retry(async () => assert.equal(await page.getByTestId('diff-summary').textContent(), line));
 	assert.deepEqual(await rowsOf('diff-steps'), total.map((r) => ['Part', 'Base Mean', 'New Mean', 'Δ Mean', 'Δ %', 'Base Median', 'New Median', 'p', 'Test', 'Verdict'].map((c) => r[c])));
 	const ids = [];

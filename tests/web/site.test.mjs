@@ -6,7 +6,9 @@
 // native binary's `summary` on the same file (viewer.test.mjs's overview
 // test: overview.mjs), the GPU waits cards worked by hand (waits.test.mjs),
 // the timeline's lanes and counter line worked by hand (timeline_nav's),
-// the memory page's table as long as the native `memory`'s. Skipped when
+// the memory page's table as long as the native `memory`'s, the Diff
+// page's summary line and steps table those of the native `diff`'s
+// reports (diff_expect.mjs, as diff.test.mjs). Skipped when
 // build/site/ was not built (make site needs emscripten).
 import { test, before, after } from 'node:test';
 import { createServer } from 'node:http';
@@ -15,6 +17,11 @@ import path from 'node:path';
 import assert from 'node:assert/strict';
 import { root, cliJson, cliText, launchBrowser, newPage, shot, retry, untilCanvas } from './harness.mjs';
 import { checkOverview } from './overview.mjs';
+import { diffExpect } from './diff_expect.mjs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { gpuprof } from './harness.mjs';
 
 const site = path.join(root, 'build/site');
 const fixture = path.join(root, 'examples/resnet_like.json.gz');
@@ -96,4 +103,23 @@ test('static site: the memory page\'s table has the native binary\'s rows', { sk
 	await page.goto(`${url}#file=1&view=memory`);
 	await page.getByTestId('memory-curve').waitFor({ timeout: 30000 });
 	await retry(async () => assert.equal(await page.getByTestId('table-memory').locator('tbody tr').count(), mem.operators.length), 30000);
+});
+
+test('static site: the Diff page of two traces, as the native diff reports it', { skip }, async () => {
+	const dir = mkdtempSync(path.join(tmpdir(), 'gpuprof-site-diff-'));
+	try {
+		const a = path.join(dir, 'a.json'), sl = path.join(dir, 's.json');
+		const synth = (...args) => execFileSync(gpuprof, ['-q', 'synth', '--model', 'tiny', '--steps', '6', ...args]);
+		synth('-o', a);
+		synth('--slow-step', '5=3ms', '-o', sl);
+		await openSite([a, sl]);
+		await page.goto(`${url}#view=diff&base=1&new=2`);
+		const { total, line } = diffExpect([a, sl]);
+		await retry(async () => assert.equal(await page.getByTestId('diff-summary').textContent(), line), 30000);
+		const rows = await page.getByTestId('diff-steps').locator('tbody tr')
+			.evaluateAll((trs) => trs.map((tr) => [...tr.cells].slice(0, -1).map((td) => td.textContent)));
+		assert.deepEqual(rows, total.map((r) => ['Part', 'Base Mean', 'New Mean', 'Δ Mean', 'Δ %', 'Base Median', 'New Median', 'p', 'Test', 'Verdict'].map((c) => r[c])));
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
 });
