@@ -112,9 +112,28 @@ static struct kv *sort_kv(struct kv *a, struct kv *b, size_t n, uint64_t diff, s
 	return a;
 }
 
+/* Whether the n records are in the keys' order already (every pair of
+ * neighbours ordered by the first key that differs, or equal): then a
+ * stable sort keeps them as they are. One pass, no allocation; a trace
+ * written in time order makes this the common case. */
+static bool in_order(const unsigned char *rec, size_t n, size_t size, const struct rx_key *keys,
+		     size_t nk)
+{
+	for (size_t j = 1; j < n; j++, rec += size)
+		for (size_t q = 0; q < nk; q++) {
+			uint64_t a = key_of(rec, &keys[q]), b = key_of(rec + size, &keys[q]);
+			if (a != b) {
+				if (a > b)
+					return false;
+				break;
+			}
+		}
+	return true;
+}
+
 int rx_sort(void *base, size_t n, size_t size, const struct rx_key *keys, size_t nk)
 {
-	if (n < 2 || !nk)
+	if (n < 2 || !nk || in_order(base, n, size, keys, nk))
 		return 0;
 	if (n > UINT32_MAX || n > SIZE_MAX / size || n > SIZE_MAX / sizeof(struct kv))
 		return -1;
