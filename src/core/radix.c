@@ -8,7 +8,8 @@
 /* The key of a record as an unsigned 64-bit value whose unsigned order is
  * the key's order: signed values have their sign bit flipped, descending
  * keys are complemented (within the key's width). */
-static uint64_t key_of(const unsigned char *rec, const struct rx_key *k)
+static inline __attribute__((always_inline)) uint64_t key_of(const unsigned char *rec,
+							     const struct rx_key *k)
 {
 	uint64_t v, top;
 	switch (k->type) {

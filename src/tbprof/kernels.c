@@ -1,6 +1,7 @@
 /* kernels: the Kernel view's groups; see kernels.h. One pass over the
  * kernel events (by name) or over the tree's runtimes (by kernel + op),
  * a hash lookup per kernel, then one sort. */
+#include "core/radix.h"
 #include "core/sort.h"
 #include "tbprof/kernels.h"
 #include "tbprof/tbtime.h"
@@ -249,7 +250,12 @@ static int by_name(struct kgroup *k, struct ts_row *kr, size_t nk)
 {
 	const struct trace *t = k->t;
 	struct kern_view *v = k->v;
-	gp_qsort(kr, nk, sizeof *kr, cmp_ts_row);
+	/* the rows' order is unique, so the radix sort and the comparator one
+	 * (when its scratch copy is refused) give the same order */
+	static const struct rx_key by_ts_row[] = {RX_KEY(struct ts_row, ts, RX_I64),
+						  RX_KEY(struct ts_row, row, RX_U32)};
+	if (rx_sort(kr, nk, sizeof *kr, by_ts_row, 2))
+		gp_qsort(kr, nk, sizeof *kr, cmp_ts_row);
 	for (size_t i = 0; i < nk; i++)
 		if (add_kernel(k, kr[i].row, OPT_NIL, &kr[i].group))
 			return -1;
