@@ -50,12 +50,12 @@ struct ctx {
 };
 
 /* An event's start and end as the mode sees them (tbtime.h). */
-static int64_t start_of(const struct ctx *c, size_t r)
+static inline __attribute__((always_inline)) int64_t start_of(const struct ctx *c, size_t r)
 {
 	return tb_span(c->t, r, c->compat).start;
 }
 
-static int64_t end_of(const struct ctx *c, size_t r)
+static inline __attribute__((always_inline)) int64_t end_of(const struct ctx *c, size_t r)
 {
 	return tb_span_clamped(c->t, r, c->compat).end;
 }
