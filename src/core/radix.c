@@ -113,28 +113,56 @@ static struct kv *sort_kv(struct kv *a, struct kv *b, size_t n, uint64_t diff, s
 	return a;
 }
 
-/* Whether the n records are in the keys' order already (every pair of
- * neighbours ordered by the first key that differs, or equal): then a
- * stable sort keeps them as they are. One pass, no allocation; a trace
- * written in time order makes this the common case. */
-static bool in_order(const unsigned char *rec, size_t n, size_t size, const struct rx_key *keys,
-		     size_t nk)
+/* Whether record x sorts after record y (the first key that differs
+ * decides; equal records do not). */
+static inline __attribute__((always_inline)) bool after(const unsigned char *x,
+							const unsigned char *y,
+							const struct rx_key *keys,
+		  size_t nk)
 {
-	for (size_t j = 1; j < n; j++, rec += size)
-		for (size_t q = 0; q < nk; q++) {
-			uint64_t a = key_of(rec, &keys[q]), b = key_of(rec + size, &keys[q]);
-			if (a != b) {
-				if (a > b)
-					return false;
-				break;
+	for (size_t q = 0; q < nk; q++) {
+		uint64_t a = key_of(x, &keys[q]), b = key_of(y, &keys[q]);
+		if (a != b)
+			return a > b;
+	}
+	return false;
+}
+
+#define NEAR_MAX_SIZE 64 /* the largest record the insertion pass moves */
+
+/* A stable insertion sort that gives up after n record moves: true when
+ * the records are sorted (a trace written in time order mostly has them
+ * in order, or nearly: one pass and a few moves, no allocation). When it
+ * gives up, the records that are out of place keep their relative order
+ * to every equal record, so the radix sort of what it leaves is the sort
+ * of the input. */
+static bool nearly_sorted(unsigned char *base, size_t n, size_t size, const struct rx_key *keys,
+			  size_t nk)
+{
+	unsigned char x[NEAR_MAX_SIZE];
+	size_t budget = n;
+	for (size_t j = 1; j < n; j++) {
+		unsigned char *r = base + j * size;
+		if (!after(r - size, r, keys, nk))
+			continue;
+		memcpy(x, r, size);
+		size_t i = j;
+		do {
+			if (!budget--) {
+				memcpy(base + i * size, x, size);
+				return false;
 			}
-		}
+			memcpy(base + i * size, base + (i - 1) * size, size);
+			i--;
+		} while (i && after(base + (i - 1) * size, x, keys, nk));
+		memcpy(base + i * size, x, size);
+	}
 	return true;
 }
 
 int rx_sort(void *base, size_t n, size_t size, const struct rx_key *keys, size_t nk)
 {
-	if (n < 2 || !nk || in_order(base, n, size, keys, nk))
+	if (n < 2 || !nk || (size <= NEAR_MAX_SIZE && nearly_sorted(base, n, size, keys, nk)))
 		return 0;
 	if (n > UINT32_MAX || n > SIZE_MAX / size || n > SIZE_MAX / sizeof(struct kv))
 		return -1;
