@@ -224,8 +224,12 @@ static int collect(struct memory *m, const struct trace *t, const struct tkey *k
 {
 	bool tb = m->opts.tb_compat;
 	size_t n = 0, cap_devs = 0;
-	m->start = INT64_MAX;
+	m->start = thread_of ? INT64_MAX : 0; /* the peaks alone need no start */
 	for (size_t r = 0; r < t->ev.n; r++) {
+		if (!thread_of) { /* (an upper bound: parsed_row is asked below) */
+			n += t->ev.kind[r] == TR_MEMORY && t->ev.aux[r] != TR_NONE;
+			continue;
+		}
 		if (!parsed_row(t, r, tb))
 			continue;
 		int64_t ts = tb_span(t, r, tb).start;

@@ -57,12 +57,12 @@ static inline __attribute__((always_inline)) int64_t end_of(const struct ctx *c,
 }
 
 /* User annotations of the kinds the mode reads. */
-static bool is_annotation(const struct ctx *c, enum tr_kind k)
+static inline __attribute__((always_inline)) bool is_annotation(const struct ctx *c, enum tr_kind k)
 {
 	return k == TR_USER_ANNOTATION || (c->compat && k == TR_GPU_USER_ANNOTATION);
 }
 
-static bool is_step_event(const struct ctx *c, size_t r)
+static inline __attribute__((always_inline)) bool is_step_event(const struct ctx *c, size_t r)
 {
 	enum tr_kind k = c->t->ev.kind[r];
 	return c->t->ev.ph[r] == 'X' && (c->t->ev.flags[r] & TRF_STEP) &&
