@@ -172,9 +172,8 @@ static inline __attribute__((always_inline)) uint64_t key_at(const unsigned char
 
 /* Whether record x sorts after record y (the first key that differs
  * decides; equal records do not). */
-static inline __attribute__((always_inline)) bool after(const unsigned char *x,
-							const unsigned char *y,
-							const struct kd *d, size_t nk)
+static inline __attribute__((always_inline)) bool
+after(const unsigned char *x, const unsigned char *y, const struct kd *d, size_t nk)
 {
 	for (size_t q = 0; q < nk; q++) {
 		uint64_t a = key_at(x, &d[q]), b = key_at(y, &d[q]);

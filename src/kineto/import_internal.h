@@ -59,10 +59,10 @@ struct imp {
 	uint32_t last_cat_id;
 	uint8_t *name_flags; /* per name id: bit7 valid, bit6 kernel rules, low bits TRF_* */
 	size_t name_cache_n;
-	uint32_t *open_b; /* per track: newest open B event row, TR_NONE */
-	size_t open_b_n;  /* tracks it covers */
+	uint32_t *open_b;  /* per track: newest open B event row, TR_NONE */
+	size_t open_b_n;   /* tracks it covers */
 	size_t open_b_cap; /* its allocated length, grown with the track table's */
-	uint32_t *b_prev; /* per B event being open: the one below it */
+	uint32_t *b_prev;  /* per B event being open: the one below it */
 	size_t b_prev_cap;
 	/* A worker importing the second part of a window defers E events that
 	 * find no open B: the B may be in the part before it (import_par.c). */

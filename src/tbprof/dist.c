@@ -589,7 +589,8 @@ static int causes(struct ctx *c, const struct st_result *s, const struct rg_vec 
 	struct rg_vec u = {0};
 	struct rg_index idl = {0}, iu = {0};
 	int rc = -1;
-	if (rg_union(k->v, k->n, dl->v, dl->n, &u) || rg_index_build(&idl, dl->v, dl->n) || rg_index_build(&iu, u.v, u.n))
+	if (rg_union(k->v, k->n, dl->v, dl->n, &u) || rg_index_build(&idl, dl->v, dl->n) ||
+	    rg_index_build(&iu, u.v, u.n))
 		goto done;
 	dist_causes(c->w, s, ik, &idl, &iu, c->t->min_ts);
 	rc = 0;

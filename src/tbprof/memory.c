@@ -16,7 +16,7 @@
  * instant); outside tb_compat also B/E pairs, cuda_driver launches and
  * "I" memory instants, the events the tree itself uses then. */
 static inline __attribute__((always_inline)) bool parsed_row(const struct trace *t, size_t r,
-							   bool tb)
+							     bool tb)
 {
 	uint8_t ph = t->ev.ph[r];
 	switch ((enum tr_kind)t->ev.kind[r]) {

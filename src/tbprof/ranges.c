@@ -98,7 +98,8 @@ int rg_union(const struct rg *a, size_t na, const struct rg *b, size_t nb, struc
 		return -1;
 	size_t i = 0, j = 0;
 	while (i < na || j < nb) /* equal ranges are equal records: either first */
-		out->v[out->n++] = j == nb || (i < na && !rg_before(&b[j], &a[i])) ? a[i++] : b[j++];
+		out->v[out->n++] =
+		    j == nb || (i < na && !rg_before(&b[j], &a[i])) ? a[i++] : b[j++];
 	out->n = rg_merge(out->v, out->n);
 	return 0;
 }

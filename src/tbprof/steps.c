@@ -40,8 +40,8 @@ struct ctx {
 	bool compat;
 	int64_t *coll_ids; /* external ids of collective ops, sorted, unique */
 	size_t ncoll;
-	uint8_t *matched; /* device rows launched inside a step */
-	uint32_t *by_role; /* the rows of each role, in row order: role k's */
+	uint8_t *matched;	  /* device rows launched inside a step */
+	uint32_t *by_role;	  /* the rows of each role, in row order: role k's */
 	size_t at[ST_NROLES + 1]; /* are by_role[at[k] .. at[k + 1]) */
 };
 
@@ -158,8 +158,8 @@ static const struct rx_key by_ts_row[] = {RX_KEY(struct row_ts, ts, RX_I64),
 /* Rows matching keep(), sorted by (ts, row): the reference's stable sort
  * by ts of events in input order. (Inlined, so that keep is too: its two
  * passes run over every row.) */
-static inline __attribute__((always_inline)) struct row_ts *sorted_rows(const struct ctx *c, bool (*keep)(const struct ctx *, size_t),
-				  size_t *n)
+static inline __attribute__((always_inline)) struct row_ts *
+sorted_rows(const struct ctx *c, bool (*keep)(const struct ctx *, size_t), size_t *n)
 {
 	const struct trace *t = c->t;
 	size_t k = 0;

@@ -66,7 +66,7 @@ static __attribute__((noinline, unused)) struct tb_span tb_span_compat(int64_t s
  * half a ns of. The exact path is
  * kept small so that it inlines into the analyses' per-event loops. */
 static inline __attribute__((always_inline)) struct tb_span tb_span(const struct trace *t,
-								     size_t row, bool compat)
+								    size_t row, bool compat)
 {
 	int64_t s = t->ev.ts[row], d = tr_dur(t, row);
 	if (!compat)
