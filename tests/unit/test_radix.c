@@ -52,6 +52,30 @@ static int64_t pick(uint64_t *s)
 	}
 }
 
+/* Sorts a with rx_sort and b (a copy of a) with the reference comparator
+ * and checks that both put the records in the same order. */
+static void check_sort(struct t *t, struct rec *a, struct rec *b, size_t n,
+		       const struct rx_key *keys)
+{
+	if (n)
+		qsort(b, n, sizeof *b, cmp_ref);
+	CHECK_INT(t, rx_sort(a, n, sizeof *a, keys, 3), 0);
+	size_t diff = 0;
+	for (size_t i = 0; i < n; i++)
+		diff += a[i].pos != b[i].pos;
+	CHECK_INT(t, diff, 0);
+}
+
+/* Sorts the five records h by the first two keys and checks their input
+ * positions against want (worked out by hand). */
+static void check_five(struct t *t, struct rec *h, const struct rx_key *keys,
+		       const uint32_t want[5])
+{
+	CHECK_INT(t, rx_sort(h, 5, sizeof *h, keys, 2), 0);
+	for (int i = 0; i < 5; i++)
+		CHECK_INT(t, h[i].pos, want[i]);
+}
+
 void test_core_radix(struct t *t)
 {
 	const struct rx_key keys[] = {RX_KEY(struct rec, start, RX_I64),
@@ -68,30 +92,15 @@ void test_core_radix(struct t *t)
 					    (uint32_t)i};
 			b[i] = a[i];
 		}
-		if (n)
-			qsort(b, n, sizeof *b, cmp_ref);
-		CHECK_INT(t, rx_sort(a, n, sizeof *a, keys, 3), 0);
-		size_t diff = 0;
-		for (size_t i = 0; i < n; i++)
-			diff += a[i].pos != b[i].pos;
-		CHECK_INT(t, diff, 0);
+		check_sort(t, a, b, n, keys);
 		/* already sorted input stays as it is */
-		CHECK_INT(t, rx_sort(a, n, sizeof *a, keys, 3), 0);
-		diff = 0;
-		for (size_t i = 0; i < n; i++)
-			diff += a[i].pos != b[i].pos;
-		CHECK_INT(t, diff, 0);
+		check_sort(t, a, b, n, keys);
 		free(a);
 		free(b);
 	}
 	/* a hand-checked case: (start asc, end desc), ties in input order */
 	struct rec h[] = {{5, 1, 0, 0}, {3, 9, 0, 1}, {3, 10, 0, 2}, {5, 1, 0, 3}, {-2, 0, 0, 4}};
-	CHECK_INT(t, rx_sort(h, 5, sizeof *h, keys, 2), 0);
-	CHECK_INT(t, h[0].pos, 4);
-	CHECK_INT(t, h[1].pos, 2);
-	CHECK_INT(t, h[2].pos, 1);
-	CHECK_INT(t, h[3].pos, 0);
-	CHECK_INT(t, h[4].pos, 3);
+	check_five(t, h, keys, (const uint32_t[5]){4, 2, 1, 0, 3});
 	/* narrow and signed 32-bit keys */
 	struct n32 {
 		int32_t v;
@@ -139,22 +148,12 @@ void test_core_radix_nearly(struct t *t)
 			a[i].pos = (uint32_t)i;
 			b[i] = a[i];
 		}
-		qsort(b, n, sizeof *b, cmp_ref);
-		CHECK_INT(t, rx_sort(a, n, sizeof *a, keys, 3), 0);
-		size_t diff = 0;
-		for (size_t i = 0; i < n; i++)
-			diff += a[i].pos != b[i].pos;
-		CHECK_INT(t, diff, 0);
+		check_sort(t, a, b, n, keys);
 	}
 	/* one record out of place: a descending key decides, equal records
 	 * keep their input order */
 	struct rec h[] = {{1, 9, 0, 0}, {1, 5, 0, 1}, {2, 0, 0, 2}, {1, 7, 0, 3}, {2, 0, 0, 4}};
-	CHECK_INT(t, rx_sort(h, 5, sizeof *h, keys, 2), 0);
-	CHECK_INT(t, h[0].pos, 0);
-	CHECK_INT(t, h[1].pos, 3);
-	CHECK_INT(t, h[2].pos, 1);
-	CHECK_INT(t, h[3].pos, 2);
-	CHECK_INT(t, h[4].pos, 4);
+	check_five(t, h, keys, (const uint32_t[5]){0, 3, 1, 2, 4});
 	free(a);
 	free(b);
 }
