@@ -8,7 +8,8 @@
 /* The key of a record as an unsigned 64-bit value whose unsigned order is
  * the key's order: signed values have their sign bit flipped, descending
  * keys are complemented (within the key's width). */
-static uint64_t key_of(const unsigned char *rec, const struct rx_key *k)
+static inline __attribute__((always_inline)) uint64_t key_of(const unsigned char *rec,
+							     const struct rx_key *k)
 {
 	uint64_t v, top;
 	switch (k->type) {
@@ -112,9 +113,117 @@ static struct kv *sort_kv(struct kv *a, struct kv *b, size_t n, uint64_t diff, s
 	return a;
 }
 
+/* A key as the insertion pass reads it: the field's offset and width,
+ * and the mask that key_of's flips amount to (the sign bit of a signed
+ * field; the whole width of a descending one, where top - v = top ^ v). */
+struct kd {
+	size_t off;
+	unsigned width;
+	uint64_t mask;
+};
+
+static struct kd key_desc(const struct rx_key *k)
+{
+	struct kd d = {.off = k->off, .width = 8};
+	switch (k->type) {
+	case RX_U8:
+		d.width = 1;
+		break;
+	case RX_U16:
+		d.width = 2;
+		break;
+	case RX_I32:
+		d.mask = 0x80000000u;
+		/* fall through */
+	case RX_U32:
+		d.width = 4;
+		break;
+	case RX_I64:
+		d.mask = UINT64_C(1) << 63;
+		break;
+	default:
+		break;
+	}
+	if (k->desc)
+		d.mask ^= d.width == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * d.width)) - 1;
+	return d;
+}
+
+static inline __attribute__((always_inline)) uint64_t key_at(const unsigned char *rec,
+							     const struct kd *d)
+{
+	const unsigned char *p = rec + d->off;
+	uint64_t v;
+	if (d->width == 8) {
+		memcpy(&v, p, 8);
+	} else if (d->width == 4) {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		v = x;
+	} else if (d->width == 2) {
+		uint16_t x;
+		memcpy(&x, p, 2);
+		v = x;
+	} else {
+		v = *p;
+	}
+	return v ^ d->mask;
+}
+
+/* Whether record x sorts after record y (the first key that differs
+ * decides; equal records do not). */
+static inline __attribute__((always_inline)) bool
+after(const unsigned char *x, const unsigned char *y, const struct kd *d, size_t nk)
+{
+	for (size_t q = 0; q < nk; q++) {
+		uint64_t a = key_at(x, &d[q]), b = key_at(y, &d[q]);
+		if (a != b)
+			return a > b;
+	}
+	return false;
+}
+
+#define NEAR_MAX_SIZE 64 /* the largest record the insertion pass moves */
+#define NEAR_MAX_KEYS 4	 /* and the most keys */
+
+/* A stable insertion sort that gives up after n record moves: true when
+ * the records are sorted (a trace written in time order mostly has them
+ * in order, or nearly: one pass and a few moves, no allocation). When it
+ * gives up, the records that are out of place keep their relative order
+ * to every equal record, so the radix sort of what it leaves is the sort
+ * of the input. */
+static bool nearly_sorted(unsigned char *base, size_t n, size_t size, const struct rx_key *keys,
+			  size_t nk)
+{
+	if (size > NEAR_MAX_SIZE || nk > NEAR_MAX_KEYS)
+		return false;
+	unsigned char x[NEAR_MAX_SIZE];
+	struct kd d[NEAR_MAX_KEYS];
+	for (size_t q = 0; q < nk; q++)
+		d[q] = key_desc(&keys[q]);
+	size_t budget = n;
+	for (size_t j = 1; j < n; j++) {
+		unsigned char *r = base + j * size;
+		if (!after(r - size, r, d, nk))
+			continue;
+		memcpy(x, r, size);
+		size_t i = j;
+		do {
+			if (!budget--) {
+				memcpy(base + i * size, x, size);
+				return false;
+			}
+			memcpy(base + i * size, base + (i - 1) * size, size);
+			i--;
+		} while (i && after(base + (i - 1) * size, x, d, nk));
+		memcpy(base + i * size, x, size);
+	}
+	return true;
+}
+
 int rx_sort(void *base, size_t n, size_t size, const struct rx_key *keys, size_t nk)
 {
-	if (n < 2 || !nk)
+	if (n < 2 || !nk || nearly_sorted(base, n, size, keys, nk))
 		return 0;
 	if (n > UINT32_MAX || n > SIZE_MAX / size || n > SIZE_MAX / sizeof(struct kv))
 		return -1;

@@ -50,12 +50,12 @@ struct ctx {
 };
 
 /* An event's start and end as the mode sees them (tbtime.h). */
-static int64_t start_of(const struct ctx *c, size_t r)
+static inline __attribute__((always_inline)) int64_t start_of(const struct ctx *c, size_t r)
 {
 	return tb_span(c->t, r, c->compat).start;
 }
 
-static int64_t end_of(const struct ctx *c, size_t r)
+static inline __attribute__((always_inline)) int64_t end_of(const struct ctx *c, size_t r)
 {
 	return tb_span_clamped(c->t, r, c->compat).end;
 }
@@ -589,15 +589,8 @@ static int causes(struct ctx *c, const struct st_result *s, const struct rg_vec 
 	struct rg_vec u = {0};
 	struct rg_index idl = {0}, iu = {0};
 	int rc = -1;
-	if (rg_reserve(&u, k->n + dl->n))
-		goto done;
-	for (size_t i = 0; i < k->n; i++)
-		rg_push(&u, k->v[i].start, k->v[i].end);
-	for (size_t i = 0; i < dl->n; i++)
-		rg_push(&u, dl->v[i].start, dl->v[i].end);
-	rg_sort(u.v, u.n);
-	u.n = rg_merge(u.v, u.n);
-	if (rg_index_build(&idl, dl->v, dl->n) || rg_index_build(&iu, u.v, u.n))
+	if (rg_union(k->v, k->n, dl->v, dl->n, &u) || rg_index_build(&idl, dl->v, dl->n) ||
+	    rg_index_build(&iu, u.v, u.n))
 		goto done;
 	dist_causes(c->w, s, ik, &idl, &iu, c->t->min_ts);
 	rc = 0;

@@ -1,6 +1,7 @@
 /* kernels: the Kernel view's groups; see kernels.h. One pass over the
  * kernel events (by name) or over the tree's runtimes (by kernel + op),
  * a hash lookup per kernel, then one sort. */
+#include "core/radix.h"
 #include "core/sort.h"
 #include "tbprof/kernels.h"
 #include "tbprof/tbtime.h"
@@ -25,6 +26,7 @@ struct kgroup {
 	size_t cap;
 	double *acc; /* by kernel + op: per row, running sums of bps x dur, occ x dur, dur */
 	enum kern_group group;
+	bool means; /* by name: the weighted means (in time order) wanted */
 	/* the key sought */
 	const struct tr_gpu_arg *g;
 	uint32_t name, op;
@@ -249,7 +251,18 @@ static int by_name(struct kgroup *k, struct ts_row *kr, size_t nk)
 {
 	const struct trace *t = k->t;
 	struct kern_view *v = k->v;
-	gp_qsort(kr, nk, sizeof *kr, cmp_ts_row);
+	if (!k->means) { /* calls, total, min and max: sums, in any order */
+		for (size_t i = 0; i < nk; i++)
+			if (add_kernel(k, kr[i].row, OPT_NIL, &kr[i].group))
+				return -1;
+		return 0;
+	}
+	/* the rows' order is unique, so the radix sort and the comparator one
+	 * (when its scratch copy is refused) give the same order */
+	static const struct rx_key by_ts_row[] = {RX_KEY(struct ts_row, ts, RX_I64),
+						  RX_KEY(struct ts_row, row, RX_U32)};
+	if (rx_sort(kr, nk, sizeof *kr, by_ts_row, 2))
+		gp_qsort(kr, nk, sizeof *kr, cmp_ts_row);
 	for (size_t i = 0; i < nk; i++)
 		if (add_kernel(k, kr[i].row, OPT_NIL, &kr[i].group))
 			return -1;
@@ -320,10 +333,11 @@ static int by_name_op(struct kgroup *k)
 
 /* The groups of the kernels of t; o is NULL only by name. */
 static int build(const struct trace *t, bool tb_compat, const struct optree *o,
-		 enum kern_group group, struct kern_view *out, struct err *e)
+		 enum kern_group group, bool means, struct kern_view *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
-	struct kgroup k = {.t = t, .tb_compat = tb_compat, .o = o, .v = out, .group = group};
+	struct kgroup k = {
+	    .t = t, .tb_compat = tb_compat, .o = o, .v = out, .group = group, .means = means};
 	size_t nk = 0;
 	for (size_t r = 0; r < t->ev.n; r++)
 		nk += kern_counted_row(t, tb_compat, r);
@@ -360,12 +374,12 @@ static int build(const struct trace *t, bool tb_compat, const struct optree *o,
 
 int kern_build(const struct optree *o, enum kern_group group, struct kern_view *out, struct err *e)
 {
-	return build(o->t, o->opts.tb_compat, o, group, out, e);
+	return build(o->t, o->opts.tb_compat, o, group, true, out, e);
 }
 
 int kern_build_names(const struct trace *t, bool tb_compat, struct kern_view *out, struct err *e)
 {
-	return build(t, tb_compat, NULL, KERN_BY_NAME, out, e);
+	return build(t, tb_compat, NULL, KERN_BY_NAME, false, out, e);
 }
 
 void kern_free(struct kern_view *v)

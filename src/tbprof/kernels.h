@@ -52,9 +52,13 @@ struct kern_view {
 };
 
 int kern_build(const struct optree *o, enum kern_group group, struct kern_view *out, struct err *e);
-/* The groups by name of trace t's kernels without a tree (as kern_build
- * with a tree of those options gives them, but tc_used false and tc_time
- * 0: the Tensor Core marks are the tree's). */
+/* The groups by name of trace t's kernels without a tree, in kern_build's
+ * order, with their calls, total, min and max as kern_build gives them and
+ * no more: tc_used false and tc_time 0 (the Tensor Core marks are the
+ * tree's), the two means 0 and the first kernel's fields (grid, block,
+ * regs, shared_mem) those of the first in row order, not in time order
+ * (the means are sums in time order, which needs the kernels sorted). The
+ * rank summary's kernel table. */
 int kern_build_names(const struct trace *t, bool tb_compat, struct kern_view *out, struct err *e);
 /* Whether event row is one of the kernels kern_build counts by name (each
  * one call of its row). */

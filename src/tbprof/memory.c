@@ -15,7 +15,8 @@
 /* Whether row r is an event tb parses (a recognised X event or a [memory]
  * instant); outside tb_compat also B/E pairs, cuda_driver launches and
  * "I" memory instants, the events the tree itself uses then. */
-static bool parsed_row(const struct trace *t, size_t r, bool tb)
+static inline __attribute__((always_inline)) bool parsed_row(const struct trace *t, size_t r,
+							     bool tb)
 {
 	uint8_t ph = t->ev.ph[r];
 	switch ((enum tr_kind)t->ev.kind[r]) {
@@ -223,8 +224,12 @@ static int collect(struct memory *m, const struct trace *t, const struct tkey *k
 {
 	bool tb = m->opts.tb_compat;
 	size_t n = 0, cap_devs = 0;
-	m->start = INT64_MAX;
+	m->start = thread_of ? INT64_MAX : 0; /* the peaks alone need no start */
 	for (size_t r = 0; r < t->ev.n; r++) {
+		if (!thread_of) { /* (an upper bound: parsed_row is asked below) */
+			n += t->ev.kind[r] == TR_MEMORY && t->ev.aux[r] != TR_NONE;
+			continue;
+		}
 		if (!parsed_row(t, r, tb))
 			continue;
 		int64_t ts = tb_span(t, r, tb).start;

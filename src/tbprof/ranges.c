@@ -3,6 +3,7 @@
 #include "core/sort.h"
 #include "tbprof/ranges.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,25 @@ size_t rg_merge(struct rg *v, size_t n)
 			v[++k] = v[i];
 	}
 	return k + 1;
+}
+
+/* Whether x sorts before y by (start, end). */
+static bool rg_before(const struct rg *x, const struct rg *y)
+{
+	return x->start < y->start || (x->start == y->start && x->end < y->end);
+}
+
+int rg_union(const struct rg *a, size_t na, const struct rg *b, size_t nb, struct rg_vec *out)
+{
+	out->n = 0;
+	if (rg_reserve(out, na + nb))
+		return -1;
+	size_t i = 0, j = 0;
+	while (i < na || j < nb) /* equal ranges are equal records: either first */
+		out->v[out->n++] =
+		    j == nb || (i < na && !rg_before(&b[j], &a[i])) ? a[i++] : b[j++];
+	out->n = rg_merge(out->v, out->n);
+	return 0;
 }
 
 int64_t rg_total(const struct rg *v, size_t n)

@@ -44,6 +44,10 @@ size_t rg_merge(struct rg *v, size_t n);
  * free of overlaps, as rg_merge leaves them). 0 or -1 (no memory). */
 int rg_subtract(const struct rg *a, size_t na, const struct rg *b, size_t nb, struct rg_vec *out);
 int rg_intersect(const struct rg *a, size_t na, const struct rg *b, size_t nb, struct rg_vec *out);
+/* out = the merged union of a and b (each sorted by (start, end)): what
+ * rg_sort and rg_merge of the two lists together give, in one walk.
+ * 0 or -1 (no memory). */
+int rg_union(const struct rg *a, size_t na, const struct rg *b, size_t nb, struct rg_vec *out);
 /* Σ (end - start). */
 int64_t rg_total(const struct rg *v, size_t n);
 

@@ -40,28 +40,29 @@ struct ctx {
 	bool compat;
 	int64_t *coll_ids; /* external ids of collective ops, sorted, unique */
 	size_t ncoll;
-	uint8_t *matched; /* device rows launched inside a step */
-	uint8_t *role;	  /* per event: its role, 0xff for none */
+	uint8_t *matched;	  /* device rows launched inside a step */
+	uint32_t *by_role;	  /* the rows of each role, in row order: role k's */
+	size_t at[ST_NROLES + 1]; /* are by_role[at[k] .. at[k + 1]) */
 };
 
 /* An event's start and end as the mode sees them (tbtime.h). */
-static int64_t start_of(const struct ctx *c, size_t r)
+static inline __attribute__((always_inline)) int64_t start_of(const struct ctx *c, size_t r)
 {
 	return tb_span(c->t, r, c->compat).start;
 }
 
-static int64_t end_of(const struct ctx *c, size_t r)
+static inline __attribute__((always_inline)) int64_t end_of(const struct ctx *c, size_t r)
 {
 	return tb_span_clamped(c->t, r, c->compat).end;
 }
 
 /* User annotations of the kinds the mode reads. */
-static bool is_annotation(const struct ctx *c, enum tr_kind k)
+static inline __attribute__((always_inline)) bool is_annotation(const struct ctx *c, enum tr_kind k)
 {
 	return k == TR_USER_ANNOTATION || (c->compat && k == TR_GPU_USER_ANNOTATION);
 }
 
-static bool is_step_event(const struct ctx *c, size_t r)
+static inline __attribute__((always_inline)) bool is_step_event(const struct ctx *c, size_t r)
 {
 	enum tr_kind k = c->t->ev.kind[r];
 	return c->t->ev.ph[r] == 'X' && (c->t->ev.flags[r] & TRF_STEP) &&
@@ -155,9 +156,10 @@ static const struct rx_key by_ts_row[] = {RX_KEY(struct row_ts, ts, RX_I64),
 					  RX_KEY(struct row_ts, row, RX_U32)};
 
 /* Rows matching keep(), sorted by (ts, row): the reference's stable sort
- * by ts of events in input order. */
-static struct row_ts *sorted_rows(const struct ctx *c, bool (*keep)(const struct ctx *, size_t),
-				  size_t *n)
+ * by ts of events in input order. (Inlined, so that keep is too: its two
+ * passes run over every row.) */
+static inline __attribute__((always_inline)) struct row_ts *
+sorted_rows(const struct ctx *c, bool (*keep)(const struct ctx *, size_t), size_t *n)
 {
 	const struct trace *t = c->t;
 	size_t k = 0;
@@ -333,28 +335,45 @@ static int device_adjust(struct ctx *c, struct st_result *out)
 	return 0;
 }
 
-/* §5.2: the role of every event, once (one byte each; 0xff = none). */
+/* §5.2: the role of every event, once, and the rows of each role (a
+ * counting sort by role that keeps the row order). */
 static int assign_roles(struct ctx *c)
 {
 	const struct trace *t = c->t;
-	c->role = malloc(t->ev.n ? t->ev.n : 1);
-	if (!c->role)
+	uint8_t *role = malloc(t->ev.n ? t->ev.n : 1);
+	c->by_role = malloc((t->ev.n ? t->ev.n : 1) * sizeof *c->by_role);
+	if (!role || !c->by_role) {
+		free(role);
 		return -1;
-	for (size_t r = 0; r < t->ev.n; r++) {
-		int role = t->ev.ph[r] == 'X' ? role_of(c, r) : -1;
-		c->role[r] = role < 0 ? 0xff : (uint8_t)role;
 	}
+	size_t count[ST_NROLES + 1] = {0};
+	for (size_t r = 0; r < t->ev.n; r++) {
+		int k = t->ev.ph[r] == 'X' ? role_of(c, r) : -1;
+		role[r] = k < 0 ? ST_NROLES : (uint8_t)k; /* ST_NROLES: none */
+		count[role[r]]++;
+	}
+	c->at[0] = 0;
+	for (int k = 0; k < ST_NROLES; k++)
+		c->at[k + 1] = c->at[k] + count[k];
+	size_t fill[ST_NROLES + 1];
+	memcpy(fill, c->at, sizeof fill);
+	for (size_t r = 0; r < t->ev.n; r++)
+		if (role[r] < ST_NROLES)
+			c->by_role[fill[role[r]]++] = (uint32_t)r;
+	free(role);
 	return 0;
 }
 
 /* The merged list of one role. */
 static int role_list(const struct ctx *c, int k, struct rg_vec *out)
 {
-	const struct trace *t = c->t;
 	out->n = 0;
-	for (size_t r = 0; r < t->ev.n; r++)
-		if (c->role[r] == k && rg_push(out, start_of(c, r), end_of(c, r)))
-			return -1;
+	if (rg_reserve(out, c->at[k + 1] - c->at[k]))
+		return -1;
+	for (size_t i = c->at[k]; i < c->at[k + 1]; i++) {
+		size_t r = c->by_role[i];
+		out->v[out->n++] = (struct rg){start_of(c, r), end_of(c, r)};
+	}
 	rg_sort(out->v, out->n);
 	out->n = rg_merge(out->v, out->n);
 	return 0;
@@ -469,7 +488,7 @@ int st_compute(const struct trace *t, const struct tr_links *l, const struct st_
 	if (!rc)
 		rc = breakdown(&c, out);
 	free(c.coll_ids);
-	free(c.role);
+	free(c.by_role);
 	return rc ? steps_failed(t, out, e) : 0;
 }
 

@@ -49,21 +49,29 @@ struct tb_span {
 	int64_t start, end; /* ns */
 };
 
+/* tb_span's float path (start s, duration d, ns). */
+static __attribute__((noinline, unused)) struct tb_span tb_span_compat(int64_t s, int64_t d)
+{
+	struct tb_span f;
+	double fs = tb_us(s);
+	if (tb_ns(fs, &f.start) && tb_ns(fs + tb_us(d), &f.end))
+		return f;
+	return (struct tb_span){s, s + d};
+}
+
 /* The event row's start and end: exact, or under compat tb's floats where
  * both are whole ns (always on timestamps of 2^49 µs or more, where a
  * float64 holds multiples of 0.125 µs); where a float holds fractions of a
  * ns (smaller timestamps) the exact times, which tb's floats are within
- * half a ns of. */
-static inline struct tb_span tb_span(const struct trace *t, size_t row, bool compat)
+ * half a ns of. The exact path is
+ * kept small so that it inlines into the analyses' per-event loops. */
+static inline __attribute__((always_inline)) struct tb_span tb_span(const struct trace *t,
+								    size_t row, bool compat)
 {
 	int64_t s = t->ev.ts[row], d = tr_dur(t, row);
-	struct tb_span exact = {s, s + d}, f;
 	if (!compat)
-		return exact;
-	double fs = tb_us(s);
-	if (tb_ns(fs, &f.start) && tb_ns(fs + tb_us(d), &f.end))
-		return f;
-	return exact;
+		return (struct tb_span){s, s + d};
+	return tb_span_compat(s, d);
 }
 
 /* The same with a negative duration counted as 0 (the step, role and

@@ -1,6 +1,7 @@
 /* link: runtime -> GPU activity by correlation id; see link.h. Linear:
  * one hash of correlation ids, two passes over the rows. */
 #include "core/hmap.h"
+#include "core/radix.h"
 #include "core/sort.h"
 #include "trace/link.h"
 
@@ -31,13 +32,28 @@ static int group(struct tr_links *out)
 	out->dev = malloc((out->ndev ? out->ndev : 1) * sizeof *out->dev);
 	if (!out->dev)
 		return -1;
+	/* order by (launcher, row): the radix sort of (launcher, row) pairs,
+	 * one pass when the rows come in their launchers' order, as they
+	 * usually do (the comparator sort when its scratch is refused) */
+	struct pair {
+		uint32_t launcher, row;
+	} *p = malloc((out->ndev ? out->ndev : 1) * sizeof *p);
+	static const struct rx_key by_pair[] = {RX_KEY(struct pair, launcher, RX_U32),
+						RX_KEY(struct pair, row, RX_U32)};
 	size_t k = 0;
 	for (size_t r = 0; r < n; r++)
-		if (out->launcher[r] != TR_NONE)
-			out->dev[k++] = (uint32_t)r;
-	/* order by (launcher, row): a stable counting pass over launchers would
-	 * need an array per row; sorting the linked rows is n log n in them */
-	gp_qsort_r(out->dev, out->ndev, sizeof *out->dev, by_launcher, out->launcher);
+		if (out->launcher[r] != TR_NONE) {
+			out->dev[k] = (uint32_t)r;
+			if (p)
+				p[k] = (struct pair){out->launcher[r], (uint32_t)r};
+			k++;
+		}
+	if (p && !rx_sort(p, out->ndev, sizeof *p, by_pair, 2))
+		for (size_t i = 0; i < out->ndev; i++)
+			out->dev[i] = p[i].row;
+	else
+		gp_qsort_r(out->dev, out->ndev, sizeof *out->dev, by_launcher, out->launcher);
+	free(p);
 	size_t nseg = 0;
 	for (size_t i = 0; i < out->ndev; i++)
 		nseg += !i || out->launcher[out->dev[i]] != out->launcher[out->dev[i - 1]];

@@ -52,6 +52,30 @@ static int64_t pick(uint64_t *s)
 	}
 }
 
+/* Sorts a with rx_sort and b (a copy of a) with the reference comparator
+ * and checks that both put the records in the same order. */
+static void check_sort(struct t *t, struct rec *a, struct rec *b, size_t n,
+		       const struct rx_key *keys)
+{
+	if (n)
+		qsort(b, n, sizeof *b, cmp_ref);
+	CHECK_INT(t, rx_sort(a, n, sizeof *a, keys, 3), 0);
+	size_t diff = 0;
+	for (size_t i = 0; i < n; i++)
+		diff += a[i].pos != b[i].pos;
+	CHECK_INT(t, diff, 0);
+}
+
+/* Sorts the five records h by the first two keys and checks their input
+ * positions against want (worked out by hand). */
+static void check_five(struct t *t, struct rec *h, const struct rx_key *keys,
+		       const uint32_t want[5])
+{
+	CHECK_INT(t, rx_sort(h, 5, sizeof *h, keys, 2), 0);
+	for (int i = 0; i < 5; i++)
+		CHECK_INT(t, h[i].pos, want[i]);
+}
+
 void test_core_radix(struct t *t)
 {
 	const struct rx_key keys[] = {RX_KEY(struct rec, start, RX_I64),
@@ -68,30 +92,15 @@ void test_core_radix(struct t *t)
 					    (uint32_t)i};
 			b[i] = a[i];
 		}
-		if (n)
-			qsort(b, n, sizeof *b, cmp_ref);
-		CHECK_INT(t, rx_sort(a, n, sizeof *a, keys, 3), 0);
-		size_t diff = 0;
-		for (size_t i = 0; i < n; i++)
-			diff += a[i].pos != b[i].pos;
-		CHECK_INT(t, diff, 0);
+		check_sort(t, a, b, n, keys);
 		/* already sorted input stays as it is */
-		CHECK_INT(t, rx_sort(a, n, sizeof *a, keys, 3), 0);
-		diff = 0;
-		for (size_t i = 0; i < n; i++)
-			diff += a[i].pos != b[i].pos;
-		CHECK_INT(t, diff, 0);
+		check_sort(t, a, b, n, keys);
 		free(a);
 		free(b);
 	}
 	/* a hand-checked case: (start asc, end desc), ties in input order */
 	struct rec h[] = {{5, 1, 0, 0}, {3, 9, 0, 1}, {3, 10, 0, 2}, {5, 1, 0, 3}, {-2, 0, 0, 4}};
-	CHECK_INT(t, rx_sort(h, 5, sizeof *h, keys, 2), 0);
-	CHECK_INT(t, h[0].pos, 4);
-	CHECK_INT(t, h[1].pos, 2);
-	CHECK_INT(t, h[2].pos, 1);
-	CHECK_INT(t, h[3].pos, 0);
-	CHECK_INT(t, h[4].pos, 3);
+	check_five(t, h, keys, (const uint32_t[5]){4, 2, 1, 0, 3});
 	/* narrow and signed 32-bit keys */
 	struct n32 {
 		int32_t v;
@@ -107,4 +116,44 @@ void test_core_radix(struct t *t)
 	CHECK_INT(t, s[2].v, 0);
 	CHECK_INT(t, s[3].v, INT32_MIN);
 	CHECK_INT(t, s[4].w, 7);
+}
+
+/* Nearly sorted input (the insertion pass) and input that is out of order
+ * past that pass's budget (its partial work, then the radix passes): the
+ * stable comparator order either way. */
+void test_core_radix_nearly(struct t *t)
+{
+	const struct rx_key keys[] = {RX_KEY(struct rec, start, RX_I64),
+				      RX_KEY_DESC(struct rec, end, RX_I64),
+				      RX_KEY(struct rec, row, RX_U32)};
+	uint64_t seed = 0x2545f4914f6cdd1du;
+	const size_t n = 3000;
+	struct rec *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+	/* swaps: a few (inside the budget of n moves), then many (past it) */
+	const size_t swaps[] = {1, 10, 100, 3000};
+	for (size_t z = 0; z < sizeof swaps / sizeof *swaps; z++) {
+		for (size_t i = 0; i < n; i++) /* in order, with runs of equal keys */
+			a[i] = (struct rec){(int64_t)(i / 4) - 100, (int64_t)(i % 3),
+					    (uint32_t)(i % 2), 0};
+		qsort(a, n, sizeof *a, cmp_ref);
+		for (size_t k = 0; k < swaps[z]; k++) {
+			size_t i = next(&seed) % n, j = i + 1 + next(&seed) % 40;
+			if (j < n) {
+				struct rec x = a[i];
+				a[i] = a[j];
+				a[j] = x;
+			}
+		}
+		for (size_t i = 0; i < n; i++) {
+			a[i].pos = (uint32_t)i;
+			b[i] = a[i];
+		}
+		check_sort(t, a, b, n, keys);
+	}
+	/* one record out of place: a descending key decides, equal records
+	 * keep their input order */
+	struct rec h[] = {{1, 9, 0, 0}, {1, 5, 0, 1}, {2, 0, 0, 2}, {1, 7, 0, 3}, {2, 0, 0, 4}};
+	check_five(t, h, keys, (const uint32_t[5]){0, 3, 1, 2, 4});
+	free(a);
+	free(b);
 }

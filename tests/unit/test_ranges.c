@@ -2,6 +2,7 @@
  * (shared/data/tbprof/cases/test_ranges.expected.json, µs values scaled to
  * ns) and hand-made degenerate cases worked out from the reference rules. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "tbprof/ranges.h"
 #include "test.h"
@@ -127,4 +128,45 @@ void test_ranges_sweep(struct t *t)
 	CHECK_INT(t, rgv_sweep(src, 0, &out), 0);
 	CHECK_INT(t, out.n, 0);
 	rgv_vec_free(&out);
+}
+
+/* rg_union: two merged lists into one, as sorting and merging them
+ * together does (hand-computed; and against rg_sort + rg_merge of the
+ * concatenation on lists with touching, equal and zero-length ranges). */
+void test_ranges_union(struct t *t)
+{
+	struct rg_vec out = {0};
+	const struct rg a[] = {{0, 10}, {20, 30}, {40, 40}};
+	const struct rg b[] = {{5, 12}, {30, 35}, {40, 40}, {50, 60}};
+	CHECK_INT(t, rg_union(a, N(a), b, N(b), &out), 0);
+	const struct rg uw[] = {{0, 12}, {20, 35}, {40, 40}, {50, 60}};
+	check_list(t, __LINE__, out.v, out.n, uw, N(uw));
+	CHECK_INT(t, rg_union(a, N(a), NULL, 0, &out), 0);
+	check_list(t, __LINE__, out.v, out.n, a, N(a));
+	CHECK_INT(t, rg_union(NULL, 0, NULL, 0, &out), 0);
+	CHECK_INT(t, out.n, 0);
+	struct rg x[64], y[64], both[128];
+	uint64_t s = 88172645463325252u;
+	for (int round = 0; round < 50; round++) {
+		size_t nx = 0, ny = 0;
+		for (int64_t at = 0; nx < 64 && at < 2000; nx++) { /* a merged list */
+			s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+			at += (int64_t)(s % 7) + 1;
+			x[nx] = (struct rg){at, at + (int64_t)(s >> 8) % 9};
+			at = x[nx].end + 1;
+		}
+		for (int64_t at = 0; ny < 64 && at < 2000; ny++) {
+			s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+			at += (int64_t)(s % 11);
+			y[ny] = (struct rg){at, at + (int64_t)(s >> 8) % 13};
+			at = y[ny].end + 1;
+		}
+		memcpy(both, x, nx * sizeof *x);
+		memcpy(both + nx, y, ny * sizeof *y);
+		rg_sort(both, nx + ny);
+		size_t nb = rg_merge(both, nx + ny);
+		CHECK_INT(t, rg_union(x, nx, y, ny, &out), 0);
+		check_list(t, __LINE__, out.v, out.n, both, nb);
+	}
+	rg_vec_free(&out);
 }
