@@ -153,9 +153,9 @@ static void ops_emit(struct view *vw, struct report *r)
 	}
 	rep_table_end(r);
 	int64_t nodes = 0, ops = 0;
-	for (size_t i = 0; i < o->npost; i++) {
-		nodes += o->nodes[o->post[i]].cls != OPC_ROOT;
-		ops += o->nodes[o->post[i]].is_op;
+	for (size_t i = 0; i < o->nagg; i++) {
+		nodes += o->nodes[o->agg[i]].cls != OPC_ROOT;
+		ops += o->nodes[o->agg[i]].is_op;
 	}
 	rep_kv_begin(r, "tree", "Call tree");
 	rep_kv(r, "threads", "Threads", REP_INT, rep_i((int64_t)o->nthreads));
