@@ -152,6 +152,7 @@ struct optree {
 		uint32_t roots;		  /* backward roots taken out */
 		uint32_t modules;	  /* synthetic <module>.backward nodes made */
 		uint32_t dropped_modules; /* of those, not inserted (before the node reached) */
+		uint32_t dropped_threads; /* threads left without children (tb drops them) */
 	} bwd;
 };
 

@@ -668,8 +668,10 @@ static int emit(struct rw *w, struct kv *out, struct kv *bottom)
 	for (size_t k = 0; k < o->nthreads; k++) {
 		uint32_t root = o->threads[k].root, n;
 		kids(w, root, &n);
-		if (!n)
+		if (!n) {
+			o->bwd.dropped_threads++;
 			continue;
+		}
 		size_t depth = 0;
 		if (!cap && !(st = malloc((cap = 64) * sizeof *st)))
 			return -1;
