@@ -28,49 +28,10 @@
  *
  * Times are compared as the plugin holds them: dictionary keys are the
  * float64 µs of the event's `ts` (tb_us), ranges the tree's (tb) ns. */
-#include <stdlib.h>
-#include <string.h>
+#include "tbprof/optree_bwd_int.h"
 
-#include "core/hmap.h"
-#include "tbprof/optree_int.h"
-
-static const char bwd_prefix[] = "autograd::engine::evaluate_function:";
-static const char acc_grad[] = "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad";
-
-/* A growable list of node ids. */
-struct kv {
-	uint32_t *v;
-	uint32_t n, cap;
-};
-
-static int kv_push(struct kv *k, uint32_t x)
-{
-	if (k->n == k->cap) {
-		uint32_t c = k->cap ? k->cap * 2 : 4;
-		uint32_t *q = realloc(k->v, (size_t)c * sizeof *q);
-		if (!q)
-			return -1;
-		k->v = q;
-		k->cap = c;
-	}
-	k->v[k->n++] = x;
-	return 0;
-}
-
-/* A synthetic `<module>.backward` node. */
-struct syn {
-	int64_t start, end;
-	struct kv kids;
-	bool tc_eligible;
-};
-
-/* A float64 key (µs) to a dense value, first insertion kept. */
-struct dmap {
-	struct hmap h;
-	double *key;
-	uint32_t *val;
-	size_t n, cap;
-};
+static const char acc_grad[] =
+    "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad";
 
 static uint64_t dkey(double d)
 {
@@ -91,7 +52,7 @@ static bool d_eq(const void *ctx, uint32_t v)
 	return c->m->key[v] == c->k;
 }
 
-static uint32_t dmap_get(const struct dmap *m, double k)
+uint32_t dmap_get(const struct dmap *m, double k)
 {
 	struct dctx c = {m, k};
 	uint32_t i = hmap_get(&m->h, dkey(k), d_eq, &c);
@@ -135,71 +96,8 @@ static void dmap_free(struct dmap *m)
 	free(m->key);
 	free(m->val);
 }
-
-struct rw {
-	struct optree *o;
-	const struct trace *t;
-	uint32_t nreal;
-	uint32_t *cfirst, *csr; /* the tree's children: csr[cfirst[x] .. cfirst[x + 1]) */
-	struct kv *own;		/* a real node's children once changed (v NULL: csr) */
-	struct syn *syn;	/* node nreal + j */
-	size_t nsyn, capsyn;
-	struct kv flat;	     /* the backward roots taken out, grouped by parent */
-	uint32_t *grp_end;   /* group starting at flat.v[i]: its end in flat, else 0 */
-	uint32_t *grp_at;    /* real node -> its group's start in flat, OPT_NIL */
-	struct kv top;	     /* the Module nodes at a thread's top or under a step */
-	struct dmap fwd;     /* forward start (µs) -> backward target (index in bts) */
-	double *bts;	     /* backward target times */
-	struct dmap fwdgrp;  /* forward start (µs) -> group start in flat */
-	struct kv result;    /* the top synthetic nodes */
-	uint8_t *on_path;    /* traversal guard */
-	uint32_t main_thread;
-};
-
-static bool is_syn(const struct rw *w, uint32_t x)
-{
-	return x >= w->nreal;
-}
-
-static int64_t n_start(const struct rw *w, uint32_t x)
-{
-	return is_syn(w, x) ? w->syn[x - w->nreal].start : w->o->nodes[x].start;
-}
-
-static int64_t n_end(const struct rw *w, uint32_t x)
-{
-	return is_syn(w, x) ? w->syn[x - w->nreal].end : w->o->nodes[x].end;
-}
-
-/* The float64 µs the plugin keys a node's start time by. */
-static double n_key(const struct rw *w, uint32_t x)
-{
-	return tb_us(w->t->ev.ts[w->o->nodes[x].row]);
-}
-
-static bool bwd_name(const struct rw *w, uint32_t x)
-{
-	return !is_syn(w, x) && w->o->nodes[x].cls != OPC_ROOT &&
-	       optree_has_prefix(w->t, w->o->nodes[x].name, bwd_prefix);
-}
-
-/* x's current children. */
-static const uint32_t *kids(const struct rw *w, uint32_t x, uint32_t *n)
-{
-	if (is_syn(w, x)) {
-		*n = w->syn[x - w->nreal].kids.n;
-		return w->syn[x - w->nreal].kids.v;
-	}
-	if (w->own[x].v) {
-		*n = w->own[x].n;
-		return w->own[x].v;
-	}
-	*n = w->cfirst[x + 1] - w->cfirst[x];
-	return w->csr + w->cfirst[x];
-}
-
 /* x's children, to be changed; NULL out of memory. */
-static struct kv *kids_mut(struct rw *w, uint32_t x)
+struct kv *kids_mut(struct rw *w, uint32_t x)
 {
 	if (is_syn(w, x))
 		return &w->syn[x - w->nreal].kids;
@@ -214,7 +112,6 @@ static struct kv *kids_mut(struct rw *w, uint32_t x)
 	}
 	return k;
 }
-
 static int csr_build(struct rw *w)
 {
 	const struct optree *o = w->o;
@@ -277,7 +174,8 @@ static int fwd_pairs(struct rw *w)
 	}
 	for (size_t i = 0; i < ns; i++) {
 		int64_t id = s_id[i];
-		uint32_t f = hmap_get(&fid, hmap_int(id == INT64_MIN ? INT64_MIN + 1 : id), NULL, NULL);
+		uint32_t f =
+		    hmap_get(&fid, hmap_int(id == INT64_MIN ? INT64_MIN + 1 : id), NULL, NULL);
 		if (f == HMAP_NONE)
 			continue;
 		double fk = tb_us(s_ts[i]);
@@ -487,237 +385,6 @@ out:
 	return rc;
 }
 
-static uint32_t syn_new(struct rw *w, uint32_t module)
-{
-	if (w->nsyn == w->capsyn) {
-		size_t cap = w->capsyn ? w->capsyn * 2 : 64;
-		struct syn *q = realloc(w->syn, cap * sizeof *q);
-		if (!q)
-			return OPT_NIL;
-		w->syn = q;
-		w->capsyn = cap;
-	}
-	const struct optree_node *m = &w->o->nodes[module];
-	w->syn[w->nsyn] = (struct syn){.start = m->start, .end = m->end};
-	return w->nreal + (uint32_t)w->nsyn++;
-}
-
-/* Node ids sorted stably by (start, -end). */
-struct by_time {
-	int64_t start, end;
-	uint32_t pos, id;
-};
-
-static int cmp_time(const void *a, const void *b)
-{
-	const struct by_time *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1;
-	return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
-static int sort_time(const struct rw *w, struct kv *k)
-{
-	if (k->n < 2)
-		return 0;
-	struct by_time *b = malloc((size_t)k->n * sizeof *b);
-	if (!b)
-		return -1;
-	for (uint32_t i = 0; i < k->n; i++)
-		b[i] = (struct by_time){n_start(w, k->v[i]), n_end(w, k->v[i]), i, k->v[i]};
-	qsort(b, k->n, sizeof *b, cmp_time);
-	for (uint32_t i = 0; i < k->n; i++)
-		k->v[i] = b[i].id;
-	free(b);
-	return 0;
-}
-
-/* BackwardNode.fill_stats: children in (start, -end) order, the span from
- * the first to the last, Tensor Core eligible when a child is. */
-static int syn_fill(struct rw *w, uint32_t x)
-{
-	struct syn *s = &w->syn[x - w->nreal];
-	if (sort_time(w, &s->kids))
-		return -1;
-	s->start = n_start(w, s->kids.v[0]);
-	s->end = n_end(w, s->kids.v[s->kids.n - 1]);
-	for (uint32_t i = 0; i < s->kids.n; i++) {
-		uint32_t c = s->kids.v[i];
-		s->tc_eligible |= is_syn(w, c) ? w->syn[c - w->nreal].tc_eligible
-					       : w->o->nodes[c].tc_eligible;
-	}
-	return 0;
-}
-
-/* One level of _build_backward_module's recursion. */
-struct frame {
-	uint32_t node, parent, next;
-	bool module;
-};
-
-/* _build_backward_module from the top Module node m. */
-static int build_module(struct rw *w, uint32_t m, struct frame *st)
-{
-	const struct optree *o = w->o;
-	size_t depth = 0;
-	st[depth++] = (struct frame){m, OPT_NIL, 0, false};
-	for (bool enter = true; depth;) {
-		struct frame *f = &st[depth - 1];
-		if (enter) {
-			enter = false;
-			if (o->nodes[f->node].cls == OPC_MODULE) {
-				uint32_t b = syn_new(w, f->node);
-				f = &st[depth - 1];
-				if (b == OPT_NIL ||
-				    kv_push(f->parent == OPT_NIL ? &w->result
-								 : &w->syn[f->parent - w->nreal].kids,
-					    b))
-					return -1;
-				f->parent = b;
-				f->module = true;
-			}
-		}
-		uint32_t n;
-		const uint32_t *c = kids(w, f->node, &n);
-		if (f->next < n) {
-			uint32_t ch = c[f->next++];
-			if (f->parent != OPT_NIL && o->nodes[ch].is_op) {
-				uint32_t g = dmap_get(&w->fwdgrp, n_key(w, ch));
-				struct kv *pk = &w->syn[f->parent - w->nreal].kids;
-				for (uint32_t i = g; g != OPT_NIL && i < w->grp_end[g]; i++)
-					if (kv_push(pk, w->flat.v[i]))
-						return -1;
-			}
-			st[depth++] = (struct frame){ch, f->parent, 0, false};
-			enter = true;
-			continue;
-		}
-		if (f->module && w->syn[f->parent - w->nreal].kids.n && syn_fill(w, f->parent))
-			return -1;
-		depth--;
-	}
-	return 0;
-}
-
-/* _insert_backward_modules into the main thread's tree. */
-static int insert_modules(struct rw *w, uint32_t root, uint32_t *stk, uint32_t *stk_i)
-{
-	if (sort_time(w, &w->result))
-		return -1;
-	size_t depth = 0;
-	uint32_t cur = root, ci = 0;
-	for (uint32_t mi = 0; mi < w->result.n;) {
-		uint32_t m = w->result.v[mi];
-		if (cur == OPT_NIL || n_end(w, m) < n_start(w, cur)) {
-			w->o->bwd.dropped_modules++;
-			mi++;
-			continue;
-		}
-		if (n_start(w, m) > n_end(w, cur)) {
-			if (depth) {
-				depth--;
-				cur = stk[depth];
-				ci = stk_i[depth] + 1;
-			} else {
-				cur = OPT_NIL;
-			}
-			continue;
-		}
-		for (;;) {
-			uint32_t n;
-			const uint32_t *c = kids(w, cur, &n);
-			if (ci >= n || n_end(w, m) < n_start(w, c[ci]))
-				break;
-			if (n_start(w, m) >= n_end(w, c[ci])) {
-				ci++;
-			} else if (depth < (size_t)w->nreal + w->nsyn) {
-				stk[depth] = cur;
-				stk_i[depth++] = ci;
-				cur = c[ci];
-				ci = 0;
-			} else {
-				break;
-			}
-		}
-		struct kv *k = kids_mut(w, cur);
-		if (!k || kv_push(k, 0))
-			return -1;
-		memmove(k->v + ci + 1, k->v + ci, (size_t)(k->n - 1 - ci) * sizeof *k->v);
-		k->v[ci++] = m;
-		mi++;
-	}
-	return 0;
-}
-
-/* The plugin's get_operator_and_kernels order over the rewritten tree:
- * post-order, thread by thread, threads without children left out; a
- * node already on the path is not entered again (the plugin would
- * recurse forever). bottom[i]: agg[i] is a bottom-most Tensor-Core
- * eligible node (tensor_cores_parser.py). */
-static int emit(struct rw *w, struct kv *out, struct kv *bottom)
-{
-	struct optree *o = w->o;
-	size_t cap_nodes = (size_t)w->nreal * 16 + 1000000;
-	struct dframe {
-		uint32_t node, next;
-		bool below; /* an eligible node below */
-	} *st = NULL;
-	size_t cap = 0;
-	for (size_t k = 0; k < o->nthreads; k++) {
-		uint32_t root = o->threads[k].root, n;
-		kids(w, root, &n);
-		if (!n) {
-			o->bwd.dropped_threads++;
-			continue;
-		}
-		size_t depth = 0;
-		if (!cap && !(st = malloc((cap = 64) * sizeof *st)))
-			return -1;
-		st[depth++] = (struct dframe){root, 0, false};
-		w->on_path[root] = 1;
-		while (depth) {
-			struct dframe *f = &st[depth - 1];
-			const uint32_t *c = kids(w, f->node, &n);
-			if (f->next < n) {
-				uint32_t ch = c[f->next++];
-				if (!is_syn(w, ch) && w->on_path[ch])
-					continue;
-				if (depth == cap) {
-					struct dframe *q = realloc(st, (cap *= 2) * sizeof *q);
-					if (!q) {
-						free(st);
-						return -1;
-					}
-					st = q;
-				}
-				if (!is_syn(w, ch))
-					w->on_path[ch] = 1;
-				st[depth++] = (struct dframe){ch, 0, false};
-				continue;
-			}
-			uint32_t x = f->node;
-			bool below = f->below;
-			bool elig = is_syn(w, x) ? w->syn[x - w->nreal].tc_eligible
-						 : o->nodes[x].tc_eligible;
-			if (!is_syn(w, x)) {
-				w->on_path[x] = 0;
-				if (out->n >= cap_nodes || kv_push(out, x) ||
-				    kv_push(bottom, elig && !below)) {
-					free(st);
-					return -1;
-				}
-			}
-			depth--;
-			if (depth)
-				st[depth - 1].below |= below || elig;
-		}
-	}
-	free(st);
-	return 0;
-}
-
 static void rw_free(struct rw *w)
 {
 	free(w->cfirst);
@@ -742,48 +409,12 @@ static void rw_free(struct rw *w)
 /* The steps after the roots are taken out; 0, -1 out of memory. */
 static int rewrite(struct rw *w)
 {
-	struct optree *o = w->o;
 	if (!w->flat.n)
 		return 0; /* nothing taken out: the plugin keeps its tree */
 	if (map_groups(w))
 		return -1;
-	o->bwd.roots = (uint32_t)w->flat.n;
-	size_t most = (size_t)w->nreal + 1;
-	struct frame *st = malloc(most * sizeof *st);
-	uint32_t *stk = NULL, *stk_i = NULL;
-	int rc = !st ? -1 : 0;
-	for (size_t i = 0; i < w->top.n && !rc && w->fwdgrp.n; i++)
-		rc = build_module(w, w->top.v[i], st);
-	free(st);
-	if (rc)
-		return rc;
-	most += w->nsyn;
-	stk = malloc(most * sizeof *stk);
-	stk_i = malloc(most * sizeof *stk_i);
-	rc = !stk || !stk_i ? -1 : insert_modules(w, o->threads[w->main_thread].root, stk, stk_i);
-	free(stk);
-	free(stk_i);
-	if (rc)
-		return rc;
-	struct kv out = {0}, bottom = {0};
-	if (emit(w, &out, &bottom)) {
-		free(out.v);
-		free(bottom.v);
-		return -1;
-	}
-	o->agg_own = out.v ? out.v : malloc(sizeof *o->agg_own);
-	o->agg_bottom = (uint8_t *)malloc(bottom.n + 1);
-	if (!o->agg_own || !o->agg_bottom) {
-		free(bottom.v);
-		return -1;
-	}
-	for (uint32_t i = 0; i < bottom.n; i++)
-		o->agg_bottom[i] = (uint8_t)bottom.v[i];
-	free(bottom.v);
-	o->agg = o->agg_own;
-	o->nagg = out.n;
-	o->bwd.modules = (uint32_t)w->nsyn;
-	return 0;
+	w->o->bwd.roots = (uint32_t)w->flat.n;
+	return bwd_build_insert(w) || bwd_emit(w) ? -1 : 0;
 }
 
 int optree_bwd_rewrite(struct optree *o)

@@ -163,7 +163,7 @@ static void ops_emit(struct view *vw, struct report *r)
 	rep_kv(r, "host_nodes", "Host nodes", REP_INT, rep_i(nodes));
 	rep_kv(r, "operators", "Operator calls", REP_INT, rep_i(ops));
 	rep_kv(r, "groups", "Rows", REP_INT, rep_i((int64_t)v->n));
-	rep_kv(r, "backward_roots_out", "Backward roots taken out (tb-compat)", REP_INT,
+	rep_kv(r, "backward_roots_out", "Backward roots out (tb-compat)", REP_INT,
 	       rep_i((int64_t)o->bwd.roots));
 	rep_kv(r, "dropped_overlaps", "Dropped (partial overlap)", REP_INT,
 	       rep_i((int64_t)o->dropped));
