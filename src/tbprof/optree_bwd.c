@@ -28,6 +28,7 @@
  *
  * Times are compared as the plugin holds them: dictionary keys are the
  * float64 µs of the event's `ts` (tb_us), ranges the tree's (tb) ns. */
+#include "core/radix.h"
 #include "tbprof/optree_bwd_int.h"
 
 static const char acc_grad[] =
@@ -49,14 +50,14 @@ struct dctx {
 static bool d_eq(const void *ctx, uint32_t v)
 {
 	const struct dctx *c = ctx;
-	return c->m->key[v] == c->k;
+	return c->m->v[v].key == c->k;
 }
 
 uint32_t dmap_get(const struct dmap *m, double k)
 {
 	struct dctx c = {m, k};
 	uint32_t i = hmap_get(&m->h, dkey(k), d_eq, &c);
-	return i == HMAP_NONE ? OPT_NIL : m->val[i];
+	return i == HMAP_NONE ? OPT_NIL : m->v[i].val;
 }
 
 /* Sets k to v (replace: overwrite an existing value; else keep the first). */
@@ -69,38 +70,27 @@ static int dmap_put(struct dmap *m, double k, uint32_t v, bool replace)
 		return -1;
 	if (i != HMAP_NONE) {
 		if (replace)
-			m->val[i] = v;
+			m->v[i].val = v;
 		return 0;
 	}
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		double *nk = realloc(m->key, cap * sizeof *nk);
-		if (!nk)
-			return -1;
-		m->key = nk;
-		uint32_t *nv = realloc(m->val, cap * sizeof *nv);
-		if (!nv)
-			return -1;
-		m->val = nv;
-		m->cap = cap;
-	}
-	m->key[m->n] = k;
-	m->val[m->n] = v;
-	hmap_set(&m->h, slot, dkey(k), (uint32_t)m->n++);
+	struct dent *d = vec_add(*m, BWD_MAX);
+	if (!d)
+		return -1;
+	*d = (struct dent){k, v};
+	hmap_set(&m->h, slot, dkey(k), (uint32_t)(m->n - 1));
 	return 0;
 }
 
 static void dmap_free(struct dmap *m)
 {
 	hmap_free(&m->h);
-	free(m->key);
-	free(m->val);
+	free(m->v);
 }
 /* x's children, to be changed; NULL out of memory. */
 struct kv *kids_mut(struct rw *w, uint32_t x)
 {
 	if (is_syn(w, x))
-		return &w->syn[x - w->nreal].kids;
+		return &w->syn.v[x - w->nreal].kids;
 	struct kv *k = &w->own[x];
 	if (!k->v) {
 		uint32_t n, *v = malloc(((size_t)w->cfirst[x + 1] - w->cfirst[x] + 4) * sizeof *v);
@@ -230,16 +220,11 @@ static uint32_t main_thread(const struct rw *w)
 
 /* (parent, backward root) as the plugin's _get_modules meets them. */
 struct meet {
-	uint32_t parent, node, rank, seq;
+	uint32_t parent, node, rank;
 };
 
-static int by_rank(const void *a, const void *b)
-{
-	const struct meet *x = a, *y = b;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
+/* Stable: roots of one parent keep the order met. */
+static const struct rx_key by_rank[] = {RX_KEY(struct meet, rank, RX_U32)};
 
 /* _get_modules: the Module nodes and the backward roots at the top of each
  * thread and of each ProfilerStep (preorder); the roots are taken out of
@@ -248,8 +233,7 @@ static int by_rank(const void *a, const void *b)
 static int take_roots(struct rw *w)
 {
 	struct optree *o = w->o;
-	struct meet *m = NULL;
-	size_t nm = 0, cap = 0;
+	VEC(struct meet) m = {0};
 	uint32_t *stack = malloc(((size_t)w->nreal + 1) * sizeof *stack);
 	uint32_t *rank = malloc(((size_t)w->nreal + 1) * sizeof *rank);
 	uint32_t nrank = 0;
@@ -275,17 +259,12 @@ static int take_roots(struct rw *w)
 				for (uint32_t i = n; i-- > 0;)
 					stack[depth++] = c[i], stack[depth++] = x;
 			} else if (bwd_name(w, x)) {
-				if (nm == cap) {
-					cap = cap ? cap * 2 : 64;
-					struct meet *q = realloc(m, cap * sizeof *q);
-					if (!q)
-						goto out;
-					m = q;
-				}
+				struct meet *e = vec_add(m, BWD_MAX);
+				if (!e)
+					goto out;
 				if (rank[parent] == OPT_NIL)
 					rank[parent] = nrank++;
-				m[nm] = (struct meet){parent, x, rank[parent], (uint32_t)nm};
-				nm++;
+				*e = (struct meet){parent, x, rank[parent]};
 			}
 		}
 	}
@@ -297,16 +276,19 @@ static int take_roots(struct rw *w)
 		rc = -1;
 		goto out;
 	}
-	qsort(m, nm, sizeof *m, by_rank);
-	for (size_t i = 0; i < nm; i++) {
-		o->bwd_removed[m[i].node] = 1;
-		if (kv_push(&w->flat, m[i].node)) {
+	if (rx_sort(m.v, m.n, sizeof *m.v, by_rank, 1)) {
+		rc = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < m.n; i++) {
+		o->bwd_removed[m.v[i].node] = 1;
+		if (kv_push(&w->flat, m.v[i].node)) {
 			rc = -1;
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < nm; i++) {
-		uint32_t p = m[i].parent;
+	for (size_t i = 0; i < m.n; i++) {
+		uint32_t p = m.v[i].parent;
 		if (w->own[p].v)
 			continue;
 		struct kv *k = kids_mut(w, p);
@@ -321,7 +303,7 @@ static int take_roots(struct rw *w)
 		k->n = j;
 	}
 out:
-	free(m);
+	free(m.v);
 	free(stack);
 	free(rank);
 	return rc;
@@ -365,7 +347,7 @@ static int map_groups(struct rw *w)
 		}
 	}
 	for (size_t i = 0; i < w->fwd.n; i++) {
-		uint32_t p = dmap_get(&parent, w->bts[w->fwd.val[i]]);
+		uint32_t p = dmap_get(&parent, w->bts[w->fwd.v[i].val]);
 		for (uint32_t steps = 0; p != OPT_NIL && !bwd_name(w, p); steps++)
 			p = steps < w->nreal ? dmap_get(&parent, n_key(w, p)) : OPT_NIL;
 		if (p == OPT_NIL)
@@ -374,7 +356,7 @@ static int map_groups(struct rw *w)
 		if (at == OPT_NIL || taken[at])
 			continue; /* the plugin raises KeyError */
 		taken[at] = 1;
-		if (dmap_put(&w->fwdgrp, w->fwd.key[i], at, true))
+		if (dmap_put(&w->fwdgrp, w->fwd.v[i].key, at, true))
 			goto out;
 	}
 	rc = 0;
@@ -392,9 +374,9 @@ static void rw_free(struct rw *w)
 	for (uint32_t x = 0; w->own && x < w->nreal; x++)
 		free(w->own[x].v);
 	free(w->own);
-	for (size_t j = 0; j < w->nsyn; j++)
-		free(w->syn[j].kids.v);
-	free(w->syn);
+	for (size_t j = 0; j < w->syn.n; j++)
+		free(w->syn.v[j].kids.v);
+	free(w->syn.v);
 	free(w->flat.v);
 	free(w->grp_end);
 	free(w->grp_at);

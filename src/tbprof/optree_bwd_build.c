@@ -1,38 +1,27 @@
 /* optree_bwd_build: the synthetic `<module>.backward` nodes of the
  * backward-module rewrite, their insertion into the main thread's tree and
  * the rewritten tree's traversal (optree_bwd.c describes the rewrite). */
+#include "core/radix.h"
 #include "tbprof/optree_bwd_int.h"
 
 static uint32_t syn_new(struct rw *w, uint32_t module)
 {
-	if (w->nsyn == w->capsyn) {
-		size_t cap = w->capsyn ? w->capsyn * 2 : 64;
-		struct syn *q = realloc(w->syn, cap * sizeof *q);
-		if (!q)
-			return OPT_NIL;
-		w->syn = q;
-		w->capsyn = cap;
-	}
+	struct syn *s = vec_add(w->syn, BWD_MAX - w->nreal);
+	if (!s)
+		return OPT_NIL;
 	const struct optree_node *m = &w->o->nodes[module];
-	w->syn[w->nsyn] = (struct syn){.start = m->start, .end = m->end};
-	return w->nreal + (uint32_t)w->nsyn++;
+	*s = (struct syn){.start = m->start, .end = m->end};
+	return w->nreal + (uint32_t)(w->syn.n - 1);
 }
 
 /* Node ids sorted stably by (start, -end). */
 struct by_time {
 	int64_t start, end;
-	uint32_t pos, id;
+	uint32_t id;
 };
 
-static int cmp_time(const void *a, const void *b)
-{
-	const struct by_time *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1;
-	return (x->pos > y->pos) - (x->pos < y->pos);
-}
+static const struct rx_key by_time_keys[] = {RX_KEY(struct by_time, start, RX_I64),
+					     RX_KEY_DESC(struct by_time, end, RX_I64)};
 
 static int sort_time(const struct rw *w, struct kv *k)
 {
@@ -42,8 +31,11 @@ static int sort_time(const struct rw *w, struct kv *k)
 	if (!b)
 		return -1;
 	for (uint32_t i = 0; i < k->n; i++)
-		b[i] = (struct by_time){n_start(w, k->v[i]), n_end(w, k->v[i]), i, k->v[i]};
-	qsort(b, k->n, sizeof *b, cmp_time);
+		b[i] = (struct by_time){n_start(w, k->v[i]), n_end(w, k->v[i]), k->v[i]};
+	if (rx_sort(b, k->n, sizeof *b, by_time_keys, 2)) {
+		free(b);
+		return -1;
+	}
 	for (uint32_t i = 0; i < k->n; i++)
 		k->v[i] = b[i].id;
 	free(b);
@@ -54,7 +46,7 @@ static int sort_time(const struct rw *w, struct kv *k)
  * the first to the last, Tensor Core eligible when a child is. */
 static int syn_fill(struct rw *w, uint32_t x)
 {
-	struct syn *s = &w->syn[x - w->nreal];
+	struct syn *s = &w->syn.v[x - w->nreal];
 	if (sort_time(w, &s->kids))
 		return -1;
 	s->start = n_start(w, s->kids.v[0]);
@@ -62,7 +54,7 @@ static int syn_fill(struct rw *w, uint32_t x)
 	for (uint32_t i = 0; i < s->kids.n; i++) {
 		uint32_t c = s->kids.v[i];
 		s->tc_eligible |=
-		    is_syn(w, c) ? w->syn[c - w->nreal].tc_eligible : w->o->nodes[c].tc_eligible;
+		    is_syn(w, c) ? w->syn.v[c - w->nreal].tc_eligible : w->o->nodes[c].tc_eligible;
 	}
 	return 0;
 }
@@ -89,7 +81,7 @@ static int build_module(struct rw *w, uint32_t m, struct frame *st)
 				if (b == OPT_NIL ||
 				    kv_push(f->parent == OPT_NIL
 						? &w->result
-						: &w->syn[f->parent - w->nreal].kids,
+						: &w->syn.v[f->parent - w->nreal].kids,
 					    b))
 					return -1;
 				f->parent = b;
@@ -102,7 +94,7 @@ static int build_module(struct rw *w, uint32_t m, struct frame *st)
 			uint32_t ch = c[f->next++];
 			if (f->parent != OPT_NIL && o->nodes[ch].is_op) {
 				uint32_t g = dmap_get(&w->fwdgrp, n_key(w, ch));
-				struct kv *pk = &w->syn[f->parent - w->nreal].kids;
+				struct kv *pk = &w->syn.v[f->parent - w->nreal].kids;
 				for (uint32_t i = g; g != OPT_NIL && i < w->grp_end[g]; i++)
 					if (kv_push(pk, w->flat.v[i]))
 						return -1;
@@ -111,7 +103,7 @@ static int build_module(struct rw *w, uint32_t m, struct frame *st)
 			enter = true;
 			continue;
 		}
-		if (f->module && w->syn[f->parent - w->nreal].kids.n && syn_fill(w, f->parent))
+		if (f->module && w->syn.v[f->parent - w->nreal].kids.n && syn_fill(w, f->parent))
 			return -1;
 		depth--;
 	}
@@ -149,7 +141,7 @@ static int insert_modules(struct rw *w, uint32_t root, uint32_t *stk, uint32_t *
 				break;
 			if (n_start(w, m) >= n_end(w, c[ci])) {
 				ci++;
-			} else if (depth < (size_t)w->nreal + w->nsyn) {
+			} else if (depth < (size_t)w->nreal + w->syn.n) {
 				stk[depth] = cur;
 				stk_i[depth++] = ci;
 				cur = c[ci];
@@ -216,7 +208,7 @@ static int list_tree(struct rw *w, struct kv *out, struct kv *bottom)
 			}
 			uint32_t x = f->node;
 			bool below = f->below;
-			bool elig = is_syn(w, x) ? w->syn[x - w->nreal].tc_eligible
+			bool elig = is_syn(w, x) ? w->syn.v[x - w->nreal].tc_eligible
 						 : o->nodes[x].tc_eligible;
 			if (!is_syn(w, x)) {
 				w->on_path[x] = 0;
@@ -245,13 +237,13 @@ int bwd_build_insert(struct rw *w)
 	free(st);
 	if (rc)
 		return rc;
-	most += w->nsyn;
+	most += w->syn.n;
 	uint32_t *stk = malloc(most * sizeof *stk), *stk_i = malloc(most * sizeof *stk_i);
 	rc =
 	    !stk || !stk_i ? -1 : insert_modules(w, w->o->threads[w->main_thread].root, stk, stk_i);
 	free(stk);
 	free(stk_i);
-	w->o->bwd.modules = (uint32_t)w->nsyn;
+	w->o->bwd.modules = (uint32_t)w->syn.n;
 	return rc;
 }
 

@@ -10,28 +10,23 @@
 #include <string.h>
 
 #include "core/hmap.h"
+#include "core/vec.h"
 #include "tbprof/optree_int.h"
 
 #define BWD_PREFIX "autograd::engine::evaluate_function:"
 
+/* Node counts never pass this (ids are 32-bit). */
+#define BWD_MAX (UINT32_MAX / 2)
+
 /* A growable list of node ids. */
 struct kv {
 	uint32_t *v;
-	uint32_t n, cap;
+	size_t n, cap;
 };
 
 static inline int kv_push(struct kv *k, uint32_t x)
 {
-	if (k->n == k->cap) {
-		uint32_t c = k->cap ? k->cap * 2 : 4;
-		uint32_t *q = realloc(k->v, (size_t)c * sizeof *q);
-		if (!q)
-			return -1;
-		k->v = q;
-		k->cap = c;
-	}
-	k->v[k->n++] = x;
-	return 0;
+	return vec_push(*k, x, BWD_MAX);
 }
 
 /* A synthetic `<module>.backward` node. */
@@ -44,8 +39,10 @@ struct syn {
 /* A float64 key (µs) to a dense value, first insertion kept. */
 struct dmap {
 	struct hmap h;
-	double *key;
-	uint32_t *val;
+	struct dent {
+		double key;
+		uint32_t val;
+	} * v;
 	size_t n, cap;
 };
 
@@ -57,17 +54,16 @@ struct rw {
 	uint32_t nreal;
 	uint32_t *cfirst, *csr; /* the tree's children: csr[cfirst[x] .. cfirst[x + 1]) */
 	struct kv *own;		/* a real node's children once changed (v NULL: csr) */
-	struct syn *syn;	/* node nreal + j */
-	size_t nsyn, capsyn;
-	struct kv flat;	    /* the backward roots taken out, grouped by parent */
-	uint32_t *grp_end;  /* group starting at flat.v[i]: its end in flat, else 0 */
-	uint32_t *grp_at;   /* real node -> its group's start in flat, OPT_NIL */
-	struct kv top;	    /* the Module nodes at a thread's top or under a step */
-	struct dmap fwd;    /* forward start (µs) -> backward target (index in bts) */
-	double *bts;	    /* backward target times */
-	struct dmap fwdgrp; /* forward start (µs) -> group start in flat */
-	struct kv result;   /* the top synthetic nodes */
-	uint8_t *on_path;   /* traversal guard */
+	VEC(struct syn) syn;	/* node nreal + j */
+	struct kv flat;		/* the backward roots taken out, grouped by parent */
+	uint32_t *grp_end;	/* group starting at flat.v[i]: its end in flat, else 0 */
+	uint32_t *grp_at;	/* real node -> its group's start in flat, OPT_NIL */
+	struct kv top;		/* the Module nodes at a thread's top or under a step */
+	struct dmap fwd;	/* forward start (µs) -> backward target (index in bts) */
+	double *bts;		/* backward target times */
+	struct dmap fwdgrp;	/* forward start (µs) -> group start in flat */
+	struct kv result;	/* the top synthetic nodes */
+	uint8_t *on_path;	/* traversal guard */
 	uint32_t main_thread;
 };
 static inline bool is_syn(const struct rw *w, uint32_t x)
@@ -77,12 +73,12 @@ static inline bool is_syn(const struct rw *w, uint32_t x)
 
 static inline int64_t n_start(const struct rw *w, uint32_t x)
 {
-	return is_syn(w, x) ? w->syn[x - w->nreal].start : w->o->nodes[x].start;
+	return is_syn(w, x) ? w->syn.v[x - w->nreal].start : w->o->nodes[x].start;
 }
 
 static inline int64_t n_end(const struct rw *w, uint32_t x)
 {
-	return is_syn(w, x) ? w->syn[x - w->nreal].end : w->o->nodes[x].end;
+	return is_syn(w, x) ? w->syn.v[x - w->nreal].end : w->o->nodes[x].end;
 }
 
 /* The float64 µs the plugin keys a node's start time by. */
@@ -101,8 +97,8 @@ static inline bool bwd_name(const struct rw *w, uint32_t x)
 static inline const uint32_t *kids(const struct rw *w, uint32_t x, uint32_t *n)
 {
 	if (is_syn(w, x)) {
-		*n = w->syn[x - w->nreal].kids.n;
-		return w->syn[x - w->nreal].kids.v;
+		*n = w->syn.v[x - w->nreal].kids.n;
+		return w->syn.v[x - w->nreal].kids.v;
 	}
 	if (w->own[x].v) {
 		*n = w->own[x].n;
