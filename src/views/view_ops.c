@@ -194,7 +194,9 @@ static const char ops_tail[] =
     "\n"
     "A second table, \"tree\", tells what was built: threads, nodes, host events\n"
     "dropped because they partially overlap on one thread, runtime calls no\n"
-    "operator claimed (their GPU time is in no row), kernels no runtime launched.\n"
+    "operator claimed (their GPU time is in no row), kernels no runtime launched,\n"
+    "and with --tb-compat the backward roots the plugin's backward-module\n"
+    "rewrite took out.\n"
     "\n"
     "Examples:\n"
     "  gpuprof ops run/worker0.pt.trace.json.gz --top 20\n"
@@ -251,7 +253,10 @@ static const struct vo ops_opts[] = {
 		       "included (docs/tb-compat.md): gpu_user_annotation\n"
 		       "ProfilerStep copies become tree nodes, kernels\n"
 		       "launched through cuda_driver stay unattributed,\n"
-		       "only the plugin's Tensor Core name lists"),
+		       "only the plugin's Tensor Core name lists, and its\n"
+		       "backward-module rewrite (backward subtrees moved\n"
+		       "under <module>.backward nodes, some listed twice,\n"
+		       "unmapped ones dropped)"),
 };
 
 const struct view_decl view_ops_decl = {
