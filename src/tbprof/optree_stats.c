@@ -149,7 +149,7 @@ int optree_post_order(struct optree *o)
 }
 
 /* Kernel time of node nd's own runtimes (tb skips CallTreeRoot's dummy). */
-static int64_t own_kernel_time(const struct optree *o, const struct optree_node *nd)
+static inline int64_t own_kernel_time(const struct optree *o, const struct optree_node *nd)
 {
 	const struct trace *t = o->t;
 	int64_t k = 0;
