@@ -491,8 +491,9 @@ def check_endpoints(label, ep, v):
 # The backward-module rewrite on the one trace of the shared folder with
 # fwdbwd flows and Module nodes: the plugin's own Operator view of it (its
 # code run on the trace, docs/tb-compat.md) has 4,852 calls in 77 rows, and
-# these calls per row (e.g. one of the three steps' AccumulateGrad
-# subtrees is kept); the default keeps every call (8,001 in 81 rows).
+# these calls per row (one of the three steps' backward subtrees is kept:
+# the main thread is a GPU stream's ProfilerStep copies, whose root starts in
+# the third step); the default keeps every call (8,001 in 81 rows).
 BWD_TRACE = os.path.join("torch", "tracelens", "tests", "traces", "mi300",
                          "resnet_act_checkpoint.json.gz")
 BWD_CALLS = {
