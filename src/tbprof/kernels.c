@@ -312,8 +312,8 @@ static int by_name_op(struct kgroup *k)
 	const struct optree *o = k->o;
 	const struct trace *t = o->t;
 	uint32_t gi;
-	for (size_t i = 0; i < o->npost; i++) {
-		const struct optree_node *nd = &o->nodes[o->post[i]];
+	for (size_t i = 0; i < o->nagg; i++) {
+		const struct optree_node *nd = &o->nodes[o->agg[i]];
 		for (uint32_t j = 0; j < nd->rt_count; j++) {
 			size_t n;
 			const uint32_t *dev = optree_rt_devices(o, &o->rts[nd->rt_first + j], &n);

@@ -9,14 +9,6 @@
 #include "core/hmap.h"
 #include "tbprof/modules_int.h"
 
-static const char bwd_prefix[] = "autograd::engine::evaluate_function:";
-
-static bool is_backward_root(const struct trace *t, uint32_t name)
-{
-	size_t n = sizeof bwd_prefix - 1;
-	return strpool_len(&t->pool, name) >= n && !memcmp(tr_str(t, name), bwd_prefix, n);
-}
-
 /* ns as the double the plugin parses from the trace's µs text (three
  * decimals): the correctly rounded value of ns / 1000. */
 static double tb_us(int64_t ns)
@@ -85,60 +77,6 @@ static void module_floats(const struct optree *o, const struct fnode *f, uint32_
 			ops += f[c].dv;
 	*sh = h;
 	*sd = d + ops;
-}
-
-/* Whether the trace has a forward-backward pair: fwdbwd flows s and f with
- * one id (the plugin's fwd_bwd_map is then not empty). */
-static int has_fwdbwd(const struct trace *t, bool *yes)
-{
-	struct hmap s = {0};
-	*yes = false;
-	if (hmap_init(&s, 64))
-		return -1;
-	for (int pass = 0; pass < 2 && !*yes; pass++)
-		for (size_t i = 0; i < t->flows.n && !*yes; i++) {
-			const struct tr_flow *fl = &t->flows.v[i];
-			if (fl->ph != (pass ? 'f' : 's') || strcmp(tr_str(t, fl->cat), "fwdbwd"))
-				continue;
-			int64_t id = fl->id == INT64_MIN ? INT64_MIN + 1 : fl->id;
-			uint32_t v;
-			size_t slot = hmap_slot(&s, hmap_int(id), NULL, NULL, &v);
-			if (slot == SIZE_MAX) {
-				hmap_free(&s);
-				return -1;
-			}
-			if (pass)
-				*yes = v != HMAP_NONE;
-			else if (v == HMAP_NONE)
-				hmap_set(&s, slot, hmap_int(id), 0);
-		}
-	hmap_free(&s);
-	return 0;
-}
-
-/* The plugin's _get_modules walk: from each thread's top, through
- * ProfilerStep nodes; a Module node there makes *any true, and the
- * backward roots met there are marked in gone (when mark). */
-static void top_walk(const struct optree *o, bool mark, bool *any, uint8_t *gone, uint32_t *stack)
-{
-	const struct trace *t = o->t;
-	for (size_t k = 0; k < o->nthreads; k++) {
-		size_t depth = 0;
-		stack[depth++] = o->threads[k].root;
-		while (depth) {
-			const struct optree_node *p = &o->nodes[stack[--depth]];
-			for (uint32_t c = p->first_child; c != OPT_NIL;
-			     c = o->nodes[c].next_sibling) {
-				const struct optree_node *nd = &o->nodes[c];
-				if (nd->cls == OPC_MODULE)
-					*any = true;
-				else if (nd->cls == OPC_STEP)
-					stack[depth++] = c;
-				else if (mark && is_backward_root(t, nd->name))
-					gone[c] = 1;
-			}
-		}
-	}
 }
 
 /* One aggregate per (name, module id). */
@@ -294,14 +232,10 @@ int tbmod_build(const struct optree *o, bool tb_compat, struct tbmodules *out, s
 	if (!gone || !stack || !s.a || (tb_compat && !f) || hmap_init(&s.h, 64))
 		goto out;
 	if (tb_compat) {
-		bool flows, any = false;
-		if (has_fwdbwd(o->t, &flows))
-			goto out;
-		if (flows)
-			top_walk(o, false, &any, gone, stack);
-		out->rewrite = flows && any;
+		/* the roots the operator tree's backward rewrite took out */
+		out->rewrite = o->bwd_removed != NULL;
 		if (out->rewrite)
-			top_walk(o, true, &any, gone, stack);
+			memcpy(gone, o->bwd_removed, o->nnodes);
 		fill_floats(o, f);
 	}
 	if (aggregate(o, f, gone, stack, &s, out))

@@ -384,9 +384,9 @@ int ops_build(const struct optree *o, const struct ops_opts *opts, struct ops_vi
 		for (size_t i = 0; !rc && i < o->nnodes; i++)
 			out->node_group[i] = OPT_NIL;
 	}
-	for (size_t i = 0; i < o->npost && !rc; i++)
-		if (o->nodes[o->post[i]].is_op)
-			rc = add_op(&g, o->post[i]);
+	for (size_t i = 0; i < o->nagg && !rc; i++)
+		if (o->nodes[o->agg[i]].is_op)
+			rc = add_op(&g, o->agg[i]);
 	hmap_free(&g.groups);
 	hmap_free(&g.dims);
 	hmap_free(&g.texts);

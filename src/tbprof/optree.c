@@ -694,6 +694,8 @@ int optree_build(const struct trace *t, const struct tr_links *links,
 		goto fail;
 	tc_fill(o);
 	optree_fill_stats(o);
+	if (optree_bwd_rewrite(o))
+		goto fail;
 	rc = 0;
 	goto done;
 fail:
@@ -719,6 +721,9 @@ void optree_free(struct optree *o)
 	free(o->rts);
 	free(o->stale);
 	free(o->post);
+	free(o->agg_own);
+	free(o->agg_bottom);
+	free(o->bwd_removed);
 	free(o->dev_node);
 	free(o->tc_name);
 	memset(o, 0, sizeof *o);

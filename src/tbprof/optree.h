@@ -29,10 +29,14 @@
  * in a tree of their own), and under tb_compat python_function events are
  * no nodes either (tb drops them in that mode).
  *
- * Not reproduced here: tb's backward-module rewrite (§4.4: when fwdbwd flows
- * and Module nodes both exist it takes the top-level backward subtrees out
- * and drops those it cannot map, which changes operator numbers; the
- * Module view, tbprof/modules.h, applies its effect on modules).
+ * Under tb_compat, tb's backward-module rewrite (§4.4, tbprof/optree_bwd.c):
+ * when fwdbwd flows and a top-level Module node both exist, the top-level
+ * `autograd::engine::evaluate_function:` subtrees leave the tree, those it
+ * maps to a forward operator come back under synthetic `<module>.backward`
+ * nodes of the main thread, the others are dropped. The nodes and links
+ * stay as built; `agg` lists the rewritten tree's post-order, which the
+ * Operator and Kernel views and the Tensor Core ratios aggregate, and
+ * `bwd_removed` marks the roots taken out (the Module view's part).
  *
  * Owns its arrays and the links it builds (or its copy of the launch
  * segments of links it is given); reads the trace, which must outlive it.
@@ -129,6 +133,27 @@ struct optree {
 	bool has_kernel;	  /* a kernel outside communication (tb's has_kernel) */
 	bool has_memcpy_or_memset;
 	bool lightning; /* the trace's Framework is pytorch-lightning (tbprof/lightning.h) */
+	/* The nodes in the order the Operator and Kernel views aggregate them
+	 * (tb's get_operator_and_kernels over its final tree): post itself,
+	 * or under tb_compat, when the backward-module rewrite applies (see
+	 * above), the rewritten tree's post-order: a backward subtree can be
+	 * listed twice, a dropped one is not listed. */
+	const uint32_t *agg;
+	size_t nagg;
+	uint32_t *agg_own;   /* agg when it is not post */
+	uint8_t *agg_bottom; /* with agg_own: agg[i] is a bottom-most Tensor-Core-eligible node */
+	/* The rewrite applies (tb_compat, fwdbwd pairs, a Module node at a
+	 * thread's top or under a ProfilerStep): bwd_removed[node] = 1 for the
+	 * top-level backward roots it took out (the Module view leaves them
+	 * out, tbprof/modules.h). NULL otherwise. */
+	uint8_t *bwd_removed;
+	bool bwd_rewrite;
+	struct optree_bwd_stats {
+		uint32_t roots;		  /* backward roots taken out */
+		uint32_t modules;	  /* synthetic <module>.backward nodes made */
+		uint32_t dropped_modules; /* of those, not inserted (before the node reached) */
+		uint32_t dropped_threads; /* threads left without children (tb drops them) */
+	} bwd;
 };
 
 /* links: built with driver = !opts->tb_compat, outliving the tree; NULL:

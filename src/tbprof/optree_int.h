@@ -26,5 +26,8 @@ int optree_collapse_dups(struct optree *o);
 int optree_post_order(struct optree *o);
 /* tb's fill_stats on every live node. */
 void optree_fill_stats(struct optree *o);
+/* o->agg and the backward-module rewrite (optree_bwd.c), after
+ * optree_fill_stats; -1 out of memory. */
+int optree_bwd_rewrite(struct optree *o);
 
 #endif

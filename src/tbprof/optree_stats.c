@@ -148,10 +148,38 @@ int optree_post_order(struct optree *o)
 	return 0;
 }
 
-double optree_tc_eligible_ratio(const struct optree *o)
+/* Kernel time of node nd's own runtimes (tb skips CallTreeRoot's dummy). */
+static inline int64_t own_kernel_time(const struct optree *o, const struct optree_node *nd)
 {
 	const struct trace *t = o->t;
+	int64_t k = 0;
+	for (uint32_t j = 0; j < nd->rt_count; j++) {
+		const struct optree_rt *rt = &o->rts[nd->rt_first + j];
+		if (nd->cls == OPC_ROOT && rt->row == TR_NONE)
+			continue;
+		size_t nd_dev;
+		const uint32_t *dev = optree_rt_devices(o, rt, &nd_dev);
+		for (size_t d = 0; d < nd_dev; d++)
+			if (t->ev.kind[dev[d]] == TR_KERNEL)
+				k += tb_dur(t, dev[d], o->opts.tb_compat);
+	}
+	return k;
+}
+
+double optree_tc_eligible_ratio(const struct optree *o)
+{
 	int64_t bottom = 0, all = 0;
+	if (o->agg_bottom) { /* the rewritten tree (optree_bwd.c) */
+		for (size_t i = 0; i < o->nagg; i++) {
+			const struct optree_node *nd = &o->nodes[o->agg[i]];
+			if (!o->agg_bottom[i] && !nd->is_op)
+				continue;
+			int64_t k = own_kernel_time(o, nd);
+			bottom += o->agg_bottom[i] ? k : 0;
+			all += nd->is_op ? k : 0;
+		}
+		return all > 0 ? (double)bottom / (double)all : 0.0;
+	}
 	/* below[i]: an eligible node exists under i (post order: children first) */
 	uint8_t *below = calloc(o->nnodes ? o->nnodes : 1, 1);
 	if (!below)
@@ -164,17 +192,7 @@ double optree_tc_eligible_ratio(const struct optree *o)
 		bool is_bottom = nd->tc_eligible && !below[id];
 		if (!is_bottom && !nd->is_op)
 			continue;
-		int64_t k = 0;
-		for (uint32_t j = 0; j < nd->rt_count; j++) {
-			const struct optree_rt *rt = &o->rts[nd->rt_first + j];
-			if (nd->cls == OPC_ROOT && rt->row == TR_NONE)
-				continue; /* tb skips CallTreeRoot's dummy */
-			size_t nd_dev;
-			const uint32_t *dev = optree_rt_devices(o, rt, &nd_dev);
-			for (size_t d = 0; d < nd_dev; d++)
-				if (t->ev.kind[dev[d]] == TR_KERNEL)
-					k += tb_dur(t, dev[d], o->opts.tb_compat);
-		}
+		int64_t k = own_kernel_time(o, nd);
 		if (is_bottom)
 			bottom += k;
 		if (nd->is_op)

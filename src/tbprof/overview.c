@@ -38,8 +38,8 @@ int ov_add_rec(struct ov_result *r, const char *rule, const char *fmt, ...)
 /* Kernel time of the operators' own runtimes, per GPU (tb §7). */
 static int tc_per_gpu(const struct trace *t, const struct optree *o, struct ov_result *r)
 {
-	for (size_t i = 0; i < o->npost; i++) {
-		const struct optree_node *nd = &o->nodes[o->post[i]];
+	for (size_t i = 0; i < o->nagg; i++) {
+		const struct optree_node *nd = &o->nodes[o->agg[i]];
 		if (!nd->is_op)
 			continue;
 		for (uint32_t k = 0; k < nd->rt_count; k++) {

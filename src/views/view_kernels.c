@@ -230,7 +230,8 @@ static const struct vo kernels_opts[] = {
     VIEW_OPT_TB_COMPAT("reproduce torch-tb-profiler exactly, quirks\n"
 		       "included (docs/tb-compat.md): kernels launched\n"
 		       "through cuda_driver stay unattributed, only the\n"
-		       "plugin's Tensor Core kernel names count"),
+		       "plugin's Tensor Core kernel names count, and the\n"
+		       "kernel+op table follows its backward-module rewrite"),
 };
 
 const struct view_decl view_kernels_decl = {

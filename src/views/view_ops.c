@@ -153,15 +153,18 @@ static void ops_emit(struct view *vw, struct report *r)
 	}
 	rep_table_end(r);
 	int64_t nodes = 0, ops = 0;
-	for (size_t i = 0; i < o->npost; i++) {
-		nodes += o->nodes[o->post[i]].cls != OPC_ROOT;
-		ops += o->nodes[o->post[i]].is_op;
+	for (size_t i = 0; i < o->nagg; i++) {
+		nodes += o->nodes[o->agg[i]].cls != OPC_ROOT;
+		ops += o->nodes[o->agg[i]].is_op;
 	}
 	rep_kv_begin(r, "tree", "Call tree");
-	rep_kv(r, "threads", "Threads", REP_INT, rep_i((int64_t)o->nthreads));
+	rep_kv(r, "threads", "Threads", REP_INT,
+	       rep_i((int64_t)o->nthreads - o->bwd.dropped_threads));
 	rep_kv(r, "host_nodes", "Host nodes", REP_INT, rep_i(nodes));
 	rep_kv(r, "operators", "Operator calls", REP_INT, rep_i(ops));
 	rep_kv(r, "groups", "Rows", REP_INT, rep_i((int64_t)v->n));
+	rep_kv(r, "backward_roots_out", "Backward roots out (tb-compat)", REP_INT,
+	       rep_i((int64_t)o->bwd.roots));
 	rep_kv(r, "dropped_overlaps", "Dropped (partial overlap)", REP_INT,
 	       rep_i((int64_t)o->dropped));
 	rep_kv(r, "unclaimed_runtimes", "Runtime calls no operator claimed", REP_INT,
@@ -191,7 +194,9 @@ static const char ops_tail[] =
     "\n"
     "A second table, \"tree\", tells what was built: threads, nodes, host events\n"
     "dropped because they partially overlap on one thread, runtime calls no\n"
-    "operator claimed (their GPU time is in no row), kernels no runtime launched.\n"
+    "operator claimed (their GPU time is in no row), kernels no runtime launched,\n"
+    "and with --tb-compat the backward roots the plugin's backward-module\n"
+    "rewrite took out.\n"
     "\n"
     "Examples:\n"
     "  gpuprof ops run/worker0.pt.trace.json.gz --top 20\n"
@@ -248,7 +253,10 @@ static const struct vo ops_opts[] = {
 		       "included (docs/tb-compat.md): gpu_user_annotation\n"
 		       "ProfilerStep copies become tree nodes, kernels\n"
 		       "launched through cuda_driver stay unattributed,\n"
-		       "only the plugin's Tensor Core name lists"),
+		       "only the plugin's Tensor Core name lists, and its\n"
+		       "backward-module rewrite (backward subtrees moved\n"
+		       "under <module>.backward nodes, some listed twice,\n"
+		       "unmapped ones dropped)"),
 };
 
 const struct view_decl view_ops_decl = {

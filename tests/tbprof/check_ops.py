@@ -488,6 +488,54 @@ def check_endpoints(label, ep, v):
     ok(f"{label}: kernel (pie)", cmp_kernel_pie(ep["kernel"], v.kernels))
 
 
+# The backward-module rewrite on the one trace of the shared folder with
+# fwdbwd flows and Module nodes: the plugin's own Operator view of it (its
+# code run on the trace, docs/tb-compat.md) has 4,852 calls in 77 rows, and
+# these calls per row (one of the three steps' backward subtrees is kept:
+# the main thread is a GPU stream's ProfilerStep copies, whose root starts in
+# the third step); the default keeps every call (8,001 in 81 rows).
+BWD_TRACE = os.path.join("torch", "tracelens", "tests", "traces", "mi300",
+                         "resnet_act_checkpoint.json.gz")
+BWD_CALLS = {
+    "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad": 62,
+    "torch::autograd::AccumulateGrad": 62,
+    "autograd::engine::evaluate_function: ConvolutionBackward0": 20,
+    "aten::convolution_backward": 20,
+    "autograd::engine::evaluate_function: NativeBatchNormBackward0": 20,
+    "autograd::engine::evaluate_function: ReluBackward0": 17,
+    "autograd::engine::evaluate_function: AddBackward0": 8,
+    "autograd::engine::evaluate_function: AddmmBackward0": 1,
+    "autograd::engine::evaluate_function: MaxPool2DWithIndicesBackward0": 1,
+    "aten::miopen_convolution": 79,
+    "aten::mse_loss": 3,
+}
+
+
+def check_bwd_rewrite(gpuprof, data):
+    trace = os.path.join(data, BWD_TRACE)
+    if not os.path.exists(trace):
+        print(f"not checked here (trace absent): {BWD_TRACE}")
+        return
+    for compat, calls, rows in ((True, 4852, 77), (False, 8001, 81)):
+        opts = ["--tb-compat"] if compat else []
+        out = subprocess.run([gpuprof, "ops", *opts, "--format", "json", "-q", trace],
+                             capture_output=True, text=True)
+        p = []
+        if out.returncode != 0:
+            p.append(f"exit {out.returncode}: {out.stderr.strip()[:200]}")
+        else:
+            mine = json.loads(out.stdout)["operators"]
+            got = sum(r["calls"] for r in mine)
+            if (got, len(mine)) != (calls, rows):
+                p.append(f"{got} calls in {len(mine)} rows, want {calls} in {rows}")
+            by = {r["name"]: r["calls"] for r in mine}
+            for name, want in BWD_CALLS.items() if compat else ():
+                if by.get(name) != want:
+                    p.append(f"{name}: {by.get(name)} calls, want {want}")
+        mode = "--tb-compat" if compat else "default"
+        ok(f"backward rewrite, resnet_act_checkpoint ({mode})", p)
+
+
 def main():
     gpuprof, data = sys.argv[1], sys.argv[2]
     tb = os.path.join(data, "tbprof")
@@ -532,6 +580,7 @@ def main():
                 check_endpoints(f"{label}: result_check_file.txt", ep, v)
             check_endpoints(f"{label}: dump", dump["plugin_endpoints"], v)
             check_reference(f"{label}: dump", dump, v)
+    check_bwd_rewrite(gpuprof, data)
     for s in NOT_CHECKED:
         print(f"not checked here (other views): {s}")
     print(f"tbops: {PASS} passed, {FAIL} failed")
