@@ -6,6 +6,7 @@
 // assertions of viewer.test.mjs's overview test: overview.mjs). Skipped when
 // build/site/ was not built (make site needs emscripten).
 import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -47,4 +48,27 @@ test('static site: a trace opened in the page gets the Overview numbers', { skip
 	await page.setInputFiles('[data-testid=upload]', fixture);
 	await checkOverview(page, cliJson('summary', fixture), cliText('summary', fixture));
 	await shot(page, 'site-overview');
+});
+
+// The worker keeps the answers it gave: a repeated request gets the same
+// bytes as the first (both the native command's output), and a removed
+// file's requests are answered 404, not from the kept answers.
+test('static site: a repeated request gets the same answer; a removed file none', { skip: !built && 'build/site absent (make site)' }, async () => {
+	const want = cliText('kernels', fixture, '--format', 'json').replace(/\n$/, '');
+	const got = await page.evaluate(async () => {
+		const { files } = await (await fetch('/api/files')).json();
+		const id = files[files.length - 1].id;
+		const one = async () => {
+			const r = await fetch(`/api/file/${id}/kernels`);
+			return [r.status, await r.text()];
+		};
+		const first = await one();
+		const again = await one();
+		await fetch(`/api/file/${id}`, { method: 'DELETE' });
+		const gone = await one();
+		return { first, again, gone: gone[0] };
+	});
+	assert.deepEqual(got.first, [200, want]);
+	assert.deepEqual(got.again, [200, want]);
+	assert.equal(got.gone, 404);
 });
