@@ -148,7 +148,7 @@ WASM_SRC := $(sort $(filter-out $(WASM_SWAP) src/server/%,$(LIB_SRC) $(CLI_SRC))
 	src/server/srv_query.c $(wildcard src/wasm/*.c src/cli/wasm_*.c))
 WASM_OBJ := $(WASM_SRC:%.c=$(WASM)/%.o)
 WASM_HDRS := zlib.h zconf.h yaml.h sqlite3.h isa-l/igzip_lib.h isa-l/types.h
-WASM_CFLAGS := -std=c11 -D_GNU_SOURCE -DGP_ONE_THREAD -include src/wasm/libc_extra.h -Isrc -I$(WASM)/include $(WARN) -O2 \
+WASM_CFLAGS := -std=c11 -D_GNU_SOURCE -DGP_ONE_THREAD -msimd128 -msse2 -include src/wasm/libc_extra.h -Isrc -I$(WASM)/include $(WARN) -O2 \
 	-DGP_VERSION='"$(VERSION)"' -DGP_COMMIT='"$(COMMIT)"' -DGP_BUILD='"wasm emcc -O2"'
 WASM_LDFLAGS := -O2 -sSINGLE_FILE=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
 	-sEXIT_RUNTIME=1 -sTOTAL_STACK=1048576 --js-library src/wasm/noderawfs.js

@@ -12,10 +12,22 @@ static uint64_t rd64(const unsigned char *p)
 	return v;
 }
 
+/* The low and high halves of the 128-bit product a * b, xored. wasm32 has
+ * no 128-bit multiply (clang calls a library routine for each): there the
+ * product is made of four 32x32 -> 64 ones, the same value. */
 static uint64_t mix(uint64_t a, uint64_t b)
 {
+#ifdef __wasm__
+	uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+	uint64_t lo = (mid << 32) | (uint32_t)ll;
+	uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	return lo ^ hi;
+#else
 	__uint128_t r = (__uint128_t)a * b;
 	return (uint64_t)r ^ (uint64_t)(r >> 64);
+#endif
 }
 
 uint64_t strpool_hash(const void *data, size_t len)

@@ -48,7 +48,7 @@ struct infl {
 	bool have_fixed;
 	struct huff lit, dist, fixed_lit, fixed_dist;
 	char msg[80];
-	uint32_t crc_table[256];
+	uint32_t crc_table[4][256]; /* [k][b]: b's CRC followed by k zero bytes */
 	unsigned char win[WIN_SIZE];
 	unsigned char in[IN_BYTES];
 };
@@ -77,8 +77,13 @@ struct infl *infl_new(infl_read_fn rd, void *ctx)
 		uint32_t c = i;
 		for (int k = 0; k < 8; k++)
 			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-		z->crc_table[i] = c;
+		z->crc_table[0][i] = c;
 	}
+	for (uint32_t i = 0; i < 256; i++)
+		for (int k = 1; k < 4; k++) {
+			uint32_t c = z->crc_table[k - 1][i];
+			z->crc_table[k][i] = (c >> 8) ^ z->crc_table[0][c & 0xff];
+		}
 	return z;
 }
 
@@ -379,12 +384,20 @@ static int block_header(struct infl *z)
 	return rc;
 }
 
-/* The CRC-32 of p[0..n) continued from crc. */
+/* The CRC-32 of p[0..n) continued from crc: four bytes a step (one table
+ * per byte position of the step), the rest one at a time. */
 static uint32_t crc32_of(const struct infl *z, uint32_t crc, const unsigned char *p, size_t n)
 {
+	const uint32_t(*t)[256] = z->crc_table;
 	crc = ~crc;
+	for (; n >= 4; n -= 4, p += 4) {
+		crc ^= (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		       (uint32_t)p[3] << 24;
+		crc = t[3][crc & 0xff] ^ t[2][(crc >> 8) & 0xff] ^ t[1][(crc >> 16) & 0xff] ^
+		      t[0][crc >> 24];
+	}
 	while (n--)
-		crc = z->crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+		crc = t[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
 	return ~crc;
 }
 

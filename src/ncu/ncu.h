@@ -26,9 +26,12 @@
 
 #include "core/arena.h"
 #include "core/err.h"
+#include "core/limits.h"
 #include "ncu/ncu_fields.h"
 
-#define NCU_MAX_FILE_BYTES ((size_t)8 << 30) /* refuse reports larger than this */
+/* refuse reports larger than this (in the 32-bit WebAssembly build: the
+ * largest size_t) */
+#define NCU_MAX_FILE_BYTES LIM_SIZE_CAP(8ull << 30)
 
 enum ncu_vtype { NCU_V_NONE, NCU_V_STR, NCU_V_FLOAT, NCU_V_DOUBLE, NCU_V_U32, NCU_V_U64 };
 

@@ -613,12 +613,14 @@ int ncu_load(struct ncu_report **out, const char *path, struct err *e)
 	size_t n = 0, cap = 0, got;
 	for (;;) {
 		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : (1u << 20);
-			if (ncap > NCU_MAX_FILE_BYTES) {
+			/* the doubling is checked before it is done: in 32 bits
+			 * it would wrap */
+			if (cap > NCU_MAX_FILE_BYTES / 2) {
 				rc = err_set(e, ERR_LIMIT, path, (int64_t)n,
 					     "report larger than %zu bytes", NCU_MAX_FILE_BYTES);
 				break;
 			}
+			size_t ncap = cap ? cap * 2 : (1u << 20);
 			uint8_t *nb = realloc(buf, ncap);
 			if (!nb) {
 				rc = err_set(e, ERR_NOMEM, path, (int64_t)n, "out of memory");

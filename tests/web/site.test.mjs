@@ -11,6 +11,7 @@
 // reports (diff_expect.mjs, as diff.test.mjs). Skipped when
 // build/site/ was not built (make site needs emscripten).
 import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -122,4 +123,28 @@ test('static site: the Diff page of two traces, as the native diff reports it', 
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+});
+
+// The worker keeps the answers it gave: a repeated request gets the same
+// bytes as the first (both the native command's output), and a removed
+// file's requests are answered 404, not from the kept answers.
+test('static site: a repeated request gets the same answer; a removed file none', { skip }, async () => {
+	await openSite([fixture]);
+	const want = cliText('kernels', fixture, '--format', 'json').replace(/\n$/, '');
+	const got = await page.evaluate(async () => {
+		const { files } = await (await fetch('/api/files')).json();
+		const id = files[files.length - 1].id;
+		const one = async () => {
+			const r = await fetch(`/api/file/${id}/kernels`);
+			return [r.status, await r.text()];
+		};
+		const first = await one();
+		const again = await one();
+		await fetch(`/api/file/${id}`, { method: 'DELETE' });
+		const gone = await one();
+		return { first, again, gone: gone[0] };
+	});
+	assert.deepEqual(got.first, [200, want]);
+	assert.deepEqual(got.again, [200, want]);
+	assert.equal(got.gone, 404);
 });
