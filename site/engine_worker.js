@@ -99,7 +99,7 @@ function run(M, args) {
 	err = [];
 	const rc = M.callMain(args);
 	M._fflush(0);
-	return { rc, out: out.join('\n'), err: err.join('\n') };
+	return { rc, out: out.length ? `${out.join('\n')}\n` : '', err: err.join('\n') }; // print() drops each line's newline
 }
 
 // GET /api/diff?base=ID&new=ID&...: two traces compared (gp_site_diff)
