@@ -1,14 +1,16 @@
 // engine_worker: the static site's engine in a Web Worker. It answers the
 // requests of the viewer's pages (site/static_api.js forwards them) with
 // the HTTP API's shapes (docs/viewer.md): GET /api/files, POST
-// /api/upload?name=N (the body a File), DELETE /api/file/ID, and GET
-// /api/file/ID/ENDPOINT?QUERY, GET /api/diff?base=ID&new=ID. An upload is loaded once (gp_site_open,
-// src/wasm/site_api.c) and stays loaded: a trace's views, /timeline and
-// /timeline/find are answered from it as the server answers them (its
-// query parsing), and two traces' /api/diff likewise; what the engine leaves (status 0: other kinds, other
-// endpoints) runs the command `VIEW FILE --format json --KEY VALUE...`.
-// A file is never copied whole: WORKERFS reads it from the File in slices
-// as the engine asks for bytes. Nothing leaves the page.
+// /api/upload?name=N (the body a File), DELETE /api/file/ID, GET
+// /api/file/ID/ENDPOINT?QUERY and GET /api/diff?base=ID&new=ID. An upload
+// is loaded once (gp_site_open, src/wasm/site_api.c) and stays loaded: a
+// trace's views (their answers kept, as the server keeps them), /timeline,
+// /timeline/find and two traces' /api/diff are answered from it as the
+// server answers them (its query parsing); what the engine leaves (status
+// 0: other kinds, other endpoints) runs the command `VIEW FILE --format
+// json --KEY VALUE...`. A file is never copied whole: WORKERFS reads it
+// from the File in slices as the engine asks for bytes. Nothing leaves the
+// page.
 importScripts('engine.js');
 
 let out = [];
@@ -20,33 +22,6 @@ const engine = gpuprofEngine({
 });
 const files = []; // {id, name, bytes, events, kind, path, handle}
 let nextId = 1;
-
-// Answers of GET /api/file/ID/VIEW?..., by URL: a mounted File does not
-// change and the engine's output depends on the file and the arguments
-// only, so a repeated request (the pages ask for a view again when they
-// render again) is answered without reading the file again. The oldest go
-// first past CACHE_BYTES of answers; a file's go when it is removed.
-const CACHE_BYTES = 64 << 20;
-const cache = new Map(); // url -> body
-let cached = 0;
-function remember(url, body) {
-	if (body.length > CACHE_BYTES) return;
-	cache.set(url, body);
-	cached += body.length;
-	for (const [k, v] of cache) {
-		if (cached <= CACHE_BYTES) break;
-		cache.delete(k);
-		cached -= v.length;
-	}
-}
-function forget(id) {
-	for (const [k, v] of cache) {
-		if (new URL(k, 'http://site').pathname.startsWith(`/api/file/${id}/`)) {
-			cache.delete(k);
-			cached -= v.length;
-		}
-	}
-}
 
 const json = (status, body) => ({ status, body: JSON.stringify(body) });
 const fail = (status, message) => json(status, { error: { message } });
@@ -132,33 +107,21 @@ function answer(M, { method, url, body }) {
 	if (!f) return fail(404, `no such file or endpoint: ${u.pathname}`);
 	if (method === 'DELETE' && !m[2]) {
 		M._gp_site_close(f.handle);
-		forget(f.id);
 		M.FS.unmount(`/in${f.id}`);
 		files.splice(files.indexOf(f), 1);
 		return json(200, listed(0));
 	}
 	if (method !== 'GET' || !m[2]) return fail(405, `${method} ${u.pathname} is not answered by the static site`);
-	const hit = cache.get(url);
-	if (hit !== undefined) {
-		cache.delete(url); // the most recent again
-		cache.set(url, hit);
-		return { status: 200, body: hit };
-	}
 	const [ep, qp] = [cstr(M, m[2]), cstr(M, u.search.slice(1))];
 	const status = M._gp_site_get(f.handle, ep, qp);
 	M._free(ep);
 	M._free(qp);
-	if (status) {
-		const text = M.UTF8ToString(M._gp_site_body(f.handle));
-		if (status === 200) remember(url, text);
-		return { status, body: text };
-	}
+	if (status) return { status, body: M.UTF8ToString(M._gp_site_body(f.handle)) };
 	if (m[2].includes('/')) return fail(404, `no such file or endpoint: ${u.pathname}`);
 	const args = [m[2], f.path, '--format', 'json'];
 	for (const [k, v] of u.searchParams) args.push(`--${k}`, v);
 	const r = run(M, args);
 	if (r.rc !== 0) return fail(r.rc === 2 ? 422 : 400, (r.err.trim().split('\n').pop() || `exit ${r.rc}`).replace(/^gpuprof: (error: )?/, ''));
-	remember(url, r.out);
 	return { status: 200, body: r.out };
 }
 

@@ -253,9 +253,7 @@ static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int i
 static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, int id)
 {
 	char bad[SRV_BAD_PARAM];
-	if (srv_unknown_param(
-		c, " start_ns end_ns px flows links find step range stream_counters agg tracks ",
-		bad))
+	if (srv_unknown_param(c, SRV_TIMELINE_PARAMS, bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "timeline takes no parameter '%s'",
 				       bad);
 	struct tl_opts o;

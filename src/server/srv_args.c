@@ -140,3 +140,15 @@ int srv_tl_opts(struct MHD_Connection *c, struct tl_opts *o, int64_t *links, boo
 		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
 	return r;
 }
+
+int srv_find_opts(struct MHD_Connection *c, struct tl_find_opts *o, enum MHD_Result *res)
+{
+	struct srv_query q;
+	char msg[128];
+	query_of(c, &q);
+	int r = srv_q_find_opts(&q, o, msg, sizeof msg); /* o->text: the connection's string */
+	query_free(&q);
+	if (r)
+		*res = srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
+	return r;
+}

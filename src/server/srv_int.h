@@ -92,6 +92,9 @@ enum MHD_Result srv_reply_stream(struct MHD_Connection *c, FILE *f, char **buf, 
  * reply when one is bad. Both timelines (trace and export) take them. */
 int srv_tl_opts(struct MHD_Connection *c, struct tl_opts *o, int64_t *links, bool *has_links,
 		enum MHD_Result *res);
+/* /timeline/find's options (srv_q_find_opts); -1 with *res the 400 reply
+ * when one is bad. */
+int srv_find_opts(struct MHD_Connection *c, struct tl_find_opts *o, enum MHD_Result *res);
 /* The file table (srv_files.c). A file is freed when it has left the
  * table (DELETE, eviction, server stop) and its last holder let it go: a
  * request about file ID holds it from its start to its answer (srv_api_get),

@@ -80,6 +80,22 @@ int srv_q_tl_opts(const struct srv_query *q, struct tl_opts *o, int64_t *links, 
 	return 0;
 }
 
+int srv_q_find_opts(const struct srv_query *q, struct tl_find_opts *o, char *msg, size_t n)
+{
+	*o = (struct tl_find_opts){.text = srv_q_get(q, "find")};
+	if (!o->text || !*o->text)
+		return snprintf(msg, n, "find takes a non-empty text"), -1;
+	if (srv_q_int(q, "start_ns", &o->start_ns, &o->has_start) ||
+	    srv_q_int(q, "end_ns", &o->end_ns, &o->has_end))
+		return snprintf(msg, n, "start_ns and end_ns take integer nanoseconds"), -1;
+	int64_t limit = TL_FIND_LIMIT;
+	bool has;
+	if (srv_q_int(q, "limit", &limit, &has) || limit < 0 || limit > TL_FIND_MAX_LIMIT)
+		return snprintf(msg, n, "limit takes 0 to %d matches", TL_FIND_MAX_LIMIT), -1;
+	o->limit = (int)limit;
+	return 0;
+}
+
 bool srv_q_selection(const struct srv_query *q, bool steps_view, const char **step,
 		     const char **range)
 {

@@ -45,6 +45,14 @@ bool srv_q_flag(const struct srv_query *q, const char *key);
  * msg when one is bad. */
 int srv_q_tl_opts(const struct srv_query *q, struct tl_opts *o, int64_t *links, bool *has_links,
 		  char *msg, size_t n);
+/* The parameters GET /api/file/ID/timeline and .../timeline/find take. */
+#define SRV_TIMELINE_PARAMS                                                                        \
+	" start_ns end_ns px flows links find step range stream_counters agg tracks "
+#define SRV_FIND_PARAMS " find start_ns end_ns limit step range "
+/* /timeline/find's find (non-empty), start_ns, end_ns and limit (default
+ * TL_FIND_LIMIT, 0 to TL_FIND_MAX_LIMIT) into o; -1 with the 400's
+ * message in msg when one is bad. */
+int srv_q_find_opts(const struct srv_query *q, struct tl_find_opts *o, char *msg, size_t n);
 /* step= and range= (empty: absent; a steps view's step is its row filter,
  * so NULL there); true when either is set. */
 bool srv_q_selection(const struct srv_query *q, bool steps_view, const char **step,

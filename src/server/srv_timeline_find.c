@@ -66,24 +66,13 @@ struct tl_index *srv_tl_index(struct srv *s, struct MHD_Connection *c, int id, s
 enum MHD_Result srv_api_timeline_find(struct srv *s, struct MHD_Connection *c, int id)
 {
 	char bad[SRV_BAD_PARAM];
-	if (srv_unknown_param(c, " find start_ns end_ns limit step range ", bad))
+	if (srv_unknown_param(c, SRV_FIND_PARAMS, bad))
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
 				       "timeline/find takes no parameter '%s'", bad);
-	struct tl_find_opts o = {.text =
-				     MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "find")};
-	if (!o.text || !*o.text)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "find takes a non-empty text");
-	if (srv_int_arg(c, "start_ns", &o.start_ns, &o.has_start) ||
-	    srv_int_arg(c, "end_ns", &o.end_ns, &o.has_end))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       "start_ns and end_ns take integer nanoseconds");
-	int64_t limit = TL_FIND_LIMIT;
-	bool has_limit;
-	if (srv_int_arg(c, "limit", &limit, &has_limit) || limit < 0 || limit > TL_FIND_MAX_LIMIT)
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "limit takes 0 to %d matches",
-				       TL_FIND_MAX_LIMIT);
-	o.limit = (int)limit;
+	struct tl_find_opts o;
 	enum MHD_Result res;
+	if (srv_find_opts(c, &o, &res))
+		return res;
 	struct srv_win *win; /* step=/range=: search the window */
 	struct tl_index *ix = srv_tl_index(s, c, id, &win, &res);
 	if (!ix)

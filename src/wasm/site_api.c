@@ -10,6 +10,9 @@
  * or kind not answered here (Nsight Compute and Systems, annotations) gets
  * status 0: the worker runs the command line for it instead.
  *
+ * A file's view answers are kept by request (core/lru, as the server keeps
+ * them), so a page asking again costs a copy, not the analysis.
+ *
  * No state outside the handles: each file is a struct site_file the
  * worker holds as a pointer. One selection window is kept per file (the
  * last one asked; the pages ask one selection at a time). */
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lru.h"
 #include "input/input.h"
 #include "report/report.h"
 #include "server/srv_query.h"
@@ -33,13 +37,17 @@ struct site_sel {
 	struct tl_index *tl; /* its timeline index, built on first use */
 };
 
+#define SITE_ANSWERS 256	      /* answers kept per file */
+#define SITE_ANSWER_BYTES (32u << 20) /* and their bytes */
+
 struct site_file {
 	struct input in;
 	char *msg;	     /* the load's error, NULL when loaded */
 	struct ses *ses;     /* a trace's session */
 	struct tl_index *tl; /* the whole trace's timeline index, on first use */
 	struct site_sel sel;
-	char *body; /* the last answer */
+	struct lru *answers; /* view answers by "VIEW?QUERY", NUL included */
+	char *body;	     /* the last answer */
 	size_t len;
 };
 
@@ -68,6 +76,7 @@ EMSCRIPTEN_KEEPALIVE struct site_file *gp_site_open(const char *path, const char
 	if (!f)
 		return NULL;
 	input_init(&f->in);
+	f->answers = lru_new(SITE_ANSWERS, SITE_ANSWER_BYTES); /* NULL: none kept */
 	struct err e = {0};
 	struct input_opts o = {.name = name};
 	int rc = input_open(path, &o, &f->in, &e);
@@ -104,6 +113,7 @@ EMSCRIPTEN_KEEPALIVE void gp_site_close(struct site_file *f)
 	sel_free(&f->sel);
 	tl_index_free(f->tl);
 	ses_free(f->ses);
+	lru_free(f->answers);
 	input_free(&f->in);
 	free(f->msg);
 	free(f->body);
@@ -209,33 +219,19 @@ static int view_answer(struct site_file *const *fs, size_t n, const struct view_
 static int timeline_answer(struct site_file *f, const struct srv_query *q, bool find)
 {
 	char bad[SRV_BAD_PARAM], msg[160];
-	const char *allowed = find ? " find start_ns end_ns limit step range "
-				   : " start_ns end_ns px flows links find step range "
-				     "stream_counters agg tracks ";
-	if (srv_q_unknown(q, allowed, bad)) {
+	if (srv_q_unknown(q, find ? SRV_FIND_PARAMS : SRV_TIMELINE_PARAMS, bad)) {
 		snprintf(msg, sizeof msg, "%s takes no parameter '%s'",
 			 find ? "timeline/find" : "timeline", bad);
 		return fail(f, 400, msg);
 	}
-	struct tl_opts o;
-	struct tl_find_opts fo = {.text = srv_q_get(q, "find"), .limit = TL_FIND_LIMIT};
-	int64_t links, limit = TL_FIND_LIMIT;
-	bool has_links, has_limit;
-	if (find) {
-		if (!fo.text || !*fo.text)
-			return fail(f, 400, "find takes a non-empty text");
-		if (srv_q_int(q, "start_ns", &fo.start_ns, &fo.has_start) ||
-		    srv_q_int(q, "end_ns", &fo.end_ns, &fo.has_end))
-			return fail(f, 400, "start_ns and end_ns take integer nanoseconds");
-		if (srv_q_int(q, "limit", &limit, &has_limit) || limit < 0 ||
-		    limit > TL_FIND_MAX_LIMIT) {
-			snprintf(msg, sizeof msg, "limit takes 0 to %d matches", TL_FIND_MAX_LIMIT);
-			return fail(f, 400, msg);
-		}
-		fo.limit = (int)limit;
-	} else if (srv_q_tl_opts(q, &o, &links, &has_links, msg, sizeof msg)) {
+	struct tl_opts o = {0};
+	struct tl_find_opts fo = {0};
+	int64_t links = -1;
+	bool has_links = false;
+	if (find ? srv_q_find_opts(q, &fo, msg, sizeof msg)
+		 : srv_q_tl_opts(q, &o, &links, &has_links, msg, sizeof msg))
 		return fail(f, 400, msg);
-	}
+	const char *mark = find ? NULL : srv_q_get(q, "find"); /* /timeline's find= marks */
 	struct err e = {0};
 	struct ses *ses;
 	struct tl_index **tl;
@@ -243,8 +239,8 @@ static int timeline_answer(struct site_file *f, const struct srv_query *q, bool 
 	if (!rc && !*tl)
 		rc = tl_index_build(ses_trace(ses), tl, &e);
 	uint8_t *match = NULL; /* find=TEXT on /timeline: mark the matching names */
-	if (!rc && !find && fo.text && *fo.text)
-		rc = tl_find_match(*tl, fo.text, &match, NULL, &e);
+	if (!rc && mark && *mark)
+		rc = tl_find_match(*tl, mark, &match, NULL, &e);
 	free(f->body);
 	f->body = NULL;
 	FILE *out = rc ? NULL : open_memstream(&f->body, &f->len);
@@ -289,9 +285,30 @@ EMSCRIPTEN_KEEPALIVE int gp_site_get(struct site_file *f, const char *endpoint, 
 		return 0;
 	const char *key[64], *val[64];
 	struct srv_query q;
-	srv_q_parse(query, &q, key, val, 64);
-	if (!strcmp(endpoint, "timeline") || !strcmp(endpoint, "timeline/find"))
+	if (!strcmp(endpoint, "timeline") || !strcmp(endpoint, "timeline/find")) {
+		srv_q_parse(query, &q, key, val, 64);
 		return timeline_answer(f, &q, endpoint[8] == '/');
+	}
 	const struct view_decl *d = view_find_in(VIEW_FAMILY_TRACE, endpoint);
-	return d ? view_answer(&f, 1, d, &q, "") : 0;
+	if (!d)
+		return 0;
+	size_t klen = strlen(endpoint) + strlen(query) + 2;
+	char *ck = malloc(klen); /* the answer's key, before the query is split */
+	if (ck)
+		snprintf(ck, klen, "%s?%s", endpoint, query);
+	size_t len;
+	char *kept = ck ? lru_get(f->answers, ck, &len) : NULL;
+	if (kept) {
+		free(f->body);
+		f->body = kept;
+		f->len = len - 1;
+		free(ck);
+		return 200;
+	}
+	srv_q_parse(query, &q, key, val, 64);
+	int status = view_answer(&f, 1, d, &q, "");
+	if (status == 200 && ck && f->body)
+		lru_put(f->answers, ck, f->body, f->len + 1);
+	free(ck);
+	return status;
 }

@@ -5,7 +5,7 @@
  * decoded, as libmicrohttpd hands it over; the same text is also split as
  * an encoded query (srv_q_parse, the static site's). Every endpoint's parsing runs on
  * it: the file routes, Host and Origin, unknown parameters, integers and
- * flags, the timeline's options, the step/range selection and its step
+ * flags, the timeline's and its search's options, the step/range selection and its step
  * selector, /api/dist's ids and names, /api/diff's base and new, and the
  * options of every view of the registry through their declarations. A
  * bad value must give a message, never a crash, a leak or undefined
@@ -47,7 +47,8 @@ static void parse_all(const struct srv_query *q, const char *path, const char *h
 	(void)srv_q_host_ok(host, 0);
 	(void)srv_q_origin_ok(*origin ? origin : NULL, host);
 	char bad[SRV_BAD_PARAM], msg[640];
-	(void)srv_q_unknown(q, " start_ns end_ns px flows links find step range ", bad);
+	(void)srv_q_unknown(q, SRV_TIMELINE_PARAMS, bad);
+	(void)srv_q_unknown(q, SRV_FIND_PARAMS, bad);
 	(void)srv_q_unknown(q, "", bad);
 	int64_t v;
 	bool has;
@@ -57,6 +58,8 @@ static void parse_all(const struct srv_query *q, const char *path, const char *h
 	int64_t links;
 	bool has_links;
 	(void)srv_q_tl_opts(q, &o, &links, &has_links, msg, sizeof msg);
+	struct tl_find_opts fo;
+	(void)srv_q_find_opts(q, &fo, msg, sizeof msg);
 	const char *step, *range;
 	if (srv_q_selection(q, false, &step, &range) && step) {
 		int64_t a, b;

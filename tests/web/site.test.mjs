@@ -122,7 +122,7 @@ test('static site: the Diff page of two traces, as the native diff reports it', 
 	}
 });
 
-// The worker keeps the answers it gave: a repeated request gets the same
+// The engine keeps a file's view answers: a repeated request gets the same
 // bytes as the first (both the native command's output), and a removed
 // file's requests are answered 404, not from the kept answers.
 test('static site: a repeated request gets the same answer; a removed file none', { skip }, async () => {
