@@ -129,15 +129,16 @@ static int fail(struct site_file *f, unsigned status, const char *msg)
 	return (int)status;
 }
 
-/* The session, trace and timeline slot that q's step=/range= select: the
- * file's own, or its selection window (cut anew when the selector
- * changed). */
+/* The session and timeline slot (tl, when not NULL) that q's
+ * step=/range= select: the file's own, or its selection window (cut anew
+ * when the selector changed). */
 static int selected(struct site_file *f, const struct srv_query *q, bool steps_view,
 		    struct ses **ses, struct tl_index ***tl, struct err *e)
 {
 	const char *step, *range;
 	*ses = f->ses;
-	*tl = &f->tl;
+	if (tl)
+		*tl = &f->tl;
 	if (!srv_q_selection(q, steps_view, &step, &range))
 		return 0;
 	struct site_sel *s = &f->sel;
@@ -156,7 +157,8 @@ static int selected(struct site_file *f, const struct srv_query *q, bool steps_v
 		}
 	}
 	*ses = s->ses;
-	*tl = &s->tl;
+	if (tl)
+		*tl = &s->tl;
 	return 0;
 }
 
@@ -201,10 +203,9 @@ static int view_answer(struct site_file *const *fs, size_t n, const struct view_
 		return status;
 	struct err e = {0};
 	struct ses *ss[2];
-	struct tl_index **unused;
 	int rc = 0;
 	for (size_t i = 0; !rc && i < n; i++)
-		rc = selected(fs[i], q, (d->flags & VIEW_STEP_ROWS) != 0, &ss[i], &unused, &e);
+		rc = selected(fs[i], q, (d->flags & VIEW_STEP_ROWS) != 0, &ss[i], NULL, &e);
 	struct view *v = NULL;
 	if (!rc)
 		rc = view_compute_many(d, ss, n, &o, &v, &e);
