@@ -287,51 +287,61 @@ static int collect(struct memory *m, const struct trace *t, const struct tkey *k
 /* ---- tb's walk (§10.1) */
 
 struct frame {
-	uint32_t node, child; /* the parent and the child being visited */
+	uint32_t node, pos; /* the parent and its cursor at the child visited */
 };
 
 /* Attributes the records idx[0..k) of one thread (in time order) to the
- * deepest node holding each, resuming where the previous record stopped. */
-static void walk(struct memory *m, uint32_t root, const uint32_t *idx, size_t k, struct frame *st)
+ * deepest node holding each, resuming where the previous record stopped.
+ * The tree is the one tb walks (optree_kid_*: the rewritten one under the
+ * backward-module rewrite, where on_path keeps the walk from entering a
+ * node below itself; NULL otherwise). */
+static void walk(struct memory *m, uint32_t root, const uint32_t *idx, size_t k, struct frame *st,
+		 uint8_t *on_path)
 {
 	const struct optree *o = m->o;
-	const struct optree_node *nd = o->nodes;
 	size_t depth = 0;
-	uint32_t cur = root, child = root == MEM_NIL ? MEM_NIL : nd[root].first_child;
+	uint32_t cur = root, pos = root == MEM_NIL ? OPT_NIL : optree_kid_first(o, root);
 	if (cur != MEM_NIL)
 		m->reached[cur] = 1;
 	for (size_t i = 0; i < k; i++) {
 		struct mem_rec *r = &m->recs[idx[i]];
 		for (;;) {
-			if (cur == MEM_NIL || r->ts < nd[cur].start)
+			if (cur == MEM_NIL || r->ts < optree_id_start(o, cur))
 				break; /* stale: before the root's first child or after the walk
 					  left */
-			if (r->ts >= nd[cur].end) {
+			if (r->ts >= optree_id_end(o, cur)) {
+				if (on_path)
+					on_path[cur] = 0;
 				if (depth) {
 					cur = st[--depth].node;
-					child = nd[st[depth].child].next_sibling;
+					pos = optree_kid_next(o, st[depth].pos);
 				} else {
 					cur = MEM_NIL;
 				}
 				continue;
 			}
-			while (child != OPT_NIL) {
-				if (r->ts < nd[child].start)
+			for (uint32_t c; (c = optree_kid_at(o, cur, pos)) != OPT_NIL;) {
+				if (r->ts < optree_id_start(o, c))
 					break;
-				if (r->ts >= nd[child].end) {
-					child = nd[child].next_sibling;
+				if (r->ts >= optree_id_end(o, c) || (on_path && on_path[c])) {
+					pos = optree_kid_next(o, pos);
 					continue;
 				}
-				m->reached[child] = 1;
-				st[depth++] = (struct frame){cur, child};
-				cur = child;
-				child = nd[cur].first_child;
+				m->reached[c] = 1;
+				if (on_path)
+					on_path[c] = 1;
+				st[depth++] = (struct frame){cur, pos};
+				cur = c;
+				pos = optree_kid_first(o, c);
 			}
-			if (nd[cur].is_op) {
+			if (optree_id_op(o, cur)) {
 				r->node = cur;
 				if (r->bytes > 0) {
 					r->op = cur;
-					r->parent = depth ? st[depth - 1].node : MEM_NIL;
+					/* a synthetic parent names no label: its children
+					 * are evaluate_function roots, never aten::empty */
+					uint32_t p = depth ? st[depth - 1].node : MEM_NIL;
+					r->parent = p < o->nnodes ? p : MEM_NIL;
 				}
 			}
 			break;
@@ -341,46 +351,44 @@ static void walk(struct memory *m, uint32_t root, const uint32_t *idx, size_t k,
 		else
 			m->assigned++;
 	}
+	for (; on_path && depth; depth--)
+		on_path[st[depth - 1].node] = 0;
+	if (on_path && cur != MEM_NIL)
+		on_path[cur] = 0;
 }
 
 static int attribute(struct memory *m, const uint32_t *thread_of)
 {
 	const struct optree *o = m->o;
-	size_t nt = o->nthreads;
+	size_t nt = o->nthreads, ids = optree_ids(o);
 	/* counting sort of the records by thread (stable: time order kept);
 	 * slot nt holds the records of no tree thread */
-	size_t *first = calloc(nt + 2, sizeof *first);
+	size_t *first = calloc(nt + 2, sizeof *first), *pos = calloc(nt + 1, sizeof *pos);
 	uint32_t *idx = malloc((m->n ? m->n : 1) * sizeof *idx);
-	struct frame *st = malloc((o->nnodes + 1) * sizeof *st);
-	if (!first || !idx || !st) {
-		free(first);
-		free(idx);
-		free(st);
-		return -1;
-	}
+	struct frame *st = malloc((ids + 1) * sizeof *st);
+	uint8_t *on_path = o->rwt.kids ? calloc(ids, 1) : NULL;
+	int rc = -1;
+	if (!first || !pos || !idx || !st || (o->rwt.kids && !on_path))
+		goto out;
 	for (size_t i = 0; i < m->n; i++)
 		first[(thread_of[i] == MEM_NIL ? nt : thread_of[i]) + 1]++;
 	for (size_t k = 0; k <= nt; k++)
 		first[k + 1] += first[k];
-	size_t *pos = calloc(nt + 1, sizeof *pos);
-	if (!pos) {
-		free(first);
-		free(idx);
-		free(st);
-		return -1;
-	}
 	for (size_t i = 0; i < m->n; i++) {
 		size_t k = thread_of[i] == MEM_NIL ? nt : thread_of[i];
 		idx[first[k] + pos[k]++] = (uint32_t)i;
 	}
 	for (size_t k = 0; k <= nt; k++)
 		walk(m, k < nt ? o->threads[k].root : MEM_NIL, idx + first[k],
-		     first[k + 1] - first[k], st);
+		     first[k + 1] - first[k], st, on_path);
+	rc = 0;
+out:
 	free(pos);
 	free(first);
 	free(idx);
 	free(st);
-	return 0;
+	free(on_path);
+	return rc;
 }
 
 struct addr_idx {
@@ -433,7 +441,7 @@ int mem_build(const struct optree *o, const struct mem_opts *opts, struct memory
 	const struct trace *t = o->t;
 	struct tkey *keys = malloc((o->nthreads ? o->nthreads : 1) * sizeof *keys);
 	uint32_t *thread_of = NULL;
-	out->reached = calloc(o->nnodes ? o->nnodes : 1, 1);
+	out->reached = calloc(optree_ids(o) ? optree_ids(o) : 1, 1);
 	if (!keys || !out->reached)
 		goto nomem;
 	for (size_t k = 0; k < o->nthreads; k++) {

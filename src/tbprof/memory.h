@@ -4,10 +4,11 @@
  * the allocation events table.
  *
  * mem_build sorts the records by (ts, input order), walks each thread's
- * operator tree (optree.h) with that thread's records to find the deepest
- * node holding each one (start <= ts < end), and lets every free inherit the
- * operator of the latest pending allocation at its address. The views
- * (memory_views.c) then read the attributed records.
+ * operator tree (optree.h; under tb_compat the tree the backward-module
+ * rewrite made, optree_kid_*) with that thread's records to find the
+ * deepest node holding each one (start <= ts < end), and lets every free
+ * inherit the operator of the latest pending allocation at its address.
+ * The views (memory_views.c) then read the attributed records.
  *
  * Two behaviours differ from torch-tb-profiler unless tb_compat is set (see
  * docs/tb-compat.md, quirks 9 and 12):

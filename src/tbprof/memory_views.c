@@ -40,35 +40,56 @@ static int cmp_name_entry(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* tb's traversal (get_memory_statistics): from each root's children,
- * skipping nodes outside the window with their subtrees; operators count
- * as calls when visited. With tb_compat the walk does not descend below a
- * node the attribution never entered (quirk 12). Appends the visited
- * operators' names to calls[] and returns how many, or -1. */
-static long visit_calls(const struct memory *m, const struct mem_window *w,
-			struct name_entry *calls, uint32_t *stack)
+struct vframe {
+	uint32_t node, pos; /* a node on the path, its child cursor */
+};
+
+/* tb's traversal (get_memory_statistics) of the tree the attribution
+ * walked (optree_kid_*): from each root's children, skipping nodes outside
+ * the window with their subtrees; an operator counts as a call when
+ * visited. With tb_compat it does not descend below a node the attribution
+ * never entered (quirk 12). A visited operator's total gains its self
+ * values, and every node's total its children's totals after each child's
+ * visit: a node the backward-module rewrite lists twice counts twice, as
+ * in tb; a node already on the path is not entered again. Appends the
+ * visited operators' names to calls[] and returns how many. */
+static size_t visit(const struct memory *m, const struct mem_window *w, int64_t (*self)[M_N],
+		    int64_t (*total)[M_N], struct name_entry *calls, size_t calls_cap,
+		    struct vframe *st, uint8_t *on_path)
 {
 	const struct optree *o = m->o;
-	const struct optree_node *nd = o->nodes;
 	size_t nc = 0;
 	for (size_t k = 0; k < o->nthreads; k++) {
+		uint32_t root = o->threads[k].root;
 		size_t depth = 0;
-		for (uint32_t c = nd[o->threads[k].root].first_child; c != OPT_NIL;
-		     c = nd[c].next_sibling)
-			stack[depth++] = c;
+		st[depth++] = (struct vframe){root, optree_kid_first(o, root)};
 		while (depth) {
-			uint32_t x = stack[--depth];
-			if (w && (nd[x].end < w->start || nd[x].start > w->end))
+			struct vframe *f = &st[depth - 1];
+			uint32_t x = optree_kid_at(o, f->node, f->pos);
+			if (x == OPT_NIL) {
+				on_path[f->node] = 0;
+				if (--depth)
+					for (int i = 0; i < M_N; i++)
+						total[st[depth - 1].node][i] += total[f->node][i];
 				continue;
-			if (nd[x].is_op)
-				calls[nc++] = (struct name_entry){nd[x].name, x};
+			}
+			f->pos = optree_kid_next(o, f->pos);
+			if (on_path[x] || (w && (optree_id_end(o, x) < w->start ||
+						 optree_id_start(o, x) > w->end)))
+				continue;
+			bool op = optree_id_op(o, x);
+			if (op && nc < calls_cap)
+				calls[nc++] = (struct name_entry){o->nodes[x].name, x};
 			if (m->opts.tb_compat && !m->reached[x])
 				continue;
-			for (uint32_t c = nd[x].first_child; c != OPT_NIL; c = nd[c].next_sibling)
-				stack[depth++] = c;
+			if (op)
+				for (int i = 0; i < M_N; i++)
+					total[x][i] += self[x][i];
+			on_path[x] = 1;
+			st[depth++] = (struct vframe){x, optree_kid_first(o, x)};
 		}
 	}
-	return (long)nc;
+	return nc;
 }
 
 static int cmp_row_name(const void *a, const void *b, const struct strpool *p)
@@ -103,15 +124,16 @@ int mem_stats(const struct memory *m, uint16_t dev, const struct mem_window *w,
 {
 	const struct optree *o = m->o;
 	const struct optree_node *nd = o->nodes;
-	size_t nn = o->nnodes;
+	size_t nn = o->nnodes, ids = optree_ids(o), calls_cap = ids + o->nagg;
 	memset(out, 0, sizeof *out);
-	int64_t(*self)[M_N] = calloc(nn ? nn : 1, sizeof *self);
-	int64_t(*total)[M_N] = calloc(nn ? nn : 1, sizeof *total);
-	struct name_entry *calls = malloc((nn ? nn : 1) * sizeof *calls);
+	int64_t(*self)[M_N] = calloc(ids ? ids : 1, sizeof *self);
+	int64_t(*total)[M_N] = calloc(ids ? ids : 1, sizeof *total);
+	struct name_entry *calls = malloc((calls_cap ? calls_cap : 1) * sizeof *calls);
 	struct name_entry *ops = malloc((nn ? nn : 1) * sizeof *ops);
-	uint32_t *stack = malloc((nn ? nn : 1) * sizeof *stack);
+	struct vframe *stack = malloc((ids + 1) * sizeof *stack);
+	uint8_t *on_path = calloc(ids ? ids : 1, 1);
 	struct mem_stat_row *rows = NULL, *tmp = NULL;
-	if (!self || !total || !calls || !ops || !stack)
+	if (!self || !total || !calls || !ops || !stack || !on_path)
 		goto fail;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct mem_rec *r = &m->recs[i];
@@ -123,18 +145,8 @@ int mem_stats(const struct memory *m, uint16_t dev, const struct mem_window *w,
 			self[r->node][M_COUNT]++;
 		}
 	}
-	/* totals: self plus the children's totals, children first. Nodes tb
-	 * never visits (outside the window, below an unreached node) hold no
-	 * record of the window, so summing every node gives tb's totals. */
-	memcpy(total, self, nn * sizeof *total);
-	for (size_t i = 0; i < o->npost; i++) {
-		uint32_t x = o->post[i], p = nd[x].parent;
-		if (p != OPT_NIL)
-			for (int k = 0; k < M_N; k++)
-				total[p][k] += total[x][k];
-	}
-	long ncalls = visit_calls(m, w, calls, stack);
-	gp_qsort(calls, (size_t)ncalls, sizeof *calls, cmp_name_entry);
+	size_t ncalls = visit(m, w, self, total, calls, calls_cap, stack, on_path);
+	gp_qsort(calls, ncalls, sizeof *calls, cmp_name_entry);
 	size_t nops = 0;
 	for (size_t i = 0; i < nn; i++) {
 		if (!nd[i].is_op || nd[i].dropped || nd[i].collapsed)
@@ -163,9 +175,9 @@ int mem_stats(const struct memory *m, uint16_t dev, const struct mem_window *w,
 			row->alloc_size += total[x][M_SIZE];
 			row->alloc_count += total[x][M_COUNT];
 		}
-		while (ci < (size_t)ncalls && calls[ci].name < row->name)
+		while (ci < ncalls && calls[ci].name < row->name)
 			ci++;
-		for (; ci < (size_t)ncalls && calls[ci].name == row->name; ci++)
+		for (; ci < ncalls && calls[ci].name == row->name; ci++)
 			row->calls++;
 		/* tb keeps a row when one of its six numbers is not zero */
 		if (row->self_increase || row->self_alloc_size || row->self_alloc_count ||
@@ -175,14 +187,12 @@ int mem_stats(const struct memory *m, uint16_t dev, const struct mem_window *w,
 	sort_rows(rows, tmp, nr, &o->t->pool);
 	out->rows = rows;
 	out->n = nr;
-	free(tmp);
-	free(self);
-	free(total);
-	free(calls);
-	free(ops);
-	free(stack);
-	return 0;
+	rows = NULL;
+	int rc = 0;
+	goto done;
 fail:
+	rc = nomem(m, e, "statistics");
+done:
 	free(rows);
 	free(tmp);
 	free(self);
@@ -190,7 +200,8 @@ fail:
 	free(calls);
 	free(ops);
 	free(stack);
-	return nomem(m, e, "statistics");
+	free(on_path);
+	return rc;
 }
 
 void mem_stats_free(struct mem_stats *s)

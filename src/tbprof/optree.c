@@ -724,6 +724,10 @@ void optree_free(struct optree *o)
 	free(o->agg_own);
 	free(o->agg_bottom);
 	free(o->bwd_removed);
+	free(o->rwt.first);
+	free(o->rwt.kids);
+	free(o->rwt.syn_start);
+	free(o->rwt.syn_end);
 	free(o->dev_node);
 	free(o->tc_name);
 	memset(o, 0, sizeof *o);

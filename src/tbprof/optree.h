@@ -35,8 +35,9 @@
  * maps to a forward operator come back under synthetic `<module>.backward`
  * nodes of the main thread, the others are dropped. The nodes and links
  * stay as built; `agg` lists the rewritten tree's post-order, which the
- * Operator and Kernel views and the Tensor Core ratios aggregate, and
- * `bwd_removed` marks the roots taken out (the Module view's part).
+ * Operator and Kernel views and the Tensor Core ratios aggregate,
+ * `bwd_removed` marks the roots taken out (the Module view's part), and
+ * `rwt` holds the rewritten tree the Memory view walks.
  *
  * Owns its arrays and the links it builds (or its copy of the launch
  * segments of links it is given); reads the trace, which must outlive it.
@@ -154,7 +155,60 @@ struct optree {
 		uint32_t dropped_modules; /* of those, not inserted (before the node reached) */
 		uint32_t dropped_threads; /* threads left without children (tb drops them) */
 	} bwd;
+	/* The rewritten tree itself, when the rewrite changed the tree (kids
+	 * NULL otherwise): ids below nnodes are the nodes, the nsyn after them
+	 * the synthetic `<module>.backward` nodes; id x's children are
+	 * kids[first[x] .. first[x + 1]), in (start, -end) order. A node can
+	 * be listed twice; the roots keep their spans. Walk it through the
+	 * optree_kid_* cursor below. */
+	struct optree_rwtree {
+		uint32_t nsyn;
+		uint32_t *first, *kids;
+		int64_t *syn_start, *syn_end;
+	} rwt;
 };
+
+/* The tree the Memory view walks (tb walks its final tree, tbprof/memory.h):
+ * the nodes' own children, or the rewritten tree above. Ids: the nodes,
+ * then the synthetic ones (never operators). A child cursor `pos` starts
+ * at optree_kid_first(x), names the child optree_kid_at(x, pos)
+ * (OPT_NIL past the last) and moves on with optree_kid_next. */
+static inline uint32_t optree_ids(const struct optree *o)
+{
+	return (uint32_t)o->nnodes + (o->rwt.kids ? o->rwt.nsyn : 0);
+}
+
+static inline uint32_t optree_kid_first(const struct optree *o, uint32_t x)
+{
+	return o->rwt.kids ? o->rwt.first[x] : o->nodes[x].first_child;
+}
+
+static inline uint32_t optree_kid_at(const struct optree *o, uint32_t x, uint32_t pos)
+{
+	if (!o->rwt.kids)
+		return pos;
+	return pos < o->rwt.first[x + 1] ? o->rwt.kids[pos] : OPT_NIL;
+}
+
+static inline uint32_t optree_kid_next(const struct optree *o, uint32_t pos)
+{
+	return o->rwt.kids ? pos + 1 : o->nodes[pos].next_sibling;
+}
+
+static inline int64_t optree_id_start(const struct optree *o, uint32_t x)
+{
+	return x < o->nnodes ? o->nodes[x].start : o->rwt.syn_start[x - o->nnodes];
+}
+
+static inline int64_t optree_id_end(const struct optree *o, uint32_t x)
+{
+	return x < o->nnodes ? o->nodes[x].end : o->rwt.syn_end[x - o->nnodes];
+}
+
+static inline bool optree_id_op(const struct optree *o, uint32_t x)
+{
+	return x < o->nnodes && o->nodes[x].is_op;
+}
 
 /* links: built with driver = !opts->tb_compat, outliving the tree; NULL:
  * the tree builds its own. */

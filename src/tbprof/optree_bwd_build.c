@@ -247,11 +247,46 @@ int bwd_build_insert(struct rw *w)
 	return rc;
 }
 
+/* The rewritten tree as o->rwt (optree.h), for the Memory view's walk. */
+static int keep_tree(const struct rw *w)
+{
+	struct optree_rwtree *t = &w->o->rwt;
+	uint32_t ns = (uint32_t)w->syn.n, n = w->nreal + ns, k;
+	size_t edges = 0;
+	for (uint32_t x = 0; x < n; x++) {
+		kids(w, x, &k);
+		edges += k;
+	}
+	if (edges >= UINT32_MAX)
+		return -1;
+	t->first = malloc(((size_t)n + 1) * sizeof *t->first);
+	t->kids = malloc((edges ? edges : 1) * sizeof *t->kids);
+	t->syn_start = malloc((ns ? ns : 1) * sizeof *t->syn_start);
+	t->syn_end = malloc((ns ? ns : 1) * sizeof *t->syn_end);
+	if (!t->first || !t->kids || !t->syn_start || !t->syn_end)
+		return -1;
+	uint32_t at = 0;
+	for (uint32_t x = 0; x < n; x++) {
+		const uint32_t *c = kids(w, x, &k);
+		t->first[x] = at;
+		if (k)
+			memcpy(t->kids + at, c, (size_t)k * sizeof *c);
+		at += k;
+	}
+	t->first[n] = at;
+	for (uint32_t j = 0; j < ns; j++) {
+		t->syn_start[j] = w->syn.v[j].start;
+		t->syn_end[j] = w->syn.v[j].end;
+	}
+	t->nsyn = ns;
+	return 0;
+}
+
 int bwd_emit(struct rw *w)
 {
 	struct optree *o = w->o;
 	struct kv out = {0}, bottom = {0};
-	if (list_tree(w, &out, &bottom)) {
+	if (keep_tree(w) || list_tree(w, &out, &bottom)) {
 		free(out.v);
 		free(bottom.v);
 		return -1;
