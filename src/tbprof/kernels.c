@@ -173,7 +173,13 @@ static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *g
 	/* by kernel + op tb sums end - start (its floats under tb_compat), by
 	 * name the `dur` as written */
 	bool by_op = k->group == KERN_BY_NAME_OP;
-	int64_t dur = tb_dur(t, row, by_op && o->opts.tb_compat);
+	double d = 0;
+	if (by_op) {
+		double ts = tb_us(t->ev.ts[row]);
+		d = (ts + tb_us(tr_dur(t, row))) - ts;
+	}
+	/* under tb_compat its float as tb shows it (tbprof/tbtime.h) */
+	int64_t dur = by_op && o->opts.tb_compat ? tb_ns_shown(d) : tr_dur(t, row);
 	r->calls++;
 	r->total += dur;
 	if (dur < r->min)
@@ -182,7 +188,6 @@ static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *g
 		r->max = dur;
 	if (by_op) {
 		/* tb: agg += float(x or 0) * (end_time - start_time), in µs */
-		double ts = tb_us(t->ev.ts[row]), d = (ts + tb_us(tr_dur(t, row))) - ts;
 		k->acc[3 * i] += or0(g->blocks_per_sm) * d;
 		k->acc[3 * i + 1] += or0(g->occupancy) * d;
 		k->acc[3 * i + 2] += d;
@@ -191,6 +196,7 @@ static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *g
 }
 
 struct kern_item {
+	double tb_total; /* tb's float order first (0 outside tb_compat) */
 	int64_t total;
 	const char *name; /* by name: the tie-break */
 	uint32_t idx;
@@ -199,6 +205,8 @@ struct kern_item {
 static int cmp_item(const void *a, const void *b)
 {
 	const struct kern_item *x = a, *y = b;
+	if (x->tb_total != y->tb_total)
+		return x->tb_total > y->tb_total ? -1 : 1;
 	if (x->total != y->total)
 		return x->total > y->total ? -1 : 1;
 	if (x->name) {
@@ -221,8 +229,9 @@ static int sort_rows(struct kern_view *v, const struct trace *t, bool by_name)
 		return -1;
 	}
 	for (size_t i = 0; i < v->n; i++)
-		it[i] = (struct kern_item){
-		    v->rows[i].total, by_name ? tr_str(t, v->rows[i].name) : NULL, (uint32_t)i};
+		it[i] =
+		    (struct kern_item){v->rows[i].tb_total, v->rows[i].total,
+				       by_name ? tr_str(t, v->rows[i].name) : NULL, (uint32_t)i};
 	gp_qsort(it, v->n, sizeof *it, cmp_item);
 	for (size_t i = 0; i < v->n; i++)
 		tmp[i] = v->rows[it[i].idx];
@@ -327,6 +336,10 @@ static int by_name_op(struct kgroup *k)
 		double tot = k->acc[3 * g + 2];
 		k->v->rows[g].mean_bps = tot > 0 ? k->acc[3 * g] / tot : 0.0;
 		k->v->rows[g].mean_occ = tot > 0 ? k->acc[3 * g + 1] / tot : 0.0;
+		if (o->opts.tb_compat) { /* tb's float sum, as it shows it */
+			k->v->rows[g].total = tb_ns_shown(tot);
+			k->v->rows[g].tb_total = tot;
+		}
 	}
 	return 0;
 }
@@ -392,6 +405,8 @@ int64_t kern_mean(const struct kern_row *r)
 {
 	if (!r->calls)
 		return 0;
+	if (r->tb_total != 0) /* tb's float mean, as it shows it */
+		return tb_ns_shown(r->tb_total / (double)r->calls);
 	int64_t c = (int64_t)r->calls, q = r->total / c, rem = r->total % c;
 	if (rem < 0) {
 		q--;

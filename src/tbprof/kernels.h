@@ -36,7 +36,8 @@ struct kern_row {
 	int32_t grid[3], block[3]; /* -1 when absent (by kernel + op) */
 	int32_t regs, shared_mem;  /* of the first kernel; -1 when absent */
 	uint64_t calls;
-	int64_t total, min, max;   /* ns */
+	int64_t total, min, max; /* ns */
+	double tb_total; /* by kernel + op under tb_compat: tb's float µs sum (its order) */
 	double mean_bps, mean_occ; /* duration-weighted means, missing values as 0 */
 	bool tc_used;		   /* the name is a Tensor Core kernel's */
 	bool op_tc_eligible;	   /* the operator is on the allow-list (by kernel + op) */
@@ -72,7 +73,8 @@ static inline bool kern_counted(const struct optree *o, size_t row)
 }
 void kern_free(struct kern_view *v);
 
-/* Mean duration in ns, rounded half to even. */
+/* Mean duration in ns, rounded half to even (tb's float mean under
+ * tb_compat by kernel + op, through tb_ns_shown). */
 int64_t kern_mean(const struct kern_row *r);
 
 #endif

@@ -2,6 +2,7 @@
  * post-order with hash lookups per operator, then a sort of the groups. */
 #include "core/sort.h"
 #include "tbprof/ops.h"
+#include "tbprof/tbtime.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -247,6 +248,10 @@ struct grouper {
 	} * dims_v;
 	size_t ndims, cap_dims;
 	size_t cap_rows;
+	/* under tb_compat: nodes' device times and the rows' sums in tb's
+	 * float64 µs (optree_tb_times), which become the rows' ns at the end */
+	const double *tb_dev;
+	struct optree_tbf *tb_sum;
 	/* key sought */
 	uint32_t name, shape, stack;
 	const char *text; /* shape text sought in texts */
@@ -341,9 +346,17 @@ static int add_op(struct grouper *g, uint32_t id)
 			if (!nr)
 				return -1;
 			v->rows = nr;
+			if (g->tb_dev) {
+				struct optree_tbf *ns = realloc(g->tb_sum, cap * sizeof *ns);
+				if (!ns)
+					return -1;
+				g->tb_sum = ns;
+			}
 			g->cap_rows = cap;
 		}
 		k = (uint32_t)v->n++;
+		if (g->tb_dev)
+			g->tb_sum[k] = (struct optree_tbf){0};
 		v->rows[k] = (struct ops_row){.name = g->name,
 					      .shape = g->shape,
 					      .call_stack = g->stack,
@@ -362,6 +375,13 @@ static int add_op(struct grouper *g, uint32_t id)
 	r->self_device += nd->self_device;
 	r->tc_self += nd->tc_self;
 	r->tc_total += nd->tc_total;
+	if (g->tb_dev) {
+		struct optree_tbf f = optree_tb_times(o, g->tb_dev, id), *sum = &g->tb_sum[k];
+		sum->host += f.host;
+		sum->self_host += f.self_host;
+		sum->device += f.device;
+		sum->self_device += f.self_device;
+	}
 	r->has_call_stack |= stack != 0 && strpool_len(&t->pool, stack) > 0;
 	return 0;
 }
@@ -384,9 +404,23 @@ int ops_build(const struct optree *o, const struct ops_opts *opts, struct ops_vi
 		for (size_t i = 0; !rc && i < o->nnodes; i++)
 			out->node_group[i] = OPT_NIL;
 	}
+	double *tb_dev = NULL;
+	if (!rc && o->opts.tb_compat && !(g.tb_dev = tb_dev = optree_tb_device(o)))
+		rc = -1;
 	for (size_t i = 0; i < o->nagg && !rc; i++)
 		if (o->nodes[o->agg[i]].is_op)
 			rc = add_op(&g, o->agg[i]);
+	/* tb's float sums as ns (tbprof/tbtime.h): its floats where they hold
+	 * whole ns, its residue below 2^49 µs */
+	for (size_t k = 0; !rc && tb_dev && k < out->n; k++) {
+		struct ops_row *r = &out->rows[k];
+		r->host = tb_ns_shown(g.tb_sum[k].host);
+		r->self_host = tb_ns_shown(g.tb_sum[k].self_host);
+		r->device = tb_ns_shown(g.tb_sum[k].device);
+		r->self_device = tb_ns_shown(g.tb_sum[k].self_device);
+	}
+	free(tb_dev);
+	free(g.tb_sum);
 	hmap_free(&g.groups);
 	hmap_free(&g.dims);
 	hmap_free(&g.texts);

@@ -233,6 +233,18 @@ const char *optree_name(const struct optree *o, uint32_t node);
 /* GPU rows the runtime launched: *n of them (kernels, memcpys, memsets). */
 const uint32_t *optree_rt_devices(const struct optree *o, const struct optree_rt *rt, size_t *n);
 
+/* The Operator view's four times of a node as tb's float64 µs arithmetic
+ * gives them (fill_stats over the floats of `ts` and `ts + dur`,
+ * tbprof/tbtime.h), for sums that reproduce its residue where a float64
+ * does not hold whole ns (timestamps below 2^49 µs). */
+struct optree_tbf {
+	double host, self_host, device, self_device; /* µs */
+};
+/* dev[node]: the node's device time in tb's floats (children first, then
+ * its runtimes, as tb adds them); *dev malloc'd, NULL out of memory. */
+double *optree_tb_device(const struct optree *o);
+struct optree_tbf optree_tb_times(const struct optree *o, const double *dev, uint32_t node);
+
 /* tb's tc_eligible_ops_kernel_ratio (§7): kernel time of the own runtimes of
  * the bottom-most Tensor-Core-eligible nodes over that of all operators. */
 double optree_tc_eligible_ratio(const struct optree *o);

@@ -11,10 +11,12 @@
  * tb analyses: exact ns, or under tb_compat the plugin's floats as ns where
  * they are whole ns. Sums and differences of those values are the plugin's
  * float sums as long as they stay exact in float64 (multiples of 0.125 µs
- * below 2^50 µs are). Not reproduced: the plugin's sub-ns residue on
- * smaller timestamps (below 2^49 µs a float64 of a 3-decimal value is off
- * the ns by up to half its spacing, 2^-13 µs at 1.4e12), which moves
- * sums of many operators by a few ns. Depends on trace/trace. */
+ * below 2^50 µs are). On smaller timestamps (below 2^49 µs a float64 of a
+ * 3-decimal value is off the ns by up to half its spacing, 2^-13 µs at
+ * 1.4e12) tb_span keeps the exact ns, and the tables whose sums tb's
+ * residue moves (the Operator view's four times, the kernel + op table's
+ * total, min and max) add tb's floats themselves and show them through
+ * tb_ns_shown. Depends on trace/trace. */
 #ifndef GP_TBTIME_H
 #define GP_TBTIME_H
 
@@ -43,6 +45,24 @@ static inline bool tb_ns(double us, int64_t *ns)
 		return false;
 	*ns = (int64_t)whole * 1000 + (int64_t)frac;
 	return true;
+}
+
+/* A time tb holds as a float64 µs value and shows rounded to whole µs
+ * (Python's round: half to even), as ns for our tables: the nearest ns,
+ * moved by one where that is needed for the ns rounded to whole µs (half
+ * to even) to give tb's number (a float within half a ns of a half µs,
+ * e.g. 788.50049 µs, which tb shows as 789). */
+static inline int64_t tb_ns_shown(double us)
+{
+	int64_t n = llround(us * 1000.0), want = (int64_t)rint(us);
+	int64_t q = n / 1000, r = n % 1000;
+	if (r < 0) {
+		r += 1000;
+		q--;
+	}
+	if (r > 500 || (r == 500 && (q & 1)))
+		q++;
+	return q == want ? n : n + (want > q ? 1 : -1);
 }
 
 struct tb_span {

@@ -7,6 +7,7 @@
 #include "tbprof/kernels.h"
 #include "tbprof/ops.h"
 #include "tbprof/optree.h"
+#include "tbprof/tbtime.h"
 #include "test.h"
 
 /* The operator view of text, by name, in tb's order. */
@@ -348,4 +349,22 @@ void test_optree_shapes(struct t *t)
 		CHECK_STR(t, v.text + b, "[\"it's\", 1.5, 100.0, 1e-05, True, None, {'k': 2}]");
 	}
 	ops_free(&v);
+}
+
+void test_optree_tb_ns_shown(struct t *t)
+{
+	/* tb's float µs as ns: the nearest ns, moved by one where rounding the
+	 * ns to whole µs (half to even) would not give Python's round() of the
+	 * float. Each expected value by hand: round(788.50048828125) = 789 but
+	 * 788500 ns rounds to 788 (even), so 788501; round(788.5) = 788 and
+	 * round(789.5) = 790 keep 788500 and 789500; round(1.4998779296875)
+	 * = 1 but 1500 ns rounds to 2, so 1499; round(-0.50048828125) = -1
+	 * but -500 ns rounds to 0, so -501; 901.46484375 -> 901465 (no move). */
+	CHECK_INT(t, tb_ns_shown(788.50048828125), 788501);
+	CHECK_INT(t, tb_ns_shown(788.5), 788500);
+	CHECK_INT(t, tb_ns_shown(789.5), 789500);
+	CHECK_INT(t, tb_ns_shown(1.4998779296875), 1499);
+	CHECK_INT(t, tb_ns_shown(-0.50048828125), -501);
+	CHECK_INT(t, tb_ns_shown(901.46484375), 901465);
+	CHECK_INT(t, tb_ns_shown(0.0), 0);
 }
