@@ -6,6 +6,7 @@
 #include "core/sort.h"
 #include "tbprof/steps.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,9 @@ struct ctx {
 	const struct trace *t;
 	const struct tr_links *l;
 	bool compat;
+	/* under compat on timestamps below 2^49 µs, times count in units of
+	 * 2^unit µs (tb's floats exactly, tbtime.h) until to_ns; else 0 (ns) */
+	int unit;
 	int64_t *coll_ids; /* external ids of collective ops, sorted, unique */
 	size_t ncoll;
 	uint8_t *matched;	  /* device rows launched inside a step */
@@ -48,11 +52,15 @@ struct ctx {
 /* An event's start and end as the mode sees them (tbtime.h). */
 static inline __attribute__((always_inline)) int64_t start_of(const struct ctx *c, size_t r)
 {
+	if (c->unit)
+		return tb_unit_start(c->t, r, c->unit);
 	return tb_span(c->t, r, c->compat).start;
 }
 
 static inline __attribute__((always_inline)) int64_t end_of(const struct ctx *c, size_t r)
 {
+	if (c->unit)
+		return tb_unit_end(c->t, r, c->unit);
 	return tb_span_clamped(c->t, r, c->compat).end;
 }
 
@@ -461,6 +469,28 @@ static int find_steps(struct ctx *c, struct st_result *out)
 	return rc;
 }
 
+/* The result's times from tb's float units to ns: the ranges to the
+ * nearest ns, the parts as tb shows them (tb_ns_shown) with their floats
+ * kept for the averages. */
+static void to_ns(const struct ctx *c, struct st_result *out)
+{
+	if (!c->unit)
+		return;
+	out->tb_floats = true;
+	memset(out->sum, 0, sizeof out->sum);
+	for (size_t i = 0; i < out->n; i++) {
+		struct st_step *s = &out->steps[i];
+		int64_t *times[] = {&s->start, &s->end, &s->host_start, &s->host_end};
+		for (size_t k = 0; k < sizeof times / sizeof *times; k++)
+			*times[k] = llround(tb_unit_us(*times[k], c->unit) * 1000.0);
+		for (int p = 0; p < ST_NPARTS; p++) {
+			s->tb_us[p] = tb_unit_us(s->cost[p], c->unit);
+			s->cost[p] = tb_ns_shown(s->tb_us[p]);
+			out->sum[p] += s->cost[p];
+		}
+	}
+}
+
 static int steps_failed(const struct trace *t, struct st_result *out, struct err *e)
 {
 	st_free(out);
@@ -472,7 +502,11 @@ int st_bounds(const struct trace *t, const struct tr_links *l, const struct st_o
 {
 	memset(out, 0, sizeof *out);
 	struct ctx c = {.t = t, .l = l, .compat = o && o->tb_compat};
-	return find_steps(&c, out) ? steps_failed(t, out, e) : 0;
+	c.unit = c.compat ? tb_unit(t) : 0;
+	if (find_steps(&c, out))
+		return steps_failed(t, out, e);
+	to_ns(&c, out);
+	return 0;
 }
 
 int st_compute(const struct trace *t, const struct tr_links *l, const struct st_opts *o,
@@ -480,6 +514,7 @@ int st_compute(const struct trace *t, const struct tr_links *l, const struct st_
 {
 	memset(out, 0, sizeof *out);
 	struct ctx c = {.t = t, .l = l, .compat = o && o->tb_compat};
+	c.unit = c.compat ? tb_unit(t) : 0;
 	int rc = find_steps(&c, out);
 	if (!rc)
 		rc = collect_coll(&c, out);
@@ -489,7 +524,10 @@ int st_compute(const struct trace *t, const struct tr_links *l, const struct st_
 		rc = breakdown(&c, out);
 	free(c.coll_ids);
 	free(c.by_role);
-	return rc ? steps_failed(t, out, e) : 0;
+	if (rc)
+		return steps_failed(t, out, e);
+	to_ns(&c, out);
+	return 0;
 }
 
 void st_free(struct st_result *r)
@@ -502,6 +540,8 @@ int64_t st_avg_ns(const struct st_result *r, enum st_part p)
 {
 	if (!r->n)
 		return 0;
+	if (r->tb_floats)
+		return tb_ns_shown(st_avg_us(r, p));
 	int64_t n = (int64_t)r->n, q = r->sum[p] / n, rem = r->sum[p] % n;
 	if (rem < 0) { /* floor division */
 		q--;
@@ -514,6 +554,12 @@ int64_t st_avg_ns(const struct st_result *r, enum st_part p)
 
 double st_avg_us(const struct st_result *r, enum st_part p)
 {
+	if (r->n && r->tb_floats) { /* tb's float sum in step order */
+		double s = 0;
+		for (size_t i = 0; i < r->n; i++)
+			s += r->steps[i].tb_us[p];
+		return s / (double)r->n;
+	}
 	return r->n ? (double)r->sum[p] / 1000.0 / (double)r->n : 0.0;
 }
 

@@ -17,7 +17,9 @@
  *    the priority breakdown per step (roles add up to the step's time).
  *
  * Only X events are used (the reference reads no B/E pairs). Negative
- * durations count as 0. Arithmetic is exact int64 ns; averages are sums
+ * durations count as 0. Arithmetic is exact int64 ns (under tb_compat on
+ * timestamps below 2^49 µs exact int64 in units of tb's float spacing,
+ * tbtime.h tb_unit, converted at the end: tb_floats); averages are sums
  * divided by the step count. Without tb_compat, gpu_user_annotation events
  * take no part at all (they are GPU-timeline copies of host annotations:
  * the reference turns them into duplicate or empty steps and counts them
@@ -68,6 +70,7 @@ struct st_step {
 	int64_t host_start, host_end; /* the step event's own range */
 	uint32_t devices;	      /* activities launched from inside the host range */
 	int64_t cost[ST_NPARTS];      /* ns; cost[ST_TOTAL] = end - start */
+	double tb_us[ST_NPARTS];      /* with tb_floats: tb's float µs of each part */
 };
 
 struct st_result {
@@ -78,7 +81,11 @@ struct st_result {
 	bool device_adjusted; /* some step launched device work (GPU mode) */
 	bool has_kernel, has_runtime, has_memcpy_or_memset, has_communication;
 	bool has_nccl, has_gloo; /* collective ops of either library seen */
-	int64_t sum[ST_NPARTS];	 /* Σ over the steps */
+	/* under tb_compat on timestamps below 2^49 µs: the parts are tb's
+	 * floats (tbtime.h tb_unit; cost as tb_ns_shown gives them, tb_us the
+	 * floats), and the averages are its float means of them */
+	bool tb_floats;
+	int64_t sum[ST_NPARTS]; /* Σ over the steps */
 };
 
 /* l: links built with driver=false (the reference's runtime categories).

@@ -13,10 +13,11 @@
  * float sums as long as they stay exact in float64 (multiples of 0.125 µs
  * below 2^50 µs are). On smaller timestamps (below 2^49 µs a float64 of a
  * 3-decimal value is off the ns by up to half its spacing, 2^-13 µs at
- * 1.4e12) tb_span keeps the exact ns, and the tables whose sums tb's
- * residue moves (the Operator view's four times, the kernel + op table's
- * total, min and max) add tb's floats themselves and show them through
- * tb_ns_shown. Depends on trace/trace. */
+ * 1.4e12) tb_span keeps the exact ns, and the numbers tb's residue
+ * moves are computed in its floats and shown through tb_ns_shown: the
+ * Operator view's four times and the kernel + op table (their floats
+ * added), the step breakdown (its ranges in tb_unit's units). Depends on
+ * trace/trace. */
 #ifndef GP_TBTIME_H
 #define GP_TBTIME_H
 
@@ -102,6 +103,43 @@ static inline struct tb_span tb_span_clamped(const struct trace *t, size_t row, 
 	if (sp.end < sp.start)
 		sp.end = sp.start;
 	return sp;
+}
+
+/* Interval arithmetic in tb's floats, for timestamps below 2^49 µs where
+ * they are not whole ns: every float64 of at least 2^(k + 52) µs is a
+ * whole multiple of 2^k µs, so the trace's starts and ends (all in binades
+ * at or above its first timestamp's) count exactly as integers in units
+ * of 2^k µs, and their differences and sums (below 2^53 units) are tb's
+ * float results exactly. tb_unit gives k (negative) for a trace whose
+ * times lie in [2^30, 2^49) µs, else 0 (exact or float-as-ns times:
+ * tb_span). */
+static inline int tb_unit(const struct trace *t)
+{
+	if (t->min_ts == INT64_MAX || t->min_ts < (INT64_C(1000) << 30) ||
+	    t->max_end >= (INT64_C(1000) << 49))
+		return 0;
+	int e;
+	frexp(tb_us(t->min_ts), &e); /* min in [2^(e-1), 2^e) */
+	return e - 1 - 52;
+}
+
+/* Row r's start and end (a negative duration counted as 0) in units of
+ * 2^unit µs (tb_unit), and a count of units as tb's float µs. */
+static inline int64_t tb_unit_start(const struct trace *t, size_t r, int unit)
+{
+	return (int64_t)ldexp(tb_us(t->ev.ts[r]), -unit);
+}
+
+static inline int64_t tb_unit_end(const struct trace *t, size_t r, int unit)
+{
+	int64_t d = tr_dur(t, r);
+	double s = tb_us(t->ev.ts[r]);
+	return (int64_t)ldexp(d > 0 ? s + tb_us(d) : s, -unit);
+}
+
+static inline double tb_unit_us(int64_t v, int unit)
+{
+	return ldexp((double)v, unit);
 }
 
 /* The event row's duration as tb computes it (end - start). */
