@@ -145,3 +145,26 @@ test('static site: a repeated request gets the same answer; a removed file none'
 	assert.deepEqual(got.again, [200, want]);
 	assert.equal(got.gone, 404);
 });
+
+test('static site: an Nsight Systems export is refused with one message, and nothing is loaded', { skip }, async () => {
+	// the site has no SQLite (src/wasm/sqlite_absent.c): the page says so in
+	// its error line and lists no file; a trace opened after it still loads
+	const dir = mkdtempSync(path.join(tmpdir(), 'gpuprof-site-nsys-'));
+	try {
+		const db = path.join(dir, 'capture.sqlite');
+		execFileSync('sqlite3', [db, 'CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);']);
+		await page.goto('about:blank');
+		await page.goto(url);
+		await page.setInputFiles('[data-testid=upload]', db);
+		const error = page.getByTestId('error');
+		await error.waitFor();
+		assert.match(await error.textContent(), /^Could not load capture\.sqlite: (.*: )?SQLite is not part of the WebAssembly build of gpuprof; read Nsight Systems exports with the native gpuprof$/);
+		assert.equal(await page.locator('#file option').count(), 0);
+		const files = await page.evaluate(async () => (await (await fetch('/api/files')).json()).files);
+		assert.deepEqual(files, []);
+		await page.setInputFiles('[data-testid=upload]', fixture);
+		await retry(async () => assert.equal(await page.locator('#file option').count(), 1), 30000);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+});
