@@ -4,10 +4,11 @@
  * then asks GET /api/file/ID/ENDPOINT?QUERY of it (gp_site_get): a view of
  * the registry (its options parsed from the query by the server's own
  * srv_q_view_opts, step= and range= cut by tr_select as the server cuts
- * them), /timeline and /timeline/find (views/view_timeline*.c). The trace,
+ * them), /timeline and /timeline/find (views/view_timeline*.c), and a
+ * Nsight Compute report's ncu/VERB (its views, as srv_ncu.c). The trace,
  * its analysis session and its timeline index stay built, so a page's
  * second request costs the analysis only, not another import. An endpoint
- * or kind not answered here (Nsight Compute and Systems, annotations) gets
+ * or kind not answered here (annotations, a trace's other endpoints) gets
  * status 0: the worker runs the command line for it instead.
  *
  * A file's view answers are kept by request (core/lru, as the server keeps
@@ -209,11 +210,11 @@ static int view_answer(struct site_file *const *fs, size_t n, const struct view_
 	struct view *v = NULL;
 	if (!rc)
 		rc = view_compute_many(d, ss, n, &o, &v, &e);
-	view_opts_release(&o);
 	free(f->body);
 	f->body = NULL;
 	if (!rc)
 		rc = view_json_text(v, &f->body, &f->len, &e);
+	view_opts_release(&o); /* after the writing, which may read the options */
 	return answer(f, rc, NULL, &e);
 }
 
@@ -258,6 +259,35 @@ static int timeline_answer(struct site_file *f, const struct srv_query *q, bool 
 	return answer(f, rc, out, &e);
 }
 
+/* GET ncu/VERB?query of a report: the registry's ncu view VERB, its
+ * options parsed from the query as the server parses them, written as
+ * `gpuprof ncu VERB --format json` writes it (the server's srv_ncu.c). */
+static int ncu_answer(struct site_file *f, struct ncu_report *r, const char *verb,
+		      const struct srv_query *q)
+{
+	const struct view_decl *d = view_find_in(VIEW_FAMILY_NCU, verb);
+	if (!d) {
+		char msg[640], full[660];
+		view_unknown(VIEW_FAMILY_NCU, verb, msg, sizeof msg);
+		snprintf(full, sizeof full, "ncu: %s", msg);
+		return fail(f, 404, full);
+	}
+	struct view_opts o;
+	int status = view_opts_of(f, d, q, "", &o);
+	if (status)
+		return status;
+	o.ncu.json = true; /* raw: the description column, as --format json */
+	struct err e = {0};
+	struct view *v = NULL;
+	int rc = view_compute_ncu(d, r, &o, &v, &e);
+	free(f->body);
+	f->body = NULL;
+	if (!rc)
+		rc = view_json_text(v, &f->body, &f->len, &e);
+	view_opts_release(&o); /* after the writing: the view reads its regexes */
+	return answer(f, rc, NULL, &e);
+}
+
 /* GET /api/diff?base=ID&new=ID&query of two traces (the server's
  * /api/diff of traces; Nsight files: 0, not answered here), answered in
  * base. query is changed. */
@@ -282,17 +312,21 @@ EMSCRIPTEN_KEEPALIVE int gp_site_get(struct site_file *f, const char *endpoint, 
 {
 	if (f->msg)
 		return fail(f, 400, f->msg);
-	if (!input_trace(&f->in))
-		return 0;
 	const char *key[64], *val[64];
 	struct srv_query q;
-	if (!strcmp(endpoint, "timeline") || !strcmp(endpoint, "timeline/find")) {
-		srv_q_parse(query, &q, key, val, 64);
-		return timeline_answer(f, &q, endpoint[8] == '/');
+	struct ncu_report *r = input_ncu(&f->in);
+	bool ncu = r && !strncmp(endpoint, "ncu/", 4);
+	const struct view_decl *d = NULL;
+	if (!ncu) {
+		if (!input_trace(&f->in))
+			return 0;
+		if (!strcmp(endpoint, "timeline") || !strcmp(endpoint, "timeline/find")) {
+			srv_q_parse(query, &q, key, val, 64);
+			return timeline_answer(f, &q, endpoint[8] == '/');
+		}
+		if (!(d = view_find_in(VIEW_FAMILY_TRACE, endpoint)))
+			return 0;
 	}
-	const struct view_decl *d = view_find_in(VIEW_FAMILY_TRACE, endpoint);
-	if (!d)
-		return 0;
 	size_t klen = strlen(endpoint) + strlen(query) + 2;
 	char *ck = malloc(klen); /* the answer's key, before the query is split */
 	if (ck)
@@ -307,7 +341,7 @@ EMSCRIPTEN_KEEPALIVE int gp_site_get(struct site_file *f, const char *endpoint, 
 		return 200;
 	}
 	srv_q_parse(query, &q, key, val, 64);
-	int status = view_answer(&f, 1, d, &q, "");
+	int status = ncu ? ncu_answer(f, r, endpoint + 4, &q) : view_answer(&f, 1, d, &q, "");
 	if (status == 200 && ck && f->body)
 		lru_put(f->answers, ck, f->body, f->len + 1);
 	free(ck);

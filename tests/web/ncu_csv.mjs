@@ -13,6 +13,26 @@ export const dataDir = path.join(root, '../shared/data/ncu');
 export const ffma = path.join(dataDir, 'ncu2025.3_rtx3080ti_full_probeffma.ncu-rep');
 export const ffmaRaw = path.join(dataDir, 'ncu2025.3_rtx3080ti_full_probeffma.raw.csv');
 
+// The Summary tab's cards of a page (web/ncu_summary.js), as data.
+export const summaryCardsOf = (p) => p.getByTestId('ncu-summary-card').evaluateAll((els) => els.map((e) => ({
+	key: e.dataset.key, label: e.querySelector('.label').textContent, value: e.querySelector('.value').textContent,
+	metric: e.dataset.metric ?? null, unit: e.dataset.unit ?? null, num: e.dataset.value ?? null, title: e.title,
+})));
+
+// The fixture's first kernel's cards, [label, value], by hand from the
+// values mkfull.py chooses: sgemm_tile, 80,000 ns; SM throughput = the
+// largest of its breakdown (72.5 %); memory = DRAM 2e11 / 3.36e11 B/s =
+// 59.52 %, the largest of its breakdown; occupancy 61.25 % achieved, 4
+// blocks x 8 warps of 48 = 66.67 % theoretical; 1.5 GHz; 64 registers;
+// 256 x 112 = 28,672 threads; 112 blocks / (4 per SM x 28 SMs) = 1 wave.
+// No Compute Workload Analysis metrics: SM Busy and IPC are n/a. (Used by
+// the server's and the static site's tests alike.)
+export const FULL_KERNEL0_CARDS = [
+	['Duration', '80 us'], ['Compute (SM) Throughput', '72.50 %'], ['Memory Throughput', '59.52 %'], ['DRAM Throughput', '59.52 %'],
+	['SM Busy', 'n/a'], ['Achieved Occupancy', '61.25 %'], ['Theoretical Occupancy', '66.67 %'], ['Executed Ipc Active', 'n/a'],
+	['Executed Ipc Elapsed', 'n/a'], ['SM Frequency', '1.50 Ghz'], ['Registers Per Thread', '64 register/thread'], ['Block Size', '256'],
+	['Grid Size', '112'], ['Threads', '28,672 thread'], ['Waves Per SM', '1']];
+
 // A CSV of ncu's (every field quoted): rows of fields.
 export function csv(text) {
 	const rows = [];

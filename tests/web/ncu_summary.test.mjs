@@ -14,7 +14,7 @@ import path from 'node:path';
 import { startServer, launchBrowser, newPage, shot, fresh, cliJson } from './harness.mjs';
 import { BAR_W } from '../../web/ncu_charts.js';
 import { SUMMARY, summaryCards } from '../../web/ncu_summary.js';
-import { closeToCell, csvFile, dataDir, detailText, ffma, ffmaRaw, full } from './ncu_csv.mjs';
+import { closeToCell, csvFile, dataDir, detailText, ffma, ffmaRaw, full, FULL_KERNEL0_CARDS, summaryCardsOf } from './ncu_csv.mjs';
 
 const sass = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.ncu-rep');
 const sassDetails = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.details.csv');
@@ -35,10 +35,6 @@ let browser, page;
 before(async () => { browser = await launchBrowser(); page = await newPage(browser); });
 after(async () => { await browser?.close(); });
 
-const cards = (p) => p.getByTestId('ncu-summary-card').evaluateAll((els) => els.map((e) => ({
-	key: e.dataset.key, label: e.querySelector('.label').textContent, value: e.querySelector('.value').textContent,
-	metric: e.dataset.metric ?? null, unit: e.dataset.unit ?? null, num: e.dataset.value ?? null, title: e.title,
-})));
 
 test('the Summary tab is the first tab: the fixture\'s cards by hand, bars and hints', async () => {
 	const srv = await startServer([full]);
@@ -47,18 +43,8 @@ test('the Summary tab is the first tab: the fixture\'s cards by hand, bars and h
 		await page.getByTestId('ncu-summary-card').first().waitFor();
 		assert.equal(await page.getByTestId('ncu-sections').locator('button').first().textContent(), 'Summary');
 		assert.equal(await page.getByTestId('ncu-summary-tab').getAttribute('class'), 'active');
-		// mkfull.py's sgemm_tile: 80,000 ns; SM throughput = the largest of its
-		// breakdown (72.5 %); memory = DRAM 2e11 / 3.36e11 B/s = 59.52 %, the
-		// largest of its breakdown; occupancy 61.25 % achieved, 4 blocks x 8
-		// warps of 48 = 66.67 % theoretical; 1.5 GHz; 64 registers; 256 x 112 =
-		// 28,672 threads; 112 blocks / (4 per SM x 28 SMs) = 1 wave. No Compute
-		// Workload Analysis metrics: SM Busy and IPC are n/a.
-		const got = await cards(page);
-		assert.deepEqual(got.map((c) => [c.label, c.value]), [
-			['Duration', '80 us'], ['Compute (SM) Throughput', '72.50 %'], ['Memory Throughput', '59.52 %'], ['DRAM Throughput', '59.52 %'],
-			['SM Busy', 'n/a'], ['Achieved Occupancy', '61.25 %'], ['Theoretical Occupancy', '66.67 %'], ['Executed Ipc Active', 'n/a'],
-			['Executed Ipc Elapsed', 'n/a'], ['SM Frequency', '1.50 Ghz'], ['Registers Per Thread', '64 register/thread'], ['Block Size', '256'],
-			['Grid Size', '112'], ['Threads', '28,672 thread'], ['Waves Per SM', '1']]);
+		const got = await summaryCardsOf(page);
+		assert.deepEqual(got.map((c) => [c.label, c.value]), FULL_KERNEL0_CARDS);
 		const byKey = Object.fromEntries(got.map((c) => [c.key, c]));
 		assert.equal(byKey.duration.metric, 'gpu__time_duration.sum');
 		assert.equal(Number(byKey.duration.num), 80);
@@ -88,7 +74,7 @@ test('the Summary tab is the first tab: the fixture\'s cards by hand, bars and h
 		// the second kernel: its own numbers (relu_kernel: 20 us, 3e11 B/s = 89.29 %)
 		await fresh(page, `${srv.url}#file=1&view=ncu&kernel=1&tab=summary`);
 		await page.locator('[data-testid=ncu-summary-card][data-key=duration][data-value="20"]').waitFor();
-		assert.equal((await cards(page)).find((c) => c.key === 'memory_throughput').value, '89.29 %');
+		assert.equal((await summaryCardsOf(page)).find((c) => c.key === 'memory_throughput').value, '89.29 %');
 	} finally {
 		await srv.stop();
 	}
@@ -103,7 +89,7 @@ test('a real report: every card equals the raw CSV ncu exported, in its auto uni
 		for (let id = 0; id < 3; id++) {
 			await fresh(page, `${srv.url}#file=1&view=ncu&kernel=${id}`);
 			await page.locator(`[data-testid=ncu-summary-host] [data-testid=ncu-summary-card]`).first().waitFor();
-			const got = await cards(page);
+			const got = await summaryCardsOf(page);
 			const row = rows[2 + id];
 			let checked = 0;
 			for (const c of got) {
@@ -118,7 +104,7 @@ test('a real report: every card equals the raw CSV ncu exported, in its auto uni
 			assert.equal(checked, 15);
 		}
 		// kernel 0 by eye: 4.61 us, 0.96 % memory, SM Busy from the Compute Workload Analysis header
-		assert.equal((await cards(page)).find((c) => c.key === 'sm_busy').metric, 'sm__instruction_throughput.avg.pct_of_peak_sustained_elapsed');
+		assert.equal((await summaryCardsOf(page)).find((c) => c.key === 'sm_busy').metric, 'sm__instruction_throughput.avg.pct_of_peak_sustained_elapsed');
 	} finally {
 		await srv.stop();
 	}

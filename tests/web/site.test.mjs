@@ -8,7 +8,9 @@
 // the timeline's lanes and counter line worked by hand (timeline_nav's),
 // the memory page's table as long as the native `memory`'s, the Diff
 // page's summary line and steps table those of the native `diff`'s
-// reports (diff_expect.mjs, as diff.test.mjs). Skipped when
+// reports (diff_expect.mjs, as diff.test.mjs), a Nsight Compute report's
+// kernels and Summary cards as worked by hand (ncu_csv.mjs, as
+// ncu_summary.test.mjs). Skipped when
 // build/site/ was not built (make site needs emscripten).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +22,7 @@ import path from 'node:path';
 import { root, gpuprof, cliJson, cliText, launchBrowser, newPage, shot, retry, untilCanvas } from './harness.mjs';
 import { checkOverview } from './overview.mjs';
 import { diffExpect } from './diff_expect.mjs';
+import { full, FULL_KERNEL0_CARDS, summaryCardsOf } from './ncu_csv.mjs';
 
 const site = path.join(root, 'build/site');
 const fixture = path.join(root, 'examples/resnet_like.json.gz');
@@ -167,4 +170,26 @@ test('static site: an Nsight Systems export is refused with one message, and not
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+});
+
+test('static site: a Nsight Compute report\'s page: the kernels and the Summary cards as worked by hand, the answers the native ncu views\' bytes', { skip }, async () => {
+	await openSite([full]);
+	// the page: the kernel list and the first kernel's Summary tab
+	await page.goto(`${url}#file=1&view=ncu&kernel=0`);
+	await page.getByTestId('ncu-summary-card').first().waitFor({ timeout: 30000 });
+	assert.deepEqual((await summaryCardsOf(page)).map((c) => [c.label, c.value]), FULL_KERNEL0_CARDS);
+	const names = await page.getByTestId('ncu-kernels').locator('li').evaluateAll((items) => items.map((r) => r.textContent));
+	assert.equal(names.length, 2);
+	assert.ok(names[0].includes('sgemm_tile') && names[1].includes('relu_kernel'), names.join(' | '));
+	// the endpoints: what `gpuprof ncu VERB --format json` prints, byte for byte
+	const got = await page.evaluate(async () => {
+		const one = async (q) => { const r = await fetch(`/api/file/1/ncu/${q}`); return [r.status, await r.text()]; };
+		return { list: await one('list'), details: await one('details?id=1'), regex: await one('details?kernel=1'), bad: await one('nosuch') };
+	});
+	assert.deepEqual(got.list, [200, cliText('ncu', 'list', full, '--format', 'json')]);
+	assert.deepEqual(got.details, [200, cliText('ncu', 'details', full, '--id', '1', '--format', 'json')]);
+	assert.deepEqual(got.regex, [200, cliText('ncu', 'details', full, '--kernel', '1', '--format', 'json')]); // the mangled names' digits
+	assert.equal(got.bad[0], 404);
+	assert.match(JSON.parse(got.bad[1]).error.message, /^ncu: /);
+	await shot(page, 'site-ncu');
 });
