@@ -132,7 +132,8 @@ extras: $(BUILD)/inflate-bench
 	$(CC) $(CFLAGS_ALL) -c -o /dev/null bench/rusage.c
 
 # The WebAssembly build (docs/wasm.md): the command line without the server
-# (but its query parsing, server/srv_query.c, for the static site's API),
+# (but its query parsing, server/srv_query.c, and the trace's bytes,
+# server/srv_slice.c, both socket-free, for the static site's API),
 # one thread (GP_ONE_THREAD, core/threads.h), compiled by Debian's emscripten.
 # The files of WASM_SWAP are replaced: io/gzip.c by src/wasm/gzip_seq.c,
 # cli/cmd_serve.c by cli/wasm_serve.c (serve says it is not there); and
@@ -145,7 +146,7 @@ EMCC ?= emcc
 WASM := build/wasm
 WASM_SWAP := src/io/gzip.c src/cli/cmd_serve.c
 WASM_SRC := $(sort $(filter-out $(WASM_SWAP) src/server/%,$(LIB_SRC) $(CLI_SRC)) \
-	src/server/srv_query.c $(wildcard src/wasm/*.c src/cli/wasm_*.c))
+	src/server/srv_query.c src/server/srv_slice.c $(wildcard src/wasm/*.c src/cli/wasm_*.c))
 WASM_OBJ := $(WASM_SRC:%.c=$(WASM)/%.o)
 WASM_HDRS := zlib.h zconf.h yaml.h sqlite3.h isa-l/igzip_lib.h isa-l/types.h
 WASM_CFLAGS := -std=c11 -D_GNU_SOURCE -DGP_ONE_THREAD -msimd128 -msse2 -include src/wasm/libc_extra.h -Isrc -I$(WASM)/include $(WARN) -O2 \

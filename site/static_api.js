@@ -45,3 +45,27 @@ XMLHttpRequest.prototype.send = function (body) {
 		this.onload?.();
 	});
 };
+
+// A download link to the API (the Timeline's Download trace: an <a
+// download> the page clicks): the worker's answer saved as a file of that
+// name, as a browser saves the server's answer
+document.addEventListener('click', (e) => {
+	const a = e.target instanceof Element ? e.target.closest('a[download]') : null;
+	const href = a?.getAttribute('href');
+	if (!isApi(href) || a.dataset.gpSaved) return;
+	e.preventDefault();
+	ask('GET', href).then((r) => {
+		if (r.status !== 200) {
+			const box = document.getElementById('error');
+			if (box) Object.assign(box, { textContent: `Could not save ${a.download}: ${JSON.parse(r.body).error?.message ?? r.status}`, hidden: false });
+			return;
+		}
+		const url = URL.createObjectURL(new Blob([r.body], { type: 'application/json' }));
+		const save = Object.assign(document.createElement('a'), { href: url, download: a.download });
+		save.dataset.gpSaved = '1';
+		document.body.append(save);
+		save.click();
+		save.remove();
+		setTimeout(() => URL.revokeObjectURL(url), 60000);
+	});
+}, true);

@@ -56,6 +56,15 @@ int srv_int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has
 	return r;
 }
 
+int srv_trace_opts(struct MHD_Connection *c, struct srv_trace_opts *o, char *msg, size_t n)
+{
+	struct srv_query q;
+	query_of(c, &q);
+	int r = srv_q_trace_opts(&q, o, msg, n);
+	query_free(&q);
+	return r;
+}
+
 int srv_id_arg(struct MHD_Connection *c, const char *key)
 {
 	struct srv_query q;

@@ -51,6 +51,17 @@ int srv_q_int(const struct srv_query *q, const char *key, int64_t *v, bool *has)
 	return 0;
 }
 
+int srv_q_trace_opts(const struct srv_query *q, struct srv_trace_opts *o, char *msg, size_t n)
+{
+	char bad[SRV_BAD_PARAM];
+	*o = (struct srv_trace_opts){0};
+	if (srv_q_unknown(q, SRV_TRACE_PARAMS, bad))
+		return snprintf(msg, n, "trace takes no parameter '%s'", bad), -1;
+	if (srv_q_int(q, "start_ns", &o->a, &o->has_a) || srv_q_int(q, "end_ns", &o->b, &o->has_b))
+		return snprintf(msg, n, "start_ns and end_ns take integer nanoseconds"), -1;
+	return 0;
+}
+
 bool srv_q_flag(const struct srv_query *q, const char *key)
 {
 	const char *v = srv_q_get(q, key);

@@ -4,8 +4,9 @@
  * then asks GET /api/file/ID/ENDPOINT?QUERY of it (gp_site_get): a view of
  * the registry (its options parsed from the query by the server's own
  * srv_q_view_opts, step= and range= cut by tr_select as the server cuts
- * them), /timeline and /timeline/find (views/view_timeline*.c), and a
- * Nsight Compute report's ncu/VERB (its views, as srv_ncu.c). The trace,
+ * them), /timeline and /timeline/find (views/view_timeline*.c), /trace
+ * (the file's own bytes, server/srv_slice.h), and a Nsight Compute
+ * report's ncu/VERB (its views, as srv_ncu.c). The trace,
  * its analysis session and its timeline index stay built, so a page's
  * second request costs the analysis only, not another import. An endpoint
  * or kind not answered here (annotations, a trace's other endpoints) gets
@@ -26,6 +27,7 @@
 #include "input/input.h"
 #include "report/report.h"
 #include "server/srv_query.h"
+#include "server/srv_slice.h"
 #include "tbprof/select.h"
 #include "tbprof/session.h"
 #include "trace/window.h"
@@ -259,6 +261,26 @@ static int timeline_answer(struct site_file *f, const struct srv_query *q, bool 
 	return answer(f, rc, out, &e);
 }
 
+/* GET trace?query of a trace: its own bytes, cut to the selection and
+ * the window asked (server/srv_slice.h, as the server's /trace). */
+static int trace_answer(struct site_file *f, const struct srv_query *q)
+{
+	char msg[128];
+	struct srv_trace_opts o;
+	if (srv_q_trace_opts(q, &o, msg, sizeof msg))
+		return fail(f, 400, msg);
+	struct err e = {0};
+	struct ses *ses;
+	int rc = selected(f, q, false, &ses, NULL, &e);
+	bool sel = !rc && ses != f->ses;
+	free(f->body);
+	f->body = NULL;
+	if (!rc)
+		rc = srv_slice(f->in.path, input_trace(&f->in), sel ? f->sel.t : NULL,
+			       sel ? NULL : f->ses, &o, &f->body, &f->len, &e);
+	return answer(f, rc, NULL, &e);
+}
+
 /* GET ncu/VERB?query of a report: the registry's ncu view VERB, its
  * options parsed from the query as the server parses them, written as
  * `gpuprof ncu VERB --format json` writes it (the server's srv_ncu.c). */
@@ -323,6 +345,10 @@ EMSCRIPTEN_KEEPALIVE int gp_site_get(struct site_file *f, const char *endpoint, 
 		if (!strcmp(endpoint, "timeline") || !strcmp(endpoint, "timeline/find")) {
 			srv_q_parse(query, &q, key, val, 64);
 			return timeline_answer(f, &q, endpoint[8] == '/');
+		}
+		if (!strcmp(endpoint, "trace")) {
+			srv_q_parse(query, &q, key, val, 64);
+			return trace_answer(f, &q);
 		}
 		if (!(d = view_find_in(VIEW_FAMILY_TRACE, endpoint)))
 			return 0;

@@ -2,17 +2,14 @@
 // Perfetto" without the network, on tests/server/timeline_more.json. The
 // browser tests run offline: ui.perfetto.dev cannot be reached, so the page
 // must say so and offer the download. The downloaded files are compared
-// with the fixture as this test parses it (node's JSON.parse of the file),
-// not with anything the page computes: whole, every event and top-level key
-// as the file has them; a window, the fixture's events at the positions
-// listed by hand below.
+// with the fixture as node parses it (download_expect.mjs, whose checks
+// the static site's test runs too).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, fresh, retry } from './harness.mjs';
+import { startServer, launchBrowser, fresh, retry } from './harness.mjs';
+import { checkWholeDownload, checkWindowDownload, download, downloadFixture as fixture } from './download_expect.mjs';
 
-const fixture = path.join(root, 'tests/server/timeline_more.json');
 const source = JSON.parse(readFileSync(fixture, 'utf8'));
 
 let server, url, browser, page;
@@ -31,11 +28,6 @@ after(async () => {
 	await server?.stop();
 });
 
-async function download(btn) {
-	const [d] = await Promise.all([page.waitForEvent('download'), btn.click()]);
-	const file = await d.path();
-	return { name: d.suggestedFilename(), json: JSON.parse(readFileSync(file, 'utf8')) };
-}
 
 test('without the network: a clear note, and the Perfetto button downloads the trace at once', async () => {
 	await fresh(page, `${url}#file=1&view=timeline`);
@@ -47,35 +39,12 @@ test('without the network: a clear note, and the Perfetto button downloads the t
 	// no Perfetto tab, no 30 s wait: the file itself, every event as written
 	let popups = 0;
 	page.on('popup', () => popups++);
-	const got = await download(btn);
+	const got = await download(page, btn);
 	assert.equal(got.name, 'timeline_more.json');
 	assert.deepEqual(got.json.traceEvents, source.traceEvents);
 	assert.equal(popups, 0);
 });
 
-test('Download trace (whole): every event and top-level key as the file has them', async () => {
-	await fresh(page, `${url}#file=1&view=timeline`);
-	const dl = page.getByTestId('timeline-download');
-	await retry(async () => assert.equal(await dl.textContent(), 'Download trace (whole)'));
-	const got = await download(dl);
-	assert.equal(got.name, 'timeline_more.json');
-	assert.deepEqual(got.json.traceEvents, source.traceEvents);
-	assert.deepEqual(Object.keys(got.json), Object.keys(source));
-});
+test('Download trace (whole): every event and top-level key as the file has them', () => checkWholeDownload(page, url));
 
-test('Download trace (window): the window as trace slice --from --to cuts it, fields as they were', async () => {
-	// [25, 65) µs from the start (1000 µs): host events starting inside and
-	// the GPU work they launched: the [memory] instant at 1040 (its Bytes,
-	// Total Allocated, Addr... args), the mark at 1050, the second
-	// cudaLaunchKernel at 1060 and its kernel k0 at 1070, the counter sample
-	// at 1050, and the 12 metadata events (positions 0-11)
-	await fresh(page, `${url}#file=1&view=timeline&start=25000&end=65000`);
-	const dl = page.getByTestId('timeline-download');
-	await retry(async () => assert.equal(await dl.textContent(), 'Download trace (window)'));
-	const got = await download(dl);
-	assert.equal(got.name, 'timeline_more.25000-65000ns.json');
-	const want = [...Array(12).keys(), 21, 22, 23, 24, 33].map((i) => source.traceEvents[i]);
-	assert.deepEqual(got.json.traceEvents, want);
-	assert.equal(got.json.traceEvents[12].args['Total Reserved'], 2048);
-	assert.equal(got.json.traceEvents[15].name, 'k0');
-});
+test('Download trace (window): the window as trace slice --from --to cuts it, fields as they were', () => checkWindowDownload(page, url));

@@ -10,7 +10,8 @@
 // page's summary line and steps table those of the native `diff`'s
 // reports (diff_expect.mjs, as diff.test.mjs), a Nsight Compute report's
 // kernels and Summary cards as worked by hand (ncu_csv.mjs, as
-// ncu_summary.test.mjs). Skipped when
+// ncu_summary.test.mjs), the Timeline's downloads (download_expect.mjs, as
+// download.test.mjs). Skipped when
 // build/site/ was not built (make site needs emscripten).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,6 +24,7 @@ import { root, gpuprof, cliJson, cliText, launchBrowser, newPage, shot, retry, u
 import { checkOverview } from './overview.mjs';
 import { diffExpect } from './diff_expect.mjs';
 import { full, FULL_KERNEL0_CARDS, summaryCardsOf } from './ncu_csv.mjs';
+import { checkWholeDownload, checkWindowDownload, downloadFixture } from './download_expect.mjs';
 
 const site = path.join(root, 'build/site');
 const fixture = path.join(root, 'examples/resnet_like.json.gz');
@@ -192,4 +194,23 @@ test('static site: a Nsight Compute report\'s page: the kernels and the Summary 
 	assert.equal(got.bad[0], 404);
 	assert.match(JSON.parse(got.bad[1]).error.message, /^ncu: /);
 	await shot(page, 'site-ncu');
+});
+
+test('static site: Download trace, whole and window, as the server-backed test checks it', { skip }, async () => {
+	const dl = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+	dl.setDefaultTimeout(10000);
+	// the file opened on a fresh page, then the hash (a reload would forget it)
+	const open = async (p, u) => {
+		await p.goto('about:blank');
+		await p.goto(url);
+		await p.setInputFiles('[data-testid=upload]', downloadFixture);
+		await retry(async () => assert.equal(await p.locator('#file option').count(), 1), 30000);
+		await p.evaluate((h) => { location.hash = h; }, new URL(u).hash);
+	};
+	try {
+		await checkWholeDownload(dl, url, open);
+		await checkWindowDownload(dl, url, open);
+	} finally {
+		await dl.close();
+	}
 });
