@@ -17,6 +17,7 @@
 #include "core/sort.h"
 #include "report/report.h"
 #include "server/srv_int.h"
+#include "server/srv_slice.h"
 #include "tbprof/select.h"
 #include "trace/window.h"
 #include "views/view.h"
@@ -190,28 +191,8 @@ void srv_windows_drop(struct srv *s, int id)
 		win_free(s, dead[i]);
 }
 
-/* GET /api/file/ID/annotations: the distinct names of the trace's user
- * annotations (what --range looks for first), by name, with their count and
- * the start of the first one (the one --range cuts to), in ns. */
-static const struct rep_col ann_cols[] = {
-    {"name", "Name", REP_STR},
-    {"count", "Count", REP_INT},
-    {"first_start_ns", "First start (ns)", REP_INT},
-};
-
-struct ann {
-	uint32_t name;
-	uint64_t count;
-	int64_t first;
-};
-
-static int ann_cmp(const void *a, const void *b, void *ctx)
-{
-	const struct trace *t = ctx;
-	return strcmp(tr_str(t, ((const struct ann *)a)->name),
-		      tr_str(t, ((const struct ann *)b)->name));
-}
-
+/* GET /api/file/ID/annotations: the trace's user annotation names
+ * (server/srv_slice.h, socket-free for the static site too). */
 enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int id)
 {
 	char bad[SRV_BAD_PARAM];
@@ -222,54 +203,11 @@ enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int
 	const struct trace *t = srv_trace_of(s, c, id, &res);
 	if (!t)
 		return res;
-	uint32_t *slot = calloc(t->pool.n ? t->pool.n : 1, sizeof *slot); /* name -> index + 1 */
-	struct ann *v = NULL;
-	size_t n = 0, cap = 0;
-	bool ok = slot != NULL;
-	srv_job_begin(s);
-	for (size_t r = 0; ok && r < t->ev.n; r++) {
-		if (t->ev.kind[r] != TR_USER_ANNOTATION || t->ev.name[r] >= t->pool.n)
-			continue;
-		uint32_t nm = t->ev.name[r];
-		if (!slot[nm]) {
-			if (n == cap) {
-				size_t nc = cap ? 2 * cap : 64;
-				struct ann *nv = realloc(v, nc * sizeof *nv);
-				if (!nv) {
-					ok = false;
-					break;
-				}
-				v = nv, cap = nc;
-			}
-			v[n] = (struct ann){.name = nm, .first = t->ev.ts[r]};
-			slot[nm] = (uint32_t)++n;
-		}
-		struct ann *a = &v[slot[nm] - 1];
-		a->count++;
-		if (t->ev.ts[r] < a->first)
-			a->first = t->ev.ts[r];
-	}
-	srv_job_end(s);
-	free(slot);
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = ok ? open_memstream(&buf, &len) : NULL;
-	struct report *r = f ? rep_open(f, REP_JSON) : NULL;
-	if (r) {
-		if (n)
-			gp_qsort_r(v, n, sizeof *v, ann_cmp, (void *)t);
-		rep_table_begin(r, "annotations", "User annotations", ann_cols, 3);
-		for (size_t i = 0; i < n; i++) {
-			struct rep_val row[] = {rep_s(tr_str(t, v[i].name)),
-						rep_i((int64_t)v[i].count), rep_i(v[i].first)};
-			rep_row(r, row);
-		}
-		rep_table_end(r);
-	}
-	ok = r && rep_close(r) == 0;
-	if (f)
-		fclose(f);
-	free(v);
+	srv_job_begin(s);
+	bool ok = !srv_annotations(t, &buf, &len);
+	srv_job_end(s);
 	res = ok ? srv_reply(c, MHD_HTTP_OK, "application/json", buf, len)
 		 : srv_reply_error(c, 500, "could not write the answer");
 	free(buf);

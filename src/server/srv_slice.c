@@ -3,8 +3,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "core/sort.h"
 #include "kineto/pass.h"
+#include "report/report.h"
 #include "trace/window.h"
 
 int srv_slice(const char *src, const struct trace *t, const struct trace *sel, struct ses *ses,
@@ -48,4 +51,81 @@ int srv_slice(const char *src, const struct trace *t, const struct trace *sel, s
 			rc = ERR_IO;
 	}
 	return rc;
+}
+
+/* ---- annotations */
+
+static const struct rep_col ann_cols[] = {
+    {"name", "Name", REP_STR},
+    {"count", "Count", REP_INT},
+    {"first_start_ns", "First start (ns)", REP_INT},
+};
+
+struct ann {
+	uint32_t name;
+	uint64_t count;
+	int64_t first;
+};
+
+static int ann_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct trace *t = ctx;
+	return strcmp(tr_str(t, ((const struct ann *)a)->name),
+		      tr_str(t, ((const struct ann *)b)->name));
+}
+
+int srv_annotations(const struct trace *t, char **buf, size_t *len)
+{
+	*buf = NULL;
+	*len = 0;
+	uint32_t *slot = calloc(t->pool.n ? t->pool.n : 1, sizeof *slot); /* name -> index + 1 */
+	struct ann *v = NULL;
+	size_t n = 0, cap = 0;
+	bool ok = slot != NULL;
+	for (size_t r = 0; ok && r < t->ev.n; r++) {
+		if (t->ev.kind[r] != TR_USER_ANNOTATION || t->ev.name[r] >= t->pool.n)
+			continue;
+		uint32_t nm = t->ev.name[r];
+		if (!slot[nm]) {
+			if (n == cap) {
+				size_t nc = cap ? 2 * cap : 64;
+				struct ann *nv = realloc(v, nc * sizeof *nv);
+				if (!nv) {
+					ok = false;
+					break;
+				}
+				v = nv, cap = nc;
+			}
+			v[n] = (struct ann){.name = nm, .first = t->ev.ts[r]};
+			slot[nm] = (uint32_t)++n;
+		}
+		struct ann *a = &v[slot[nm] - 1];
+		a->count++;
+		if (t->ev.ts[r] < a->first)
+			a->first = t->ev.ts[r];
+	}
+	free(slot);
+	FILE *f = ok ? open_memstream(buf, len) : NULL;
+	struct report *r = f ? rep_open(f, REP_JSON) : NULL;
+	if (r) {
+		if (n)
+			gp_qsort_r(v, n, sizeof *v, ann_cmp, (void *)t);
+		rep_table_begin(r, "annotations", "User annotations", ann_cols, 3);
+		for (size_t i = 0; i < n; i++) {
+			struct rep_val row[] = {rep_s(tr_str(t, v[i].name)),
+						rep_i((int64_t)v[i].count), rep_i(v[i].first)};
+			rep_row(r, row);
+		}
+		rep_table_end(r);
+	}
+	ok = r && rep_close(r) == 0;
+	if (f)
+		fclose(f);
+	free(v);
+	if (!ok) {
+		free(*buf);
+		*buf = NULL;
+		*len = 0;
+	}
+	return ok ? 0 : -1;
 }

@@ -5,7 +5,7 @@
  * the registry (its options parsed from the query by the server's own
  * srv_q_view_opts, step= and range= cut by tr_select as the server cuts
  * them), /timeline and /timeline/find (views/view_timeline*.c), /trace
- * (the file's own bytes, server/srv_slice.h), and a Nsight Compute
+ * (the file's own bytes) and /annotations (server/srv_slice.h), and a Nsight Compute
  * report's ncu/VERB (its views, as srv_ncu.c). The trace,
  * its analysis session and its timeline index stay built, so a page's
  * second request costs the analysis only, not another import. An endpoint
@@ -281,6 +281,21 @@ static int trace_answer(struct site_file *f, const struct srv_query *q)
 	return answer(f, rc, NULL, &e);
 }
 
+/* GET annotations of a trace: its user annotation names (srv_slice.h). */
+static int annotations_answer(struct site_file *f, const struct srv_query *q)
+{
+	char bad[SRV_BAD_PARAM], msg[128];
+	if (srv_q_unknown(q, "", bad)) {
+		snprintf(msg, sizeof msg, "annotations takes no parameter '%s'", bad);
+		return fail(f, 400, msg);
+	}
+	free(f->body);
+	f->body = NULL;
+	if (srv_annotations(input_trace(&f->in), &f->body, &f->len))
+		return fail(f, 500, "could not write the answer");
+	return 200;
+}
+
 /* GET ncu/VERB?query of a report: the registry's ncu view VERB, its
  * options parsed from the query as the server parses them, written as
  * `gpuprof ncu VERB --format json` writes it (the server's srv_ncu.c). */
@@ -349,6 +364,10 @@ EMSCRIPTEN_KEEPALIVE int gp_site_get(struct site_file *f, const char *endpoint, 
 		if (!strcmp(endpoint, "trace")) {
 			srv_q_parse(query, &q, key, val, 64);
 			return trace_answer(f, &q);
+		}
+		if (!strcmp(endpoint, "annotations")) {
+			srv_q_parse(query, &q, key, val, 64);
+			return annotations_answer(f, &q);
 		}
 		if (!(d = view_find_in(VIEW_FAMILY_TRACE, endpoint)))
 			return 0;

@@ -18,6 +18,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { existsSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { root, gpuprof, cliJson, cliText, launchBrowser, newPage, shot, retry, untilCanvas } from './harness.mjs';
@@ -213,4 +214,32 @@ test('static site: Download trace, whole and window, as the server-backed test c
 	} finally {
 		await dl.close();
 	}
+});
+
+test('static site: the step field offers the trace\'s annotation names, and --range NAME cuts the Operators', { skip }, async () => {
+	// the names, counts and first starts of the fixture's user_annotation
+	// events, as node reads the file (zlib), by name in byte order
+	const ev = JSON.parse(gunzipSync(readFileSync(fixture)).toString('utf8')).traceEvents;
+	const byName = new Map();
+	for (const e of ev) {
+		if (e.cat !== 'user_annotation' || (e.ph !== 'X' && e.ph !== 'B')) continue;
+		const ns = Math.round(e.ts * 1000);
+		const a = byName.get(e.name) ?? { name: e.name, count: 0, first_start_ns: ns };
+		a.count += 1;
+		a.first_start_ns = Math.min(a.first_start_ns, ns);
+		byName.set(e.name, a);
+	}
+	const want = [...byName.values()].sort((x, y) => (Buffer.from(x.name) < Buffer.from(y.name) ? -1 : 1));
+	await openSite([fixture]);
+	const got = await page.evaluate(async () => (await (await fetch('/api/file/1/annotations')).json()).annotations);
+	assert.deepEqual(got, want);
+	const ann = 'DistributedDataParallel.forward';
+	await page.evaluate(() => { location.hash = 'file=1&view=ops'; });
+	await page.getByTestId('table-operators').waitFor({ timeout: 30000 });
+	await retry(async () => assert.ok((await page.locator('#stepsel datalist option').evaluateAll((os) => os.map((o) => o.value))).includes(ann)));
+	await page.getByTestId('range-input').fill(ann);
+	await page.getByTestId('range-input').press('Enter');
+	const rows = cliJson('ops', '--range', ann, fixture).operators.map((r) => r.name);
+	await retry(async () => assert.deepEqual(await page.getByTestId('table-operators').locator('tbody tr td:first-child').evaluateAll((tds) => tds.map((td) => td.textContent)), rows), 30000);
+	assert.notDeepEqual(rows, cliJson('ops', fixture).operators.map((r) => r.name));
 });
