@@ -133,7 +133,7 @@ extras: $(BUILD)/inflate-bench
 
 # The WebAssembly build (docs/wasm.md): the command line without the server
 # (but its query parsing, server/srv_query.c, and the trace's bytes,
-# server/srv_slice.c, both socket-free, for the static site's API),
+# server/srv_answer.c, both socket-free, for the static site's API),
 # one thread (GP_ONE_THREAD, core/threads.h), compiled by Debian's emscripten.
 # The files of WASM_SWAP are replaced: io/gzip.c by src/wasm/gzip_seq.c,
 # cli/cmd_serve.c by cli/wasm_serve.c (serve says it is not there); and
@@ -146,7 +146,7 @@ EMCC ?= emcc
 WASM := build/wasm
 WASM_SWAP := src/io/gzip.c src/cli/cmd_serve.c
 WASM_SRC := $(sort $(filter-out $(WASM_SWAP) src/server/%,$(LIB_SRC) $(CLI_SRC)) \
-	src/server/srv_query.c src/server/srv_slice.c $(wildcard src/wasm/*.c src/cli/wasm_*.c))
+	src/server/srv_query.c src/server/srv_answer.c $(wildcard src/wasm/*.c src/cli/wasm_*.c))
 WASM_OBJ := $(WASM_SRC:%.c=$(WASM)/%.o)
 WASM_HDRS := zlib.h zconf.h yaml.h sqlite3.h isa-l/igzip_lib.h isa-l/types.h
 WASM_CFLAGS := -std=c11 -D_GNU_SOURCE -DGP_ONE_THREAD -msimd128 -msse2 -include src/wasm/libc_extra.h -Isrc -I$(WASM)/include $(WARN) -O2 \
@@ -178,7 +178,7 @@ SITE := build/site
 SITE_LDFLAGS := -O2 -sSINGLE_FILE=1 -sENVIRONMENT=worker -sMODULARIZE=1 \
 	-sEXPORT_NAME=gpuprofEngine -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 -sALLOW_MEMORY_GROWTH=1 \
 	-sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1048576 -sFORCE_FILESYSTEM=1 -lworkerfs.js \
-	-sEXPORTED_FUNCTIONS=_main,_fflush,_malloc,_free,_gp_site_kind,_gp_site_open,_gp_site_error,_gp_site_events,_gp_site_get,_gp_site_diff,_gp_site_body,_gp_site_close \
+	-sEXPORTED_FUNCTIONS=_main,_fflush,_malloc,_free,_gp_site_kind,_gp_site_open,_gp_site_error,_gp_site_events,_gp_site_get,_gp_site_diff,_gp_site_dist,_gp_site_body,_gp_site_close \
 	-sEXPORTED_RUNTIME_METHODS=callMain,FS,UTF8ToString,stringToUTF8,lengthBytesUTF8 --post-js site/engine_post.js
 SITE_FILES := $(sort $(wildcard site/*.js))
 

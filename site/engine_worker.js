@@ -2,7 +2,8 @@
 // requests of the viewer's pages (site/static_api.js forwards them) with
 // the HTTP API's shapes (docs/viewer.md): GET /api/files, POST
 // /api/upload?name=N (the body a File), DELETE /api/file/ID, GET
-// /api/file/ID/ENDPOINT?QUERY and GET /api/diff?base=ID&new=ID. An upload
+// /api/file/ID/ENDPOINT?QUERY, GET /api/diff?base=ID&new=ID and GET
+// /api/dist?... An upload
 // is loaded once (gp_site_open, src/wasm/site_api.c) and stays loaded: a
 // trace's views (their answers kept, as the server keeps them), /timeline,
 // /timeline/find and two traces' /api/diff are answered from it as the
@@ -89,6 +90,22 @@ function diff(M, u) {
 	return fail(404, 'the static site compares two PyTorch traces only');
 }
 
+// GET /api/dist?...: the loaded files' distributed view (gp_site_dist,
+// which picks the workers among them as the server does)
+function dist(M, u) {
+	const n = files.length;
+	const hp = M._malloc(4 * (n || 1)), ip = M._malloc(4 * (n || 1)), sp = M._malloc(4);
+	files.forEach((f, i) => {
+		M.HEAP32[(hp >> 2) + i] = f.handle;
+		M.HEAP32[(ip >> 2) + i] = f.id;
+	});
+	const qp = cstr(M, u.search.slice(1));
+	const bp = M._gp_site_dist(hp, ip, n, qp, sp);
+	const reply = bp ? { status: M.HEAP32[sp >> 2], body: M.UTF8ToString(bp) } : fail(500, 'out of memory');
+	for (const p of [hp, ip, sp, qp, bp]) M._free(p);
+	return reply;
+}
+
 function answer(M, { method, url, body }) {
 	const u = new URL(url, 'http://site');
 	if (method === 'GET' && u.pathname === '/api/files') return json(200, listed(0));
@@ -102,6 +119,7 @@ function answer(M, { method, url, body }) {
 		return json(200, listed(f.id));
 	}
 	if (method === 'GET' && u.pathname === '/api/diff') return diff(M, u);
+	if (method === 'GET' && u.pathname === '/api/dist') return dist(M, u);
 	const m = u.pathname.match(/^\/api\/file\/(\d+)(?:\/([a-z_-]+(?:\/[a-z_-]+)?))?$/);
 	const f = m && files.find((x) => x.id === Number(m[1]));
 	if (!f) return fail(404, `no such file or endpoint: ${u.pathname}`);

@@ -65,6 +65,15 @@ int srv_trace_opts(struct MHD_Connection *c, struct srv_trace_opts *o, char *msg
 	return r;
 }
 
+int srv_dist_opts(struct MHD_Connection *c, struct srv_dist_opts *o, char *msg, size_t n)
+{
+	struct srv_query q;
+	query_of(c, &q);
+	int r = srv_q_dist_opts(&q, o, msg, n); /* o's strings: the connection's */
+	query_free(&q);
+	return r;
+}
+
 int srv_id_arg(struct MHD_Connection *c, const char *key)
 {
 	struct srv_query q;

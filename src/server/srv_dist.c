@@ -38,11 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet/summary.h"
-#include "report/report.h"
+#include "server/srv_answer.h"
 #include "server/srv_int.h"
 #include "tbprof/dist.h"
-#include "views/view_dist.h"
 
 #define UPLOAD_PATH "/proc/self/fd/"
 
@@ -77,97 +75,40 @@ static bool is_summary(const struct srv_file *f)
 	return f->in.kind == INPUT_RANK_SUMMARY;
 }
 
-/* Fills picks from the files with the given ids (or every trace when ids is
- * NULL); an HTTP status and a message when one is missing or no trace. */
+/* Fills picks from the files with the given ids (or the default workers
+ * when ids is NULL: srv_answer.h's srv_dist_pick); an HTTP status and a
+ * message when one is missing or no trace. */
 static unsigned pick_files(struct srv *s, const int *ids, int nids, struct dist_pick *picks,
 			   int *npicks, char *msg, size_t n)
 {
-	unsigned status = 0;
+	int max = s->o.max_files > 0 ? s->o.max_files : 1;
+	struct srv_dist_file *files = calloc((size_t)max + 1, sizeof *files);
+	int *fid = calloc((size_t)max + 1, sizeof *fid),
+	    *pick = calloc((size_t)max + 1, sizeof *pick);
 	*npicks = 0;
+	if (!files || !fid || !pick) {
+		free(files);
+		free(fid);
+		free(pick);
+		return snprintf(msg, n, "out of memory"), 500;
+	}
 	pthread_mutex_lock(&s->mu);
-	if (!ids) {
-		for (int i = 0; i < s->nfiles && *npicks < s->o.max_files; i++)
-			if (is_summary(s->files[i]))
-				pick_locked(s, &picks[(*npicks)++], s->files[i]);
-		bool sums = *npicks > 0;
-		for (int i = 0; !sums && i < s->nfiles && *npicks < s->o.max_files; i++)
-			if (input_trace(&s->files[i]->in))
-				pick_locked(s, &picks[(*npicks)++], s->files[i]);
-		if (!*npicks) {
-			status = MHD_HTTP_BAD_REQUEST;
-			snprintf(msg, n, "no PyTorch trace is loaded");
-		}
+	int nf = s->nfiles < max ? s->nfiles : max;
+	for (int i = 0; i < nf; i++) {
+		struct srv_file *f = s->files[i];
+		files[i] =
+		    (struct srv_dist_file){f->name, input_trace(&f->in) != NULL, is_summary(f)};
+		fid[i] = f->id;
 	}
-	for (int k = 0; ids && k < nids && !status; k++) {
-		struct srv_file *f = srv_file_find_locked(s, ids[k]);
-		if (!f) {
-			status = MHD_HTTP_NOT_FOUND;
-			snprintf(msg, n, "no file %d", ids[k]);
-		} else if (!input_trace(&f->in) && !is_summary(f)) {
-			status = MHD_HTTP_BAD_REQUEST;
-			snprintf(msg, n, "file %d (%s) is not a PyTorch trace or a rank summary",
-				 f->id, f->name);
-		} else {
-			pick_locked(s, &picks[(*npicks)++], f);
-		}
-	}
+	int k = 0;
+	unsigned status = srv_dist_pick(files, fid, nf, ids, nids, max, pick, &k, msg, n);
+	for (int i = 0; !status && i < k; i++)
+		pick_locked(s, &picks[(*npicks)++], s->files[pick[i]]);
 	pthread_mutex_unlock(&s->mu);
+	free(files);
+	free(fid);
+	free(pick);
 	return status;
-}
-
-/* Computes the view over picks and writes its JSON into *buf. 0, or an err
- * code (e filled). */
-/* Adds the worker of summary pick p (the i-th): the CLI's add_summary. */
-static int add_summary(struct dist_result *d, const struct dist_pick *p, const char *names, int i,
-		       struct err *e)
-{
-	char name[256], *text = NULL;
-	size_t len = 0;
-	const char *nm = names ? dist_nth_name(names, i, name, sizeof name) : NULL;
-	const char *shown = strncmp(p->path, UPLOAD_PATH, strlen(UPLOAD_PATH)) ? p->path : p->name;
-	int rc = fleet_summary_read_file(p->path, &text, &len, e);
-	if (!rc)
-		rc = fleet_summary_add(d, text, len, shown, nm, e);
-	if (rc && e->path[0] && shown == p->name)
-		snprintf(e->path, sizeof e->path, "%s", p->name);
-	free(text);
-	return rc;
-}
-
-static int compute(const struct dist_pick *picks, int n, bool compat, const char *names,
-		   const int64_t *top, char **buf, size_t *len, struct err *e)
-{
-	struct dist_opts o = {.tb_compat = compat};
-	struct dist_result d;
-	int rc = dist_init(&d, &o, e);
-	if (rc)
-		return rc;
-	for (int i = 0; !rc && i < n; i++) {
-		if (!picks[i].t) {
-			rc = add_summary(&d, &picks[i], names, i, e);
-			continue;
-		}
-		const struct trace *t = picks[i].win ? srv_window_trace(picks[i].win) : picks[i].t;
-		char name[256]; /* the CLI's size: a longer name is cut alike */
-		if (!names || !dist_nth_name(names, i, name, sizeof name))
-			dist_worker_name(picks[i].name, name, sizeof name);
-		rc = dist_add(&d, t, name, is_upload(picks[i].t) ? picks[i].name : NULL, e);
-	}
-	if (!rc)
-		rc = dist_finish(&d, e);
-	if (!rc) {
-		FILE *f = open_memstream(buf, len);
-		struct report *r = f ? rep_open(f, REP_JSON) : NULL;
-		bool ok = r && dist_view_emit(r, &d) == 0;
-		ok = ok && (!top || dist_fleet_view_emit(r, &d, (size_t)*top) == 0);
-		ok = r && rep_close(r) == 0 && ok;
-		if (f && fclose(f))
-			ok = false;
-		if (!ok)
-			rc = err_set(e, ERR_NOMEM, NULL, -1, "could not write the answer");
-	}
-	dist_free(&d);
-	return rc;
 }
 
 /* The windows of step/range for every pick; on an error the message (the
@@ -178,10 +119,7 @@ static unsigned cut_windows(struct srv *s, struct dist_pick *picks, int n, const
 	for (int i = 0; i < n; i++) {
 		struct err e = {0};
 		if (!picks[i].t) { /* the CLI's refusal */
-			snprintf(msg, size,
-				 "%s is a rank summary: --step and --range apply when it is made "
-				 "(gpuprof rank-summary --step ...)",
-				 picks[i].name);
+			snprintf(msg, size, SRV_DIST_SUMMARY_CUT, picks[i].name);
 			return MHD_HTTP_BAD_REQUEST;
 		}
 		int rc = srv_window_get(s, picks[i].id, picks[i].t, step, range, &picks[i].win, &e);
@@ -200,54 +138,50 @@ static unsigned cut_windows(struct srv *s, struct dist_pick *picks, int n, const
 
 enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 {
-	char bad[SRV_BAD_PARAM];
-	if (srv_unknown_param(c, " files tb_compat step range names fleet top ", bad))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "dist takes no parameter '%s'",
-				       bad);
-	const char *tb = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "tb_compat");
-	bool compat = tb && (!strcmp(tb, "1") || !strcmp(tb, "true") || !*tb);
-	const char *list = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "files");
-	const char *names = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "names");
-	if (names && !*names)
-		names = NULL;
-	const char *step, *range;
-	bool sel = srv_selection(c, false, &step, &range);
-	int64_t top = 0;
-	bool has_top = false;
-	bool fleet = srv_flag(c, "fleet");
-	if (srv_int_arg(c, "top", &top, &has_top) || top < 0 || (has_top && !fleet))
-		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST,
-				       "top needs fleet=1 and a count of 0 or more");
+	struct srv_dist_opts o;
+	char msg[1100];
+	if (srv_dist_opts(c, &o, msg, sizeof msg))
+		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s", msg);
 	int max = s->o.max_files > 0 ? s->o.max_files : 1;
 	int *ids = calloc((size_t)max, sizeof *ids);
 	struct dist_pick *picks = calloc((size_t)max, sizeof *picks);
-	if (!ids || !picks) {
+	struct srv_dist_worker *w = calloc((size_t)max, sizeof *w);
+	if (!ids || !picks || !w) {
 		free(ids);
 		free(picks);
+		free(w);
 		return srv_reply_error(c, 500, "out of memory");
 	}
-	char msg[1100];
 	int nids = 0, npicks = 0;
 	unsigned status = 0;
-	if (list && (nids = srv_q_ids(list, ids, max, msg, sizeof msg)) < 0)
+	if (o.files && (nids = srv_q_ids(o.files, ids, max, msg, sizeof msg)) < 0)
 		status = MHD_HTTP_BAD_REQUEST;
 	if (!status)
-		status = pick_files(s, list ? ids : NULL, nids, picks, &npicks, msg, sizeof msg);
+		status = pick_files(s, o.files ? ids : NULL, nids, picks, &npicks, msg, sizeof msg);
 	free(ids);
 	/* the CLI's order: the names' count, then each trace's cut */
-	if (!status && names && !dist_names_fit(names, npicks)) {
+	if (!status && o.names && !dist_names_fit(o.names, npicks)) {
 		status = MHD_HTTP_BAD_REQUEST;
 		snprintf(msg, sizeof msg, DIST_NAMES_MSG, npicks);
 	}
-	if (!status && sel)
-		status = cut_windows(s, picks, npicks, step, range, msg, sizeof msg);
+	if (!status && o.sel)
+		status = cut_windows(s, picks, npicks, o.step, o.range, msg, sizeof msg);
 	struct err e = {0};
 	char *buf = NULL;
 	size_t len = 0;
 	int rc = 0;
 	if (!status) {
+		for (int i = 0; i < npicks; i++) {
+			struct dist_pick *p = &picks[i];
+			w[i] = (struct srv_dist_worker){
+			    .t = p->t && p->win ? srv_window_trace(p->win) : p->t,
+			    .path = p->path,
+			    .name = p->name,
+			    .upload = p->t ? is_upload(p->t)
+					   : !strncmp(p->path, UPLOAD_PATH, strlen(UPLOAD_PATH))};
+		}
 		srv_job_begin(s);
-		rc = compute(picks, npicks, compat, names, fleet ? &top : NULL, &buf, &len, &e);
+		rc = srv_dist(w, npicks, &o, &buf, &len, &e);
 		srv_job_end(s);
 	}
 	for (int i = 0; i < npicks; i++) {
@@ -255,6 +189,7 @@ enum MHD_Result srv_api_dist(struct srv *s, struct MHD_Connection *c)
 		srv_file_release(s, picks[i].file);
 	}
 	free(picks);
+	free(w);
 	if (status)
 		return srv_reply_error(c, status, "%s", msg);
 	return srv_reply_json(c, rc, &e, buf, len);

@@ -73,11 +73,12 @@ struct srv_upload {
 
 /* Query helpers (srv_args.c): srv_query.h's parsing of the query of c.
  * srv_unknown_param: srv_q_unknown; srv_int_arg: srv_q_int; srv_flag:
- * srv_q_flag; srv_view_opts: srv_q_view_opts; srv_trace_opts:
- * srv_q_trace_opts. */
+ * srv_q_flag; srv_view_opts: srv_q_view_opts; srv_trace_opts, srv_dist_opts:
+ * srv_q_trace_opts, srv_q_dist_opts. */
 bool srv_unknown_param(struct MHD_Connection *c, const char *allowed, char bad[SRV_BAD_PARAM]);
 int srv_int_arg(struct MHD_Connection *c, const char *key, int64_t *v, bool *has);
 int srv_trace_opts(struct MHD_Connection *c, struct srv_trace_opts *o, char *msg, size_t n);
+int srv_dist_opts(struct MHD_Connection *c, struct srv_dist_opts *o, char *msg, size_t n);
 bool srv_flag(struct MHD_Connection *c, const char *key);
 /* srv_q_id of the query of c. */
 int srv_id_arg(struct MHD_Connection *c, const char *key);

@@ -62,6 +62,25 @@ int srv_q_trace_opts(const struct srv_query *q, struct srv_trace_opts *o, char *
 	return 0;
 }
 
+int srv_q_dist_opts(const struct srv_query *q, struct srv_dist_opts *o, char *msg, size_t n)
+{
+	char bad[SRV_BAD_PARAM];
+	*o = (struct srv_dist_opts){0};
+	if (srv_q_unknown(q, " files tb_compat step range names fleet top ", bad))
+		return snprintf(msg, n, "dist takes no parameter '%s'", bad), -1;
+	o->compat = srv_q_flag(q, "tb_compat");
+	o->files = srv_q_get(q, "files");
+	o->names = srv_q_get(q, "names");
+	if (o->names && !*o->names)
+		o->names = NULL;
+	o->sel = srv_q_selection(q, false, &o->step, &o->range);
+	o->fleet = srv_q_flag(q, "fleet");
+	bool has_top = false;
+	if (srv_q_int(q, "top", &o->top, &has_top) || o->top < 0 || (has_top && !o->fleet))
+		return snprintf(msg, n, "top needs fleet=1 and a count of 0 or more"), -1;
+	return 0;
+}
+
 bool srv_q_flag(const struct srv_query *q, const char *key)
 {
 	const char *v = srv_q_get(q, key);

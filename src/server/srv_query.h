@@ -54,7 +54,7 @@ int srv_q_tl_opts(const struct srv_query *q, struct tl_opts *o, int64_t *links, 
  * message in msg when one is bad. */
 int srv_q_find_opts(const struct srv_query *q, struct tl_find_opts *o, char *msg, size_t n);
 /* GET /api/file/ID/trace's start_ns and end_ns (has_a/has_b false when
- * absent; srv_slice.h); -1 with the 400's message in msg when a parameter
+ * absent; srv_answer.h); -1 with the 400's message in msg when a parameter
  * is unknown or not an integer. */
 #define SRV_TRACE_PARAMS " start_ns end_ns step range "
 struct srv_trace_opts {
@@ -62,6 +62,15 @@ struct srv_trace_opts {
 	bool has_a, has_b;
 };
 int srv_q_trace_opts(const struct srv_query *q, struct srv_trace_opts *o, char *msg, size_t n);
+/* GET /api/dist's parameters: tb_compat, files= (the list, parsed by
+ * srv_q_ids), names= (empty: absent), step=/range= (sel: either set),
+ * fleet and top (top needs fleet); -1 with the 400's message in msg. */
+struct srv_dist_opts {
+	bool compat, sel, fleet;
+	const char *files, *names, *step, *range;
+	int64_t top;
+};
+int srv_q_dist_opts(const struct srv_query *q, struct srv_dist_opts *o, char *msg, size_t n);
 /* step= and range= (empty: absent; a steps view's step is its row filter,
  * so NULL there); true when either is set. */
 bool srv_q_selection(const struct srv_query *q, bool steps_view, const char **step,

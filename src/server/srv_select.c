@@ -17,7 +17,7 @@
 #include "core/sort.h"
 #include "report/report.h"
 #include "server/srv_int.h"
-#include "server/srv_slice.h"
+#include "server/srv_answer.h"
 #include "tbprof/select.h"
 #include "trace/window.h"
 #include "views/view.h"
@@ -192,7 +192,7 @@ void srv_windows_drop(struct srv *s, int id)
 }
 
 /* GET /api/file/ID/annotations: the trace's user annotation names
- * (server/srv_slice.h, socket-free for the static site too). */
+ * (server/srv_answer.h, socket-free for the static site too). */
 enum MHD_Result srv_api_annotations(struct srv *s, struct MHD_Connection *c, int id)
 {
 	char bad[SRV_BAD_PARAM];

@@ -1,5 +1,5 @@
 /* srv_trace: GET /api/file/ID/trace?start_ns=A&end_ns=B: the loaded trace
- * written back from its own bytes (server/srv_slice.h: what `gpuprof trace
+ * written back from its own bytes (server/srv_answer.h: what `gpuprof trace
  * slice` writes, every kept event as the file has it, every top-level
  * key), for the viewer's "Download trace" and "Open in Perfetto" (the page
  * hands these bytes to ui.perfetto.dev by postMessage; nothing leaves the
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "server/srv_int.h"
-#include "server/srv_slice.h"
+#include "server/srv_answer.h"
 
 enum MHD_Result srv_api_trace(struct srv *s, struct MHD_Connection *c, int id)
 {

@@ -5,7 +5,7 @@
  * the registry (its options parsed from the query by the server's own
  * srv_q_view_opts, step= and range= cut by tr_select as the server cuts
  * them), /timeline and /timeline/find (views/view_timeline*.c), /trace
- * (the file's own bytes) and /annotations (server/srv_slice.h), and a Nsight Compute
+ * (the file's own bytes) and /annotations (server/srv_answer.h), and a Nsight Compute
  * report's ncu/VERB (its views, as srv_ncu.c). The trace,
  * its analysis session and its timeline index stay built, so a page's
  * second request costs the analysis only, not another import. An endpoint
@@ -26,8 +26,9 @@
 #include "core/lru.h"
 #include "input/input.h"
 #include "report/report.h"
+#include "server/srv_answer.h"
 #include "server/srv_query.h"
-#include "server/srv_slice.h"
+#include "tbprof/dist.h"
 #include "tbprof/select.h"
 #include "tbprof/session.h"
 #include "trace/window.h"
@@ -45,6 +46,7 @@ struct site_sel {
 
 struct site_file {
 	struct input in;
+	char *name;	     /* the file's display name (its upload's) */
 	char *msg;	     /* the load's error, NULL when loaded */
 	struct ses *ses;     /* a trace's session */
 	struct tl_index *tl; /* the whole trace's timeline index, on first use */
@@ -59,6 +61,7 @@ const char *gp_site_error(const struct site_file *f);
 double gp_site_events(const struct site_file *f);
 int gp_site_get(struct site_file *f, const char *endpoint, char *query);
 int gp_site_diff(struct site_file *base, struct site_file *nw, char *query);
+char *gp_site_dist(struct site_file **fs, const int *ids, int n, char *query, int *status);
 const char *gp_site_body(const struct site_file *f);
 void gp_site_close(struct site_file *f);
 
@@ -82,7 +85,8 @@ EMSCRIPTEN_KEEPALIVE struct site_file *gp_site_open(const char *path, const char
 	f->answers = lru_new(SITE_ANSWERS, SITE_ANSWER_BYTES); /* NULL: none kept */
 	struct err e = {0};
 	struct input_opts o = {.name = name};
-	int rc = input_open(path, &o, &f->in, &e);
+	int rc = (f->name = strdup(name)) ? input_open(path, &o, &f->in, &e)
+					  : err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
 	if (!rc && input_trace(&f->in))
 		rc = ses_new(input_trace(&f->in), &f->ses, &e);
 	if (rc && !(f->msg = strdup(e.msg[0] ? e.msg : "could not load the file"))) {
@@ -118,6 +122,7 @@ EMSCRIPTEN_KEEPALIVE void gp_site_close(struct site_file *f)
 	ses_free(f->ses);
 	lru_free(f->answers);
 	input_free(&f->in);
+	free(f->name);
 	free(f->msg);
 	free(f->body);
 	free(f);
@@ -262,7 +267,7 @@ static int timeline_answer(struct site_file *f, const struct srv_query *q, bool 
 }
 
 /* GET trace?query of a trace: its own bytes, cut to the selection and
- * the window asked (server/srv_slice.h, as the server's /trace). */
+ * the window asked (server/srv_answer.h, as the server's /trace). */
 static int trace_answer(struct site_file *f, const struct srv_query *q)
 {
 	char msg[128];
@@ -281,7 +286,7 @@ static int trace_answer(struct site_file *f, const struct srv_query *q)
 	return answer(f, rc, NULL, &e);
 }
 
-/* GET annotations of a trace: its user annotation names (srv_slice.h). */
+/* GET annotations of a trace: its user annotation names (srv_answer.h). */
 static int annotations_answer(struct site_file *f, const struct srv_query *q)
 {
 	char bad[SRV_BAD_PARAM], msg[128];
@@ -341,6 +346,91 @@ EMSCRIPTEN_KEEPALIVE int gp_site_diff(struct site_file *base, struct site_file *
 	struct srv_query q;
 	srv_q_parse(query, &q, key, val, 64);
 	return view_answer(fs, 2, view_find("diff"), &q, "base new ");
+}
+
+#define SITE_DIST_MAX 1024 /* files= ids at most */
+
+/* The workers of /api/dist among fs (srv_dist_pick), cut to step=/range=
+ * (each file's selection window), into w; 0 or the status with msg. */
+static unsigned dist_workers(struct site_file **fs, const int *ids, int n,
+			     const struct srv_query *q, const struct srv_dist_opts *o,
+			     struct srv_dist_worker *w, int *k, char *msg, size_t size)
+{
+	int want[SITE_DIST_MAX], nwant = 0, pick[SITE_DIST_MAX];
+	struct srv_dist_file *files = calloc(n > 0 ? (size_t)n : 1, sizeof *files);
+	if (!files)
+		return snprintf(msg, size, "out of memory"), 500;
+	for (int i = 0; i < n; i++)
+		files[i] = (struct srv_dist_file){fs[i]->name, input_trace(&fs[i]->in) != NULL,
+						  fs[i]->in.kind == INPUT_RANK_SUMMARY};
+	unsigned st = 0;
+	if (o->files && (nwant = srv_q_ids(o->files, want, SITE_DIST_MAX, msg, size)) < 0)
+		st = 400;
+	if (!st)
+		st = srv_dist_pick(files, ids, n, o->files ? want : NULL, nwant, SITE_DIST_MAX,
+				   pick, k, msg, size);
+	free(files);
+	if (!st && o->names && !dist_names_fit(o->names, *k))
+		st = 400, snprintf(msg, size, DIST_NAMES_MSG, *k);
+	for (int i = 0; !st && i < *k; i++) {
+		struct site_file *f = fs[pick[i]];
+		const struct trace *t = input_trace(&f->in);
+		w[i] = (struct srv_dist_worker){t, f->in.path, f->name, true};
+		if (!o->sel)
+			continue;
+		if (!t) { /* the CLI's refusal */
+			snprintf(msg, size, SRV_DIST_SUMMARY_CUT, f->name);
+			st = 400;
+			break;
+		}
+		struct err e = {0};
+		struct ses *ses;
+		int rc = selected(f, q, false, &ses, NULL, &e);
+		if (rc) {
+			if (e.path[0]) /* the CLI's: the worker's file, then the message */
+				snprintf(msg, size, "%s: %s", f->name, e.msg);
+			else
+				snprintf(msg, size, "%s", e.msg);
+			st = srv_http_status(rc);
+		} else {
+			w[i].t = ses_trace(ses);
+		}
+	}
+	return st;
+}
+
+/* GET /api/dist?query over the loaded files fs[0..n) (in file-id order,
+ * ids[k] fs[k]'s id), as the server answers it (srv_answer.h): the answer
+ * (malloc'd; NULL out of memory) with its HTTP status in *status. query
+ * is changed. */
+EMSCRIPTEN_KEEPALIVE char *gp_site_dist(struct site_file **fs, const int *ids, int n, char *query,
+					int *status)
+{
+	const char *key[64], *val[64];
+	struct srv_query q;
+	srv_q_parse(query, &q, key, val, 64);
+	struct srv_dist_opts o;
+	char msg[1100];
+	unsigned st = srv_q_dist_opts(&q, &o, msg, sizeof msg) ? 400 : 0;
+	struct srv_dist_worker *w = calloc(SITE_DIST_MAX, sizeof *w);
+	int k = 0;
+	if (!st && !w)
+		st = 500, snprintf(msg, sizeof msg, "out of memory");
+	if (!st)
+		st = dist_workers(fs, ids, n, &q, &o, w, &k, msg, sizeof msg);
+	char *body = NULL;
+	size_t len = 0;
+	struct err e = {0};
+	if (!st) {
+		int rc = srv_dist(w, k, &o, &body, &len, &e);
+		if (rc)
+			st = srv_http_status(rc), snprintf(msg, sizeof msg, "%s", e.msg);
+	}
+	free(w);
+	if (st && srv_q_error_json(st, msg, &body, &len))
+		body = NULL;
+	*status = st ? (int)st : 200;
+	return body;
 }
 
 /* GET ENDPOINT?query of f: the HTTP status with the answer in

@@ -11,7 +11,8 @@
 // reports (diff_expect.mjs, as diff.test.mjs), a Nsight Compute report's
 // kernels and Summary cards as worked by hand (ncu_csv.mjs, as
 // ncu_summary.test.mjs), the Timeline's downloads (download_expect.mjs, as
-// download.test.mjs). Skipped when
+// download.test.mjs), the Distributed page's tables (dist_tables.mjs, as
+// dist.test.mjs). Skipped when
 // build/site/ was not built (make site needs emscripten).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,6 +27,7 @@ import { checkOverview } from './overview.mjs';
 import { diffExpect } from './diff_expect.mjs';
 import { full, FULL_KERNEL0_CARDS, summaryCardsOf } from './ncu_csv.mjs';
 import { checkWholeDownload, checkWindowDownload, downloadFixture } from './download_expect.mjs';
+import { assertTables, textTables } from './dist_tables.mjs';
 
 const site = path.join(root, 'build/site');
 const fixture = path.join(root, 'examples/resnet_like.json.gz');
@@ -242,4 +244,25 @@ test('static site: the step field offers the trace\'s annotation names, and --ra
 	const rows = cliJson('ops', '--range', ann, fixture).operators.map((r) => r.name);
 	await retry(async () => assert.deepEqual(await page.getByTestId('table-operators').locator('tbody tr td:first-child').evaluateAll((tds) => tds.map((td) => td.textContent)), rows), 30000);
 	assert.notDeepEqual(rows, cliJson('ops', fixture).operators.map((r) => r.name));
+});
+
+test('static site: the Distributed page of two ranks, as gpuprof dist prints them', { skip }, async () => {
+	// the CLI run beside the files, so that its Workers table names them as
+	// the site does (by the name they were opened with)
+	const inputs = path.join(root, 'tests/golden/_inputs');
+	const ranks = ['node0_0.pt.trace.json', 'node0_1.pt.trace.json'];
+	const cli = (...args) => execFileSync(gpuprof, ['dist', ...args, ...ranks], { cwd: inputs, encoding: 'utf8' });
+	await openSite(ranks.map((r) => path.join(inputs, r)));
+	const got = await page.evaluate(async () => {
+		const one = async (q) => { const r = await fetch(`/api/dist${q}`); return [r.status, await r.text()]; };
+		return { all: await one(''), compat: await one('?tb_compat=1&files=1,2'), bad: await one('?files=1,7') };
+	});
+	assert.deepEqual(got.all, [200, cli('--format', 'json')]);
+	assert.deepEqual(got.compat, [200, cli('--tb-compat', '--format', 'json')]);
+	assert.equal(got.bad[0], 404);
+	assert.equal(JSON.parse(got.bad[1]).error.message, 'no file 7');
+	await page.evaluate(() => { location.hash = 'file=1&view=dist'; });
+	await page.getByTestId('dist-overlap-chart').waitFor({ timeout: 30000 });
+	await assertTables(page, textTables(cli()));
+	await shot(page, 'site-dist');
 });

@@ -1,14 +1,17 @@
-/* srv_slice: see srv_slice.h. */
-#include "server/srv_slice.h"
+/* srv_answer: see srv_answer.h. */
+#include "server/srv_answer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sort.h"
+#include "fleet/summary.h"
 #include "kineto/pass.h"
 #include "report/report.h"
+#include "tbprof/dist.h"
 #include "trace/window.h"
+#include "views/view_dist.h"
 
 int srv_slice(const char *src, const struct trace *t, const struct trace *sel, struct ses *ses,
 	      const struct srv_trace_opts *o, char **buf, size_t *len, struct err *e)
@@ -128,4 +131,97 @@ int srv_annotations(const struct trace *t, char **buf, size_t *len)
 		*len = 0;
 	}
 	return ok ? 0 : -1;
+}
+
+/* ---- dist */
+
+unsigned srv_dist_pick(const struct srv_dist_file *files, const int *ids, int nfiles,
+		       const int *want, int nwant, int cap, int *pick, int *n, char *msg,
+		       size_t size)
+{
+	*n = 0;
+	if (!want) {
+		for (int i = 0; i < nfiles && *n < cap; i++)
+			if (files[i].summary)
+				pick[(*n)++] = i;
+		bool sums = *n > 0;
+		for (int i = 0; !sums && i < nfiles && *n < cap; i++)
+			if (files[i].trace)
+				pick[(*n)++] = i;
+		if (!*n)
+			return snprintf(msg, size, "no PyTorch trace is loaded"), 400;
+		return 0;
+	}
+	for (int k = 0; k < nwant && *n < cap; k++) {
+		int i = 0;
+		while (i < nfiles && ids[i] != want[k])
+			i++;
+		if (i == nfiles)
+			return snprintf(msg, size, "no file %d", want[k]), 404;
+		if (!files[i].trace && !files[i].summary)
+			return snprintf(msg, size,
+					"file %d (%s) is not a PyTorch trace or a rank summary",
+					want[k], files[i].name),
+			       400;
+		pick[(*n)++] = i;
+	}
+	return 0;
+}
+
+/* Adds rank summary w (the i-th worker): the CLI's add_summary. */
+static int add_summary(struct dist_result *d, const struct srv_dist_worker *w, const char *names,
+		       int i, struct err *e)
+{
+	char name[256], *text = NULL;
+	size_t len = 0;
+	const char *nm = names ? dist_nth_name(names, i, name, sizeof name) : NULL;
+	const char *shown = w->upload ? w->name : w->path;
+	int rc = fleet_summary_read_file(w->path, &text, &len, e);
+	if (!rc)
+		rc = fleet_summary_add(d, text, len, shown, nm, e);
+	if (rc && e->path[0] && w->upload)
+		snprintf(e->path, sizeof e->path, "%s", w->name);
+	free(text);
+	return rc;
+}
+
+int srv_dist(const struct srv_dist_worker *w, int n, const struct srv_dist_opts *o, char **buf,
+	     size_t *len, struct err *e)
+{
+	*buf = NULL;
+	*len = 0;
+	struct dist_opts dop = {.tb_compat = o->compat};
+	struct dist_result d;
+	int rc = dist_init(&d, &dop, e);
+	if (rc)
+		return rc;
+	for (int i = 0; !rc && i < n; i++) {
+		if (!w[i].t) {
+			rc = add_summary(&d, &w[i], o->names, i, e);
+			continue;
+		}
+		char name[256]; /* the CLI's size: a longer name is cut alike */
+		if (!o->names || !dist_nth_name(o->names, i, name, sizeof name))
+			dist_worker_name(w[i].name, name, sizeof name);
+		rc = dist_add(&d, w[i].t, name, w[i].upload ? w[i].name : NULL, e);
+	}
+	if (!rc)
+		rc = dist_finish(&d, e);
+	if (!rc) {
+		FILE *f = open_memstream(buf, len);
+		struct report *r = f ? rep_open(f, REP_JSON) : NULL;
+		bool ok = r && dist_view_emit(r, &d) == 0;
+		ok = ok && (!o->fleet || dist_fleet_view_emit(r, &d, (size_t)o->top) == 0);
+		ok = r && rep_close(r) == 0 && ok;
+		if (f && fclose(f))
+			ok = false;
+		if (!ok) {
+			free(*buf);
+			*buf = NULL;
+			*len = 0;
+			rc = err_set(e, ERR_NOMEM, NULL, -1, "could not write the answer");
+		}
+	}
+	dist_free(&d);
+	return rc;
 }
