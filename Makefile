@@ -181,13 +181,15 @@ SITE_LDFLAGS := -O2 -sSINGLE_FILE=1 -sENVIRONMENT=worker -sMODULARIZE=1 \
 	-sEXPORTED_FUNCTIONS=_main,_fflush,_malloc,_free,_gp_site_kind,_gp_site_open,_gp_site_error,_gp_site_events,_gp_site_get,_gp_site_diff,_gp_site_dist,_gp_site_body,_gp_site_close \
 	-sEXPORTED_RUNTIME_METHODS=callMain,FS,UTF8ToString,stringToUTF8,lengthBytesUTF8 --post-js site/engine_post.js
 SITE_FILES := $(sort $(wildcard site/*.js))
+SITE_TOOLS := site/engine_post.js site/single.mjs
 
-site: $(SITE)/engine.js $(WEB_FILES) $(SITE_FILES)
+site: $(SITE)/engine.js $(WEB_FILES) $(SITE_FILES) site/single.mjs
 	@mkdir -p $(SITE)
-	cp $(filter-out web/index.html,$(WEB_FILES)) $(filter-out site/engine_post.js,$(SITE_FILES)) $(SITE)/
+	cp $(filter-out web/index.html,$(WEB_FILES)) $(filter-out $(SITE_TOOLS),$(SITE_FILES)) $(SITE)/
 	sed 's|<script type="module" src="app.js"></script>|<script type="module" src="static_api.js"></script>\n&|' \
 	  web/index.html >$(SITE)/index.html
 	@grep -q static_api.js $(SITE)/index.html
+	node site/single.mjs $(SITE)
 
 $(SITE)/engine.js: $(WASM_OBJ) site/engine_post.js
 	@mkdir -p $(@D)

@@ -12,7 +12,8 @@
 // json --KEY VALUE...`. A file is never copied whole: WORKERFS reads it
 // from the File in slices as the engine asks for bytes. Nothing leaves the
 // page.
-importScripts('engine.js');
+// (in the one-file page engine.js comes first in the same script: single.mjs)
+if (typeof gpuprofEngine === 'undefined') importScripts('engine.js');
 
 let out = [];
 let err = [];

@@ -3,7 +3,8 @@
 // /api/ requests (fetch, and the XMLHttpRequest of upload.js) from the
 // engine in a Web Worker (engine_worker.js), with the HTTP API's
 // request and response shapes, so the pages themselves are unchanged.
-const worker = new Worker('engine_worker.js');
+// (the one-file page, gpuprof.html, starts it from a Blob: site/single.mjs)
+const worker = new Worker(window.gpWorkerUrl || 'engine_worker.js');
 const waiting = new Map();
 let seq = 0;
 worker.onmessage = (e) => {

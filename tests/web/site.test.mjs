@@ -266,3 +266,19 @@ test('static site: the Distributed page of two ranks, as gpuprof dist prints the
 	await assertTables(page, textTables(cli()));
 	await shot(page, 'site-dist');
 });
+
+test('static site as one file (gpuprof.html) opened from file://: the Overview numbers, no request made', { skip }, async () => {
+	const one = path.join(site, 'gpuprof.html');
+	const p = await newPage(browser);
+	const asked = [];
+	p.on('request', (r) => { if (!r.url().startsWith('data:') && !r.url().startsWith('blob:')) asked.push(r.url()); });
+	try {
+		await p.goto(`file://${one}`);
+		await p.setInputFiles('[data-testid=upload]', fixture);
+		await checkOverview(p, cliJson('summary', fixture), cliText('summary', fixture));
+		assert.deepEqual(asked, [`file://${one}`]);
+		await shot(p, 'site-file-url');
+	} finally {
+		await p.close();
+	}
+});
