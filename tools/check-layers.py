@@ -62,7 +62,7 @@ RULES = {
              "io/inflate, libc calls and libraries absent there, the static site's "
              "file kinds from input's registry, and its API (site_api.c): loaded "
              "inputs' sessions answered through views with the server's query "
-             "parsing (server/srv_query, no socket)"),
+             "parsing and answers (server/srv_query, server/srv_answer, no socket)"),
     "cli": ((ANY,), "the command line: anything"),
 }
 # areas no other area may include, whatever the table says
