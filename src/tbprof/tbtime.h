@@ -118,9 +118,11 @@ static inline int tb_unit(const struct trace *t)
 	if (t->min_ts == INT64_MAX || t->min_ts < (INT64_C(1000) << 30) ||
 	    t->max_end >= (INT64_C(1000) << 49))
 		return 0;
-	int e;
-	frexp(tb_us(t->min_ts), &e); /* min in [2^(e-1), 2^e) */
-	return e - 1 - 52;
+	int e, emax;
+	frexp(tb_us(t->min_ts), &e);	 /* the first timestamp in [2^(e-1), 2^e) */
+	frexp(tb_us(t->max_end), &emax); /* every time below 2^emax */
+	int unit = e - 1 - 52;
+	return emax - unit <= 61 ? unit : 0; /* every count of units fits an int64 */
 }
 
 /* Row r's start and end (a negative duration counted as 0) in units of
