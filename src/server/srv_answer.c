@@ -33,7 +33,7 @@ int srv_slice(const char *src, const struct trace *t, const struct trace *sel, s
 	int rc = 0;
 	if (windowed) {
 		const struct tr_links *l = NULL;
-		rc = ses && !sel ? ses_links(ses, true, &l, e) : 0;
+		rc = ses ? ses_links(ses, true, &l, e) : 0;
 		if (!rc)
 			rc = tr_window((struct trace *)shown, l, start, end, &cut, e);
 	}

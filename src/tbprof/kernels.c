@@ -173,11 +173,7 @@ static int add_kernel(struct kgroup *k, uint32_t row, uint32_t node, uint32_t *g
 	/* by kernel + op tb sums end - start (its floats under tb_compat), by
 	 * name the `dur` as written */
 	bool by_op = k->group == KERN_BY_NAME_OP;
-	double d = 0;
-	if (by_op) {
-		double ts = tb_us(t->ev.ts[row]);
-		d = (ts + tb_us(tr_dur(t, row))) - ts;
-	}
+	double d = by_op ? tb_fdur(t, row) : 0;
 	/* under tb_compat its float as tb shows it (tbprof/tbtime.h) */
 	int64_t dur = by_op && o->opts.tb_compat ? tb_ns_shown(d) : tr_dur(t, row);
 	r->calls++;

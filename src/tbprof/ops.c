@@ -250,7 +250,7 @@ struct grouper {
 	size_t cap_rows;
 	/* under tb_compat: nodes' device times and the rows' sums in tb's
 	 * float64 µs (optree_tb_times), which become the rows' ns at the end */
-	const double *tb_dev;
+	const struct optree_tbd *tb_dev;
 	struct optree_tbf *tb_sum;
 	/* key sought */
 	uint32_t name, shape, stack;
@@ -404,7 +404,7 @@ int ops_build(const struct optree *o, const struct ops_opts *opts, struct ops_vi
 		for (size_t i = 0; !rc && i < o->nnodes; i++)
 			out->node_group[i] = OPT_NIL;
 	}
-	double *tb_dev = NULL;
+	struct optree_tbd *tb_dev = NULL;
 	if (!rc && o->opts.tb_compat && !(g.tb_dev = tb_dev = optree_tb_device(o)))
 		rc = -1;
 	for (size_t i = 0; i < o->nagg && !rc; i++)

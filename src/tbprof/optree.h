@@ -241,9 +241,15 @@ struct optree_tbf {
 	double host, self_host, device, self_device; /* µs */
 };
 /* dev[node]: the node's device time in tb's floats (children first, then
- * its runtimes, as tb adds them); *dev malloc'd, NULL out of memory. */
-double *optree_tb_device(const struct optree *o);
-struct optree_tbf optree_tb_times(const struct optree *o, const double *dev, uint32_t node);
+ * its runtimes, as tb adds them) and its own runtimes' (self); malloc'd,
+ * NULL out of memory. Computed once for all nodes: a node the rewrite
+ * lists twice is summed from it twice. */
+struct optree_tbd {
+	double device, self_device; /* µs */
+};
+struct optree_tbd *optree_tb_device(const struct optree *o);
+struct optree_tbf optree_tb_times(const struct optree *o, const struct optree_tbd *dev,
+				  uint32_t node);
 
 /* tb's tc_eligible_ops_kernel_ratio (§7): kernel time of the own runtimes of
  * the bottom-most Tensor-Core-eligible nodes over that of all operators. */

@@ -114,13 +114,6 @@ void optree_fill_stats(struct optree *o)
 	}
 }
 
-/* tb's float64 µs span of an event row: ts, and ts + dur (a float sum). */
-static inline double tb_fdur(const struct trace *t, size_t row)
-{
-	double s = tb_us(t->ev.ts[row]);
-	return (s + tb_us(tr_dur(t, row))) - s;
-}
-
 /* A runtime's device time in tb's floats: its GPU rows' float durations
  * added in (start, -end) order (RuntimeNode.fill_stats). */
 static double tb_rt_device(const struct optree *o, const struct optree_rt *rt)
@@ -133,9 +126,9 @@ static double tb_rt_device(const struct optree *o, const struct optree_rt *rt)
 	return d;
 }
 
-double *optree_tb_device(const struct optree *o)
+struct optree_tbd *optree_tb_device(const struct optree *o)
 {
-	double *dev = calloc(o->nnodes ? o->nnodes : 1, sizeof *dev);
+	struct optree_tbd *dev = calloc(o->nnodes ? o->nnodes : 1, sizeof *dev);
 	if (!dev)
 		return NULL;
 	/* children have larger indices within a thread: downwards is children first */
@@ -143,21 +136,25 @@ double *optree_tb_device(const struct optree *o)
 		const struct optree_node *nd = &o->nodes[i];
 		if (nd->dropped || nd->collapsed)
 			continue;
-		double d = 0;
+		double d = 0, self = 0;
 		for (uint32_t c = nd->first_child; c != OPT_NIL; c = o->nodes[c].next_sibling)
-			d += dev[c];
-		for (uint32_t k = 0; k < nd->rt_count; k++)
-			d += tb_rt_device(o, &o->rts[nd->rt_first + k]);
-		dev[i] = d;
+			d += dev[c].device;
+		for (uint32_t k = 0; k < nd->rt_count; k++) {
+			double r = tb_rt_device(o, &o->rts[nd->rt_first + k]);
+			d += r;
+			self += r;
+		}
+		dev[i] = (struct optree_tbd){d, self};
 	}
 	return dev;
 }
 
-struct optree_tbf optree_tb_times(const struct optree *o, const double *dev, uint32_t node)
+struct optree_tbf optree_tb_times(const struct optree *o, const struct optree_tbd *dev,
+				  uint32_t node)
 {
 	const struct optree_node *nd = &o->nodes[node];
 	const struct trace *t = o->t;
-	struct optree_tbf f = {.device = dev[node]};
+	struct optree_tbf f = {.device = dev[node].device, .self_device = dev[node].self_device};
 	f.host = nd->row == TR_NONE ? 0 : tb_fdur(t, nd->row);
 	f.self_host = f.host;
 	for (uint32_t c = nd->first_child; c != OPT_NIL; c = o->nodes[c].next_sibling)
@@ -166,7 +163,6 @@ struct optree_tbf optree_tb_times(const struct optree *o, const double *dev, uin
 		const struct optree_rt *rt = &o->rts[nd->rt_first + k];
 		if (rt->row != TR_NONE)
 			f.self_host -= tb_fdur(t, rt->row);
-		f.self_device += tb_rt_device(o, rt);
 	}
 	return f;
 }

@@ -144,6 +144,13 @@ static inline double tb_unit_us(int64_t v, int unit)
 	return ldexp((double)v, unit);
 }
 
+/* The event row's duration in tb's float64 µs: (ts + dur) - ts. */
+static inline double tb_fdur(const struct trace *t, size_t row)
+{
+	double s = tb_us(t->ev.ts[row]);
+	return (s + tb_us(tr_dur(t, row))) - s;
+}
+
 /* The event row's duration as tb computes it (end - start). */
 static inline int64_t tb_dur(const struct trace *t, size_t row, bool compat)
 {

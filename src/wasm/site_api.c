@@ -9,7 +9,7 @@
  * report's ncu/VERB (its views, as srv_ncu.c). The trace,
  * its analysis session and its timeline index stay built, so a page's
  * second request costs the analysis only, not another import. An endpoint
- * or kind not answered here (annotations, a trace's other endpoints) gets
+ * or kind not answered here (a trace's endpoints that are no view) gets
  * status 0: the worker runs the command line for it instead.
  *
  * A file's view answers are kept by request (core/lru, as the server keeps
@@ -277,12 +277,12 @@ static int trace_answer(struct site_file *f, const struct srv_query *q)
 	struct err e = {0};
 	struct ses *ses;
 	int rc = selected(f, q, false, &ses, NULL, &e);
-	bool sel = !rc && ses != f->ses;
+	bool sel = !rc && ses != f->ses; /* the selection's window, not the file's own */
 	free(f->body);
 	f->body = NULL;
 	if (!rc)
-		rc = srv_slice(f->in.path, input_trace(&f->in), sel ? f->sel.t : NULL,
-			       sel ? NULL : f->ses, &o, &f->body, &f->len, &e);
+		rc = srv_slice(f->in.path, input_trace(&f->in), sel ? ses_trace(ses) : NULL,
+			       sel ? NULL : ses, &o, &f->body, &f->len, &e);
 	return answer(f, rc, NULL, &e);
 }
 
