@@ -5,7 +5,8 @@
 # that ends without one (a crash) counts as one failure. TEST_STAGES, when
 # set, names the stages to run (space-separated); the others are skipped.
 # SKIP_STAGES names stages not to run (make check's sanitizer build skips
-# wasm, whose engine is built alike whatever the native flags).
+# wasm, whose engine is built alike whatever the native flags). The tb
+# stages run their causes' golden fixtures first (tests/tbprof/fixtures.sh).
 set -u
 : "${BUILD:?}" "${GPUPROF:?}"
 export GPUPROF
@@ -48,12 +49,18 @@ stage ncu sh tests/ncu/check.sh
 stage export sh tests/export/check.sh
 stage slice sh tests/slice/check.sh
 stage shared sh tests/shared/run.sh
-stage tbsteps sh tests/tbprof/steps.sh
-stage tbops sh tests/tbprof/ops.sh
+stage tbsteps sh tests/tbprof/fixtures.sh tbsteps steps-residue-tbcompat steps-wide-span-tbcompat \
+	summary-gpu-float64-tbcompat -- sh tests/tbprof/steps.sh
+stage tbops sh tests/tbprof/fixtures.sh tbops ops-bwd-rewrite-tbcompat ops-bwd-insert-tbcompat \
+	ops-float64-tbcompat ops-residue-tbcompat ops-tbcompat-json kernels-op-strtid-tbcompat \
+	kernels-missing-tbcompat kernels-op-tbcompat-json -- sh tests/tbprof/ops.sh
 stage amd sh tests/tbprof/amd.sh
-stage tbmemory sh tests/tbprof/memory.sh
-stage tbmodules sh tests/tbprof/modules.sh
-stage tbdist sh tests/tbprof/dist.sh
+stage tbmemory sh tests/tbprof/fixtures.sh tbmemory memory-bwd-rewrite-tbcompat memory-tbcompat-json \
+	memory-events-tbcompat-csv -- sh tests/tbprof/memory.sh
+stage tbmodules sh tests/tbprof/fixtures.sh tbmodules modules-tbcompat modules-epoch-tbcompat \
+	lightning-modules -- sh tests/tbprof/modules.sh
+stage tbdist sh tests/tbprof/fixtures.sh tbdist dist-lone-param-comms dist-tbcompat-json \
+	dist-tbcompat-no-view -- sh tests/tbprof/dist.sh
 stage fleet sh tests/fleet/run.sh
 stage fleetmerge sh tests/fleet/merge.sh
 stage dask sh tests/fleet/dask.sh
