@@ -2,17 +2,23 @@
 #include "core/hmap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Slot arrays of size (a power of two >= 16) with the entries of m. */
 static int rehash(struct hmap *m, size_t size, unsigned bits)
 {
-	uint64_t *nk = calloc(size, sizeof *nk);
+	/* zeroed by writing, not by calloc: a large calloc maps the zero page,
+	 * which the probes read and the inserts then replace page by page,
+	 * each replacement a TLB flush sent to every core the process runs
+	 * on. (explicit_bzero: gcc folds malloc + memset back into calloc.) */
+	uint64_t *nk = malloc(size * sizeof *nk);
 	uint32_t *nv = malloc(size * sizeof *nv);
 	if (!nk || !nv) {
 		free(nk);
 		free(nv);
 		return -1;
 	}
+	explicit_bzero(nk, size * sizeof *nk);
 	struct hmap g = {.key = nk, .val = nv, .mask = size - 1, .shift = 64 - bits};
 	for (size_t i = 0; m->key && i <= m->mask; i++) {
 		if (!m->key[i])
