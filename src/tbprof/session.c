@@ -20,10 +20,19 @@ struct ses {
 	bool bounds_ok; /* st_bounds, when steps[0] is not built */
 	struct st_result bounds;
 	struct ses_stats stats;
-	int threads;		  /* at most this many at once (gp_threads) */
-	pthread_mutex_t ahead_mu; /* guards the two below */
-	bool ahead_running;	  /* a thread of ses_tree_ahead to join */
-	pthread_t ahead;
+	int threads; /* at most this many at once (gp_threads) */
+	/* the side thread (ses_side_run), all guarded by side_mu */
+	pthread_mutex_t side_mu;
+	pthread_cond_t side_cv;			/* a job done, or the thread closed */
+	bool side_running;			/* a thread to join */
+	bool side_open;				/* it still takes jobs: the queue below */
+	struct ses_side *side_head, *side_tail; /* queued, not yet taken */
+	struct ahead {				/* ses_tree_ahead's job, by tb_compat */
+		struct ses_side job;
+		struct ses *s;
+		bool tb_compat, queued;
+	} ahead[2];
+	pthread_t side;
 };
 
 int ses_new(const struct trace *t, struct ses **out, struct err *e)
@@ -38,7 +47,8 @@ int ses_new(const struct trace *t, struct ses **out, struct err *e)
 	pthread_mutex_init(&s->links_mu, NULL);
 	pthread_mutex_init(&s->steps_mu, NULL);
 	pthread_mutex_init(&s->tree_mu, NULL);
-	pthread_mutex_init(&s->ahead_mu, NULL);
+	pthread_mutex_init(&s->side_mu, NULL);
+	pthread_cond_init(&s->side_cv, NULL);
 	s->threads = gp_threads(0);
 	*out = s;
 	return 0;
@@ -49,22 +59,24 @@ void ses_set_threads(struct ses *s, int n)
 	s->threads = gp_threads(n);
 }
 
-/* Waits for the thread of ses_tree_ahead, if one runs. */
-static void ahead_join(struct ses *s)
+/* Waits until the side thread has run every job and ended. */
+static void side_join(struct ses *s)
 {
-	pthread_mutex_lock(&s->ahead_mu);
-	if (s->ahead_running) {
-		pthread_join(s->ahead, NULL);
-		s->ahead_running = false;
+	pthread_mutex_lock(&s->side_mu);
+	while (s->side_open)
+		pthread_cond_wait(&s->side_cv, &s->side_mu);
+	if (s->side_running) { /* closed: it takes side_mu no more */
+		pthread_join(s->side, NULL);
+		s->side_running = false;
 	}
-	pthread_mutex_unlock(&s->ahead_mu);
+	pthread_mutex_unlock(&s->side_mu);
 }
 
 void ses_free(struct ses *s)
 {
 	if (!s)
 		return;
-	ahead_join(s);
+	side_join(s);
 	if (s->bounds_ok)
 		st_free(&s->bounds);
 	for (int i = 0; i < 2; i++) {
@@ -78,7 +90,8 @@ void ses_free(struct ses *s)
 	pthread_mutex_destroy(&s->links_mu);
 	pthread_mutex_destroy(&s->steps_mu);
 	pthread_mutex_destroy(&s->tree_mu);
-	pthread_mutex_destroy(&s->ahead_mu);
+	pthread_mutex_destroy(&s->side_mu);
+	pthread_cond_destroy(&s->side_cv);
 	free(s);
 }
 
@@ -170,45 +183,93 @@ static int tree_get(struct ses *s, bool tb_compat, const struct optree **out, st
 
 int ses_tree(struct ses *s, bool tb_compat, const struct optree **out, struct err *e)
 {
-	ahead_join(s);
+	/* (a build on the side thread holds tree_mu: this waits for it) */
 	return tree_get(s, tb_compat, out, e);
 }
 
-struct ahead_job {
-	struct ses *s;
-	bool tb_compat;
-};
+static void side_done(struct ses *s, struct ses_side *j)
+{
+	pthread_mutex_lock(&s->side_mu);
+	j->done = true;
+	pthread_cond_broadcast(&s->side_cv);
+	pthread_mutex_unlock(&s->side_mu);
+}
+
+/* The side thread: the jobs of the queue in order, until it is empty. */
+static void *side_main(void *arg)
+{
+	struct ses *s = arg;
+	pthread_mutex_lock(&s->side_mu);
+	for (struct ses_side *j; (j = s->side_head);) {
+		s->side_head = j->next;
+		pthread_mutex_unlock(&s->side_mu);
+		j->fn(j->arg);
+		side_done(s, j);
+		pthread_mutex_lock(&s->side_mu);
+	}
+	s->side_open = false;
+	pthread_cond_broadcast(&s->side_cv);
+	pthread_mutex_unlock(&s->side_mu);
+	return NULL;
+}
+
+void ses_side_run(struct ses *s, struct ses_side *j)
+{
+	j->done = false;
+	j->next = NULL;
+	pthread_mutex_lock(&s->side_mu);
+	if (!s->side_open && s->threads >= 2) {
+		if (s->side_running) /* closed: it takes side_mu no more */
+			pthread_join(s->side, NULL);
+		s->side_running = s->side_open = !pthread_create(&s->side, NULL, side_main, s);
+	}
+	if (s->side_open) {
+		*(s->side_head ? &s->side_tail->next : &s->side_head) = j;
+		s->side_tail = j;
+	}
+	bool here = !s->side_open;
+	pthread_mutex_unlock(&s->side_mu);
+	if (here) { /* one thread only, or none could start */
+		j->fn(j->arg);
+		j->done = true;
+	}
+}
+
+void ses_side_wait(struct ses *s, struct ses_side *j)
+{
+	pthread_mutex_lock(&s->side_mu);
+	while (!j->done)
+		pthread_cond_wait(&s->side_cv, &s->side_mu);
+	pthread_mutex_unlock(&s->side_mu);
+}
 
 /* The tree built on the side; a failure is not kept, so the caller's own
  * ses_tree builds again and reports it. */
-static void *ahead_main(void *arg)
+static void ahead_main(void *arg)
 {
-	struct ahead_job j = *(struct ahead_job *)arg;
-	free(arg);
+	const struct ahead *a = arg;
 	const struct optree *o;
 	struct err e = {0};
-	tree_get(j.s, j.tb_compat, &o, &e);
-	return NULL;
+	tree_get(a->s, a->tb_compat, &o, &e);
 }
 
 void ses_tree_ahead(struct ses *s, bool tb_compat)
 {
 	if (s->threads < 2)
 		return;
-	pthread_mutex_lock(&s->ahead_mu);
-	bool built;
 	pthread_mutex_lock(&s->tree_mu);
-	built = s->tree_ok[tb_compat];
+	bool built = s->tree_ok[tb_compat];
 	pthread_mutex_unlock(&s->tree_mu);
-	struct ahead_job *j = s->ahead_running || built ? NULL : malloc(sizeof *j);
-	if (j) {
-		*j = (struct ahead_job){s, tb_compat};
-		if (pthread_create(&s->ahead, NULL, ahead_main, j))
-			free(j); /* no thread: ses_tree builds it in place */
-		else
-			s->ahead_running = true;
-	}
-	pthread_mutex_unlock(&s->ahead_mu);
+	struct ahead *a = &s->ahead[tb_compat];
+	pthread_mutex_lock(&s->side_mu);
+	bool queue = !built && !a->queued; /* the job is queued once at most */
+	if (queue)
+		*a = (struct ahead){
+		    .job = {.fn = ahead_main, .arg = a}, .s = s, .tb_compat = tb_compat};
+	a->queued = true;
+	pthread_mutex_unlock(&s->side_mu);
+	if (queue)
+		ses_side_run(s, &a->job);
 }
 
 int ses_step_bounds(struct ses *s, const struct st_result **out, struct err *e)

@@ -65,12 +65,30 @@ int ses_steps(struct ses *s, bool tb_compat, const struct st_result **out, struc
 int ses_step_bounds(struct ses *s, const struct st_result **out, struct err *e);
 /* The operator tree (optree_build with links(!tb_compat)). */
 int ses_tree(struct ses *s, bool tb_compat, const struct optree **out, struct err *e);
-/* Starts building the operator tree on a second thread, for a view that
- * asks for it after other work (summary: the steps and the GPU metrics
- * first); its ses_tree then waits for that build. Nothing happens when the
- * session may use one thread only, when the tree is built or being built,
- * or when no thread can start (ses_tree builds it in place then). */
+/* Starts building the operator tree on the side thread (ses_side_run), for
+ * a view that asks for it after other work (summary: the steps and the GPU
+ * metrics first); its ses_tree then waits for that build. Nothing happens
+ * when the session may use one thread only or when the tree is built or
+ * was asked for already; when no thread can start, it is built in place. */
 void ses_tree_ahead(struct ses *s, bool tb_compat);
+
+/* A job for the session's side thread: fn(arg). The caller owns it and
+ * keeps it alive until ses_side_wait returns (or the session is freed). */
+struct ses_side {
+	void (*fn)(void *arg);
+	void *arg;
+	bool done;	       /* (set by the session) */
+	struct ses_side *next; /* (the session's queue) */
+};
+/* Runs j on the side thread, after the jobs queued before it: the thread
+ * runs while jobs are queued and ends when none is left, so the process
+ * uses two threads at most (the caller and it). With one thread allowed
+ * (ses_set_threads, the WebAssembly build) or when no thread can start, j
+ * runs here before this returns. fn must touch nothing the caller uses
+ * meanwhile except read-only results (the trace, the session's). */
+void ses_side_run(struct ses *s, struct ses_side *j);
+/* Returns once j (given to ses_side_run) has run. */
+void ses_side_wait(struct ses *s, struct ses_side *j);
 /* At most n threads at once (gp_threads(n): 1, or 2); the default is
  * gp_threads(0), two when the machine has more than one CPU. */
 void ses_set_threads(struct ses *s, int n);

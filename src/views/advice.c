@@ -308,7 +308,18 @@ static const struct {
 struct adv {
 	struct ses *ses;
 	struct adv_in in;
+	struct ses_side cp_job; /* the critical path, on the side thread */
+	struct cp_opts cp_opts;
+	int cp_rc;
 };
+
+/* The critical path of the first step (cp_job's function). */
+static void adv_cp(void *arg)
+{
+	struct adv *a = arg;
+	struct err ce = {0};
+	a->cp_rc = cp_compute(a->in.t, &a->cp_opts, &a->in.cp, &ce);
+}
 
 void adv_free(struct adv *a)
 {
@@ -342,8 +353,14 @@ int adv_start(struct ses *s, const struct trace *t, struct adv **out, struct err
 					   .skip_aten = true};
 	const struct tr_links *links;
 	int rc = hta_events(t, &in->ev, e);
-	if (!rc)
-		rc = hta_idle(&in->ev, &io, &in->idle, e);
+	if (rc)
+		return rc;
+	/* the critical path needs the events only: beside the rest */
+	a->cp_opts =
+	    (struct cp_opts){.annotation = "ProfilerStep", .instance = 0, .events = &in->ev};
+	a->cp_job = (struct ses_side){.fn = adv_cp, .arg = a};
+	ses_side_run(s, &a->cp_job);
+	rc = hta_idle(&in->ev, &io, &in->idle, e);
 	if (!rc)
 		rc = hta_launches(t, &in->ev, &lo, &in->launches, e);
 	if (!rc)
@@ -354,15 +371,11 @@ int adv_start(struct ses *s, const struct trace *t, struct adv **out, struct err
 		rc = hta_sync(t, links, &in->sync, e);
 	if (!rc)
 		rc = hta_counters(t, &in->ev, HTA_MAX_QUEUE_LENGTH, &in->counters, e);
-	if (!rc) { /* no step, or a graph HTA refuses: no critical path, no rule */
-		const struct cp_opts co = {
-		    .annotation = "ProfilerStep", .instance = 0, .events = &in->ev};
-		struct err ce = {0};
-		int cr = cp_compute(t, &co, &in->cp, &ce);
-		in->has_cp = cr == 0;
-		if (cr == ERR_NOMEM)
-			rc = err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
-	}
+	ses_side_wait(s, &a->cp_job);
+	/* no step, or a graph HTA refuses: no critical path, no rule */
+	in->has_cp = a->cp_rc == 0;
+	if (!rc && a->cp_rc == ERR_NOMEM)
+		rc = err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
 	return rc;
 }
 

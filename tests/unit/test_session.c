@@ -332,3 +332,56 @@ void test_session_tree_ahead(struct t *t)
 	ses_free(b);
 	tr_free(tr);
 }
+
+/* A job of test_session_side: records its id in the log it shares with
+ * the jobs queued beside it (which run one after another). */
+struct side_rec {
+	struct ses_side job;
+	int id, *log;
+	size_t *n;
+};
+
+static void side_fn(void *arg)
+{
+	struct side_rec *r = arg;
+	r->log[(*r->n)++] = r->id;
+}
+
+/* ses_side_run: the jobs run in the order they were queued, each done once
+ * ses_side_wait returns, on one side thread that ends when the queue is
+ * empty and starts again for a later job; with one thread, in place before
+ * ses_side_run returns; ses_free waits for a job nobody waited for. */
+void test_session_side(struct t *t)
+{
+	struct trace *tr = t_load_text(t, "{\"traceEvents\":[]}");
+	if (!tr)
+		return;
+	struct err e = {0};
+	for (int threads = 1; threads <= 2; threads++) {
+		struct ses *s;
+		CHECK_INT(t, ses_new(tr, &s, &e), 0);
+		ses_set_threads(s, threads);
+		int log[8] = {0};
+		size_t n = 0;
+		struct side_rec r[5];
+		for (int i = 0; i < 5; i++)
+			r[i] = (struct side_rec){{.fn = side_fn, .arg = &r[i]}, i + 1, log, &n};
+		for (int i = 0; i < 3; i++) {
+			ses_side_run(s, &r[i].job);
+			if (threads == 1) /* in place: done on return */
+				CHECK_INT(t, (int)n, i + 1);
+		}
+		ses_side_wait(s, &r[2].job);
+		CHECK(t, r[0].job.done && r[1].job.done && r[2].job.done);
+		CHECK_INT(t, (int)n, 3);
+		ses_side_run(s, &r[3].job); /* after the queue emptied */
+		ses_side_wait(s, &r[3].job);
+		CHECK_INT(t, (int)n, 4);
+		ses_side_run(s, &r[4].job); /* never waited for: ses_free waits */
+		ses_free(s);
+		CHECK_INT(t, (int)n, 5);
+		for (int i = 0; i < 5; i++)
+			CHECK_INT(t, log[i], i + 1);
+	}
+	tr_free(tr);
+}
