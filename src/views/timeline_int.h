@@ -34,6 +34,15 @@ struct tl_index {
 	 * one (cat, id) are the arrows of a chain */
 	uint32_t *flows;
 	struct tr_links links; /* launcher -> GPU activity (correlation) */
+	/* the arrows a window may draw, in the order they are written
+	 * (launches by launcher, then chains): an arrow's id is its place
+	 * here; by_t0 and by_t1 hold the ids by each end's time */
+	struct tl_arrow {
+		uint32_t a, b; /* launcher and GPU row; a chain: a = place in
+				* flows of its first event, b = TR_NONE */
+	} * arrows;
+	size_t narrows;
+	uint32_t *by_t0, *by_t1;
 	/* search (view_timeline_find.c): the positions in rows of the slices
 	 * of each name (string id), npos[nfirst[id] .. nfirst[id+1]) */
 	uint32_t *nfirst;

@@ -13,12 +13,15 @@
  * not drawn twice) and the chains of other s/t/f events: consecutive events
  * of one (cat, id) by time. An end binds as chrome://tracing binds it: s
  * and t (and f with "bp": "e") to the deepest slice enclosing it on its
- * track, f to the next slice that starts at or after it. A request scans
- * every link and flow (O(links + flows)); at most TL_MAX_FLOWS arrows with
- * an end in the window are written. */
+ * track, f to the next slice that starts at or after it. The index lists
+ * the arrows once in the order they are written, with their ids by each
+ * end's time, so a window finds its arrows by binary search (O(log n + its
+ * arrows)); at most TL_MAX_FLOWS arrows with an end in the window are
+ * written, picked evenly. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/radix.h"
 #include "core/sort.h"
 #include "views/timeline_int.h"
 
@@ -69,6 +72,65 @@ static bool same_group(const struct trace *t, uint32_t a, uint32_t b)
 	       x->name == y->name && x->series == y->series;
 }
 
+static bool is_ac2g(const struct trace *t, const struct tr_flow *fl)
+{
+	return !strcmp(tr_str(t, fl->cat), "ac2g");
+}
+
+/* The time of an arrow's first end, or of its second. */
+static int64_t arrow_t(const struct tl_index *ix, const struct tl_arrow *r, bool second)
+{
+	const struct trace *t = ix->t;
+	if (r->b != TR_NONE)
+		return t->ev.ts[second ? r->b : r->a];
+	return t->flows.v[ix->flows[r->a + second]].ts;
+}
+
+/* ix->arrows in their order (launches, then the pairs of consecutive
+ * events of a chain; Kineto's ac2g chains repeat the launches), and the
+ * ids by each end's time. */
+static int arrows_build(struct tl_index *ix)
+{
+	const struct trace *t = ix->t;
+	const struct tr_links *lk = &ix->links;
+	size_t n = lk->ndev + (t->flows.n ? t->flows.n - 1 : 0), k = 0;
+	ix->arrows = malloc((n ? n : 1) * sizeof *ix->arrows);
+	ix->by_t0 = malloc((n ? n : 1) * sizeof *ix->by_t0);
+	ix->by_t1 = malloc((n ? n : 1) * sizeof *ix->by_t1);
+	if (!ix->arrows || !ix->by_t0 || !ix->by_t1 || n > UINT32_MAX)
+		return -1;
+	for (size_t s = 0; s < lk->nseg; s++) {
+		uint32_t rt = lk->seg[s].rt;
+		for (uint32_t i = 0; i < lk->seg[s].count; i++) {
+			uint32_t d = lk->dev[lk->seg[s].first + i];
+			ix->arrows[k++] = (struct tl_arrow){rt, d};
+		}
+	}
+	for (size_t i = 0; i + 1 < t->flows.n; i++) {
+		const struct tr_flow *x = &t->flows.v[ix->flows[i]],
+				     *y = &t->flows.v[ix->flows[i + 1]];
+		if (x->cat == y->cat && x->id == y->id && !is_ac2g(t, x))
+			ix->arrows[k++] = (struct tl_arrow){(uint32_t)i, TR_NONE};
+	}
+	ix->narrows = k;
+	struct idt {
+		int64_t ts;
+		uint32_t id;
+	} *v = malloc((k ? k : 1) * sizeof *v);
+	static const struct rx_key by_ts[] = {RX_KEY(struct idt, ts, RX_I64)};
+	int rc = v ? 0 : -1;
+	for (int end = 0; end < 2 && !rc; end++) {
+		for (size_t i = 0; i < k; i++)
+			v[i] = (struct idt){arrow_t(ix, &ix->arrows[i], end), (uint32_t)i};
+		rc = rx_sort(v, k, sizeof *v, by_ts, 1);
+		uint32_t *out = end ? ix->by_t1 : ix->by_t0;
+		for (size_t i = 0; i < k && !rc; i++)
+			out[i] = v[i].id;
+	}
+	free(v);
+	return rc;
+}
+
 int tl_more_build(struct tl_index *ix)
 {
 	const struct trace *t = ix->t;
@@ -90,7 +152,7 @@ int tl_more_build(struct tl_index *ix)
 		ix->flows[i] = (uint32_t)i;
 	gp_qsort_r(ix->flows, nf, sizeof *ix->flows, flow_cmp, (void *)t);
 	struct err e = {0};
-	return tr_links_build(t, true, &ix->links, &e) ? -1 : 0;
+	return tr_links_build(t, true, &ix->links, &e) || arrows_build(ix) ? -1 : 0;
 }
 
 void tl_more_free(struct tl_index *ix)
@@ -98,6 +160,9 @@ void tl_more_free(struct tl_index *ix)
 	free(ix->crows);
 	free(ix->cfirst);
 	free(ix->flows);
+	free(ix->arrows);
+	free(ix->by_t0);
+	free(ix->by_t1);
 	tr_links_free(&ix->links);
 }
 
@@ -258,11 +323,6 @@ static size_t flow_bind(const struct tl_index *ix, uint32_t track, int64_t ts, b
 	return SIZE_MAX;
 }
 
-static bool is_ac2g(const struct trace *t, const struct tr_flow *fl)
-{
-	return !strcmp(tr_str(t, fl->cat), "ac2g");
-}
-
 /* The end of an arrow: the flow event's track and time, the slice it binds
  * to (row, depth) when there is one. */
 static void put_end(const struct tl_index *ix, FILE *f, uint32_t track, int64_t ts, size_t pos,
@@ -292,27 +352,77 @@ struct flow_walk {
 	size_t seen, total, shown; /* arrows visited; in the window; written */
 };
 
-static void walk_flows(const struct tl_index *ix, int64_t A, int64_t B, struct flow_walk *w)
+/* The first place in by (ids by the end's time, t1 when second) whose
+ * arrow's end is at or after ts. */
+static size_t first_at(const struct tl_index *ix, const uint32_t *by, bool second, int64_t ts)
+{
+	size_t lo = 0, hi = ix->narrows;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (arrow_t(ix, &ix->arrows[by[mid]], second) < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool arrow_in(const struct tl_index *ix, const struct tl_arrow *r, int64_t A, int64_t B)
+{
+	int64_t t0 = arrow_t(ix, r, false), t1 = arrow_t(ix, r, true);
+	return (t0 >= A && t0 < B) || (t1 >= A && t1 < B);
+}
+
+/* The ids of the arrows with an end in [A, B), ascending (*n of them):
+ * those whose first end is there, then those whose second end alone is,
+ * sorted; NULL when memory is out. */
+static uint32_t *window_arrows(const struct tl_index *ix, int64_t A, int64_t B, size_t *n)
+{
+	size_t a0 = first_at(ix, ix->by_t0, false, A), a1 = first_at(ix, ix->by_t0, false, B);
+	size_t b0 = first_at(ix, ix->by_t1, true, A), b1 = first_at(ix, ix->by_t1, true, B);
+	uint32_t *v = malloc((a1 - a0 + b1 - b0 + 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	size_t k = 0;
+	for (size_t i = a0; i < a1; i++)
+		v[k++] = ix->by_t0[i];
+	for (size_t i = b0; i < b1; i++) {
+		int64_t t0 = arrow_t(ix, &ix->arrows[ix->by_t1[i]], false);
+		if (t0 < A || t0 >= B)
+			v[k++] = ix->by_t1[i];
+	}
+	static const struct rx_key asc = {0, RX_U32, false};
+	if (rx_sort(v, k, sizeof *v, &asc, 1)) {
+		free(v);
+		return NULL;
+	}
+	*n = k;
+	return v;
+}
+
+static void visit_arrow(const struct tl_index *ix, uint32_t id, struct flow_walk *w)
 {
 	const struct trace *t = ix->t;
-	const struct tr_links *lk = &ix->links;
-	for (size_t s = 0; s < lk->nseg; s++) {
-		uint32_t rt = lk->seg[s].rt;
-		for (uint32_t i = 0; i < lk->seg[s].count; i++) {
-			uint32_t d = lk->dev[lk->seg[s].first + i];
-			int64_t t0 = t->ev.ts[rt], t1 = t->ev.ts[d];
-			if ((t0 >= A && t0 < B) || (t1 >= A && t1 < B))
-				w->visit(w, rt, d, NULL, NULL);
-		}
+	const struct tl_arrow *r = &ix->arrows[id];
+	if (r->b != TR_NONE)
+		w->visit(w, r->a, r->b, NULL, NULL);
+	else
+		w->visit(w, 0, 0, &t->flows.v[ix->flows[r->a]], &t->flows.v[ix->flows[r->a + 1]]);
+}
+
+/* Visits the arrows with an end in [A, B) in id order: those of ids (n of
+ * them), or, without ids (memory out), every arrow tested in turn. */
+static void walk_flows(const struct tl_index *ix, int64_t A, int64_t B, const uint32_t *ids,
+		       size_t n, struct flow_walk *w)
+{
+	if (ids) {
+		for (size_t i = 0; i < n; i++)
+			visit_arrow(ix, ids[i], w);
+		return;
 	}
-	for (size_t i = 0; i + 1 < t->flows.n; i++) {
-		const struct tr_flow *x = &t->flows.v[ix->flows[i]],
-				     *y = &t->flows.v[ix->flows[i + 1]];
-		if (x->cat != y->cat || x->id != y->id || is_ac2g(t, x))
-			continue;
-		if ((x->ts >= A && x->ts < B) || (y->ts >= A && y->ts < B))
-			w->visit(w, 0, 0, x, y);
-	}
+	for (size_t i = 0; i < ix->narrows; i++)
+		if (arrow_in(ix, &ix->arrows[i], A, B))
+			visit_arrow(ix, (uint32_t)i, w);
 }
 
 static void count_flow(struct flow_walk *w, uint32_t x, uint32_t y, const struct tr_flow *fx,
@@ -358,10 +468,13 @@ static void write_flow(struct flow_walk *w, uint32_t x, uint32_t y, const struct
 void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int64_t lo)
 {
 	struct flow_walk w = {.visit = count_flow, .ix = ix, .f = f, .lo = lo};
-	walk_flows(ix, A, B, &w);
+	size_t n = 0;
+	uint32_t *ids = window_arrows(ix, A, B, &n);
+	walk_flows(ix, A, B, ids, n, &w);
 	fputs(",\n  \"flows\": [", f);
 	w.visit = write_flow;
-	walk_flows(ix, A, B, &w);
+	walk_flows(ix, A, B, ids, n, &w);
+	free(ids);
 	fprintf(f, "%s],\n  \"flows_total\": %zu, \"flows_truncated\": %s", w.shown ? "\n  " : "",
 		w.total, w.total > TL_MAX_FLOWS ? "true" : "false");
 }
