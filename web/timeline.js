@@ -46,7 +46,6 @@ import { frameMeter } from './timeline_perf.js';
 
 const ROW = 16, HEAD = 18, IROW = 10, CROW = 40, MIN_NS = 10;
 const MARK = '#f0b000', MARK_CUR = '#e0306a'; // search matches, the current one
-const MAX_ARROWS = 2000; // flow arrows drawn a frame at most
 const PIN_W = 40; // the pin toggle at a lane header's right end
 // keys as Perfetto has them: W / S zoom in / out, A / D pan; Shift: faster
 const WASD = { w: [0.8, 0], s: [1.25, 0], a: [1, -0.1], d: [1, 0.1], W: [0.5, 0], S: [2, 0], A: [1, -0.5], D: [1, 0.5] };
@@ -268,10 +267,9 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			return n;
 		};
 		g.globalAlpha = selected !== null && selLinks.length ? 0.35 : 1;
-		// at most MAX_ARROWS a frame, picked evenly from the answer's (itself
-		// an even pick of the window's when they are over 10,000)
-		const all = flowsOn ? data?.flows || [] : [];
-		const fl = all.length <= MAX_ARROWS ? all : Array.from({ length: MAX_ARROWS }, (_, i) => all[Math.floor(i * all.length / MAX_ARROWS)]);
+		// the answer's arrows: at most 2,000, picked evenly from the
+		// window's by the server
+		const fl = flowsOn ? data?.flows || [] : [];
 		let nArrows = arrows(fl.filter((f) => f.kind === 'launch').map((f) => [f.from, f.to]), '#d33', 1);
 		nArrows += arrows(fl.filter((f) => f.kind !== 'launch').map((f) => [f.from, f.to]), '#36c', 1);
 		g.globalAlpha = 1;

@@ -2,7 +2,7 @@
 // event's arrows (its links) drawn highlighted, on the hand-written
 // tests/server/timeline_more.json (the cudaLaunchKernel at 1020 us on pid
 // 10's thread 1 launches k8 on stream 8: one arrow); a window with more
-// arrows than an answer holds (TL_MAX_FLOWS, 10,000) gets them picked
+// arrows than an answer holds (TL_MAX_FLOWS, 2,000) gets them picked
 // evenly over its whole span, on a synthetic trace (`gpuprof synth`,
 // 30 MB, ~16,000 arrows). Speed: on an 8 MB one (flows off, as it opens;
 // this machine is shared and loaded: the 1 GB figure is measured by hand,
@@ -56,15 +56,15 @@ test('the selected event\'s flows are drawn highlighted', async () => {
 test('more arrows than an answer holds are picked evenly over the window', async () => {
 	const d = await (await fetch(`${url}api/file/2/timeline?px=1200&flows=1`)).json();
 	assert.ok(d.flows_total > 10000, `${d.flows_total} arrows`);
-	assert.equal(d.flows.length, 10000);
+	assert.equal(d.flows.length, 2000);
 	assert.equal(d.flows_truncated, true);
 	const span = d.timeline.end_ns, ts = d.flows.map((f) => f.from.ts).sort((a, b) => a - b);
-	// the first 10,000 would stop near 10000 / flows_total of the span
+	// the first 2,000 would stop near 2000 / flows_total of the span
 	assert.ok(ts[0] < span * 0.02 && ts[ts.length - 1] > span * 0.98, `arrows from ${ts[0]} to ${ts[ts.length - 1]} of ${span}`);
 	// each tenth of the window holds about a tenth of them
 	const tenths = Array(10).fill(0);
 	for (const t of ts) tenths[Math.min(9, Math.floor(t / span * 10))]++;
-	for (const n of tenths) assert.ok(n > 500 && n < 1500, `tenths ${tenths}`);
+	for (const n of tenths) assert.ok(n > 100 && n < 300, `tenths ${tenths}`);
 });
 
 // 95th percentile, nearest rank
