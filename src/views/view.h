@@ -283,8 +283,7 @@ void tl_index_free(struct tl_index *ix);
 #define TL_MAX_PX 8192
 #define TL_MAX_DEPTH 64	    /* deeper events are drawn at the last level */
 #define TL_MAX_ITEMS 250000 /* over all lanes; more sets "truncated" */
-#define TL_MAX_FLOWS                                                                               \
-	2000 /* flow arrows per answer (what a frame draws); more sets "flows_truncated" */
+#define TL_MAX_FLOWS 2000   /* flow arrows per answer (a frame's); more: "flows_truncated" */
 
 struct tl_opts {
 	bool has_start, has_end;
