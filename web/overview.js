@@ -1,7 +1,10 @@
 // overview: the Overview page of a trace, over /api/file/ID/summary (the
 // JSON of `gpuprof summary`), /api/file/ID/info (`gpuprof info`: the span
 // and the event and kernel counts) and /api/file/ID/ops (`gpuprof ops`: the
-// number of distinct operators; the answer the server computed ahead).
+// number of distinct operators). The page is drawn once the first two are
+// in; ops is asked for after them and fills its card (data-pending until
+// then): on a big trace its analysis would otherwise share the two cores
+// with the summary's and delay the whole page.
 // Summary cards, a GPU-utilization gauge per GPU that ran kernels, the
 // step-time breakdown (chart and table), the GPUs with a note for a GPU the
 // trace's deviceProperties do not describe, the recommendations and the
@@ -46,8 +49,18 @@ function gpuSection(gpus, section) {
 		el('p', { className: 'note', dataset: { testid: 'gpus-tc-note' }, textContent: 'Tensor Cores: the share of Tensor Core kernels in the kernel time the operators launched on that GPU (the Kernels page\'s share is of all kernel time).' }));
 }
 
+// The Unique operators card, filled when the ops answer comes.
+function operatorsCard(api, id) {
+	const c = card('Unique operators', '…', 'card-operators', 'Distinct operator names (the Operators page\'s rows)');
+	const v = c.querySelector('.value');
+	v.dataset.pending = '1';
+	api(`/api/file/${id}/ops`).then((ops) => { v.textContent = String(ops.operators.length); },
+		(e) => { v.textContent = '–'; v.title = String(e.message || e); }).finally(() => { delete v.dataset.pending; });
+	return c;
+}
+
 export async function renderOverview(api, id, section) {
-	const [d, info, ops] = await Promise.all([api(`/api/file/${id}/summary`), api(`/api/file/${id}/info`), api(`/api/file/${id}/ops`)]);
+	const [d, info] = await Promise.all([api(`/api/file/${id}/summary`), api(`/api/file/${id}/info`)]);
 	const ov = d.overview, tr = info.trace;
 	const parts = d.breakdown.filter((p) => p.part !== 'Total');
 	const busy = d.gpus.filter((g) => g.kernels > 0 && g.gpu_utilization_pct !== null);
@@ -55,7 +68,7 @@ export async function renderOverview(api, id, section) {
 		el('div', { className: 'cards' },
 			card('Total duration', fmtDur(tr.span_ns), 'card-duration', 'First event to last end'),
 			card('Events', String(tr.events), 'card-events'),
-			card('Unique operators', String(ops.operators.length), 'card-operators'),
+			operatorsCard(api, id),
 			card('Kernels', String(tr.kernels), 'card-kernels', 'GPU kernel launches in the trace'),
 			card('Steps', String(ov.steps), 'card-steps'),
 			card('Average step time', fmt('avg_step_ns', ov.avg_step_ns), 'card-avg-step'),

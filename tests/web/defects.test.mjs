@@ -248,6 +248,8 @@ test('Overview: summary cards and the GPU utilization gauge', async () => {
 	// gpuprof info: span 39,675,609 ns, 11739 events, 1302 kernels; gpuprof ops: 73 operators
 	assert.equal(await text$('card-duration'), '39.676 ms');
 	assert.equal(await text$('card-events'), '11739');
+	// filled when the ops answer comes, after the page is drawn
+	await page.locator('[data-testid=card-operators]:not([data-pending])').waitFor();
 	assert.equal(await text$('card-operators'), '73');
 	assert.equal(await text$('card-kernels'), '1302');
 	// gpuprof summary: GPU 0 utilization 41.34 %, the only GPU with kernels
