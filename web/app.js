@@ -55,7 +55,8 @@ async function api(path, init) {
 	let body;
 	try {
 		body = await r.json();
-	} catch {
+	} catch (e) {
+		if (e.name === 'AbortError') throw e; // the caller gave up on it
 		throw new Error(`${path}: HTTP ${r.status}`);
 	}
 	if (!r.ok) throw new Error(body?.error?.message || `HTTP ${r.status}`);

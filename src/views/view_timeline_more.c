@@ -373,17 +373,47 @@ static bool arrow_in(const struct tl_index *ix, const struct tl_arrow *r, int64_
 	return (t0 >= A && t0 < B) || (t1 >= A && t1 < B);
 }
 
-/* The ids of the arrows with an end in [A, B), ascending (*n of them):
- * those whose first end is there, then those whose second end alone is,
- * sorted; NULL when memory is out. */
+/* The ids of the arrows marked in bits (a bit per arrow), ascending; k
+ * of them. */
+static void bits_ids(const uint64_t *bits, size_t nwords, uint32_t *v)
+{
+	size_t k = 0;
+	for (size_t w = 0; w < nwords; w++)
+		for (uint64_t b = bits[w]; b; b &= b - 1)
+			v[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
+}
+
+/* The ids of the arrows with an end in [A, B), ascending (*n of them);
+ * NULL when memory is out. Few of them: those whose first end is there,
+ * then those whose second end alone is, sorted. Many (a wide window: up to
+ * every arrow, twice): both ends' ids marked in a bit per arrow, which
+ * removes the doubles and gives the order without a sort. */
 static uint32_t *window_arrows(const struct tl_index *ix, int64_t A, int64_t B, size_t *n)
 {
 	size_t a0 = first_at(ix, ix->by_t0, false, A), a1 = first_at(ix, ix->by_t0, false, B);
 	size_t b0 = first_at(ix, ix->by_t1, true, A), b1 = first_at(ix, ix->by_t1, true, B);
+	size_t k = 0;
+	if ((a1 - a0 + b1 - b0) * 8 > ix->narrows) {
+		size_t nwords = (ix->narrows + 63) / 64;
+		uint64_t *bits = calloc(nwords ? nwords : 1, sizeof *bits);
+		if (!bits)
+			return NULL;
+		for (size_t i = a0; i < a1; i++)
+			bits[ix->by_t0[i] / 64] |= 1ull << (ix->by_t0[i] % 64);
+		for (size_t i = b0; i < b1; i++)
+			bits[ix->by_t1[i] / 64] |= 1ull << (ix->by_t1[i] % 64);
+		for (size_t w = 0; w < nwords; w++)
+			k += (size_t)__builtin_popcountll(bits[w]);
+		uint32_t *v = malloc((k + 1) * sizeof *v);
+		if (v)
+			bits_ids(bits, nwords, v);
+		free(bits);
+		*n = k;
+		return v;
+	}
 	uint32_t *v = malloc((a1 - a0 + b1 - b0 + 1) * sizeof *v);
 	if (!v)
 		return NULL;
-	size_t k = 0;
 	for (size_t i = a0; i < a1; i++)
 		v[k++] = ix->by_t0[i];
 	for (size_t i = b0; i < b1; i++) {
@@ -410,14 +440,20 @@ static void visit_arrow(const struct tl_index *ix, uint32_t id, struct flow_walk
 		w->visit(w, 0, 0, &t->flows.v[ix->flows[r->a]], &t->flows.v[ix->flows[r->a + 1]]);
 }
 
-/* Visits the arrows with an end in [A, B) in id order: those of ids (n of
- * them), or, without ids (memory out), every arrow tested in turn. */
+/* Visits the arrows with an end in [A, B) in id order: with ids (n of
+ * them, w->total = n), only those write_flow would write, picked evenly
+ * (the j-th of m picked is the first k with (k + 1) * m >= (j + 1) * n);
+ * without ids (memory out), every arrow tested in turn. */
 static void walk_flows(const struct tl_index *ix, int64_t A, int64_t B, const uint32_t *ids,
 		       size_t n, struct flow_walk *w)
 {
 	if (ids) {
-		for (size_t i = 0; i < n; i++)
-			visit_arrow(ix, ids[i], w);
+		uint64_t m = n > TL_MAX_FLOWS ? TL_MAX_FLOWS : n;
+		for (uint64_t j = 0; j < m; j++) {
+			uint64_t k = ((j + 1) * n + m - 1) / m - 1;
+			w->seen = (size_t)k;
+			visit_arrow(ix, ids[k], w);
+		}
 		return;
 	}
 	for (size_t i = 0; i < ix->narrows; i++)
@@ -470,7 +506,10 @@ void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, in
 	struct flow_walk w = {.visit = count_flow, .ix = ix, .f = f, .lo = lo};
 	size_t n = 0;
 	uint32_t *ids = window_arrows(ix, A, B, &n);
-	walk_flows(ix, A, B, ids, n, &w);
+	if (ids)
+		w.total = n;
+	else
+		walk_flows(ix, A, B, NULL, 0, &w);
 	fputs(",\n  \"flows\": [", f);
 	w.visit = write_flow;
 	walk_flows(ix, A, B, ids, n, &w);
