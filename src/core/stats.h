@@ -1,7 +1,8 @@
 /* stats: the mean and the linear-interpolation quantile of int64 samples,
  * shared by the analyses that summarize durations (tbprof/diffstat's tests,
  * hta/idle's gap statistics, the launches view), and pandas' describe() of
- * double samples (hta/counters). Depends on core/sort and core/cmp. */
+ * double samples (hta/counters). Depends on core/sort, core/cmp and
+ * core/radix. */
 #ifndef GP_CORE_STATS_H
 #define GP_CORE_STATS_H
 
