@@ -308,23 +308,48 @@ static const struct {
 struct adv {
 	struct ses *ses;
 	struct adv_in in;
-	struct ses_side cp_job; /* the critical path, on the side thread */
+	struct ses_side job; /* the critical path and the counters, on the side thread */
+	bool queued, joined; /* job given to ses_side_run; waited for */
 	struct cp_opts cp_opts;
-	int cp_rc;
+	int cp_rc, counters_rc;
+	struct err counters_e;
 };
 
-/* The critical path of the first step (cp_job's function). */
-static void adv_cp(void *arg)
+/* The side job: the critical path of the first step, then the counters
+ * (both read the events and the trace only). */
+static void adv_side(void *arg)
 {
 	struct adv *a = arg;
 	struct err ce = {0};
 	a->cp_rc = cp_compute(a->in.t, &a->cp_opts, &a->in.cp, &ce);
+	a->counters_rc = hta_counters(a->in.t, &a->in.ev, HTA_MAX_QUEUE_LENGTH, &a->in.counters,
+				      &a->counters_e);
+}
+
+/* Waits for the side job (once); its error, as the main thread's own. */
+static int adv_join(struct adv *a, struct err *e)
+{
+	if (!a->queued || a->joined)
+		return 0;
+	ses_side_wait(a->ses, &a->job);
+	a->joined = true;
+	/* no step, or a graph HTA refuses: no critical path, no rule */
+	a->in.has_cp = a->cp_rc == 0;
+	if (a->counters_rc) {
+		*e = a->counters_e;
+		return a->counters_rc;
+	}
+	if (a->cp_rc == ERR_NOMEM)
+		return err_set(e, ERR_NOMEM, a->in.t->path, -1, "out of memory");
+	return 0;
 }
 
 void adv_free(struct adv *a)
 {
 	if (!a)
 		return;
+	struct err e = {0};
+	adv_join(a, &e); /* a failure before adv_finish: the job may still run */
 	fc_free(&a->in.flops);
 	if (a->in.has_cp)
 		cp_free(&a->in.cp);
@@ -355,11 +380,13 @@ int adv_start(struct ses *s, const struct trace *t, struct adv **out, struct err
 	int rc = hta_events(t, &in->ev, e);
 	if (rc)
 		return rc;
-	/* the critical path needs the events only: beside the rest */
+	/* the critical path and the counters need the events only: beside the
+	 * rest, waited for in adv_finish (the summary's tb analyses between) */
 	a->cp_opts =
 	    (struct cp_opts){.annotation = "ProfilerStep", .instance = 0, .events = &in->ev};
-	a->cp_job = (struct ses_side){.fn = adv_cp, .arg = a};
-	ses_side_run(s, &a->cp_job);
+	a->job = (struct ses_side){.fn = adv_side, .arg = a};
+	a->queued = true;
+	ses_side_run(s, &a->job);
 	rc = hta_idle(&in->ev, &io, &in->idle, e);
 	if (!rc)
 		rc = hta_launches(t, &in->ev, &lo, &in->launches, e);
@@ -369,13 +396,6 @@ int adv_start(struct ses *s, const struct trace *t, struct adv **out, struct err
 		rc = ses_links(s, true, &links, e);
 	if (!rc)
 		rc = hta_sync(t, links, &in->sync, e);
-	if (!rc)
-		rc = hta_counters(t, &in->ev, HTA_MAX_QUEUE_LENGTH, &in->counters, e);
-	ses_side_wait(s, &a->cp_job);
-	/* no step, or a graph HTA refuses: no critical path, no rule */
-	in->has_cp = a->cp_rc == 0;
-	if (!rc && a->cp_rc == ERR_NOMEM)
-		rc = err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
 	return rc;
 }
 
@@ -383,7 +403,9 @@ int adv_finish(struct adv *a, struct ov_result *ov, struct err *e)
 {
 	const struct trace *t = a->in.t;
 	const struct optree *tree;
-	int rc = ses_tree(a->ses, false, &tree, e);
+	int rc = adv_join(a, e);
+	if (!rc)
+		rc = ses_tree(a->ses, false, &tree, e);
 	if (!rc)
 		rc = fc_build(t, tree, &a->in.flops, e);
 	for (size_t i = 0; !rc && i < sizeof adv_rules / sizeof adv_rules[0]; i++)

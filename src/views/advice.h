@@ -21,8 +21,11 @@
 struct adv;
 
 /* The analyses of trace t (of session s) that need no operator tree:
- * summary computes them while the tree is built on another thread. *out
- * is set even on failure (adv_free it). 0, or an error code with e set. */
+ * summary computes them while the tree is built on another thread; the
+ * critical path and the counters go to the session's side thread after
+ * it, and are waited for by adv_finish (or adv_free), so the caller may do
+ * other work between. *out is set even on failure (adv_free it). 0, or an
+ * error code with e set. */
 int adv_start(struct ses *s, const struct trace *t, struct adv **out, struct err *e);
 /* The analyses on the tree, then the rules, appending their
  * recommendations to ov. 0, or an error code with e set. */
