@@ -322,8 +322,8 @@ static void adv_side(void *arg)
 	struct adv *a = arg;
 	struct err ce = {0};
 	a->cp_rc = cp_compute(a->in.t, &a->cp_opts, &a->in.cp, &ce);
-	a->counters_rc = hta_counters(a->in.t, &a->in.ev, HTA_MAX_QUEUE_LENGTH, &a->in.counters,
-				      &a->counters_e);
+	a->counters_rc =
+	    hta_counters(a->in.t, &a->in.ev, HTA_MAX_QUEUE_LENGTH, &a->in.counters, &a->counters_e);
 }
 
 /* Waits for the side job (once); its error, as the main thread's own. */
