@@ -2,7 +2,10 @@
 // Nsight Compute's Memory Chart shows it: the kernel's global load and
 // store requests into the L1/TEX cache, the bytes moved between L1/TEX and
 // L2 and between L2 and device memory (DRAM) in each direction, each
-// level's hit rate and throughput, and the DRAM bandwidth. Values and units
+// level's hit rate and throughput, and the DRAM bandwidth; beside L1/TEX a
+// Shared Memory box with the kernel's shared load and store instructions
+// and shared memory's load and store wavefronts and bank conflicts (n/a
+// where the report lacks them, as every absent number). Values and units
 // are ncu's text in its auto units (GET .../ncu/raw?print_units=auto, as
 // rawIndex of ncu_summary.js indexes it); every number is a <text> with
 // data-key, data-metric, data-value (the number in that unit) and
@@ -27,6 +30,14 @@ export const MEMCHART = {
 	l2_to_dram: { label: 'written', metrics: ['dram__bytes_write.sum'] },
 	dram_throughput: { label: 'Throughput', metrics: ['gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed'] },
 	dram_bandwidth: { label: 'Bandwidth', metrics: ['dram__bytes.sum.per_second'] },
+	// the SASS-level store wavefronts stand in where a report (2021.1) has
+	// no L1/TEX-level ones
+	shared_ld: { label: 'shared loads', metrics: ['smsp__sass_inst_executed_op_shared_ld.sum', 'sass__inst_executed_shared_loads'], unit: 'inst' },
+	shared_st: { label: 'shared stores', metrics: ['smsp__sass_inst_executed_op_shared_st.sum', 'sass__inst_executed_shared_stores'], unit: 'inst' },
+	shared_ld_wavefronts: { label: 'Wavefronts ld', metrics: ['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] },
+	shared_st_wavefronts: { label: 'Wavefronts st', metrics: ['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', 'smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum'] },
+	shared_ld_conflicts: { label: 'Bank conflicts ld', metrics: ['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum'] },
+	shared_st_conflicts: { label: 'Bank conflicts st', metrics: ['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum'] },
 };
 
 // key -> {metric, unit, value, text, description} (metric null: absent).
@@ -48,9 +59,10 @@ const svg = (tag, attrs = {}, ...kids) => {
 	return e;
 };
 
-// The layout: four boxes stacked, the links between them; sizes in the
-// SVG's units (about a pixel each at the page's width).
-export const MEMCHART_BOX = { x: 20, w: 250, h: 66, gap: 74, top: 10, width: 640 };
+// The layout: four boxes stacked, the links between them, the Shared
+// Memory box (shared: its left edge, width and height) to the right of
+// L1/TEX; sizes in the SVG's units (about a pixel each at the page's width).
+export const MEMCHART_BOX = { x: 20, w: 250, h: 66, gap: 74, top: 10, width: 680, shared: { x: 470, w: 200, h: 104 } };
 
 function value(v, key, x, y, label, anchor = 'start') {
 	const d = MEMCHART[key];
@@ -62,6 +74,27 @@ function value(v, key, x, y, label, anchor = 'start') {
 	// the hover: the metric and its description (a <title> of a group, so
 	// that the text's own content is the value alone)
 	return svg('g', {}, svg('title', {}, v.metric ? `${v.metric}${v.description ? `: ${v.description}` : ''}` : 'Not in this report (collect the MemoryWorkloadAnalysis sections)'), t);
+}
+
+function box(level, title, bx, by, bw, bh) {
+	const g = svg('g', { class: `node ${level}` });
+	Object.assign(g.dataset, { testid: 'ncu-memchart-node', level });
+	g.append(svg('rect', { x: bx, y: by, width: bw, height: bh, rx: 6, class: 'box' }),
+		svg('text', { x: bx + 10, y: by + 20, class: 'title' }, title));
+	return g;
+}
+
+// The Shared Memory box at L1/TEX's height (y1) and the kernel's link to
+// it: out of the kernel box's right side (y0: its top), then down.
+function sharedNode(vals, y0, y1) {
+	const { x, w, shared: b } = MEMCHART_BOX;
+	const g = box('shared', 'Shared Memory', b.x, y1, b.w, b.h);
+	['shared_ld_wavefronts', 'shared_st_wavefronts', 'shared_ld_conflicts', 'shared_st_conflicts']
+		.forEach((k, j) => g.append(value(vals[k], k, b.x + 10, y1 + 40 + j * 18)));
+	const ly = y0 + 14, lx = b.x + b.w * 0.85;
+	const link = svg('path', { d: `M${x + w + 2},${ly} H${lx} V${y1 - 4}`, fill: 'none', class: 'link down', 'marker-end': 'url(#ncu-arrow)' });
+	const labels = ['shared_ld', 'shared_st'].map((k, j) => value(vals[k], k, x + w + 16, ly + 22 + j * 20, `↓ ${MEMCHART[k].label}`));
+	return [g, link, ...labels];
 }
 
 // The diagram of vals (memchartValues) as a figure.
@@ -78,12 +111,10 @@ export function memoryDiagram(vals) {
 		{ level: 'dram', title: 'Device memory (DRAM)', rows: ['dram_throughput', 'dram_bandwidth'] },
 	];
 	nodes.forEach((n, i) => {
-		const g = svg('g', { class: `node ${n.level}` });
-		Object.assign(g.dataset, { testid: 'ncu-memchart-node', level: n.level });
-		g.append(svg('rect', { x, y: y(i), width: w, height: h, rx: 6, class: 'box' }),
-			svg('text', { x: x + 10, y: y(i) + 20, class: 'title' }, n.title));
+		const g = box(n.level, n.title, x, y(i), w, h);
 		n.rows.forEach((k, j) => g.append(value(vals[k], k, x + 10, y(i) + 40 + j * 18)));
 		s.append(g);
+		if (n.level === 'l1') s.append(...sharedNode(vals, y(0), y(1)));
 	});
 	// links: requests and written bytes go down (left arrow), read bytes up (right arrow)
 	const links = [

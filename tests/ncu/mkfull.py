@@ -27,6 +27,10 @@ them by hand:
 - DRAM throughput % = 100 x bytes/s / 336e9; the Memory Throughput SOL
   metric is the largest of its breakdown, the Compute (SM) one the
   largest of its own breakdown.
+- shared memory (sgemm_tile only; relu_kernel has no such counters, n/a):
+  30,000 shared load instructions (the mix's LDS) in 45,000 wavefronts,
+  so 15,000 bank conflicts (the wavefronts beyond one per instruction);
+  no shared stores (the mix has no STS), all their counters 0.
 - warp cycles per issued instruction = the sum of the stall reasons
   (binary fractions, so the sum is exact); executed instructions = the sum
   of the opcode mix.
@@ -77,6 +81,7 @@ KERNELS = [
          memory_bd_rest={"lts__t_sectors": 41.25, "l1tex__data_pipe_lsu_wavefronts": 35.5,
                          "l1tex__lsuin_requests": 30.125, "lts__d_sectors": 22.0},
          l1_hit=12.5, l2_hit=80.0, pcie_read=1.5e6,
+         shared={"inst_ld": 30000, "wavefronts_ld": 45000},
          stalls={"long_scoreboard": 2.5, "wait": 1.75, "short_scoreboard": 0.5,
                  "math_pipe_throttle": 3.25, "barrier": 1.125, "not_selected": 0.625,
                  "selected": 1.0, "mio_throttle": 0.25},
@@ -169,6 +174,16 @@ def metrics_of(k):
         "l1tex__t_sector_hit_rate.pct": k["l1_hit"],
         "lts__t_sector_hit_rate.pct": k["l2_hit"],
     })
+    sh = k.get("shared")
+    if sh:
+        v.update({
+            "smsp__sass_inst_executed_op_shared_ld.sum": sh["inst_ld"],
+            "smsp__sass_inst_executed_op_shared_st.sum": 0,
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": sh["wavefronts_ld"],
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": 0,
+            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": sh["wavefronts_ld"] - sh["inst_ld"],
+            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": 0,
+        })
     for p, peak in FMA_PEAK.items():
         v["sm__sass_thread_inst_executed_op_%sfma_pred_on.sum.peak_sustained" % p] = peak
     for op, x in k["ops"].items():

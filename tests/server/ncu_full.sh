@@ -87,9 +87,15 @@ expect 200 "raw of sgemm_tile" "${url}api/file/1/ncu/raw?id=0"
 python3 - "$tmp/body" <<'PY' && ok || bad "raw of sgemm_tile: unexpected rows (above)"
 import json, sys
 rows = json.load(open(sys.argv[1]))["metrics"]
-assert len(rows) == 87 and {r["id"] for r in rows} == {0}
+assert len(rows) == 93 and {r["id"] for r in rows} == {0}
 d = [r for r in rows if r["metric"] == "dram__bytes.sum.per_second"][0]
 assert (d["unit"], d["value"], d["text"], d["instances"]) == ("Gbyte/s", 200, "200", 0), d
+# mkfull.py's shared memory counters: 30,000 loads in 45,000 wavefronts
+sh = {r["metric"]: (r["unit"], r["value"]) for r in rows if "shared_op" in r["metric"] or "op_shared" in r["metric"]}
+assert sh == {"smsp__sass_inst_executed_op_shared_ld.sum": ("inst", 30000), "smsp__sass_inst_executed_op_shared_st.sum": ("inst", 0),
+              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": ("", 45000), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": ("", 0),
+              "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": ("", 15000),
+              "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": ("", 0)}, sh
 PY
 expect 200 "raw of relu_kernel, base units" "${url}api/file/1/ncu/raw?id=1&print_units=base"
 python3 - "$tmp/body" <<'PY' && ok || bad "raw of relu_kernel: unexpected rows (above)"

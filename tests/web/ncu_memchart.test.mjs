@@ -27,7 +27,7 @@ test('the memory chart of the fixture: hit rates, throughputs and bandwidth by h
 	try {
 		await fresh(page, memTab(srv.url, 0));
 		await page.getByTestId('ncu-memchart').waitFor();
-		assert.deepEqual(await page.getByTestId('ncu-memchart-node').evaluateAll((els) => els.map((e) => e.dataset.level)), ['kernel', 'l1', 'l2', 'dram']);
+		assert.deepEqual(await page.getByTestId('ncu-memchart-node').evaluateAll((els) => els.map((e) => e.dataset.level)), ['kernel', 'l1', 'shared', 'l2', 'dram']);
 		const v = await values(page);
 		assert.deepEqual(Object.keys(v).sort(), Object.keys(MEMCHART).sort());
 		// mkfull.py's sgemm_tile: L1 hit 12.5 %, L1 throughput = its lsuin
@@ -41,6 +41,14 @@ test('the memory chart of the fixture: hit rates, throughputs and bandwidth by h
 		assert.equal(Number(v.dram_throughput.value), 100 * 2e11 / 3.36e11);
 		assert.equal(v.dram_throughput.text, 'Throughput 59.52 %');
 		assert.deepEqual(v.dram_bandwidth, { text: 'Bandwidth 200 Gbyte/s', metric: 'dram__bytes.sum.per_second', unit: 'Gbyte/s', value: '200' });
+		// shared memory: 30,000 load instructions in 45,000 wavefronts,
+		// 15,000 bank conflicts, no stores (mkfull.py)
+		assert.deepEqual(v.shared_ld, { text: '↓ shared loads 30,000 inst', metric: 'smsp__sass_inst_executed_op_shared_ld.sum', unit: 'inst', value: '30000' });
+		assert.equal(v.shared_st.text, '↓ shared stores 0 inst');
+		assert.deepEqual(v.shared_ld_wavefronts, { text: 'Wavefronts ld 45,000', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', unit: '', value: '45000' });
+		assert.equal(v.shared_ld_conflicts.text, 'Bank conflicts ld 15,000');
+		assert.equal(v.shared_st_wavefronts.text, 'Wavefronts st 0');
+		assert.equal(v.shared_st_conflicts.text, 'Bank conflicts st 0');
 		// the fixture has no request or byte counters between the levels
 		for (const k of ['ld_requests', 'st_requests', 'l1_to_l2', 'l2_to_l1', 'dram_to_l2', 'l2_to_dram']) {
 			assert.equal(v[k].metric, null, k);
@@ -48,6 +56,14 @@ test('the memory chart of the fixture: hit rates, throughputs and bandwidth by h
 		}
 		// the rest of the tab is still there
 		await page.getByTestId('ncu-memory-table').waitFor();
+		// relu_kernel has no shared memory counters: n/a, the node kept
+		await fresh(page, memTab(srv.url, 1));
+		await page.getByTestId('ncu-memchart').waitFor();
+		const r = await values(page);
+		for (const k of Object.keys(MEMCHART).filter((k) => k.startsWith('shared_'))) {
+			assert.equal(r[k].metric, null, k);
+			assert.match(r[k].text, / n\/a$/, k);
+		}
 	} finally {
 		await srv.stop();
 	}
@@ -93,6 +109,11 @@ test('the memory chart of a real report: every number as ncu\'s raw CSV has it',
 				const [a, b] = [boxes[i], boxes[j]];
 				assert.ok(a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] + 1 || b[3] <= a[1] + 1, `labels ${i} and ${j} overlap`);
 			}
+			// nor over the Shared Memory box, apart from its own rows
+			const [sb] = await narrow.locator('[data-testid=ncu-memchart-node][data-level=shared] rect').evaluateAll((rs) => rs.map((r) => { const b = r.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }));
+			const outside = await narrow.locator('[data-testid=ncu-memchart] > g:not([data-level=shared]) text').evaluateAll((ts) => ts.map((t) => { const r = t.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }));
+			assert.ok(outside.length > 10);
+			for (const b of outside) assert.ok(b[2] <= sb[0] || sb[2] <= b[0] || b[3] <= sb[1] || sb[3] <= b[1], `label [${b}] over the Shared Memory box [${sb}]`);
 			await shot(narrow, 'ncu-memchart-800');
 		} finally {
 			await narrow.close();
