@@ -79,7 +79,8 @@ function run(M, args) {
 	return { rc, out: out.length ? `${out.join('\n')}\n` : '', err: err.join('\n') }; // print() drops each line's newline
 }
 
-// GET /api/diff?base=ID&new=ID&...: two traces compared (gp_site_diff)
+// GET /api/diff?base=ID&new=ID&...: two traces or two Nsight Compute
+// reports compared (gp_site_diff)
 function diff(M, u) {
 	const side = (k) => files.find((x) => String(x.id) === u.searchParams.get(k));
 	const [b, n] = [side('base'), side('new')];
@@ -88,7 +89,7 @@ function diff(M, u) {
 	const status = M._gp_site_diff(b.handle, n.handle, qp);
 	M._free(qp);
 	if (status) return { status, body: M.UTF8ToString(M._gp_site_body(b.handle)) };
-	return fail(404, 'the static site compares two PyTorch traces only');
+	return fail(404, 'the static site compares two PyTorch traces or two Nsight Compute reports: Nsight Systems files and pairs of two kinds are compared by gpuprof serve');
 }
 
 // GET /api/dist?...: the loaded files' distributed view (gp_site_dist,

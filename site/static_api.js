@@ -12,7 +12,7 @@ worker.onmessage = (e) => {
 	waiting.delete(e.data.seq);
 	done?.(e.data);
 };
-const ask = (method, url, body) => new Promise((resolve) => {
+const post = (method, url, body) => new Promise((resolve) => {
 	seq += 1;
 	waiting.set(seq, resolve);
 	worker.postMessage({ seq, method, url, body });
@@ -20,6 +20,50 @@ const ask = (method, url, body) => new Promise((resolve) => {
 const isApi = (url) => typeof url === 'string' && url.startsWith('/api/');
 
 const realFetch = window.fetch.bind(window);
+
+// A published profile: a site folder with an open.json beside index.html,
+// {"open": ["rank0.json.gz", "kernels.ncu-rep", ...]} (URLs relative to
+// the page), opens those files at start, in that order (file ids 1, 2...),
+// before the pages' first request is answered; without one (a 404) or on
+// a file:// page (not asked) nothing is opened. A file that cannot
+// be fetched or loaded is named in the page's error box.
+const opened = (async () => {
+	if (location.protocol === 'file:') return; // no server to list files
+	const r = await realFetch('open.json', { cache: 'no-store' }).catch(() => null);
+	if (!r?.ok) return;
+	let list;
+	try {
+		list = (await r.json())?.open;
+		if (!Array.isArray(list) || !list.every((u) => typeof u === 'string')) throw new Error('"open" is not a list of URLs');
+	} catch (e) {
+		showError(`open.json: ${e.message}`);
+		return;
+	}
+	for (const u of list) {
+		const name = decodeURIComponent(new URL(u, location.href).pathname.split('/').pop() || 'trace.json');
+		try {
+			const r = await realFetch(u);
+			if (!r.ok) throw new Error(`HTTP ${r.status}`);
+			const a = await post('POST', `/api/upload?name=${encodeURIComponent(name)}`, await r.blob());
+			if (a.status !== 200) throw new Error(JSON.parse(a.body).error?.message ?? `status ${a.status}`);
+		} catch (e) {
+			showError(`open.json: could not open ${u}: ${e.message}`);
+		}
+	}
+})();
+function showError(text) {
+	const box = document.getElementById('error');
+	if (box) Object.assign(box, { textContent: text, hidden: false });
+}
+// Every request of the pages is announced as a 'gpuprof:api' event on
+// window, detail {method, url (absolute)}: as there is no network request
+// to watch, this is what tests (tests/web/harness.mjs onApi) and embedders
+// see of the pages' API traffic.
+const ask = async (method, url, body) => {
+	await opened;
+	window.dispatchEvent(new CustomEvent('gpuprof:api', { detail: { method, url: new URL(url, location.href).href } }));
+	return post(method, url, body);
+};
 window.fetch = async (input, init = {}) => {
 	if (!isApi(input)) return realFetch(input, init);
 	const r = await ask((init.method || 'GET').toUpperCase(), input, init.body);
@@ -57,8 +101,7 @@ document.addEventListener('click', (e) => {
 	e.preventDefault();
 	ask('GET', href).then((r) => {
 		if (r.status !== 200) {
-			const box = document.getElementById('error');
-			if (box) Object.assign(box, { textContent: `Could not save ${a.download}: ${JSON.parse(r.body).error?.message ?? r.status}`, hidden: false });
+			showError(`Could not save ${a.download}: ${JSON.parse(r.body).error?.message ?? r.status}`);
 			return;
 		}
 		const url = URL.createObjectURL(new Blob([r.body], { type: 'application/json' }));

@@ -5,7 +5,8 @@
 # that ends without one (a crash) counts as one failure. TEST_STAGES, when
 # set, names the stages to run (space-separated); the others are skipped.
 # SKIP_STAGES names stages not to run (make check's sanitizer build skips
-# wasm, whose engine is built alike whatever the native flags). The tb
+# wasm and website, whose engine is built alike whatever the native flags;
+# website is the browser suite on the static site). The tb
 # stages run their causes' golden fixtures first (tests/tbprof/fixtures.sh).
 set -u
 : "${BUILD:?}" "${GPUPROF:?}"
@@ -78,5 +79,6 @@ stage schemas sh tests/schemas/run.sh
 stage pandas sh tests/pandas/run.sh
 stage web sh tests/web/run.sh
 stage wasm sh tests/wasm/run.sh
+stage website env GPUPROF_BACKEND=site sh tests/web/run.sh
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -225,3 +225,15 @@ int srv_dist(const struct srv_dist_worker *w, int n, const struct srv_dist_opts 
 	dist_free(&d);
 	return rc;
 }
+
+void srv_load_message(const struct err *e, const char *name, enum input_kind kind, char *buf,
+		      size_t size)
+{
+	if (kind == INPUT_NSYS || kind == INPUT_NSYS_ANALYSIS) {
+		err_format(e, buf, size);
+		return;
+	}
+	char where[64];
+	err_format_offset(" at ", e->offset, e->uncompressed, where, sizeof where);
+	snprintf(buf, size, "%s%s: %s", name, where, e->msg);
+}

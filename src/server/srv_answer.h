@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "input/input.h"
 #include "server/srv_query.h"
 #include "tbprof/session.h"
 #include "trace/trace.h"
@@ -25,6 +26,13 @@
  * or another error. */
 int srv_slice(const char *src, const struct trace *t, const struct trace *sel, struct ses *ses,
 	      const struct srv_trace_opts *o, char **buf, size_t *len, struct err *e);
+
+/* The message of a file (of the kind sniffed) that did not load, as the
+ * viewer shows an upload's: Nsight Systems inputs "NAME: byte N: WHAT" as
+ * the command line says it, traces and reports "NAME at byte N: WHAT"
+ * (name: the upload's name). Into buf (always NUL-terminated). */
+void srv_load_message(const struct err *e, const char *name, enum input_kind kind, char *buf,
+		      size_t size);
 
 /* GET /api/file/ID/annotations (srv_select.c): the distinct names of the
  * trace's user annotations (what --range looks for first), by name, with

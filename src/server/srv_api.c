@@ -13,6 +13,7 @@
 #include "core/lru.h"
 #include "core/suggest.h"
 #include "io/outfile.h"
+#include "server/srv_answer.h"
 #include "server/srv_int.h"
 #include "tbprof/select.h"
 #include "views/view.h"
@@ -402,16 +403,11 @@ enum MHD_Result srv_api_upload(struct srv *s, struct MHD_Connection *c, struct s
 	int id = rc ? rc : srv_add_upload(s, &in, &e);
 	if (id > 0)
 		return srv_reply_files(s, c, id);
-	/* Nsight Systems inputs say "NAME: byte N: ..." as the CLI does, traces
-	 * and reports "NAME at byte N: ..." as the viewer shows it */
-	char msg[1200];
-	if (sn.kind == INPUT_NSYS || sn.kind == INPUT_NSYS_ANALYSIS) {
-		err_format(&e, msg, sizeof msg);
-		return srv_reply_error(c, srv_http_upload_status(e.code), "%s", msg);
-	}
-	if (!rc)
+	bool nsys = sn.kind == INPUT_NSYS || sn.kind == INPUT_NSYS_ANALYSIS;
+	if (!rc && !nsys)
 		return srv_reply_error(c, MHD_HTTP_INSUFFICIENT_STORAGE, "%s", e.msg);
-	char where[64];
-	err_format_offset(" at ", e.offset, e.uncompressed, where, sizeof where);
-	return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "%s%s: %s", u->name, where, e.msg);
+	char msg[1200];
+	srv_load_message(&e, u->name, sn.kind, msg, sizeof msg);
+	return srv_reply_error(c, nsys ? srv_http_upload_status(e.code) : MHD_HTTP_BAD_REQUEST,
+			       "%s", msg);
 }

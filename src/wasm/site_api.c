@@ -89,7 +89,10 @@ EMSCRIPTEN_KEEPALIVE struct site_file *gp_site_open(const char *path, const char
 					  : err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
 	if (!rc && input_trace(&f->in))
 		rc = ses_new(input_trace(&f->in), &f->ses, &e);
-	if (rc && !(f->msg = strdup(e.msg[0] ? e.msg : "could not load the file"))) {
+	char msg[1200];
+	if (rc)
+		srv_load_message(&e, name, input_sniff_path(path).kind, msg, sizeof msg);
+	if (rc && !(f->msg = strdup(e.msg[0] ? msg : "could not load the file"))) {
 		gp_site_close(f);
 		return NULL;
 	}
@@ -330,22 +333,45 @@ static int ncu_answer(struct site_file *f, struct ncu_report *r, const char *ver
 	return answer(f, rc, NULL, &e);
 }
 
-/* GET /api/diff?base=ID&new=ID&query of two traces (the server's
- * /api/diff of traces; Nsight files: 0, not answered here), answered in
- * base. query is changed. */
+/* The ncu diff of reports r[0] (base) and r[1] (new), answered in f: the
+ * server's srv_diff.c diff_ncu (whole reports: no step= or range=). */
+static int ncu_diff_answer(struct site_file *f, struct ncu_report *const *r,
+			   const struct srv_query *q)
+{
+	const struct view_decl *d = view_find_in(VIEW_FAMILY_NCU, "diff");
+	struct view_opts o;
+	int status = view_opts_of(f, d, q, "base new ", &o);
+	if (status)
+		return status;
+	struct err e = {0};
+	struct view *v = NULL;
+	int rc = view_compute_ncu2(d, r[0], r[1], &o, &v, &e);
+	free(f->body);
+	f->body = NULL;
+	if (!rc)
+		rc = view_json_text(v, &f->body, &f->len, &e);
+	view_opts_release(&o);
+	return answer(f, rc, NULL, &e);
+}
+
+/* GET /api/diff?base=ID&new=ID&query of two traces or two Nsight Compute
+ * reports (the server's /api/diff of those; any other pair: 0, not
+ * answered here), answered in base. query is changed. */
 EMSCRIPTEN_KEEPALIVE int gp_site_diff(struct site_file *base, struct site_file *nw, char *query)
 {
 	struct site_file *fs[2] = {base, nw};
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2; k++)
 		if (fs[k]->msg)
 			return fail(base, 400, fs[k]->msg);
-		if (!input_trace(&fs[k]->in))
-			return 0;
-	}
 	const char *key[64], *val[64];
 	struct srv_query q;
 	srv_q_parse(query, &q, key, val, 64);
-	return view_answer(fs, 2, view_find("diff"), &q, "base new ");
+	if (input_trace(&base->in) && input_trace(&nw->in))
+		return view_answer(fs, 2, view_find("diff"), &q, "base new ");
+	struct ncu_report *r[2] = {input_ncu(&base->in), input_ncu(&nw->in)};
+	if (r[0] && r[1])
+		return ncu_diff_answer(base, r, &q);
+	return 0;
 }
 
 #define SITE_DIST_MAX 1024 /* files= ids at most */

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, fresh, retry, shot } from './harness.mjs';
+import { root, fresh, retry, shot, backend, serveOnly } from './harness.mjs';
 import { serving } from './serving.mjs';
 
 const resnet = path.join(root, 'examples/resnet_like.json.gz');
@@ -47,9 +47,11 @@ db.commit()
 `, nvtxOnly]);
 const ncu = path.join(root, 'tests/golden/_inputs/full.ncu-rep');
 
-// file ids in this order
-const FILES = [resnet, longName, dev2, cut, nomem, nvtxOnly, ncu];
-const ID = { resnet: 1, long: 2, dev2: 3, cut: 4, nomem: 5, nvtx: 6, ncu: 7 };
+// file ids in this order (the static site opens no SQLite: no export there)
+const NAMED = { resnet, long: longName, dev2, cut, nomem, ...(backend === 'site' ? {} : { nvtx: nvtxOnly }), ncu };
+const FILES = Object.values(NAMED);
+const ID = Object.fromEntries(Object.keys(NAMED).map((k, i) => [k, i + 1]));
+const noSqlite = serveOnly('an Nsight Systems SQLite export');
 
 const ctx = serving(FILES, { cleanup: () => rmSync(dir, { recursive: true, force: true }) });
 let page;
@@ -103,13 +105,14 @@ test('one step selector in the header after an upload', async () => {
 	await open(ID.resnet, 'overview');
 	await page.getByTestId('step-select').waitFor();
 	await page.getByTestId('upload').setInputFiles(path.join(root, 'examples/tiny.json'));
-	await retry(async () => assert.equal(await page.getByTestId('file-select').inputValue(), '8'));
+	const up = String(FILES.length + 1); // the upload's id
+	await retry(async () => assert.equal(await page.getByTestId('file-select').inputValue(), up));
 	await retry(async () => assert.match(await text$('card-events'), /^46$/)); // tiny.json: 46 events (gpuprof info)
 	// every render of the upload has finished: one selector, one range input
 	await page.waitForLoadState('networkidle');
 	assert.equal(await page.getByTestId('step-select').count(), 1);
 	assert.equal(await page.getByTestId('range-input').count(), 1);
-	await fetch(`${ctx.server.url}api/file/8`, { method: 'DELETE' });
+	await fetch(`${ctx.server.url}api/file/${up}`, { method: 'DELETE' });
 });
 
 test('Esc closes a detail panel opened by a click; Ctrl+F focuses the page search', async () => {
@@ -203,15 +206,18 @@ test('kernels on a GPU that deviceProperties does not list: said so', async () =
 	assert.deepEqual(rows.map((r) => r.slice(0, 7)), [['0', 'NVIDIA H100 80GB HBM3', '79.20 GiB', '9.0', '132', '0', '-'], ['2', 'not in deviceProperties', '-', '-', '-', '2', '9.16 %']]);
 });
 
-test('empty states: Memory without records, an export without CUDA tables', async () => {
+test('empty states: Memory without records', async () => {
 	await open(ID.nomem, 'memory');
 	assert.match(await text$('memory-empty'), /^This trace has no memory records \(\[memory\] events\): the profiler recorded none\. torch\.profiler\.profile\(profile_memory=True\)/);
 	assert.equal(await page.getByTestId('memory-canvas').count(), 0);
+});
+
+test('empty states: an export without CUDA tables', { skip: noSqlite }, async () => {
 	await open(ID.nvtx, 'timeline');
 	assert.equal(await text$('timeline-no-cuda'), 'The export has no CUPTI_ACTIVITY_KIND_KERNEL or CUPTI_ACTIVITY_KIND_MEMCPY or CUPTI_ACTIVITY_KIND_MEMSET or CUPTI_ACTIVITY_KIND_RUNTIME tables: Nsight Systems captured none of this (profile with the matching trace option, e.g. nsys profile --trace=cuda,nvtx). The timeline shows only the export\'s NVTX ranges.');
 });
 
-test('Nsight Systems: the info block and every table when tables are missing', async () => {
+test('Nsight Systems: the info block and every table when tables are missing', { skip: noSqlite }, async () => {
 	await open(ID.nvtx, 'nsys');
 	await page.getByTestId('nsys-info').waitFor();
 	// gpuprof nsys FILE info: NVTX_EVENTS 2, every other table '-'

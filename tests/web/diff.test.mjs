@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, gpuprof, cliJson, cliText, startServer, launchBrowser, newPage, shot, retry, fresh } from './harness.mjs';
+import { root, gpuprof, cliJson, cliText, startServer, launchBrowser, newPage, shot, retry, fresh, waitForApi } from './harness.mjs';
 import { execFileSync } from 'node:child_process';
 import { diffExpect } from './diff_expect.mjs';
 
@@ -160,7 +160,7 @@ test('the Diff page of a scaled kernel, against gpuprof diff', async () => {
 		// exact names: the request says so; kernel links select the name as written
 		await fresh(page, `${server.url}#view=diff&base=1&new=2`);
 		await page.getByTestId('diff-steps-chart').waitFor();
-		const req = page.waitForRequest((r) => r.url().includes('/api/diff?'));
+		const req = waitForApi(page, (r) => r.url().includes('/api/diff?'));
 		await page.getByTestId('diff-exact').check();
 		assert.match((await req).url(), /\/api\/diff\?base=1&new=2&exact_names=1$/);
 		await assertPage(['--exact-names', a, k], { p: '0.0161224', u: '2.5' });
@@ -209,7 +209,7 @@ test('a slowed step: the strip plot shows it, the verdict is noise; parts and a 
 		await retry(() => assertChart([a, sl], 'kernel_ns', d, 'kernel'));
 
 		// steps 4–6 of each side: the request and the CLI's --step 4-6
-		const req = page.waitForRequest((r) => r.url().includes('/api/diff?'));
+		const req = waitForApi(page, (r) => r.url().includes('/api/diff?'));
 		await fresh(page, `${server.url}#view=diff&base=1&new=3&step=4-6`);
 		assert.match((await req).url(), /\/api\/diff\?base=1&new=3&step=4-6$/);
 		await page.getByTestId('diff-steps-chart').waitFor();

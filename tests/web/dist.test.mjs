@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { root, cliJson, cliText, startServer, launchBrowser, newPage, shot, retry } from './harness.mjs';
+import { root, cliJson, cliText, startServer, launchBrowser, newPage, shot, retry, waitForApi, openedAs } from './harness.mjs';
 import { textTables, cells, assertTables } from './dist_tables.mjs';
 
 const inputs = path.join(root, 'tests/golden/_inputs');
@@ -96,7 +96,7 @@ test('the distributed view of two ranks, against gpuprof dist', async () => {
 		await until(async () => assert.equal((await cells(page, 'commops')).length, want.commops.length));
 
 		// tb_compat: the request says so, and the page shows --tb-compat's numbers
-		const req = page.waitForRequest((r) => r.url().includes('/api/dist?') && r.url().includes('tb_compat=1'));
+		const req = waitForApi(page, (r) => r.url().includes('/api/dist?') && r.url().includes('tb_compat=1'));
 		await page.getByTestId('tb-compat').check();
 		assert.match((await req).url(), /\/api\/dist\?files=1,2&tb_compat=1$/);
 		const compat = textTables(cliText('dist', '--tb-compat', r0, r1));
@@ -105,16 +105,15 @@ test('the distributed view of two ranks, against gpuprof dist', async () => {
 		const wantc = cliJson('dist', '--tb-compat', r0, r1);
 		assertBars(await bars('dist-overlap-chart'), wantc.overlap_average, OVERLAP);
 
-		// a third worker, uploaded: named by its uploaded name
-		const up = await fetch(`${server.url}api/upload?name=node0_2.pt.trace.json`, { method: 'POST', body: readFileSync(r0) });
-		assert.equal(up.status, 200);
+		// a third worker, uploaded with the page's Open: named by its name
+		await page.getByTestId('upload').setInputFiles({ name: 'node0_2.pt.trace.json', mimeType: 'application/json', buffer: readFileSync(r0) });
+		await until(async () => assert.equal(await page.getByTestId('file-select').inputValue(), '3'));
 		await page.goto(`${server.url}#view=dist`);
-		await page.reload();
 		await until(async () => assert.deepEqual((await bars('dist-overlap-chart')).map((g) => g.worker), ['node0_0', 'node0_1', 'node0_2']));
 		const w3 = await cells(page, 'workers');
-		assert.deepEqual(w3.map((c) => [c[0], c[1]]), [['node0_0', r0], ['node0_1', r1], ['node0_2', 'node0_2.pt.trace.json']]);
+		assert.deepEqual(w3.map((c) => [c[0], c[1]]), [['node0_0', openedAs(r0)], ['node0_1', openedAs(r1)], ['node0_2', 'node0_2.pt.trace.json']]);
 		// unticking it asks for files 1 and 2, and the tables are the CLI's on those
-		const req2 = page.waitForRequest((r) => r.url().includes('/api/dist?'));
+		const req2 = waitForApi(page, (r) => r.url().includes('/api/dist?'));
 		await page.getByTestId('worker-3').uncheck();
 		assert.match((await req2).url(), /\/api\/dist\?files=1,2$/);
 		await until(() => assertTables(page, textTables(cliText('dist', r0, r1))));
@@ -140,10 +139,14 @@ test('one trace: the page says why there is no view and how to get one', async (
 		assert.match(text, /Open trace/);
 		assert.equal(await page.locator('[data-testid=dist-overlap-chart]').count(), 0);
 		await shot(page, 'dist-one-trace');
-		// a second worker whose collectives do not match: --tb-compat has no
-		// view, and the page gives the CLI's reason
-		const up = await fetch(`${server.url}api/upload?name=full.json`, { method: 'POST', body: readFileSync(full) });
-		assert.equal(up.status, 200);
+	} finally {
+		await server.stop();
+	}
+});
+
+test('a second worker whose collectives do not match: no --tb-compat view, and the CLI\'s reason', async () => {
+	const server = await startServer([r0, full]);
+	try {
 		const want = cliJson('dist', '--tb-compat', r0, full).distributed;
 		assert.equal(want.view, false);
 		await page.goto(`${server.url}#view=dist&tb=1`);

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { root, cliJson, cliText, startServer, launchBrowser, newPage, shot, fresh, retry } from './harness.mjs';
+import { root, cliJson, cliText, startServer, launchBrowser, newPage, shot, fresh, retry, waitForApi } from './harness.mjs';
 import { textTables, cells, assertTables } from './dist_tables.mjs';
 
 const inputs = path.join(root, 'tests/golden/_inputs');
@@ -58,7 +58,7 @@ test('the Distributed page follows the step selection and takes worker names', a
 		assert.notDeepEqual(step2.overlap, whole.overlap);
 		// by hand (tests/golden/README.md): r0 step 2 is 70/0/60/70 µs
 		assert.deepEqual(step2.overlap[0], ['twostep_0', '2', '70.000 us', '0 ns', '60.000 us', '70.000 us']);
-		let req = page.waitForRequest((r) => r.url().includes('/api/dist?'));
+		let req = waitForApi(page, (r) => r.url().includes('/api/dist?'));
 		await page.getByTestId('step-select').selectOption('2');
 		assert.match((await req).url(), /\/api\/dist\?files=1,2&step=2$/);
 		await until(() => assertTables(page, step2));
@@ -67,7 +67,7 @@ test('the Distributed page follows the step selection and takes worker names', a
 		assert.equal(await page.getByTestId('sel-chip').locator('span').textContent(), 'Step 2');
 
 		// worker names: in the request, the tables and the charts
-		req = page.waitForRequest((r) => r.url().includes('names='));
+		req = waitForApi(page, (r) => r.url().includes('names='));
 		await page.getByTestId('worker-names').fill('alpha,beta');
 		await page.getByTestId('worker-names').press('Enter');
 		assert.match((await req).url(), /\/api\/dist\?files=1,2&step=2&names=alpha,beta$/);
@@ -88,7 +88,7 @@ test('the Distributed page follows the step selection and takes worker names', a
 		assert.match(await page.getByTestId('dist-selection').textContent(), /^Step 2 of every worker/);
 
 		// steps 1–2 (the span's default: the first and last step)
-		req = page.waitForRequest((r) => r.url().includes('step=1-2'));
+		req = waitForApi(page, (r) => r.url().includes('step=1-2'));
 		await page.getByTestId('step-select').selectOption('A-B');
 		assert.match((await req).url(), /step=1-2&names=alpha,beta$/);
 		await until(() => assertTables(page, cli('--step', '1-2', '--names', 'alpha,beta')));
@@ -104,17 +104,18 @@ test('the Distributed page follows the step selection and takes worker names', a
 		assert.doesNotMatch(await hash(), /names=/);
 
 		// a range: each worker's first nccl:all_reduce
-		req = page.waitForRequest((r) => r.url().includes('range='));
+		req = waitForApi(page, (r) => r.url().includes('range='));
 		await page.getByTestId('range-input').fill('nccl:all_reduce');
 		await page.getByTestId('range-input').press('Enter');
 		assert.match((await req).url(), /\/api\/dist\?files=1,2&range=nccl%3Aall_reduce$/);
 		await until(() => assertTables(page, cli('--range', 'nccl:all_reduce')));
 		assert.match(await page.getByTestId('dist-selection').textContent(), /^Range nccl:all_reduce of every worker/);
 
-		// a worker without the step: the CLI's message naming its file
-		const up = await fetch(`${server.url}api/upload?name=node0_1.pt.trace.json`, { method: 'POST', body: readFileSync(one) });
-		assert.equal(up.status, 200);
-		await fresh(page, `${server.url}#file=1&view=dist&step=2`);
+		// a worker without the step, uploaded with the page's Open: the
+		// CLI's message naming its file
+		await page.getByTestId('upload').setInputFiles({ name: 'node0_1.pt.trace.json', mimeType: 'application/json', buffer: readFileSync(one) });
+		await until(async () => assert.equal(await page.getByTestId('file-select').inputValue(), '3'));
+		await page.goto(`${server.url}#file=1&view=dist&step=2`);
 		await until(async () => assert.equal(await page.getByTestId('dist-error').textContent(),
 			'node0_1.pt.trace.json: --step: no step 2 (steps 1 to 1)'));
 		// step 1 exists in all three: the CLI's tables on the three (an

@@ -17,11 +17,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gpuprof, startServer, launchBrowser, newPage, shot, retry } from './harness.mjs';
+import { gpuprof, startServer, launchBrowser, newPage, shot, retry, serveOnly } from './harness.mjs';
+
+const notHere = serveOnly('a directory of rank summaries');
 
 let browser, page, dir, server;
 
 before(async () => {
+	if (notHere) return;
 	dir = mkdtempSync(path.join(os.tmpdir(), 'gpuprof-fleet-web-'));
 	mkdirSync(path.join(dir, 'sums'));
 	mkdirSync(path.join(dir, 'tr'));
@@ -70,7 +73,7 @@ async function pixels() {
 }
 const dist2 = (a, b) => a.reduce((s, x, i) => s + (x - b[i]) ** 2, 0);
 
-test('a directory of rank summaries: heat maps, stragglers, skew, a link to the trace', async () => {
+test('a directory of rank summaries: heat maps, stragglers, skew, a link to the trace', { skip: notHere }, async () => {
 	await page.goto(`${server.url}#view=dist`);
 	await page.getByTestId('fleet-heat').waitFor();
 	// the workers are the four summaries (the trace is for the links)

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gpuprof, cliJson, startServer, launchBrowser, newPage, shot } from './harness.mjs';
+import { gpuprof, cliJson, startServer, launchBrowser, newPage, shot, onApi } from './harness.mjs';
 
 const { CURVE_POINTS } = await import('../../web/memory.js').catch(() => ({ CURVE_POINTS: 12000 }));
 let dir, trace, server, browser, page;
@@ -46,7 +46,7 @@ test('the memory curve comes at a level of detail; a window is refined', async (
 	assert.ok(all > CURVE_POINTS, `the trace's curve has ${all} points`);
 	assert.ok(lod.curve.length <= CURVE_POINTS && lod.curve.length < all);
 	const asked = [];
-	page.on('request', (r) => { if (r.url().includes('curve=1')) asked.push(new URL(r.url()).search); });
+	onApi(page, (r) => { if (r.url().includes('curve=1')) asked.push(new URL(r.url()).search); });
 	await page.goto(`${server.url}#file=1&view=memory`);
 	const canvas = page.getByTestId('memory-curve');
 	await until(() => canvas.getAttribute('data-points'), (v) => v === String(lod.curve.length), 'overview points');

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { root, gpuprof, startServer, launchBrowser, newPage, shot } from './harness.mjs';
+import { root, gpuprof, startServer, launchBrowser, newPage, shot, onApi } from './harness.mjs';
 
 const full = path.join(root, 'tests/golden/_inputs/full.ncu-rep');
 const t4 = path.join(root, '../shared/data/ncu/ncu2024.2_t4_full_mlp.ncu-rep');
@@ -33,7 +33,7 @@ const cells = (loc) => loc.evaluateAll((trs) => trs.map((tr) => [...tr.cells].ma
 
 test('the Raw metrics tab lists every metric of the kernel as `ncu raw` does, searchable, sortable, in both units', async () => {
 	const requests = [];
-	page.on('request', (r) => { if (r.url().includes('/ncu/raw?')) requests.push(new URL(r.url()).search); });
+	onApi(page, (r) => { if (r.url().includes('/ncu/raw?')) requests.push(new URL(r.url()).search); });
 	await page.goto(`${srv.url}#file=1&view=ncu&kernel=0`);
 	await page.getByTestId('ncu-raw-tab').click();
 	const table = page.getByTestId('table-ncu-raw');

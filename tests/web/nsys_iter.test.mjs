@@ -14,12 +14,15 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, gpuprof, startServer, launchBrowser, newPage, shot } from './harness.mjs';
+import { root, gpuprof, startServer, launchBrowser, newPage, shot, serveOnly } from './harness.mjs';
 import { fmt } from '../../web/fmt.js';
+
+const notHere = serveOnly('Nsight Systems run directories and SQLite exports');
 
 let dir, server, browser, page, text, an, db;
 
 before(async () => {
+	if (notHere) return;
 	dir = mkdtempSync(path.join(tmpdir(), 'gpuprof-web-nsys-'));
 	const run = path.join(dir, 'run');
 	cpSync(path.join(root, 'tests/nsys/run_small'), run, { recursive: true });
@@ -70,7 +73,7 @@ function bins(a) {
 	return { host: count(host), gpu: count(gpu) };
 }
 
-test('an analysis.json: iterations, summary, histogram, warnings, provenance', async () => {
+test('an analysis.json: iterations, summary, histogram, warnings, provenance', { skip: notHere }, async () => {
 	await page.goto(`${server.url}#file=1`);
 	await checkIterationTable(an, 'analysis.json');
 	assert.match(await page.evaluate(() => location.hash), /view=nsys/);
@@ -119,7 +122,7 @@ test('an analysis.json: iterations, summary, histogram, warnings, provenance', a
 	await shot(page, 'nsys-iterations');
 });
 
-test('the range selector and the CSV of the iteration table', async () => {
+test('the range selector and the CSV of the iteration table', { skip: notHere }, async () => {
 	await page.goto(`${server.url}#file=1&view=nsys`);
 	await page.getByTestId('nsys-range-select').waitFor();
 	await page.getByTestId('nsys-range-select').selectOption('preprocessing.resize');
@@ -152,7 +155,7 @@ test('the range selector and the CSV of the iteration table', async () => {
 	assert.match(await page.evaluate(() => location.hash), /range=preprocessing.resize/);
 });
 
-test('an export: the Iterations section follows the capture range and iteration inputs', async () => {
+test('an export: the Iterations section follows the capture range and iteration inputs', { skip: notHere }, async () => {
 	await page.goto(`${server.url}#file=2`);
 	await page.getByTestId('table-nsys-kernels').locator('tbody tr').first().waitFor();
 	await checkIterationTable(steps(), 'export, defaults');
@@ -179,7 +182,7 @@ test('an export: the Iterations section follows the capture range and iteration 
 	assert.ok(await page.getByTestId('table-nsys-kernels').locator('tbody tr').count() > 0);
 });
 
-test('a run directory: analysed in memory, the same iterations', async () => {
+test('a run directory: analysed in memory, the same iterations', { skip: notHere }, async () => {
 	await page.goto(`${server.url}#file=3`);
 	await checkIterationTable(an, 'run directory');
 	const n = await page.locator('[data-testid=nsys-warnings] li').count();

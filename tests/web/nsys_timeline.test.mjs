@@ -14,12 +14,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, startServer, launchBrowser, newPage, shot, fresh } from './harness.mjs';
+import { root, startServer, launchBrowser, newPage, shot, fresh, onApi, serveOnly } from './harness.mjs';
 import { fmtDur } from '../../web/fmt.js';
+
+const notHere = serveOnly('an Nsight Systems SQLite export');
 
 let dir, db, server, browser, page;
 
 before(async () => {
+	if (notHere) return;
 	dir = mkdtempSync(path.join(tmpdir(), 'gpuprof-web-nsys-tl-'));
 	db = path.join(dir, 'tl.sqlite');
 	execFileSync('python3', ['-c', 'import sys; sys.path.insert(0, sys.argv[1]); import check_sqlite; check_sqlite.make_timeline(sys.argv[2])',
@@ -57,7 +60,7 @@ async function until(attr, ok) {
 const order = (d) => d.lanes.map((l) => `${l.pid}/${l.tid}`).join(' ');
 const nItems = (d) => d.lanes.reduce((n, l) => n + l.items.length, 0);
 
-test('an export has a Timeline tab drawing the API\'s lanes, without Open in Perfetto', async () => {
+test('an export has a Timeline tab drawing the API\'s lanes, without Open in Perfetto', { skip: notHere }, async () => {
 	await fresh(page, `${server.url}#file=1&view=timeline`);
 	await until('data-order', (v) => v !== '');
 	const whole = await api('?px=100');
@@ -78,13 +81,13 @@ test('an export has a Timeline tab drawing the API\'s lanes, without Open in Per
 	await page.getByTestId('timeline-perfetto').waitFor();
 });
 
-test('a wheel step zooms: the request and the drawing follow the window', async () => {
+test('a wheel step zooms: the request and the drawing follow the window', { skip: notHere }, async () => {
 	await fresh(page, `${server.url}#file=1&view=timeline`);
 	const canvas = page.getByTestId('timeline-canvas');
 	await until('data-order', (v) => v !== '');
 	await page.waitForTimeout(200); // the answer at the laid-out width
 	const asked = [];
-	page.on('request', (r) => { if (r.url().includes('/nsys/timeline?')) asked.push(new URL(r.url()).searchParams); });
+	onApi(page, (r) => { if (r.url().includes('/nsys/timeline?')) asked.push(new URL(r.url()).searchParams); });
 	const box = await canvas.boundingBox();
 	await page.mouse.move(box.x + box.width / 2, box.y + 5);
 	await page.mouse.wheel(0, -100);
@@ -103,7 +106,7 @@ test('a wheel step zooms: the request and the drawing follow the window', async 
 	assert.equal(await canvas.getAttribute('data-items'), String(nItems(zoomed)));
 });
 
-test('a click on a kernel shows the export\'s row; Flows draws the launches', async () => {
+test('a click on a kernel shows the export\'s row; Flows draws the launches', { skip: notHere }, async () => {
 	await fresh(page, `${server.url}#file=1&view=timeline&start=200&end=320`);
 	const canvas = page.getByTestId('timeline-canvas');
 	await until('data-start', (v) => v === '200');

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, shot as shotOf, fresh, untilCanvas, retry } from './harness.mjs';
+import { root, shot as shotOf, fresh, untilCanvas, retry, onApi } from './harness.mjs';
 import { serving } from './serving.mjs';
 
 const fixture = path.join(root, 'tests/server/timeline_more.json');
@@ -59,10 +59,10 @@ test('Flows asks for flows=1 and draws an arrow per flow of the answer', async (
 	assert.equal(want.flows.length, 4); // two launches, two arrows of fwdbwd 7
 	const asked = [];
 	const onReq = (r) => { if (r.url().includes('/timeline?')) asked.push(new URL(r.url()).searchParams); };
-	page.on('request', onReq);
+	const offReq = onApi(page, onReq);
 	await page.getByTestId('timeline-flows').click();
 	assert.equal(await until('data-flows', (v) => v !== '0'), String(want.flows.length));
-	page.off('request', onReq);
+	offReq();
 	assert.ok(asked.some((p) => p.get('flows') === '1'), 'no request with flows=1');
 	assert.match(page.url(), /flows=1/);
 	await shot('timeline-flows');

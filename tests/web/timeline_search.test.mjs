@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, shot as shotOf, fresh } from './harness.mjs';
+import { root, shot as shotOf, fresh, onApi } from './harness.mjs';
 import { serving } from './serving.mjs';
 import { fmtDur } from '../../web/fmt.js';
 
@@ -65,7 +65,7 @@ test('/ focuses the box, typing shows the API\'s count, Enter, n and N step thro
 	assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'timeline-search');
 	const asked = [];
 	const onReq = (r) => { if (r.url().includes('/timeline?')) asked.push(new URL(r.url()).searchParams); };
-	page.on('request', onReq);
+	const offReq = onApi(page, onReq);
 	await page.keyboard.type(TEXT);
 	await countIs(`${want.total} matches`);
 	assert.equal(await page.getByTestId('timeline-search-count').getAttribute('data-total'), String(want.total));
@@ -81,7 +81,7 @@ test('/ focuses the box, typing shows the API\'s count, Enter, n and N step thro
 	await atMatch(3, want.matches[2], want.total);
 	await page.keyboard.press('N');
 	await atMatch(2, want.matches[1], want.total);
-	page.off('request', onReq);
+	offReq();
 	assert.ok(asked.some((p) => p.get('find') === TEXT), 'no timeline request with find=');
 });
 

@@ -9,7 +9,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, gpuprof, shot as shotOf } from './harness.mjs';
+import { root, gpuprof, shot as shotOf, onApi } from './harness.mjs';
 import { serving } from './serving.mjs';
 import { checkOverview } from './overview.mjs';
 
@@ -198,7 +198,7 @@ test('the Timeline page draws the lanes and zooming asks for the new window', as
 	await shot('timeline');
 	// a wheel step at the middle zooms in by 0.8 around it
 	const asked = [];
-	page.on('request', (r) => { if (r.url().includes('/timeline?')) asked.push(new URL(r.url()).searchParams); });
+	onApi(page, (r) => { if (r.url().includes('/timeline?')) asked.push(new URL(r.url()).searchParams); });
 	await page.waitForTimeout(200); // the answer at the laid-out width
 	const box = await canvas.boundingBox();
 	await page.mouse.move(box.x + box.width / 2, box.y + 5);
