@@ -46,6 +46,7 @@ stage unit "$BUILD/unit-tests"
 stage golden sh tests/golden/run.sh
 stage fuzz sh tests/fuzz/replay.sh
 stage cli sh tests/cli/run.sh
+stage hugepages sh tests/cli/hugepages.sh
 stage ncu sh tests/ncu/check.sh
 stage export sh tests/export/check.sh
 stage slice sh tests/slice/check.sh

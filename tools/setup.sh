@@ -17,8 +17,9 @@ PKGS="make gcc pkg-config zlib1g-dev libisal-dev libsqlite3-dev libyaml-dev libm
 # groff-base (the man page renders without a warning), python3-scipy
 # (tests/diff checks the U test's p-values against scipy's),
 # python3-pandas and python3-jsonschema (the stages pandas and schemas),
-# python3-yaml (the stage nsys reads the manifest `nsys profile` writes).
-TEST_PKGS="clang clang-format emscripten python3 sqlite3 protobuf-compiler golang-go curl chromium zsh fish dpkg-dev groff-base python3-scipy python3-pandas python3-jsonschema python3-distributed python3-yaml"
+# python3-yaml (the stage nsys reads the manifest `nsys profile` writes),
+# strace (the stage hugepages sees gpuprof execute itself again).
+TEST_PKGS="clang clang-format emscripten python3 sqlite3 protobuf-compiler golang-go curl chromium zsh fish dpkg-dev groff-base python3-scipy python3-pandas python3-jsonschema python3-distributed python3-yaml strace"
 missing=""
 # node and npm may come from elsewhere (nvm, NodeSource): Debian's only if absent
 command -v node >/dev/null 2>&1 || missing="$missing nodejs"

@@ -86,6 +86,10 @@ struct cmd_list {
 	size_t n;
 };
 void cli_commands(struct cmd_list *l);
+/* Called first by main(): for big inputs, executes the binary again with
+ * glibc's heap on transparent huge pages (hugepages.c; GPUPROF_HUGEPAGES);
+ * returns when it does not, or in the second image. */
+void hugepages_start(int argc, char **argv);
 /* The options c accepts (a view's from the registry). */
 const struct vo *cli_cmd_opts(const struct cmd *c, size_t *n);
 /* The verbs of c into words[0..max) (its list, or its family's views);

@@ -244,6 +244,11 @@ const struct vo cli_globals[] = {
 const size_t cli_nglobals = sizeof cli_globals / sizeof cli_globals[0];
 
 const struct cli_env cli_env[] = {
+    {"GPUPROF_HUGEPAGES",
+     "\\fB0\\fP keeps the heap on small pages; \\fB1\\fP puts it on transparent huge\n"
+     "pages (glibc's \\fIglibc.malloc.hugetlb=1\\fP, by executing gpuprof again);\n"
+     "unset: huge pages when the input files add up to 32 MiB or more (or for\n"
+     "\\fBserve\\fP) and the kernel's mode is \\fImadvise\\fP. The outputs are the same."},
     {"GPUPROF_THREADS",
      "The threads a trace is imported with: \\fB1\\fP imports on one thread, any\n"
      "larger number on two (the default when the machine has more than one CPU)."},
@@ -294,7 +299,8 @@ static const char global_help[] =
     "\n"
     "Exit status: 0 ok, 1 an analysis gate tripped, 2 usage or input error.\n"
     "Environment: GPUPROF_THREADS=1 imports and analyses traces on one thread\n"
-    "(default: two when the machine has more than one CPU).\n";
+    "(default: two when the machine has more than one CPU); GPUPROF_HUGEPAGES=0\n"
+    "keeps the heap on small pages (default: huge pages for inputs of 32 MiB on).\n";
 
 static void print_help(FILE *f, const struct cmd_list *l)
 {
@@ -501,6 +507,7 @@ static int take_globals(struct app *app, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	hugepages_start(argc, argv);
 	struct app app = {.argv0 = argv[0], .format = REP_TABLE};
 	struct cmd_list cmds;
 	cli_commands(&cmds);
