@@ -29,8 +29,9 @@ static void make_elf(uint8_t *b)
 {
 	static const char names[] = "\0.shstrtab\0.text.k"; /* 0, 1, 11 */
 	memset(b, 0, ELF_SIZE);
-	memcpy(b, "\x7f"
-		  "ELF\x02\x01\x01",
+	memcpy(b,
+	       "\x7f"
+	       "ELF\x02\x01\x01",
 	       7);
 	put64(b + 0x28, 0x80);	   /* e_shoff */
 	put32(b + 0x30, 0x560556); /* e_flags */
@@ -140,11 +141,11 @@ void test_sass_parse(struct t *t)
 	    ".L_x_0:\n"
 	    "        /*b00e7bb50*/             @!UP1 BRA 0xb00e7bc20;\r\n"
 	    "        /*b00e7bb60*/  @!PT_TOOLONG NOP ;\n"
-	    "        /*b00e7bb70*/   ;\n"		   /* no instruction */
+	    "        /*b00e7bb70*/   ;\n"	      /* no instruction */
 	    "        /*11112222333344445*/   NOP ;\n" /* more than 64 bits */
-	    "        /*b00e7bb80   NOP ;\n"		   /* not closed */
-	    "        /**/   NOP ;\n"			   /* no digits */
-	    "        /*b00e7bb90*/   NOP";		   /* no newline, no ';' */
+	    "        /*b00e7bb80   NOP ;\n"	      /* not closed */
+	    "        /**/   NOP ;\n"		      /* no digits */
+	    "        /*b00e7bb90*/   NOP";	      /* no newline, no ';' */
 	struct arena a;
 	arena_init(&a);
 	struct ncu_sass_line *rows;
@@ -225,8 +226,9 @@ void test_sass_disasm(struct t *t)
 	CHECK_INT(t, ncu_sass_disasm(path, "SM86", 0, code, sizeof code, 100, &a, &s, &e), 0);
 	if (!strstr(s.note, "took longer than 100 ms"))
 		t_fail(t, __FILE__, __LINE__, "note [%s]", s.note);
-	CHECK_INT(t, ncu_sass_disasm("/nonexistent/nvdisasm", "SM86", 0, code, sizeof code, 1000, &a,
-				     &s, &e),
+	CHECK_INT(t,
+		  ncu_sass_disasm("/nonexistent/nvdisasm", "SM86", 0, code, sizeof code, 1000, &a,
+				  &s, &e),
 		  0);
 	if (!strstr(s.note, "cannot start /nonexistent/nvdisasm"))
 		t_fail(t, __FILE__, __LINE__, "note [%s]", s.note);
