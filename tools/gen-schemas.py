@@ -79,6 +79,7 @@ CASES = [
     ('ncu-details', ['ncu', 'details', NCU]),
     ('ncu-hints', ['ncu', 'hints', NCU]),
     ('ncu-body', ['ncu', 'body', NCU]),
+    ('ncu-source', ['ncu', 'source', NCU]),
     ('nsys-info', ['nsys', SQL + 'harness.sqlite', 'info']),
     ('nsys-kernels', ['nsys', SQL + 'harness.sqlite', 'kernels']),
     ('nsys-memcpy', ['nsys', SQL + 'harness.sqlite', 'memcpy']),

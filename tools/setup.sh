@@ -19,6 +19,9 @@ PKGS="make gcc pkg-config zlib1g-dev libisal-dev libsqlite3-dev libyaml-dev libm
 # python3-pandas and python3-jsonschema (the stages pandas and schemas),
 # python3-yaml (the stage nsys reads the manifest `nsys profile` writes),
 # strace (the stage hugepages sees gpuprof execute itself again).
+# NVIDIA's nvdisasm (`ncu source`, the ncu stage) is not installed here: the
+# ncu stage fetches it into build/ itself (tools/get-nvdisasm.sh, Debian's
+# non-free nvidia-cuda-toolkit, the system's sources untouched).
 TEST_PKGS="clang clang-format emscripten python3 sqlite3 protobuf-compiler golang-go curl chromium zsh fish dpkg-dev groff-base python3-scipy python3-pandas python3-jsonschema python3-distributed python3-yaml strace"
 missing=""
 # node and npm may come from elsewhere (nvm, NodeSource): Debian's only if absent

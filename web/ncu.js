@@ -138,9 +138,11 @@ export async function renderNcu(api, id, s, writeHash, section) {
 		const k = kernels.find((x) => String(x.id) === kid);
 		const raw = s.tab === 'raw', source = s.tab === 'source';
 		const summary = !raw && !source && (s.tab === 'summary' || (!s.tab && !s.section));
-		const [det, bod, auto] = await Promise.all([api(`/api/file/${id}/ncu/details?id=${kid}`),
+		const [det, bod, auto, sass] = await Promise.all([api(`/api/file/${id}/ncu/details?id=${kid}`),
 			raw ? { body: [] } : api(`/api/file/${id}/ncu/body?id=${kid}&metric=${encodeURIComponent(source ? SOURCE_METRICS : CHART_METRICS)}`),
-			summary ? rawOf(api, id, d, kid, 'auto') : null]);
+			summary ? rawOf(api, id, d, kid, 'auto') : null,
+			// the SASS text (`ncu source`), where the server has nvdisasm
+			source ? api(`/api/file/${id}/ncu/source?id=${kid}`).catch(() => null) : null]);
 		const secs = groupSections(det.details);
 		const idx = indexBody(bod.body);
 		// a section by display name, or by identifier (hint links)
@@ -164,7 +166,7 @@ export async function renderNcu(api, id, s, writeHash, section) {
 		const mine = bySpeedup(d.hints.filter((x) => String(x.id) === kid));
 		const openSection = (sec) => writeHash({ ...now(), kernel: kid, section: sec, tab: '' }, false);
 		if (raw) body.push(await rawMetricsTab((units) => rawOf(api, id, d, kid, units), kid, s, writeHash));
-		if (source) body.push(sourceTab(bod.body, s, (t) => writeHash({ ...now(), ssort: t.sort, sdir: t.dir, sq: t.q })));
+		if (source) body.push(sourceTab(bod.body, s, (t) => writeHash({ ...now(), ssort: t.sort, sdir: t.dir, sq: t.q }), sass));
 		if (summary) body.push(summaryTab(summaryCards(rawIndex(auto), labelIndex(idx.sections)), mine, { bars: hbars, hintText, open: openSection }));
 		if (cur) {
 			// the Memory tab (and the memory chart's own section): the diagram first

@@ -5,8 +5,12 @@
 // hottest first (most warp instructions executed), in the sortable table
 // of table.js. From GET /api/file/ID/ncu/body?id=N&metric=SOURCE_METRICS
 // (`ncu body --metric RE`: each matching metric's instances, x = the
-// address). The report stores no SASS text (ncu disassembles the cubin when
-// it shows its Source page), so the rows are by address only.
+// address). The report stores no SASS text, only the cubin: where the
+// server can run NVIDIA's nvdisasm, GET /api/file/ID/ncu/source?id=N
+// (`ncu source`) gives every instruction of the kernel with its text as
+// ncu prints it, and the table gains a Source column; elsewhere (no
+// nvdisasm, the static site, which starts no programs) the rows stay by
+// address and the note says why.
 
 import { dataTable } from './table.js';
 import { el } from './dom.js';
@@ -19,6 +23,8 @@ export const SOURCE_COUNTERS = [
 ];
 export const SOURCE_METRICS = `^(${SOURCE_COUNTERS.map(([m]) => m).join('|')})$`;
 
+const hottest = (a, b) => (b.inst_executed ?? -1) - (a.inst_executed ?? -1) || a.pc - b.pc;
+
 // Rows by address from the body rows: [{address (hex text), inst_executed,
 // thread_inst_executed, thread_inst_executed_pred_on}], most instructions
 // executed first, ties by address.
@@ -30,16 +36,32 @@ export function sourceRows(body) {
 		if (!byPc.has(r.x)) byPc.set(r.x, Object.fromEntries([['pc', r.x], ...SOURCE_COUNTERS.map(([, k]) => [k, null])]));
 		byPc.get(r.x)[key.get(r.metric)] = r.value;
 	}
-	return [...byPc.values()].sort((a, b) => (b.inst_executed ?? -1) - (a.inst_executed ?? -1) || a.pc - b.pc)
-		.map(({ pc, ...rest }) => ({ address: `0x${pc.toString(16)}`, ...rest }));
+	return [...byPc.values()].sort(hottest).map(({ pc, ...rest }) => ({ address: `0x${pc.toString(16)}`, ...rest }));
 }
 
-// The tab's content; body: the body answer's rows for SOURCE_METRICS.
-export function sourceTab(body, s, onState) {
-	const rows = sourceRows(body);
+// Rows with the SASS text from the `ncu source` answer: [{address, source,
+// counters}], every instruction, the hottest first, ties by address; []
+// when the answer has no text (no nvdisasm there).
+export function sassRows(answer) {
+	const rows = answer?.source ?? [];
+	if (!rows.some((r) => r.source !== null)) return [];
+	return rows.map((r) => ({ pc: Number.parseInt(r.address, 16), address: r.address, source: r.source ?? '',
+		...Object.fromEntries(SOURCE_COUNTERS.map(([m, k]) => [k, r[m]])) }))
+		.sort(hottest).map(({ pc, ...rest }) => rest);
+}
+
+// The tab's content; body: the body answer's rows for SOURCE_METRICS;
+// sass: the `ncu source` answer, or null.
+export function sourceTab(body, s, onState, sass = null) {
+	const withText = sassRows(sass);
+	const rows = withText.length ? withText : sourceRows(body);
 	if (!rows.length) return el('p', { className: 'empty', dataset: { testid: 'ncu-source-empty' }, textContent: 'This kernel has no per-instruction source counters (profile with --section SourceCounters).' });
+	const k = sass?.kernels?.[0];
+	const note = withText.length
+		? `${rows.length} SASS instructions (disassembled by ${k?.disassembler ?? 'nvdisasm'}), most executed first.`
+		: `${rows.length} SASS instructions, most executed first. The report stores no SASS text, only the cubin: rows are by address${k?.note ? ` (${k.note})` : ' (SASS text needs nvdisasm where the server runs)'}.`;
 	return el('div', { className: 'ncu-source', dataset: { testid: 'ncu-source' } },
-		el('p', { className: 'kmeta', textContent: `${rows.length} SASS instructions, most executed first. The report stores no SASS text (Nsight Compute disassembles the cubin): rows are by address.` }),
+		el('p', { className: 'kmeta', dataset: { testid: 'ncu-source-note' }, textContent: note }),
 		dataTable({ name: 'ncu-source', rows, state: { sort: s.ssort || '', dir: s.sdir || 'desc', q: s.sq || '' }, onState,
-			titles: { address: 'Address', inst_executed: 'Warp Inst. Executed', thread_inst_executed: 'Thread Inst. Executed', thread_inst_executed_pred_on: 'Predicated-On Thread Inst.' } }));
+			titles: { address: 'Address', source: 'Source', inst_executed: 'Warp Inst. Executed', thread_inst_executed: 'Thread Inst. Executed', thread_inst_executed_pred_on: 'Predicated-On Thread Inst.' } }));
 }

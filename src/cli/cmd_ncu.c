@@ -39,6 +39,12 @@ const char cmd_ncu_help[] =
     "  body      what each section declares it shows: its header, extra and\n"
     "            body-item (chart, table) metrics with full-precision values and\n"
     "            the instances of chart metrics (the viewer's charts)\n"
+    "  source    the SASS of each kernel (its cubin, stored in the report,\n"
+    "            disassembled by NVIDIA's nvdisasm: --nvdisasm PATH, else\n"
+    "            $GPUPROF_NVDISASM, else PATH) beside its per-instruction\n"
+    "            counters, one row per address, as `ncu --page source\n"
+    "            --print-source sass` shows them; without nvdisasm the rows\n"
+    "            are the counters' addresses and a note says how to get it\n"
     "\n"
     "Options:\n";
 
@@ -51,7 +57,8 @@ const char cmd_ncu_help_tail[] =
     "  gpuprof ncu list profile.ncu-rep\n"
     "  gpuprof ncu raw --format csv profile.ncu-rep > raw.csv\n"
     "  gpuprof ncu details --id 0 --section SpeedOfLight profile.ncu-rep\n"
-    "  gpuprof ncu hints --kernel 'gemm' profile.ncu-rep\n";
+    "  gpuprof ncu hints --kernel 'gemm' profile.ncu-rep\n"
+    "  gpuprof ncu source --id 0 --nvdisasm /usr/bin/nvdisasm profile.ncu-rep\n";
 
 /* --- CSV in ncu's style: every field quoted, "" doubles a quote --- */
 
@@ -184,8 +191,8 @@ static int parse_opts(struct app *app, int argc, char **argv, struct view_opts *
 	if (view_ncu_values(&o->ncu_args, &values, VO_CLI, msg, sizeof msg))
 		return app_usage(app, "ncu", "%s", msg);
 	if (!verb)
-		return app_usage(app, "ncu",
-				 "no VERB given (list, raw, session, details, hints, body)");
+		return app_usage(
+		    app, "ncu", "no VERB given (list, raw, session, details, hints, body, source)");
 	if (!(*d = view_find_in(VIEW_FAMILY_NCU, verb))) {
 		view_unknown(VIEW_FAMILY_NCU, verb, msg, sizeof msg);
 		return app_usage(app, "ncu", "%s", msg);
@@ -233,18 +240,18 @@ static int write_tables(struct app *app, const struct view_decl *d, struct ncu_r
 	return rc;
 }
 
-/* Writes view d of r to the open output; false when a write failed. */
+/* Writes view d of r to the open output; false when a write failed or the
+ * view could not be computed (e then says why: a malformed cubin). */
 static bool write_view(struct app *app, const struct view_decl *d, struct ncu_report *r,
-		       const struct view_opts *o)
+		       const struct view_opts *o, struct err *e)
 {
 	bool csv = app->format == REP_CSV;
 	if (csv && d->kind == VIEW_NCU_RAW)
 		return do_raw_csv(r, &o->ncu, app->out) == 0;
 	if (csv && d->kind == VIEW_NCU_DETAILS)
 		return do_details_csv(r, &o->ncu, app->out) == 0;
-	struct err e = {0};
 	struct view *v;
-	if (view_compute_ncu(d, r, o, &v, &e))
+	if (view_compute_ncu(d, r, o, &v, e))
 		return false;
 	struct report *rp = rep_open(app->out, app->format);
 	if (rp)
@@ -282,11 +289,12 @@ int cmd_ncu(struct app *app, int argc, char **argv)
 		rc = app_fail(app, &e);
 		goto out;
 	}
-	bool ok = write_view(app, d, r, &o);
+	struct err ve = {0};
+	bool ok = write_view(app, d, r, &o, &ve);
 	if ((rc = app_out_close(app, ok, &e)))
 		rc = app_fail(app, &e);
 	else if (!ok)
-		rc = 2;
+		rc = ve.code ? app_fail(app, &ve) : 2;
 out:
 	view_opts_release(&o);
 	input_free(&in);

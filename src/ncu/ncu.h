@@ -183,10 +183,21 @@ struct ncu_session {
 	const char *command_line; /* "" when absent (before 2022.4) */
 };
 
+/* A kernel function of a module: its mangled name and its entry address,
+ * the absolute SASS PC of its first instruction (SourceData field 9). */
+struct ncu_function {
+	const char *name;
+	uint64_t entry;
+};
+
 struct ncu_source {
 	uint64_t ref;
 	uint32_t sass_level, sm_revision;
 	size_t binary_bytes;
+	const uint8_t *binary;	    /* the cubin (in the report's bytes), NULL when absent */
+	int64_t binary_off;	    /* its file offset */
+	struct ncu_function *funcs; /* arena */
+	size_t nfuncs;
 };
 
 struct ncu_index;
@@ -221,6 +232,11 @@ int ncu_load(struct ncu_report **out, const char *path, struct err *e);
 int ncu_parse(struct ncu_report **out, const void *data, size_t len, const char *path,
 	      struct err *e);
 void ncu_free(struct ncu_report *r);
+
+/* The module (SourceData) of result idx, or NULL; the entry address of
+ * function `name` in it (false when the report does not say). */
+const struct ncu_source *ncu_source_of(const struct ncu_report *r, size_t idx);
+bool ncu_function_entry(const struct ncu_source *s, const char *name, uint64_t *entry);
 
 /* Metric k of result idx, decoded on first use (NULL when out of memory);
  * the name of metric k without decoding it ("" when its id is out of

@@ -54,6 +54,10 @@
 	F(SOURCE, BINARY, 4, "Binary")                                                             \
 	F(SOURCE, SASS_LEVEL, 5, "SASSLevel")                                                      \
 	F(SOURCE, SM_REVISION, 6, "SMRevision")                                                    \
+	F(SOURCE, FUNCTIONS, 9, "Functions")                                                       \
+	F(FUNCTIONS, FUNCTION, 1, "Function")                                                      \
+	F(FUNCTION, NAME, 1, "Name")                                                               \
+	F(FUNCTION, ENTRY, 2, "EntryAddress")                                                      \
 	F(SOURCE_REF, REF, 1, "Reference")                                                         \
 	/* MetricValueMessage */                                                                   \
 	F(VALUE, STRING, 1, "StringValue")                                                         \

@@ -38,6 +38,8 @@ int ncu_want(const struct pb_reader *r, const struct pb_field *f, enum pb_wire w
 int ncu_nomem(struct ncu_ctx *c, int64_t off);
 int ncu_parse_value(struct ncu_ctx *c, const struct pb_reader *r, const struct pb_field *f,
 		    struct ncu_value *v);
+/* Parses one SourceData entry, merged into c->sources (ncu_source.c). */
+int ncu_parse_source(struct ncu_ctx *c, struct pb_reader *s);
 /* Parses one ProfileResult entry into *res (ncu_result.c); res->data and
  * res->offset must be set (metric offsets are relative to res->data). */
 int ncu_parse_result(struct ncu_ctx *c, struct pb_reader *r, struct ncu_result *res);

@@ -315,43 +315,6 @@ static int parse_process(struct ncu_ctx *c, struct pb_reader *r, const struct pb
 	return 0;
 }
 
-static int parse_source(struct ncu_ctx *c, struct pb_reader *s)
-{
-	struct pb_field g;
-	struct ncu_source src = {0};
-	int rc;
-	while ((rc = pb_next(s, &g, c->e)) > 0) {
-		if (g.num == NCU_SOURCE_BINARY && g.wire == PB_LEN)
-			src.binary_bytes = g.len;
-		else if ((g.num == NCU_SOURCE_REF || g.num == NCU_SOURCE_SASS_LEVEL ||
-			  g.num == NCU_SOURCE_SM_REVISION) &&
-			 g.wire != PB_VARINT)
-			return pb_bad_wire(s, &g, PB_VARINT, c->e);
-		else if (g.num == NCU_SOURCE_REF)
-			src.ref = g.u;
-		else if (g.num == NCU_SOURCE_SASS_LEVEL)
-			src.sass_level = (uint32_t)g.u;
-		else if (g.num == NCU_SOURCE_SM_REVISION)
-			src.sm_revision = (uint32_t)g.u;
-	}
-	if (rc)
-		return rc;
-	/* a module can come twice with one reference: merge */
-	for (size_t i = 0; i < c->sources.n; i++) {
-		struct ncu_source *o = &c->sources.v[i];
-		if (o->ref != src.ref)
-			continue;
-		if (src.binary_bytes)
-			o->binary_bytes = src.binary_bytes;
-		if (src.sass_level)
-			o->sass_level = src.sass_level;
-		if (src.sm_revision)
-			o->sm_revision = src.sm_revision;
-		return 0;
-	}
-	return vec_push(c->sources, src, NCU_MAX_ENTRIES) ? ncu_nomem(c, pb_offset(s)) : 0;
-}
-
 static uint32_t le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -437,7 +400,7 @@ static int parse_block(struct ncu_ctx *c, const uint8_t *d, size_t size, size_t 
 		if ((rc = take_entry(c, d, pos, pend, "source entry", &es, &en)))
 			return rc;
 		pb_init(&r, d + es, en, (int64_t)es, c->path);
-		if ((rc = parse_source(c, &r)))
+		if ((rc = ncu_parse_source(c, &r)))
 			return rc;
 	}
 	for (uint64_t i = 0; i < nres; i++) {

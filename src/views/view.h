@@ -1,6 +1,6 @@
 /* views: the registry of views (the trace views info, summary, steps, ops,
  * kernels, memory, top, diff; the Nsight Compute views ncu list, raw,
- * session, details, hints, body, diff; the Nsight Systems views nsys info,
+ * session, details, hints, body, source, diff; the Nsight Systems views nsys info,
  * kernels, memcpy, api, nvtx, gpus, steps, diff) and the views as
  * computations that write to any report sink, with no CLI around them.
  * The three diffs take two inputs (view_compute_many, view_compute_ncu2,

@@ -32,7 +32,7 @@ enum ncu_hint_sort {
 /* The options of the ncu views as given, before their checks (the option
  * declarations of view_ncu_decl.c store them here). */
 struct view_ncu_args {
-	const char *id, *kernel, *section, *units, *details, *metric, *sort;
+	const char *id, *kernel, *section, *units, *details, *metric, *sort, *nvdisasm;
 };
 
 /* The options of the ncu views (view_ncu_decl.c's check fills them). */
@@ -50,6 +50,9 @@ struct ncu_view_opts {
 	regex_t mre;
 	bool has_mre;
 	bool json; /* raw: the description column (the JSON sink's) */
+	/* source: the nvdisasm to run (--nvdisasm, CLI only; NULL: the
+	 * environment's GPUPROF_NVDISASM, else $PATH's) */
+	const char *nvdisasm;
 };
 
 /* The options every `gpuprof ncu` verb takes (the CLI's walk, --help and
@@ -84,5 +87,14 @@ void ncu_view_details(struct ncu_report *r, const struct ncu_view_opts *o, struc
 void ncu_view_body(struct ncu_report *r, const struct ncu_view_opts *o, struct report *rp);
 /* A body item kind (field number) by name: "bar", "line", "roofline"... */
 const char *ncu_body_kind_name(uint32_t kind);
+/* `ncu source` (view_ncu_source.c): the SASS of each selected kernel (run
+ * through nvdisasm) beside its per-instruction counters. compute fills *res
+ * (free it with ncu_view_source_free, also after a failure): ERR_FORMAT for
+ * a malformed cubin; emit writes tables "kernels" and "source". */
+struct err;
+int ncu_view_source_compute(struct ncu_report *r, const struct ncu_view_opts *o, void **res,
+			    struct err *e);
+void ncu_view_source(const void *res, struct report *rp);
+void ncu_view_source_free(void *res);
 
 #endif

@@ -1,5 +1,5 @@
 /* view_ncu_decl: the Nsight Compute views of the registry (`gpuprof ncu
- * list|raw|session|details|hints|body`, GET /api/file/ID/ncu/VERB): their
+ * list|raw|session|details|hints|body|source`, GET /api/file/ID/ncu/VERB): their
  * option declarations, the checks that turn the options as given into
  * struct ncu_view_opts, and their compute (which keeps the report in the
  * view's results), emit (view_ncu.c's and view_ncu_body.c's tables) and
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ncu/ncu.h"
+#include "ncu/ncu_sass.h"
 #include "views/view_int.h"
 
 #define NCU_ARG(field) offsetof(struct view_opts, ncu_args.field)
@@ -68,8 +69,17 @@
 			"highest first, none last); ties keep file order"                          \
 	}
 
+/* no API name: no request may name a program to run on the server */
+#define OPT_NVDISASM                                                                               \
+	{                                                                                          \
+		.lname = "nvdisasm", .type = VO_STRING, .off = NCU_ARG(nvdisasm),                  \
+		.metavar = "PATH",                                                                 \
+		.help = "source: NVIDIA's disassembler (default: $GPUPROF_NVDISASM,\n"             \
+			"else nvdisasm on PATH; without one the rows have no SASS text)"           \
+	}
+
 const struct vo view_ncu_opts[] = {OPT_ID,	OPT_KERNEL, OPT_SECTION, OPT_UNITS,
-				   OPT_DETAILS, OPT_METRIC, OPT_SORT};
+				   OPT_DETAILS, OPT_METRIC, OPT_SORT,	 OPT_NVDISASM};
 const size_t view_ncu_nopts = sizeof view_ncu_opts / sizeof view_ncu_opts[0];
 
 static const struct vo list_opts[] = {OPT_ID, OPT_KERNEL};
@@ -77,6 +87,7 @@ static const struct vo raw_opts[] = {OPT_ID, OPT_KERNEL, OPT_UNITS};
 static const struct vo details_opts[] = {OPT_ID, OPT_KERNEL, OPT_SECTION, OPT_UNITS, OPT_DETAILS};
 static const struct vo hints_opts[] = {OPT_ID, OPT_KERNEL, OPT_SECTION, OPT_SORT};
 static const struct vo body_opts[] = {OPT_ID, OPT_KERNEL, OPT_SECTION, OPT_METRIC};
+static const struct vo source_opts[] = {OPT_ID, OPT_KERNEL, OPT_NVDISASM};
 
 void view_ncu_defaults(struct ncu_view_opts *o)
 {
@@ -113,6 +124,13 @@ int view_ncu_values(const struct view_ncu_args *a, struct ncu_view_opts *o, enum
 	}
 	o->kernel = a->kernel;
 	o->section = a->section;
+	if (a->nvdisasm) { /* given: it must be there (no fallback) */
+		char path[4096], why[600];
+		if (ncu_nvdisasm_find(a->nvdisasm, path, sizeof path, why, sizeof why) ==
+		    NCU_NVD_NONE)
+			return snprintf(msg, n, "%s", why), -1;
+		o->nvdisasm = a->nvdisasm;
+	}
 	o->metric = a->metric;
 	if (a->units) {
 		if (strcmp(a->units, "base") && strcmp(a->units, "auto"))
@@ -389,6 +407,22 @@ static void emit_body(struct view *v, struct report *r)
 	ncu_view_body(report_of(v), &v->o.ncu, r);
 }
 
+/* source: its results are view_ncu_source.c's */
+static int source_compute(struct view *v, const struct view_source *src, struct err *e)
+{
+	return ncu_view_source_compute(src->ncu, &v->o.ncu, &v->priv, e);
+}
+
+static void source_free(struct view *v)
+{
+	ncu_view_source_free(v->priv);
+}
+
+static void emit_source(struct view *v, struct report *r)
+{
+	ncu_view_source(v->priv, r);
+}
+
 /* The registry rows (view.c lists them), in the order of `gpuprof ncu --help`. */
 const struct view_decl view_ncu_list_decl = {
     .kind = VIEW_NCU_LIST,
@@ -465,4 +499,17 @@ const struct view_decl view_ncu_body_decl = {
     .compute = ncu_compute,
     .emit = emit_body,
     .free = ncu_res_free,
+};
+const struct view_decl view_ncu_source_decl = {
+    .kind = VIEW_NCU_SOURCE,
+    .family = VIEW_FAMILY_NCU,
+    .name = "source",
+    .summary = "SASS (via nvdisasm) beside the per-instruction counters",
+    .opts = source_opts,
+    .nopts = VIEW_NC(source_opts),
+    .flags = VIEW_WHOLE_FILE,
+    .check = ncu_check,
+    .compute = source_compute,
+    .emit = emit_source,
+    .free = source_free,
 };

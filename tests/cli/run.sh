@@ -200,12 +200,20 @@ expect_msg "a bad count" "gpuprof: top: --top needs a count, not 'five'
 Try 'gpuprof top --help'." "$GPUPROF" top -nfive "$ops"
 expect_msg "export pprf" "gpuprof: export: unknown format 'pprf'; did you mean 'pprof'? (pprof, folded or speedscope)
 Try 'gpuprof export --help'." "$GPUPROF" export pprf "$ops"
-expect_msg "ncu lst" "gpuprof: ncu: unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, body, diff)
+expect_msg "ncu lst" "gpuprof: ncu: unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, body, source, diff)
 Try 'gpuprof ncu --help'." "$GPUPROF" ncu lst tests/golden/_inputs/tiny.ncu-rep
 # stacked repetitions: regcomp would expand 2^120 copies (gigabytes), or
 # take seconds per '?' ("a???...?+++++", found by fuzz_http_query); refused
 # before it (a nesting that stays small is compiled as before)
 rx="(a(a$(printf '+%.0s' $(seq 1 120))*)*b"
+# ncu source: a --nvdisasm that is not there is a usage error (no fallback)
+expect_msg "ncu source --nvdisasm missing" "gpuprof: ncu: --nvdisasm '$tmp/no/nvdisasm' is not an executable file
+Try 'gpuprof ncu --help'." "$GPUPROF" ncu source --nvdisasm "$tmp/no/nvdisasm" tests/golden/_inputs/tiny.ncu-rep
+# without nvdisasm anywhere: the rows by address, a note, exit 0
+mkdir -p "$tmp/nonvd"
+out=$(env -u GPUPROF_NVDISASM PATH="$tmp/nonvd" "$GPUPROF" --format csv --table kernels ncu source tests/golden/_inputs/tiny.ncu-rep 2>&1)
+rc=$?
+case "$rc $out" in "0 "*"the report's cubin is a stub of 4 bytes"*) ok ;; *) bad "ncu source without nvdisasm: exit $rc [$out]" ;; esac
 expect_msg "ncu --kernel stacked repetitions" "gpuprof: ncu: --kernel: regular expression too complex (a repetition directly after another) '$rx'
 Try 'gpuprof ncu --help'." "$GPUPROF" ncu list --kernel "$rx" tests/golden/_inputs/tiny.ncu-rep
 expect_msg "ncu --metric too complex" "gpuprof: ncu: --metric: regular expression too complex (its repetitions expand past 4096 parts) '((a{100}){100}){100}'

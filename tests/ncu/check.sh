@@ -464,6 +464,49 @@ else
 	echo "skip ncu: raw json against the text: no python3"
 fi
 
+# 4b. SASS text (`ncu source`, docs/ncu.md "SASS text"): every row's Address
+# and Source against ncu's own source CSVs, with NVIDIA's nvdisasm
+# ($GPUPROF_NVDISASM, else build/nvdisasm/nvdisasm, fetched by
+# tools/get-nvdisasm.sh when absent; failing to get it is a failure, not a
+# skip); then the report without nvdisasm (a note, exit 0), with one that
+# fails (its message, exit 0) and with a cubin whose ELF is broken (exit 2,
+# one line with the byte offset).
+s3=$D/ncu2025.3_rtx3080ti_basic_sassscope
+s4=$D/ncu2025.4_rtx3060_basic_srccounters_sassscope
+nvd=${GPUPROF_NVDISASM:-build/nvdisasm/nvdisasm}
+[ -x "$nvd" ] || sh tools/get-nvdisasm.sh "$nvd" >/dev/null || true
+if [ ! -x "$nvd" ]; then
+	bad "sass: no nvdisasm at $nvd (tools/get-nvdisasm.sh failed)"
+elif "$PY" tests/ncu/sass_check.py "$GPUPROF" "$nvd" "$s3.ncu-rep" "$s3.source_sass.csv" \
+	"$s4.ncu-rep" "$s4.source_sass.csv" >"$tmp/sass.log" 2>&1; then
+	ok
+else
+	bad "sass: $(grep -v '^ok' "$tmp/sass.log" | head -5)"
+fi
+mkdir -p "$tmp/nopath"
+out=$(env -u GPUPROF_NVDISASM PATH="$tmp/nopath" "$GPUPROF" --format json ncu source "$s4.ncu-rep" 2>"$tmp/err")
+rc=$?
+got=$(printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); k=d["kernels"][0]
+print(len(d["source"]), sum(r["source"] is None for r in d["source"]), d["source"][4]["inst_executed"], k["note"][:33])' 2>&1)
+[ $rc -eq 0 ] && [ "$got" = "18 18 1 SASS text needs NVIDIA's nvdisasm" ] && ok ||
+	bad "sass without nvdisasm: exit $rc, [$got] $(cat "$tmp/err")"
+printf '#!/bin/sh\necho "nvdisasm fatal   : made to fail" >&2\nexit 3\n' >"$tmp/nopath/nvdisasm"
+chmod +x "$tmp/nopath/nvdisasm"
+got=$(env -u GPUPROF_NVDISASM PATH="$tmp/nopath" "$GPUPROF" --format csv --table kernels ncu source "$s4.ncu-rep" 2>&1)
+rc=$?
+case $got in *"SM86 failed (exit status 3): nvdisasm fatal   : made to fail"*) [ $rc -eq 0 ] && ok || bad "sass failing nvdisasm: exit $rc" ;;
+*) bad "sass failing nvdisasm: [$got]" ;; esac
+# the cubin's e_shoff (ELF offset 0x28) made to point past its end
+elf=$(grep -obUaP '\x7fELF' "$s3.ncu-rep" | head -1 | cut -d: -f1)
+cp "$s3.ncu-rep" "$tmp/badelf.ncu-rep"
+printf '\177' | dd of="$tmp/badelf.ncu-rep" bs=1 seek=$((elf + 0x2f)) conv=notrunc 2>/dev/null
+"$GPUPROF" ncu source --nvdisasm "$tmp/nopath/nvdisasm" "$tmp/badelf.ncu-rep" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "byte $((elf + 0x28)).*section header table past the end" "$tmp/err" && ok ||
+	bad "sass broken cubin: exit $rc: $(cat "$tmp/err")"
+[ -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'gpuprof-sass-*' -newer "$tmp/badelf.ncu-rep" 2>/dev/null)" ] && ok ||
+	bad "sass: a temporary file left behind"
+
 # 5. corrupted copies: exit 2, one line on stderr naming a byte offset
 src=$D/ncu2025.3_rtx3080ti_basic_sassscope.ncu-rep
 size=$(wc -c <"$src")

@@ -145,10 +145,10 @@ expect 404 "ncu of an unknown file" "${url}api/file/99/ncu/list"
 expect 404 "mistyped ncu verb" "${url}api/file/2/ncu/lst"
 want_msg=$("$GPUPROF" ncu lst "$ncu_small" 2>&1 | head -n 1)
 want_msg=${want_msg#gpuprof: }
-[ "$want_msg" = "ncu: unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, body, diff)" ] &&
+[ "$want_msg" = "ncu: unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, body, source, diff)" ] &&
 	grep -qF "\"$want_msg\"" "$tmp/body" && ok || bad "mistyped ncu verb: message $(cat "$tmp/body"), CLI: $want_msg"
 expect 404 "unknown ncu verb body" "${url}api/file/2/ncu/frobnicate"
-grep -qF "ncu: unknown verb 'frobnicate' (list, raw, session, details, hints, body, diff)" "$tmp/body" && ok || bad "unknown ncu verb: message $(cat "$tmp/body")"
+grep -qF "ncu: unknown verb 'frobnicate' (list, raw, session, details, hints, body, source, diff)" "$tmp/body" && ok || bad "unknown ncu verb: message $(cat "$tmp/body")"
 # ncu diff takes two reports: one file is the request's fault, said so
 expect 400 "ncu diff of one report" "${url}api/file/2/ncu/diff?fail_if=ncu.duration_ns%3E%2B3%25"
 grep -qF "ncu diff takes two reports, BASE and NEW" "$tmp/body" && ok || bad "ncu diff of one report: message $(cat "$tmp/body")"

@@ -209,14 +209,16 @@ void test_view_registry(struct t *t)
 		CHECK(t, view_find_in(d->family, d->name) == d);
 		CHECK(t, view_get(d->kind) == d);
 		/* every option is reachable: from both front ends, but nsys
-		 * steps --manifest and the diffs' --base/--new (one option
-		 * table for the three; no request may name a file on the
-		 * server) */
+		 * steps --manifest, ncu source --nvdisasm and the diffs'
+		 * --base/--new (one option table for the three; no request
+		 * may name a file or a program on the server) */
 		for (size_t k = 0; k < d->nopts; k++)
 			CHECK(t, d->opts[k].lname && d->opts[k].help &&
 				     (d->opts[k].api ||
 				      (d->kind == VIEW_NSYS_STEPS &&
 				       !strcmp(d->opts[k].lname, "manifest")) ||
+				      (d->kind == VIEW_NCU_SOURCE &&
+				       !strcmp(d->opts[k].lname, "nvdisasm")) ||
 				      ((d->kind == VIEW_DIFF || d->kind == VIEW_NCU_DIFF ||
 					d->kind == VIEW_NSYS_DIFF) &&
 				       d->opts[k].operands &&

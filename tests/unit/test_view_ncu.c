@@ -12,18 +12,18 @@
 void test_view_ncu_registry(struct t *t)
 {
 	static const char *const verbs[] = {"list",  "raw",  "session", "details",
-					    "hints", "body", "diff"};
+					    "hints", "body", "source",	"diff"};
 	static const enum view_kind kinds[] = {VIEW_NCU_LIST,	 VIEW_NCU_RAW,	 VIEW_NCU_SESSION,
 					       VIEW_NCU_DETAILS, VIEW_NCU_HINTS, VIEW_NCU_BODY,
-					       VIEW_NCU_DIFF};
+					       VIEW_NCU_SOURCE,	 VIEW_NCU_DIFF};
 	size_t seen = 0;
 	for (size_t i = 0; i < view_count(); i++)
 		if (view_at(i)->family == VIEW_FAMILY_NCU) {
 			CHECK_STR(t, view_at(i)->name, verbs[seen]); /* registry order */
 			seen++;
 		}
-	CHECK_INT(t, seen, 7);
-	for (size_t i = 0; i < 7; i++) {
+	CHECK_INT(t, seen, 8);
+	for (size_t i = 0; i < 8; i++) {
 		const struct view_decl *d = view_find_in(VIEW_FAMILY_NCU, verbs[i]);
 		CHECK(t, d != NULL && d->kind == kinds[i] && d->family == VIEW_FAMILY_NCU);
 		CHECK(t, d != NULL && (d->flags & VIEW_WHOLE_FILE) && d->check);
@@ -39,15 +39,22 @@ void test_view_ncu_registry(struct t *t)
 	CHECK(t, vo_find_api(h->opts, h->nopts, "sort") != NULL);
 	CHECK(t, vo_find_api(h->opts, h->nopts, "print_units") == NULL);
 	CHECK_INT(t, view_get(VIEW_NCU_SESSION)->nopts, 0);
-	CHECK_INT(t, view_ncu_nopts, 7); /* the CLI takes every option for every verb */
+	CHECK_INT(t, view_ncu_nopts, 8); /* the CLI takes every option for every verb */
+	/* source: --nvdisasm is the command line's only (no request names a
+	 * program to run) */
+	const struct view_decl *src = view_get(VIEW_NCU_SOURCE);
+	CHECK_INT(t, src->nopts, 3);
+	CHECK(t, vo_find_api(src->opts, src->nopts, "nvdisasm") == NULL);
+	CHECK(t, vo_find_api(src->opts, src->nopts, "id") != NULL);
 
 	char msg[256];
 	view_unknown(VIEW_FAMILY_NCU, "lst", msg, sizeof msg);
 	CHECK_STR(t, msg,
 		  "unknown verb 'lst'; did you mean 'list'? (list, raw, session, details, hints, "
-		  "body, diff)");
+		  "body, source, diff)");
 	view_unknown(VIEW_FAMILY_NCU, "frob", msg, sizeof msg);
-	CHECK_STR(t, msg, "unknown verb 'frob' (list, raw, session, details, hints, body, diff)");
+	CHECK_STR(t, msg,
+		  "unknown verb 'frob' (list, raw, session, details, hints, body, source, diff)");
 }
 
 void test_view_ncu_checks(struct t *t)

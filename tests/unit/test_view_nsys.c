@@ -86,5 +86,6 @@ void test_view_nsys_unknown(struct t *t)
 		  "api, nvtx, gpus, steps, diff)");
 	/* the ncu family keeps its words */
 	view_unknown(VIEW_FAMILY_NCU, "frob", msg, sizeof msg);
-	CHECK_STR(t, msg, "unknown verb 'frob' (list, raw, session, details, hints, body, diff)");
+	CHECK_STR(t, msg,
+		  "unknown verb 'frob' (list, raw, session, details, hints, body, source, diff)");
 }

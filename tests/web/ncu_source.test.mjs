@@ -7,12 +7,27 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { startServer, launchBrowser, newPage, shot, fresh } from './harness.mjs';
+import { startServer, launchBrowser, newPage, shot, fresh, root, serveOnly } from './harness.mjs';
 import { csvFile, dataDir, full } from './ncu_csv.mjs';
 import { sourceRows } from '../../web/ncu_source.js';
 
 const rep = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.ncu-rep');
 const sassCsv = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.source_sass.csv');
+// NVIDIA's disassembler, as the ncu stage fetches it (tools/get-nvdisasm.sh)
+const nvdisasm = process.env.GPUPROF_NVDISASM || path.join(root, 'build/nvdisasm/nvdisasm');
+
+// The server's environment for one test: nvdisasm given, or none at all.
+async function serverWith(files, nvd) {
+	const saved = [process.env.GPUPROF_NVDISASM, process.env.PATH];
+	if (nvd) process.env.GPUPROF_NVDISASM = nvd;
+	else { delete process.env.GPUPROF_NVDISASM; process.env.PATH = '/nonexistent'; }
+	try {
+		return await startServer(files);
+	} finally {
+		if (saved[0] === undefined) delete process.env.GPUPROF_NVDISASM; else process.env.GPUPROF_NVDISASM = saved[0];
+		process.env.PATH = saved[1];
+	}
+}
 
 test('source rows by hand: one per address, the most executed first, ties by address', () => {
 	// body rows as `ncu body --metric` writes them: a metric's row, then its instances (x = address)
@@ -52,7 +67,7 @@ test('the Source tab: every SASS address with ncu\'s own counters, the most exec
 	want.length = 18;
 	// hottest first, ties by address (the addresses are fixed-width hex)
 	want.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-	const srv = await startServer([rep]);
+	const srv = await serverWith([rep], null); // no nvdisasm: rows by address
 	try {
 		await fresh(page, `${srv.url}#file=1&view=ncu&kernel=0`);
 		await page.getByTestId('ncu-source-tab').click();
@@ -60,7 +75,42 @@ test('the Source tab: every SASS address with ncu\'s own counters, the most exec
 		assert.match(await page.evaluate(() => location.hash), /tab=source/);
 		const got = await rowsOf(page);
 		assert.deepEqual(got.map((r) => [r[0], Number(r[1].replace(/,/g, '')), Number(r[2].replace(/,/g, '')), Number(r[3].replace(/,/g, ''))]), want);
+		assert.match(await page.getByTestId('ncu-source-note').textContent(), /SASS text needs NVIDIA's nvdisasm/);
 		await shot(page, 'ncu-source');
+	} finally {
+		await srv.stop();
+	}
+});
+
+// The SASS text: each address's Source cell equals the Source ncu wrote
+// for it (read here from NVIDIA's CSV; ncu 2025.4's branch label
+// "`(.L_x_0) " taken out, docs/ncu.md "SASS text"), all 32 instructions,
+// the counters beside them.
+const sassSkip = serveOnly('the static site starts no programs')
+	|| (!existsSync(rep) || !existsSync(sassCsv) ? 'no source-counter report' : !existsSync(nvdisasm) ? `no nvdisasm at ${nvdisasm} (tools/get-nvdisasm.sh)` : false);
+test('the Source tab with nvdisasm: the SASS text of every address as ncu prints it', { skip: sassSkip }, async () => {
+	const csv = csvFile(sassCsv).slice(1).filter((r) => r.length > 1);
+	const h = csv[0];
+	const want = new Map(csv.slice(1).map((r) => [r[h.indexOf('Address')], [r[h.indexOf('Source')].replace(/`\(\.L_x_\d+\) /, ''), Number(r[h.indexOf('Instructions Executed')])]]));
+	assert.equal(want.size, 32);
+	assert.equal(want.get('0x700e7d140')[0], '@P0   EXIT');
+	const srv = await serverWith([rep], nvdisasm);
+	try {
+		await fresh(page, `${srv.url}#file=1&view=ncu&kernel=0&tab=source`);
+		await page.getByTestId('table-ncu-source').locator('tbody tr').first().waitFor();
+		const head = await page.getByTestId('table-ncu-source').locator('thead th').allTextContents();
+		const ia = head.findIndex((x) => x.startsWith('Address')), is = head.findIndex((x) => x.startsWith('Source')), ie = head.findIndex((x) => x.startsWith('Warp Inst'));
+		assert.ok(ia >= 0 && is >= 0 && ie >= 0, `columns ${head}`);
+		const got = await rowsOf(page);
+		assert.equal(got.length, 32);
+		for (const r of got) {
+			assert.ok(want.has(r[ia]), `address ${r[ia]}`);
+			assert.equal(r[is], want.get(r[ia])[0], `source at ${r[ia]}`);
+			const n = r[ie] === '-' || r[ie] === '' ? 0 : Number(r[ie].replace(/,/g, ''));
+			assert.equal(n, want.get(r[ia])[1], `instructions executed at ${r[ia]}`);
+		}
+		assert.match(await page.getByTestId('ncu-source-note').textContent(), /disassembled by/);
+		await shot(page, 'ncu-source-sass');
 	} finally {
 		await srv.stop();
 	}
