@@ -1,10 +1,14 @@
 // overview: the Overview page of a trace, over /api/file/ID/summary (the
 // JSON of `gpuprof summary`), /api/file/ID/info (`gpuprof info`: the span
 // and the event and kernel counts) and /api/file/ID/ops (`gpuprof ops`: the
-// number of distinct operators). The page is drawn once the first two are
-// in; ops is asked for after them and fills its card (data-pending until
-// then): on a big trace its analysis would otherwise share the two cores
-// with the summary's and delay the whole page.
+// number of distinct operators). The page is drawn first from
+// summary?quick=1 (`summary --quick`: what needs neither the operator tree
+// nor the GPU waits analyses, about the time of `gpuprof steps`) and info,
+// its Tensor Core values and recommendations marked pending (data-pending,
+// no test id yet), then drawn again, whole, from the full summary
+// (data-complete="1" on the page's root then). ops is asked for after the
+// first two and fills its card: on a big trace its analysis would
+// otherwise share the two cores with the summary's and delay the page.
 // Summary cards, a GPU-utilization gauge per GPU that ran kernels, the
 // step-time breakdown (chart and table), the GPUs with a note for a GPU the
 // trace's deviceProperties do not describe, the recommendations and the
@@ -17,7 +21,7 @@ import { el, svgEl } from './dom.js';
 
 export function card(label, value, testid, title) {
 	return el('div', { className: 'card', title: title || '' }, el('div', { className: 'label', textContent: label }),
-		el('div', { className: 'value', textContent: value, dataset: { testid } }));
+		el('div', { className: 'value', textContent: value, dataset: testid ? { testid } : {} }));
 }
 
 // A half-circle gauge of pct (0..100) for GPU gpu.
@@ -59,31 +63,57 @@ function operatorsCard(api, id) {
 	return c;
 }
 
-export async function renderOverview(api, id, section) {
-	const [d, info] = await Promise.all([api(`/api/file/${id}/summary`), api(`/api/file/${id}/info`)]);
+// A value the full summary brings: its card shows '…' (data-pending, and
+// no test id until it is there).
+const PENDING = '…';
+
+// The page's sections from summary d (quick: tree values pending) and info.
+function draw(d, info, quick, opsCard, section) {
 	const ov = d.overview, tr = info.trace;
 	const parts = d.breakdown.filter((p) => p.part !== 'Total');
 	const busy = d.gpus.filter((g) => g.kernels > 0 && g.gpu_utilization_pct !== null);
+	const tc = card('Tensor-Core-eligible ops (of operators\' kernel time)', quick ? PENDING : fmt('tc_eligible_pct', ov.tc_eligible_pct), quick ? undefined : 'card-tc',
+		'Kernel time of the operators that could use Tensor Cores over the kernel time of all operators');
+	if (quick) tc.querySelector('.value').dataset.pending = '1';
+	const recs = quick
+		? el('p', { className: 'empty', dataset: { pending: '1' }, textContent: 'Computing the operator tree and the GPU waits analyses…' })
+		: d.recommendations.length
+			? el('ul', { className: 'recs' }, ...d.recommendations.map((r) => el('li', { textContent: r.text.replace(/<[^>]*>/g, '') })))
+			: el('p', { className: 'empty', textContent: 'None.' });
 	return [
 		el('div', { className: 'cards' },
 			card('Total duration', fmtDur(tr.span_ns), 'card-duration', 'First event to last end'),
 			card('Events', String(tr.events), 'card-events'),
-			operatorsCard(api, id),
+			opsCard,
 			card('Kernels', String(tr.kernels), 'card-kernels', 'GPU kernel launches in the trace'),
 			card('Steps', String(ov.steps), 'card-steps'),
 			card('Average step time', fmt('avg_step_ns', ov.avg_step_ns), 'card-avg-step'),
 			card('Steps time', fmt('window_ns', ov.window_ns), 'card-window', 'First step start to last step end'),
 			card('Device type', ov.device_type, 'card-device'),
-			card('Tensor-Core-eligible ops (of operators\' kernel time)', fmt('tc_eligible_pct', ov.tc_eligible_pct), 'card-tc',
-				'Kernel time of the operators that could use Tensor Cores over the kernel time of all operators')),
+			tc),
 		busy.length ? section('GPU utilization', el('div', { className: 'gauges' }, ...busy.map((g) => gauge(g.gpu, g.gpu_utilization_pct)))) : '',
 		section('Average step time breakdown', parts.length ? stackedBar(parts) : el('p', { className: 'empty', textContent: 'No steps.' }),
 			dataTable({ name: 'breakdown', rows: d.breakdown, search: false })),
 		gpuSection(d.gpus, section),
-		section('Recommendations', d.recommendations.length
-			? el('ul', { className: 'recs' }, ...d.recommendations.map((r) => el('li', { textContent: r.text.replace(/<[^>]*>/g, '') })))
-			: el('p', { className: 'empty', textContent: 'None.' })),
+		section('Recommendations', recs),
 		section('Input anomalies', d.anomalies.length ? dataTable({ name: 'anomalies', rows: d.anomalies, search: false })
 			: el('p', { className: 'empty', textContent: 'None: the input was well-formed.' })),
 	];
+}
+
+export async function renderOverview(api, id, section) {
+	const first = Promise.all([api(`/api/file/${id}/summary?quick=1`), api(`/api/file/${id}/info`)]);
+	const full = api(`/api/file/${id}/summary`);
+	full.catch(() => {}); // handled below, once the page is drawn
+	const [d, info] = await first;
+	const opsCard = operatorsCard(api, id);
+	const root = el('div', { className: 'overview', dataset: { testid: 'overview', complete: '0' } }, ...draw(d, info, true, opsCard, section));
+	full.then((f) => {
+		root.replaceChildren(...draw(f, info, false, opsCard, section));
+		root.dataset.complete = '1';
+	}, (e) => {
+		const p = root.querySelector('[data-pending]:not(.value)');
+		if (p) p.textContent = `The full summary failed: ${e.message || e}`;
+	});
+	return [root];
 }

@@ -87,6 +87,13 @@ int srv_view_key(char *key, size_t n, int id, const struct view_decl *d)
 	return snprintf(key, n, "%d/%s?", id, d->name);
 }
 
+int srv_key_param(char *key, size_t n, int len, const char *name, const char *value)
+{
+	if (len < 0 || (size_t)len >= n)
+		return len;
+	return len + snprintf(key + len, n - (size_t)len, "%s=%s&", name, value ? value : "");
+}
+
 int srv_view_json(struct srv *s, struct ses *ses, const struct view_decl *d,
 		  const struct view_opts *o, char **buf, size_t *len, struct err *e)
 {
@@ -121,9 +128,7 @@ static enum MHD_Result add_key(void *cls, enum MHD_ValueKind kind, const char *k
 			       const char *value)
 {
 	struct cache_key *ck = cls;
-	if (ck->n < (int)sizeof ck->key)
-		ck->n += snprintf(ck->key + ck->n, sizeof ck->key - (size_t)ck->n, "%s=%s&", key,
-				  value ? value : "");
+	ck->n = srv_key_param(ck->key, sizeof ck->key, ck->n, key, value);
 	return MHD_YES;
 }
 

@@ -226,6 +226,9 @@ int srv_upload_data(struct srv *s, struct srv_upload *u, const char *data, size_
 int srv_view_json(struct srv *s, struct ses *ses, const struct view_decl *d,
 		  const struct view_opts *o, char **buf, size_t *len, struct err *e);
 int srv_view_key(char *key, size_t n, int id, const struct view_decl *d);
+/* Appends a request parameter to the key of len bytes ("NAME=VALUE&", in
+ * request order); the new length (>= n: too long, not cached). */
+int srv_key_param(char *key, size_t n, int len, const char *name, const char *value);
 /* The same over the sessions ss[0..n) of a VIEW_MANY view (diff's BASE
  * and NEW), as `gpuprof VIEW --format json FILE...` prints it. */
 int srv_view_json_many(struct srv *s, struct ses *const *ss, size_t n, const struct view_decl *d,

@@ -79,6 +79,7 @@ enum view_family {
 struct view_opts {
 	bool tb_compat;		       /* all: --tb-compat */
 	bool timeline;		       /* summary: --timeline */
+	bool quick;		       /* summary: --quick */
 	bool only_steps;	       /* steps: --step, rows step_lo..step_hi only */
 	int64_t step_lo, step_hi;      /* inclusive */
 	const char *step_text;	       /* the --step text, for the error message */

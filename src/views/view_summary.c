@@ -243,12 +243,15 @@ static int summary_compute(struct view *v, const struct view_source *src, struct
 	if (!res)
 		return ERR_NOMEM;
 	/* the tree does not depend on the steps: on a second core meanwhile */
-	ses_tree_ahead(v->ses, v->o.tb_compat);
+	if (!v->o.quick)
+		ses_tree_ahead(v->ses, v->o.tb_compat);
 	int rc = ses_steps(v->ses, v->o.tb_compat, &res->steps, e);
 	const struct st_result *s = res->steps;
 	if (!rc)
 		rc = gm_compute(t, v->o.tb_compat, s->n > 0, s->n ? s->steps[0].start : 0,
 				s->n ? s->steps[s->n - 1].end : 0, v->o.timeline, &res->gm, e);
+	if (v->o.quick) /* no tree, no GPU waits: their values null, no rules */
+		return rc;
 	/* the GPU waits analyses that need no tree, while it is built */
 	if (!rc && !v->o.tb_compat)
 		rc = adv_start(v->ses, t, &res->adv, e);
@@ -335,6 +338,14 @@ static const struct vo summary_opts[] = {
 	     "start_ns, end_ns, value); times from the trace's start\n"
 	     "(trace_start_ns in overview), on the trace's clock\n"
 	     "with --tb-compat"},
+    {.lname = "quick",
+     .api = "quick",
+     .type = VO_FLAG,
+     .off = offsetof(struct view_opts, quick),
+     .help = "only what needs neither the operator tree nor the GPU\n"
+	     "waits analyses, in the time of `gpuprof steps`: the\n"
+	     "Tensor Core values are null and recommendations is empty\n"
+	     "(the viewer shows the Overview from it first)"},
 };
 
 const struct view_decl view_summary_decl = {

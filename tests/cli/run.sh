@@ -256,5 +256,27 @@ same_out "--max-memory 64M" "$GPUPROF" info -q --format csv "$fix" -- "$GPUPROF"
 "$GPUPROF" trace slice examples/resnet_like.json.gz --step 3 -o "$tmp/step3.json" 2>/dev/null
 same_out "launches --step 3 = launches of trace slice --step 3" "$GPUPROF" launches --top 0 --format csv --step 3 examples/resnet_like.json.gz -- "$GPUPROF" launches --top 0 --format csv "$tmp/step3.json"
 same_out "idle --step 3 = idle of trace slice --step 3" "$GPUPROF" idle --show-intervals --format csv --step 3 examples/resnet_like.json.gz -- "$GPUPROF" idle --show-intervals --format csv "$tmp/step3.json"
+# summary --quick: the full summary's tables less what needs the operator
+# tree or the GPU waits analyses (Tensor Core values null, no
+# recommendations); the full one of the bundled example has both
+for f in examples/resnet_like.json.gz "$fix"; do
+	"$GPUPROF" summary -q --format json "$f" >"$tmp/full.json" 2>/dev/null
+	"$GPUPROF" summary -q --quick --format json "$f" >"$tmp/quick.json" 2>/dev/null
+	python3 - "$tmp/full.json" "$tmp/quick.json" <<'PY' && ok || bad "summary --quick of $f"
+import json, sys
+full, quick = (json.load(open(p)) for p in sys.argv[1:3])
+assert quick['recommendations'] == [], quick['recommendations']
+assert quick['overview']['tc_eligible_pct'] is None
+assert all(g['tensor_cores_pct'] is None for g in quick['gpus'])
+for k in ('overview', 'gpus'):
+    rows = full[k] if isinstance(full[k], list) else [full[k]]
+    for r in rows:
+        r['tc_eligible_pct' if k == 'overview' else 'tensor_cores_pct'] = None
+full['recommendations'] = []
+assert full == quick, 'the other values differ'
+PY
+done
+"$GPUPROF" summary -q --format json examples/resnet_like.json.gz | grep -q '"tc_eligible_pct": 56.7' && ok ||
+	bad "summary of resnet_like: tc_eligible_pct is not 56.7x"
 rm -rf "$tmp"
 echo "cli: $pass passed, $fail failed"

@@ -698,6 +698,9 @@ wurl=$(wait_url "$tmp/w1" "$wpid")
 sleep 1
 cache_of() { curl -s -D "$tmp/hdr" -o "$tmp/body.$2" "${wurl}api/file/1/$1" >/dev/null; sed -n 's/^X-Gpuprof-Cache: \([a-z]*\).*/\1/p' "$tmp/hdr"; }
 [ "$(cache_of summary a)" = hit ] && ok || bad "summary not computed ahead"
+[ "$(cache_of 'summary?quick=1' q)" = hit ] && ok || bad "summary?quick=1 (the Overview's first answer) not computed ahead"
+"$GPUPROF" summary --quick --format json "$small" >"$tmp/want.quick" 2>/dev/null
+cmp -s "$tmp/want.quick" "$tmp/body.q" && ok || bad "summary?quick=1 computed ahead differs from gpuprof summary --quick"
 [ "$(cache_of steps a)" = hit ] && ok || bad "steps not computed ahead"
 [ "$(cache_of ops a)" = hit ] && [ "$(cache_of kernels a)" = hit ] && ok || bad "ops, kernels not computed ahead"
 [ "$(cache_of 'ops?group_by=op%2Bshape' a)" = miss ] && [ "$(cache_of 'ops?group_by=op%2Bshape' b)" = hit ] &&

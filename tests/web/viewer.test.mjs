@@ -9,7 +9,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, gpuprof, shot as shotOf, onApi } from './harness.mjs';
+import { root, gpuprof, shot as shotOf, onApi, serveOnly } from './harness.mjs';
 import { serving } from './serving.mjs';
 import { checkOverview } from './overview.mjs';
 
@@ -302,5 +302,43 @@ test('the Nsight Systems page shows the export\'s tables', async () => {
 		srv.kill('SIGTERM');
 		await done;
 		rmSync(dir, { recursive: true, force: true });
+	}
+});
+
+// The Overview is drawn first from summary?quick=1 and again, whole, from
+// the full summary: held back here, the page shows the cards of the quick
+// answer with the Tensor Core card and the recommendations pending; let
+// go, the values of `gpuprof summary` (written by hand from its text table:
+// 56.74 % Tensor-Core-eligible, GPU 0 56.62 %).
+test('the Overview shows the quick summary first, then the whole one', { skip: serveOnly('holds back an HTTP answer') }, async () => {
+	let release;
+	const held = new Promise((r) => { release = r; });
+	const full = (u) => /\/api\/file\/1\/summary(\?(?!quick=1)|$)/.test(new URL(u).pathname + new URL(u).search);
+	await page.route(full, async (route) => { await held; await route.continue(); });
+	try {
+		await page.goto('about:blank');
+		await page.goto(`${url}#file=1&view=overview`);
+		await page.getByTestId('card-steps').waitFor();
+		const root = page.getByTestId('overview');
+		assert.equal(await root.getAttribute('data-complete'), '0');
+		assert.equal(await page.getByTestId('card-steps').textContent(), '6');
+		assert.equal(await page.getByTestId('card-avg-step').textContent(), '6.377 ms');
+		assert.equal(await page.getByTestId('card-tc').count(), 0);
+		assert.equal(await page.locator('.card .value[data-pending]').filter({ hasText: '…' }).count(), 1);
+		assert.equal(await page.locator('p[data-pending]').textContent(), 'Computing the operator tree and the GPU waits analyses…');
+		// GPU 0's Tensor Core cell is empty in the quick answer
+		const gpu0 = await page.getByTestId('table-gpus').locator('tbody tr').first().locator('td').allTextContents();
+		assert.equal(gpu0[6], '41.34 %');
+		assert.notEqual(gpu0[9], '56.62 %');
+		release();
+		await page.locator('[data-testid=overview][data-complete="1"]').waitFor();
+		assert.equal(await page.getByTestId('card-tc').textContent(), '56.74 %');
+		const done = await page.getByTestId('table-gpus').locator('tbody tr').first().locator('td').allTextContents();
+		assert.equal(done[9], '56.62 %');
+		assert.equal(await page.locator('[data-pending]').count(), 0);
+		assert.equal(await page.locator('ul.recs li').count(), cli('summary').recommendations.length);
+	} finally {
+		release();
+		await page.unroute(full);
 	}
 });
