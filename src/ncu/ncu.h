@@ -190,6 +190,14 @@ struct ncu_function {
 	uint64_t entry;
 };
 
+/* A CUDA source file imported into the report (`ncu --import-source yes`):
+ * SourceData field 8 {repeated 1 {1 path, 2 text}}. path and text point
+ * into the arena (text not NUL-terminated inside the report: copied). */
+struct ncu_imported {
+	const char *path, *text;
+	size_t len;
+};
+
 struct ncu_source {
 	uint64_t ref;
 	uint32_t sass_level, sm_revision;
@@ -198,6 +206,8 @@ struct ncu_source {
 	int64_t binary_off;	    /* its file offset */
 	struct ncu_function *funcs; /* arena */
 	size_t nfuncs;
+	struct ncu_imported *imported; /* arena: the CUDA sources stored with the module */
+	size_t nimported;
 };
 
 struct ncu_index;

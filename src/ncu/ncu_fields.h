@@ -54,6 +54,10 @@
 	F(SOURCE, BINARY, 4, "Binary")                                                             \
 	F(SOURCE, SASS_LEVEL, 5, "SASSLevel")                                                      \
 	F(SOURCE, SM_REVISION, 6, "SMRevision")                                                    \
+	F(SOURCE, IMPORTED, 8, "ImportedSources")                                                  \
+	F(IMPORTED, FILE, 1, "File")                                                               \
+	F(IMPORTED_FILE, PATH, 1, "Path")                                                          \
+	F(IMPORTED_FILE, TEXT, 2, "Text")                                                          \
 	F(SOURCE, FUNCTIONS, 9, "Functions")                                                       \
 	F(FUNCTIONS, FUNCTION, 1, "Function")                                                      \
 	F(FUNCTION, NAME, 1, "Name")                                                               \

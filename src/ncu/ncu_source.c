@@ -1,7 +1,7 @@
 /* ncu_source: the SourceData entries of a report (the modules: reference,
  * cubin, SASS level, SM revision, the functions with their entry
- * addresses), merged by reference, and their lookups (ncu.h). The cubin is
- * kept as a pointer into the report's bytes with its file offset. */
+ * addresses, the imported CUDA source files), merged by reference, and their lookups (ncu.h). The
+ * cubin is kept as a pointer into the report's bytes with its file offset. */
 #include <string.h>
 
 #include "ncu/ncu_int.h"
@@ -63,6 +63,59 @@ static int parse_functions(struct ncu_ctx *c, const struct pb_reader *s, const s
 	return rc;
 }
 
+/* One imported file {1 path, 2 text} of SourceData field 8. */
+static int parse_imported_file(struct ncu_ctx *c, const struct pb_reader *s,
+			       const struct pb_field *f, struct ncu_imported *im)
+{
+	struct pb_reader r;
+	struct pb_field g;
+	int rc;
+	pb_init(&r, f->data, f->len, pb_offset_of(s, f->data), c->path);
+	*im = (struct ncu_imported){.path = "", .text = ""};
+	while ((rc = pb_next(&r, &g, c->e)) > 0) {
+		if (g.num != NCU_IMPORTED_FILE_PATH && g.num != NCU_IMPORTED_FILE_TEXT)
+			continue;
+		if ((rc = ncu_want(&r, &g, PB_LEN, c->e)))
+			return rc;
+		const char *v = ncu_str(c, &g);
+		if (!v)
+			return ncu_nomem(c, pb_offset_of(&r, g.data));
+		if (g.num == NCU_IMPORTED_FILE_PATH)
+			im->path = v;
+		else
+			im->text = v, im->len = g.len;
+	}
+	return rc;
+}
+
+/* SourceData field 8 (it may repeat): its files appended to src's. */
+static int parse_imported(struct ncu_ctx *c, const struct pb_reader *s, const struct pb_field *f,
+			  struct ncu_source *src)
+{
+	int rc;
+	size_t k;
+	struct pb_reader r;
+	struct pb_field g;
+	if ((rc = ncu_want(s, f, PB_LEN, c->e)))
+		return rc;
+	pb_init(&r, f->data, f->len, pb_offset_of(s, f->data), c->path);
+	if ((rc = ncu_count(&r, NCU_IMPORTED_FILE, &k, c->e)) || !k)
+		return rc;
+	struct ncu_imported *v = arena_array(&c->r->arena, src->nimported + k, sizeof *v);
+	if (!v)
+		return ncu_nomem(c, pb_offset_of(s, f->data));
+	if (src->nimported)
+		memcpy(v, src->imported, src->nimported * sizeof *v);
+	while ((rc = pb_next(&r, &g, c->e)) > 0)
+		if (g.num == NCU_IMPORTED_FILE) {
+			if ((rc = ncu_want(&r, &g, PB_LEN, c->e)) ||
+			    (rc = parse_imported_file(c, &r, &g, &v[src->nimported++])))
+				return rc;
+		}
+	src->imported = v;
+	return rc;
+}
+
 /* A SourceData entry: the module's reference, cubin (kept as a pointer
  * into the report's bytes), SASS level, SM revision and functions. */
 int ncu_parse_source(struct ncu_ctx *c, struct pb_reader *s)
@@ -86,6 +139,8 @@ int ncu_parse_source(struct ncu_ctx *c, struct pb_reader *s)
 		else if (g.num == NCU_SOURCE_SM_REVISION)
 			src.sm_revision = (uint32_t)g.u;
 		else if (g.num == NCU_SOURCE_FUNCTIONS && (rc = parse_functions(c, s, &g, &src)))
+			return rc;
+		else if (g.num == NCU_SOURCE_IMPORTED && (rc = parse_imported(c, s, &g, &src)))
 			return rc;
 	}
 	if (rc)
@@ -115,6 +170,8 @@ int ncu_parse_source(struct ncu_ctx *c, struct pb_reader *s)
 			o->funcs = fs;
 			o->nfuncs += src.nfuncs;
 		}
+		if (src.nimported && !o->nimported)
+			o->imported = src.imported, o->nimported = src.nimported;
 		return 0;
 	}
 	return vec_push(c->sources, src, NCU_MAX_ENTRIES) ? ncu_nomem(c, pb_offset(s)) : 0;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "ncu/ncu.h"
+#include "ncu/ncu_dwarf.h"
 #include "ncu/ncu_sass.h"
 #include "views/view_ncu.h"
 
@@ -51,12 +52,29 @@ static const struct rep_col kernel_cols[] = {
     {"instructions", "Instructions", REP_INT},
     {"disassembler", "Disassembler", REP_STR},
     {"note", "Note", REP_STR},
+    {"cuda_note", "CUDA Note", REP_STR},
 };
 
 static const struct rep_col source_cols[] = {
     {"id", "ID", REP_INT},
     {"address", "Address", REP_STR},
     {"source", "Source", REP_STR},
+    {"file", "File", REP_STR},
+    {"line", "Line", REP_INT},
+    {"inst_executed", "Instructions Executed", REP_FLOAT},
+    {"thread_inst_executed", "Thread Instructions Executed", REP_FLOAT},
+    {"thread_inst_executed_true", "Predicated-On Thread Instructions Executed", REP_FLOAT},
+    {"derived__avg_thread_executed", "Avg. Threads Executed", REP_FLOAT},
+    {"derived__avg_thread_executed_true", "Avg. Predicated-On Threads Executed", REP_FLOAT},
+    {"derived__avg_thread_unexecuted_true", "Avg. Predicated-On Threads Unexecuted", REP_FLOAT},
+};
+
+static const struct rep_col cuda_cols[] = {
+    {"id", "ID", REP_INT},
+    {"file", "File", REP_STR},
+    {"line", "Line", REP_INT},
+    {"source", "Source", REP_STR},
+    {"instructions", "Instructions", REP_INT},
     {"inst_executed", "Instructions Executed", REP_FLOAT},
     {"thread_inst_executed", "Thread Instructions Executed", REP_FLOAT},
     {"thread_inst_executed_true", "Predicated-On Thread Instructions Executed", REP_FLOAT},
@@ -68,6 +86,17 @@ static const struct rep_col source_cols[] = {
 struct src_row {
 	uint64_t addr;
 	const char *text; /* NULL: no disassembly of it */
+	const char *file; /* the CUDA file and line it maps to; NULL: unknown */
+	uint32_t line;
+	double v[NCOUNTERS];
+	bool has[NCOUNTERS];
+};
+
+/* One CUDA source line with SASS: its rows' count and counter sums. */
+struct cuda_line {
+	const char *file, *text; /* text NULL: the report has none for the file */
+	uint32_t line;
+	size_t n;
 	double v[NCOUNTERS];
 	bool has[NCOUNTERS];
 };
@@ -79,6 +108,9 @@ struct src_kernel {
 	char note[640];
 	struct src_row *rows;
 	size_t nrows;
+	struct cuda_line *cuda;
+	size_t ncuda;
+	char cuda_note[200];
 };
 
 struct src_res {
@@ -210,7 +242,190 @@ static int disassemble(struct src_res *s, struct src_kernel *k, const char *nvdi
 	return 0;
 }
 
-/* Kernel k: entry address, disassembly, counters. */
+/* path with every run of '/' or '\\' made one '/' (ncu prints the line
+ * table's "C:\\dir\\" + "f.cu" as "C:/dir/f.cu"), in the arena. */
+static const char *norm_path(struct arena *a, const char *p)
+{
+	size_t n = strlen(p), w = 0;
+	char *o = arena_alloc(a, n + 1);
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		bool sep = p[i] == '/' || p[i] == '\\';
+		if (sep && w && o[w - 1] == '/')
+			continue;
+		o[w++] = sep ? '/' : p[i];
+	}
+	o[w] = 0;
+	return o;
+}
+
+/* Line no (1-based) of the imported file named file (normalized), without
+ * its leading and trailing white space as ncu prints it; NULL when the
+ * report has no text for the file (or the file no such line). */
+static const char *line_text(struct src_res *s, const struct ncu_source *src, const char *file,
+			     uint32_t no)
+{
+	for (size_t i = 0; i < src->nimported; i++) {
+		const struct ncu_imported *im = &src->imported[i];
+		const char *np = norm_path(&s->a, im->path);
+		if (!np || strcmp(np, file))
+			continue;
+		const char *t = im->text, *end = t + im->len;
+		for (uint32_t l = 1; l < no && t < end; l++) {
+			const char *nl = memchr(t, '\n', (size_t)(end - t));
+			t = nl ? nl + 1 : end;
+		}
+		if (t >= end)
+			return NULL;
+		const char *nl = memchr(t, '\n', (size_t)(end - t));
+		const char *le = nl ? nl : end;
+		while (t < le && (*t == ' ' || *t == '\t'))
+			t++;
+		while (le > t && (le[-1] == ' ' || le[-1] == '\t' || le[-1] == '\r'))
+			le--;
+		return arena_strndup(&s->a, t, (size_t)(le - t));
+	}
+	return NULL;
+}
+
+/* One (CUDA line, SASS row) pair: the row's own line and each call site it
+ * is inlined into, as ncu lists the row under each. */
+struct pair {
+	const char *file;
+	uint32_t line;
+	size_t row;
+};
+
+static int cmp_pair(const void *x, const void *y)
+{
+	const struct pair *a = x, *b = y;
+	int c = strcmp(a->file, b->file);
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/* The range of ranges[0..n) (by start, disjoint) holding off, or NULL. */
+static const struct ncu_dw_range *find_range(const struct ncu_dw_range *r, size_t n, uint64_t off)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r[mid].end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && r[lo].start <= off && off < r[lo].end ? &r[lo] : NULL;
+}
+
+/* The pairs of row j (its line, then the call sites' lines, each once)
+ * written to p (when not NULL) from *np on; file names normalized in fn. */
+static void row_pairs(const struct ncu_dw_lines *l, const char **fn, size_t r, size_t j,
+		      struct pair *p, size_t *np)
+{
+	size_t first = *np;
+	for (size_t cur = r + 1; cur; cur = l->rows[cur - 1].inlined_at) {
+		const struct ncu_dw_row *w = &l->rows[cur - 1];
+		bool seen = !w->line;
+		for (size_t q = first; p && !seen && q < *np; q++)
+			seen = p[q].line == w->line && p[q].file == fn[w->file];
+		if (seen)
+			continue;
+		if (p)
+			p[*np] = (struct pair){fn[w->file], w->line, j};
+		(*np)++;
+	}
+}
+
+/* Table "cuda" of kernel k from its pairs p[0..np): one line per (file,
+ * line), in file/line order, with its rows' count and counter sums. */
+static int aggregate(struct src_res *s, struct src_kernel *k, const struct ncu_source *src,
+		     struct pair *p, size_t np, struct err *e)
+{
+	qsort(p, np, sizeof *p, cmp_pair);
+	k->cuda = arena_array(&s->a, np, sizeof *k->cuda);
+	if (!k->cuda)
+		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	for (size_t i = 0; i < np; i++) {
+		struct cuda_line *c = &k->cuda[k->ncuda ? k->ncuda - 1 : 0];
+		if (!k->ncuda || c->line != p[i].line || strcmp(c->file, p[i].file)) {
+			c = &k->cuda[k->ncuda++];
+			memset(c, 0, sizeof *c);
+			c->file = p[i].file;
+			c->line = p[i].line;
+			c->text = line_text(s, src, c->file, c->line);
+		}
+		const struct src_row *r = &k->rows[p[i].row];
+		c->n++;
+		for (size_t m = 0; m < NCOUNTERS; m++)
+			if (r->has[m])
+				c->v[m] += r->v[m], c->has[m] = true;
+	}
+	return 0;
+}
+
+/* Kernel k's CUDA lines: each SASS row's file and line (line table of the
+ * cubin) and table "cuda"; or k->cuda_note saying why there are none. */
+static int map_cuda(struct src_res *s, struct src_kernel *k, struct err *e)
+{
+	const struct ncu_result *res = &s->r->results[k->idx];
+	const struct ncu_source *src = ncu_source_of(s->r, k->idx);
+	if (!src || !src->binary || src->binary_bytes < 64) {
+		snprintf(k->cuda_note, sizeof k->cuda_note, "the report stores no cubin (ELF)");
+		return 0;
+	}
+	struct ncu_dw_lines l;
+	struct ncu_dw_range *rg;
+	size_t nrg, np = 0;
+	const char *note;
+	int rc = ncu_dwarf_kernel(src->binary, src->binary_bytes, res->mangled, s->r->path,
+				  src->binary_off, &s->a, &l, &rg, &nrg, &note, e);
+	if (rc)
+		return rc;
+	if (note) {
+		snprintf(k->cuda_note, sizeof k->cuda_note, "%s", note);
+		return 0;
+	}
+	const char **fn = arena_array(&s->a, l.nfiles + 1, sizeof *fn);
+	if (!fn)
+		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	for (size_t i = 0; i < l.nfiles; i++)
+		if (!(fn[i] = norm_path(&s->a, l.files[i])))
+			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+	for (int pass = 0; pass < 2; pass++) { /* count, then fill */
+		struct pair *p = pass ? arena_array(&s->a, np + 1, sizeof *p) : NULL;
+		if (pass && !p)
+			return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+		np = 0;
+		for (size_t j = 0; j < k->nrows; j++) {
+			const struct ncu_dw_range *g =
+			    k->rows[j].addr >= k->entry
+				? find_range(rg, nrg, k->rows[j].addr - k->entry)
+				: NULL;
+			if (!g)
+				continue;
+			const struct ncu_dw_row *w = &l.rows[g->row];
+			if (w->line)
+				k->rows[j].file = fn[w->file], k->rows[j].line = w->line;
+			row_pairs(&l, fn, g->row, j, p, &np);
+		}
+		if (pass && np)
+			rc = aggregate(s, k, src, p, np, e);
+	}
+	if (!k->ncuda)
+		snprintf(k->cuda_note, sizeof k->cuda_note,
+			 "no SASS address of this kernel is in the cubin's line table");
+	else if (!src->nimported)
+		snprintf(k->cuda_note, sizeof k->cuda_note,
+			 "the report stores no CUDA source text (ncu --import-source yes)");
+	return rc;
+}
+
+/* Kernel k: entry address, disassembly, counters, CUDA lines. */
 static int compute_kernel(struct src_res *s, struct src_kernel *k, const char *nvdisasm,
 			  const char *why, struct err *e)
 {
@@ -233,7 +448,9 @@ static int compute_kernel(struct src_res *s, struct src_kernel *k, const char *n
 		k->entry = 0, k->entry_from = "none";
 	struct ncu_sass sass;
 	int rc = disassemble(s, k, nvdisasm, why, &sass, e);
-	return rc ? rc : merge_counters(s, k, &sass, m, e);
+	if (!rc)
+		rc = merge_counters(s, k, &sass, m, e);
+	return rc ? rc : map_cuda(s, k, e);
 }
 
 int ncu_view_source_compute(struct ncu_report *r, const struct ncu_view_opts *o, void **out,
@@ -293,7 +510,8 @@ void ncu_view_source(const void *p, struct report *rp)
 				      rep_s(k->entry_from),
 				      rep_i((int64_t)k->nrows),
 				      k->disassembler ? rep_s(k->disassembler) : rep_null(),
-				      k->note[0] ? rep_s(k->note) : rep_null()};
+				      k->note[0] ? rep_s(k->note) : rep_null(),
+				      k->cuda_note[0] ? rep_s(k->cuda_note) : rep_null()};
 		rep_row(rp, v);
 	}
 	rep_table_end(rp);
@@ -304,11 +522,28 @@ void ncu_view_source(const void *p, struct report *rp)
 		for (size_t j = 0; j < k->nrows; j++) {
 			const struct src_row *row = &k->rows[j];
 			snprintf(addr, sizeof addr, "0x%" PRIx64, row->addr);
-			struct rep_val v[3 + NCOUNTERS] = {rep_i((int64_t)k->idx), rep_s(addr),
-							   row->text ? rep_s(row->text)
-								     : rep_null()};
+			struct rep_val v[5 + NCOUNTERS] = {
+			    rep_i((int64_t)k->idx), rep_s(addr),
+			    row->text ? rep_s(row->text) : rep_null(),
+			    row->file ? rep_s(row->file) : rep_null(),
+			    row->file ? rep_i(row->line) : rep_null()};
 			for (size_t c = 0; c < NCOUNTERS; c++)
-				v[3 + c] = row->has[c] ? rep_f(row->v[c]) : rep_null();
+				v[5 + c] = row->has[c] ? rep_f(row->v[c]) : rep_null();
+			rep_row(rp, v);
+		}
+	}
+	rep_table_end(rp);
+	rep_table_begin(rp, "cuda", "CUDA source lines and their SASS's counters", cuda_cols,
+			(int)(sizeof cuda_cols / sizeof cuda_cols[0]));
+	for (size_t i = 0; i < s->nk; i++) {
+		const struct src_kernel *k = &s->k[i];
+		for (size_t j = 0; j < k->ncuda; j++) {
+			const struct cuda_line *l = &k->cuda[j];
+			struct rep_val v[5 + NCOUNTERS] = {
+			    rep_i((int64_t)k->idx), rep_s(l->file), rep_i(l->line),
+			    l->text ? rep_s(l->text) : rep_null(), rep_i((int64_t)l->n)};
+			for (size_t c = 0; c < NCOUNTERS; c++)
+				v[5 + c] = l->has[c] ? rep_f(l->v[c]) : rep_null();
 			rep_row(rp, v);
 		}
 	}
