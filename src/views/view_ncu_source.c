@@ -75,6 +75,7 @@ static const struct rep_col cuda_cols[] = {
     {"line", "Line", REP_INT},
     {"source", "Source", REP_STR},
     {"instructions", "Instructions", REP_INT},
+    {"addresses", "Addresses", REP_STR},
     {"inst_executed", "Instructions Executed", REP_FLOAT},
     {"thread_inst_executed", "Thread Instructions Executed", REP_FLOAT},
     {"thread_inst_executed_true", "Predicated-On Thread Instructions Executed", REP_FLOAT},
@@ -95,6 +96,7 @@ struct src_row {
 /* One CUDA source line with SASS: its rows' count and counter sums. */
 struct cuda_line {
 	const char *file, *text; /* text NULL: the report has none for the file */
+	char *addrs;		 /* its rows' addresses, by address, space-separated */
 	uint32_t line;
 	size_t n;
 	double v[NCOUNTERS];
@@ -360,6 +362,16 @@ static int aggregate(struct src_res *s, struct src_kernel *k, const struct ncu_s
 			c->text = line_text(s, src, c->file, c->line);
 		}
 		const struct src_row *r = &k->rows[p[i].row];
+		if (!c->n) { /* room for this line's addresses: 19 bytes each */
+			size_t n = 1;
+			while (i + n < np && p[i + n].line == c->line && !strcmp(p[i + n].file, c->file))
+				n++;
+			if (!(c->addrs = arena_alloc(&s->a, 20 * n)))
+				return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
+			c->addrs[0] = 0;
+		}
+		size_t at = strlen(c->addrs);
+		snprintf(c->addrs + at, 20, "%s0x%" PRIx64, at ? " " : "", r->addr);
 		c->n++;
 		for (size_t m = 0; m < NCOUNTERS; m++)
 			if (r->has[m])
@@ -539,11 +551,11 @@ void ncu_view_source(const void *p, struct report *rp)
 		const struct src_kernel *k = &s->k[i];
 		for (size_t j = 0; j < k->ncuda; j++) {
 			const struct cuda_line *l = &k->cuda[j];
-			struct rep_val v[5 + NCOUNTERS] = {
+			struct rep_val v[6 + NCOUNTERS] = {
 			    rep_i((int64_t)k->idx), rep_s(l->file), rep_i(l->line),
-			    l->text ? rep_s(l->text) : rep_null(), rep_i((int64_t)l->n)};
+			    l->text ? rep_s(l->text) : rep_null(), rep_i((int64_t)l->n), rep_s(l->addrs)};
 			for (size_t c = 0; c < NCOUNTERS; c++)
-				v[5 + c] = l->has[c] ? rep_f(l->v[c]) : rep_null();
+				v[6 + c] = l->has[c] ? rep_f(l->v[c]) : rep_null();
 			rep_row(rp, v);
 		}
 	}

@@ -483,6 +483,20 @@ elif "$PY" tests/ncu/sass_check.py "$GPUPROF" "$nvd" "$s3.ncu-rep" "$s3.source_s
 else
 	bad "sass: $(grep -v '^ok' "$tmp/sass.log" | head -5)"
 fi
+# CUDA source lines (table cuda, columns file/line) against ncu's
+# --print-source cuda,sass CSV; a report without line tables: an empty
+# table and the reason.
+if [ -x "$nvd" ] && "$PY" tests/ncu/cuda_check.py "$GPUPROF" "$nvd" "$s4.ncu-rep" \
+	"$s4.source_cuda_sass.csv" >"$tmp/cuda.log" 2>&1; then
+	ok
+else
+	bad "cuda lines: $(head -5 "$tmp/cuda.log")"
+fi
+got=$("$GPUPROF" --format json ncu source --id 0 "$D/ncu2024.2_t4_full_mlp.ncu-rep" 2>&1 |
+	"$PY" -c 'import json,sys; d=json.load(sys.stdin)
+print(len(d["cuda"]), {r["line"] for r in d["source"]}, d["kernels"][0]["cuda_note"])' 2>&1)
+[ "$got" = "0 {None} the cubin has no line table (.debug_line; compile with -lineinfo)" ] && ok ||
+	bad "cuda lines without a line table: [$got]"
 mkdir -p "$tmp/nopath"
 out=$(env -u GPUPROF_NVDISASM PATH="$tmp/nopath" "$GPUPROF" --format json ncu source "$s4.ncu-rep" 2>"$tmp/err")
 rc=$?
