@@ -364,7 +364,8 @@ static int aggregate(struct src_res *s, struct src_kernel *k, const struct ncu_s
 		const struct src_row *r = &k->rows[p[i].row];
 		if (!c->n) { /* room for this line's addresses: 19 bytes each */
 			size_t n = 1;
-			while (i + n < np && p[i + n].line == c->line && !strcmp(p[i + n].file, c->file))
+			while (i + n < np && p[i + n].line == c->line &&
+			       !strcmp(p[i + n].file, c->file))
 				n++;
 			if (!(c->addrs = arena_alloc(&s->a, 20 * n)))
 				return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
@@ -552,8 +553,9 @@ void ncu_view_source(const void *p, struct report *rp)
 		for (size_t j = 0; j < k->ncuda; j++) {
 			const struct cuda_line *l = &k->cuda[j];
 			struct rep_val v[6 + NCOUNTERS] = {
-			    rep_i((int64_t)k->idx), rep_s(l->file), rep_i(l->line),
-			    l->text ? rep_s(l->text) : rep_null(), rep_i((int64_t)l->n), rep_s(l->addrs)};
+			    rep_i((int64_t)k->idx), rep_s(l->file),
+			    rep_i(l->line),	    l->text ? rep_s(l->text) : rep_null(),
+			    rep_i((int64_t)l->n),   rep_s(l->addrs)};
 			for (size_t c = 0; c < NCOUNTERS; c++)
 				v[6 + c] = l->has[c] ? rep_f(l->v[c]) : rep_null();
 			rep_row(rp, v);
