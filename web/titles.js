@@ -6,6 +6,7 @@
 export const TITLES = {
 	achieved_occupancy_pct: "Occupancy",
 	address: "Address",
+	addresses: "Addresses",
 	algbw_gbps: "Algorithm GB/s",
 	allocated_bytes: "Allocated",
 	allocation_count: "Allocations",
@@ -84,6 +85,7 @@ export const TITLES = {
 	cpu_op_time_ns: "CPU op time",
 	critical: "On the path",
 	cuda_driver_version: "CUDA driver",
+	cuda_note: "CUDA Note",
 	cuda_runtime_version: "CUDA runtime",
 	cupti_version: "CUPTI version",
 	data_moved_mb: "Data",
@@ -215,6 +217,7 @@ export const TITLES = {
 	launch: "Launch",
 	launch_delay_ns: "Delay",
 	length: "Kernels",
+	line: "Line",
 	max: "Max",
 	max_arrival_skew_ns: "Max Arrival Skew",
 	max_duration_spread_ns: "Max Duration Spread",

@@ -44,7 +44,11 @@ const char cmd_ncu_help[] =
     "            $GPUPROF_NVDISASM, else PATH) beside its per-instruction\n"
     "            counters, one row per address, as `ncu --page source\n"
     "            --print-source sass` shows them; without nvdisasm the rows\n"
-    "            are the counters' addresses and a note says how to get it\n"
+    "            are the counters' addresses and a note says how to get it;\n"
+    "            each row's CUDA file and line (the cubin's line table), and\n"
+    "            table cuda: one row per CUDA line with SASS (its text when\n"
+    "            the report imported the source, its addresses, the sums of\n"
+    "            their counters), as `--print-source cuda,sass`\n"
     "\n"
     "Options:\n";
 
