@@ -5,7 +5,7 @@
 // no Source tab. Skipped when ../shared is absent.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, launchBrowser, newPage, shot, fresh, root, serveOnly } from './harness.mjs';
 import { csvFile, dataDir, full } from './ncu_csv.mjs';
@@ -13,6 +13,7 @@ import { sourceRows } from '../../web/ncu_source.js';
 
 const rep = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.ncu-rep');
 const sassCsv = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.source_sass.csv');
+const cudaCsv = path.join(dataDir, 'ncu2025.4_rtx3060_basic_srccounters_sassscope.source_cuda_sass.csv');
 // NVIDIA's disassembler, as the ncu stage fetches it (tools/get-nvdisasm.sh)
 const nvdisasm = process.env.GPUPROF_NVDISASM || path.join(root, 'build/nvdisasm/nvdisasm');
 
@@ -110,6 +111,32 @@ test('the Source tab with nvdisasm: the SASS text of every address as ncu prints
 			assert.equal(n, want.get(r[ia])[1], `instructions executed at ${r[ia]}`);
 		}
 		assert.match(await page.getByTestId('ncu-source-note').textContent(), /disassembled by/);
+		// each instruction's CUDA line: the first (its own) line NVIDIA's cuda,sass CSV lists it under
+		const ic = head.findIndex((x) => x.startsWith('CUDA Line'));
+		assert.ok(ic >= 0, `columns ${head}`);
+		const byAddr = new Map(got.map((r) => [r[ia], r[ic]]));
+		assert.equal(byAddr.get('0x700e7d100'), 'probe_kernels.cu:83');
+		assert.equal(byAddr.get('0x700e7d210'), 'probe_kernels.cu:101');
+		// the CUDA lines: every "Line No" row of NVIDIA's CSV, its text, its
+		// Instructions Executed (NVIDIA's sum, on the line's own row) and its
+		// SASS instructions (the address rows under it; "..." rows mark a
+		// gap). NVIDIA does not double the quotes inside a field, so its
+		// lines are split at "," (docs/ncu.md)
+		const cells = readFileSync(cudaCsv, 'utf8').split(/\r?\n/).filter((l) => l.startsWith('"')).map((l) => l.slice(1, -1).split('","'));
+		const hc = cells.findIndex((r) => r[0] === 'Line No');
+		const ie2 = cells[hc].indexOf('Instructions Executed');
+		const lines = [];
+		for (const r of cells.slice(hc + 1)) {
+			if (r[0] !== '') lines.push({ line: r[0], text: r[1], n: 0, exec: Number(r[ie2]) });
+			else if (r[2] !== '...') lines.at(-1).n++;
+		}
+		assert.equal(lines.length, 9);
+		const crows = await page.getByTestId('table-ncu-cuda').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+		const chead = await page.getByTestId('table-ncu-cuda').locator('thead th').allTextContents();
+		const at = (t) => chead.findIndex((x) => x.startsWith(t));
+		assert.deepEqual(crows.map((r) => [r[at('Line')], r[at('Source')], Number(r[at('Instructions')]), Number(r[at('Warp Inst')].replace(/,/g, ''))]),
+			lines.map((l) => [l.line, l.text, l.n, l.exec]));
+		assert.ok(crows.every((r) => r[at('File')] === 'probe_kernels.cu'));
 		await shot(page, 'ncu-source-sass');
 	} finally {
 		await srv.stop();
