@@ -244,17 +244,27 @@ const struct vo cli_globals[] = {
 const size_t cli_nglobals = sizeof cli_globals / sizeof cli_globals[0];
 
 const struct cli_env cli_env[] = {
+    {"GLIBC_TUNABLES",
+     "Read and kept: gpuprof adds \\fIglibc.malloc.hugetlb=1\\fP to it when it executes\n"
+     "itself again for big inputs (see \\fBGPUPROF_HUGEPAGES\\fP), unless it already names\n"
+     "that tunable; the programs gpuprof starts get it as it was."},
     {"GPUPROF_HUGEPAGES",
      "\\fB0\\fP keeps the heap on small pages; \\fB1\\fP puts it on transparent huge\n"
      "pages (glibc's \\fIglibc.malloc.hugetlb=1\\fP, by executing gpuprof again);\n"
      "unset: huge pages when the input files add up to 32 MiB or more (or for\n"
      "\\fBserve\\fP) and the kernel's mode is \\fImadvise\\fP. The outputs are the same."},
+    {"GPUPROF_NVDISASM",
+     "The NVIDIA disassembler (\\fBnvdisasm\\fP) \\fBgpuprof ncu source\\fP runs to show SASS\n"
+     "text, when \\fB\\-\\-nvdisasm\\fP is not given; else \\fBnvdisasm\\fP on \\fBPATH\\fP."},
     {"GPUPROF_THREADS",
      "The threads a trace is imported with: \\fB1\\fP imports on one thread, any\n"
      "larger number on two (the default when the machine has more than one CPU)."},
+    {"LD_PRELOAD",
+     "When it names valgrind's preload library, gpuprof does not execute itself\n"
+     "again for huge pages (valgrind would lose the process)."},
     {"PATH",
      "Where \\fBgpuprof nsys analyze\\fP and \\fBnsys profile\\fP look for the \\fBnsys\\fP\n"
-     "executable."},
+     "executable, and \\fBgpuprof ncu source\\fP for \\fBnvdisasm\\fP."},
     {"TMPDIR", "Where \\fBgpuprof serve\\fP keeps uploads too large for memory (in files\n"
 	       "without a name, which vanish with the server); \\fI/tmp\\fP when unset."},
 };

@@ -46,7 +46,7 @@ expect_bash "csv json markdown table " --format ''
 expect_bash "csv " --format = c
 expect_bash "op op+shape " ops --group-by ''
 expect_bash "kernel kernel+op " kernels --group-by k
-expect_bash "body details diff hints list raw session " ncu ''
+expect_bash "body details diff hints list raw session source " ncu ''
 expect_bash "pprof " export pp
 expect_bash "ns us " export folded --unit ''
 expect_bash "api diff gpus info kernels memcpy nvtx steps " nsys x.sqlite ''
@@ -109,7 +109,7 @@ if command -v fish >/dev/null 2>&1; then
 	expect_fish "summary " "gpuprof su"
 	expect_fish "--sort " "gpuprof ops --so"
 	expect_fish "csv json markdown table " "gpuprof --format "
-	expect_fish "body details diff hints list raw session " "gpuprof ncu "
+	expect_fish "body details diff hints list raw session source " "gpuprof ncu "
 	expect_fish "api diff gpus info kernels memcpy nvtx steps " "gpuprof nsys x.sqlite "
 	expect_fish "--run-dir " "gpuprof nsys analyze --run-"
 	expect_fish "op op+shape " "gpuprof ops --group-by "
