@@ -31,26 +31,41 @@ static int parse_function(struct ncu_ctx *c, const struct pb_field *f, struct nc
 	return rc;
 }
 
+/* Field f of s, a message with a repeated field num: *r reads it, *k
+ * counts num in it and, when k > 0, *room holds the n elements of size sz
+ * at old followed by room for k more (arena; the caller appends). */
+static int repeated_room(struct ncu_ctx *c, const struct pb_reader *s, const struct pb_field *f,
+			 uint32_t num, const void *old, size_t n, size_t sz, struct pb_reader *r,
+			 size_t *k, void **room)
+{
+	int rc;
+	*k = 0;
+	*room = NULL;
+	if ((rc = ncu_want(s, f, PB_LEN, c->e)))
+		return rc;
+	pb_init(r, f->data, f->len, pb_offset_of(s, f->data), c->path);
+	if ((rc = ncu_count(r, num, k, c->e)) || !*k)
+		return rc;
+	if (!(*room = arena_array(&c->r->arena, n + *k, sz)))
+		return ncu_nomem(c, pb_offset_of(s, f->data));
+	if (n)
+		memcpy(*room, old, n * sz);
+	return 0;
+}
+
 /* SourceData field 9: its Function entries appended to src's (arena). */
 static int parse_functions(struct ncu_ctx *c, const struct pb_reader *s, const struct pb_field *f,
 			   struct ncu_source *src)
 {
-	int rc;
 	size_t k;
+	void *room;
 	struct pb_reader r;
 	struct pb_field g;
-	if ((rc = ncu_want(s, f, PB_LEN, c->e)))
+	int rc = repeated_room(c, s, f, NCU_FUNCTIONS_FUNCTION, src->funcs, src->nfuncs,
+			       sizeof *src->funcs, &r, &k, &room);
+	if (rc || !k)
 		return rc;
-	pb_init(&r, f->data, f->len, pb_offset_of(s, f->data), c->path);
-	if ((rc = ncu_count(&r, NCU_FUNCTIONS_FUNCTION, &k, c->e)))
-		return rc;
-	if (!k)
-		return 0;
-	struct ncu_function *fs = arena_array(&c->r->arena, src->nfuncs + k, sizeof *fs);
-	if (!fs)
-		return ncu_nomem(c, f->off);
-	if (src->nfuncs)
-		memcpy(fs, src->funcs, src->nfuncs * sizeof *fs);
+	struct ncu_function *fs = room;
 	while ((rc = pb_next(&r, &g, c->e)) > 0)
 		if (g.num == NCU_FUNCTIONS_FUNCTION) {
 			if ((rc = ncu_want(&r, &g, PB_LEN, c->e)))
@@ -92,20 +107,15 @@ static int parse_imported_file(struct ncu_ctx *c, const struct pb_reader *s,
 static int parse_imported(struct ncu_ctx *c, const struct pb_reader *s, const struct pb_field *f,
 			  struct ncu_source *src)
 {
-	int rc;
 	size_t k;
+	void *room;
 	struct pb_reader r;
 	struct pb_field g;
-	if ((rc = ncu_want(s, f, PB_LEN, c->e)))
+	int rc = repeated_room(c, s, f, NCU_IMPORTED_FILE, src->imported, src->nimported,
+			       sizeof *src->imported, &r, &k, &room);
+	if (rc || !k)
 		return rc;
-	pb_init(&r, f->data, f->len, pb_offset_of(s, f->data), c->path);
-	if ((rc = ncu_count(&r, NCU_IMPORTED_FILE, &k, c->e)) || !k)
-		return rc;
-	struct ncu_imported *v = arena_array(&c->r->arena, src->nimported + k, sizeof *v);
-	if (!v)
-		return ncu_nomem(c, pb_offset_of(s, f->data));
-	if (src->nimported)
-		memcpy(v, src->imported, src->nimported * sizeof *v);
+	struct ncu_imported *v = room;
 	while ((rc = pb_next(&r, &g, c->e)) > 0)
 		if (g.num == NCU_IMPORTED_FILE) {
 			if ((rc = ncu_want(&r, &g, PB_LEN, c->e)) ||
