@@ -259,9 +259,8 @@ const struct cli_env cli_env[] = {
     {"GPUPROF_THREADS",
      "The threads a trace is imported with: \\fB1\\fP imports on one thread, any\n"
      "larger number on two (the default when the machine has more than one CPU)."},
-    {"LD_PRELOAD",
-     "When it names valgrind's preload library, gpuprof does not execute itself\n"
-     "again for huge pages (valgrind would lose the process)."},
+    {"LD_PRELOAD", "When it names valgrind's preload library, gpuprof does not execute itself\n"
+		   "again for huge pages (valgrind would lose the process)."},
     {"PATH",
      "Where \\fBgpuprof nsys analyze\\fP and \\fBnsys profile\\fP look for the \\fBnsys\\fP\n"
      "executable, and \\fBgpuprof ncu source\\fP for \\fBnvdisasm\\fP."},
