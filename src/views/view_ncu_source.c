@@ -441,6 +441,13 @@ static int map_cuda(struct src_res *s, struct src_kernel *k, struct err *e)
 }
 
 /* Kernel k: entry address, disassembly, counters, CUDA lines. */
+/* The counters' cells of a row: a value where the report has it, else null. */
+static void put_counters(struct rep_val *v, const bool *has, const double *val)
+{
+	for (size_t c = 0; c < NCOUNTERS; c++)
+		v[c] = has[c] ? rep_f(val[c]) : rep_null();
+}
+
 static int compute_kernel(struct src_res *s, struct src_kernel *k, const char *nvdisasm,
 			  const char *why, struct err *e)
 {
@@ -542,8 +549,7 @@ void ncu_view_source(const void *p, struct report *rp)
 			    row->text ? rep_s(row->text) : rep_null(),
 			    row->file ? rep_s(row->file) : rep_null(),
 			    row->file ? rep_i(row->line) : rep_null()};
-			for (size_t c = 0; c < NCOUNTERS; c++)
-				v[5 + c] = row->has[c] ? rep_f(row->v[c]) : rep_null();
+			put_counters(v + 5, row->has, row->v);
 			rep_row(rp, v);
 		}
 	}
@@ -558,8 +564,7 @@ void ncu_view_source(const void *p, struct report *rp)
 			    rep_i((int64_t)k->idx), rep_s(l->file),
 			    rep_i(l->line),	    l->text ? rep_s(l->text) : rep_null(),
 			    rep_i((int64_t)l->n),   rep_s(l->addrs)};
-			for (size_t c = 0; c < NCOUNTERS; c++)
-				v[6 + c] = l->has[c] ? rep_f(l->v[c]) : rep_null();
+			put_counters(v + 6, l->has, l->v);
 			rep_row(rp, v);
 		}
 	}
