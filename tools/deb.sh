@@ -5,7 +5,8 @@
 #   tools/deb.sh STAGE VERSION OUT.deb
 # gzips the man page (gzip -9n, as Debian policy wants), adds the
 # copyright file, strips the binary, derives Depends from the libraries it
-# links (dpkg-shlibdeps: each NEEDED library's package and version) and
+# links (dpkg-shlibdeps: each NEEDED library's package and version) and the
+# one it opens itself (`serve`'s libmicrohttpd, src/server/srv_mhd.h) and
 # writes OUT.deb with dpkg-deb --root-owner-group (files owned by root
 # without fakeroot). Needs dpkg-dev (dpkg-shlibdeps, dpkg-architecture).
 set -eu
@@ -52,7 +53,14 @@ mkdir -p "$work/debian"
 printf 'Source: gpuprof\n\nPackage: gpuprof\nArchitecture: any\n' >"$work/debian/control"
 # (its warning that the binary is outside debian/PACKAGE/ is for package
 # builds from a source tree, which this is not)
-deps=$(cd "$work" && dpkg-shlibdeps -O "$bin" 2>"$work/err" | sed -n 's/^shlibs:Depends=//p')
+# the library `gpuprof serve` opens with dlopen is no NEEDED entry: a
+# throw-away program that links it gives dpkg-shlibdeps its package
+printf 'int main(void) { return 0; }\n' >"$work/opened.c"
+${CC:-cc} -o "$work/opened" "$work/opened.c" -Wl,--no-as-needed -lmicrohttpd || {
+	echo "deb.sh: cannot link a program against libmicrohttpd (libmicrohttpd-dev)" >&2
+	exit 2
+}
+deps=$(cd "$work" && dpkg-shlibdeps -O "$bin" "$work/opened" 2>"$work/err" | sed -n 's/^shlibs:Depends=//p')
 grep -v 'should already be installed in their package' "$work/err" >&2 || :
 [ -n "$deps" ] || {
 	echo "deb.sh: dpkg-shlibdeps found no dependencies" >&2

@@ -30,16 +30,17 @@ bool srv_is_loopback(const char *host)
 
 static void add_headers(struct MHD_Response *r, const char *mime)
 {
+	const struct srv_mhd *m = srv_mhd();
 	if (mime)
-		MHD_add_response_header(r, "Content-Type", mime);
-	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
-	MHD_add_response_header(r, "X-Frame-Options", "DENY");
-	MHD_add_response_header(r, "Content-Security-Policy",
-				"default-src 'self'; img-src 'self' data: blob:; "
-				"style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; "
-				"connect-src 'self' https://ui.perfetto.dev");
-	MHD_add_response_header(r, "Cache-Control", "no-store");
+		m->add_response_header(r, "Content-Type", mime);
+	m->add_response_header(r, "X-Content-Type-Options", "nosniff");
+	m->add_response_header(r, "Referrer-Policy", "no-referrer");
+	m->add_response_header(r, "X-Frame-Options", "DENY");
+	m->add_response_header(r, "Content-Security-Policy",
+			       "default-src 'self'; img-src 'self' data: blob:; "
+			       "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; "
+			       "connect-src 'self' https://ui.perfetto.dev");
+	m->add_response_header(r, "Cache-Control", "no-store");
 }
 
 enum MHD_Result srv_reply(struct MHD_Connection *c, unsigned status, const char *mime,
@@ -51,15 +52,15 @@ enum MHD_Result srv_reply(struct MHD_Connection *c, unsigned status, const char 
 enum MHD_Result srv_reply_cached(struct MHD_Connection *c, unsigned status, const char *mime,
 				 const void *body, size_t len, const char *cache)
 {
-	struct MHD_Response *r =
-	    MHD_create_response_from_buffer(len, (void *)(body ? body : ""), MHD_RESPMEM_MUST_COPY);
+	struct MHD_Response *r = srv_mhd()->create_response_from_buffer(
+	    len, (void *)(body ? body : ""), MHD_RESPMEM_MUST_COPY);
 	if (!r)
 		return MHD_NO;
 	add_headers(r, mime);
 	if (cache)
-		MHD_add_response_header(r, "X-Gpuprof-Cache", cache);
-	enum MHD_Result ok = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		srv_mhd()->add_response_header(r, "X-Gpuprof-Cache", cache);
+	enum MHD_Result ok = srv_mhd()->queue_response(c, status, r);
+	srv_mhd()->destroy_response(r);
 	return ok;
 }
 
@@ -86,13 +87,13 @@ static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *url)
 	for (const struct srv_asset *a = srv_assets; a->path; a++) {
 		if (strcmp(a->path, url))
 			continue;
-		struct MHD_Response *r = MHD_create_response_from_buffer(a->len, (void *)a->data,
-									 MHD_RESPMEM_PERSISTENT);
+		struct MHD_Response *r = srv_mhd()->create_response_from_buffer(
+		    a->len, (void *)a->data, MHD_RESPMEM_PERSISTENT);
 		if (!r)
 			return MHD_NO;
 		add_headers(r, a->mime);
-		enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
-		MHD_destroy_response(r);
+		enum MHD_Result ok = srv_mhd()->queue_response(c, MHD_HTTP_OK, r);
+		srv_mhd()->destroy_response(r);
 		return ok;
 	}
 	return srv_reply_error(c, MHD_HTTP_NOT_FOUND, "no such page: %s", url);
@@ -110,7 +111,7 @@ static enum MHD_Result add_len(void *cls, enum MHD_ValueKind kind, const char *k
 static size_t url_len(struct MHD_Connection *c, const char *url)
 {
 	size_t n = strlen(url);
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_len, &n);
+	srv_mhd()->get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_len, &n);
 	return n;
 }
 
@@ -120,7 +121,7 @@ static struct srv_upload *upload_new(struct MHD_Connection *c)
 	if (!u)
 		return NULL;
 	u->fd = -1;
-	const char *name = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "name");
+	const char *name = srv_mhd()->lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "name");
 	snprintf(u->name, sizeof u->name, "%s", name && *name ? name : "upload");
 	return u;
 }
@@ -147,17 +148,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		return srv_api_upload(s, c, u);
 	}
 	srv_conn_phase(s, c, SRV_CONN_DONE, 0); /* an upload's body comes next: below */
-	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+	const char *host = srv_mhd()->lookup_connection_value(c, MHD_HEADER_KIND, "Host");
 	if (!host || !srv_q_host_ok(host, s->port))
 		return srv_reply_error(c, MHD_HTTP_FORBIDDEN,
 				       "Host '%s' is not this server's address", host ? host : "");
-	const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+	const char *origin = srv_mhd()->lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
 	if (!srv_q_origin_ok(origin, host))
 		return srv_reply_error(c, MHD_HTTP_FORBIDDEN, "cross-origin requests are refused");
 	if (url_len(c, url) > SRV_MAX_URL)
 		return srv_reply_error(c, MHD_HTTP_URI_TOO_LONG, "the URL is too long");
 	if (post && !strcmp(url, "/api/upload")) {
-		const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+		const char *len =
+		    srv_mhd()->lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
 		/* a chunked body is refused at once: its chunks may declare any
 		 * size, and libmicrohttpd answers only after a chunk is whole, so
 		 * a 413 could come only when the declared bytes had been sent */
@@ -207,6 +209,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **state,
 int srv_start(const struct srv_opts *o, struct srv **out, struct err *e)
 {
 	*out = NULL;
+	int rc = srv_mhd_open(e);
+	if (rc)
+		return rc;
 	union {
 		struct sockaddr sa;
 		struct sockaddr_in in4;
@@ -243,13 +248,13 @@ int srv_start(const struct srv_opts *o, struct srv **out, struct err *e)
 		srv_stop(s);
 		return err_set(e, ERR_NOMEM, NULL, -1, "could not start a thread");
 	}
-	s->d = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, on_request, s,
-				MHD_OPTION_SOCK_ADDR, &addr.sa, MHD_OPTION_NOTIFY_COMPLETED,
-				on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, srv_conn_notify, s,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned)SRV_MAX_CONNECTIONS,
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)SRV_MAX_PER_ADDRESS,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SRV_IDLE_TIMEOUT,
-				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_END);
+	s->d = srv_mhd()->start_daemon(
+	    flags, (uint16_t)o->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &addr.sa,
+	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
+	    srv_conn_notify, s, MHD_OPTION_CONNECTION_LIMIT, (unsigned)SRV_MAX_CONNECTIONS,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)SRV_MAX_PER_ADDRESS,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SRV_IDLE_TIMEOUT,
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_END);
 	if (!s->d) {
 		int port = o->port;
 		srv_stop(s);
@@ -257,7 +262,8 @@ int srv_start(const struct srv_opts *o, struct srv **out, struct err *e)
 			       "could not listen on %s port %d (in use? try --port 0)", o->host,
 			       port);
 	}
-	const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
+	const union MHD_DaemonInfo *di =
+	    srv_mhd()->get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
 	s->port = di ? di->port : o->port;
 	*out = s;
 	return 0;
@@ -278,7 +284,7 @@ void srv_stop(struct srv *s)
 	if (!s)
 		return;
 	if (s->d)
-		MHD_stop_daemon(s->d);
+		srv_mhd()->stop_daemon(s->d);
 	srv_conns_stop(s);
 	srv_warm_stop(s);    /* before the files it reads are freed */
 	srv_windows_free(s); /* they hold their files */

@@ -146,7 +146,7 @@ static enum MHD_Result reply_view(struct srv *s, struct MHD_Connection *c, int i
 	/* the cache key: the file, the view and its parameters in request order
 	 * (the URL's length is capped, so the key's is too) */
 	struct cache_key ck = {.n = srv_view_key(ck.key, sizeof ck.key, id, d)};
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_key, &ck);
+	srv_mhd()->get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_key, &ck);
 	size_t clen;
 	/* a removed file's answers are not served, even one cached after it
 	 * went (by a computation that ran meanwhile) */
@@ -244,7 +244,8 @@ static enum MHD_Result reply_nsys(struct srv *s, struct MHD_Connection *c, int i
 	}
 	if (!steps && srv_unknown_param(c, params, bad))
 		return srv_reply_bad_param(c, d, bad);
-	const char *cr = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "capture_range");
+	const char *cr =
+	    srv_mhd()->lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "capture_range");
 	if (steps && cr && !*cr) /* an empty value is no value elsewhere */
 		return srv_reply_error(c, MHD_HTTP_BAD_REQUEST, "capture_range needs a range name");
 	struct view_opts o;
@@ -274,7 +275,7 @@ static enum MHD_Result reply_timeline(struct srv *s, struct MHD_Connection *c, i
 		return res;
 	struct err e = {0};
 	uint8_t *match = NULL; /* find=TEXT: mark the events of matching names */
-	const char *find = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "find");
+	const char *find = srv_mhd()->lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "find");
 	if (find && *find && tl_find_match(ix, find, &match, NULL, &e)) {
 		srv_job_end(s);
 		srv_window_put(s, win);

@@ -23,13 +23,13 @@ static enum MHD_Result add_pair(void *cls, enum MHD_ValueKind kind, const char *
 static void query_of(struct MHD_Connection *c, struct srv_query *q)
 {
 	*q = (struct srv_query){0};
-	int n = MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, NULL, NULL);
+	int n = srv_mhd()->get_connection_values(c, MHD_GET_ARGUMENT_KIND, NULL, NULL);
 	if (n <= 0)
 		return;
 	q->key = malloc((size_t)n * sizeof *q->key);
 	q->val = malloc((size_t)n * sizeof *q->val);
 	if (q->key && q->val)
-		MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_pair, q);
+		srv_mhd()->get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_pair, q);
 }
 
 static void query_free(struct srv_query *q)

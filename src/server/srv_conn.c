@@ -124,7 +124,7 @@ void srv_conn_notify(void *cls, struct MHD_Connection *c, void **ctx,
 	struct srv_conns *t = s->conns;
 	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
 		const union MHD_ConnectionInfo *ci =
-		    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		    srv_mhd()->get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 		struct srv_conn *k = ci ? calloc(1, sizeof *k) : NULL;
 		*ctx = k;
 		if (!k) /* no deadline; the idle timeout still holds */
@@ -157,7 +157,7 @@ void srv_conn_notify(void *cls, struct MHD_Connection *c, void **ctx,
 static struct srv_conn *conn_of(struct MHD_Connection *c)
 {
 	const union MHD_ConnectionInfo *ci =
-	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	    srv_mhd()->get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	return ci ? ci->socket_context : NULL;
 }
 

@@ -3,7 +3,7 @@
 #ifndef GP_SERVER_SRV_INT_H
 #define GP_SERVER_SRV_INT_H
 
-#include <microhttpd.h>
+#include "server/srv_mhd.h"
 #include <pthread.h>
 
 #include "input/input.h"

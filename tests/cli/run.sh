@@ -138,6 +138,15 @@ expect_msg "nsys on a trace" \
 expect_msg "nsys on an Nsight Compute report" \
 	"gpuprof: error: tests/golden/err-ncu-file/report.ncu-rep: byte 0: this is an Nsight Compute (.ncu-rep) file, not an SQLite file" \
 	"$GPUPROF" nsys tests/golden/err-ncu-file/report.ncu-rep
+# the HTTP library is opened by `serve` alone: no other command links it
+# (src/server/srv_mhd.h), and one that cannot be loaded is one line, exit 2
+if readelf -d "$GPUPROF" 2>/dev/null | grep -q 'NEEDED.*libz'; then
+	readelf -d "$GPUPROF" | grep -q 'NEEDED.*microhttpd' && bad "the binary links libmicrohttpd" || ok
+fi
+mkdir "$tmp/nolib" && : >"$tmp/nolib/libmicrohttpd.so.12"
+expect_msg "serve without a loadable libmicrohttpd" \
+	"gpuprof: error: cannot load the HTTP library ($tmp/nolib/libmicrohttpd.so.12: file too short); Debian's package libmicrohttpd12 provides it" \
+	env LD_LIBRARY_PATH="$tmp/nolib" "$GPUPROF" serve --port 0 examples/tiny.json
 # same_out DESCRIPTION CMD_A -- CMD_B: both exit 0 with the same stdout
 same_out() {
 	what=$1; shift

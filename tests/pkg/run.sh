@@ -270,13 +270,16 @@ if command -v dpkg-deb >/dev/null 2>&1 && command -v dpkg-shlibdeps >/dev/null 2
 	[ "$(field Architecture)" = "$arch" ] && ok || bad "deb: Architecture '$(field Architecture)'"
 	[ -n "$(field Maintainer)" ] && [ -n "$(field Description)" ] && ok || bad "deb: no Maintainer or Description"
 	# Depends: the packages of the libraries the binary links (readelf's
-	# NEEDED, found by ldd, owned per dpkg -S), each exactly once
+	# NEEDED, found by ldd, owned per dpkg -S) and of the one `serve` opens
+	# (libmicrohttpd, found by ldconfig), each exactly once
 	deps=$(field Depends | tr ',' '\n' | sed 's/^ *//; s/ .*//' | LC_ALL=C sort | tr '\n' ' ')
 	needed=$(readelf -d "$GPUPROF" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+	opened=$(ldconfig -p | awk '$1 == "libmicrohttpd.so.12" {print $NF; exit}')
 	own=$(for l in $needed; do
 		p=$(ldd "$GPUPROF" | awk -v l="$l" '$1 == l {print $3}')
 		dpkg -S "$(readlink -f "$p")" 2>/dev/null || dpkg -S "$p"
-	done | sed 's/:.*//' | LC_ALL=C sort -u | tr '\n' ' ')
+	done; dpkg -S "$(readlink -f "$opened")" 2>/dev/null || dpkg -S "$opened")
+	own=$(echo "$own" | sed 's/:.*//' | LC_ALL=C sort -u | tr '\n' ' ')
 	case $needed in
 	*libasan* | *libubsan*) skip "deb Depends: a sanitizer build (links $own)" ;;
 	*)
