@@ -90,3 +90,22 @@ void arena_free(struct arena *a)
 	}
 	arena_init(a);
 }
+
+void arena_adopt(struct arena *dst, struct arena *src)
+{
+	if (!src->head)
+		return;
+	if (!dst->head) {
+		size_t cap = dst->cap;
+		*dst = *src;
+		dst->cap = cap;
+	} else {
+		struct arena_block *oldest = src->head;
+		while (oldest->prev)
+			oldest = oldest->prev;
+		oldest->prev = dst->head->prev;
+		dst->head->prev = src->head;
+		dst->total += src->total;
+	}
+	arena_init(src);
+}

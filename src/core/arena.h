@@ -29,5 +29,10 @@ void *arena_zalloc(struct arena *a, size_t size);
 void *arena_array(struct arena *a, size_t n, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 void arena_free(struct arena *a);
+/* Moves every block of src into dst (freed with dst; src left empty). What
+ * was allocated in either stays where it is; dst keeps allocating from its
+ * own newest block. (For a second thread that allocated into its own
+ * arena while the owner allocated into dst.) */
+void arena_adopt(struct arena *dst, struct arena *src);
 
 #endif

@@ -40,7 +40,7 @@ static int64_t count_trace(const struct input *in)
 
 static int load_ncu(struct input *in, const struct input_opts *o, struct err *e)
 {
-	return ncu_load(&in->ncu, in->path, e);
+	return ncu_load(&in->ncu, in->path, o ? o->trace.threads : 0, e);
 }
 
 static void free_ncu(struct input *in)

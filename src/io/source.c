@@ -230,6 +230,17 @@ int src_map(struct src *s, const char **data, size_t *len)
 	return 0;
 }
 
+void src_map_prefault(struct src *s)
+{
+#ifdef MADV_POPULATE_READ
+	/* (Linux 5.14; an older kernel's EINVAL only costs the faults) */
+	if (s->map)
+		(void)madvise(s->map, s->map_len, MADV_POPULATE_READ);
+#else
+	(void)s;
+#endif
+}
+
 void src_map_release(struct src *s, size_t upto)
 {
 	const size_t page = 1u << 21; /* release in 2 MiB steps */

@@ -59,6 +59,10 @@ const char *src_path(const struct src *s);
  * mapped. */
 int src_map(struct src *s, const char **data, size_t *len);
 void src_map_release(struct src *s, size_t upto);
+/* For a caller that reads all of the mapping and keeps it: fills its page
+ * tables now, in one call, instead of one page fault per few pages read
+ * (best effort: nothing happens where the kernel cannot). */
+void src_map_prefault(struct src *s);
 void src_close(struct src *s);
 
 #endif

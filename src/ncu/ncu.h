@@ -236,10 +236,12 @@ struct ncu_report {
 	struct src *src;     /* the mapped file (owned) */
 };
 
-/* Loads a report from path ("-" = stdin; gzip is inflated). */
-int ncu_load(struct ncu_report **out, const char *path, struct err *e);
+/* Loads a report from path ("-" = stdin; gzip is inflated). Its results
+ * are parsed on gp_threads(threads) threads (core/threads.h: 0 = as many
+ * as useful); the report is the same whatever the number. */
+int ncu_load(struct ncu_report **out, const char *path, int threads, struct err *e);
 /* Parses a report held in memory (len bytes at data; copied where kept). */
-int ncu_parse(struct ncu_report **out, const void *data, size_t len, const char *path,
+int ncu_parse(struct ncu_report **out, const void *data, size_t len, const char *path, int threads,
 	      struct err *e);
 void ncu_free(struct ncu_report *r);
 

@@ -43,5 +43,10 @@ int ncu_parse_source(struct ncu_ctx *c, struct pb_reader *s);
 /* Parses one ProfileResult entry into *res (ncu_result.c); res->data and
  * res->offset must be set (metric offsets are relative to res->data). */
 int ncu_parse_result(struct ncu_ctx *c, struct pb_reader *r, struct ncu_result *res);
+/* Parses every entry of c->results (each with its data, data_len, offset
+ * and process set by the walk over the blocks) in place, on up to
+ * gp_threads(threads) threads (ncu_results.c). The first error in file
+ * order, as one thread would find it. */
+int ncu_parse_results(struct ncu_ctx *c, int threads);
 
 #endif

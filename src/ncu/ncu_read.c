@@ -407,15 +407,13 @@ static int parse_block(struct ncu_ctx *c, const uint8_t *d, size_t size, size_t 
 		size_t es, en;
 		if ((rc = take_entry(c, d, pos, pend, "result entry", &es, &en)))
 			return rc;
+		/* (parsed after the walk: ncu_parse_results) */
 		struct ncu_result res;
 		memset(&res, 0, sizeof res);
 		res.process = proc;
 		res.offset = (int64_t)es - 4;
 		res.data = d + es;
 		res.data_len = en;
-		pb_init(&r, d + es, en, (int64_t)es, c->path);
-		if ((rc = ncu_parse_result(c, &r, &res)))
-			return rc;
 		if (vec_push(c->results, res, NCU_MAX_ENTRIES))
 			return ncu_nomem(c, (int64_t)es);
 	}
@@ -488,8 +486,27 @@ static int finish(struct ncu_ctx *c)
 }
 
 /* Parses the report at data, which must outlive it (see ncu_parse). */
+/* The walk over the blocks, then the results it found (ncu_results.c): a
+ * bad result comes before whatever stopped the walk in the file, so its
+ * error is the one a serial parse gives. */
+static int parse_blocks(struct ncu_ctx *c, const uint8_t *d, size_t size, size_t pos, int threads)
+{
+	int rc = 0;
+	while (!rc && pos < size)
+		rc = parse_block(c, d, size, &pos);
+	if (!rc)
+		return ncu_parse_results(c, threads);
+	struct err walk = c->e ? *c->e : (struct err){0};
+	int rrc = ncu_parse_results(c, threads);
+	if (rrc)
+		return rrc;
+	if (c->e)
+		*c->e = walk;
+	return rc;
+}
+
 static int parse_in_place(struct ncu_report **out, const void *data, size_t size, const char *path,
-			  struct err *e)
+			  int threads, struct err *e)
 {
 	*out = NULL;
 	const uint8_t *d = data;
@@ -517,8 +534,8 @@ static int parse_in_place(struct ncu_report **out, const void *data, size_t size
 			r->file_version = (uint32_t)f.u;
 		}
 	}
-	while (!rc && pos < size)
-		rc = parse_block(&c, d, size, &pos);
+	if (!rc)
+		rc = parse_blocks(&c, d, size, pos, threads);
 	if (!rc)
 		rc = finish(&c);
 	vec_free(c.results);
@@ -537,7 +554,7 @@ static int parse_in_place(struct ncu_report **out, const void *data, size_t size
 	return 0;
 }
 
-int ncu_parse(struct ncu_report **out, const void *data, size_t size, const char *path,
+int ncu_parse(struct ncu_report **out, const void *data, size_t size, const char *path, int threads,
 	      struct err *e)
 {
 	*out = NULL;
@@ -546,7 +563,7 @@ int ncu_parse(struct ncu_report **out, const void *data, size_t size, const char
 		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
 	if (size)
 		memcpy(copy, data, size);
-	int rc = parse_in_place(out, copy, size, path, e);
+	int rc = parse_in_place(out, copy, size, path, threads, e);
 	if (rc)
 		free(copy);
 	else
@@ -554,7 +571,7 @@ int ncu_parse(struct ncu_report **out, const void *data, size_t size, const char
 	return rc;
 }
 
-int ncu_load(struct ncu_report **out, const char *path, struct err *e)
+int ncu_load(struct ncu_report **out, const char *path, int threads, struct err *e)
 {
 	*out = NULL;
 	struct src *s;
@@ -564,8 +581,11 @@ int ncu_load(struct ncu_report **out, const char *path, struct err *e)
 	const char *map;
 	size_t len;
 	if (src_map(s, &map, &len) == 0) {
-		/* the report keeps the mapping: metrics are decoded from it */
-		rc = parse_in_place(out, map, len, path, e);
+		/* the report keeps the mapping: metrics are decoded from it;
+		 * all of it is read, two threads at once: its page tables are
+		 * filled in one call rather than by a fault per 64 KiB */
+		src_map_prefault(s);
+		rc = parse_in_place(out, map, len, path, threads, e);
 		if (rc)
 			src_close(s);
 		else
@@ -597,7 +617,7 @@ int ncu_load(struct ncu_report **out, const char *path, struct err *e)
 		n += got;
 	}
 	if (!rc) {
-		rc = parse_in_place(out, buf, n, path, e);
+		rc = parse_in_place(out, buf, n, path, threads, e);
 		if (rc && src_is_gzip(s))
 			err_mark_uncompressed(e, true);
 	}

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ncu_report *r;
 	struct err e;
-	if (ncu_parse(&r, data, size, "fuzz", &e)) {
+	if (ncu_parse(&r, data, size, "fuzz", 1, &e)) {
 		if (e.offset < -1 || e.offset > (int64_t)size)
 			__builtin_trap();
 		return 0;

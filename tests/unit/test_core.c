@@ -21,6 +21,36 @@ void test_core_arena(struct t *t)
 	CHECK(t, arena_alloc(&a, 2u << 20) == NULL); /* cap respected */
 	arena_free(&a);
 	CHECK_INT(t, a.total, 0);
+	/* adopt: src's blocks freed with dst, what both hold kept, dst's own
+	 * block still the one allocated from (under ASan a lost or twice
+	 * freed block is an error) */
+	struct arena d, s;
+	arena_init(&d);
+	arena_init(&s);
+	arena_adopt(&d, &s); /* both empty: nothing */
+	CHECK(t, d.head == NULL);
+	char *s1 = arena_strndup(&s, "from src", 8);
+	void *s2 = arena_alloc(&s, 3u << 20); /* a second block */
+	arena_adopt(&d, &s);		      /* into an empty dst */
+	CHECK(t, s.head == NULL && s.total == 0);
+	CHECK_INT(t, d.total, (1u << 20) + (3u << 20));
+	char *d1 = arena_strndup(&d, "dst", 3);
+	struct arena s3;
+	arena_init(&s3);
+	char *s4 = arena_strndup(&s3, "third", 5);
+	size_t before = d.total;
+	char *cur = d.cur;
+	arena_adopt(&d, &s3); /* behind dst's newest block */
+	CHECK_INT(t, d.total, before + (1u << 20));
+	CHECK(t, d.cur == cur);
+	char *d2 = arena_strndup(&d, "x", 1);
+	CHECK(t, d2 == cur); /* still from dst's own block */
+	CHECK(t, s2 != NULL);
+	CHECK_STR(t, s1, "from src");
+	CHECK_STR(t, d1, "dst");
+	CHECK_STR(t, s4, "third");
+	arena_free(&d);
+	CHECK_INT(t, d.total, 0);
 }
 
 void test_core_strpool(struct t *t)

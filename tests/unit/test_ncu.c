@@ -53,7 +53,7 @@ void test_ncu_minimal(struct t *t)
 	size_t n = build(b);
 	struct ncu_report *r;
 	struct err e;
-	CHECK_INT(t, ncu_parse(&r, b, n, "m", &e), 0);
+	CHECK_INT(t, ncu_parse(&r, b, n, "m", 1, &e), 0);
 	if (!r)
 		return;
 	CHECK_INT(t, r->file_version, 7);
@@ -68,6 +68,126 @@ void test_ncu_minimal(struct t *t)
 	ncu_free(r);
 }
 
+/* A report of n results in one block, each {6: "kI" padded with 'x' to
+ * 1,100 bytes, 13: {1: 0, 2: {3: I}}, 22: 1}: 4.5 MB at n = 4096, enough
+ * for ncu_parse_results to parse the second half on a second thread. *len
+ * its size; the offsets of the results' entries in offs (n of them). */
+#define PAR_NAME 1100
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+	size_t k = 0;
+	for (; v >= 0x80; v >>= 7)
+		p[k++] = (uint8_t)(v | 0x80);
+	p[k++] = (uint8_t)v;
+	return k;
+}
+
+static uint8_t *build_many(size_t n, size_t *len, size_t *offs)
+{
+	static const char name[] = "gpu__time_duration.sum";
+	static const uint8_t metric[] = {0x6a, 0x0d, 0x08, 0x00,
+					 0x12, 0x09, 0x19}; /* 13: {1: 0, 2: {3: */
+	size_t rlen = 3 + PAR_NAME + sizeof metric + 8 + 3;
+	uint8_t *b = malloc(64 + n * (4 + rlen));
+	if (!b)
+		return NULL;
+	size_t k = 10, h = 0;
+	memcpy(b, "NVR\0\2\0\0\0\x08\x07", 10);
+	uint8_t hdr[64];
+	hdr[h++] = 0x10; /* 2: NumResults */
+	h += put_varint(hdr + h, n);
+	hdr[h++] = 0x22; /* 4: StringTable */
+	hdr[h++] = (uint8_t)(sizeof name - 1 + 2);
+	hdr[h++] = 0x0a;
+	hdr[h++] = (uint8_t)(sizeof name - 1);
+	memcpy(hdr + h, name, sizeof name - 1);
+	h += sizeof name - 1;
+	hdr[h++] = 0x28; /* 5: PayloadSize */
+	h += put_varint(hdr + h, n * (4 + rlen));
+	b[k++] = (uint8_t)h, b[k++] = 0, b[k++] = 0, b[k++] = 0;
+	memcpy(b + k, hdr, h);
+	k += h;
+	for (size_t i = 0; i < n; i++) {
+		offs[i] = k;
+		b[k++] = (uint8_t)rlen, b[k++] = (uint8_t)(rlen >> 8), b[k++] = 0, b[k++] = 0;
+		b[k++] = 0x32; /* 6: the name, its length in two bytes */
+		k += put_varint(b + k, PAR_NAME);
+		char id[16];
+		int l = snprintf(id, sizeof id, "k%zu", i);
+		memset(b + k, 'x', PAR_NAME);
+		memcpy(b + k, id, (size_t)l);
+		k += PAR_NAME;
+		double v = (double)i; /* (little-endian, as the format) */
+		memcpy(b + k, metric, sizeof metric);
+		memcpy(b + k + sizeof metric, &v, 8);
+		k += sizeof metric + 8;
+		b[k++] = 0xb0, b[k++] = 0x01, b[k++] = 0x01; /* 22: 1 */
+	}
+	*len = k;
+	return b;
+}
+
+/* Two threads parse the same results as one, and report the same first
+ * error in file order whichever half holds it. */
+void test_ncu_parallel(struct t *t)
+{
+	enum { N = 4096 };
+	static size_t offs[N];
+	size_t len;
+	uint8_t *b = build_many(N, &len, offs);
+	CHECK(t, b != NULL && len > ((size_t)4 << 20));
+	if (!b)
+		return;
+	struct ncu_report *r;
+	struct err e;
+	for (int threads = 1; threads <= 2; threads++) {
+		CHECK_INT(t, ncu_parse(&r, b, len, "m", threads, &e), 0);
+		if (!r)
+			continue;
+		CHECK_INT(t, r->nresults, N);
+		size_t bad = 0;
+		for (size_t i = 0; i < r->nresults && i < N; i++) {
+			char want[16];
+			snprintf(want, sizeof want, "k%zu", i);
+			const char *got = ncu_kernel_name(&r->results[i]);
+			const struct ncu_metric *m = ncu_lookup(r, i, "gpu__time_duration.sum");
+			if (strlen(got) != PAR_NAME || strncmp(got, want, strlen(want)) ||
+			    got[strlen(want)] != 'x' || !m || m->value.d != (double)i ||
+			    r->results[i].offset != (int64_t)offs[i])
+				bad++;
+		}
+		CHECK_INT(t, bad, 0);
+		ncu_free(r);
+	}
+	/* a bad metric (its field 13 becomes a varint, wire type 0) in the
+	 * worker's half, then also one in the caller's half */
+	size_t late = offs[N - 10] + 4 + 3 + PAR_NAME, early = offs[100] + 4 + 3 + PAR_NAME;
+	b[late] = 0x68;
+	for (int threads = 1; threads <= 2; threads++) {
+		CHECK_INT(t, ncu_parse(&r, b, len, "m", threads, &e), ERR_FORMAT);
+		CHECK_INT(t, e.offset, (int64_t)late);
+	}
+	b[early] = 0x68;
+	for (int threads = 1; threads <= 2; threads++) {
+		CHECK_INT(t, ncu_parse(&r, b, len, "m", threads, &e), ERR_FORMAT);
+		CHECK_INT(t, e.offset, (int64_t)early);
+	}
+	/* what stops the walk after the block (two bytes of a next block's
+	 * length): a bad result before it is the error, as in a serial parse */
+	b[len] = 1, b[len + 1] = 0;
+	for (int threads = 1; threads <= 2; threads++) {
+		CHECK_INT(t, ncu_parse(&r, b, len + 2, "m", threads, &e), ERR_FORMAT);
+		CHECK_INT(t, e.offset, (int64_t)early);
+	}
+	b[early] = b[late] = 0x6a;
+	for (int threads = 1; threads <= 2; threads++) {
+		CHECK_INT(t, ncu_parse(&r, b, len + 2, "m", threads, &e), ERR_FORMAT);
+		CHECK_INT(t, e.offset, (int64_t)len);
+		CHECK_STR(t, e.msg, "block header length runs past the end of the file");
+	}
+	free(b);
+}
+
 void test_ncu_truncations(struct t *t)
 {
 	uint8_t b[256];
@@ -77,7 +197,7 @@ void test_ncu_truncations(struct t *t)
 	/* every cut except "just the file header" (a valid empty report) fails
 	 * with an offset inside the file */
 	for (size_t cut = 0; cut < n; cut++) {
-		int rc = ncu_parse(&r, b, cut, "m", &e);
+		int rc = ncu_parse(&r, b, cut, "m", 1, &e);
 		if (cut == 10) {
 			CHECK_INT(t, rc, 0);
 			ncu_free(r);
@@ -91,11 +211,11 @@ void test_ncu_truncations(struct t *t)
 		uint8_t c[256];
 		memcpy(c, b, n);
 		c[i] ^= 0xff;
-		if (ncu_parse(&r, c, n, "m", &e) == 0)
+		if (ncu_parse(&r, c, n, "m", 1, &e) == 0)
 			ncu_free(r);
 	}
 	b[0] = 'X';
-	CHECK_INT(t, ncu_parse(&r, b, n, "m", &e), ERR_FORMAT);
+	CHECK_INT(t, ncu_parse(&r, b, n, "m", 1, &e), ERR_FORMAT);
 	CHECK_INT(t, e.offset, 0);
 }
 
@@ -133,7 +253,7 @@ void test_ncu_markup(struct t *t)
 	size_t n = build(b);
 	struct ncu_report *r;
 	struct err e;
-	if (ncu_parse(&r, b, n, "m", &e))
+	if (ncu_parse(&r, b, n, "m", 1, &e))
 		return;
 	CHECK_STR(t, ncu_expand_markup(r, "see @section:LaunchStats:Launch Statistics@."),
 		  "see Launch Statistics.");
@@ -150,7 +270,7 @@ void test_ncu_shared(struct t *t)
 	snprintf(path, sizeof path, "%s/data/ncu/ncu2023.3_h800_full_nvtx.ncu-rep", t->shared);
 	struct ncu_report *r;
 	struct err e;
-	CHECK_INT(t, ncu_load(&r, path, &e), 0);
+	CHECK_INT(t, ncu_load(&r, path, 0, &e), 0);
 	if (!r)
 		return;
 	CHECK_INT(t, r->nresults, 5);
@@ -167,7 +287,7 @@ void test_ncu_shared(struct t *t)
 	/* 2019: grid stored as total threads */
 	snprintf(path, sizeof path,
 		 "%s/data/ncu/ncu2019_rtx2070_metrics_matrixmul.nsight-cuprof-report", t->shared);
-	CHECK_INT(t, ncu_load(&r, path, &e), 0);
+	CHECK_INT(t, ncu_load(&r, path, 0, &e), 0);
 	if (!r)
 		return;
 	CHECK_INT(t, r->nresults, 8);
@@ -326,7 +446,7 @@ static size_t described_rows(struct t *t, const char *path)
 {
 	struct ncu_report *r;
 	struct err e;
-	CHECK_INT(t, ncu_load(&r, path, &e), 0);
+	CHECK_INT(t, ncu_load(&r, path, 0, &e), 0);
 	if (!r)
 		return 0;
 	struct described c = {t, path, 0};

@@ -146,7 +146,7 @@ void test_view_ncu_list(struct t *t)
 {
 	struct ncu_report *r;
 	struct err e;
-	CHECK_INT(t, ncu_load(&r, "tests/golden/_inputs/tiny.ncu-rep", &e), 0);
+	CHECK_INT(t, ncu_load(&r, "tests/golden/_inputs/tiny.ncu-rep", 0, &e), 0);
 	if (!r)
 		return;
 	const struct view_decl *d = view_find_in(VIEW_FAMILY_NCU, "list");
