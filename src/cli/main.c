@@ -257,8 +257,9 @@ const struct cli_env cli_env[] = {
      "The NVIDIA disassembler (\\fBnvdisasm\\fP) \\fBgpuprof ncu source\\fP runs to show SASS\n"
      "text, when \\fB\\-\\-nvdisasm\\fP is not given; else \\fBnvdisasm\\fP on \\fBPATH\\fP."},
     {"GPUPROF_THREADS",
-     "The threads a trace is imported with: \\fB1\\fP imports on one thread, any\n"
-     "larger number on two (the default when the machine has more than one CPU)."},
+     "The threads a trace or an Nsight Compute report is read with: \\fB1\\fP reads\n"
+     "on one thread, any larger number on two (the default when the machine has\n"
+     "more than one CPU)."},
     {"LD_PRELOAD", "When it names valgrind's preload library, gpuprof does not execute itself\n"
 		   "again for huge pages (valgrind would lose the process)."},
     {"PATH",
@@ -307,9 +308,10 @@ static const char global_help[] =
     "      --version            version and build details\n"
     "\n"
     "Exit status: 0 ok, 1 an analysis gate tripped, 2 usage or input error.\n"
-    "Environment: GPUPROF_THREADS=1 imports and analyses traces on one thread\n"
-    "(default: two when the machine has more than one CPU); GPUPROF_HUGEPAGES=0\n"
-    "keeps the heap on small pages (default: huge pages for inputs of 32 MiB on).\n";
+    "Environment: GPUPROF_THREADS=1 reads and analyses traces and reports on one\n"
+    "thread (default: two when the machine has more than one CPU);\n"
+    "GPUPROF_HUGEPAGES=0 keeps the heap on small pages (default: huge pages for\n"
+    "inputs of 32 MiB on).\n";
 
 static void print_help(FILE *f, const struct cmd_list *l)
 {
