@@ -229,6 +229,7 @@ struct ncu_report {
 	size_t nstrings;
 	int64_t file_bytes;
 	struct ncu_index *index;  /* per result, for ncu_lookup (lazy) */
+	size_t index_last;	  /* 1 + the result whose table ncu_lookup built last; 0 none */
 	const char **name_sorted; /* distinct strings, sorted (ncu_lookup) */
 	size_t nnames;
 	uint32_t *name_rank; /* per string id: its index in name_sorted */

@@ -188,6 +188,61 @@ void test_ncu_parallel(struct t *t)
 	free(b);
 }
 
+/* Results whose metric names come in the same order share one lookup
+ * table (pages.c: shared_pos); one in another order gets its own: four
+ * results, names a.sum and b.sum as [a, b], [b, a], [a, b], [a, b], each
+ * metric's value its own. */
+void test_ncu_lookup_layouts(struct t *t)
+{
+	static const char *names[] = {"a.sum", "b.sum"};
+	static const int order[4][2] = {{0, 1}, {1, 0}, {0, 1}, {0, 1}};
+	uint8_t b[512], hdr[64];
+	size_t k = 10, h = 0;
+	memcpy(b, "NVR\0\2\0\0\0\x08\x07", 10);
+	size_t rlen = 2 * 15 + 3;	   /* two metrics, 22: 1 */
+	hdr[h++] = 0x10, hdr[h++] = 4;	   /* 2: NumResults */
+	hdr[h++] = 0x22, hdr[h++] = 2 * 7; /* 4: StringTable {1: "a.sum", 1: "b.sum"} */
+	for (int i = 0; i < 2; i++) {
+		hdr[h++] = 0x0a, hdr[h++] = 5;
+		memcpy(hdr + h, names[i], 5);
+		h += 5;
+	}
+	hdr[h++] = 0x28; /* 5: PayloadSize */
+	h += put_varint(hdr + h, 4 * (4 + rlen));
+	b[k++] = (uint8_t)h, b[k++] = 0, b[k++] = 0, b[k++] = 0;
+	memcpy(b + k, hdr, h);
+	k += h;
+	for (int r = 0; r < 4; r++) {
+		b[k++] = (uint8_t)rlen, b[k++] = 0, b[k++] = 0, b[k++] = 0;
+		for (int m = 0; m < 2; m++) {
+			static const uint8_t head[] = {0x6a, 0x0d, 0x08, 0x00, 0x12, 0x09, 0x19};
+			memcpy(b + k, head, sizeof head);
+			b[k + 3] = (uint8_t)order[r][m]; /* 1: the name's string id */
+			double v = 10.0 * r + order[r][m];
+			memcpy(b + k + sizeof head, &v, 8);
+			k += sizeof head + 8;
+		}
+		b[k++] = 0xb0, b[k++] = 0x01, b[k++] = 0x01;
+	}
+	struct ncu_report *rep;
+	struct err e;
+	CHECK_INT(t, ncu_parse(&rep, b, k, "m", 1, &e), 0);
+	if (!rep)
+		return;
+	CHECK_INT(t, rep->nresults, 4);
+	/* asked in an order that builds, shares and builds again */
+	static const int ask[][2] = {{0, 0}, {1, 0}, {2, 1}, {3, 1},
+				     {1, 1}, {0, 1}, {3, 0}, {2, 0}};
+	for (size_t i = 0; i < sizeof ask / sizeof ask[0]; i++) {
+		const struct ncu_metric *m = ncu_lookup(rep, (size_t)ask[i][0], names[ask[i][1]]);
+		CHECK(t, m != NULL);
+		if (m)
+			CHECK_DBL(t, m->value.d, 10.0 * ask[i][0] + ask[i][1], 0);
+	}
+	CHECK(t, ncu_lookup(rep, 2, "c.sum") == NULL);
+	ncu_free(rep);
+}
+
 void test_ncu_truncations(struct t *t)
 {
 	uint8_t b[256];
