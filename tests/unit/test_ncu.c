@@ -6,6 +6,43 @@
 #include "ncu/ncu.h"
 #include "test.h"
 
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+	size_t k = 0;
+	for (; v >= 0x80; v >>= 7)
+		p[k++] = (uint8_t)(v | 0x80);
+	p[k++] = (uint8_t)v;
+	return k;
+}
+
+/* The magic, FileHeader {1: 7} and the header of one block: NumResults n,
+ * a StringTable of names, PayloadSize payload. Returns the bytes written
+ * (the payload follows). */
+static size_t put_head(uint8_t *out, uint64_t n, const char *const *names, size_t nnames,
+		       uint64_t payload)
+{
+	uint8_t hdr[256];
+	size_t h = 0, k = 10, tab = 0;
+	memcpy(out, "NVR\0\2\0\0\0\x08\x07", 10);
+	for (size_t i = 0; i < nnames; i++)
+		tab += 2 + strlen(names[i]);
+	hdr[h++] = 0x10; /* 2: NumResults */
+	h += put_varint(hdr + h, n);
+	hdr[h++] = 0x22; /* 4: StringTable */
+	h += put_varint(hdr + h, tab);
+	for (size_t i = 0; i < nnames; i++) {
+		hdr[h++] = 0x0a;
+		hdr[h++] = (uint8_t)strlen(names[i]);
+		memcpy(hdr + h, names[i], strlen(names[i]));
+		h += strlen(names[i]);
+	}
+	hdr[h++] = 0x28; /* 5: PayloadSize */
+	h += put_varint(hdr + h, payload);
+	out[k++] = (uint8_t)h, out[k++] = 0, out[k++] = 0, out[k++] = 0;
+	memcpy(out + k, hdr, h);
+	return k + h;
+}
+
 /* A minimal container: magic, FileHeader {1: 7}, one block whose header
  * has NumResults=1, a StringTable {"gpu__time_duration.sum"} and
  * PayloadSize, and a payload of one ProfileResult {6: "k", 13: {1: 0,
@@ -17,28 +54,8 @@ static size_t build(uint8_t *out)
 	    0x6a, 0x0d, 0x08, 0x00, 0x12, 0x09, 0x19, 0, 0, 0, 0, 0, 0, 0x98, 0x40, /* 13 */
 	    0xb0, 0x01, 0x01,							    /* 22: 1 */
 	};
-	static const char name[] = "gpu__time_duration.sum";
-	size_t k = 0;
-	memcpy(out, "NVR\0\2\0\0\0\x08\x07", 10);
-	k = 10;
-	uint8_t hdr[64];
-	size_t h = 0;
-	hdr[h++] = 0x10; /* 2: NumResults */
-	hdr[h++] = 1;
-	hdr[h++] = 0x22; /* 4: StringTable */
-	hdr[h++] = (uint8_t)(sizeof name - 1 + 2);
-	hdr[h++] = 0x0a;
-	hdr[h++] = (uint8_t)(sizeof name - 1);
-	memcpy(hdr + h, name, sizeof name - 1);
-	h += sizeof name - 1;
-	hdr[h++] = 0x28; /* 5: PayloadSize */
-	hdr[h++] = (uint8_t)(4 + sizeof result);
-	out[k++] = (uint8_t)h;
-	out[k++] = 0;
-	out[k++] = 0;
-	out[k++] = 0;
-	memcpy(out + k, hdr, h);
-	k += h;
+	static const char *const name[] = {"gpu__time_duration.sum"};
+	size_t k = put_head(out, 1, name, 1, 4 + sizeof result);
 	out[k++] = sizeof result;
 	out[k++] = 0;
 	out[k++] = 0;
@@ -73,40 +90,16 @@ void test_ncu_minimal(struct t *t)
  * for ncu_parse_results to parse the second half on a second thread. *len
  * its size; the offsets of the results' entries in offs (n of them). */
 #define PAR_NAME 1100
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-	size_t k = 0;
-	for (; v >= 0x80; v >>= 7)
-		p[k++] = (uint8_t)(v | 0x80);
-	p[k++] = (uint8_t)v;
-	return k;
-}
-
 static uint8_t *build_many(size_t n, size_t *len, size_t *offs)
 {
-	static const char name[] = "gpu__time_duration.sum";
+	static const char *const name[] = {"gpu__time_duration.sum"};
 	static const uint8_t metric[] = {0x6a, 0x0d, 0x08, 0x00,
 					 0x12, 0x09, 0x19}; /* 13: {1: 0, 2: {3: */
 	size_t rlen = 3 + PAR_NAME + sizeof metric + 8 + 3;
 	uint8_t *b = malloc(64 + n * (4 + rlen));
 	if (!b)
 		return NULL;
-	size_t k = 10, h = 0;
-	memcpy(b, "NVR\0\2\0\0\0\x08\x07", 10);
-	uint8_t hdr[64];
-	hdr[h++] = 0x10; /* 2: NumResults */
-	h += put_varint(hdr + h, n);
-	hdr[h++] = 0x22; /* 4: StringTable */
-	hdr[h++] = (uint8_t)(sizeof name - 1 + 2);
-	hdr[h++] = 0x0a;
-	hdr[h++] = (uint8_t)(sizeof name - 1);
-	memcpy(hdr + h, name, sizeof name - 1);
-	h += sizeof name - 1;
-	hdr[h++] = 0x28; /* 5: PayloadSize */
-	h += put_varint(hdr + h, n * (4 + rlen));
-	b[k++] = (uint8_t)h, b[k++] = 0, b[k++] = 0, b[k++] = 0;
-	memcpy(b + k, hdr, h);
-	k += h;
+	size_t k = put_head(b, n, name, 1, n * (4 + rlen));
 	for (size_t i = 0; i < n; i++) {
 		offs[i] = k;
 		b[k++] = (uint8_t)rlen, b[k++] = (uint8_t)(rlen >> 8), b[k++] = 0, b[k++] = 0;
@@ -194,24 +187,11 @@ void test_ncu_parallel(struct t *t)
  * metric's value its own. */
 void test_ncu_lookup_layouts(struct t *t)
 {
-	static const char *names[] = {"a.sum", "b.sum"};
+	static const char *const names[] = {"a.sum", "b.sum"};
 	static const int order[4][2] = {{0, 1}, {1, 0}, {0, 1}, {0, 1}};
-	uint8_t b[512], hdr[64];
-	size_t k = 10, h = 0;
-	memcpy(b, "NVR\0\2\0\0\0\x08\x07", 10);
-	size_t rlen = 2 * 15 + 3;	   /* two metrics, 22: 1 */
-	hdr[h++] = 0x10, hdr[h++] = 4;	   /* 2: NumResults */
-	hdr[h++] = 0x22, hdr[h++] = 2 * 7; /* 4: StringTable {1: "a.sum", 1: "b.sum"} */
-	for (int i = 0; i < 2; i++) {
-		hdr[h++] = 0x0a, hdr[h++] = 5;
-		memcpy(hdr + h, names[i], 5);
-		h += 5;
-	}
-	hdr[h++] = 0x28; /* 5: PayloadSize */
-	h += put_varint(hdr + h, 4 * (4 + rlen));
-	b[k++] = (uint8_t)h, b[k++] = 0, b[k++] = 0, b[k++] = 0;
-	memcpy(b + k, hdr, h);
-	k += h;
+	uint8_t b[512];
+	size_t rlen = 2 * 15 + 3; /* two metrics, 22: 1 */
+	size_t k = put_head(b, 4, names, 2, 4 * (4 + rlen));
 	for (int r = 0; r < 4; r++) {
 		b[k++] = (uint8_t)rlen, b[k++] = 0, b[k++] = 0, b[k++] = 0;
 		for (int m = 0; m < 2; m++) {
