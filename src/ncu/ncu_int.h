@@ -26,7 +26,14 @@ struct ncu_ctx {
 	VEC(struct ncu_version) vers;
 	VEC(struct ncu_source) sources;
 	VEC(const char *) host_addrs, target_addrs;
+	/* one result's metrics, sections and rules while it is parsed
+	 * (ncu_parse_result; freed by ncu_ctx_free) */
+	VEC(struct ncu_mref) mscratch;
+	VEC(struct ncu_section) sscratch;
+	VEC(struct ncu_rule) rscratch;
 };
+/* Frees what the context holds (not the report). */
+void ncu_ctx_free(struct ncu_ctx *c);
 
 /* A NUL-terminated arena copy of a length-delimited field ("" on failure is
  * never returned: NULL means out of memory). */

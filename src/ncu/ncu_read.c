@@ -18,6 +18,21 @@ const char *ncu_str(struct ncu_ctx *c, const struct pb_field *f)
 	return arena_strndup(&c->r->arena, (const char *)f->data, f->len);
 }
 
+void ncu_ctx_free(struct ncu_ctx *c)
+{
+	vec_free(c->results);
+	vec_free(c->procs);
+	vec_free(c->strs);
+	vec_free(c->devs);
+	vec_free(c->vers);
+	vec_free(c->sources);
+	vec_free(c->host_addrs);
+	vec_free(c->target_addrs);
+	vec_free(c->mscratch);
+	vec_free(c->sscratch);
+	vec_free(c->rscratch);
+}
+
 int ncu_nomem(struct ncu_ctx *c, int64_t off)
 {
 	return err_set(c->e, ERR_NOMEM, c->path, off, "out of memory reading the report");
@@ -538,14 +553,7 @@ static int parse_in_place(struct ncu_report **out, const void *data, size_t size
 		rc = parse_blocks(&c, d, size, pos, threads);
 	if (!rc)
 		rc = finish(&c);
-	vec_free(c.results);
-	vec_free(c.procs);
-	vec_free(c.strs);
-	vec_free(c.devs);
-	vec_free(c.vers);
-	vec_free(c.sources);
-	vec_free(c.host_addrs);
-	vec_free(c.target_addrs);
+	ncu_ctx_free(&c);
 	if (rc) {
 		ncu_free(r);
 		return rc;

@@ -676,30 +676,25 @@ const struct ncu_metric *ncu_metric_at(struct ncu_report *r, size_t idx, size_t 
 	return &all[k];
 }
 
+/* Moves the n elements of scratch into the arena: *dst, or NULL when out
+ * of memory. */
+static void *keep(struct ncu_ctx *c, const void *scratch, size_t n, size_t size)
+{
+	void *p = arena_array(&c->r->arena, n ? n : 1, size);
+	if (p && n)
+		memcpy(p, scratch, n * size);
+	return p;
+}
+
+/* One walk of the result's fields: its metrics, sections and rules gather
+ * in the context's scratch arrays (reused from result to result), then
+ * move into the arena at their count. */
 int ncu_parse_result(struct ncu_ctx *c, struct pb_reader *r, struct ncu_result *res)
 {
 	struct pb_field f;
 	int rc;
-	{
-		struct pb_reader q = *r;
-		res->nmetrics = res->nsections = res->nrules = 0;
-		while ((rc = pb_next(&q, &f, c->e)) > 0)
-			if (f.num == NCU_RESULT_METRIC)
-				res->nmetrics++;
-			else if (f.num == NCU_RESULT_SECTION)
-				res->nsections++;
-			else if (f.num == NCU_RESULT_RULE)
-				res->nrules++;
-		if (rc)
-			return rc;
-	}
-	res->metrics = ARENA_ARRAY(c, res->nmetrics, res->metrics);
-	res->sections = ARENA_ARRAY(c, res->nsections, res->sections);
-	res->rules = ARENA_ARRAY(c, res->nrules, res->rules);
-	if (!res->metrics || !res->sections || !res->rules)
-		return ncu_nomem(c, pb_offset(r));
+	c->mscratch.n = c->sscratch.n = c->rscratch.n = 0;
 	res->mangled = res->function = res->demangled = "";
-	size_t km = 0, ks = 0, kr = 0;
 	while ((rc = pb_next(r, &f, c->e)) > 0) {
 		rc = 0;
 		switch (f.num) {
@@ -730,21 +725,27 @@ int ncu_parse_result(struct ncu_ctx *c, struct pb_reader *r, struct ncu_result *
 		case NCU_RESULT_BLOCK:
 			rc = parse_xyz(c, r, &f, res->block);
 			break;
-		case NCU_RESULT_METRIC:
-			rc = scan_metric(c, r, &f, res, &res->metrics[km++]);
+		case NCU_RESULT_METRIC: {
+			struct ncu_mref *m = vec_add(c->mscratch, NCU_MAX_ENTRIES);
+			rc = m ? scan_metric(c, r, &f, res, m) : ncu_nomem(c, f.off);
 			break;
+		}
 		case NCU_RESULT_CREATION_TIME:
 			rc = want_u64(c, r, &f, &res->creation_time);
 			break;
 		case NCU_RESULT_SOURCE:
 			rc = parse_ref(c, r, &f, &res->source_ref);
 			break;
-		case NCU_RESULT_SECTION:
-			rc = parse_section(c, r, &f, &res->sections[ks++]);
+		case NCU_RESULT_SECTION: {
+			struct ncu_section *sec = vec_add(c->sscratch, NCU_MAX_ENTRIES);
+			rc = sec ? parse_section(c, r, &f, sec) : ncu_nomem(c, f.off);
 			break;
-		case NCU_RESULT_RULE:
-			rc = parse_rule(c, r, &f, &res->rules[kr++]);
+		}
+		case NCU_RESULT_RULE: {
+			struct ncu_rule *ru = vec_add(c->rscratch, NCU_MAX_ENTRIES);
+			rc = ru ? parse_rule(c, r, &f, ru) : ncu_nomem(c, f.off);
 			break;
+		}
 		case NCU_RESULT_CONTEXT:
 			rc = want_u32(c, r, &f, &res->context);
 			res->has_context = true;
@@ -759,5 +760,15 @@ int ncu_parse_result(struct ncu_ctx *c, struct pb_reader *r, struct ncu_result *
 		if (rc)
 			return rc;
 	}
-	return rc;
+	if (rc)
+		return rc;
+	res->nmetrics = c->mscratch.n;
+	res->nsections = c->sscratch.n;
+	res->nrules = c->rscratch.n;
+	res->metrics = keep(c, c->mscratch.v, res->nmetrics, sizeof *res->metrics);
+	res->sections = keep(c, c->sscratch.v, res->nsections, sizeof *res->sections);
+	res->rules = keep(c, c->rscratch.v, res->nrules, sizeof *res->rules);
+	if (!res->metrics || !res->sections || !res->rules)
+		return ncu_nomem(c, pb_offset(r));
+	return 0;
 }

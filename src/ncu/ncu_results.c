@@ -69,6 +69,7 @@ int ncu_parse_results(struct ncu_ctx *c, int threads)
 		return parse_range(c, res, n); /* no thread: all here */
 	int rc = parse_range(c, res, k);
 	pthread_join(th, NULL);
+	ncu_ctx_free(&w.c);
 	arena_adopt(&c->r->arena, &shadow.arena); /* (its strings and arrays) */
 	if (!rc && w.rc) {
 		if (c->e)

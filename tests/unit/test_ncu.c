@@ -254,6 +254,28 @@ void test_ncu_truncations(struct t *t)
 	CHECK_INT(t, e.offset, 0);
 }
 
+/* A result with two faults: the error is the first in the file (its
+ * metric turned into a varint, before its last field's invalid wire
+ * type), with one thread or two. */
+void test_ncu_first_error(struct t *t)
+{
+	uint8_t b[256];
+	size_t n = build(b);
+	size_t metric = n - 21 + 3, last = n - 3; /* the result is the last 21 bytes */
+	b[metric] = 0x68;			  /* 13: varint */
+	b[last] = 0xb7;				  /* 22: wire type 7 */
+	struct ncu_report *r;
+	struct err e;
+	for (int threads = 1; threads <= 2; threads++) {
+		CHECK_INT(t, ncu_parse(&r, b, n, "m", threads, &e), ERR_FORMAT);
+		CHECK_INT(t, e.offset, (int64_t)metric);
+		CHECK_STR(t, e.msg, "field 13 has wire type varint, expected length-delimited");
+	}
+	b[metric] = 0x6a; /* only the last fault left */
+	CHECK_INT(t, ncu_parse(&r, b, n, "m", 1, &e), ERR_FORMAT);
+	CHECK_INT(t, e.offset, (int64_t)last);
+}
+
 void test_ncu_format(struct t *t)
 {
 	char b[64];
