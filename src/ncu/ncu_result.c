@@ -676,8 +676,8 @@ const struct ncu_metric *ncu_metric_at(struct ncu_report *r, size_t idx, size_t 
 	return &all[k];
 }
 
-/* Moves the n elements of scratch into the arena: *dst, or NULL when out
- * of memory. */
+/* The arena's copy of the n elements (size bytes each) at scratch, or
+ * NULL when out of memory. */
 static void *keep(struct ncu_ctx *c, const void *scratch, size_t n, size_t size)
 {
 	void *p = arena_array(&c->r->arena, n ? n : 1, size);
