@@ -51,6 +51,44 @@ void test_pb_varint_limits(struct t *t)
 	CHECK_INT(t, pb_varint(&p, cut + sizeof cut, &v), -1);
 }
 
+/* Every length of varint (1 to 10 bytes, also padded with 0x80 bytes, as
+ * protobuf allows), with 0 to 9 readable bytes after it: the value and the
+ * bytes taken are the encoder's; cut short anywhere it is -1. */
+void test_pb_varint_lengths(struct t *t)
+{
+	uint64_t s = 0x9e3779b97f4a7c15ull, bad = 0;
+	for (int k = 0; k < 4000; k++) {
+		s ^= s << 13, s ^= s >> 7, s ^= s << 17; /* xorshift64 */
+		int width = k % 65;			 /* 0..64 significant bits */
+		uint64_t want = width == 64 ? s : s & ((1ull << width) - 1);
+		uint8_t buf[32];
+		size_t n = 0;
+		uint64_t x = want;
+		do {
+			buf[n++] = (uint8_t)((x & 0x7f) | (x > 0x7f ? 0x80 : 0));
+			x >>= 7;
+		} while (x);
+		if (k % 5 == 0 && n < 9) { /* padded: the last group followed by 0x80.. 0x00 */
+			buf[n - 1] |= 0x80;
+			buf[n++] = 0x00;
+		}
+		for (size_t slack = 0; slack < 10; slack++) {
+			memset(buf + n, 0xa5, slack);
+			const uint8_t *p = buf;
+			uint64_t v = 0;
+			if (pb_varint(&p, buf + n + slack, &v) != 0 || v != want || p != buf + n)
+				bad++;
+		}
+		for (size_t cut = 0; cut < n; cut++) {
+			const uint8_t *p = buf;
+			uint64_t v;
+			if (pb_varint(&p, buf + cut, &v) != -1)
+				bad++;
+		}
+	}
+	CHECK_INT(t, bad, 0);
+}
+
 void test_pb_errors(struct t *t)
 {
 	struct pb_reader r;
