@@ -500,7 +500,6 @@ static int finish(struct ncu_ctx *c)
 	return 0;
 }
 
-/* Parses the report at data, which must outlive it (see ncu_parse). */
 /* The walk over the blocks, then the results it found (ncu_results.c): a
  * bad result comes before whatever stopped the walk in the file, so its
  * error is the one a serial parse gives. */
@@ -520,6 +519,7 @@ static int parse_blocks(struct ncu_ctx *c, const uint8_t *d, size_t size, size_t
 	return rc;
 }
 
+/* Parses the report at data, which must outlive it (see ncu_parse). */
 static int parse_in_place(struct ncu_report **out, const void *data, size_t size, const char *path,
 			  int threads, struct err *e)
 {
