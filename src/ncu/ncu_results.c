@@ -12,7 +12,6 @@
  * Errors are those of a serial parse: the first bad result in file order
  * (the caller's half before the worker's). */
 #include <pthread.h>
-#include <string.h>
 
 #include "core/threads.h"
 #include "ncu/ncu_int.h"
@@ -58,9 +57,7 @@ int ncu_parse_results(struct ncu_ctx *c, int threads)
 	size_t k = 0;
 	for (size_t acc = 0; k < n - 1 && acc < bytes / 2; k++)
 		acc += res[k].data_len;
-	struct ncu_report shadow; /* only its arena is used */
-	memset(&shadow, 0, sizeof shadow);
-	arena_init(&shadow.arena);
+	struct ncu_report shadow = {0}; /* only its arena is used (empty: zeroed) */
 	struct err we = {0};
 	struct half w = {
 	    .c = {.r = &shadow, .e = &we, .path = c->path}, .res = res + k, .n = n - k};

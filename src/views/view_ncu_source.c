@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "ncu/ncu.h"
 #include "ncu/ncu_dwarf.h"
 #include "ncu/ncu_sass.h"
@@ -174,8 +175,7 @@ static int merge_counters(struct src_res *s, struct src_kernel *k, const struct 
 			if (counter_addr(&m[c]->inst[j], &addr))
 				k->rows[k->nrows++] = (struct src_row){.addr = addr};
 		}
-	if (k->nrows > 1) /* (no rows: rows may be NULL, which qsort must not get) */
-		qsort(k->rows, k->nrows, sizeof *k->rows, cmp_row);
+	gp_qsort(k->rows, k->nrows, sizeof *k->rows, cmp_row); /* (rows may be NULL) */
 	size_t w = 0;
 	for (size_t i = 0; i < k->nrows; i++)
 		if (!w || k->rows[i].addr != k->rows[w - 1].addr)
@@ -349,8 +349,7 @@ static void row_pairs(const struct ncu_dw_lines *l, const char **fn, size_t r, s
 static int aggregate(struct src_res *s, struct src_kernel *k, const struct ncu_source *src,
 		     struct pair *p, size_t np, struct err *e)
 {
-	if (np > 1)
-		qsort(p, np, sizeof *p, cmp_pair);
+	gp_qsort(p, np, sizeof *p, cmp_pair);
 	k->cuda = arena_array(&s->a, np, sizeof *k->cuda);
 	if (!k->cuda)
 		return err_set(e, ERR_NOMEM, NULL, -1, "out of memory");
