@@ -55,7 +55,9 @@ printf 'Source: gpuprof\n\nPackage: gpuprof\nArchitecture: any\n' >"$work/debian
 # builds from a source tree, which this is not)
 # the library `gpuprof serve` opens with dlopen is no NEEDED entry: a
 # throw-away program that links it gives dpkg-shlibdeps its package
-printf 'int main(void) { return 0; }\n' >"$work/opened.c"
+# (it calls one of the library's functions, so that dpkg-shlibdeps does
+# not call the link useless)
+printf '#include <microhttpd.h>\nint main(void) { return MHD_get_version() == 0; }\n' >"$work/opened.c"
 ${CC:-cc} -o "$work/opened" "$work/opened.c" -Wl,--no-as-needed -lmicrohttpd || {
 	echo "deb.sh: cannot link a program against libmicrohttpd (libmicrohttpd-dev)" >&2
 	exit 2
