@@ -3,8 +3,8 @@
 // stream) in the server's lane order (sort indexes, GPU after CPU), a row
 // per nesting depth and a row of instants; events at least a pixel wide
 // are drawn one by one, shorter ones (and instants) come from the server
-// merged per pixel column. Counter lanes (a step chart; min/max per column)
-// follow their process's lanes. W / S zoom and A / D pan as in Perfetto
+// merged per pixel column (written as pixels: timeline_pixels.js). Counter
+// lanes (a step chart; min/max per column) follow their process's lanes. W / S zoom and A / D pan as in Perfetto
 // (Shift: faster), the mouse wheel zooms around the pointer, Shift+drag
 // pans, + / - zoom and the arrow keys pan; every change asks the server for
 // the visible window again. A time ruler (timeline_ruler.js) heads the
@@ -43,6 +43,7 @@ import { timeRuler } from './timeline_ruler.js';
 import { areaSelection } from './timeline_area.js';
 import { hoverCard } from './timeline_hover.js';
 import { frameMeter } from './timeline_perf.js';
+import { mergedLayer, rgbOf, spanX } from './timeline_pixels.js';
 
 const ROW = 16, HEAD = 18, IROW = 10, CROW = 40, MIN_NS = 10;
 const MARK = '#f0b000', MARK_CUR = '#e0306a'; // search matches, the current one
@@ -145,7 +146,11 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	const wrap = el('div', { className: 'tl-wrap' }, ruler.canvas, canvas, hover.card);
 	const meter = frameMeter(canvas);
 	let data = null, hits = [], heads = [], bodies = [], seq = 0, timer = null, search = null;
-	let theme = null; // {fg, muted} of the page's theme
+	// the lanes whose merged items were drawn as pixels (no hit box each:
+	// hitAt finds them from the answer): {top, irow, y1, lane}
+	let pixelBands = [];
+	const merged = mergedLayer({ ROW, IROW });
+	let theme = null; // {fg, muted, rgb} of the page's theme
 	let selLinks = []; // the selected event's linked events (?links=), their flows highlighted
 
 	// the wrap's width, as the ResizeObserver last saw it (reading it in
@@ -290,6 +295,30 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		return { nArrows, hiArrows };
 	}
 
+	// The open lanes of bl as the merged layer's bands (at the y height()
+	// gives them), their merged items written as pixels before anything
+	// else is drawn (timeline_pixels.js).
+	function drawMerged(g, bl, height, W, dpr) {
+		pixelBands = [];
+		let y = 0;
+		for (const b of bl) {
+			const top = y + HEAD;
+			y += height(b);
+			if (b.kind === 'lane' && !collapsed.has(b.key))
+				pixelBands.push({ top, irow: b.l.instant_events > 0 ? IROW : 0, y1: y, lane: b.l });
+		}
+		merged.draw(g, pixelBands, (ns) => x(ns, W), W, dpr, theme.rgb);
+	}
+
+	// The item under (px, py) as {x0, x1, y0, y1, it, lane}: a hit box of
+	// the last frame, else a merged item of a lane drawn as pixels ({it, lane}).
+	function hitAt(px, py) {
+		const h = hits.find((b) => px >= b.x0 - 1 && px <= b.x1 + 1 && py >= b.y0 && py < b.y1);
+		if (h) return h;
+		const W = width();
+		return merged.hitAt(pixelBands, px, py, (ns) => x(ns, W), W);
+	}
+
 	function draw() {
 		meter.begin();
 		const W = width();
@@ -309,9 +338,11 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		if (!theme) { // the theme's colours, read again on a redraw from outside (a theme change)
 			const cs = getComputedStyle(document.documentElement);
 			theme = { fg: cs.getPropertyValue('--fg').trim() || '#222', muted: cs.getPropertyValue('--muted').trim() || '#888' };
+			theme.rgb = rgbOf(g, theme.muted);
 		}
 		const { fg, muted } = theme;
 		g.clearRect(0, 0, W, H);
+		drawMerged(g, bl, height, W, dpr);
 		g.font = '11px sans-serif';
 		g.textBaseline = 'middle';
 		hits = []; heads = []; bodies = [];
@@ -346,8 +377,9 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			const irow = l.instant_events > 0 ? IROW : 0;
 			rowY.set(l.track, { y: top + irow, closed: false });
 			for (const it of l.instants || []) {
-				const x0 = x(it.ts, W), x1 = it.type === 'instants' ? Math.max(x0 + 2, x(it.end, W)) : x0 + 2;
-				g.fillStyle = it.type === 'instant' && it.kind === '[memory]' ? '#c60' : muted;
+				if (it.type === 'instants') continue; // drawn by drawMerged
+				const x0 = x(it.ts, W), x1 = x0 + 2;
+				g.fillStyle = it.kind === '[memory]' ? '#c60' : muted;
 				g.fillRect(x0 - 1, top + 1, x1 - x0, IROW - 2);
 				hits.push({ x0: x0 - 2, x1: x1 + 1, y0: top, y1: top + IROW, it, lane: l });
 			}
@@ -369,15 +401,9 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 						g.restore();
 					}
 					hits.push({ x0, x1: x0 + w, y0: ry, y1: ry + ROW, it, lane: l });
-				} else {
-					const x0 = Math.max(0, x(it.ts, W)), x1 = Math.min(W, x(it.end, W));
-					const w = Math.max(1, x1 - x0);
-					g.globalAlpha = 0.35 + 0.65 * Math.min(1, it.busy_ns / Math.max(1, it.end - it.ts));
-					g.fillStyle = muted;
-					g.fillRect(x0, ry + 1, w, ROW - 2);
-					g.globalAlpha = 1;
-					if (it.matches) { g.fillStyle = MARK; g.fillRect(x0, ry + ROW - 5, Math.max(2, w), 4); marked++; }
-					hits.push({ x0, x1: x0 + w, y0: ry, y1: ry + ROW, it, lane: l });
+				} else if (it.matches) { // a merged span (drawn by drawMerged) with search matches
+					const { x0, w } = spanX(it, (ns) => x(ns, W), W);
+					g.fillStyle = MARK; g.fillRect(x0, ry + ROW - 5, Math.max(2, w), 4); marked++;
 				}
 			}
 			y = top + irow + Math.max(1, l.depths) * ROW;
@@ -505,7 +531,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	canvas.addEventListener('mousemove', (ev) => {
 		if (drag) return;
 		const r = canvas.getBoundingClientRect(), px = ev.clientX - r.left, py = ev.clientY - r.top;
-		const h = hits.find((b) => px >= b.x0 - 1 && px <= b.x1 + 1 && py >= b.y0 && py < b.y1);
+		const h = hitAt(px, py);
 		hover.show(h ? h.it : null, h?.lane, px, py + ruler.canvas.offsetHeight);
 	});
 	canvas.addEventListener('mouseleave', () => hover.hide());
@@ -553,7 +579,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			draw();
 			return;
 		}
-		const h = hits.find((b) => px >= b.x0 - 1 && px <= b.x1 + 1 && py >= b.y0 && py < b.y1);
+		const h = hitAt(px, py);
 		if (!h) return;
 		if (h.it.type === 'event') { selected = h.it.row; selLinks = []; draw(); }
 		showDetails(h.it, h.lane);
