@@ -4,8 +4,8 @@
 // per nesting depth and a row of instants; events at least a pixel wide
 // are drawn one by one, shorter ones (and instants) come from the server
 // merged per pixel column (written as pixels: timeline_pixels.js). Counter
-// lanes (a step chart; min/max per column) follow their process's lanes. W / S zoom and A / D pan as in Perfetto
-// (Shift: faster), the mouse wheel zooms around the pointer, Shift+drag
+// lanes (a step chart; min/max per column) follow their process's lanes.
+// W / S zoom and A / D pan as in Perfetto (Shift: faster), the mouse wheel zooms around the pointer, Shift+drag
 // pans, + / - zoom and the arrow keys pan; every change asks the server for
 // the visible window again. A time ruler (timeline_ruler.js) heads the
 // lanes; hovering an event shows a card (timeline_hover.js); a drag selects
@@ -401,17 +401,22 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 						g.restore();
 					}
 					hits.push({ x0, x1: x0 + w, y0: ry, y1: ry + ROW, it, lane: l });
-				} else if (it.matches) { // a merged span (drawn by drawMerged) with search matches
-					const { x0, w } = spanX(it, (ns) => x(ns, W), W);
-					g.fillStyle = MARK; g.fillRect(x0, ry + ROW - 5, Math.max(2, w), 4); marked++;
 				}
+			}
+			// merged spans (drawn by drawMerged) with search matches: a mark under them
+			const sp = l.spans;
+			for (let i = 0; sp?.matches && i < sp.matches.length; i++) {
+				if (!sp.matches[i]) continue;
+				const { x0, w } = spanX({ ts: sp.ts[i], end: sp.end[i] }, (ns) => x(ns, W), W);
+				const ry = top + irow + sp.depth[i] * ROW;
+				g.fillStyle = MARK; g.fillRect(x0, ry + ROW - 5, Math.max(2, w), 4); marked++;
 			}
 			y = top + irow + Math.max(1, l.depths) * ROW;
 		}
 		const { nArrows, hiArrows } = drawFlows(g, W, rowY);
 		crit?.draw(g, hits, (ns) => x(ns, W), canvas);
 		canvas.dataset.lanes = String(lanes.length);
-		canvas.dataset.items = String(lanes.reduce((n, l) => n + (collapsed.has(`t${l.track}`) ? 0 : l.items.length), 0));
+		canvas.dataset.items = String(lanes.reduce((n, l) => n + (collapsed.has(`t${l.track}`) ? 0 : l.items.length + (l.spans?.ts.length || 0)), 0));
 		canvas.dataset.order = bl.filter((b) => b.kind === 'lane').map((b) => `${b.l.pid}/${b.l.tid}`).join(' ');
 		canvas.dataset.pinned = [...pinned].join(',');
 		canvas.dataset.counterSteps = steps.join('|');

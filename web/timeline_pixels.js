@@ -39,6 +39,16 @@ function instantsX(it, x) {
 // a merged span's alpha: more opaque the busier its columns
 const spanAlpha = (it) => 0.35 + 0.65 * Math.min(1, it.busy_ns / Math.max(1, it.end - it.ts));
 
+// The i-th merged span of a lane's "spans" (the answer's columns: depth,
+// col, ts, end, count, busy_ns, and matches with a search) as an item
+// {type: 'span', ...} (what the hover card and the details take).
+export function spanAt(sp, i) {
+	const it = { type: 'span', depth: sp.depth[i], col: sp.col[i], ts: sp.ts[i], end: sp.end[i], count: sp.count[i], busy_ns: sp.busy_ns[i] };
+	if (sp.matches) it.matches = sp.matches[i];
+	return it;
+}
+const noSpans = { depth: [], ts: [] };
+
 // The merged items of the Timeline's lanes, with its row heights (ROW a
 // depth, IROW the instants row). A band: {top (CSS px), irow (0 or IROW),
 // y1 (its end), lane (the answer's)}.
@@ -57,10 +67,11 @@ export function mergedLayer({ ROW, IROW }) {
 					const { x0, w } = instantsX(it, x);
 					band.row(0, x0, x0 + w, rgb, 1);
 				}
-				for (const it of l.items) {
-					if (it.type === 'event') continue;
+				const sp = l.spans || noSpans, it = { ts: 0, end: 0, busy_ns: 0 };
+				for (let i = 0; i < sp.ts.length; i++) {
+					it.ts = sp.ts[i]; it.end = sp.end[i]; it.busy_ns = sp.busy_ns[i];
 					const { x0, w } = spanX(it, x, W);
-					band.row(k0 + Math.min(it.depth, nd - 1), x0, x0 + w, rgb, spanAlpha(it));
+					band.row(k0 + Math.min(sp.depth[i], nd - 1), x0, x0 + w, rgb, spanAlpha(it));
 				}
 				band.put();
 			}
@@ -75,8 +86,9 @@ export function mergedLayer({ ROW, IROW }) {
 			if (py < bd.top + bd.irow) {
 				it = (l.instants || []).find((i) => i.type === 'instants' && inside(instantsX(i, x)));
 			} else {
-				const depth = Math.floor((py - bd.top - bd.irow) / ROW);
-				it = l.items.find((i) => i.type !== 'event' && i.depth === depth && inside(spanX(i, x, W)));
+				const depth = Math.floor((py - bd.top - bd.irow) / ROW), sp = l.spans || noSpans;
+				for (let i = 0; i < sp.ts.length && !it; i++)
+					if (sp.depth[i] === depth && inside(spanX({ ts: sp.ts[i], end: sp.end[i] }, x, W))) it = spanAt(sp, i);
 			}
 			return it ? { it, lane: l } : null;
 		},

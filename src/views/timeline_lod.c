@@ -78,22 +78,93 @@ struct agg {
 	int64_t matches; /* events a search matched (tl_lane.match) */
 };
 
-static void flush_agg(FILE *f, struct agg *a, int depth, bool *first, int64_t base)
+/* The merged spans of a lane, written after its events as columns. */
+struct span {
+	int64_t col, ts, end, count, busy, matches;
+	int depth;
+};
+struct spans {
+	struct span *v;
+	size_t n, cap;
+	bool lost; /* one could not be kept (no memory): the answer is truncated */
+};
+
+static void flush_agg(struct spans *s, struct agg *a, int depth)
 {
 	if (a->col < 0)
 		return;
-	fprintf(f,
-		"%s\n    {\"type\": \"span\", \"depth\": %d, \"col\": %lld, \"ts\": %lld, \"end\": "
-		"%lld, "
-		"\"count\": %lld, \"busy_ns\": %lld",
-		*first ? "" : ",", depth, (long long)a->col, (long long)(a->ts - base),
-		(long long)(a->end - base), (long long)a->count, (long long)a->busy);
-	if (a->matches)
-		fprintf(f, ", \"matches\": %lld}", (long long)a->matches);
-	else
-		fputc('}', f);
-	*first = false;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		struct span *v = realloc(s->v, cap * sizeof *v);
+		if (!v) {
+			s->lost = true;
+			a->col = -1;
+			return;
+		}
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = (struct span){a->col, a->ts, a->end, a->count, a->busy, a->matches, depth};
 	a->col = -1;
+}
+
+static const char *const span_keys[] = {"depth", "col", "ts", "end", "count", "busy_ns", "matches"};
+
+static int64_t span_field(const struct span *sp, int k, int64_t base)
+{
+	switch (k) {
+	case 0:
+		return sp->depth;
+	case 1:
+		return sp->col;
+	case 2:
+		return sp->ts - base;
+	case 3:
+		return sp->end - base;
+	case 4:
+		return sp->count;
+	case 5:
+		return sp->busy;
+	default:
+		return sp->matches;
+	}
+}
+
+/* `, "spans": {"depth": [..], ...}`: one array a field, numbers split by
+ * bare commas (a whole trace's window holds tens of thousands: as columns
+ * the answer is less than half the bytes of an object each, which is what
+ * a browser spends its time receiving). "matches" only with a search. */
+static void write_spans(FILE *f, const struct spans *s, int64_t base, bool matches)
+{
+	char buf[4096];
+	size_t n = 0;
+	fputs(",\n    \"spans\": {", f);
+	for (int k = 0; k < (matches ? 7 : 6); k++) {
+		fprintf(f, "%s\"%s\": [", k ? ", " : "", span_keys[k]);
+		for (size_t i = 0; i < s->n; i++) {
+			if (n > sizeof buf - 24) {
+				fwrite(buf, 1, n, f);
+				n = 0;
+			}
+			char d[24];
+			int64_t v = span_field(&s->v[i], k, base);
+			uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+			int m = 0;
+			do
+				d[m++] = (char)('0' + u % 10);
+			while ((u /= 10) != 0);
+			if (i)
+				buf[n++] = ',';
+			if (v < 0)
+				buf[n++] = '-';
+			while (m)
+				buf[n++] = d[--m];
+		}
+		fwrite(buf, 1, n, f);
+		n = 0;
+		fputc(']', f);
+	}
+	fputc('}', f);
 }
 
 void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int px, int64_t lo,
@@ -108,6 +179,7 @@ void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int 
 	int64_t nev = 0, busy = 0, nshown = 0;
 	int maxd = -1;
 	bool first = true;
+	struct spans sp = {0};
 	for (size_t i = l; i < ln->en; i++) {
 		struct tl_ev ev;
 		ln->get(ln->ctx, i, &ev);
@@ -134,7 +206,7 @@ void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int 
 			if (a->col != col) {
 				if (a->col >= 0)
 					nshown++, (*items)++;
-				flush_agg(f, a, d, &first, lo);
+				flush_agg(&sp, a, d);
 				*a = (struct agg){.col = col, .ts = ts, .end = end};
 			}
 			a->count++;
@@ -155,13 +227,15 @@ void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int 
 	}
 	for (int d = 0; d < TL_MAX_DEPTH; d++)
 		if (agg[d].col >= 0) {
-			flush_agg(f, &agg[d], d, &first, lo);
+			flush_agg(&sp, &agg[d], d);
 			nshown++;
 			(*items)++;
 		}
-	fprintf(
-	    f,
-	    "%s],\n    \"events\": %lld, \"busy_ns\": %lld, \"depths\": %d, \"items_shown\": %lld",
-	    first ? "" : "\n   ", (long long)nev, (long long)busy, maxd + 1, (long long)nshown);
+	fputs(first ? "]" : "\n   ]", f);
+	write_spans(f, &sp, lo, ln->match != NULL);
+	*truncated |= sp.lost;
+	free(sp.v);
+	fprintf(f, ",\n    \"events\": %lld, \"busy_ns\": %lld, \"depths\": %d, \"items_shown\": %lld",
+		(long long)nev, (long long)busy, maxd + 1, (long long)nshown);
 	*sum = (struct tl_lane_sum){nev, busy, nshown, maxd + 1};
 }

@@ -4,7 +4,7 @@
  * first) order through an accessor, and it computes the nesting depths and
  * running max ends (tl_nest) and writes the window's items (tl_lane_items):
  * events at least one pixel column long one by one, shorter ones merged per
- * depth and column into spans {count, busy_ns}.
+ * depth and column into spans {count, busy_ns}, written as columns.
  *
  * The accessor is a function rather than plain arrays because a trace keeps
  * its durations narrow (tr_dur) and its rows in another order: copying them
@@ -71,10 +71,11 @@ int tl_window(int64_t lo, int64_t hi, const struct tl_opts *o, int64_t *A, int64
 	      struct err *e);
 /* {"timeline": {...}, "lanes": [ : the answer's opening. */
 void tl_write_head(FILE *f, int64_t lo, int64_t hi, int64_t A, int64_t B, int px);
-/* Writes `, "items": [...], "events": N, "busy_ns": N, "depths": N,
- * "items_shown": N` of the lane in [A, B) at px columns, times relative to
- * lo; *items counts the items of the whole answer, capped by TL_MAX_ITEMS
- * (*truncated set when it cut). */
+/* Writes `, "items": [...], "spans": {...}, "events": N, "busy_ns": N,
+ * "depths": N, "items_shown": N` of the lane in [A, B) at px columns, times
+ * relative to lo: items the events drawn one by one, spans the merged ones
+ * as columns (docs/viewer.md); *items counts the items and spans of the
+ * whole answer, capped by TL_MAX_ITEMS (*truncated set when it cut). */
 void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int px, int64_t lo,
 		   size_t *items, bool *truncated, struct tl_lane_sum *sum);
 

@@ -199,15 +199,17 @@ tlurl=$(wait_url "$tmp/tlout" "$tlpid")
 has() { w=$1; shift; for l in "$@"; do grep -qxF -- "$l" "$tmp/body" || { bad "timeline $w: no line '$l' in: $(cat "$tmp/body")"; return; }; done; ok; }
 lacks() { w=$1; shift; for l in "$@"; do grep -qF -- "$l" "$tmp/body" && { bad "timeline $w: has '$l'"; return; }; done; ok; }
 # px=10 over the whole trace: 10 µs columns; events shorter are merged
+# (spans, written as columns: depth, col, ts, end, count, busy_ns)
 expect 200 "timeline coarse" "${tlurl}api/file/1/timeline?px=10"
 has coarse \
 	'  "timeline": {"trace_start_ns": 1000000, "trace_end_ns": 1100000, "start_ns": 0, "end_ns": 100000, "px": 10, "ns_per_px": 10000.000},' \
 	'   {"track": 0, "pid": "1", "tid": "1", "process": "python", "thread": "main", "items": [' \
 	'    {"type": "event", "depth": 0, "row": 0, "ts": 0, "dur": 100000, "kind": "cpu_op", "name": "outer"},' \
-	'    {"type": "event", "depth": 1, "row": 3, "ts": 50000, "dur": 20000, "kind": "cpu_op", "name": "inner3"},' \
-	'    {"type": "span", "depth": 1, "col": 1, "ts": 10000, "end": 12000, "count": 2, "busy_ns": 2000}' \
+	'    {"type": "event", "depth": 1, "row": 3, "ts": 50000, "dur": 20000, "kind": "cpu_op", "name": "inner3"}' \
+	'    "spans": {"depth": [1], "col": [1], "ts": [10000], "end": [12000], "count": [2], "busy_ns": [2000]},' \
 	'    "events": 4, "busy_ns": 100000, "depths": 2, "items_shown": 3,' \
-	'    {"type": "span", "depth": 0, "col": 2, "ts": 20000, "end": 25000, "count": 2, "busy_ns": 4000}' \
+	'   {"track": 1, "pid": "0", "tid": "7", "process": "", "thread": "", "items": [],' \
+	'    "spans": {"depth": [0], "col": [2], "ts": [20000], "end": [25000], "count": [2], "busy_ns": [4000]},' \
 	'    "events": 2, "busy_ns": 4000, "depths": 1, "items_shown": 1,' \
 	'  "truncated": false'
 lacks coarse '"name": "inner1"' '"name": "k1"'
@@ -219,7 +221,7 @@ has fine \
 	'    {"type": "event", "depth": 0, "row": 4, "ts": 20000, "dur": 2000, "kind": "kernel", "name": "k1"},' \
 	'    {"type": "event", "depth": 0, "row": 5, "ts": 23000, "dur": 2000, "kind": "kernel", "name": "k2"}' \
 	'    "events": 4, "busy_ns": 100000, "depths": 2, "items_shown": 4,'
-lacks fine '"type": "span"'
+lacks fine '"spans": {"depth": [0' '"spans": {"depth": [1'
 # a window inside outer and inner3 (both start before it): clipped totals
 expect 200 "timeline window" "${tlurl}api/file/1/timeline?start_ns=55000&end_ns=60000&px=5"
 has window \
@@ -230,6 +232,7 @@ has window \
 # an empty window: the lanes with no items
 expect 200 "timeline after the trace" "${tlurl}api/file/1/timeline?start_ns=200000&end_ns=300000&px=10"
 has empty '   {"track": 1, "pid": "0", "tid": "7", "process": "", "thread": "", "items": [],' \
+	'    "spans": {"depth": [], "col": [], "ts": [], "end": [], "count": [], "busy_ns": []},' \
 	'    "events": 0, "busy_ns": 0, "depths": 0, "items_shown": 0,'
 lacks empty '"type":'
 expect 400 "timeline start = end" "${tlurl}api/file/1/timeline?start_ns=5&end_ns=5"

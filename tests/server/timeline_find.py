@@ -12,7 +12,8 @@
   timeline_find.py mark TIMELINE ANSWER TEXT
       TIMELINE (GET /timeline?...&find=TEXT) against ANSWER (the find of the
       same window): every event item is marked exactly when its name
-      matches, and the marked events plus the spans' "matches" are the total.
+      matches, the spans' "matches" column counts at most their events, and
+      the marked events plus the spans' matches are the total.
 Prints "ok", or the first difference (exit 1).
 """
 import gzip
@@ -100,11 +101,14 @@ def check_mark(timeline, answer, text):
                     fail(f"event {it}: match should be {m}")
                 marked += m
             else:
-                if it.get("matches", 1) == 0:
-                    fail(f"span {it}: matches 0 is written")
-                if it.get("matches", 0) > it["count"]:
-                    fail(f"span {it}: more matches than events")
-                marked += it.get("matches", 0)
+                fail(f"item {it}: the merged spans are the lane's spans columns")
+        sp = lane["spans"]
+        if "matches" not in sp or len(sp["matches"]) != len(sp["count"]):
+            fail(f"spans {sp}: no matches column of their length with a search")
+        for m, c in zip(sp["matches"], sp["count"]):
+            if not 0 <= m <= c:
+                fail(f"spans {sp}: {m} matches of {c} events")
+            marked += m
     if marked != got["total"]:
         fail(f"{marked} events marked, the find's total is {got['total']}")
 

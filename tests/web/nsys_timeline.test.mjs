@@ -58,7 +58,8 @@ async function until(attr, ok) {
 }
 
 const order = (d) => d.lanes.map((l) => `${l.pid}/${l.tid}`).join(' ');
-const nItems = (d) => d.lanes.reduce((n, l) => n + l.items.length, 0);
+// the items drawn: events one by one and merged spans (the spans columns)
+const nItems = (d) => d.lanes.reduce((n, l) => n + l.items.length + l.spans.ts.length, 0);
 
 test('an export has a Timeline tab drawing the API\'s lanes, without Open in Perfetto', { skip: notHere }, async () => {
 	await fresh(page, `${server.url}#file=1&view=timeline`);

@@ -58,15 +58,17 @@ test('merged spans and instants are drawn as pixels, found by hover and click', 
 	for (const l of d.lanes) {
 		assert.ok(`t${l.track}` in ys, `lane of track ${l.track} drawn`);
 		const irow = l.instant_events > 0 ? IROW : 0, top = ys[`t${l.track}`] + HEAD;
-		const cols = (it) => [Math.max(0, xOf(it.ts)), Math.min(W, xOf(it.type === 'event' ? it.ts + it.dur : it.end))];
-		for (const it of l.items) {
-			if (it.type !== 'span') continue;
-			const [a, b] = cols(it);
-			const alone = l.items.every((o) => o === it || o.depth !== it.depth || cols(o)[1] < a - 3 || cols(o)[0] > Math.max(a + 1, b) + 3);
-			if (!alone || spans >= 12) continue;
-			const y = top + irow + it.depth * ROW;
-			const alpha = Math.round(255 * (0.35 + 0.65 * Math.min(1, it.busy_ns / Math.max(1, it.end - it.ts))));
-			assert.deepEqual(await pixel(a + 0.5, y + ROW / 2), [...MUTED, alpha], `span at ${it.ts} ns, depth ${it.depth}`);
+		const sp = l.spans;
+		const spanCols = (i) => [Math.max(0, xOf(sp.ts[i])), Math.min(W, xOf(sp.end[i]))];
+		for (let i = 0; i < sp.ts.length && spans < 12; i++) {
+			const [a, b] = spanCols(i), depth = sp.depth[i];
+			const apart = ([c0, c1]) => c1 < a - 3 || c0 > Math.max(a + 1, b) + 3;
+			const alone = sp.ts.every((_, j) => j === i || sp.depth[j] !== depth || apart(spanCols(j)))
+				&& l.items.every((o) => o.depth !== depth || apart([Math.max(0, xOf(o.ts)), Math.min(W, xOf(o.ts + o.dur))]));
+			if (!alone) continue;
+			const y = top + irow + depth * ROW;
+			const alpha = Math.round(255 * (0.35 + 0.65 * Math.min(1, sp.busy_ns[i] / Math.max(1, sp.end[i] - sp.ts[i]))));
+			assert.deepEqual(await pixel(a + 0.5, y + ROW / 2), [...MUTED, alpha], `span at ${sp.ts[i]} ns, depth ${depth}`);
 			assert.equal((await pixel(a + 0.5, y))[3], 0, 'the gap above the row is empty');
 			assert.equal((await pixel(a + 0.5, y + ROW - 1))[3], 0, 'the gap below the row is empty');
 			spans++;
@@ -75,10 +77,10 @@ test('merged spans and instants are drawn as pixels, found by hover and click', 
 				await page.mouse.move(box.x + a + 0.5, box.y + y + ROW / 2);
 				await retry(async () => {
 					const t = await page.getByTestId('timeline-hover').innerText();
-					assert.match(t, new RegExp(`^${it.count} short events\\n`));
+					assert.match(t, new RegExp(`^${sp.count[i]} short events\\n`));
 				});
 				await page.mouse.click(box.x + a + 0.5, box.y + y + ROW / 2);
-				await retry(async () => assert.match(await page.getByTestId('timeline-event').innerText(), new RegExp(`^${it.count} short events merged · `)));
+				await retry(async () => assert.match(await page.getByTestId('timeline-event').innerText(), new RegExp(`^${sp.count[i]} short events merged · `)));
 				hovered = true;
 			}
 		}

@@ -90,11 +90,11 @@ test('the windows are asked with find= and the marks drawn are the answer\'s', a
 	const h = await hash();
 	const W = await page.evaluate(() => document.querySelector('.tl-wrap').clientWidth);
 	const d = await (await fetch(`${url}api/file/1/timeline?start_ns=${h.get('start')}&end_ns=${h.get('end')}&px=${W}&find=${encodeURIComponent(TEXT)}`)).json();
-	const marks = d.lanes.reduce((n, l) => n + l.items.filter((it) => it.match || it.matches).length, 0);
+	const marks = d.lanes.reduce((n, l) => n + l.items.filter((it) => it.match).length + (l.spans.matches || []).filter((m) => m > 0).length, 0);
 	assert.ok(marks > 0);
 	assert.equal(await until('data-marked', () => canvasAttr('data-marked'), (v) => v === String(marks)), String(marks));
 	const inWindow = await find(TEXT).then((f) => f.matches.filter((m) => m.ts < +h.get('end') && m.ts + m.dur > +h.get('start')));
-	const marked = d.lanes.reduce((n, l) => n + l.items.reduce((k, it) => k + (it.match ? 1 : it.matches || 0), 0), 0);
+	const marked = d.lanes.reduce((n, l) => n + l.items.filter((it) => it.match).length + (l.spans.matches || []).reduce((k, m) => k + m, 0), 0);
 	assert.equal(marked, inWindow.length);
 	await shot('timeline-search');
 });
