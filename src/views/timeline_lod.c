@@ -235,7 +235,8 @@ void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int 
 	write_spans(f, &sp, lo, ln->match != NULL);
 	*truncated |= sp.lost;
 	free(sp.v);
-	fprintf(f, ",\n    \"events\": %lld, \"busy_ns\": %lld, \"depths\": %d, \"items_shown\": %lld",
+	fprintf(f,
+		",\n    \"events\": %lld, \"busy_ns\": %lld, \"depths\": %d, \"items_shown\": %lld",
 		(long long)nev, (long long)busy, maxd + 1, (long long)nshown);
 	*sum = (struct tl_lane_sum){nev, busy, nshown, maxd + 1};
 }
