@@ -10,29 +10,22 @@
 // instants with no other instant within 3 px is the muted colour, opaque. Hovering a span shows its card
 // (count, busy time) and a click shows its details: spans have no hit box
 // of their own, the page finds them from the answer.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import os from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { gpuprof, startServer, launchBrowser, newPage, fresh, untilCanvas, retry, shot } from './harness.mjs';
+import { gpuprof, fresh, untilCanvas, retry, shot } from './harness.mjs';
+import { serving } from './serving.mjs';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gpuprof-tlpixels-'));
 const synth = path.join(dir, 'synth.json');
-let server, browser, page;
-
-before(async () => {
-	execFileSync(gpuprof, ['synth', '--size', '2M', '-o', synth], { stdio: 'ignore' });
-	server = await startServer([synth]);
-	browser = await launchBrowser();
-	page = await newPage(browser);
-});
-
-after(async () => {
-	await browser?.close();
-	await server?.stop();
-	rmSync(dir, { recursive: true, force: true });
+execFileSync(gpuprof, ['synth', '--size', '2M', '-o', synth], { stdio: 'ignore' });
+let server, page;
+serving([synth], {
+	ready: (ctx) => { ({ server, page } = ctx); },
+	cleanup: () => rmSync(dir, { recursive: true, force: true }),
 });
 
 // the page's layout (web/timeline.js): a lane's header, its instants row
