@@ -280,9 +280,13 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		g.globalAlpha = selected !== null && selLinks.length ? 0.35 : 1;
 		// the answer's arrows: at most 2,000, picked evenly from the
 		// window's by the server
-		const fl = flowsOn ? data?.flows || [] : [];
-		let nArrows = arrows(fl.filter((f) => f.kind === 'launch').map((f) => [f.from, f.to]), '#d33', 1);
-		nArrows += arrows(fl.filter((f) => f.kind !== 'launch').map((f) => [f.from, f.to]), '#36c', 1);
+		// (columns: kind, and from and to {track, ts, depth, ...})
+		const fl = flowsOn ? data?.flows : null, launches = [], chains = [];
+		const end = (e, i) => ({ track: e.track[i], ts: e.ts[i], depth: e.depth[i] });
+		for (let i = 0; fl && i < fl.kind.length; i++)
+			(fl.kind[i] === 'launch' ? launches : chains).push([end(fl.from, i), end(fl.to, i)]);
+		let nArrows = arrows(launches, '#d33', 1);
+		nArrows += arrows(chains, '#36c', 1);
 		g.globalAlpha = 1;
 		const selHit = selected !== null ? hits.find((h) => h.it.type === 'event' && h.it.row === selected) : null;
 		const mine = (selHit ? selLinks : []).map((lk) => {

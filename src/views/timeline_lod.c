@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/report.h"
 #include "views/timeline_lod.h"
 
 void tl_nest(const struct tl_lane *ln, uint16_t *depth, int64_t *maxend)
@@ -108,6 +109,55 @@ static void flush_agg(struct spans *s, struct agg *a, int depth)
 	a->col = -1;
 }
 
+/* A JSON array of integers written through a buffer (numbers by the
+ * thousands: one fprintf each would cost more than the answer's search). */
+struct numcol {
+	FILE *f;
+	size_t n;
+	bool any;
+	char buf[4096];
+};
+
+static void nc_open(struct numcol *c, FILE *f, const char *lead, const char *key)
+{
+	fprintf(f, "%s\"%s\": [", lead, key);
+	c->f = f;
+	c->n = 0;
+	c->any = false;
+}
+
+static void nc_raw(struct numcol *c, const char *s, size_t len)
+{
+	if (c->n + len + 1 > sizeof c->buf) {
+		fwrite(c->buf, 1, c->n, c->f);
+		c->n = 0;
+	}
+	if (c->any)
+		c->buf[c->n++] = ',';
+	c->any = true;
+	memcpy(c->buf + c->n, s, len);
+	c->n += len;
+}
+
+static void nc_put(struct numcol *c, int64_t v)
+{
+	char d[24];
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	int m = (int)sizeof d;
+	do
+		d[--m] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		d[--m] = '-';
+	nc_raw(c, d + m, sizeof d - (size_t)m);
+}
+
+static void nc_close(struct numcol *c)
+{
+	fwrite(c->buf, 1, c->n, c->f);
+	fputc(']', c->f);
+}
+
 static const char *const span_keys[] = {"depth", "col", "ts", "end", "count", "busy_ns", "matches"};
 
 static int64_t span_field(const struct span *sp, int k, int64_t base)
@@ -136,35 +186,75 @@ static int64_t span_field(const struct span *sp, int k, int64_t base)
  * a browser spends its time receiving). "matches" only with a search. */
 static void write_spans(FILE *f, const struct spans *s, int64_t base, bool matches)
 {
-	char buf[4096];
-	size_t n = 0;
+	struct numcol c;
 	fputs(",\n    \"spans\": {", f);
 	for (int k = 0; k < (matches ? 7 : 6); k++) {
-		fprintf(f, "%s\"%s\": [", k ? ", " : "", span_keys[k]);
-		for (size_t i = 0; i < s->n; i++) {
-			if (n > sizeof buf - 24) {
-				fwrite(buf, 1, n, f);
-				n = 0;
-			}
-			char d[24];
-			int64_t v = span_field(&s->v[i], k, base);
-			uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-			int m = 0;
-			do
-				d[m++] = (char)('0' + u % 10);
-			while ((u /= 10) != 0);
-			if (i)
-				buf[n++] = ',';
-			if (v < 0)
-				buf[n++] = '-';
-			while (m)
-				buf[n++] = d[--m];
-		}
-		fwrite(buf, 1, n, f);
-		n = 0;
-		fputc(']', f);
+		nc_open(&c, f, k ? ", " : "", span_keys[k]);
+		for (size_t i = 0; i < s->n; i++)
+			nc_put(&c, span_field(&s->v[i], k, base));
+		nc_close(&c);
 	}
 	fputc('}', f);
+}
+
+/* an end's columns: {"track": [..], "ts": [..], "row": [..], "depth": [..]} */
+static void write_ends(FILE *f, const struct tl_flow_out *v, size_t n, bool to)
+{
+	static const char *const keys[] = {"track", "ts", "row", "depth"};
+	struct numcol c;
+	fputc('{', f);
+	for (int k = 0; k < 4; k++) {
+		nc_open(&c, f, k ? ", " : "", keys[k]);
+		for (size_t i = 0; i < n; i++) {
+			const struct tl_flow_end *e = to ? &v[i].to : &v[i].from;
+			if (k == 2 && e->row < 0)
+				nc_raw(&c, "null", 4);
+			else
+				nc_put(&c, k == 0 ? e->track : k == 1 ? e->ts : k == 2 ? e->row : e->depth);
+		}
+		nc_close(&c);
+	}
+	fputc('}', f);
+}
+
+/* a column of strings, null where absent */
+static void write_strs(FILE *f, const char *lead, const char *key, const struct tl_flow_out *v,
+		       size_t n, bool name)
+{
+	fprintf(f, "%s\"%s\": [", lead, key);
+	for (size_t i = 0; i < n; i++) {
+		const char *s = name ? v[i].name : v[i].cat;
+		if (i)
+			fputc(',', f);
+		if (s)
+			rep_json_str(f, s);
+		else
+			fputs("null", f);
+	}
+	fputc(']', f);
+}
+
+void tl_write_flow_cols(FILE *f, const struct tl_flow_out *v, size_t n, size_t total)
+{
+	struct numcol c;
+	fputs(",\n  \"flows\": {\"kind\": [", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? "," : "", f);
+		fputs(v[i].launch ? "\"launch\"" : "\"flow\"", f);
+	}
+	fputc(']', f);
+	nc_open(&c, f, ", ", "id");
+	for (size_t i = 0; i < n; i++)
+		nc_put(&c, v[i].id);
+	nc_close(&c);
+	write_strs(f, ", ", "cat", v, n, false);
+	write_strs(f, ", ", "name", v, n, true);
+	fputs(",\n   \"from\": ", f);
+	write_ends(f, v, n, false);
+	fputs(",\n   \"to\": ", f);
+	write_ends(f, v, n, true);
+	fprintf(f, "},\n  \"flows_total\": %zu, \"flows_truncated\": %s", total,
+		total > n ? "true" : "false");
 }
 
 void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int px, int64_t lo,

@@ -79,4 +79,23 @@ void tl_write_head(FILE *f, int64_t lo, int64_t hi, int64_t A, int64_t B, int px
 void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int px, int64_t lo,
 		   size_t *items, bool *truncated, struct tl_lane_sum *sum);
 
+/* One flow arrow of an answer: a launch (runtime call -> GPU activity;
+ * cat and name NULL) or a step of an s/t/f chain; its ends' ts relative to
+ * the trace's start, row -1 when the end binds to no slice. */
+struct tl_flow_end {
+	uint32_t track;
+	unsigned depth;
+	int64_t ts, row;
+};
+struct tl_flow_out {
+	bool launch;
+	int64_t id;
+	const char *cat, *name;
+	struct tl_flow_end from, to;
+};
+/* Writes `, "flows": {...}, "flows_total": total, "flows_truncated": B`:
+ * the n arrows v as columns (kind, id, cat, name, and from and to each
+ * {track, ts, row, depth}; docs/viewer.md), truncated when total > n. */
+void tl_write_flow_cols(FILE *f, const struct tl_flow_out *v, size_t n, size_t total);
+
 #endif

@@ -155,17 +155,17 @@ static void lane_head(const struct nsys_tl *m, size_t k, FILE *f, bool first)
 	fprintf(f, ", \"source\": \"%s\"", nsys_tl_source_label(l->source));
 }
 
-static void put_end(const struct nsys_tl_index *ix, FILE *f, uint32_t pos, int64_t lo)
+static struct tl_flow_end end_at(const struct nsys_tl_index *ix, uint32_t pos, int64_t lo)
 {
-	fprintf(f, "{\"track\": %u, \"ts\": %lld, \"row\": %u, \"depth\": %u}", ix->m->lane[pos],
-		(long long)(ix->m->start[pos] - lo), pos, (unsigned)ix->depth[pos]);
+	return (struct tl_flow_end){ix->m->lane[pos], ix->depth[pos], ix->m->start[pos] - lo, pos};
 }
 
 static void write_flows(const struct nsys_tl_index *ix, FILE *f, int64_t A, int64_t B, int64_t lo)
 {
 	const struct nsys_tl *m = ix->m;
 	size_t total = 0, shown = 0;
-	fputs(",\n  \"flows\": [", f);
+	/* (no memory for the arrows: none written, all counted) */
+	struct tl_flow_out *out = malloc(TL_MAX_FLOWS * sizeof *out);
 	for (size_t d = 0; d < m->n; d++) {
 		uint32_t rt = ix->launcher[d];
 		if (rt == NO_POS)
@@ -173,17 +173,15 @@ static void write_flows(const struct nsys_tl_index *ix, FILE *f, int64_t A, int6
 		int64_t t0 = m->start[rt], t1 = m->start[d];
 		if (!((t0 >= A && t0 < B) || (t1 >= A && t1 < B)))
 			continue;
-		if (++total > TL_MAX_FLOWS)
+		if (++total > TL_MAX_FLOWS || !out)
 			continue;
-		fprintf(f, "%s\n   {\"kind\": \"launch\", \"id\": %lld, \"from\": ",
-			shown++ ? "," : "", (long long)m->corr[d]);
-		put_end(ix, f, rt, lo);
-		fputs(", \"to\": ", f);
-		put_end(ix, f, (uint32_t)d, lo);
-		fputc('}', f);
+		out[shown++] = (struct tl_flow_out){.launch = true,
+						    .id = m->corr[d],
+						    .from = end_at(ix, rt, lo),
+						    .to = end_at(ix, (uint32_t)d, lo)};
 	}
-	fprintf(f, "%s],\n  \"flows_total\": %zu, \"flows_truncated\": %s", shown ? "\n  " : "",
-		total, total > TL_MAX_FLOWS ? "true" : "false");
+	tl_write_flow_cols(f, out, shown, total);
+	free(out);
 }
 
 int nsys_tl_write_json(const struct nsys_tl_index *ix, const struct tl_opts *o, FILE *f,

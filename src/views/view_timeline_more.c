@@ -325,14 +325,12 @@ static size_t flow_bind(const struct tl_index *ix, uint32_t track, int64_t ts, b
 
 /* The end of an arrow: the flow event's track and time, the slice it binds
  * to (row, depth) when there is one. */
-static void put_end(const struct tl_index *ix, FILE *f, uint32_t track, int64_t ts, size_t pos,
-		    int64_t lo)
+static struct tl_flow_end end_of(const struct tl_index *ix, uint32_t track, int64_t ts, size_t pos,
+				 int64_t lo)
 {
-	fprintf(f, "{\"track\": %u, \"ts\": %lld, ", track, (long long)(ts - lo));
 	if (pos == SIZE_MAX)
-		fputs("\"row\": null, \"depth\": 0}", f);
-	else
-		fprintf(f, "\"row\": %u, \"depth\": %u}", ix->rows[pos], (unsigned)ix->depth[pos]);
+		return (struct tl_flow_end){track, 0, ts - lo, -1};
+	return (struct tl_flow_end){track, ix->depth[pos], ts - lo, ix->rows[pos]};
 }
 
 static size_t bind_of(const struct tl_index *ix, const struct tr_flow *fl)
@@ -347,9 +345,9 @@ struct flow_walk {
 	void (*visit)(struct flow_walk *w, uint32_t x, uint32_t y, const struct tr_flow *fx,
 		      const struct tr_flow *fy);
 	const struct tl_index *ix;
-	FILE *f;
+	struct tl_flow_out *out; /* TL_MAX_FLOWS of them */
 	int64_t lo;
-	size_t seen, total, shown; /* arrows visited; in the window; written */
+	size_t seen, total, shown; /* arrows visited; in the window; kept */
 };
 
 /* The first place in by (ids by the end's time, t1 when second) whose
@@ -467,55 +465,52 @@ static void count_flow(struct flow_walk *w, uint32_t x, uint32_t y, const struct
 	w->total++;
 }
 
-/* Writes the k-th arrow of the window when it is one of TL_MAX_FLOWS picked
+/* Keeps the k-th arrow of the window when it is one of TL_MAX_FLOWS picked
  * evenly among total: where floor(k * max / total) steps up. */
-static void write_flow(struct flow_walk *w, uint32_t x, uint32_t y, const struct tr_flow *fx,
-		       const struct tr_flow *fy)
+static void keep_flow(struct flow_walk *w, uint32_t x, uint32_t y, const struct tr_flow *fx,
+		      const struct tr_flow *fy)
 {
 	const struct tl_index *ix = w->ix;
 	const struct trace *t = ix->t;
-	FILE *f = w->f;
 	uint64_t k = w->seen++, m = w->total > TL_MAX_FLOWS ? TL_MAX_FLOWS : w->total;
-	if ((k + 1) * m / w->total == k * m / w->total)
+	if ((k + 1) * m / w->total == k * m / w->total || w->shown >= TL_MAX_FLOWS)
 		return;
+	struct tl_flow_out *o = &w->out[w->shown++];
 	if (!fx) {
-		fprintf(f, "%s\n   {\"kind\": \"launch\", \"id\": %lld, \"from\": ",
-			w->shown++ ? "," : "", (long long)tr_corr(t, y));
-		put_end(ix, f, t->ev.track[x], t->ev.ts[x],
-			ix->pos[x] == TR_NONE ? SIZE_MAX : ix->pos[x], w->lo);
-		fputs(", \"to\": ", f);
-		put_end(ix, f, t->ev.track[y], t->ev.ts[y],
-			ix->pos[y] == TR_NONE ? SIZE_MAX : ix->pos[y], w->lo);
-		fputc('}', f);
+		*o = (struct tl_flow_out){
+		    .launch = true,
+		    .id = tr_corr(t, y),
+		    .from = end_of(ix, t->ev.track[x], t->ev.ts[x],
+				   ix->pos[x] == TR_NONE ? SIZE_MAX : ix->pos[x], w->lo),
+		    .to = end_of(ix, t->ev.track[y], t->ev.ts[y],
+				 ix->pos[y] == TR_NONE ? SIZE_MAX : ix->pos[y], w->lo)};
 		return;
 	}
-	fprintf(f, "%s\n   {\"kind\": \"flow\", \"id\": %lld, \"cat\": ", w->shown++ ? "," : "",
-		(long long)fx->id);
-	rep_json_str(f, tr_str(t, fx->cat));
-	fputs(", \"name\": ", f);
-	rep_json_str(f, tr_str(t, fx->name));
-	fputs(", \"from\": ", f);
-	put_end(ix, f, fx->track, fx->ts, bind_of(ix, fx), w->lo);
-	fputs(", \"to\": ", f);
-	put_end(ix, f, fy->track, fy->ts, bind_of(ix, fy), w->lo);
-	fputc('}', f);
+	*o = (struct tl_flow_out){.id = fx->id,
+				  .cat = tr_str(t, fx->cat),
+				  .name = tr_str(t, fx->name),
+				  .from = end_of(ix, fx->track, fx->ts, bind_of(ix, fx), w->lo),
+				  .to = end_of(ix, fy->track, fy->ts, bind_of(ix, fy), w->lo)};
 }
 
 void tl_write_flows(const struct tl_index *ix, FILE *f, int64_t A, int64_t B, int64_t lo)
 {
-	struct flow_walk w = {.visit = count_flow, .ix = ix, .f = f, .lo = lo};
+	struct flow_walk w = {.visit = count_flow, .ix = ix, .lo = lo};
 	size_t n = 0;
 	uint32_t *ids = window_arrows(ix, A, B, &n);
 	if (ids)
 		w.total = n;
 	else
 		walk_flows(ix, A, B, NULL, 0, &w);
-	fputs(",\n  \"flows\": [", f);
-	w.visit = write_flow;
-	walk_flows(ix, A, B, ids, n, &w);
+	/* (no memory for the arrows: none written, all counted) */
+	w.out = malloc(TL_MAX_FLOWS * sizeof *w.out);
+	if (w.out) {
+		w.visit = keep_flow;
+		walk_flows(ix, A, B, ids, n, &w);
+	}
+	tl_write_flow_cols(f, w.out, w.shown, w.total);
+	free(w.out);
 	free(ids);
-	fprintf(f, "%s],\n  \"flows_total\": %zu, \"flows_truncated\": %s", w.shown ? "\n  " : "",
-		w.total, w.total > TL_MAX_FLOWS ? "true" : "false");
 }
 
 static void put_link(const struct tl_index *ix, FILE *f, const char *rel, uint32_t row, int64_t lo,

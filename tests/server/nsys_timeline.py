@@ -50,6 +50,15 @@ def spans(lane):
     return list(zip(sp["depth"], sp["col"], sp["ts"], sp["end"], sp["count"], sp["busy_ns"]))
 
 
+def flows(d):
+    """The answer's flow arrows (its "flows" columns) as one object each:
+    {kind, id, cat, name, from: {track, ts, row, depth}, to: {...}}."""
+    f = d["flows"]
+    end = lambda e, i: {k: e[k][i] for k in ("track", "ts", "row", "depth")}
+    return [{"kind": f["kind"][i], "id": f["id"][i], "cat": f["cat"][i], "name": f["name"][i],
+             "from": end(f["from"], i), "to": end(f["to"], i)} for i in range(len(f["id"]))]
+
+
 def count(lanes, source, kind=None):
     """Events of lanes of source in the answer: events one by one plus the
     counts of merged spans (kind: only events of that kind, no spans)."""
@@ -117,8 +126,8 @@ def tiny(base, tl_id, trace_id):
     ok("whole: kernels = the KERNEL table's 14 rows", count(lanes, "kernels") == 14, count(lanes, "kernels"))
     ok("whole: no counters, not truncated", d["counters"] == [] and d["truncated"] is False, d["truncated"])
     fl = {f["id"]: (f["kind"], f["from"]["track"], f["from"]["ts"], f["from"]["row"], f["to"]["track"], f["to"]["ts"], f["to"]["row"])
-          for f in d["flows"]}
-    ok("flows: total", (d["flows_total"], d["flows_truncated"], len(d["flows"])) == (16, False, 16), d["flows_total"])
+          for f in flows(d)}
+    ok("flows: total", (d["flows_total"], d["flows_truncated"], len(flows(d))) == (16, False, 16), d["flows_total"])
     ok("flows: ends", fl.get(1) == ("launch", 1, 120, 7, 3, 150, 23) and fl.get(4) == ("launch", 1, 720, 10, 4, 740, 27)
        and fl.get(6) == ("launch", 1, 780, 11, 4, 800, 28) and fl.get(109) == ("launch", 2, 289, 22, 5, 327, 38), fl)
     st, d2 = get(T + "?px=100")
@@ -132,7 +141,7 @@ def tiny(base, tl_id, trace_id):
     k8 = [(i["type"], i["ts"], i["dur"], i["name"]) for l in L if l["track"] == 5 for i in l["items"]]
     ok("window: kernels drawn one by one", k8 == [("event", 300 + 3 * i, 2, "tiny_k") for i in range(10)], k8)
     ok("window: flows with an end in it", d.get("flows_total") == 10 and
-       sorted(f["id"] for f in d["flows"]) == list(range(100, 110)), d.get("flows_total"))
+       sorted(f["id"] for f in flows(d)) == list(range(100, 110)), d.get("flows_total"))
     st, d = get(T + "?start_ns=280&end_ns=290&px=10")
     drv = [(i["type"], i["ts"], i["dur"], i["kind"], i["name"]) for l in d.get("lanes", []) if l["track"] == 2 for i in l["items"]]
     ok("window: driver calls one by one", drv == [("event", 280 + i, 1, "cuda_driver", "cuLaunchKernel") for i in range(10)], drv)
