@@ -210,7 +210,10 @@ static void write_ends(FILE *f, const struct tl_flow_out *v, size_t n, bool to)
 			if (k == 2 && e->row < 0)
 				nc_raw(&c, "null", 4);
 			else
-				nc_put(&c, k == 0 ? e->track : k == 1 ? e->ts : k == 2 ? e->row : e->depth);
+				nc_put(&c, k == 0   ? e->track
+					   : k == 1 ? e->ts
+					   : k == 2 ? e->row
+						    : e->depth);
 		}
 		nc_close(&c);
 	}
