@@ -381,8 +381,7 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 			const irow = l.instant_events > 0 ? IROW : 0;
 			rowY.set(l.track, { y: top + irow, closed: false });
 			for (const it of l.instants || []) {
-				if (it.type === 'instants') continue; // drawn by drawMerged
-				const x0 = x(it.ts, W), x1 = x0 + 2;
+				const x0 = x(it.ts, W), x1 = x0 + 2; // (the runs: drawMerged)
 				g.fillStyle = it.kind === '[memory]' ? '#c60' : muted;
 				g.fillRect(x0 - 1, top + 1, x1 - x0, IROW - 2);
 				hits.push({ x0: x0 - 2, x1: x1 + 1, y0: top, y1: top + IROW, it, lane: l });

@@ -47,7 +47,11 @@ export function spanAt(sp, i) {
 	if (sp.matches) it.matches = sp.matches[i];
 	return it;
 }
-const noSpans = { depth: [], ts: [] };
+const noSpans = { depth: [], ts: [] }, noRuns = { ts: [] };
+// the i-th run of a lane's "instant_runs" (columns col, ts, end, count)
+function runAt(r, i) {
+	return { type: 'instants', col: r.col[i], ts: r.ts[i], end: r.end[i], count: r.count[i] };
+}
 
 // The merged items of the Timeline's lanes, with its row heights (ROW a
 // depth, IROW the instants row). A band: {top (CSS px), irow (0 or IROW),
@@ -62,9 +66,9 @@ export function mergedLayer({ ROW, IROW }) {
 				const rows = irow ? [[1, IROW - 1]] : [];
 				for (let d = 0; d < nd; d++) rows.push([irow + d * ROW + 1, irow + (d + 1) * ROW - 1]);
 				const band = pixels.band(g, W, dpr, top, rows), k0 = irow ? 1 : 0;
-				for (const it of irow ? l.instants || [] : []) {
-					if (it.type !== 'instants') continue;
-					const { x0, w } = instantsX(it, x);
+				const runs = irow && l.instant_runs || noRuns;
+				for (let i = 0; i < runs.ts.length; i++) {
+					const { x0, w } = instantsX({ ts: runs.ts[i], end: runs.end[i] }, x);
 					band.row(0, x0, x0 + w, rgb, 1);
 				}
 				const sp = l.spans || noSpans, it = { ts: 0, end: 0, busy_ns: 0 };
@@ -84,7 +88,9 @@ export function mergedLayer({ ROW, IROW }) {
 			const inside = ({ x0, w }) => px >= x0 - 1 && px <= x0 + w + 1;
 			let it;
 			if (py < bd.top + bd.irow) {
-				it = (l.instants || []).find((i) => i.type === 'instants' && inside(instantsX(i, x)));
+				const runs = l.instant_runs || noRuns;
+				for (let i = 0; i < runs.ts.length && !it; i++)
+					if (inside(instantsX({ ts: runs.ts[i], end: runs.end[i] }, x))) it = runAt(runs, i);
 			} else {
 				const depth = Math.floor((py - bd.top - bd.irow) / ROW), sp = l.spans || noSpans;
 				for (let i = 0; i < sp.ts.length && !it; i++)

@@ -79,33 +79,28 @@ struct agg {
 	int64_t matches; /* events a search matched (tl_lane.match) */
 };
 
-/* The merged spans of a lane, written after its events as columns. */
-struct span {
-	int64_t col, ts, end, count, busy, matches;
-	int depth;
-};
-struct spans {
-	struct span *v;
-	size_t n, cap;
-	bool lost; /* one could not be kept (no memory): the answer is truncated */
-};
+bool tl_rows_add(struct tl_rows *r, const int64_t *v)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 256;
+		int64_t *nv = realloc(r->v, cap * TL_ROW_MAX * sizeof *nv);
+		if (!nv) {
+			r->lost = true;
+			return false;
+		}
+		r->v = nv;
+		r->cap = cap;
+	}
+	memcpy(r->v + r->n++ * TL_ROW_MAX, v, TL_ROW_MAX * sizeof *v);
+	return true;
+}
 
-static void flush_agg(struct spans *s, struct agg *a, int depth)
+static void flush_agg(struct tl_rows *s, struct agg *a, int depth, int64_t base)
 {
 	if (a->col < 0)
 		return;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 256;
-		struct span *v = realloc(s->v, cap * sizeof *v);
-		if (!v) {
-			s->lost = true;
-			a->col = -1;
-			return;
-		}
-		s->v = v;
-		s->cap = cap;
-	}
-	s->v[s->n++] = (struct span){a->col, a->ts, a->end, a->count, a->busy, a->matches, depth};
+	tl_rows_add(s, (const int64_t[TL_ROW_MAX]){depth, a->col, a->ts - base, a->end - base,
+						   a->count, a->busy, a->matches});
 	a->col = -1;
 }
 
@@ -158,43 +153,28 @@ static void nc_close(struct numcol *c)
 	fputc(']', c->f);
 }
 
-static const char *const span_keys[] = {"depth", "col", "ts", "end", "count", "busy_ns", "matches"};
-
-static int64_t span_field(const struct span *sp, int k, int64_t base)
-{
-	switch (k) {
-	case 0:
-		return sp->depth;
-	case 1:
-		return sp->col;
-	case 2:
-		return sp->ts - base;
-	case 3:
-		return sp->end - base;
-	case 4:
-		return sp->count;
-	case 5:
-		return sp->busy;
-	default:
-		return sp->matches;
-	}
-}
-
-/* `, "spans": {"depth": [..], ...}`: one array a field, numbers split by
- * bare commas (a whole trace's window holds tens of thousands: as columns
- * the answer is less than half the bytes of an object each, which is what
- * a browser spends its time receiving). "matches" only with a search. */
-static void write_spans(FILE *f, const struct spans *s, int64_t base, bool matches)
+void tl_write_cols(FILE *f, const char *const *keys, int nk, const struct tl_rows *r)
 {
 	struct numcol c;
-	fputs(",\n    \"spans\": {", f);
-	for (int k = 0; k < (matches ? 7 : 6); k++) {
-		nc_open(&c, f, k ? ", " : "", span_keys[k]);
-		for (size_t i = 0; i < s->n; i++)
-			nc_put(&c, span_field(&s->v[i], k, base));
+	fputc('{', f);
+	for (int k = 0; k < nk; k++) {
+		nc_open(&c, f, k ? ", " : "", keys[k]);
+		for (size_t i = 0; i < r->n; i++)
+			nc_put(&c, r->v[i * TL_ROW_MAX + k]);
 		nc_close(&c);
 	}
 	fputc('}', f);
+}
+
+/* `, "spans": {"depth": [..], ...}`: one array a field (a whole trace's
+ * window holds tens of thousands: as columns the answer is less than half
+ * the bytes of an object each, which is what a browser spends its time
+ * receiving). "matches" only with a search. */
+static void write_spans(FILE *f, const struct tl_rows *s, bool matches)
+{
+	static const char *const keys[] = {"depth", "col", "ts", "end", "count", "busy_ns", "matches"};
+	fputs(",\n    \"spans\": ", f);
+	tl_write_cols(f, keys, matches ? 7 : 6, s);
 }
 
 /* an end's columns: {"track": [..], "ts": [..], "row": [..], "depth": [..]} */
@@ -272,7 +252,7 @@ void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int 
 	int64_t nev = 0, busy = 0, nshown = 0;
 	int maxd = -1;
 	bool first = true;
-	struct spans sp = {0};
+	struct tl_rows sp = {0};
 	for (size_t i = l; i < ln->en; i++) {
 		struct tl_ev ev;
 		ln->get(ln->ctx, i, &ev);
@@ -299,7 +279,7 @@ void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int 
 			if (a->col != col) {
 				if (a->col >= 0)
 					nshown++, (*items)++;
-				flush_agg(&sp, a, d);
+				flush_agg(&sp, a, d, lo);
 				*a = (struct agg){.col = col, .ts = ts, .end = end};
 			}
 			a->count++;
@@ -320,12 +300,12 @@ void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int 
 	}
 	for (int d = 0; d < TL_MAX_DEPTH; d++)
 		if (agg[d].col >= 0) {
-			flush_agg(&sp, &agg[d], d);
+			flush_agg(&sp, &agg[d], d, lo);
 			nshown++;
 			(*items)++;
 		}
 	fputs(first ? "]" : "\n   ]", f);
-	write_spans(f, &sp, lo, ln->match != NULL);
+	write_spans(f, &sp, ln->match != NULL);
 	*truncated |= sp.lost;
 	free(sp.v);
 	fprintf(f,

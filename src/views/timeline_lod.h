@@ -79,6 +79,20 @@ void tl_write_head(FILE *f, int64_t lo, int64_t hi, int64_t A, int64_t B, int px
 void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int px, int64_t lo,
 		   size_t *items, bool *truncated, struct tl_lane_sum *sum);
 
+/* Rows of up to TL_ROW_MAX integers, written as columns: an answer's
+ * merged spans and runs of instants (thousands of them in a window: as
+ * columns they cost less than half the bytes of an object each). */
+#define TL_ROW_MAX 7
+struct tl_rows {
+	int64_t *v; /* n rows of TL_ROW_MAX */
+	size_t n, cap;
+	bool lost; /* a row could not be kept (no memory): the answer is truncated */
+};
+/* Adds a row (TL_ROW_MAX values); false (and lost set) without memory. */
+bool tl_rows_add(struct tl_rows *r, const int64_t *v);
+/* Writes {"keys[0]": [...], ...}: the first nk values of every row. */
+void tl_write_cols(FILE *f, const char *const *keys, int nk, const struct tl_rows *r);
+
 /* One flow arrow of an answer: a launch (runtime call -> GPU activity;
  * cat and name NULL) or a step of an s/t/f chain; its ends' ts relative to
  * the trace's start, row -1 when the end binds to no slice. */

@@ -209,7 +209,8 @@ int nsys_tl_write_json(const struct nsys_tl_index *ix, const struct tl_opts *o, 
 		fprintf(f,
 			",\n    \"labels\": null, \"process_sort\": null, \"thread_sort\": null, "
 			"\"gpu\": %s, "
-			"\"instants\": [], \"instant_events\": 0}",
+			"\"instants\": [], \"instant_runs\": {\"col\": [], \"ts\": [], \"end\": [], "
+			"\"count\": []}, \"instant_events\": 0}",
 			l->source == NSYS_TL_SRC_KERNELS || l->source == NSYS_TL_SRC_MEMORY
 			    ? "true"
 			    : "false");

@@ -232,7 +232,7 @@ static void put_sort(FILE *f, const char *key, int64_t v)
 
 /* The lane's metadata and its instants in [A, B): one per pixel column
  * ({"type": "instant", col, ts, row, kind, name}) or, where a column has
- * several, {"type": "instants", col, ts, end, count}. */
+ * several, a run {col, ts, end, count} in the columns of "instant_runs". */
 /* Instants are in the window when A <= ts < B, or ts == B when B is the
  * trace's end hi (an instant at the very end, e.g. Kineto's "Record Window
  * End", is in the whole trace). */
@@ -260,6 +260,7 @@ static void lane_tail(const struct tl_index *ix, size_t k, FILE *f, int64_t A, i
 	}
 	bool first = true;
 	int64_t n = 0;
+	struct tl_rows runs = {0};
 	for (size_t i = l; i < en;) {
 		int64_t ts = t->ev.ts[ix->inst[i]];
 		if (ts >= Bi)
@@ -286,18 +287,21 @@ static void lane_tail(const struct tl_index *ix, size_t k, FILE *f, int64_t A, i
 			fputs(", \"name\": ", f);
 			rep_json_str(f, tr_str(t, t->ev.name[row]));
 			fputc('}', f);
+			first = false;
 		} else {
-			fprintf(f,
-				"%s\n     {\"type\": \"instants\", \"col\": %lld, \"ts\": %lld, "
-				"\"end\": %lld, \"count\": %zu}",
-				first ? "" : ",", (long long)col, (long long)(ts - lo),
-				(long long)(t->ev.ts[ix->inst[j - 1]] - lo), j - i);
+			tl_rows_add(&runs, (const int64_t[TL_ROW_MAX]){col, ts - lo,
+								       t->ev.ts[ix->inst[j - 1]] - lo,
+								       (int64_t)(j - i)});
 		}
-		first = false;
 		(*items)++;
 		i = j;
 	}
-	fprintf(f, "%s], \"instant_events\": %lld}", first ? "" : "\n    ", (long long)n);
+	static const char *const run_keys[] = {"col", "ts", "end", "count"};
+	fputs(first ? "], \"instant_runs\": " : "\n    ], \"instant_runs\": ", f);
+	tl_write_cols(f, run_keys, 4, &runs);
+	*truncated |= runs.lost;
+	free(runs.v);
+	fprintf(f, ", \"instant_events\": %lld}", (long long)n);
 }
 
 /* tl_opts.match: the names a search matched (by string id) */

@@ -463,11 +463,10 @@ order=$(sed -n 's/^   {"track": [0-9]*, "pid": "\([^"]*\)", "tid": "\([^"]*\)".*
 [ "$order" = "30/1 10/2 10/8 10/1 10/3 10/0 5/1 " ] && ok || bad "lane order: $order"
 has lanes \
 	'    "labels": "CPU", "process_sort": 2, "thread_sort": 3, "gpu": false, "instants": [' \
-	'    "labels": "CPU", "process_sort": 2, "thread_sort": 4, "gpu": true, "instants": [], "instant_events": 0},' \
-	'    "labels": null, "process_sort": null, "thread_sort": null, "gpu": false, "instants": [], "instant_events": 0}' \
-	'     {"type": "instants", "col": 1, "ts": 10000, "end": 10500, "count": 2},' \
+	'    "labels": "CPU", "process_sort": 2, "thread_sort": 4, "gpu": true, "instants": [], "instant_runs": {"col": [], "ts": [], "end": [], "count": []}, "instant_events": 0},' \
+	'    "labels": null, "process_sort": null, "thread_sort": null, "gpu": false, "instants": [], "instant_runs": {"col": [], "ts": [], "end": [], "count": []}, "instant_events": 0}' \
 	'     {"type": "instant", "col": 5, "ts": 50000, "row": 10, "kind": "cpu_instant_event", "name": "mark"}' \
-	'    ], "instant_events": 3},' \
+	'    ], "instant_runs": {"col": [1], "ts": [10000], "end": [10500], "count": [2]}, "instant_events": 3},' \
 	'     {"type": "instant", "col": 4, "ts": 40000, "row": 9, "kind": "[memory]", "name": "[memory]"}' \
 	'   {"counter": 0, "pid": "10", "process": "trainer", "name": "Memory", "series": "allocated", "points": [' \
 	'    {"col": 0, "ts": 0, "end": 2000, "count": 3, "min": 1, "max": 3, "last": 2},' \

@@ -7,7 +7,9 @@
 // the page documents, 0.35 + 0.65 x busy / extent (computed here from the
 // answer), and the pixel rows just above and below the row's band
 // (the 1 px gaps between depth rows) must be empty. A merged run of
-// instants with no other instant within 3 px is the muted colour, opaque. Hovering a span shows its card
+// instants (the lane's instant_runs columns) with no other instant within
+// 3 px is the muted colour, opaque, and hovering it shows its count.
+// Hovering a span shows its card
 // (count, busy time) and a click shows its details: spans have no hit box
 // of their own, the page finds them from the answer.
 import { test } from 'node:test';
@@ -77,12 +79,17 @@ test('merged spans and instants are drawn as pixels, found by hover and click', 
 				hovered = true;
 			}
 		}
-		for (const it of l.instants || []) {
-			if (it.type !== 'instants' || runs >= 4) continue;
-			const x0 = xOf(it.ts) - 1;
+		const ir = l.instant_runs;
+		for (let i = 0; i < ir.ts.length && runs < 4; i++) {
+			const x0 = xOf(ir.ts[i]) - 1;
 			// (a single instant is drawn over the runs: '[memory]' ones orange)
-			if (l.instants.some((o) => o !== it && Math.abs(xOf(o.ts) - x0) < 4)) continue;
-			assert.deepEqual(await pixel(x0 + 0.5, top + IROW / 2), [...MUTED, 255], `instants at ${it.ts} ns`);
+			if (l.instants.some((o) => Math.abs(xOf(o.ts) - x0) < 4) || ir.ts.some((t, j) => j !== i && Math.abs(xOf(t) - x0) < 4)) continue;
+			assert.deepEqual(await pixel(x0 + 0.5, top + IROW / 2), [...MUTED, 255], `instants at ${ir.ts[i]} ns`);
+			if (!runs) {
+				const box = await canvas.boundingBox();
+				await page.mouse.move(box.x + x0 + 0.5, box.y + top + IROW / 2);
+				await retry(async () => assert.match(await page.getByTestId('timeline-hover').innerText(), new RegExp(`^${ir.count[i]} instants\\n`)));
+			}
 			runs++;
 		}
 	}
