@@ -172,7 +172,8 @@ void tl_write_cols(FILE *f, const char *const *keys, int nk, const struct tl_row
  * receiving). "matches" only with a search. */
 static void write_spans(FILE *f, const struct tl_rows *s, bool matches)
 {
-	static const char *const keys[] = {"depth", "col", "ts", "end", "count", "busy_ns", "matches"};
+	static const char *const keys[] = {"depth", "col",     "ts",	 "end",
+					   "count", "busy_ns", "matches"};
 	fputs(",\n    \"spans\": ", f);
 	tl_write_cols(f, keys, matches ? 7 : 6, s);
 }

@@ -289,9 +289,9 @@ static void lane_tail(const struct tl_index *ix, size_t k, FILE *f, int64_t A, i
 			fputc('}', f);
 			first = false;
 		} else {
-			tl_rows_add(&runs, (const int64_t[TL_ROW_MAX]){col, ts - lo,
-								       t->ev.ts[ix->inst[j - 1]] - lo,
-								       (int64_t)(j - i)});
+			tl_rows_add(&runs, (const int64_t[TL_ROW_MAX]){
+					       col, ts - lo, t->ev.ts[ix->inst[j - 1]] - lo,
+					       (int64_t)(j - i)});
 		}
 		(*items)++;
 		i = j;
