@@ -5,9 +5,9 @@
 // are drawn one by one, shorter ones (and instants) come from the server
 // merged per pixel column (written as pixels: timeline_pixels.js). Counter
 // lanes (a step chart; min/max per column) follow their process's lanes.
-// W / S zoom and A / D pan as in Perfetto (Shift: faster), the mouse wheel zooms around the pointer, Shift+drag
-// pans, + / - zoom and the arrow keys pan; every change asks the server for
-// the visible window again. A time ruler (timeline_ruler.js) heads the
+// W / S zoom and A / D pan as in Perfetto (Shift: faster), the mouse wheel
+// zooms around the pointer, Shift+drag pans, + / - zoom and the arrow keys
+// pan; every change asks the server for the visible window again. A time ruler (timeline_ruler.js) heads the
 // lanes; hovering an event shows a card (timeline_hover.js); a drag selects
 // an area whose slices are summed per name (timeline_area.js). A click on a
 // lane's header collapses it ("pin" at its right end keeps it on top); a
@@ -386,25 +386,23 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 				g.fillRect(x0 - 1, top + 1, x1 - x0, IROW - 2);
 				hits.push({ x0: x0 - 2, x1: x1 + 1, y0: top, y1: top + IROW, it, lane: l });
 			}
-			for (const it of l.items) {
+			for (const it of l.items) { // (events only: the merged ones are l.spans)
 				const ry = top + irow + it.depth * ROW;
-				if (it.type === 'event') {
-					const x0 = Math.max(0, x(it.ts, W)), x1 = Math.min(W, x(it.ts + it.dur, W));
-					const w = Math.max(1, x1 - x0);
-					g.fillStyle = fillOf(it.name);
-					g.fillRect(x0, ry + 1, w, ROW - 2);
-					if (it.match) { g.strokeStyle = MARK; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; marked++; }
-					if (it.row === selected) { g.strokeStyle = fg; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; }
-					crit?.mark(g, it, x0, ry + 1, w, ROW - 2);
-					if (w > 30) {
-						g.save();
-						g.beginPath(); g.rect(x0, ry, w, ROW); g.clip();
-						g.fillStyle = '#111';
-						g.fillText(it.name, x0 + 3, ry + ROW / 2);
-						g.restore();
-					}
-					hits.push({ x0, x1: x0 + w, y0: ry, y1: ry + ROW, it, lane: l });
+				const x0 = Math.max(0, x(it.ts, W)), x1 = Math.min(W, x(it.ts + it.dur, W));
+				const w = Math.max(1, x1 - x0);
+				g.fillStyle = fillOf(it.name);
+				g.fillRect(x0, ry + 1, w, ROW - 2);
+				if (it.match) { g.strokeStyle = MARK; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; marked++; }
+				if (it.row === selected) { g.strokeStyle = fg; g.lineWidth = 2; g.strokeRect(x0, ry + 1, w, ROW - 2); g.lineWidth = 1; }
+				crit?.mark(g, it, x0, ry + 1, w, ROW - 2);
+				if (w > 30) {
+					g.save();
+					g.beginPath(); g.rect(x0, ry, w, ROW); g.clip();
+					g.fillStyle = '#111';
+					g.fillText(it.name, x0 + 3, ry + ROW / 2);
+					g.restore();
 				}
+				hits.push({ x0, x1: x0 + w, y0: ry, y1: ry + ROW, it, lane: l });
 			}
 			// merged spans (drawn by drawMerged) with search matches: a mark under them
 			const sp = l.spans;

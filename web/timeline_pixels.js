@@ -42,7 +42,7 @@ const spanAlpha = (it) => 0.35 + 0.65 * Math.min(1, it.busy_ns / Math.max(1, it.
 // The i-th merged span of a lane's "spans" (the answer's columns: depth,
 // col, ts, end, count, busy_ns, and matches with a search) as an item
 // {type: 'span', ...} (what the hover card and the details take).
-export function spanAt(sp, i) {
+function spanAt(sp, i) {
 	const it = { type: 'span', depth: sp.depth[i], col: sp.col[i], ts: sp.ts[i], end: sp.end[i], count: sp.count[i], busy_ns: sp.busy_ns[i] };
 	if (sp.matches) it.matches = sp.matches[i];
 	return it;

@@ -178,6 +178,13 @@ static void write_spans(FILE *f, const struct tl_rows *s, bool matches)
 	tl_write_cols(f, keys, matches ? 7 : 6, s);
 }
 
+void tl_write_instant_runs(FILE *f, const struct tl_rows *runs)
+{
+	static const char *const keys[] = {"col", "ts", "end", "count"};
+	fputs("\"instant_runs\": ", f);
+	tl_write_cols(f, keys, 4, runs);
+}
+
 /* an end's columns: {"track": [..], "ts": [..], "row": [..], "depth": [..]} */
 static void write_ends(FILE *f, const struct tl_flow_out *v, size_t n, bool to)
 {

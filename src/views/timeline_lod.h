@@ -93,6 +93,10 @@ bool tl_rows_add(struct tl_rows *r, const int64_t *v);
 /* Writes {"keys[0]": [...], ...}: the first nk values of every row. */
 void tl_write_cols(FILE *f, const char *const *keys, int nk, const struct tl_rows *r);
 
+/* Writes `"instant_runs": {"col": [..], "ts": [..], "end": [..], "count":
+ * [..]}`: a lane's runs of instants (rows col, ts, end, count). */
+void tl_write_instant_runs(FILE *f, const struct tl_rows *runs);
+
 /* One flow arrow of an answer: a launch (runtime call -> GPU activity;
  * cat and name NULL) or a step of an s/t/f chain; its ends' ts relative to
  * the trace's start, row -1 when the end binds to no slice. */

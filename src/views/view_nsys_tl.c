@@ -206,14 +206,14 @@ int nsys_tl_write_json(const struct nsys_tl_index *ix, const struct tl_opts *o, 
 				     .label = ev_label};
 		struct tl_lane_sum sum;
 		tl_lane_items(&ln, f, A, B, o->px, lo, &items, &truncated, &sum);
-		fprintf(
-		    f,
-		    ",\n    \"labels\": null, \"process_sort\": null, \"thread_sort\": null, "
-		    "\"gpu\": %s, "
-		    "\"instants\": [], \"instant_runs\": {\"col\": [], \"ts\": [], \"end\": [], "
-		    "\"count\": []}, \"instant_events\": 0}",
-		    l->source == NSYS_TL_SRC_KERNELS || l->source == NSYS_TL_SRC_MEMORY ? "true"
-											: "false");
+		fprintf(f,
+			",\n    \"labels\": null, \"process_sort\": null, \"thread_sort\": null, "
+			"\"gpu\": %s, \"instants\": [], ",
+			l->source == NSYS_TL_SRC_KERNELS || l->source == NSYS_TL_SRC_MEMORY
+			    ? "true"
+			    : "false");
+		tl_write_instant_runs(f, &(struct tl_rows){0}); /* (an export has no instants) */
+		fputs(", \"instant_events\": 0}", f);
 	}
 	fprintf(f, "%s],\n  \"counters\": []", m->nlanes ? "\n  " : "");
 	if (o->flows)

@@ -296,9 +296,8 @@ static void lane_tail(const struct tl_index *ix, size_t k, FILE *f, int64_t A, i
 		(*items)++;
 		i = j;
 	}
-	static const char *const run_keys[] = {"col", "ts", "end", "count"};
-	fputs(first ? "], \"instant_runs\": " : "\n    ], \"instant_runs\": ", f);
-	tl_write_cols(f, run_keys, 4, &runs);
+	fputs(first ? "], " : "\n    ], ", f);
+	tl_write_instant_runs(f, &runs);
 	*truncated |= runs.lost;
 	free(runs.v);
 	fprintf(f, ", \"instant_events\": %lld}", (long long)n);
