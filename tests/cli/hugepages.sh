@@ -1,6 +1,7 @@
 #!/bin/sh
-# The heap on transparent huge pages (src/cli/hugepages.c): when gpuprof
-# executes itself again with glibc.malloc.hugetlb=1, what the second image
+# The heap's tunables (src/cli/hugepages.c): when gpuprof executes itself
+# again with glibc.malloc.hugetlb=1 and the tunables that keep freed
+# memory for reuse, what the second image
 # gets in its environment, what the programs it starts get, and that the
 # outputs are the same bytes. The executions are seen by strace (-f: the
 # second image and the children), the kernel's mode is read here from /sys.
@@ -56,24 +57,34 @@ execs() {
 		print path, t, w }'
 }
 
-# a 40 MB trace: executed again with the tunable, the mark says it was unset
+# What a one-shot command adds after glibc.malloc.hugetlb=1 (src/cli/hugepages.c)
+reuse=glibc.malloc.mmap_threshold=16777216:glibc.malloc.trim_threshold=17179869184:glibc.malloc.arena_max=1
+[ "$madvise" = 1 ] && huge=glibc.malloc.hugetlb=1: || huge= # the mode is not madvise: no huge pages
+# a 40 MB trace: executed again with the tunables, the mark says it was unset
 got=$(execs -u GLIBC_TUNABLES -u GPUPROF_HUGEPAGES -- -q info "$big")
-if [ "$madvise" = 1 ]; then
-	want="$GPUPROF - -
-/proc/self/exe glibc.malloc.hugetlb=1 -"
-else
-	want="$GPUPROF - -" # the kernel's mode is not madvise: nothing to gain
-fi
+want="$GPUPROF - -
+/proc/self/exe $huge$reuse -"
 check "40 MB trace, mode '$mode': execs [$got], want [$want]" test "$got" = "$want"
-# the user's other tunables are kept, the tunable appended, the mark holds them
+# the user's other tunables are kept, ours appended but those the user
+# names (arena_max here), the mark holds the user's
 got=$(execs GLIBC_TUNABLES=glibc.malloc.arena_max=2 -u GPUPROF_HUGEPAGES -- -q info "$big")
-[ "$madvise" = 1 ] && want="$GPUPROF glibc.malloc.arena_max=2 -
-/proc/self/exe glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1 =glibc.malloc.arena_max=2" ||
-	want="$GPUPROF glibc.malloc.arena_max=2 -"
+want="$GPUPROF glibc.malloc.arena_max=2 -
+/proc/self/exe glibc.malloc.arena_max=2:${huge}glibc.malloc.mmap_threshold=16777216:glibc.malloc.trim_threshold=17179869184 =glibc.malloc.arena_max=2"
 check "other tunables kept: execs [$got], want [$want]" test "$got" = "$want"
-# the user's own choice of the tunable, GPUPROF_HUGEPAGES=0, a small trace:
-# executed once
-for case in "GLIBC_TUNABLES=glibc.malloc.hugetlb=0 -u GPUPROF_HUGEPAGES -- -q info $big" \
+# the user's own hugetlb: kept, the others added
+got=$(execs GLIBC_TUNABLES=glibc.malloc.hugetlb=0 -u GPUPROF_HUGEPAGES -- -q info "$big")
+want="$GPUPROF glibc.malloc.hugetlb=0 -
+/proc/self/exe glibc.malloc.hugetlb=0:$reuse =glibc.malloc.hugetlb=0"
+check "the user's hugetlb kept: execs [$got], want [$want]" test "$got" = "$want"
+# serve (long-running: memory it frees goes back): huge pages only; an
+# unknown option ends the second image at once
+got=$(execs -u GLIBC_TUNABLES -u GPUPROF_HUGEPAGES -- serve --no-such-option)
+[ "$madvise" = 1 ] && want="$GPUPROF - -
+/proc/self/exe glibc.malloc.hugetlb=1 -" || want="$GPUPROF - -"
+check "serve: execs [$got], want [$want]" test "$got" = "$want"
+# every tunable the user's, GPUPROF_HUGEPAGES=0, a small trace: executed once
+all=glibc.malloc.hugetlb=0:glibc.malloc.mmap_threshold=0:glibc.malloc.trim_threshold=0:glibc.malloc.arena_max=2
+for case in "GLIBC_TUNABLES=$all -u GPUPROF_HUGEPAGES -- -q info $big" \
 	"-u GLIBC_TUNABLES GPUPROF_HUGEPAGES=0 -- -q info $big" \
 	"-u GLIBC_TUNABLES -u GPUPROF_HUGEPAGES -- -q info $small"; do
 	# shellcheck disable=SC2086
