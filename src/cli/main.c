@@ -245,14 +245,16 @@ const size_t cli_nglobals = sizeof cli_globals / sizeof cli_globals[0];
 
 const struct cli_env cli_env[] = {
     {"GLIBC_TUNABLES",
-     "Read and kept: gpuprof adds \\fIglibc.malloc.hugetlb=1\\fP to it when it executes\n"
-     "itself again for big inputs (see \\fBGPUPROF_HUGEPAGES\\fP), unless it already names\n"
-     "that tunable; the programs gpuprof starts get it as it was."},
+     "Read and kept: gpuprof adds glibc's malloc tunables to it when it executes\n"
+     "itself again for big inputs (see \\fBGPUPROF_HUGEPAGES\\fP), but those it already\n"
+     "names; the programs gpuprof starts get it as it was."},
     {"GPUPROF_HUGEPAGES",
-     "\\fB0\\fP keeps the heap on small pages; \\fB1\\fP puts it on transparent huge\n"
-     "pages (glibc's \\fIglibc.malloc.hugetlb=1\\fP, by executing gpuprof again);\n"
-     "unset: huge pages when the input files add up to 32 MiB or more (or for\n"
-     "\\fBserve\\fP) and the kernel's mode is \\fImadvise\\fP. The outputs are the same."},
+     "\\fB0\\fP leaves glibc's heap as it is; \\fB1\\fP tunes it for big inputs by\n"
+     "executing gpuprof again: on transparent huge pages (\\fIglibc.malloc.hugetlb=1\\fP,\n"
+     "when the kernel's mode is \\fImadvise\\fP) and, but for \\fBserve\\fP, keeping the\n"
+     "memory it frees for reuse (\\fImmap_threshold\\fP, \\fItrim_threshold\\fP,\n"
+     "\\fIarena_max=1\\fP); unset: so when the input files add up to 32 MiB or more (or\n"
+     "for \\fBserve\\fP). The outputs are the same."},
     {"GPUPROF_NVDISASM",
      "The NVIDIA disassembler (\\fBnvdisasm\\fP) \\fBgpuprof ncu source\\fP runs to show SASS\n"
      "text, when \\fB\\-\\-nvdisasm\\fP is not given; else \\fBnvdisasm\\fP on \\fBPATH\\fP."},
@@ -261,7 +263,7 @@ const struct cli_env cli_env[] = {
      "on one thread, any larger number on two (the default when the machine has\n"
      "more than one CPU)."},
     {"LD_PRELOAD", "When it names valgrind's preload library, gpuprof does not execute itself\n"
-		   "again for huge pages (valgrind would lose the process)."},
+		   "again to tune its heap (valgrind would lose the process)."},
     {"PATH",
      "Where \\fBgpuprof nsys analyze\\fP and \\fBnsys profile\\fP look for the \\fBnsys\\fP\n"
      "executable, and \\fBgpuprof ncu source\\fP for \\fBnvdisasm\\fP."},
@@ -310,8 +312,8 @@ static const char global_help[] =
     "Exit status: 0 ok, 1 an analysis gate tripped, 2 usage or input error.\n"
     "Environment: GPUPROF_THREADS=1 reads and analyses traces and reports on one\n"
     "thread (default: two when the machine has more than one CPU);\n"
-    "GPUPROF_HUGEPAGES=0 keeps the heap on small pages (default: huge pages for\n"
-    "inputs of 32 MiB on).\n";
+    "GPUPROF_HUGEPAGES=0 leaves glibc's heap as it is (default: tuned for inputs\n"
+    "of 32 MiB on: huge pages, freed memory reused).\n";
 
 static void print_help(FILE *f, const struct cmd_list *l)
 {
