@@ -148,6 +148,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		return srv_api_upload(s, c, u);
 	}
 	srv_conn_phase(s, c, SRV_CONN_DONE, 0); /* an upload's body comes next: below */
+	srv_warm_touch(s);			/* work ahead waits: a person is here */
 	const char *host = srv_mhd()->lookup_connection_value(c, MHD_HEADER_KIND, "Host");
 	if (!host || !srv_q_host_ok(host, s->port))
 		return srv_reply_error(c, MHD_HTTP_FORBIDDEN,
@@ -197,6 +198,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **state,
 {
 	struct srv *s = cls;
 	srv_conn_phase(s, c, SRV_CONN_NEXT, 0);
+	srv_warm_touch(s);
 	struct srv_upload *u = *state;
 	if (!u)
 		return;

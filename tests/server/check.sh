@@ -698,7 +698,9 @@ fi
 wpid=$!
 wurl=$(wait_url "$tmp/w1" "$wpid")
 sleep 1
-cache_of() { curl -s -D "$tmp/hdr" -o "$tmp/body.$2" "${wurl}api/file/1/$1" >/dev/null; sed -n 's/^X-Gpuprof-Cache: \([a-z]*\).*/\1/p' "$tmp/hdr"; }
+# cache_in ID VIEW TAG: the answer's X-Gpuprof-Cache (hit, miss), its body in body.TAG
+cache_in() { curl -s -D "$tmp/hdr" -o "$tmp/body.$3" "${wurl}api/file/$1/$2" >/dev/null; sed -n 's/^X-Gpuprof-Cache: \([a-z]*\).*/\1/p' "$tmp/hdr"; }
+cache_of() { cache_in 1 "$1" "$2"; }
 [ "$(cache_of summary a)" = hit ] && ok || bad "summary not computed ahead"
 [ "$(cache_of 'summary?quick=1' q)" = hit ] && ok || bad "summary?quick=1 (the Overview's first answer) not computed ahead"
 "$GPUPROF" summary --quick --format json "$small" >"$tmp/want.quick" 2>/dev/null
@@ -710,6 +712,16 @@ cmp -s "$tmp/want.quick" "$tmp/body.q" && ok || bad "summary?quick=1 computed ah
 "$GPUPROF" summary --format json "$small" >"$tmp/want.summary" 2>/dev/null
 cache_of summary c >/dev/null
 cmp -s "$tmp/want.summary" "$tmp/body.c" && ok || bad "the summary computed ahead differs from gpuprof summary"
+# work ahead yields to requests (srv_warm.c: a view is begun once none has
+# begun or ended for 2 s): a file uploaded is not computed ahead while
+# requests come, then is once they stop
+curl -s -o "$tmp/warm-up.json" "${wurl}api/upload?name=second.json" --data-binary @"$small"
+wid=$(sed -n 's/.*"id": \([0-9]*\).*/\1/p' "$tmp/warm-up.json")
+[ "$(cache_in "$wid" kernels k)" = miss ] && ok || bad "file $wid's kernels computed ahead while requests came"
+sleep 3
+[ "$(cache_in "$wid" ops o)" = hit ] && ok || bad "file $wid's ops not computed ahead 3 s after the last request"
+"$GPUPROF" ops --format json "$small" >"$tmp/want.ops" 2>/dev/null
+cmp -s "$tmp/want.ops" "$tmp/body.o" && ok || bad "file $wid's ops computed ahead differ from gpuprof ops"
 kill "$wpid"
 wait "$wpid"
 # the default port taken: without --port the server takes a free one (and
