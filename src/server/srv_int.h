@@ -252,7 +252,7 @@ enum MHD_Result srv_api_diff(struct srv *s, struct MHD_Connection *c);
 int srv_warm_start(struct srv *s);
 void srv_warm_add(struct srv *s, int id);
 /* A request began or ended: the thread begins its next view only once
- * none has for a while (srv_warm.c). */
+ * none has (and no file was added) for a while (srv_warm.c). */
 void srv_warm_touch(struct srv *s);
 /* Returns once the thread is not computing the answer of key (a request
  * that missed the cache waits for it rather than computing it twice). */

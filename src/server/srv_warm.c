@@ -7,13 +7,16 @@
  * It takes job slots like any analysis (requests are never starved of
  * more than one) and stops between views when the server stops.
  *
- * Work ahead yields to work asked for: a view is begun only once no
- * request has begun or ended for WARM_QUIET_MS (srv_warm_touch), so a
- * person panning the Timeline or paging through tables has both cores
- * (on the 1 GB trace the Timeline's first windows took 127-170 ms instead
- * of 33-68 ms while the views were computed beside them, at the lowest
- * priority even: the two cores share more than CPU time). A view begun
- * still runs to its end. */
+ * Work ahead yields to work asked for. The first answer (the Overview's
+ * quick summary, a fraction of a second) is computed at once; each next
+ * view is begun only once no request has begun or ended, and no file has
+ * been added, for WARM_QUIET_MS (srv_warm_touch). So a browser opened on
+ * a file just loaded has both cores while it loads the page (which asks
+ * for the full summary itself), and so has a person panning the Timeline
+ * or paging through tables: on the 1 GB trace the Timeline's first
+ * windows took 127-170 ms instead of 33-68 ms while the views were
+ * computed beside them, at the lowest priority even (the two cores share
+ * more than CPU time). A view begun still runs to its end. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +89,7 @@ static void warm_file(struct srv *s, int id)
 	struct srv_file *f = srv_file_hold(s, id, false);
 	struct ses *ses = f ? f->ses : NULL;
 	for (size_t k = 0; ses && k < sizeof warm_views / sizeof warm_views[0]; k++) {
-		if (!quiet_wait(s->warm))
+		if (k && !quiet_wait(s->warm))
 			break;
 		char key[64];
 		const struct view_decl *d = view_get(warm_views[k].kind);
@@ -182,6 +185,7 @@ void srv_warm_add(struct srv *s, int id)
 	pthread_mutex_lock(&w->mu);
 	if (w->nq < WARM_QUEUE) /* more waiting than files exist: drop (only speed) */
 		w->q[w->nq++] = id;
+	w->last_ms = now_ms(); /* a page may be loading it now */
 	pthread_cond_signal(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 }

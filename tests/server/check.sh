@@ -690,14 +690,15 @@ else
 fi
 # ---------------------------------------------------------------------------
 # answers computed ahead and cached: a trace's summary, steps, ops and
-# kernels are computed after it is loaded (the warm thread; milliseconds
-# for this trace, so a second is plenty), so the first request is a cache
-# hit; ops by shape is computed on its first request (miss) and cached
-# (hit); the cached answer is the same bytes
+# kernels are computed after it is loaded (the warm thread: the quick
+# summary at once, the others once nothing has happened for 2 s;
+# milliseconds for this trace, so 3 s is plenty), so the first request is
+# a cache hit; ops by shape is computed on its first request (miss) and
+# cached (hit); the cached answer is the same bytes
 "$GPUPROF" serve -q --port 0 "$small" >"$tmp/w1" 2>&1 &
 wpid=$!
 wurl=$(wait_url "$tmp/w1" "$wpid")
-sleep 1
+sleep 3
 # cache_in ID VIEW TAG: the answer's X-Gpuprof-Cache (hit, miss), its body in body.TAG
 cache_in() { curl -s -D "$tmp/hdr" -o "$tmp/body.$3" "${wurl}api/file/$1/$2" >/dev/null; sed -n 's/^X-Gpuprof-Cache: \([a-z]*\).*/\1/p' "$tmp/hdr"; }
 cache_of() { cache_in 1 "$1" "$2"; }
@@ -712,11 +713,14 @@ cmp -s "$tmp/want.quick" "$tmp/body.q" && ok || bad "summary?quick=1 computed ah
 "$GPUPROF" summary --format json "$small" >"$tmp/want.summary" 2>/dev/null
 cache_of summary c >/dev/null
 cmp -s "$tmp/want.summary" "$tmp/body.c" && ok || bad "the summary computed ahead differs from gpuprof summary"
-# work ahead yields to requests (srv_warm.c: a view is begun once none has
-# begun or ended for 2 s): a file uploaded is not computed ahead while
-# requests come, then is once they stop
+# work ahead yields to requests (srv_warm.c: after the quick summary, a
+# view is begun once no request has begun or ended, and no file was added,
+# for 2 s): a file uploaded gets its quick summary at once, its other
+# views not while requests come, then once they stop
 curl -s -o "$tmp/warm-up.json" "${wurl}api/upload?name=second.json" --data-binary @"$small"
 wid=$(sed -n 's/.*"id": \([0-9]*\).*/\1/p' "$tmp/warm-up.json")
+sleep 0.5
+[ "$(cache_in "$wid" 'summary?quick=1' q)" = hit ] && ok || bad "file $wid's quick summary not computed at once"
 [ "$(cache_in "$wid" kernels k)" = miss ] && ok || bad "file $wid's kernels computed ahead while requests came"
 sleep 3
 [ "$(cache_in "$wid" ops o)" = hit ] && ok || bad "file $wid's ops not computed ahead 3 s after the last request"
