@@ -30,7 +30,8 @@
  *
  * When: GPUPROF_HUGEPAGES=0 never; =1 always (where it can work); unset:
  * when the regular files among the arguments add up to HUGE_INPUT bytes
- * or more, or the command is `serve` (uploads come later). Each tunable
+ * or more (a gzip file counted as its inflated size), or the command is
+ * `serve` (uploads come later). Each tunable
  * is added unless GLIBC_TUNABLES already names it (the user's choice);
  * glibc.malloc.hugetlb only when the kernel's mode is "madvise" ("always"
  * needs no tunable, "never" ignores it). Not executed again when nothing
@@ -80,8 +81,29 @@ static bool thp_madvise(void)
 	return ok;
 }
 
+/* The bytes a regular file of st_size bytes holds once read: a gzip
+ * file's ISIZE (its last 4 bytes: the uncompressed size modulo 2^32, of
+ * the last member), when larger. */
+static long long input_bytes(const char *path, long long st_size)
+{
+	unsigned char m[2], z[4];
+	FILE *f = st_size >= 18 ? fopen(path, "rb") : NULL;
+	long long n = st_size;
+	if (!f)
+		return n;
+	if (fread(m, 1, 2, f) == 2 && m[0] == 0x1f && m[1] == 0x8b && fseek(f, -4, SEEK_END) == 0 &&
+	    fread(z, 1, 4, f) == 4) {
+		long long isize = (long long)z[0] | (long long)z[1] << 8 | (long long)z[2] << 16 |
+				  (long long)z[3] << 24;
+		n = isize > n ? isize : n;
+	}
+	fclose(f);
+	return n;
+}
+
 /* Whether the arguments name big inputs: regular files of HUGE_INPUT
- * bytes together, or the server (*serve then). */
+ * bytes together (a gzip file's once inflated), or the server (*serve
+ * then). */
 static bool big_inputs(int argc, char **argv, bool *serve)
 {
 	long long sum = 0;
@@ -94,7 +116,7 @@ static bool big_inputs(int argc, char **argv, bool *serve)
 		if (!strcmp(argv[i], "--"))
 			break; /* the program of `nsys profile` and its arguments */
 		if (stat(argv[i], &st) == 0 && S_ISREG(st.st_mode))
-			sum += st.st_size;
+			sum += input_bytes(argv[i], (long long)st.st_size);
 		if (sum >= HUGE_INPUT)
 			return true;
 	}

@@ -253,8 +253,8 @@ const struct cli_env cli_env[] = {
      "executing gpuprof again: on transparent huge pages (\\fIglibc.malloc.hugetlb=1\\fP,\n"
      "when the kernel's mode is \\fImadvise\\fP) and, but for \\fBserve\\fP, keeping the\n"
      "memory it frees for reuse (\\fImmap_threshold\\fP, \\fItrim_threshold\\fP,\n"
-     "\\fIarena_max=1\\fP); unset: so when the input files add up to 32 MiB or more (or\n"
-     "for \\fBserve\\fP). The outputs are the same."},
+     "\\fIarena_max=1\\fP); unset: so when the input files add up to 32 MiB or more (a\n"
+     "gzip file counted inflated), or for \\fBserve\\fP. The outputs are the same."},
     {"GPUPROF_NVDISASM",
      "The NVIDIA disassembler (\\fBnvdisasm\\fP) \\fBgpuprof ncu source\\fP runs to show SASS\n"
      "text, when \\fB\\-\\-nvdisasm\\fP is not given; else \\fBnvdisasm\\fP on \\fBPATH\\fP."},

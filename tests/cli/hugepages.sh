@@ -65,6 +65,10 @@ got=$(execs -u GLIBC_TUNABLES -u GPUPROF_HUGEPAGES -- -q info "$big")
 want="$GPUPROF - -
 /proc/self/exe $huge$reuse -"
 check "40 MB trace, mode '$mode': execs [$got], want [$want]" test "$got" = "$want"
+# the same trace gzip-compressed (a few MB on disk): counted inflated
+gzip -c "$big" >"$big.gz"
+got=$(execs -u GLIBC_TUNABLES -u GPUPROF_HUGEPAGES -- -q info "$big.gz")
+check ".gz of the 40 MB trace ($(wc -c <"$big.gz") bytes): execs [$got], want [$want]" test "$got" = "$want"
 # the user's other tunables are kept, ours appended but those the user
 # names (arena_max here), the mark holds the user's
 got=$(execs GLIBC_TUNABLES=glibc.malloc.arena_max=2 -u GPUPROF_HUGEPAGES -- -q info "$big")
