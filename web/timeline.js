@@ -736,17 +736,22 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 	canvas.redraw = () => { theme = null; ruler.retheme(); draw(); };
 	// the first answer is asked before the page is laid out: ask again at
 	// the real width (and on every resize)
-	let lastW = 0;
+	// The first window is asked once the page holds the timeline and its
+	// width is known: asked before, at a guessed width, it was asked again
+	// at once at the real one (two whole-trace answers, the second landing
+	// while the page drew the first).
+	let lastW = 0, started;
+	firstLoad = new Promise((r) => { started = r; });
 	new ResizeObserver(() => {
 		wrapW = wrap.clientWidth;
 		const W = width();
 		if (!wrap.isConnected || W === lastW) return;
+		const first = !lastW;
 		lastW = W;
 		draw();
-		reload();
+		if (first) started(load().catch((e) => { if (e.name !== 'AbortError') details.textContent = `Could not load the window: ${e.message}`; }));
+		else reload();
 	}).observe(wrap);
-	firstLoad = load().catch((e) => { if (e.name !== 'AbortError') details.textContent = `Could not load the window: ${e.message}`; });
-	await firstLoad;
 	const reset = el('button', { textContent: 'Whole trace', title: 'Show the whole trace (0)' });
 	reset.addEventListener('click', () => setWindow(T0, T1));
 	const help = el('span', { className: 'count', textContent: 'W S / wheel zoom · A D / Shift+drag pan (Shift+key: faster) · drag: select an area · f flows · c counters · / search, n N next/previous · click a lane name to collapse it, "pin" to keep it on top' });
