@@ -31,8 +31,8 @@
  * When: GPUPROF_HUGEPAGES=0 never; =1 always (where it can work); unset:
  * when the regular files among the arguments add up to HUGE_INPUT bytes
  * or more (a gzip file counted as its inflated size), or the command is
- * `serve` (uploads come later). Each tunable
- * is added unless GLIBC_TUNABLES already names it (the user's choice);
+ * `serve` (uploads come later). Each tunable is added unless
+ * GLIBC_TUNABLES already names it (the user's choice);
  * glibc.malloc.hugetlb only when the kernel's mode is "madvise" ("always"
  * needs no tunable, "never" ignores it). Not executed again when nothing
  * is to be added, under valgrind (its tools would lose the process at the
