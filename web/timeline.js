@@ -7,12 +7,12 @@
 // lanes (a step chart; min/max per column) follow their process's lanes.
 // W / S zoom and A / D pan as in Perfetto (Shift: faster), the mouse wheel
 // zooms around the pointer, Shift+drag pans, + / - zoom and the arrow keys
-// pan; every change asks the server for the visible window again. A time ruler (timeline_ruler.js) heads the
-// lanes; hovering an event shows a card (timeline_hover.js); a drag selects
-// an area whose slices are summed per name (timeline_area.js). A click on a
-// lane's header collapses it ("pin" at its right end keeps it on top); a
-// click on an event selects it (its flows highlighted), shows its details
-// and its linked events
+// pan; every change asks the server for the visible window again. A time
+// ruler (timeline_ruler.js) heads the lanes; hovering an event shows a card
+// (timeline_hover.js); a drag selects an area whose slices are summed per
+// name (timeline_area.js). A click on a lane's header collapses it ("pin"
+// at its right end keeps it on top); a click on an event selects it (its
+// flows highlighted), shows its details and its linked events
 // (?links=ROW: its kernels, its launch, its flow neighbours), which jump to
 // them. "Flows" (key f) asks for the flow arrows (flows=1). "Download
 // trace" saves /api/file/ID/trace (the file's own bytes; the window's slice
@@ -734,12 +734,11 @@ export async function renderTimeline(api, id, s, writeHash, { endpoint = 'timeli
 		},
 	};
 	canvas.redraw = () => { theme = null; ruler.retheme(); draw(); };
-	// the first answer is asked before the page is laid out: ask again at
-	// the real width (and on every resize)
 	// The first window is asked once the page holds the timeline and its
-	// width is known: asked before, at a guessed width, it was asked again
-	// at once at the real one (two whole-trace answers, the second landing
-	// while the page drew the first).
+	// width is known, then again on every resize: asked before, at a
+	// guessed width, it was asked again at once at the real one (two
+	// whole-trace answers, the second landing while the page drew the
+	// first).
 	let lastW = 0, started;
 	firstLoad = new Promise((r) => { started = r; });
 	new ResizeObserver(() => {

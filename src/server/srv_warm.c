@@ -122,7 +122,7 @@ static void warm_file(struct srv *s, int id)
 	srv_file_release(s, f);
 }
 
-/* Work ahead yields to work asked for: on Linux (where a nice value is a
+/* And it yields its CPU share: on Linux (where a nice value is a
  * thread's) the warm thread and the side threads it starts run at nice
  * WARM_NICE, so the requests' threads and the browser on the same cores go
  * first (on a 1 GB trace the page's own scripts took a second to arrive

@@ -43,6 +43,21 @@ test('lanes follow the sort indexes: gpu, then host worker, then host main', asy
 	assert.equal(await until('data-order', (v) => v !== ''), '2/7 1/2 1/1');
 });
 
+test('a page load asks for one window, at the lanes\' width', async () => {
+	const asked = [];
+	const seen = (r) => { const u = new URL(r.url()); if (u.pathname.endsWith('/timeline') && u.searchParams.has('start_ns')) asked.push(u.searchParams.get('px')); };
+	page.on('request', seen);
+	try {
+		await fresh(page, `${url}#file=1&view=timeline`);
+		await until('data-requests', (v) => v === '1');
+		await page.waitForTimeout(500); // a second window would be asked by now
+		const W = await page.locator('.tl-wrap').evaluate((e) => e.clientWidth); // the lanes' width
+		assert.deepEqual(asked, [String(W)]);
+	} finally {
+		page.off('request', seen);
+	}
+});
+
 test('the ruler ticks at 1-2-5 steps in the step\'s unit', async () => {
 	await fresh(page, `${url}#file=1&view=timeline`);
 	const ruler = page.getByTestId('timeline-ruler');

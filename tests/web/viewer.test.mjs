@@ -325,6 +325,10 @@ test('the Overview shows the quick summary first, then the whole one', { skip: s
 		assert.equal(await page.getByTestId('card-steps').textContent(), '6');
 		assert.equal(await page.getByTestId('card-avg-step').textContent(), '6.377 ms');
 		assert.equal(await page.getByTestId('card-tc').count(), 0);
+		// the Unique operators card fills from the ops answer (not held,
+		// asked once the quick answer is painted): the Tensor Core card is
+		// then the one still pending
+		await page.locator('[data-testid=card-operators]:not([data-pending])').waitFor();
 		assert.equal(await page.locator('.card .value[data-pending]').filter({ hasText: '…' }).count(), 1);
 		assert.equal(await page.locator('p[data-pending]').textContent(), 'Computing the operator tree and the GPU waits analyses…');
 		// GPU 0's Tensor Core cell is empty in the quick answer
