@@ -14,7 +14,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, shot, fresh, untilCanvas, retry } from './harness.mjs';
+import { root, shot, fresh, untilCanvas, retry, serveOnly } from './harness.mjs';
 import { serving } from './serving.mjs';
 
 const fixture = path.join(root, 'tests/server/timeline_area.json');
@@ -43,7 +43,7 @@ test('lanes follow the sort indexes: gpu, then host worker, then host main', asy
 	assert.equal(await until('data-order', (v) => v !== ''), '2/7 1/2 1/1');
 });
 
-test('a page load asks for one window, at the lanes\' width', async () => {
+test('a page load asks for one window, at the lanes\' width', { skip: serveOnly('counts the HTTP requests') }, async () => {
 	const asked = [];
 	const seen = (r) => { const u = new URL(r.url()); if (u.pathname.endsWith('/timeline') && u.searchParams.has('start_ns')) asked.push(u.searchParams.get('px')); };
 	page.on('request', seen);
