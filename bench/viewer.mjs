@@ -18,7 +18,9 @@ const PAGES = [
 	['ops', (p) => p.getByTestId('table-operators').locator('tbody tr').first().waitFor()],
 	['kernels', (p) => p.getByTestId('table-kernels').locator('tbody tr').first().waitFor()],
 	['memory', (p) => p.getByTestId('table-memory').locator('tbody tr').first().waitFor()],
-	['timeline', (p) => p.locator('[data-testid=timeline-canvas][data-items]').waitFor()],
+	// data-requests: set when the first window's answer is in and drawn
+	// (data-items is set already by the empty draw before it)
+	['timeline', (p) => p.locator('[data-testid=timeline-canvas][data-requests]').waitFor()],
 	['steps', (p) => p.getByTestId('table-steps').locator('tbody tr').first().waitFor()],
 ];
 
