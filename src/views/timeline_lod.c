@@ -13,9 +13,12 @@ void tl_nest(const struct tl_lane *ln, uint16_t *depth, int64_t *maxend)
 	int64_t stack[TL_MAX_DEPTH + 1]; /* open events' ends */
 	int sp = 0;
 	int64_t mx = INT64_MIN;
+	struct tl_ev run[TL_RUN];
 	for (size_t i = ln->b; i < ln->en; i++) {
-		struct tl_ev ev;
-		ln->get(ln->ctx, i, &ev);
+		size_t k = (i - ln->b) % TL_RUN;
+		if (k == 0)
+			ln->get(ln->ctx, i, ln->en - i < TL_RUN ? ln->en - i : TL_RUN, run);
+		const struct tl_ev ev = run[k];
 		int64_t end = tl_end_of(&ev);
 		while (sp > 0 && stack[sp - 1] <= ev.ts)
 			sp--;
@@ -261,9 +264,12 @@ void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int 
 	int maxd = -1;
 	bool first = true;
 	struct tl_rows sp = {0};
+	struct tl_ev run[TL_RUN];
 	for (size_t i = l; i < ln->en; i++) {
-		struct tl_ev ev;
-		ln->get(ln->ctx, i, &ev);
+		size_t k = (i - l) % TL_RUN;
+		if (k == 0)
+			ln->get(ln->ctx, i, ln->en - i < TL_RUN ? ln->en - i : TL_RUN, run);
+		const struct tl_ev ev = run[k];
 		int64_t ts = ev.ts;
 		if (ts >= B)
 			break;

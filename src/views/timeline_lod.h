@@ -27,15 +27,19 @@ struct tl_ev {
 	int64_t ts, dur;
 	uint32_t row;
 };
+/* events read at a time through tl_lane.get */
+#define TL_RUN 256
 
-/* A lane: positions [b, en) of its source, read through get; label writes
+/* A lane: positions [b, en) of its source, read through get (the n events
+ * at positions pos.. into ev: a run at a time, since a whole trace's window
+ * reads millions and a call each cost a quarter of the answer); label writes
  * the event's "kind": K, "name": N members. */
 struct tl_lane {
 	const void *ctx;
 	size_t b, en;
 	const uint16_t *depth; /* by position (tl_nest) */
 	const int64_t *maxend; /* by position: max end over the lane up to here */
-	void (*get)(const void *ctx, size_t pos, struct tl_ev *ev);
+	void (*get)(const void *ctx, size_t pos, size_t n, struct tl_ev *ev);
 	void (*label)(const void *ctx, uint32_t row, FILE *f);
 	/* optional (NULL: no marks): whether the event of row matches a search;
 	 * a matching event gets "match": true, a merged span "matches": N */

@@ -40,10 +40,11 @@ void nsys_tl_index_free(struct nsys_tl_index *ix)
 	free(ix);
 }
 
-static void ev_at(const void *ctx, size_t pos, struct tl_ev *ev)
+static void ev_at(const void *ctx, size_t pos, size_t n, struct tl_ev *ev)
 {
 	const struct nsys_tl *m = ctx;
-	*ev = (struct tl_ev){m->start[pos], m->end[pos] - m->start[pos], (uint32_t)pos};
+	for (size_t i = pos; i < pos + n; i++)
+		ev[i - pos] = (struct tl_ev){m->start[i], m->end[i] - m->start[i], (uint32_t)i};
 }
 
 static void ev_label(const void *ctx, uint32_t row, FILE *f)

@@ -60,11 +60,13 @@ int64_t tl_ev_end(const struct trace *t, uint32_t r)
 #define ev_end tl_ev_end
 
 /* The lane accessors of timeline_lod.h: position -> event row. */
-static void ev_at(const void *ctx, size_t pos, struct tl_ev *ev)
+static void ev_at(const void *ctx, size_t pos, size_t n, struct tl_ev *ev)
 {
 	const struct tl_index *ix = ctx;
-	uint32_t r = ix->rows[pos];
-	*ev = (struct tl_ev){ix->t->ev.ts[r], tr_dur(ix->t, r), r};
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = ix->rows[pos + i];
+		ev[i] = (struct tl_ev){ix->t->ev.ts[r], tr_dur(ix->t, r), r};
+	}
 }
 
 static void ev_label(const void *ctx, uint32_t row, FILE *f)
