@@ -148,10 +148,38 @@ struct op {
 static const struct rx_key by_ts[] = {RX_KEY(struct op, ts, RX_I64),
 				      RX_KEY_DESC(struct op, end, RX_I64)};
 
-/* The deepest op holding [a, b]: scanning back from the last op starting
- * at or before a, the first that ends at or after b (ops are by ts, then
- * by end descending, so of equal starts the shortest comes last). */
-static const struct op *deepest(const struct op *ops, size_t n, int64_t a, int64_t b)
+/* The ops' ends as a max tree: leaves m[size + i] = ops[i].end (INT64_MIN
+ * past n), each inner node the max of its two children. */
+struct maxtree {
+	int64_t *m;
+	size_t size;
+};
+
+static int mt_build(struct maxtree *mt, const struct op *ops, size_t n)
+{
+	size_t s = 1;
+	while (s < n)
+		s <<= 1;
+	mt->size = s;
+	mt->m = malloc(2 * s * sizeof *mt->m);
+	if (!mt->m)
+		return -1;
+	for (size_t i = 0; i < s; i++)
+		mt->m[s + i] = i < n ? ops[i].end : INT64_MIN;
+	for (size_t i = s; i-- > 1;)
+		mt->m[i] = mt->m[2 * i] > mt->m[2 * i + 1] ? mt->m[2 * i] : mt->m[2 * i + 1];
+	return 0;
+}
+
+/* The deepest op holding [a, b]: of the ops starting at or before a, the
+ * last that ends at or after b (ops are by ts, then by end descending, so
+ * of equal starts the shortest comes last). The last such index before lo
+ * is found in the max tree: up from leaf lo - 1 through the subtrees to
+ * its left until one holds an end >= b, then down its rightmost such
+ * path (a scan back from lo took a quadratic time where ops of other
+ * threads lie between a launch and its op). */
+static const struct op *deepest(const struct op *ops, size_t n, const struct maxtree *mt,
+				int64_t a, int64_t b)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -161,10 +189,19 @@ static const struct op *deepest(const struct op *ops, size_t n, int64_t a, int64
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i-- > 0;)
-		if (ops[i].end >= b)
-			return &ops[i];
-	return NULL;
+	if (lo == 0)
+		return NULL;
+	size_t i = mt->size + lo - 1;
+	while (mt->m[i] < b) {
+		while (!(i & 1))
+			i >>= 1; /* a left child: its parent starts where it does */
+		if (i == 1)
+			return NULL;
+		i--; /* the subtree just to the left */
+	}
+	while (i < mt->size)
+		i = mt->m[2 * i + 1] >= b ? 2 * i + 1 : 2 * i;
+	return &ops[i - mt->size];
 }
 
 /* One launch under an op instance. */
@@ -278,6 +315,7 @@ static int aten_ops(const struct trace *t, const struct hta_events *h, struct ht
 	struct inst_launch *l = NULL;
 	struct inst *in = NULL;
 	struct hmap dev = {0};
+	struct maxtree mt = {0};
 	size_t nops = 0, cap = 0, nl = 0, capl = 0, nin = 0;
 	int rc = 0;
 	for (size_t r = 0; r < t->ev.n && !rc; r++) {
@@ -300,6 +338,8 @@ static int aten_ops(const struct trace *t, const struct hta_events *h, struct ht
 	}
 	if (!rc)
 		rc = rx_sort(ops, nops, sizeof *ops, by_ts, 2);
+	if (!rc)
+		rc = mt_build(&mt, ops, nops);
 	/* a launch's device event: the first of its correlation */
 	for (size_t i = 0; i < h->n && !rc; i++) {
 		uint32_t v;
@@ -318,7 +358,7 @@ static int aten_ops(const struct trace *t, const struct hta_events *h, struct ht
 			continue;
 		int64_t a, b;
 		hta_row_times(t, h, r, &a, &b);
-		const struct op *op = deepest(ops, nops, a, b);
+		const struct op *op = deepest(ops, nops, &mt, a, b);
 		if (!op) {
 			out->launches_without_op++;
 			continue;
@@ -351,6 +391,7 @@ static int aten_ops(const struct trace *t, const struct hta_events *h, struct ht
 	free(in);
 	free(l);
 	free(ops);
+	free(mt.m);
 	hmap_free(&dev);
 	return rc;
 }

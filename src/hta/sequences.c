@@ -240,6 +240,81 @@ static int tid_cmp(const struct tr_id *a, const struct tr_id *b)
 	return x < y ? -1 : x > y;
 }
 
+/* A top-level event of the backward thread, left to link. */
+struct sq_top {
+	int64_t a, b;
+	uint32_t row;
+};
+
+/* The next top at or after i not yet linked (nx: a skip list with its
+ * paths shortened as it is walked; nx[n] = n). */
+static size_t sq_next(uint32_t *nx, size_t i)
+{
+	size_t r = i;
+	while (nx[r] != r)
+		r = nx[r];
+	while (nx[i] != r) {
+		size_t up = nx[i];
+		nx[i] = (uint32_t)r;
+		i = up;
+	}
+	return r;
+}
+
+/* Links each top-level event of thread bwd under the first of the main
+ * thread's events named ann (in row order) that holds it. The tops come
+ * by start, so an annotation meets only the tops starting inside it: a
+ * test of every top against every annotation was quadratic. */
+static int sq_link_tops(struct sq *s, uint32_t bwd, uint32_t main, const char *ann)
+{
+	const struct trace *t = s->t;
+	size_t n = 0;
+	for (size_t r = 0; r < s->n; r++)
+		n += (s->flag[r] & SQ_NODE) && t->ev.track[r] == bwd && s->par[r] == TR_NONE;
+	struct sq_top *top = malloc((n ? n : 1) * sizeof *top);
+	uint32_t *nx = malloc((n + 1) * sizeof *nx);
+	static const struct rx_key by_start[] = {RX_KEY(struct sq_top, a, RX_I64)};
+	if (!top || !nx || n >= SQ_MAX) {
+		free(top);
+		free(nx);
+		return -1;
+	}
+	n = 0;
+	for (size_t r = 0; r < s->n; r++)
+		if ((s->flag[r] & SQ_NODE) && t->ev.track[r] == bwd && s->par[r] == TR_NONE) {
+			sq_times(s, (uint32_t)r, &top[n].a, &top[n].b);
+			top[n++].row = (uint32_t)r;
+		}
+	int rc = rx_sort(top, n, sizeof *top, by_start, 1);
+	for (size_t i = 0; i <= n; i++)
+		nx[i] = (uint32_t)i;
+	size_t left = n;
+	for (size_t p = 0; p < s->n && left && !rc; p++) {
+		if (!(s->flag[p] & SQ_NODE) || t->ev.track[p] != main ||
+		    !name_has(t, t->ev.name[p], ann, true))
+			continue;
+		int64_t pa, pb;
+		sq_times(s, (uint32_t)p, &pa, &pb);
+		size_t lo = 0, hi = n; /* the first top starting at or after pa */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (top[mid].a < pa)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t i = sq_next(nx, lo); i < n && top[i].a <= pb; i = sq_next(nx, i + 1))
+			if (top[i].b <= pb) {
+				s->par[top[i].row] = (uint32_t)p;
+				nx[i] = (uint32_t)(i + 1);
+				left--;
+			}
+	}
+	free(top);
+	free(nx);
+	return rc;
+}
+
 /* HTA's link of the backward thread's top level under the main thread's
  * "## backward ##" annotations (else its steps): when exactly two threads
  * are labelled, the first by (label, pid, tid) takes the second's. It
@@ -275,36 +350,7 @@ static int sq_link_bwd(struct sq *s)
 		      name_has(t, t->ev.name[r], ann, true);
 	if (!any)
 		ann = SQ_STEP_OP;
-	/* the backward thread's top level, left to link */
-	size_t left = 0;
-	for (size_t r = 0; r < s->n; r++)
-		left += (s->flag[r] & SQ_NODE) && t->ev.track[r] == bwd && s->par[r] == TR_NONE;
-	uint32_t *top = malloc((left ? left : 1) * sizeof *top);
-	if (!top)
-		return -1;
-	left = 0;
-	for (size_t r = 0; r < s->n; r++)
-		if ((s->flag[r] & SQ_NODE) && t->ev.track[r] == bwd && s->par[r] == TR_NONE)
-			top[left++] = (uint32_t)r;
-	for (size_t p = 0; p < s->n && left; p++) {
-		if (!(s->flag[p] & SQ_NODE) || t->ev.track[p] != main ||
-		    !name_has(t, t->ev.name[p], ann, true))
-			continue;
-		int64_t pa, pb;
-		sq_times(s, (uint32_t)p, &pa, &pb);
-		size_t keep = 0;
-		for (size_t i = 0; i < left; i++) {
-			int64_t a, b;
-			sq_times(s, top[i], &a, &b);
-			if (a >= pa && b <= pb)
-				s->par[top[i]] = (uint32_t)p;
-			else
-				top[keep++] = top[i];
-		}
-		left = keep;
-	}
-	free(top);
-	return 0;
+	return sq_link_tops(s, bwd, main, ann);
 }
 
 /* Depths from the parents (a thread's top level is 0; a row outside the
