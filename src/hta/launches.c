@@ -178,8 +178,8 @@ static int mt_build(struct maxtree *mt, const struct op *ops, size_t n)
  * its left until one holds an end >= b, then down its rightmost such
  * path (a scan back from lo took a quadratic time where ops of other
  * threads lie between a launch and its op). */
-static const struct op *deepest(const struct op *ops, size_t n, const struct maxtree *mt,
-				int64_t a, int64_t b)
+static const struct op *deepest(const struct op *ops, size_t n, const struct maxtree *mt, int64_t a,
+				int64_t b)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
