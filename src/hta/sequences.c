@@ -261,6 +261,12 @@ static size_t sq_next(uint32_t *nx, size_t i)
 	return r;
 }
 
+/* Whether row r is a top-level event of thread bwd not linked yet. */
+static bool sq_is_top(const struct sq *s, size_t r, uint32_t bwd)
+{
+	return (s->flag[r] & SQ_NODE) && s->t->ev.track[r] == bwd && s->par[r] == TR_NONE;
+}
+
 /* Links each top-level event of thread bwd under the first of the main
  * thread's events named ann (in row order) that holds it. The tops come
  * by start, so an annotation meets only the tops starting inside it: a
@@ -270,7 +276,7 @@ static int sq_link_tops(struct sq *s, uint32_t bwd, uint32_t main, const char *a
 	const struct trace *t = s->t;
 	size_t n = 0;
 	for (size_t r = 0; r < s->n; r++)
-		n += (s->flag[r] & SQ_NODE) && t->ev.track[r] == bwd && s->par[r] == TR_NONE;
+		n += sq_is_top(s, r, bwd);
 	struct sq_top *top = malloc((n ? n : 1) * sizeof *top);
 	uint32_t *nx = malloc((n + 1) * sizeof *nx);
 	static const struct rx_key by_start[] = {RX_KEY(struct sq_top, a, RX_I64)};
@@ -281,7 +287,7 @@ static int sq_link_tops(struct sq *s, uint32_t bwd, uint32_t main, const char *a
 	}
 	n = 0;
 	for (size_t r = 0; r < s->n; r++)
-		if ((s->flag[r] & SQ_NODE) && t->ev.track[r] == bwd && s->par[r] == TR_NONE) {
+		if (sq_is_top(s, r, bwd)) {
 			sq_times(s, (uint32_t)r, &top[n].a, &top[n].b);
 			top[n++].row = (uint32_t)r;
 		}

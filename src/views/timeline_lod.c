@@ -8,6 +8,17 @@
 #include "report/report.h"
 #include "views/timeline_lod.h"
 
+/* The event at position i of a lane read from position from on: run holds
+ * the events read TL_RUN at a time (refilled at every TL_RUN-th position). */
+static const struct tl_ev *ev_in_run(const struct tl_lane *ln, struct tl_ev *run, size_t from,
+				     size_t i)
+{
+	size_t k = (i - from) % TL_RUN;
+	if (k == 0)
+		ln->get(ln->ctx, i, ln->en - i < TL_RUN ? ln->en - i : TL_RUN, run);
+	return &run[k];
+}
+
 void tl_nest(const struct tl_lane *ln, uint16_t *depth, int64_t *maxend)
 {
 	int64_t stack[TL_MAX_DEPTH + 1]; /* open events' ends */
@@ -15,10 +26,7 @@ void tl_nest(const struct tl_lane *ln, uint16_t *depth, int64_t *maxend)
 	int64_t mx = INT64_MIN;
 	struct tl_ev run[TL_RUN];
 	for (size_t i = ln->b; i < ln->en; i++) {
-		size_t k = (i - ln->b) % TL_RUN;
-		if (k == 0)
-			ln->get(ln->ctx, i, ln->en - i < TL_RUN ? ln->en - i : TL_RUN, run);
-		const struct tl_ev ev = run[k];
+		const struct tl_ev ev = *ev_in_run(ln, run, ln->b, i);
 		int64_t end = tl_end_of(&ev);
 		while (sp > 0 && stack[sp - 1] <= ev.ts)
 			sp--;
@@ -266,10 +274,7 @@ void tl_lane_items(const struct tl_lane *ln, FILE *f, int64_t A, int64_t B, int 
 	struct tl_rows sp = {0};
 	struct tl_ev run[TL_RUN];
 	for (size_t i = l; i < ln->en; i++) {
-		size_t k = (i - l) % TL_RUN;
-		if (k == 0)
-			ln->get(ln->ctx, i, ln->en - i < TL_RUN ? ln->en - i : TL_RUN, run);
-		const struct tl_ev ev = run[k];
+		const struct tl_ev ev = *ev_in_run(ln, run, l, i);
 		int64_t ts = ev.ts;
 		if (ts >= B)
 			break;
