@@ -221,9 +221,90 @@ static bool nearly_sorted(unsigned char *base, size_t n, size_t size, const stru
 	return true;
 }
 
+#define MERGE_MAX_RUNS 8 /* the most ascending runs merged instead of sorted */
+
+/* The starts of the ascending runs of base (bounds[0..*nruns), then n in
+ * bounds[*nruns]), counted up to MERGE_MAX_RUNS + 1: false when there are
+ * more. */
+static bool find_runs(const unsigned char *base, size_t n, size_t size, const struct kd *d,
+		      size_t nk, size_t *bounds, size_t *nruns)
+{
+	size_t k = 0;
+	bounds[k++] = 0;
+	for (size_t j = 1; j < n; j++) {
+		if (!after(base + (j - 1) * size, base + j * size, d, nk))
+			continue;
+		if (k == MERGE_MAX_RUNS)
+			return false;
+		bounds[k++] = j;
+	}
+	bounds[k] = n;
+	*nruns = k;
+	return true;
+}
+
+/* Merges the runs pairwise, left before right on equal keys (stable),
+ * until one is left: n log2(runs) moves. tmp has room for n records. */
+static void merge_runs(unsigned char *base, unsigned char *tmp, size_t size, const struct kd *d,
+		       size_t nk, size_t *bounds, size_t nruns)
+{
+	while (nruns > 1) {
+		size_t out = 0;
+		for (size_t i = 0; i < nruns; i += 2) {
+			size_t lo = bounds[i];
+			if (i + 1 == nruns) {
+				bounds[out++] = lo;
+				break;
+			}
+			size_t mid = bounds[i + 1], hi = bounds[i + 2];
+			bounds[out++] = lo;
+			if (!after(base + (mid - 1) * size, base + mid * size, d, nk))
+				continue; /* already in order across the seam */
+			memcpy(tmp, base + lo * size, (mid - lo) * size);
+			const unsigned char *a = tmp, *ae = tmp + (mid - lo) * size;
+			const unsigned char *b = base + mid * size, *be = base + hi * size;
+			unsigned char *o = base + lo * size;
+			while (a < ae && b < be) {
+				const unsigned char **from = after(a, b, d, nk) ? &b : &a;
+				copy_rec(o, *from, size);
+				*from += size;
+				o += size;
+			}
+			memcpy(o, a, (size_t)(ae - a)); /* what is left of b is in place */
+		}
+		bounds[out] = bounds[nruns];
+		nruns = out;
+	}
+}
+
+/* Input of a few ascending runs (a list per stream or device, appended
+ * one after another) merged in place: true when done, false when the
+ * input has more runs, its records or keys are past the limits, or the
+ * scratch copy cannot be allocated. */
+static bool merged(unsigned char *base, size_t n, size_t size, const struct rx_key *keys, size_t nk)
+{
+	if (size > NEAR_MAX_SIZE || nk > NEAR_MAX_KEYS || n > SIZE_MAX / size)
+		return false;
+	struct kd d[NEAR_MAX_KEYS];
+	for (size_t q = 0; q < nk; q++)
+		d[q] = key_desc(&keys[q]);
+	size_t bounds[MERGE_MAX_RUNS + 1], nruns;
+	if (!find_runs(base, n, size, d, nk, bounds, &nruns))
+		return false;
+	if (nruns == 1)
+		return true;
+	unsigned char *tmp = malloc(n * size);
+	if (!tmp)
+		return false;
+	merge_runs(base, tmp, size, d, nk, bounds, nruns);
+	free(tmp);
+	return true;
+}
+
 int rx_sort(void *base, size_t n, size_t size, const struct rx_key *keys, size_t nk)
 {
-	if (n < 2 || !nk || nearly_sorted(base, n, size, keys, nk))
+	if (n < 2 || !nk || merged(base, n, size, keys, nk) ||
+	    nearly_sorted(base, n, size, keys, nk))
 		return 0;
 	if (n > UINT32_MAX || n > SIZE_MAX / size || n > SIZE_MAX / sizeof(struct kv))
 		return -1;

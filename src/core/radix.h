@@ -10,10 +10,12 @@
  * value is not the same in every record. Keys are sorted least significant
  * first; every pass is stable, so the result is exactly the order the
  * equivalent comparator gives with the remaining ties kept in input order.
- * Before any of that, a stable insertion pass that gives up after n record
- * moves finishes input that is in order or nearly (a trace written in time
- * order, two interleaved streams) in one pass without allocating; past it
- * the radix passes sort what it left, which is the same order.
+ * Before any of that, input made of a few ascending runs (in order: one;
+ * a list per stream or device appended one after another: two to eight)
+ * is merged run with run, n log2(runs) moves; then a stable insertion pass
+ * that gives up after n record moves finishes input that is nearly in
+ * order (a few records out of place) in one pass without allocating; past
+ * it the radix passes sort what it left, which is the same order.
  *
  * Owns nothing beyond one call (a scratch copy of the array). Depends on
  * libc only.

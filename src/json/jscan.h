@@ -387,7 +387,7 @@ static inline bool jscan_fast_us_tail(struct jscan *j, int64_t *ns)
 	const char *p = j->p, *end = j->end;
 	bool neg = p < end && *p == '-';
 	p += neg;
-	const char *d = p, *lim = end - p > 15 ? p + 15 : end;
+	const char *d = p, *lim = end - p > 16 ? p + 16 : end;
 	uint64_t x = 0;
 	/* Timestamps have 10+ integer digits: take the first eight at once. */
 	int64_t eight = end - p >= 16 ? jscan_8digits(p) : -1;
@@ -413,6 +413,8 @@ static inline bool jscan_fast_us_tail(struct jscan *j, int64_t *ns)
 		return false;
 	for (; frac < 3; frac++)
 		x *= 10;
+	if (x > (uint64_t)INT64_MAX) /* below 10^19: no wrap */
+		return false;
 	*ns = neg ? -(int64_t)x : (int64_t)x;
 	j->p = p;
 	return true;
@@ -430,9 +432,8 @@ static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
 	if (!n)
 		return false;
 	p += n;
-	if (n == 8) { /* up to 15 integer digits, as the tail form */
-		if ((n = jscan_digits8(p, &y)) == 8)
-			return false;
+	if (n == 8) { /* up to 16 integer digits (epoch microseconds), as the tail form */
+		n = jscan_digits8(p, &y);
 		x = x * jscan_pow10[n] + y;
 		p += n;
 	}
@@ -444,9 +445,13 @@ static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
 		x = x * jscan_pow10[frac] + y;
 		p += 1 + frac;
 	}
-	if (jscan_is_numchar(*p))
+	if (jscan_is_numchar(*p)) /* a 17th digit too: the exact path */
 		return false;
-	*ns = (neg ? -(int64_t)x : (int64_t)x) * (int64_t)jscan_pow10[3 - frac];
+	/* below 10^19, so no wrap; past int64 goes the exact path's way */
+	x *= jscan_pow10[3 - frac];
+	if (x > (uint64_t)INT64_MAX)
+		return false;
+	*ns = neg ? -(int64_t)x : (int64_t)x;
 	j->p = p;
 	return true;
 }

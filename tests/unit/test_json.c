@@ -137,7 +137,11 @@ void test_json_fast_numbers(struct t *t)
 					 "-17.25]",
 					 "99999999.999,",
 					 "1234567.1234,",
-					 "1e3,"};
+					 "1e3,",
+					 "1669783687464181,", /* epoch microseconds, 16 digits */
+					 "9223372036854775.807,", /* INT64_MAX ns */
+					 "9223372036854775.808,", /* one past: the general path */
+					 "12345678901234567,"};
 	for (size_t i = 0; i < sizeof us / sizeof us[0]; i++) {
 		const char *s = us[i];
 		size_t len = strcspn(s, ",} ]");
@@ -157,6 +161,15 @@ void test_json_fast_numbers(struct t *t)
 	j.end = j.p + 18;
 	CHECK(t, jscan_fast_us(&j, &v));
 	CHECK_INT(t, v, 1700000589864096LL);
+	/* 16 integer digits (traces of epoch microseconds) take the fast path,
+	 * in a long window and at its end */
+	const char *epoch = "1669783687464181, \"dur\": 45, \"cat\": \"kernel\"";
+	j = (struct jscan){.p = epoch, .end = epoch + strlen(epoch), .base = epoch};
+	CHECK(t, jscan_fast_us(&j, &v));
+	CHECK_INT(t, v, 1669783687464181000LL);
+	j = (struct jscan){.p = epoch, .end = epoch + 17, .base = epoch};
+	CHECK(t, jscan_fast_us(&j, &v));
+	CHECK_INT(t, v, 1669783687464181000LL);
 	const char *ints = "1299557, -42}";
 	j = (struct jscan){.p = ints, .end = ints + strlen(ints)};
 	CHECK(t, jscan_fast_i64(&j, &v));
