@@ -184,7 +184,7 @@ after(const unsigned char *x, const unsigned char *y, const struct kd *d, size_t
 }
 
 #define NEAR_MAX_SIZE 64 /* the largest record the insertion pass moves */
-#define NEAR_MAX_KEYS 4	 /* and the most keys */
+#define NEAR_MAX_KEYS 5	 /* and the most keys */
 
 /* A stable insertion sort that gives up after n record moves: true when
  * the records are sorted (a trace written in time order mostly has them

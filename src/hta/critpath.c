@@ -144,9 +144,14 @@ static int rows_init(struct cpb *b)
 	return 0;
 }
 
-static bool name_has(const struct trace *t, size_t r, const char *sub)
+bool cpb_str_has(const struct trace *t, uint32_t id, const char *sub, uint8_t *memo)
 {
-	return strstr(tr_str(t, t->ev.name[r]), sub) != NULL;
+	if (memo && memo[id])
+		return memo[id] == 2;
+	bool has = strstr(tr_str(t, id), sub) != NULL;
+	if (memo)
+		memo[id] = has ? 2 : 1;
+	return has;
 }
 
 /* HTA's window of the instance: [start of the first, end of the last] of
@@ -157,17 +162,12 @@ static int window(struct cpb *b, struct err *e)
 	const char *a = b->o->annotation ? b->o->annotation : "";
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	size_t k = 0;
-	uint32_t last_name = TR_NONE;
-	bool last_has = false;
+	uint8_t *memo = *a ? calloc(t->pool.n ? t->pool.n : 1, 1) : NULL;
 	for (size_t r = 0; r < t->ev.n; r++) {
 		if (!(b->rowf[r] & CPR_DF))
 			continue;
 		if (*a) {
-			if (t->ev.name[r] != last_name) {
-				last_name = t->ev.name[r];
-				last_has = name_has(t, r, a);
-			}
-			if (!last_has)
+			if (!cpb_str_has(t, t->ev.name[r], a, memo))
 				continue;
 			if (k++ != (size_t)b->o->instance)
 				continue;
@@ -177,6 +177,7 @@ static int window(struct cpb *b, struct err *e)
 		lo = ts < lo ? ts : lo;
 		hi = te > hi ? te : hi;
 	}
+	free(memo);
 	b->c->instances = *a ? k : 1;
 	if (*a && !k)
 		return err_set(e, ERR_USAGE, t->path, -1,

@@ -187,26 +187,22 @@ static int64_t tid_of(const struct cpb *b, const char *sub, const struct tr_id *
 {
 	const struct trace *t = b->t;
 	const struct tr_id *one = NULL;
-	uint32_t last_name = TR_NONE;
-	bool has = false;
-	for (size_t r = 0; r < t->ev.n; r++) {
+	uint8_t *memo = calloc(t->pool.n ? t->pool.n : 1, 1); /* NULL: searched each time */
+	int64_t rc = 0;
+	for (size_t r = 0; r < t->ev.n && !rc; r++) {
 		enum tr_kind k = (enum tr_kind)t->ev.kind[r];
-		if (!(b->rowf[r] & CPR_CLIP) || (k != TR_CPU_OP && k != TR_USER_ANNOTATION))
-			continue;
-		if (t->ev.name[r] != last_name) {
-			last_name = t->ev.name[r];
-			has = strstr(tr_str(t, last_name), sub) != NULL;
-		}
-		if (!has)
+		if (!(b->rowf[r] & CPR_CLIP) || (k != TR_CPU_OP && k != TR_USER_ANNOTATION) ||
+		    !cpb_str_has(t, t->ev.name[r], sub, memo))
 			continue;
 		const struct tr_id *tid = &t->tracks.v[t->ev.track[r]].tid;
 		if (!one)
 			one = tid;
 		else if (!tr_id_eq(one, tid))
-			return -1;
+			rc = -1;
 	}
+	free(memo);
 	*out = one;
-	return one ? 0 : -1;
+	return !rc && one ? 0 : -1;
 }
 
 static int id_cmp(const struct tr_id *a, const struct tr_id *b)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sort.h"
+#include "core/radix.h"
 #include "hta/critpath_int.h"
 
 #define KK_THRESHOLD_NS 1500000 /* HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US */
@@ -20,18 +20,15 @@ struct seq {
 	uint8_t kind;	     /* 0 sorts first at equal ts */
 };
 
-static int seq_cmp(const void *pa, const void *pb)
+/* The order of a sequence: (k1, k2, ts, kind, row), row unique, so the
+ * order is total. */
+static const struct rx_key seq_keys[] = {
+    RX_KEY(struct seq, k1, RX_I64), RX_KEY(struct seq, k2, RX_I64), RX_KEY(struct seq, ts, RX_I64),
+    RX_KEY(struct seq, kind, RX_U8), RX_KEY(struct seq, row, RX_U32)};
+
+static int seq_sort(struct seq *v, size_t n)
 {
-	const struct seq *a = pa, *b = pb;
-	if (a->k1 != b->k1)
-		return a->k1 < b->k1 ? -1 : 1;
-	if (a->k2 != b->k2)
-		return a->k2 < b->k2 ? -1 : 1;
-	if (a->ts != b->ts)
-		return a->ts < b->ts ? -1 : 1;
-	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
-	return a->row < b->row ? -1 : a->row > b->row;
+	return rx_sort(v, n, sizeof *v, seq_keys, sizeof seq_keys / sizeof *seq_keys);
 }
 
 struct seqv {
@@ -97,7 +94,7 @@ static int queue_lengths(struct cpb *b, struct hmap *qlen)
 		rc = seq_push(&s, (struct seq){cpb_stream(b, g), 0, ts, g, g, 1});
 	}
 	if (!rc)
-		gp_qsort(s.v, s.n, sizeof *s.v, seq_cmp);
+		rc = seq_sort(s.v, s.n);
 	if (!rc && hmap_init(qlen, s.n))
 		rc = -1;
 	int64_t q = 0;
@@ -164,10 +161,10 @@ static int event_records(struct cpb *b, struct hmap *prev)
 		rc = seq_push(&s, (struct seq){pid_num(t, w), tr_gpu_arg(t, w)->wait_stream, ts,
 					       (uint32_t)r, TR_NONE, 1});
 	}
-	if (!rc) {
-		gp_qsort(s.v, s.n, sizeof *s.v, seq_cmp);
+	if (!rc)
+		rc = seq_sort(s.v, s.n);
+	if (!rc)
 		rc = hmap_init(prev, 16);
-	}
 	uint32_t last = TR_NONE;
 	for (size_t i = 0; i < s.n && !rc; i++) {
 		if (i == 0 || s.v[i].k1 != s.v[i - 1].k1 || s.v[i].k2 != s.v[i - 1].k2)
@@ -215,10 +212,10 @@ static int stream_waits(struct cpb *b, struct hmap *next)
 		rc = seq_push(
 		    &s, (struct seq){t->ev.track[r], cpb_stream(b, g), ts, (uint32_t)r, g, wait});
 	}
-	if (!rc) {
-		gp_qsort(s.v, s.n, sizeof *s.v, seq_cmp);
+	if (!rc)
+		rc = seq_sort(s.v, s.n);
+	if (!rc)
 		rc = hmap_init(next, 16);
-	}
 	uint32_t after = TR_NONE;
 	for (size_t i = s.n; i-- > 0 && !rc;) {
 		if (i + 1 == s.n || s.v[i].k1 != s.v[i + 1].k1 || s.v[i].k2 != s.v[i + 1].k2)
@@ -379,13 +376,8 @@ struct krow {
 	uint32_t row;
 };
 
-static int krow_cmp(const void *pa, const void *pb)
-{
-	const struct krow *a = pa, *b = pb;
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return a->row < b->row ? -1 : a->row > b->row;
-}
+static const struct rx_key krow_keys[] = {RX_KEY(struct krow, key, RX_I64),
+					  RX_KEY(struct krow, row, RX_U32)};
 
 int cpb_kernels(struct cpb *b)
 {
@@ -418,7 +410,7 @@ int cpb_kernels(struct cpb *b)
 		v[n++] = (struct krow){t->ev.kind[r] == TR_CUDA_SYNC ? te : ts, (uint32_t)r};
 	}
 	if (!rc)
-		gp_qsort(v, n, sizeof *v, krow_cmp);
+		rc = rx_sort(v, n, sizeof *v, krow_keys, 2);
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = t->ev.kind[v[i].row] == TR_CUDA_SYNC ? on_sync(b, &k, v[i].row)
 							  : on_kernel(b, &k, v[i].row);

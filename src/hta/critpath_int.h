@@ -57,6 +57,10 @@ uint32_t cpb_ic(const struct cpb *b, size_t r);
 bool cpb_gpu_side(const struct cpb *b, size_t r);
 bool cpb_is_launch(const struct cpb *b, size_t r);
 bool cpb_name_is(const struct cpb *b, size_t r, enum cp_name n);
+/* Whether the string id holds sub. memo has a byte per string of the
+ * trace's pool, zeroed before the first call for this sub (0: not asked
+ * yet, 1: no, 2: yes), so each name is searched once; NULL searches. */
+bool cpb_str_has(const struct trace *t, uint32_t id, const char *sub, uint8_t *memo);
 /* The node event of row r, or NULL. */
 const struct cp_ev *cpb_ev(const struct cpb *b, uint32_t row);
 
