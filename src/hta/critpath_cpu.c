@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/radix.h"
 #include "core/sort.h"
 #include "hta/critpath_int.h"
 
@@ -76,6 +77,25 @@ static int item_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
+/* The items in item_cmp's order: a stable radix sort by time, then
+ * item_cmp within each run of equal times (few and short: the events of a
+ * thread seldom start or end at the same nanosecond). item_cmp is a total
+ * order (start and row tell any two items apart), so this is its sort. */
+static int sort_items(struct stk_item *v, size_t n)
+{
+	static const struct rx_key by_time[] = {RX_KEY(struct stk_item, time, RX_I64)};
+	if (rx_sort(v, n, sizeof *v, by_time, 1))
+		return -1;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && v[j].time == v[i].time)
+			j++;
+		gp_qsort(v + i, j - i, sizeof *v, item_cmp);
+		i = j;
+	}
+	return 0;
+}
+
 /* The thread's tree: parent, children in order (first/next). */
 struct stk {
 	uint32_t *rows, *parent, *first, *last, *next;
@@ -139,7 +159,8 @@ static int thread_walk(struct cpb *b, struct stk *s, const uint32_t *rows, size_
 		s->items[2 * i + 1] = (struct stk_item){ts + d, d, rows[i], (uint32_t)i, false};
 		s->parent[i] = s->first[i] = s->last[i] = s->next[i] = STK_ROOT;
 	}
-	gp_qsort(s->items, 2 * n, sizeof *s->items, item_cmp);
+	if (sort_items(s->items, 2 * n))
+		return -1;
 	uint32_t rfirst = STK_ROOT, rlast = STK_ROOT;
 	size_t sp = 0;
 	for (size_t k = 0; k < 2 * n; k++) {
@@ -248,17 +269,41 @@ static void groups(const struct cpb *b, struct grp_ctx *g, uint32_t *group)
 	}
 }
 
-/* Rows by group in HTA's groupby order (pid, then tid), then by row. */
-static int row_cmp(const void *pa, const void *pb, void *ctx)
+/* Groups (their first tracks) in HTA's groupby order: pid, then tid. */
+static int grp_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct grp_ctx *g = ctx;
 	uint32_t a = *(const uint32_t *)pa, x = *(const uint32_t *)pb;
-	uint32_t ga = g->group[g->t->ev.track[a]], gx = g->group[g->t->ev.track[x]];
-	if (ga != gx) {
-		int c = id_cmp(&g->t->tracks.v[ga].pid, &g->t->tracks.v[gx].pid);
-		return c ? c : id_cmp(grp_tid(g, ga), grp_tid(g, gx));
-	}
-	return a < x ? -1 : a > x;
+	int c = id_cmp(&g->t->tracks.v[a].pid, &g->t->tracks.v[x].pid);
+	return c ? c : id_cmp(grp_tid(g, a), grp_tid(g, x));
+}
+
+/* The clip's rows by group in HTA's groupby order, then by row: the
+ * groups (a few) sorted, then a counting sort of the rows by their
+ * group's place, which keeps row order within a group. rank and at have
+ * room for a value per track. */
+static void order_rows(const struct cpb *b, struct grp_ctx *gc, uint32_t *rank, size_t *at,
+		       uint32_t *rows)
+{
+	const struct trace *t = b->t;
+	size_t ng = 0;
+	for (size_t i = 0; i < t->tracks.n; i++)
+		if (gc->group[i] == i)
+			rank[ng++] = (uint32_t)i;
+	gp_qsort_r(rank, ng, sizeof *rank, grp_cmp, gc);
+	for (size_t k = 0; k < ng; k++)
+		at[rank[k]] = k; /* a group's place, by its first track */
+	for (size_t i = 0; i < t->tracks.n; i++)
+		rank[i] = (uint32_t)at[gc->group[i]];
+	memset(at, 0, (ng + 1) * sizeof *at);
+	for (size_t r = 0; r < t->ev.n; r++)
+		if (b->rowf[r] & CPR_CLIP)
+			at[rank[t->ev.track[r]] + 1]++;
+	for (size_t k = 0; k < ng; k++)
+		at[k + 1] += at[k];
+	for (size_t r = 0; r < t->ev.n; r++)
+		if (b->rowf[r] & CPR_CLIP)
+			rows[at[rank[t->ev.track[r]]]++] = (uint32_t)r;
 }
 
 int cpb_call_stacks(struct cpb *b)
@@ -267,7 +312,9 @@ int cpb_call_stacks(struct cpb *b)
 	size_t n = 0;
 	for (size_t r = 0; r < t->ev.n; r++)
 		n += (b->rowf[r] & CPR_CLIP) != 0;
-	uint32_t *group = malloc((t->tracks.n ? t->tracks.n : 1) * sizeof *group);
+	size_t nt = t->tracks.n ? t->tracks.n : 1;
+	uint32_t *group = malloc(nt * sizeof *group), *rank = malloc(nt * sizeof *rank);
+	size_t *at = malloc((nt + 1) * sizeof *at);
 	uint32_t *rows = malloc((n ? n : 1) * sizeof *rows);
 	struct stk s = {0};
 	size_t m = n ? n : 1;
@@ -278,15 +325,12 @@ int cpb_call_stacks(struct cpb *b)
 	s.stack = malloc(m * sizeof *s.stack);
 	s.items = malloc(2 * m * sizeof *s.items);
 	int rc = -1;
-	if (!group || !rows || !s.parent || !s.first || !s.last || !s.next || !s.stack || !s.items)
+	if (!group || !rank || !at || !rows || !s.parent || !s.first || !s.last || !s.next ||
+	    !s.stack || !s.items)
 		goto out;
 	struct grp_ctx gc = {.t = t, .group = group};
 	groups(b, &gc, group);
-	n = 0;
-	for (size_t r = 0; r < t->ev.n; r++)
-		if (b->rowf[r] & CPR_CLIP)
-			rows[n++] = (uint32_t)r;
-	gp_qsort_r(rows, n, sizeof *rows, row_cmp, &gc);
+	order_rows(b, &gc, rank, at, rows);
 	rc = 0;
 	for (size_t i = 0; i < n && !rc;) {
 		uint32_t g = group[t->ev.track[rows[i]]];
@@ -300,6 +344,8 @@ int cpb_call_stacks(struct cpb *b)
 	}
 out:
 	free(group);
+	free(rank);
+	free(at);
 	free(rows);
 	free(s.parent);
 	free(s.first);
