@@ -15,11 +15,7 @@ static bool starts(const char *s, size_t len, const char *p)
 
 static bool has(const char *s, size_t len, const char *p)
 {
-	size_t n = strlen(p);
-	for (size_t i = 0; i + n <= len; i++)
-		if (!memcmp(s + i, p, n))
-			return true;
-	return false;
+	return memmem(s, len, p, strlen(p)) != NULL;
 }
 
 /* HTA's patterns are Python re.match (anchored at the start; ".*" stops at
