@@ -432,8 +432,9 @@ static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
 	if (!n)
 		return false;
 	p += n;
-	if (n == 8) { /* up to 16 integer digits (epoch microseconds), as the tail form */
-		n = jscan_digits8(p, &y);
+	if (n == 8) { /* up to 15 integer digits here; 16 (epoch microseconds) by the tail form */
+		if ((n = jscan_digits8(p, &y)) == 8)
+			return jscan_fast_us_tail(j, ns);
 		x = x * jscan_pow10[n] + y;
 		p += n;
 	}
@@ -445,13 +446,9 @@ static inline bool jscan_fast_us(struct jscan *j, int64_t *ns)
 		x = x * jscan_pow10[frac] + y;
 		p += 1 + frac;
 	}
-	if (jscan_is_numchar(*p)) /* a 17th digit too: the exact path */
+	if (jscan_is_numchar(*p))
 		return false;
-	/* below 10^19, so no wrap; past int64 goes the exact path's way */
-	x *= jscan_pow10[3 - frac];
-	if (x > (uint64_t)INT64_MAX)
-		return false;
-	*ns = neg ? -(int64_t)x : (int64_t)x;
+	*ns = (neg ? -(int64_t)x : (int64_t)x) * (int64_t)jscan_pow10[3 - frac];
 	j->p = p;
 	return true;
 }
