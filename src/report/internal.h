@@ -109,10 +109,16 @@ int rep_put_number(struct rep_buf *b, enum rep_type t, struct rep_val v, const c
  * byte counts scaled, '-' for null; control characters as spaces. */
 int rep_put_human(struct rep_buf *b, enum rep_type t, struct rep_val v);
 
+/* Whether t is a string type (REP_STR, REP_NAME). */
+static inline bool rep_is_str(enum rep_type t)
+{
+	return t == REP_STR || t == REP_NAME;
+}
+
 /* True when v prints as null: flagged, or a string type without a string. */
 static inline bool rep_is_null(enum rep_type t, struct rep_val v)
 {
-	return v.null || (t == REP_STR && !v.s);
+	return v.null || (rep_is_str(t) && !v.s);
 }
 
 /* True for the types printed as numbers (right-aligned in text tables). */

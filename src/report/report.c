@@ -105,6 +105,7 @@ int rep_put_number(struct rep_buf *b, enum rep_type t, struct rep_val v, const c
 	case REP_FDUR_NS:
 		return rep_buf_adds(b, rep_fmt_double(tmp, v.f) ? tmp : nonfinite);
 	case REP_STR:
+	case REP_NAME:
 	case REP_BOOL:
 		break;
 	}
@@ -241,7 +242,7 @@ oom:
 
 static bool type_ok(enum rep_type t)
 {
-	return t == REP_STR || t == REP_BOOL || rep_is_number(t);
+	return rep_is_str(t) || t == REP_BOOL || rep_is_number(t);
 }
 
 /* --- The sink of rep_open_names --- */

@@ -46,7 +46,15 @@ enum rep_type {
 	REP_FDUR_NS, /* double nanoseconds (a mean, a median): shortest exact
 			round-trip in CSV/JSON, "1.234 ms" in text (as REP_DUR_NS,
 			rounded to the ns; non-finite: "-") */
+	REP_NAME,    /* text, a name in a column that others follow: as REP_STR,
+			but a text table shows one of REP_NAME_TEXT_MAX + 2 code
+			points or more as its start and end around "…",
+			REP_NAME_TEXT_MAX in all, so that one long name (a templated
+			kernel's runs to a thousand characters) does not widen
+			every row; CSV, JSON and Markdown keep it whole */
 };
+
+#define REP_NAME_TEXT_MAX 72
 
 struct rep_col {
 	const char *key;   /* CSV/JSON name, unit included: "dur_ns", "count" */

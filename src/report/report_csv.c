@@ -30,7 +30,7 @@ static int put_value(struct rep_buf *b, enum rep_type t, struct rep_val v)
 {
 	if (rep_is_null(t, v))
 		return 0;
-	if (t == REP_STR)
+	if (rep_is_str(t))
 		return put_field(b, v.s);
 	if (t == REP_BOOL)
 		return rep_buf_adds(b, v.b ? "true" : "false");

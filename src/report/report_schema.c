@@ -19,6 +19,7 @@ static const char *type_name(enum rep_type t)
 {
 	switch (t) {
 	case REP_STR:
+	case REP_NAME:
 		return "string";
 	case REP_INT:
 	case REP_DUR_NS:

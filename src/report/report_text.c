@@ -55,7 +55,8 @@ int rep_put_human(struct rep_buf *b, enum rep_type t, struct rep_val v)
 	if (rep_is_null(t, v))
 		return rep_buf_addc(b, '-');
 	switch (t) {
-	case REP_STR: {
+	case REP_STR:
+	case REP_NAME: {
 		size_t start = b->n;
 		if (rep_buf_adds(b, v.s))
 			return -1;
@@ -98,6 +99,35 @@ static int add_cell(struct report *r, enum rep_type t, struct rep_val v)
 		return -1;
 	}
 	return 0;
+}
+
+/* The byte offset of code point k of the NUL-terminated s (its end when
+ * s has fewer). */
+static size_t cp_offset(const char *s, size_t k)
+{
+	size_t i = 0;
+	for (; s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && !k--)
+			break;
+	return i;
+}
+
+/* Shortens the last cell of r->cells (NUL-terminated, starting at off) to
+ * its first and last code points around "…", max code points in all,
+ * when that leaves out three or more (so "…", 3 bytes, fits where they
+ * were: a cell of max + 1 code points stays whole). */
+static void elide_cell(struct report *r, size_t off, unsigned max)
+{
+	char *s = r->cells.p + off;
+	size_t w = width(s);
+	if (max < 3 || w < (size_t)max + 2)
+		return;
+	size_t tail = (max - 1) / 2, head = max - 1 - tail;
+	size_t h = cp_offset(s, head), t = cp_offset(s, w - tail), n = strlen(s);
+	static const char dots[] = "\xe2\x80\xa6"; /* U+2026, one code point */
+	memcpy(s + h, dots, 3);			   /* h + 3 <= t: three code points or more go */
+	memmove(s + h + 3, s + t, n - t + 1);
+	r->cells.n = off + h + 3 + (n - t) + 1;
 }
 
 static const char *cell_at(const struct report *r, size_t i)
@@ -167,6 +197,8 @@ static int text_row(struct report *r, const struct rep_val *vals)
 			r->cells.n = ncells;
 			return -1;
 		}
+		if (r->cols[c].type == REP_NAME)
+			elide_cell(r, r->offs.v[r->offs.n - 1], REP_NAME_TEXT_MAX);
 	}
 	return 0;
 }

@@ -72,16 +72,16 @@ static const struct rep_col summary_cols[] = {
 
 static const struct rep_col path_cols[] = {
     {"edge", "#", REP_INT},
-    {"from", "From", REP_STR},
+    {"from", "From", REP_NAME},
     {"from_node", "At", REP_STR},
     {"from_ns", "From time", REP_DUR_NS},
-    {"to", "To", REP_STR},
+    {"to", "To", REP_NAME},
     {"to_node", "At", REP_STR},
     {"to_ns", "To time", REP_DUR_NS},
     {"type", "Edge type", REP_STR},
     {"weight_ns", "Weight", REP_DUR_NS},
     {"bound_by", "Bound by", REP_STR},
-    {"event", "Attributed to", REP_STR},
+    {"event", "Attributed to", REP_NAME},
     {"from_row", "From row", REP_INT},
     {"to_row", "To row", REP_INT},
 };
@@ -89,15 +89,15 @@ static const struct rep_col path_cols[] = {
 static const struct rep_col edge_cols[] = {
     {"u", "From node", REP_INT},
     {"v", "To node", REP_INT},
-    {"from", "From", REP_STR},
+    {"from", "From", REP_NAME},
     {"from_node", "At", REP_STR},
     {"from_ns", "From time", REP_DUR_NS},
-    {"to", "To", REP_STR},
+    {"to", "To", REP_NAME},
     {"to_node", "At", REP_STR},
     {"to_ns", "To time", REP_DUR_NS},
     {"type", "Edge type", REP_STR},
     {"weight_ns", "Weight", REP_DUR_NS},
-    {"event", "Attributed to", REP_STR},
+    {"event", "Attributed to", REP_NAME},
     {"event_ns", "Its start", REP_DUR_NS},
     {"critical", "On the path", REP_BOOL},
 };

@@ -2,6 +2,7 @@
  * exact expected text in each format. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/report.h"
 #include "test.h"
@@ -210,6 +211,57 @@ void test_report_text_align(struct t *t)
 		  "  Blank:\n"
 		  "  Float: 3.14159\n"
 		  "  Big:   3.00 GiB\n");
+	free(got);
+}
+
+/* REP_NAME: a text table shows a name of 74 code points or more as its
+ * first 36 and last 35 around "…" (72 in all); 73 stay whole; CSV and
+ * JSON keep every byte. Widths count code points ("é" is one). */
+void test_report_name(struct t *t)
+{
+	static const struct rep_col cols[] = {{"name", "Name", REP_NAME}, {"n", "N", REP_INT}};
+	char a73[74], a74[80], e[512];
+	memset(a73, 'a', 73);
+	a73[73] = 0;
+	/* 74 code points: "é" + 36 'b' + 36 'c' + 'd' */
+	strcpy(a74, "\xc3\xa9");
+	memset(a74 + 2, 'b', 36);
+	memset(a74 + 38, 'c', 36);
+	strcpy(a74 + 74, "d");
+	struct mem m;
+	int rc;
+	struct report *r = mem_open(&m, REP_TABLE);
+	CHECK_INT(t, rep_table_begin(r, "t", NULL, cols, 2), 0);
+	CHECK_INT(t, rep_row(r, (struct rep_val[]){rep_s(a73), rep_i(1)}), 0);
+	CHECK_INT(t, rep_row(r, (struct rep_val[]){rep_s(a74), rep_i(2)}), 0);
+	CHECK_INT(t, rep_row(r, (struct rep_val[]){rep_s("x"), rep_i(3)}), 0);
+	CHECK_INT(t, rep_table_end(r), 0);
+	char *got = mem_close(&m, r, &rc);
+	CHECK_INT(t, rc, 0);
+	/* kept: é + 35 'b' (36 code points), "…", 34 'c' + 'd' (35) */
+	char elided[120];
+	strcpy(elided, "\xc3\xa9");
+	memset(elided + 2, 'b', 35);
+	strcpy(elided + 37, "\xe2\x80\xa6");
+	memset(elided + 40, 'c', 34);
+	strcpy(elided + 74, "d");
+	snprintf(e, sizeof e, "Name%*s  N\n%s  1\n%s   2\nx%*s  3\n", 69, "", a73, elided, 72, "");
+	CHECK_STR(t, got, e);
+	free(got);
+	r = mem_open(&m, REP_CSV);
+	CHECK_INT(t, rep_table_begin(r, "t", NULL, cols, 2), 0);
+	CHECK_INT(t, rep_row(r, (struct rep_val[]){rep_s(a74), rep_i(2)}), 0);
+	CHECK_INT(t, rep_table_end(r), 0);
+	got = mem_close(&m, r, &rc);
+	snprintf(e, sizeof e, "name,n\n%s,2\n", a74);
+	CHECK_STR(t, got, e);
+	free(got);
+	r = mem_open(&m, REP_JSON);
+	CHECK_INT(t, rep_table_begin(r, "t", NULL, cols, 2), 0);
+	CHECK_INT(t, rep_row(r, (struct rep_val[]){rep_s(a74), rep_null()}), 0);
+	CHECK_INT(t, rep_table_end(r), 0);
+	got = mem_close(&m, r, &rc);
+	CHECK(t, got && strstr(got, a74) != NULL);
 	free(got);
 }
 
