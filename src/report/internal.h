@@ -99,6 +99,9 @@ int rep_buf_add(struct rep_buf *b, const char *s, size_t n);
 int rep_buf_adds(struct rep_buf *b, const char *s);
 int rep_buf_addc(struct rep_buf *b, char c);
 int rep_buf_printf(struct rep_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends v in decimal (as "%" PRId64 prints it, without printf: tables
+ * print one per cell). */
+int rep_buf_i64(struct rep_buf *b, int64_t v);
 void rep_buf_free(struct rep_buf *b);
 
 /* Appends the raw (CSV/JSON) form of a number type (INT, DUR_NS, BYTES,

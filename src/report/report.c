@@ -69,6 +69,26 @@ int rep_buf_printf(struct rep_buf *b, const char *fmt, ...)
 	return 0;
 }
 
+/* The decimal digits of v, written backwards ending at end: returns where
+ * they start. */
+static char *digits_before(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+int rep_buf_i64(struct rep_buf *b, int64_t v)
+{
+	char tmp[24], *end = tmp + sizeof tmp;
+	char *p = digits_before(end, v < 0 ? -(uint64_t)v : (uint64_t)v);
+	if (v < 0)
+		*--p = '-';
+	return rep_buf_add(b, p, (size_t)(end - p));
+}
+
 void rep_buf_free(struct rep_buf *b)
 {
 	free(b->p);
@@ -99,7 +119,7 @@ int rep_put_number(struct rep_buf *b, enum rep_type t, struct rep_val v, const c
 	case REP_INT:
 	case REP_DUR_NS:
 	case REP_BYTES:
-		return rep_buf_printf(b, "%" PRId64, v.i);
+		return rep_buf_i64(b, v.i);
 	case REP_FLOAT:
 	case REP_PCT:
 	case REP_FDUR_NS:
@@ -125,26 +145,52 @@ static uint64_t div_round(uint64_t m, uint64_t div)
 	return q + (rem >= div - rem);
 }
 
+/* Copies the n bytes at s into buf (cap bytes) as snprintf would: cut to
+ * cap - 1 bytes, NUL-terminated (nothing when cap is 0). */
+static void put_cut(char *buf, size_t cap, const char *s, size_t n)
+{
+	if (!cap)
+		return;
+	n = n < cap - 1 ? n : cap - 1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+}
+
+/* Text tables print a duration per cell (a path of 35,000 edges: 70,000),
+ * so it is composed by hand rather than by snprintf: the same bytes. */
 void rep_fmt_dur(char *buf, size_t n, int64_t ns)
 {
-	static const char *const units[] = {"us", "ms", "s"};
-	const char *sign = ns < 0 ? "-" : "";
+	static const char *const units[] = {" us", " ms", " s"};
 	uint64_t m = magnitude(ns);
+	char tmp[48], *end = tmp + sizeof tmp, *p;
 	if (m < 1000) {
-		snprintf(buf, n, "%s%" PRIu64 " ns", sign, m);
-		return;
+		p = end - 3;
+		memcpy(p, " ns", 3);
+		p = digits_before(p, m);
+	} else {
+		/* milli: thousandths of units[u]; a value that rounds up to
+		 * 1000.000 moves to the next unit ("999.9996 ms" prints as
+		 * "1.000 s"). */
+		uint64_t div = 1, milli = m;
+		int u = 0;
+		while (milli >= 1000000 && u < 2) {
+			u++;
+			div *= 1000;
+			milli = div_round(m, div);
+		}
+		size_t ul = strlen(units[u]);
+		p = end - ul;
+		memcpy(p, units[u], ul);
+		uint64_t frac = milli % 1000;
+		*--p = (char)('0' + frac % 10);
+		*--p = (char)('0' + frac / 10 % 10);
+		*--p = (char)('0' + frac / 100);
+		*--p = '.';
+		p = digits_before(p, milli / 1000);
 	}
-	/* milli: thousandths of units[u]; a value that rounds up to 1000.000
-	 * moves to the next unit ("999.9996 ms" prints as "1.000 s"). */
-	uint64_t div = 1, milli = m;
-	int u = 0;
-	while (milli >= 1000000 && u < 2) {
-		u++;
-		div *= 1000;
-		milli = div_round(m, div);
-	}
-	snprintf(buf, n, "%s%" PRIu64 ".%03" PRIu64 " %s", sign, milli / 1000, milli % 1000,
-		 units[u]);
+	if (ns < 0)
+		*--p = '-';
+	put_cut(buf, n, p, (size_t)(end - p));
 }
 
 void rep_fmt_bytes(char *buf, size_t n, int64_t bytes)

@@ -64,7 +64,7 @@ int rep_put_human(struct rep_buf *b, enum rep_type t, struct rep_val v)
 		return 0;
 	}
 	case REP_INT:
-		return rep_buf_printf(b, "%" PRId64, v.i);
+		return rep_buf_i64(b, v.i);
 	case REP_FLOAT:
 		return rep_buf_printf(b, "%.6g", v.f);
 	case REP_DUR_NS:

@@ -529,6 +529,29 @@ void test_report_numbers(struct t *t)
 		CHECK_STR(t, got, want[f]);
 		free(got);
 	}
+	/* The extremes, 0 and -1, written without printf: as "%" PRId64 */
+	static const struct rep_col one[] = {{"n", "N", REP_INT}};
+	const int64_t ints[] = {INT64_MIN, INT64_MAX, 0, -1, 10, -1000000007};
+	for (int f = REP_TABLE; f <= REP_CSV; f++) {
+		struct mem m;
+		int rc;
+		struct report *r = mem_open(&m, (enum rep_format)f);
+		CHECK_INT(t, rep_table_begin(r, "t", NULL, one, 1), 0);
+		for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+			CHECK_INT(t, rep_row(r, (struct rep_val[]){rep_i(ints[i])}), 0);
+		CHECK_INT(t, rep_table_end(r), 0);
+		char *got = mem_close(&m, r, &rc);
+		CHECK_INT(t, rc, 0);
+		CHECK_STR(t, got,
+			  f == REP_TABLE
+			      ? "                   N\n-9223372036854775808\n"
+				" 9223372036854775807\n                   0\n"
+				"                  -1\n                  10\n"
+				"         -1000000007\n"
+			      : "n\n-9223372036854775808\n9223372036854775807\n0\n-1\n10\n"
+				"-1000000007\n");
+		free(got);
+	}
 }
 
 void test_report_misuse(struct t *t)
