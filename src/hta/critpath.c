@@ -515,9 +515,8 @@ out:
 	return rc;
 }
 
-/* HTA's bound_by of a path edge. comm remembers per name id whether
- * HTA's kernel type is communication (0: not asked yet, 1: no, 2: yes). */
-static enum cp_bound bound(const struct cpb *b, const struct cp_edge *x, uint8_t *comm)
+/* HTA's bound_by of a path edge; ktype: hta_name_ktype's memo. */
+static enum cp_bound bound(const struct cpb *b, const struct cp_edge *x, uint8_t *ktype)
 {
 	switch ((enum cp_etype)x->type) {
 	case CP_KERNEL_GAP:
@@ -534,12 +533,8 @@ static enum cp_bound bound(const struct cpb *b, const struct cp_edge *x, uint8_t
 	if (x->attr == CP_NOEV || cpb_stream(b, x->attr) < 0)
 		return x->attr != CP_NOEV && b->o->ndata_load && data_load(b, x->attr) ? CP_B_DATA
 										       : CP_B_CPU;
-	uint32_t nm = b->t->ev.name[x->attr];
-	if (!comm[nm])
-		comm[nm] =
-		    hta_kernel_type(tr_str(b->t, nm), strpool_len(&b->t->pool, nm)) == HTA_COMM ? 2
-												: 1;
-	return comm[nm] == 2 ? CP_B_COMM : CP_B_COMPUTE;
+	return hta_name_ktype(b->t, ktype, b->t->ev.name[x->attr]) == HTA_COMM ? CP_B_COMM
+									       : CP_B_COMPUTE;
 }
 
 static int tally(struct cpb *b)
@@ -547,17 +542,17 @@ static int tally(struct cpb *b)
 	struct cp *c = b->c;
 	for (size_t i = 0; i < c->nedge; i++)
 		c->by_type[c->edge[i].type]++;
-	uint8_t *comm = calloc(b->t->pool.n ? b->t->pool.n : 1, 1);
-	if (!comm)
+	uint8_t *ktype = calloc(b->t->pool.n ? b->t->pool.n : 1, 1);
+	if (!ktype)
 		return -1;
 	for (size_t i = 0; i + 1 < c->npath; i++) {
 		struct cp_edge *x = &c->edge[c->path_edge[i]];
-		x->bound = (uint8_t)bound(b, x, comm);
+		x->bound = (uint8_t)bound(b, x, ktype);
 		c->bound_ns[x->bound] += x->w;
 		c->bound_edges[x->bound]++;
 		c->path_ns += x->w;
 	}
-	free(comm);
+	free(ktype);
 	/* distinct events of the path's nodes */
 	uint8_t *seen = calloc(c->nev ? c->nev : 1, 1);
 	if (!seen)

@@ -263,14 +263,12 @@ static bool keep_row(struct sel *s, enum hta_filter f, size_t r, int64_t ts, int
 	       hmap_get(&s->ok, hmap_int(c), NULL, NULL) != HMAP_NONE;
 }
 
-/* HTA's kernel type of name id nm, classified once per name: ktype[nm]
- * holds the type + 1, 0 until known. */
-static uint8_t name_ktype(const struct trace *t, uint8_t *ktype, uint32_t nm)
+enum hta_ktype hta_name_ktype(const struct trace *t, uint8_t *ktype, uint32_t nm)
 {
 	if (!ktype[nm])
 		ktype[nm] =
 		    (uint8_t)(1 + hta_kernel_type(tr_str(t, nm), strpool_len(&t->pool, nm)));
-	return (uint8_t)(ktype[nm] - 1);
+	return (enum hta_ktype)(ktype[nm] - 1);
 }
 
 static int collect(struct sel *s, enum hta_filter f, int64_t last, struct hta_events *out)
@@ -316,7 +314,7 @@ static int collect(struct sel *s, enum hta_filter f, int64_t last, struct hta_ev
 		}
 		h.stream = stream;
 		h.kernel_cat = tr_is_device(k) || k == TR_ACCEL;
-		h.ktype = name_ktype(t, ktype, nm);
+		h.ktype = (uint8_t)hta_name_ktype(t, ktype, nm);
 		out->v[out->n++] = h;
 	}
 	free(ktype);

@@ -95,5 +95,9 @@ void hta_launch_ids(const struct trace *t, uint32_t ids[HTA_NLAUNCH]);
 bool hta_is_launch(const struct trace *t, const uint32_t ids[HTA_NLAUNCH], size_t r);
 /* HTA's kernel type of a name. */
 enum hta_ktype hta_kernel_type(const char *name, size_t len);
+/* hta_kernel_type of string id nm, classified once per name: ktype has a
+ * byte per string of t's pool, zeroed before the first call (it holds the
+ * type + 1, 0 until known). */
+enum hta_ktype hta_name_ktype(const struct trace *t, uint8_t *ktype, uint32_t nm);
 
 #endif
