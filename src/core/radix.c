@@ -312,13 +312,11 @@ int rx_sort(void *base, size_t n, size_t size, const struct rx_key *keys, size_t
 	uint32_t *perm = malloc(n * sizeof *perm);
 	size_t *count =
 	    n <= SMALL ? malloc(1) : malloc((64 / DIGIT_BITS + 1) * DIGITS * sizeof *count);
-	unsigned char *tmp = malloc(n * size);
-	if (!a || !b || !perm || !count || !tmp) {
+	if (!a || !b || !perm || !count) {
 		free(a);
 		free(b);
 		free(perm);
 		free(count);
-		free(tmp);
 		return -1;
 	}
 	const unsigned char *rec = base;
@@ -343,15 +341,22 @@ int rx_sort(void *base, size_t n, size_t size, const struct rx_key *keys, size_t
 			perm[j] = r[j].i;
 		moved = true;
 	}
+	/* the keys are freed before the records' copy is made: the sort's
+	 * peak memory is the larger of the two, not their sum */
+	free(a);
+	free(b);
+	free(count);
+	unsigned char *tmp = moved ? malloc(n * size) : NULL;
+	if (moved && !tmp) {
+		free(perm);
+		return -1;
+	}
 	if (moved) {
 		for (size_t j = 0; j < n; j++)
 			copy_rec(tmp + j * size, rec + (size_t)perm[j] * size, size);
 		memcpy(base, tmp, n * size);
 	}
-	free(a);
-	free(b);
 	free(perm);
-	free(count);
 	free(tmp);
 	return 0;
 }

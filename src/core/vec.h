@@ -49,6 +49,19 @@ static inline int vec_reserve_(void **v, size_t *cap, size_t need, size_t elem, 
  * any struct with members v, n and cap. */
 #define vec_add(x, max)                                                                            \
 	((x).n < (x).cap || !vec_reserve((x), (x).n + 1, (max)) ? &(x).v[(x).n++] : NULL)
+/* Gives back the room past n elements (kept as it is when realloc fails):
+ * for a table that is complete, so that the heap can reuse its tail. */
+static inline void vec_fit_(void **v, size_t *cap, size_t n, size_t elem)
+{
+	if (!n || n >= *cap)
+		return;
+	void *nv = realloc(*v, n * elem);
+	if (!nv)
+		return;
+	*v = nv;
+	*cap = n;
+}
+#define vec_fit(x) vec_fit_((void **)&(x).v, &(x).cap, (x).n, sizeof *(x).v)
 #define vec_free(x) (free((x).v), (x).v = NULL, (x).n = (x).cap = 0)
 
 #endif

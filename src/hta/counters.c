@@ -191,9 +191,9 @@ static int queue_length(const struct trace *t, const struct hta_events *h, int64
 		c->streams[c->nstreams - 1].n++;
 	}
 	c->nql = rc ? 0 : n;
+	free(p); /* before the streams' statistics, which sort copies */
 	for (size_t s = 0; s < c->nstreams && !rc; s++)
 		rc = ql_stream(c, &c->streams[s], max_len);
-	free(p);
 	return rc;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/hmap.h"
+#include "core/vec.h"
 #include "core/radix.h"
 #include "core/sort.h"
 
@@ -136,6 +137,7 @@ static int pairs(const struct trace *t, const struct hta_events *h, const struct
 	hmap_free(&set);
 	free(cpu);
 	free(gpu);
+	vec_fit_((void **)&out->v, &cap, out->n, sizeof *out->v); /* kept by the session */
 	return rc;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/hmap.h"
+#include "core/vec.h"
 
 static bool starts(const char *s, size_t len, const char *p)
 {
@@ -318,6 +319,7 @@ static int collect(struct sel *s, enum hta_filter f, int64_t last, struct hta_ev
 		out->v[out->n++] = h;
 	}
 	free(ktype);
+	vec_fit_((void **)&out->v, &cap, out->n, sizeof *out->v); /* kept by the session */
 	return 0;
 }
 

@@ -39,6 +39,32 @@ static int wide_cmp(const void *a, const void *b)
 	return x->field < y->field ? -1 : x->field > y->field;
 }
 
+/* Each table cut to its rows: the doubling's room past them (a quarter of
+ * a table on average) goes back to the heap for the analyses. */
+static void fit_tables(struct trace *t)
+{
+	struct tr_events *ev = &t->ev;
+	if (ev->n && ev->n < ev->cap) {
+		/* a column whose realloc fails keeps more room than cap says */
+#define TR_FIT_COL_(type, col)                                                                     \
+	do {                                                                                       \
+		type *p_ = realloc(ev->col, ev->n * sizeof *p_);                                   \
+		if (p_)                                                                            \
+			ev->col = p_;                                                              \
+	} while (0);
+		TR_EVENT_COLUMNS(TR_FIT_COL_)
+#undef TR_FIT_COL_
+		ev->cap = ev->n;
+	}
+	vec_fit(t->wide);
+	vec_fit(t->gpu);
+	vec_fit(t->op);
+	vec_fit(t->opx);
+	vec_fit(t->mem);
+	vec_fit(t->flows);
+	vec_fit(t->counters);
+}
+
 int tr_build_finish(struct tr_build *b, bool parallel, struct trace **out, struct err *e)
 {
 	struct trace *t = b->t;
@@ -51,6 +77,7 @@ int tr_build_finish(struct tr_build *b, bool parallel, struct trace **out, struc
 		for (size_t r = 0; r < t->ev.n; r++)
 			t->counts.by_phase[t->ev.ph[r] & 127]++;
 	}
+	fit_tables(t); /* before the checks, whose maps can use the room */
 	int rc = tr_check(t, parallel, e);
 	if (rc) {
 		tr_build_abort(b);

@@ -7,6 +7,7 @@
 
 #include "core/cmp.h"
 #include "core/sort.h"
+#include "core/vec.h"
 
 static const char *str_or(const struct trace *t, uint32_t id, size_t *len)
 {
@@ -85,23 +86,17 @@ static struct fc_row make_row(const struct fc_call *c, size_t i, size_t j, doubl
 int fc_build(const struct trace *t, const struct optree *o, struct fc_table *r, struct err *e)
 {
 	memset(r, 0, sizeof *r);
-	r->calls = malloc((o->nnodes ? o->nnodes : 1) * sizeof *r->calls);
+	/* only the modelled calls are kept, and a call is large (its
+	 * parameters' text): grown as found, not one per tree node */
+	VEC(struct fc_call) calls = {0};
 	bool *outer = calloc(o->nnodes ? o->nnodes : 1, sizeof *outer);
-	if (!r->calls || !outer) {
-		free(outer);
-		return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
-	}
+	/* whether each operator name has a model: 1 no, 2 yes, 0 not asked */
+	uint8_t *known = calloc(t->pool.n ? t->pool.n : 1, 1);
+	int rc = outer && known && !vec_reserve(calls, 1, SIZE_MAX / sizeof *calls.v) ? 0 : -1;
 	/* each node modelled once; a modelled call above another
 	 * (scaled_dot_product_attention over its _flash kernel's op) is the
 	 * same work: the innermost one counts */
-	size_t n = 0;
-	/* whether each operator name has a model: 1 no, 2 yes, 0 not asked */
-	uint8_t *known = calloc(t->pool.n ? t->pool.n : 1, 1);
-	if (!known) {
-		free(outer);
-		return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
-	}
-	for (size_t i = 0; i < o->nnodes; i++) {
+	for (size_t i = 0; !rc && i < o->nnodes; i++) {
 		const struct optree_node *nd = &o->nodes[i];
 		struct fc_call c = {.gpu_ns = nd->device, .node = (uint32_t)i};
 		if (!known[nd->name])
@@ -109,19 +104,22 @@ int fc_build(const struct trace *t, const struct optree *o, struct fc_table *r, 
 		if (nd->dropped || known[nd->name] == 1 || !model_node(t, nd, &c.p))
 			continue;
 		c.name = tr_str(t, nd->name);
-		r->calls[n++] = c;
-		for (uint32_t up = nd->parent; up != OPT_NIL; up = o->nodes[up].parent)
+		rc = vec_push(calls, c, SIZE_MAX / sizeof *calls.v);
+		for (uint32_t up = nd->parent; !rc && up != OPT_NIL; up = o->nodes[up].parent)
 			outer[up] = true;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (outer[r->calls[i].node])
+	r->calls = calls.v;
+	for (size_t i = 0; !rc && i < calls.n; i++) {
+		if (outer[calls.v[i].node])
 			continue;
-		r->gflop += r->calls[i].p.flops / 1e9;
-		r->gpu_ns += r->calls[i].gpu_ns;
-		r->calls[r->ncalls++] = r->calls[i];
+		r->gflop += calls.v[i].p.flops / 1e9;
+		r->gpu_ns += calls.v[i].gpu_ns;
+		r->calls[r->ncalls++] = calls.v[i];
 	}
 	free(outer);
 	free(known);
+	if (rc)
+		return err_set(e, ERR_NOMEM, t->path, -1, "out of memory");
 	/* GFLOP per ns is 10^18 FLOP/s: 10^6 TFLOP/s */
 	r->tflops = r->gpu_ns ? r->gflop / (double)r->gpu_ns * 1e6 : NAN;
 	gp_qsort(r->calls, r->ncalls, sizeof *r->calls, cmp_call);

@@ -152,6 +152,10 @@ void test_build_trace(struct t *t)
 	if (!tr)
 		return;
 	CHECK_INT(t, tr->ev.n, 7);
+	/* the finished tables hold their rows and no room past them */
+	CHECK_INT(t, tr->ev.cap, 7);
+	CHECK_INT(t, tr->flows.cap, tr->flows.n);
+	CHECK_INT(t, tr->counters.cap, 2);
 	CHECK_INT(t, tr->min_ts, 0);
 	CHECK_INT(t, tr->max_end, 100000);
 	CHECK_INT(t, tr->counts.events, 7); /* counted from the rows: nothing else was */

@@ -126,6 +126,26 @@ void test_core_vec_cap(struct t *t)
 	CHECK(t, w.v == NULL && w.cap == 0);
 }
 
+void test_core_vec_fit(struct t *t)
+{
+	VEC(int) v = {0};
+	vec_fit(v); /* empty: nothing to give back, nothing allocated */
+	CHECK(t, v.v == NULL && v.cap == 0);
+	for (int i = 0; i < 17; i++)
+		CHECK_INT(t, vec_push(v, i * 3, 100), 0);
+	CHECK_INT(t, v.cap, 32); /* 16, then doubled */
+	vec_fit(v);
+	CHECK_INT(t, v.cap, 17);
+	CHECK_INT(t, v.n, 17);
+	CHECK_INT(t, v.v[0], 0);
+	CHECK_INT(t, v.v[16], 48);
+	CHECK_INT(t, vec_push(v, 7, 100), 0); /* grows again from the fitted size */
+	CHECK_INT(t, v.cap, 34);
+	CHECK_INT(t, v.v[17], 7);
+	CHECK_INT(t, v.v[16], 48);
+	vec_free(v);
+}
+
 void test_core_err_offset(struct t *t)
 {
 	char buf[64];
