@@ -46,18 +46,75 @@ function kindOf(M, file) {
 	return k;
 }
 
+// Bytes read from the File's stream at a time: the engine parses one
+// slice while the browser reads the next.
+const SLICE = 4 << 20;
+
+// Loads a plain PyTorch trace by pushing the File's bytes to the engine
+// (gp_site_push_*, src/wasm/site_api.c) as its stream gives them, read
+// into two buffers of our own that take turns: no copy of the file is
+// left behind for the garbage collector, as FileReaderSync's slices are
+// (the whole file's worth in a long import), and reading overlaps the
+// parse. The file entry's handle, or 0 when the engine reads this file
+// itself (another kind, gzip).
+async function pushed(M, file, pp, np) {
+	let reader;
+	try {
+		reader = file.stream().getReader({ mode: 'byob' });
+	} catch {
+		return 0; // a browser without byte streams from a Blob
+	}
+	const sp = M._gp_site_push_begin(pp, np, file.size);
+	if (!sp) {
+		reader.cancel().catch(() => {});
+		return 0;
+	}
+	let spare = new ArrayBuffer(SLICE), failure = null;
+	let next = reader.read(new Uint8Array(SLICE));
+	try {
+		for (;;) {
+			const { done, value } = await next;
+			if (done) break;
+			next = reader.read(new Uint8Array(spare));
+			const room = M._gp_site_push_room(sp, value.length);
+			if (!room) break;
+			M.HEAPU8.set(value, room); // HEAPU8 read after the call: the heap may have grown
+			if (M._gp_site_push_data(sp, value.length)) break;
+			spare = value.buffer;
+		}
+	} catch (x) {
+		failure = x; // the File could not be read
+	}
+	next.catch(() => {});
+	reader.cancel().catch(() => {});
+	const handle = M._gp_site_push_end(sp);
+	if (failure) {
+		if (handle) M._gp_site_close(handle);
+		throw new Error(`${file.name || 'the file'}: could not be read (${failure.message || failure})`);
+	}
+	return handle;
+}
+
 // Mounts and loads an upload: the file's entry, or throws the load's
-// message (the mount undone).
-function mount(M, file, name) {
+// message (the mount undone). The mount stays: views the engine leaves,
+// and the Timeline's downloads, read the file again by its path.
+async function mount(M, file, name) {
 	const id = nextId++;
 	const dir = `/in${id}`;
 	M.FS.mkdir(dir);
 	M.FS.mount(M.WORKERFS, { files: [new File([file], name)] }, dir);
 	const path = `${dir}/${name}`;
 	const [pp, np] = [cstr(M, path), cstr(M, name)];
-	const handle = M._gp_site_open(pp, np);
-	M._free(pp);
-	M._free(np);
+	let handle;
+	try {
+		handle = (await pushed(M, file, pp, np)) || M._gp_site_open(pp, np);
+	} catch (x) {
+		M.FS.unmount(dir);
+		throw x;
+	} finally {
+		M._free(pp);
+		M._free(np);
+	}
 	const msg = handle ? M._gp_site_error(handle) : 0;
 	if (!handle || msg) {
 		const text = handle ? M.UTF8ToString(msg) : 'out of memory';
@@ -108,13 +165,13 @@ function dist(M, u) {
 	return reply;
 }
 
-function answer(M, { method, url, body }) {
+async function answer(M, { method, url, body }) {
 	const u = new URL(url, 'http://site');
 	if (method === 'GET' && u.pathname === '/api/files') return json(200, listed(0));
 	if (method === 'POST' && u.pathname === '/api/upload') {
 		let f;
 		try {
-			f = mount(M, body, u.searchParams.get('name') || 'trace.json');
+			f = await mount(M, body, u.searchParams.get('name') || 'trace.json');
 		} catch (x) {
 			return fail(400, x.message);
 		}
@@ -145,13 +202,18 @@ function answer(M, { method, url, body }) {
 	return { status: 200, body: r.out };
 }
 
-onmessage = async (e) => {
-	const M = await engine;
-	let reply;
-	try {
-		reply = answer(M, e.data);
-	} catch (x) {
-		reply = fail(500, String(x && x.message ? x.message : x));
-	}
-	postMessage({ seq: e.data.seq, ...reply });
+// One request at a time, in their order: an upload awaits its reads, and
+// the requests after it wait for it.
+let queue = Promise.resolve();
+onmessage = (e) => {
+	queue = queue.then(async () => {
+		const M = await engine;
+		let reply;
+		try {
+			reply = await answer(M, e.data);
+		} catch (x) {
+			reply = fail(500, String(x && x.message ? x.message : x));
+		}
+		postMessage({ seq: e.data.seq, ...reply });
+	});
 };

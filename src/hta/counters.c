@@ -8,6 +8,7 @@
 
 #include "core/hmap.h"
 #include "core/radix.h"
+#include "core/vec.h"
 
 /* A point before the sort: key (stream or kind), ts, order, value. */
 struct pt {
@@ -94,11 +95,12 @@ static int join_sides(const struct trace *t, const struct hta_events *h, struct 
 }
 
 /* The +1 and -1 points of the queue length, in HTA's concatenated order. */
-static int ql_points(const struct trace *t, const struct hta_events *h, struct pt **out, size_t *n)
+static int ql_points(const struct trace *t, const struct hta_events *h, struct pt **out, size_t *n,
+		     size_t *cap)
 {
 	struct cd *dev = NULL;
 	uint32_t *calls = NULL;
-	size_t nd = 0, nc = 0, cap = 0;
+	size_t nd = 0, nc = 0;
 	int rc = join_sides(t, h, &dev, &nd, &calls, &nc);
 	for (size_t i = 0; i < nc && !rc; i++) {
 		int64_t c = tr_corr(t, calls[i]), a, b;
@@ -113,7 +115,7 @@ static int ql_points(const struct trace *t, const struct hta_events *h, struct p
 		}
 		for (size_t j = lo; j < nd && dev[j].corr == c && !rc; j++) {
 			const struct hta_ev *d = &h->v[dev[j].idx];
-			if (grow((void **)out, *n, &cap, sizeof **out))
+			if (grow((void **)out, *n, cap, sizeof **out))
 				rc = -1;
 			else
 				(*out)[(*n)++] = (struct pt){
@@ -129,7 +131,7 @@ static int ql_points(const struct trace *t, const struct hta_events *h, struct p
 	for (size_t i = 0; i < h->n && !rc; i++) {
 		if (!in[i])
 			continue;
-		if (grow((void **)out, *n, &cap, sizeof **out))
+		if (grow((void **)out, *n, cap, sizeof **out))
 			rc = -1;
 		else
 			(*out)[(*n)++] = (struct pt){.key = h->v[i].stream,
@@ -169,7 +171,9 @@ static int queue_length(const struct trace *t, const struct hta_events *h, int64
 {
 	struct pt *p = NULL;
 	size_t n = 0, caps = 0;
-	int rc = ql_points(t, h, &p, &n);
+	size_t capp = 0;
+	int rc = ql_points(t, h, &p, &n, &capp);
+	vec_fit_((void **)&p, &capp, n, sizeof *p); /* the sort's peak is above it */
 	const struct rx_key k[] = {RX_KEY(struct pt, key, RX_I64), RX_KEY(struct pt, ts, RX_I64)};
 	if (!rc)
 		rc = rx_sort(p, n, sizeof *p, k, 2);

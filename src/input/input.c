@@ -324,6 +324,67 @@ int input_open(const char *path, const struct input_opts *o, struct input *in, s
 	return input_load(path, input_sniff_path(path), o, in, e);
 }
 
+struct input_push {
+	struct kineto_push *k;
+	const struct input_opts *o;
+	struct err *e;
+	char *path;
+	int64_t bytes;
+};
+
+struct input_push *input_push_begin(const char *path, const struct input_opts *o, int64_t size,
+				    struct err *e)
+{
+	struct input_sniff sn = input_sniff_path(path);
+	if (sn.kind != INPUT_TRACE || sn.gzip || !accepts(o->accept, INPUT_TRACE))
+		return NULL;
+	struct input_push *p = calloc(1, sizeof *p);
+	if (!p || !(p->path = strdup(path)) || kineto_push_begin(path, &o->trace, size, &p->k, e)) {
+		if (p)
+			free(p->path);
+		free(p);
+		return NULL;
+	}
+	*p = (struct input_push){.k = p->k, .o = o, .e = e, .path = p->path, .bytes = size};
+	return p;
+}
+
+char *input_push_room(struct input_push *p, size_t n)
+{
+	return kineto_push_room(p->k, n);
+}
+
+int input_push_data(struct input_push *p, size_t n)
+{
+	return kineto_push_data(p->k, n);
+}
+
+int input_push_end(struct input_push *p, struct input *in)
+{
+	input_init(in);
+	struct trace *t = NULL;
+	const char *name = p->o->name ? p->o->name : p->path;
+	int rc = kineto_push_end(p->k, &t);
+	if (!rc) {
+		in->path = strdup(p->path);
+		in->name = strdup(name);
+		if (in->path && in->name) {
+			in->kind = INPUT_TRACE;
+			in->bytes = p->bytes;
+			in->trace = t;
+		} else {
+			tr_free(t);
+			input_free(in);
+			rc = err_set(p->e, ERR_NOMEM, name, -1, "out of memory");
+		}
+	} else if (p->o->name) { /* as input_load's errors */
+		snprintf(p->e->path, sizeof p->e->path, "%s", p->o->name);
+	}
+	free(p->path);
+	free(p);
+	return rc;
+}
+
 void input_free(struct input *in)
 {
 	if (!in)

@@ -144,6 +144,21 @@ int input_load(const char *path, struct input_sniff sn, const struct input_opts 
 	       struct input *in, struct err *e);
 /* input_load of input_sniff_path(path). */
 int input_open(const char *path, const struct input_opts *o, struct input *in, struct err *e);
+/* The push form of input_open, for a caller that reads the file itself
+ * and hands its bytes over in order (the static site reads a File's
+ * stream): input_push_begin sniffs path and takes the kinds whose reader
+ * has a push form (a PyTorch trace, not gzip: kineto_push); NULL for the
+ * others (input_open reads them) or when memory is out. o and e must
+ * outlive the push; size is the file's. input_push_room and
+ * input_push_data are kineto_push_room's and kineto_push_data's;
+ * input_push_end loads *in as input_open would (errors name opts.name,
+ * *in empty on failure) and frees p. */
+struct input_push;
+struct input_push *input_push_begin(const char *path, const struct input_opts *o, int64_t size,
+				    struct err *e);
+char *input_push_room(struct input_push *p, size_t n);
+int input_push_data(struct input_push *p, size_t n);
+int input_push_end(struct input_push *p, struct input *in);
 /* An empty input: what a failed load leaves, and what input_free leaves;
  * input_free does nothing to it. */
 static inline void input_init(struct input *in)

@@ -30,7 +30,15 @@ struct loader {
 	int64_t next_progress;
 	uint64_t max_memory; /* the limit of the load (kineto_opts.max_memory) */
 	unsigned unchecked;  /* events read since the last memory check */
+	/* push mode (kineto_push_*): no source, the caller appends the bytes;
+	 * parse() returns PARSE_WANT where it would refill, in state st */
+	bool push;
+	enum kt_state st;
+	int64_t pushed; /* bytes appended so far */
 };
+
+/* parse() in push mode: the window ended, more bytes are wanted. */
+enum { PARSE_WANT = 1 };
 
 /* Events between two memory checks: a check costs a few dozen additions,
  * and a few thousand tiny events hold well under a megabyte. */
@@ -436,7 +444,9 @@ static int step(struct loader *l, enum kt_state *st)
 	case ST_DONE:
 		if ((rc = jscan_ws(j)))
 			return rc;
-		tr_anomaly_add(&l->m.t->anomalies, AN_TRAILING_DATA, jscan_off(j, j->p));
+		/* once: the rest may come in later windows */
+		if (!l->m.t->anomalies.count[AN_TRAILING_DATA])
+			tr_anomaly_add(&l->m.t->anomalies, AN_TRAILING_DATA, jscan_off(j, j->p));
 		j->p = j->end; /* the rest is ignored */
 		return JS_OK;
 	}
@@ -507,7 +517,7 @@ static int split_join(struct loader *l, struct split *sp, enum kt_state *st)
 static int parse(struct loader *l)
 {
 	struct jscan *j = &l->m.j;
-	enum kt_state st = ST_BEGIN;
+	enum kt_state st = l->st;
 	struct split sp = {0};
 	for (;;) {
 		if (st == ST_EV_ITEM) {
@@ -539,6 +549,10 @@ static int parse(struct loader *l)
 					   : ERR_FORMAT;
 			tr_anomaly_add(&l->m.t->anomalies, AN_TRUNCATED, jscan_off(j, j->p));
 			return 0;
+		}
+		if (l->push) { /* the caller appends, then calls again */
+			l->st = st;
+			return PARSE_WANT;
 		}
 		if ((rc = refill(l, record)))
 			return rc;
@@ -574,6 +588,49 @@ static void add_counted(struct trace *t, enum tr_anomaly k, unsigned n, int64_t 
 	t->anomalies.count[k] += n - 1;
 }
 
+/* After parse() returned rc: the checks of a whole input, the anomalies the
+ * source saw, and the trace (*out) or the error; frees l's parts. */
+static int finish(struct loader *l, int rc, struct trace **out)
+{
+	struct trace *t = l->m.t;
+	struct err *e = l->m.e;
+	if (!rc && t->meta.object_form && !t->meta.has_trace_events &&
+	    !t->anomalies.count[AN_TRUNCATED])
+		rc = err_set(e, ERR_FORMAT, t->path, -1,
+			     "not a trace: the JSON object has no \"traceEvents\" array");
+	if (rc)
+		goto fail;
+	if (l->map_end)
+		src_map_release(l->src, (size_t)(l->map_end - l->m.j.base));
+	int64_t pos = l->src ? src_pos(l->src) : l->pushed;
+	if (l->src && src_truncated(l->src) && !t->anomalies.count[AN_TRUNCATED])
+		tr_anomaly_add(&t->anomalies, AN_TRUNCATED, pos);
+	if (l->src && src_trailing_bytes(l->src) > 0)
+		tr_anomaly_add(&t->anomalies, AN_TRAILING_DATA, pos);
+	add_counted(t, AN_NONSTANDARD, l->m.j.tolerated, l->m.j.tolerated_off);
+	add_counted(t, AN_BAD_ESCAPE, l->m.j.bad_escapes, l->m.j.bad_escape_off);
+	add_counted(t, AN_NUL_IN_STRING, l->m.j.nul_strings, l->m.j.nul_off);
+	t->counts.bytes = (uint64_t)pos;
+	if ((rc = imp_finish_events(&l->m)))
+		goto fail;
+	rc = tr_build_finish(&l->m.b, l->w != NULL, out, e);
+	if (!rc && l->src && l->opts && l->opts->progress)
+		l->opts->progress(l->opts->progress_ctx, src_raw_pos(l->src), src_raw_size(l->src));
+	imp_worker_stop(l->w);
+	free(l->buf);
+	imp_free(&l->m);
+	src_close(l->src);
+	return rc;
+fail:
+	imp_worker_stop(l->w);
+	free(l->buf);
+	imp_free(&l->m);
+	if (l->src)
+		src_close(l->src);
+	tr_build_abort(&l->m.b);
+	return rc;
+}
+
 int kineto_load(const char *path, const struct kineto_opts *opts, struct trace **out, struct err *e)
 {
 	*out = NULL;
@@ -591,7 +648,7 @@ int kineto_load(const char *path, const struct kineto_opts *opts, struct trace *
 	    strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode) ? st.st_size : -1;
 	int rc = src_open_ex(&l.src, path, window_for(fsize > 0 ? fsize * 10 : -1), e);
 	if (rc)
-		goto fail;
+		return finish(&l, rc, out);
 	t->gzip = src_is_gzip(l.src);
 	int64_t est = src_raw_size(l.src);
 	l.cap = window_for(est > 0 && t->gzip ? est * 10 : est);
@@ -601,7 +658,7 @@ int kineto_load(const char *path, const struct kineto_opts *opts, struct trace *
 	int threads = gp_threads(opts ? opts->threads : 0);
 	if (threads > 1 && imp_worker_start(&l.w, t->path, t->gzip)) {
 		rc = nomem(&l);
-		goto fail;
+		return finish(&l, rc, out);
 	}
 	t->file_bytes = src_raw_size(l.src);
 	const char *map;
@@ -611,7 +668,7 @@ int kineto_load(const char *path, const struct kineto_opts *opts, struct trace *
 		l.m.j = (struct jscan){.base = map, .p = map, .end = map, .path = t->path, .e = e};
 	} else if (!(l.buf = malloc(l.cap))) {
 		rc = nomem(&l);
-		goto fail;
+		return finish(&l, rc, out);
 	}
 	if (!l.map_end)
 		l.m.j = (struct jscan){.base = l.buf,
@@ -621,38 +678,107 @@ int kineto_load(const char *path, const struct kineto_opts *opts, struct trace *
 				       .uncompressed = t->gzip,
 				       .e = e};
 	rc = parse(&l);
-	if (!rc && t->meta.object_form && !t->meta.has_trace_events &&
-	    !t->anomalies.count[AN_TRUNCATED])
-		rc = err_set(e, ERR_FORMAT, t->path, -1,
-			     "not a trace: the JSON object has no \"traceEvents\" array");
-	if (rc)
-		goto fail;
-	if (l.map_end)
-		src_map_release(l.src, (size_t)(l.map_end - l.m.j.base));
-	if (src_truncated(l.src) && !t->anomalies.count[AN_TRUNCATED])
-		tr_anomaly_add(&t->anomalies, AN_TRUNCATED, src_pos(l.src));
-	if (src_trailing_bytes(l.src) > 0)
-		tr_anomaly_add(&t->anomalies, AN_TRAILING_DATA, src_pos(l.src));
-	add_counted(t, AN_NONSTANDARD, l.m.j.tolerated, l.m.j.tolerated_off);
-	add_counted(t, AN_BAD_ESCAPE, l.m.j.bad_escapes, l.m.j.bad_escape_off);
-	add_counted(t, AN_NUL_IN_STRING, l.m.j.nul_strings, l.m.j.nul_off);
-	t->counts.bytes = (uint64_t)src_pos(l.src);
-	if ((rc = imp_finish_events(&l.m)))
-		goto fail;
-	rc = tr_build_finish(&l.m.b, l.w != NULL, out, e);
-	if (!rc && opts && opts->progress)
-		opts->progress(opts->progress_ctx, src_raw_pos(l.src), src_raw_size(l.src));
-	imp_worker_stop(l.w);
-	free(l.buf);
-	imp_free(&l.m);
-	src_close(l.src);
-	return rc;
-fail:
-	imp_worker_stop(l.w);
-	free(l.buf);
-	imp_free(&l.m);
-	if (l.src)
-		src_close(l.src);
-	tr_build_abort(&l.m.b);
+	return finish(&l, rc, out);
+}
+
+/* Bytes a push holds before its first parse (the signatures in io/sniff.h
+ * need far fewer; kineto_load's first window is at least 1 MiB). */
+#define PUSH_HEAD 4096
+
+struct kineto_push {
+	struct loader l;
+	int rc; /* the first error: later calls do nothing */
+};
+
+int kineto_push_begin(const char *path, const struct kineto_opts *opts, int64_t size,
+		      struct kineto_push **out, struct err *e)
+{
+	*out = NULL;
+	struct kineto_push *p = calloc(1, sizeof *p);
+	if (!p)
+		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
+	struct loader *l = &p->l;
+	*l = (struct loader){.opts = opts,
+			     .max_memory = opts && opts->max_memory ? opts->max_memory
+								    : kineto_default_max_memory(),
+			     .push = true};
+	if (imp_init(&l->m, path, e)) {
+		free(p);
+		return err_set(e, ERR_NOMEM, path, -1, "out of memory");
+	}
+	l->m.t->file_bytes = size;
+	l->cap = opts && opts->window ? opts->window : window_for(size);
+	if (!(l->buf = malloc(l->cap))) {
+		struct trace *none;
+		int rc = finish(l, nomem(l), &none);
+		free(p);
+		return rc;
+	}
+	l->m.j = (struct jscan){
+	    .base = l->buf, .p = l->buf, .end = l->buf, .path = l->m.t->path, .e = e};
+	*out = p;
+	return 0;
+}
+
+char *kineto_push_room(struct kineto_push *p, size_t n)
+{
+	struct loader *l = &p->l;
+	struct jscan *j = &l->m.j;
+	if (p->rc || (p->rc = mem_check(l, j->p)))
+		return NULL;
+	/* the record parse() stopped in (j->p) now starts the window */
+	size_t keep = (size_t)(j->p - l->buf), rest = l->len - keep;
+	memmove(l->buf, l->buf + keep, rest);
+	l->len = rest;
+	j->base_off += (int64_t)keep;
+	if (rest > LIM_EVENT_BYTES) {
+		p->rc = err_set(l->m.e, ERR_LIMIT, l->m.t->path, j->base_off,
+				"one trace record is larger than %u MiB", LIM_EVENT_BYTES >> 20);
+		return NULL;
+	}
+	size_t cap = l->cap;
+	while (cap - rest < n)
+		cap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
+	char *nb = cap == l->cap ? l->buf : realloc(l->buf, cap);
+	if (!nb) {
+		p->rc = nomem(l);
+		return NULL;
+	}
+	l->buf = nb;
+	l->cap = cap;
+	j->base = j->p = l->buf;
+	j->end = l->buf + l->len;
+	return l->buf + l->len;
+}
+
+int kineto_push_data(struct kineto_push *p, size_t n)
+{
+	struct loader *l = &p->l;
+	if (p->rc)
+		return p->rc;
+	l->len += n;
+	l->pushed += (int64_t)n;
+	l->m.j.end = l->buf + l->len;
+	/* the input's head is read whole, as in kineto_load's first window: a
+	 * byte order mark or another format's signature is told by it */
+	if (l->pushed < PUSH_HEAD)
+		return 0;
+	int rc = parse(l); /* before the end: PARSE_WANT or an error */
+	if (rc == PARSE_WANT)
+		return 0;
+	return p->rc = rc;
+}
+
+int kineto_push_end(struct kineto_push *p, struct trace **out)
+{
+	*out = NULL;
+	struct loader *l = &p->l;
+	int rc = p->rc;
+	if (!rc) {
+		l->eof = true;
+		rc = parse(l);
+	}
+	rc = finish(l, rc, out);
+	free(p);
 	return rc;
 }

@@ -40,4 +40,23 @@ uint64_t kineto_default_max_memory(void);
 int kineto_load(const char *path, const struct kineto_opts *opts, struct trace **out,
 		struct err *e);
 
+/* The same load with the bytes pushed by the caller, in order, as it gets
+ * them (the static site reads a File asynchronously, in slices, and hands
+ * each one over): the result and every error are kineto_load's on the same
+ * bytes (plain JSON; gzip is kineto_load's). path names the trace in
+ * messages; size is the file's (-1 unknown); e must outlive the push.
+ *   kineto_push_begin: 0, or the error (*out NULL);
+ *   kineto_push_room: where to write the next n bytes (in the read
+ *     window), or NULL after an error (the error is kept for the end);
+ *   kineto_push_data: those n bytes were written: parses the records they
+ *     complete; 0, or the error (then stop pushing);
+ *   kineto_push_end: the end of the input: the trace, or the first error;
+ *     frees the push. */
+struct kineto_push;
+int kineto_push_begin(const char *path, const struct kineto_opts *opts, int64_t size,
+		      struct kineto_push **out, struct err *e);
+char *kineto_push_room(struct kineto_push *p, size_t n);
+int kineto_push_data(struct kineto_push *p, size_t n);
+int kineto_push_end(struct kineto_push *p, struct trace **out);
+
 #endif

@@ -57,6 +57,11 @@ struct site_file {
 };
 
 struct site_file *gp_site_open(const char *path, const char *name);
+struct site_push;
+struct site_push *gp_site_push_begin(const char *path, const char *name, double size);
+char *gp_site_push_room(struct site_push *sp, size_t n);
+int gp_site_push_data(struct site_push *sp, size_t n);
+struct site_file *gp_site_push_end(struct site_push *sp);
 const char *gp_site_error(const struct site_file *f);
 double gp_site_events(const struct site_file *f);
 int gp_site_get(struct site_file *f, const char *endpoint, char *query);
@@ -76,26 +81,108 @@ static void sel_free(struct site_sel *s)
 	*s = (struct site_sel){0};
 }
 
-EMSCRIPTEN_KEEPALIVE struct site_file *gp_site_open(const char *path, const char *name)
+/* A new file entry named name; NULL when memory is out. */
+static struct site_file *file_new(const char *name)
 {
 	struct site_file *f = calloc(1, sizeof *f);
 	if (!f)
 		return NULL;
 	input_init(&f->in);
 	f->answers = lru_new(SITE_ANSWERS, SITE_ANSWER_BYTES); /* NULL: none kept */
-	struct err e = {0};
-	struct input_opts o = {.name = name};
-	int rc = (f->name = strdup(name)) ? input_open(path, &o, &f->in, &e)
-					  : err_set(&e, ERR_NOMEM, NULL, -1, "out of memory");
-	if (!rc && input_trace(&f->in))
-		rc = ses_new(input_trace(&f->in), &f->ses, &e);
-	char msg[1200];
-	if (rc)
-		srv_load_message(&e, name, input_sniff_path(path).kind, msg, sizeof msg);
-	if (rc && !(f->msg = strdup(e.msg[0] ? msg : "could not load the file"))) {
+	if (!(f->name = strdup(name))) {
 		gp_site_close(f);
 		return NULL;
 	}
+	return f;
+}
+
+/* f once its input's load returned rc (e set when not 0): a trace's
+ * session, or the load's message as the server words it. */
+static struct site_file *file_opened(struct site_file *f, int rc, struct err *e, const char *path)
+{
+	if (!rc && input_trace(&f->in))
+		rc = ses_new(input_trace(&f->in), &f->ses, e);
+	char msg[1200];
+	if (rc)
+		srv_load_message(e, f->name, input_sniff_path(path).kind, msg, sizeof msg);
+	if (rc && !(f->msg = strdup(e->msg[0] ? msg : "could not load the file"))) {
+		gp_site_close(f);
+		return NULL;
+	}
+	return f;
+}
+
+EMSCRIPTEN_KEEPALIVE struct site_file *gp_site_open(const char *path, const char *name)
+{
+	struct site_file *f = file_new(name);
+	if (!f)
+		return NULL;
+	struct err e = {0};
+	struct input_opts o = {.name = name};
+	return file_opened(f, input_open(path, &o, &f->in, &e), &e, path);
+}
+
+/* A file pushed by the worker (engine_worker.js reads the File's stream
+ * and hands each slice over): the same load as gp_site_open's, without
+ * FileReaderSync's copy of every slice (which the worker's garbage
+ * collector cannot free while the import runs). */
+struct site_push {
+	struct input_push *p;
+	struct input_opts o; /* as gp_site_open's */
+	struct err e;
+	char *path, *name;
+};
+
+/* The push of the file at path (mounted: its head is sniffed there), or
+ * NULL when its kind has no push form (input_push_begin) or memory is
+ * out: then gp_site_open reads it. size: the file's bytes. */
+EMSCRIPTEN_KEEPALIVE struct site_push *gp_site_push_begin(const char *path, const char *name,
+							  double size)
+{
+	struct site_push *sp = calloc(1, sizeof *sp);
+	if (!sp || !(sp->path = strdup(path)) || !(sp->name = strdup(name))) {
+		if (sp)
+			free(sp->path);
+		free(sp);
+		return NULL;
+	}
+	sp->o = (struct input_opts){.name = sp->name};
+	if (!(sp->p = input_push_begin(path, &sp->o, (int64_t)size, &sp->e))) {
+		free(sp->path);
+		free(sp->name);
+		free(sp);
+		return NULL;
+	}
+	return sp;
+}
+
+/* Where the worker writes the next n bytes; NULL after an error (stop
+ * pushing, then gp_site_push_end). */
+EMSCRIPTEN_KEEPALIVE char *gp_site_push_room(struct site_push *sp, size_t n)
+{
+	return input_push_room(sp->p, n);
+}
+
+/* The n bytes are written: 0, or not (an error: stop pushing). */
+EMSCRIPTEN_KEEPALIVE int gp_site_push_data(struct site_push *sp, size_t n)
+{
+	return input_push_data(sp->p, n);
+}
+
+/* The end of the file (or of the pushing, after an error): the file entry
+ * as gp_site_open returns it; frees sp. */
+EMSCRIPTEN_KEEPALIVE struct site_file *gp_site_push_end(struct site_push *sp)
+{
+	struct site_file *f = file_new(sp->name);
+	struct input in;
+	int rc = input_push_end(sp->p, f ? &f->in : &in);
+	if (!f)
+		input_free(&in);
+	else
+		f = file_opened(f, rc, &sp->e, sp->path);
+	free(sp->path);
+	free(sp->name);
+	free(sp);
 	return f;
 }
 

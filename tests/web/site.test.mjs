@@ -157,6 +157,45 @@ test('static site: a repeated request gets the same answer; a removed file none'
 	assert.equal(got.gone, 404);
 });
 
+test('static site: a plain trace is pushed to the engine from the File\'s stream, a gzip one read by the engine; both answer the native bytes', { skip }, async () => {
+	// a synthetic trace of three of the worker's 4 MiB slices, and the
+	// gzip fixture (which the engine reads itself, through WORKERFS)
+	const dir = mkdtempSync(path.join(tmpdir(), 'gpuprof-site-push-'));
+	try {
+		const plain = path.join(dir, 'synth.json');
+		execFileSync(gpuprof, ['synth', '-q', '--size', '10M', '-o', plain]);
+		await openSite([]);
+		const [worker] = page.workers();
+		// count the pushes: engine_worker.js calls the module's export by name
+		await worker.evaluate(async () => {
+			const M = await engine;
+			const begin = M._gp_site_push_begin;
+			self.gpPushes = 0;
+			M._gp_site_push_begin = (...a) => {
+				const sp = begin(...a);
+				if (sp) self.gpPushes += 1;
+				return sp;
+			};
+		});
+		const answers = async () => page.evaluate(async () => {
+			const { files } = await (await fetch('/api/files')).json();
+			const f = files[files.length - 1];
+			const get = async (v) => (await fetch(`/api/file/${f.id}/${v}`)).text();
+			return { summary: await get('summary'), kernels: await get('kernels') };
+		});
+		for (const [i, file] of [plain, fixture].entries()) {
+			await page.setInputFiles('[data-testid=upload]', file);
+			await retry(async () => assert.equal(await worker.evaluate(() => files.length), i + 1), 60000);
+			assert.equal(await worker.evaluate(() => self.gpPushes), 1, file); // the plain one only
+			const got = await answers();
+			assert.equal(got.summary, cliText('summary', file, '--format', 'json'), file);
+			assert.equal(got.kernels, cliText('kernels', file, '--format', 'json'), file);
+		}
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+});
+
 test('static site: an Nsight Systems export is refused with one message, and nothing is loaded', { skip }, async () => {
 	// the site has no SQLite (src/wasm/sqlite_absent.c): the page says so in
 	// its error line and lists no file; a trace opened after it still loads
