@@ -681,8 +681,9 @@ int kineto_load(const char *path, const struct kineto_opts *opts, struct trace *
 	return finish(&l, rc, out);
 }
 
-/* Bytes a push holds before its first parse (the signatures in io/sniff.h
- * need far fewer; kineto_load's first window is at least 1 MiB). */
+/* Bytes a push holds before its first parse (or the window's size, if
+ * less): kineto_load's first window is full, and a byte order mark or
+ * another format's signature (io/sniff.h) is told from the head. */
 #define PUSH_HEAD 4096
 
 struct kineto_push {
@@ -761,7 +762,7 @@ int kineto_push_data(struct kineto_push *p, size_t n)
 	l->m.j.end = l->buf + l->len;
 	/* the input's head is read whole, as in kineto_load's first window: a
 	 * byte order mark or another format's signature is told by it */
-	if (l->pushed < PUSH_HEAD)
+	if (l->pushed < (int64_t)(l->cap < PUSH_HEAD ? l->cap : PUSH_HEAD))
 		return 0;
 	int rc = parse(l); /* before the end: PARSE_WANT or an error */
 	if (rc == PARSE_WANT)
