@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -50,6 +51,30 @@ static inline struct trace *fuzz_load_trace(const uint8_t *data, size_t size,
 	if ((rc == 0) != (t != NULL))
 		abort();
 	return t;
+}
+
+/* The trace of path loaded from data[0..size) pushed in slices of `slice`
+ * bytes (kineto_push, as the static site loads it): kineto_push_end's
+ * result. Also the unit tests' (tests/unit/test_push.c). */
+static inline int fuzz_push_load(const char *path, const struct kineto_opts *o, const uint8_t *data,
+				 size_t size, size_t slice, struct trace **out, struct err *e)
+{
+	struct kineto_push *p;
+	*out = NULL;
+	int rc = kineto_push_begin(path, o, (int64_t)size, &p, e);
+	if (rc)
+		return rc;
+	for (size_t at = 0; at < size;) {
+		size_t k = size - at < slice ? size - at : slice;
+		char *room = kineto_push_room(p, k);
+		if (!room)
+			break;
+		memcpy(room, data + at, k);
+		if (kineto_push_data(p, k))
+			break;
+		at += k;
+	}
+	return kineto_push_end(p, out);
 }
 
 #endif

@@ -42,22 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct err we = {0}, ge = {0};
 	int wrc = kineto_load(path, &ko, &want, &we);
 	static const size_t slices[] = {1, 3, 17, 256, 4096};
-	size_t slice = slices[size % 5];
-	struct kineto_push *p;
-	int grc = kineto_push_begin(path, &ko, (int64_t)size, &p, &ge);
-	if (!grc) {
-		for (size_t at = 0; at < size;) {
-			size_t k = size - at < slice ? size - at : slice;
-			char *room = kineto_push_room(p, k);
-			if (!room)
-				break;
-			memcpy(room, data + at, k);
-			if (kineto_push_data(p, k))
-				break;
-			at += k;
-		}
-		grc = kineto_push_end(p, &got);
-	}
+	int grc = fuzz_push_load(path, &ko, data, size, slices[size % 5], &got, &ge);
 	if (grc != wrc || (grc && (ge.offset != we.offset || strcmp(ge.msg, we.msg))) ||
 	    (!grc && digest(got) != digest(want)))
 		abort();

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../fuzz/fuzz_memfd.h"
 #include "input/input.h"
 #include "kineto/kineto.h"
 #include "tbprof/session.h"
@@ -48,28 +49,6 @@ static char *views_of(struct trace *tr)
 	return buf;
 }
 
-/* path's bytes pushed in slices of `slice`: kineto_push_end's result. */
-static int push_load(const char *path, const char *data, size_t n, size_t slice, struct trace **out,
-		     struct err *e)
-{
-	struct kineto_opts o = {.threads = 1};
-	struct kineto_push *p;
-	int rc = kineto_push_begin(path, &o, (int64_t)n, &p, e);
-	if (rc)
-		return rc;
-	for (size_t at = 0; at < n;) {
-		size_t k = n - at < slice ? n - at : slice;
-		char *room = kineto_push_room(p, k);
-		if (!room)
-			break;
-		memcpy(room, data + at, k);
-		if (kineto_push_data(p, k))
-			break;
-		at += k;
-	}
-	return kineto_push_end(p, out);
-}
-
 /* The pushed load of path equals kineto_load's for each slice size. */
 static void check_same(struct t *t, const char *path, const char *data, size_t n, int line)
 {
@@ -84,7 +63,8 @@ static void check_same(struct t *t, const char *path, const char *data, size_t n
 			continue; /* a byte at a time re-reads each record once per byte */
 		struct trace *got = NULL;
 		struct err ge = {0};
-		int grc = push_load(path, data, n, slices[i], &got, &ge);
+		struct kineto_opts po = {.threads = 1};
+		int grc = fuzz_push_load(path, &po, (const uint8_t *)data, n, slices[i], &got, &ge);
 		if (grc != wrc || ge.offset != we.offset || strcmp(ge.msg, we.msg))
 			t_fail(t, __FILE__, line,
 			       "%s, slices of %zu: %d at %lld \"%s\", want %d at %lld \"%s\"", path,
