@@ -207,10 +207,9 @@ async function answer(M, { method, url, body }) {
 let queue = Promise.resolve();
 onmessage = (e) => {
 	queue = queue.then(async () => {
-		const M = await engine;
 		let reply;
 		try {
-			reply = await answer(M, e.data);
+			reply = await answer(await engine, e.data);
 		} catch (x) {
 			reply = fail(500, String(x && x.message ? x.message : x));
 		}
