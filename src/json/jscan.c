@@ -129,8 +129,10 @@ int jscan_number(struct jscan *j, struct jstr *out)
 	while (p < end && jscan_is_numchar(*p))
 		p++;
 	if (p >= end)
-		return (p - start) > LIM_NUMBER_CHARS ? jscan_error(j, start, "number too long")
-						      : JS_MORE;
+		return (p - start) > LIM_NUMBER_CHARS
+			   ? jscan_error(j, start, "number longer than %d characters",
+					 LIM_NUMBER_CHARS)
+			   : JS_MORE; /* the same error wherever the window ends */
 	if (p == start)
 		return jscan_error(j, start, "expected a number");
 	if (p - start > LIM_NUMBER_CHARS)

@@ -35,6 +35,12 @@ struct loader {
 	bool push;
 	enum kt_state st;
 	int64_t pushed; /* bytes appended so far */
+	/* bytes from the unfinished record on that the next parse waits for:
+	 * twice what it had, so a record of many slices is re-read a
+	 * logarithmic number of times (as refill doubles the window), and
+	 * no later than LIM_EVENT_BYTES, so a record under the limit is
+	 * parsed before kineto_push_room would call the window too large */
+	size_t retry_at;
 };
 
 /* parse() in push mode: the window ended, more bytes are wanted. */
@@ -729,7 +735,8 @@ char *kineto_push_room(struct kineto_push *p, size_t n)
 		return NULL;
 	/* the record parse() stopped in (j->p) now starts the window */
 	size_t keep = (size_t)(j->p - l->buf), rest = l->len - keep;
-	memmove(l->buf, l->buf + keep, rest);
+	if (keep) /* else the record already starts it (it awaits more) */
+		memmove(l->buf, l->buf + keep, rest);
 	l->len = rest;
 	j->base_off += (int64_t)keep;
 	if (rest > LIM_EVENT_BYTES) {
@@ -764,9 +771,15 @@ int kineto_push_data(struct kineto_push *p, size_t n)
 	 * byte order mark or another format's signature is told by it */
 	if (l->pushed < (int64_t)(l->cap < PUSH_HEAD ? l->cap : PUSH_HEAD))
 		return 0;
-	int rc = parse(l); /* before the end: PARSE_WANT or an error */
-	if (rc == PARSE_WANT)
+	size_t have = (size_t)(l->m.j.end - l->m.j.p); /* from the unfinished record on */
+	if (have < l->retry_at)
 		return 0;
+	int rc = parse(l); /* before the end: PARSE_WANT or an error */
+	if (rc == PARSE_WANT) {
+		size_t twice = 2 * (size_t)(l->m.j.end - l->m.j.p);
+		l->retry_at = twice < LIM_EVENT_BYTES ? twice : LIM_EVENT_BYTES;
+		return 0;
+	}
 	return p->rc = rc;
 }
 

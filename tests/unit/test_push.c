@@ -57,7 +57,7 @@ static void check_same(struct t *t, const char *path, const char *data, size_t n
 	struct err we = {0};
 	int wrc = kineto_load(path, &o, &want, &we);
 	char *wv = wrc ? NULL : views_of(want);
-	static const size_t slices[] = {1, 7, 4096, 1 << 20, SIZE_MAX};
+	static const size_t slices[] = {1, 7, 4096, 1 << 20, 5 << 20, SIZE_MAX};
 	for (size_t i = 0; i < sizeof slices / sizeof slices[0]; i++) {
 		if (slices[i] == 1 && n > (1 << 16))
 			continue; /* a byte at a time re-reads each record once per byte */
@@ -172,6 +172,45 @@ void test_kineto_push_large(struct t *t)
 	for (int i = 0; i < (3 << 20) / 64; i++)
 		fputs("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", m);
 	fputs("\"}}]}", m);
+	fclose(m);
+	check_text(t, data, len, __LINE__);
+	free(data);
+}
+
+/* Strings of 64 bytes each (the limit on one string is 16 MiB), as a
+ * record's args array of mib MiB. */
+static void put_big_record(FILE *m, const char *name, int ts, int mib)
+{
+	fprintf(m,
+		"{\"ph\":\"i\",\"name\":\"%s\",\"pid\":1,\"tid\":1,\"ts\":%d,"
+		"\"args\":{\"text\":[\"",
+		name, ts);
+	for (int i = 0; i < (mib << 20) / 64; i++)
+		fputs(i ? "\",\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789a"
+			: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789a",
+		      m);
+	fputs("\"]}}", m);
+}
+
+/* A record of 50 MiB (over half the 64 MiB limit on one record, under the
+ * limit) and 20 MiB after it: loaded, whatever the slices, as kineto_load
+ * loads it. The push waits for a pending record to double before it is
+ * re-read; that wait must end before the window outgrows the limit (with
+ * slices of 5 MiB, the record is pending at 40 MiB, and 80 MiB is more). */
+void test_kineto_push_near_limit(struct t *t)
+{
+	char *data = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&data, &len);
+	if (!m)
+		return;
+	fputs("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
+	      "\"ts\":1,\"dur\":2},",
+	      m);
+	put_big_record(m, "big", 5, 50);
+	fputc(',', m);
+	put_big_record(m, "after", 7, 20);
+	fputs(",{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":9,\"dur\":2}]}", m);
 	fclose(m);
 	check_text(t, data, len, __LINE__);
 	free(data);
