@@ -41,6 +41,10 @@ struct loader {
 	 * no later than LIM_EVENT_BYTES, so a record under the limit is
 	 * parsed before kineto_push_room would call the window too large */
 	size_t retry_at;
+	/* the input's head: its first min(HEAD_BYTES, first window) bytes, in
+	 * which another format's signature is told (the same bytes however
+	 * the input arrives: read in windows, mapped or pushed) */
+	size_t head;
 };
 
 /* parse() in push mode: the window ended, more bytes are wanted. */
@@ -398,7 +402,12 @@ static int step(struct loader *l, enum kt_state *st)
 			/* the front ends tell a named file of another kind
 			 * apart before (input/input.h); stdin gets here */
 			const void *p = j->p;
+			int64_t at = j->base_off + (j->p - j->base);
 			size_t n = (size_t)(j->end - j->p);
+			if (at >= (int64_t)l->head)
+				n = 0;
+			else if (n > l->head - (size_t)at)
+				n = l->head - (size_t)at;
 			const char *what = sniff_ncu_rep(p, n)	  ? "an Nsight Compute (.ncu-rep)"
 					   : sniff_sqlite(p, n)	  ? "an SQLite"
 					   : sniff_nsys_rep(p, n) ? "an Nsight Systems (.nsys-rep)"
@@ -574,6 +583,13 @@ void imp_free(struct imp *m)
 	free(m->pend);
 }
 
+/* The input's head (loader.head) for a first window of cap bytes: a push
+ * holds it whole before its first parse, as kineto_load's first window. */
+static size_t head_for(size_t cap)
+{
+	return cap < 4096 ? cap : 4096;
+}
+
 /* Read window for an input of about est bytes (-1: unknown). */
 static size_t window_for(int64_t est)
 {
@@ -660,6 +676,7 @@ int kineto_load(const char *path, const struct kineto_opts *opts, struct trace *
 	l.cap = window_for(est > 0 && t->gzip ? est * 10 : est);
 	if (opts && opts->window)
 		l.cap = opts->window;
+	l.head = head_for(l.cap);
 	l.split_min = opts && opts->split_min ? opts->split_min : l.cap / 4;
 	int threads = gp_threads(opts ? opts->threads : 0);
 	if (threads > 1 && imp_worker_start(&l.w, t->path, t->gzip)) {
@@ -687,11 +704,6 @@ int kineto_load(const char *path, const struct kineto_opts *opts, struct trace *
 	return finish(&l, rc, out);
 }
 
-/* Bytes a push holds before its first parse (or the window's size, if
- * less): kineto_load's first window is full, and a byte order mark or
- * another format's signature (io/sniff.h) is told from the head. */
-#define PUSH_HEAD 4096
-
 struct kineto_push {
 	struct loader l;
 	int rc; /* the first error: later calls do nothing */
@@ -715,6 +727,7 @@ int kineto_push_begin(const char *path, const struct kineto_opts *opts, int64_t 
 	}
 	l->m.t->file_bytes = size;
 	l->cap = opts && opts->window ? opts->window : window_for(size);
+	l->head = head_for(l->cap);
 	if (!(l->buf = malloc(l->cap))) {
 		struct trace *none;
 		int rc = finish(l, nomem(l), &none);
@@ -769,7 +782,7 @@ int kineto_push_data(struct kineto_push *p, size_t n)
 	l->m.j.end = l->buf + l->len;
 	/* the input's head is read whole, as in kineto_load's first window: a
 	 * byte order mark or another format's signature is told by it */
-	if (l->pushed < (int64_t)(l->cap < PUSH_HEAD ? l->cap : PUSH_HEAD))
+	if (l->pushed < (int64_t)l->head)
 		return 0;
 	size_t have = (size_t)(l->m.j.end - l->m.j.p); /* from the unfinished record on */
 	if (have < l->retry_at)
