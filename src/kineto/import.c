@@ -1,7 +1,8 @@
 /* import: loads a Kineto trace (kineto_load): the buffer and refill loop, the
- * top-level structure (object or bare array, truncation) and the metadata
- * keys. Events themselves are read by import_event.c and stored by
- * import_commit.c; derived checks run in check.c. */
+ * top-level structure (object or bare array, truncation), the push form
+ * (kineto_push). The metadata members are read by import_meta.c, events by
+ * import_event.c and stored by import_commit.c; derived checks run in
+ * check.c. */
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -164,222 +165,6 @@ static int refill(struct loader *l, const char *record)
 	return 0;
 }
 
-static bool key_is(const struct jstr *k, const char *lit)
-{
-	return k->len == strlen(lit) && !memcmp(k->s, lit, k->len);
-}
-
-/* Reads a number into *v (INT64_MIN stays when it is not an integer). */
-static int meta_int(struct jscan *j, int64_t *v)
-{
-	struct jstr s;
-	if (jscan_kind(*j->p) != JK_NUMBER)
-		return jscan_skip(j);
-	int rc = jscan_number(j, &s);
-	if (!rc && jnum_i64(s.s, s.len, v))
-		*v = INT64_MIN;
-	return rc;
-}
-
-/* Reads a string (or a number, kept as its text) into a pool id. */
-static int meta_str(struct imp *m, uint32_t *id)
-{
-	struct jscan *j = &m->j;
-	struct jstr s;
-	int rc;
-	if (*j->p == '"')
-		rc = jscan_string(j, &s);
-	else if (jscan_kind(*j->p) == JK_NUMBER)
-		rc = jscan_number(j, &s);
-	else
-		return jscan_skip(j);
-	if (rc)
-		return rc;
-	*id = imp_intern(m, &s);
-	if (*id == TR_NONE)
-		return err_set(m->e, ERR_NOMEM, m->t->path, -1, "out of memory"), JS_ERR;
-	return JS_OK;
-}
-
-/* Walks the members of an object at j->p, calling member() for each key with
- * j->p at its value (member must consume the value). Non-objects are
- * skipped. */
-static int walk_object(struct imp *m, int (*member)(struct imp *, const struct jstr *, void *),
-		       void *ctx)
-{
-	struct jscan *j = &m->j;
-	int rc;
-	if (*j->p != '{')
-		return jscan_skip(j);
-	j->p++;
-	if ((rc = jscan_ws(j)))
-		return rc;
-	if (*j->p == '}') {
-		j->p++;
-		return JS_OK;
-	}
-	for (;;) {
-		struct jstr k = {0};
-		bool closed;
-		if ((rc = jscan_ws(j)))
-			return rc;
-		if (*j->p != '"')
-			return jscan_error(j, j->p, "expected a string key");
-		if ((rc = jscan_string(j, &k)) || (rc = jscan_colon(j)) ||
-		    (rc = member(m, &k, ctx)) || (rc = jscan_next(j, '}', &closed)))
-			return rc;
-		if (closed)
-			return JS_OK;
-	}
-}
-
-static int device_member(struct imp *m, const struct jstr *k, void *ctx)
-{
-	struct tr_device_prop *d = ctx;
-	static const struct {
-		const char *key;
-		size_t off;
-	} ints[] = {
-	    {"id", offsetof(struct tr_device_prop, id)},
-	    {"totalGlobalMem", offsetof(struct tr_device_prop, total_global_mem)},
-	    {"computeMajor", offsetof(struct tr_device_prop, compute_major)},
-	    {"computeMinor", offsetof(struct tr_device_prop, compute_minor)},
-	    {"numSms", offsetof(struct tr_device_prop, num_sms)},
-	    {"maxThreadsPerBlock", offsetof(struct tr_device_prop, max_threads_per_block)},
-	    {"maxThreadsPerMultiprocessor", offsetof(struct tr_device_prop, max_threads_per_sm)},
-	    {"regsPerBlock", offsetof(struct tr_device_prop, regs_per_block)},
-	    {"regsPerMultiprocessor", offsetof(struct tr_device_prop, regs_per_sm)},
-	    {"warpSize", offsetof(struct tr_device_prop, warp_size)},
-	    {"sharedMemPerBlock", offsetof(struct tr_device_prop, shared_mem_per_block)},
-	    {"sharedMemPerMultiprocessor", offsetof(struct tr_device_prop, shared_mem_per_sm)},
-	    {"sharedMemPerBlockOptin", offsetof(struct tr_device_prop, shared_mem_per_block_optin)},
-	};
-	if (key_is(k, "name"))
-		return meta_str(m, &d->name);
-	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-		if (key_is(k, ints[i].key))
-			return meta_int(&m->j, (int64_t *)(void *)((char *)d + ints[i].off));
-	return jscan_skip(&m->j);
-}
-
-static void device_init(struct tr_device_prop *d)
-{
-	int64_t *f = &d->id;
-	memset(d, 0, sizeof *d);
-	for (int64_t *p = f; p <= &d->shared_mem_per_block_optin; p++)
-		*p = INT64_MIN;
-	d->name = 0;
-}
-
-/* "deviceProperties": [ {...}, ... ] (re-read whole on refill). */
-static int read_devices(struct imp *m)
-{
-	struct jscan *j = &m->j;
-	struct tr_meta *meta = &m->t->meta;
-	int rc;
-	meta->ndevices = 0;
-	if (*j->p != '[')
-		return jscan_skip(j);
-	j->p++;
-	for (size_t i = 0;; i++) {
-		if ((rc = jscan_ws(j)))
-			return rc;
-		if (*j->p == ']' && i == 0) {
-			j->p++;
-			return JS_OK;
-		}
-		struct tr_device_prop d;
-		device_init(&d);
-		if ((rc = walk_object(m, device_member, &d)))
-			return rc;
-		struct tr_device_prop *nd =
-		    arena_array(&m->t->arena, meta->ndevices + 1, sizeof *nd);
-		if (!nd)
-			return err_set(m->e, ERR_NOMEM, m->t->path, -1, "out of memory"), JS_ERR;
-		if (meta->ndevices)
-			memcpy(nd, meta->devices, meta->ndevices * sizeof *nd);
-		nd[meta->ndevices++] = d;
-		meta->devices = nd;
-		bool closed;
-		if ((rc = jscan_next(j, ']', &closed)))
-			return rc;
-		if (closed)
-			return JS_OK;
-	}
-}
-
-static int dist_member(struct imp *m, const struct jstr *k, void *ctx)
-{
-	struct tr_meta *meta = &m->t->meta;
-	(void)ctx;
-	if (key_is(k, "backend"))
-		return meta_str(m, &meta->dist_backend);
-	if (key_is(k, "rank"))
-		return meta_int(&m->j, &meta->dist_rank);
-	if (key_is(k, "world_size"))
-		return meta_int(&m->j, &meta->dist_world_size);
-	if (key_is(k, "pg_count"))
-		return meta_int(&m->j, &meta->dist_pg_count);
-	if (key_is(k, "nccl_version"))
-		return meta_str(m, &meta->dist_nccl_version);
-	return jscan_skip(&m->j);
-}
-
-/* Looks for "torch_version" anywhere inside an unknown metadata value. */
-static int find_torch_version(struct imp *m, const struct jstr *k, void *ctx)
-{
-	int *depth = ctx;
-	if (key_is(k, "torch_version") && *m->j.p == '"' && !m->t->meta.torch_version)
-		return meta_str(m, &m->t->meta.torch_version);
-	if (*m->j.p == '{' && *depth < 8) {
-		(*depth)++;
-		int rc = walk_object(m, find_torch_version, depth);
-		(*depth)--;
-		return rc;
-	}
-	return jscan_skip(&m->j);
-}
-
-/* One top-level member other than traceEvents; j->p at its value. */
-static int read_meta_member(struct imp *m, const struct jstr *k)
-{
-	struct tr_meta *meta = &m->t->meta;
-	struct jscan *j = &m->j;
-	if (key_is(k, "schemaVersion"))
-		return meta_int(j, &meta->schema_version);
-	if (key_is(k, "deviceProperties"))
-		return read_devices(m);
-	if (key_is(k, "distributedInfo")) {
-		meta->has_dist = *j->p == '{';
-		return walk_object(m, dist_member, NULL);
-	}
-	if (key_is(k, "displayTimeUnit"))
-		return meta_str(m, &meta->display_time_unit);
-	if (key_is(k, "baseTimeNanoseconds"))
-		return meta_int(j, &meta->base_time_ns);
-	if (key_is(k, "traceName"))
-		return meta_str(m, &meta->trace_name);
-	if (key_is(k, "Framework"))
-		return meta_str(m, &meta->framework);
-	if (key_is(k, "torch_version"))
-		return meta_str(m, &meta->torch_version);
-	if (key_is(k, "cuda_runtime_version"))
-		return meta_str(m, &meta->cuda_runtime_version);
-	if (key_is(k, "cuda_driver_version"))
-		return meta_str(m, &meta->cuda_driver_version);
-	if (key_is(k, "cupti_version"))
-		return meta_str(m, &meta->cupti_version);
-	if (key_is(k, "hip_runtime_version"))
-		return meta_str(m, &meta->hip_runtime_version);
-	if (key_is(k, "roctracer_version"))
-		return meta_str(m, &meta->roctracer_version);
-	if (*j->p == '{') {
-		int depth = 0;
-		return walk_object(m, find_torch_version, &depth);
-	}
-	return jscan_skip(j);
-}
-
 /* One step of the top-level state machine. JS_MORE leaves the state as it
  * was, to be retried from the same byte after a refill. */
 static int step(struct loader *l, enum kt_state *st)
@@ -433,7 +218,7 @@ static int step(struct loader *l, enum kt_state *st)
 	case ST_MEMBER:
 		if ((rc = kt_key(j, &k, "the trace object")))
 			return rc;
-		if (key_is(&k, "traceEvents")) {
+		if (IMP_KEY(&k, "traceEvents")) {
 			if (*j->p != '[')
 				return jscan_error(j, j->p, "expected '[' after \"traceEvents\"");
 			j->p++;
@@ -441,7 +226,7 @@ static int step(struct loader *l, enum kt_state *st)
 			*st = ST_EV_FIRST;
 			return JS_OK;
 		}
-		if ((rc = read_meta_member(&l->m, &k)))
+		if ((rc = imp_meta_member(&l->m, &k)))
 			return rc;
 		*st = ST_MEMBER_NEXT;
 		return JS_OK;

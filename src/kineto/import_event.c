@@ -34,12 +34,6 @@ static void args_init(struct imp_args *a)
 	a->nseries = 0;
 }
 
-static bool key_is(const struct jstr *k, const char *lit, size_t n)
-{
-	return k->len == n && !memcmp(k->s, lit, n);
-}
-#define KEY(k, lit) key_is((k), lit, sizeof lit - 1)
-
 /* A string value, or (any other type) skipped and flagged. */
 static int read_str(struct jscan *j, struct jstr *out, bool *has, unsigned *prob)
 {
@@ -182,114 +176,114 @@ static int read_arg(struct jscan *j, const struct jstr *k, struct imp_args *a, b
 	bool has;
 	switch (k->len) {
 	case 3:
-		if (KEY(k, "Seq") || KEY(k, "seq")) /* record_param_comms' collective seq */
+		if (IMP_KEY(k, "Seq") || IMP_KEY(k, "seq")) /* record_param_comms' collective seq */
 			return read_i64(j, &a->coll_seq, prob);
 		break;
 	case 4:
-		if (KEY(k, "grid"))
+		if (IMP_KEY(k, "grid"))
 			return read_dim3(j, a->grid, prob);
-		if (KEY(k, "name"))
+		if (IMP_KEY(k, "name"))
 			return read_str(j, &a->m_name, &has, prob);
-		if (KEY(k, "Addr"))
+		if (IMP_KEY(k, "Addr"))
 			return read_i64(j, &a->addr, prob);
 		break;
 	case 5:
-		if (KEY(k, "block"))
+		if (IMP_KEY(k, "block"))
 			return read_dim3(j, a->block, prob);
-		if (KEY(k, "bytes"))
+		if (IMP_KEY(k, "bytes"))
 			return read_i64(j, &a->bytes, prob);
-		if (KEY(k, "Bytes"))
+		if (IMP_KEY(k, "Bytes"))
 			return read_i64(j, &a->mem_bytes, prob);
-		if (KEY(k, "dtype"))
+		if (IMP_KEY(k, "dtype"))
 			return read_str(j, &a->dtype, &has, prob);
 		break;
 	case 6:
-		if (KEY(k, "device"))
+		if (IMP_KEY(k, "device"))
 			return read_i64(j, &a->device, prob);
-		if (KEY(k, "stream"))
+		if (IMP_KEY(k, "stream"))
 			return read_i64(j, &a->stream, prob);
-		if (KEY(k, "labels"))
+		if (IMP_KEY(k, "labels"))
 			return read_raw(j, &a->labels);
 		break;
 	case 9:
-		if (KEY(k, "Device Id"))
+		if (IMP_KEY(k, "Device Id"))
 			return read_i64(j, &a->dev_id, prob);
-		if (KEY(k, "Python id"))
+		if (IMP_KEY(k, "Python id"))
 			return read_i64(j, &a->python_id, prob);
 		break;
 	case 10:
-		if (KEY(k, "Input Dims") || KEY(k, "Input dims"))
+		if (IMP_KEY(k, "Input Dims") || IMP_KEY(k, "Input dims"))
 			return read_raw(j, &a->input_dims);
-		if (KEY(k, "Input type"))
+		if (IMP_KEY(k, "Input type"))
 			return read_raw(j, &a->input_type);
-		if (KEY(k, "Call stack"))
+		if (IMP_KEY(k, "Call stack"))
 			return read_str(j, &a->call_stack, &has, prob);
-		if (KEY(k, "sort_index"))
+		if (IMP_KEY(k, "sort_index"))
 			return read_i64(j, &a->sort_index, prob);
-		if (KEY(k, "Group size"))
+		if (IMP_KEY(k, "Group size"))
 			return read_i64(j, &a->group_size, prob);
 		break;
 	case 11:
-		if (KEY(k, "External id") || KEY(k, "external id"))
+		if (IMP_KEY(k, "External id") || IMP_KEY(k, "external id"))
 			return read_i64(j, &a->ext_id, prob);
-		if (KEY(k, "correlation"))
+		if (IMP_KEY(k, "correlation"))
 			return read_i64(j, &a->corr, prob);
-		if (KEY(k, "Device Type"))
+		if (IMP_KEY(k, "Device Type"))
 			return read_i64(j, &a->dev_type, prob);
 		break;
 	case 12:
-		if (KEY(k, "warps per SM"))
+		if (IMP_KEY(k, "warps per SM"))
 			return read_f64(j, &a->warps_per_sm, prob);
 		break;
 	case 13:
-		if (KEY(k, "blocks per SM"))
+		if (IMP_KEY(k, "blocks per SM"))
 			return read_f64(j, &a->blocks_per_sm, prob);
-		if (KEY(k, "shared memory"))
+		if (IMP_KEY(k, "shared memory"))
 			return read_i64(j, &a->shared_mem, prob);
-		if (KEY(k, "Fwd thread id"))
+		if (IMP_KEY(k, "Fwd thread id"))
 			return read_i64(j, &a->fwd_tid, prob);
-		if (KEY(k, "In msg nelems"))
+		if (IMP_KEY(k, "In msg nelems"))
 			return read_i64(j, &a->in_nelems, prob);
 		break;
 	case 14:
-		if (KEY(k, "Out msg nelems"))
+		if (IMP_KEY(k, "Out msg nelems"))
 			return read_i64(j, &a->out_nelems, prob);
-		if (KEY(k, "Total Reserved"))
+		if (IMP_KEY(k, "Total Reserved"))
 			return read_i64(j, &a->total_reserved, prob);
-		if (KEY(k, "wait_on_stream"))
+		if (IMP_KEY(k, "wait_on_stream"))
 			return read_i64(j, &a->wait_stream, prob);
 		break;
 	case 15:
-		if (KEY(k, "Sequence number"))
+		if (IMP_KEY(k, "Sequence number"))
 			return read_i64(j, &a->seq, prob);
-		if (KEY(k, "Collective name"))
+		if (IMP_KEY(k, "Collective name"))
 			return read_str(j, &a->collective, &has, prob);
-		if (KEY(k, "Total Allocated"))
+		if (IMP_KEY(k, "Total Allocated"))
 			return read_i64(j, &a->total_alloc, prob);
-		if (KEY(k, "Concrete Inputs"))
+		if (IMP_KEY(k, "Concrete Inputs"))
 			return read_raw(j, &a->concrete);
 		break;
 	case 16:
-		if (KEY(k, "Python parent id"))
+		if (IMP_KEY(k, "Python parent id"))
 			return read_i64(j, &a->python_parent, prob);
-		if (KEY(k, "Python module id"))
+		if (IMP_KEY(k, "Python module id"))
 			return read_i64(j, &a->module_id, prob);
 		break;
 	case 18:
-		if (KEY(k, "Process Group Name"))
+		if (IMP_KEY(k, "Process Group Name"))
 			return read_str(j, &a->pg_name, &has, prob);
 		break;
 	case 19:
-		if (KEY(k, "Process Group Ranks"))
+		if (IMP_KEY(k, "Process Group Ranks"))
 			return read_raw(j, &a->pg_ranks);
 		break;
 	case 20:
-		if (KEY(k, "registers per thread"))
+		if (IMP_KEY(k, "registers per thread"))
 			return read_i64(j, &a->regs, prob);
 		break;
 	case 23:
 		/* a number only, so that no trace gains an anomaly from it */
-		if (!series && KEY(k, "memory bandwidth (GB/s)") &&
+		if (!series && IMP_KEY(k, "memory bandwidth (GB/s)") &&
 		    jscan_kind(*j->p) == JK_NUMBER) {
 			struct jstr s;
 			int rc = jscan_number(j, &s);
@@ -299,11 +293,11 @@ static int read_arg(struct jscan *j, const struct jstr *k, struct imp_args *a, b
 		}
 		break;
 	case 25:
-		if (KEY(k, "est. achieved occupancy %"))
+		if (IMP_KEY(k, "est. achieved occupancy %"))
 			return read_f64(j, &a->occupancy, prob);
 		break;
 	case 33:
-		if (KEY(k, "wait_on_cuda_event_record_corr_id"))
+		if (IMP_KEY(k, "wait_on_cuda_event_record_corr_id"))
 			return read_i64(j, &a->wait_corr, prob);
 		break;
 	default:
@@ -426,23 +420,23 @@ static int read_member(struct imp *m, const struct jstr *k, struct imp_event *ev
 		}
 		break;
 	case 3:
-		if (KEY(k, "cat"))
+		if (IMP_KEY(k, "cat"))
 			return read_str(j, &ev->cat, &ev->has_cat, prob);
-		if (KEY(k, "pid"))
+		if (IMP_KEY(k, "pid"))
 			return read_id(m, &ev->pid, &ev->has_pid, prob, &m->idc[0]);
-		if (KEY(k, "tid"))
+		if (IMP_KEY(k, "tid"))
 			return read_id(m, &ev->tid, &ev->has_tid, prob, &m->idc[1]);
-		if (KEY(k, "dur"))
+		if (IMP_KEY(k, "dur"))
 			return read_num(j, jnum_us_to_ns, &ev->dur, &ev->has_dur, prob);
 		break;
 	case 4:
-		if (KEY(k, "name"))
+		if (IMP_KEY(k, "name"))
 			return read_str(j, &ev->name, &ev->has_name, prob);
-		if (KEY(k, "args"))
+		if (IMP_KEY(k, "args"))
 			return read_args(j, ev, prob);
 		break;
 	case 7:
-		if (KEY(k, "bind_id"))
+		if (IMP_KEY(k, "bind_id"))
 			return read_num(j, jnum_i64, &ev->id, &ev->has_id, prob);
 		break;
 	default:

@@ -1,8 +1,12 @@
 /* import_internal: private to src/kineto/import*.c. The importer's state and
- * the split between the driver (import.c: buffers, top-level structure,
- * metadata) and the event reader (import_event.c: one trace event -> rows). */
+ * the split between the driver (import.c: buffers, top-level structure),
+ * the metadata reader (import_meta.c) and the event reader (import_event.c:
+ * one trace event -> rows). */
 #ifndef GP_IMPORT_INTERNAL_H
 #define GP_IMPORT_INTERNAL_H
+
+#include <stdbool.h>
+#include <string.h>
 
 #include "json/jscan.h"
 #include "trace/build.h"
@@ -76,6 +80,16 @@ struct imp {
 
 /* Interns s (unescaping when needed): string id or TR_NONE on failure. */
 uint32_t imp_intern(struct imp *m, const struct jstr *s);
+/* Whether key k is the n bytes at lit; IMP_KEY(k, "literal"). */
+static inline bool imp_key_is(const struct jstr *k, const char *lit, size_t n)
+{
+	return k->len == n && !memcmp(k->s, lit, n);
+}
+#define IMP_KEY(k, lit) imp_key_is((k), "" lit, sizeof lit - 1)
+
+/* Reads one member of the top-level object other than traceEvents, key k,
+ * its value at j->p (import_meta.c). */
+int imp_meta_member(struct imp *m, const struct jstr *k);
 /* Reads one element of the traceEvents array at j->p and stores it. */
 int imp_event(struct imp *m);
 /* Stores a fully read event (import_commit.c). prob: EVP_* bits. */
