@@ -19,16 +19,9 @@
 		size_t n, cap;                                                                     \
 	}
 
-/* Ensures room for need elements of elem bytes in *v (realloc'd) with *cap. */
-static inline int vec_reserve_(void **v, size_t *cap, size_t need, size_t elem, size_t max)
+/* *v (realloc'd) with room for ncap elements of elem bytes. */
+static inline int vec_resize_(void **v, size_t *cap, size_t ncap, size_t elem)
 {
-	if (need <= *cap)
-		return 0;
-	if (need > max)
-		return -1;
-	size_t ncap = *cap ? *cap : 16 < max ? 16 : max; /* never past max, even at first */
-	while (ncap < need)
-		ncap = ncap > max / 2 ? max : ncap * 2;
 	if (ncap > SIZE_MAX / elem)
 		return -1;
 	void *nv = realloc(*v, ncap * elem);
@@ -39,8 +32,39 @@ static inline int vec_reserve_(void **v, size_t *cap, size_t need, size_t elem, 
 	return 0;
 }
 
+/* Ensures room for need elements of elem bytes in *v (realloc'd) with *cap. */
+static inline int vec_reserve_(void **v, size_t *cap, size_t need, size_t elem, size_t max)
+{
+	if (need <= *cap)
+		return 0;
+	if (need > max)
+		return -1;
+	size_t ncap = *cap ? *cap : 16 < max ? 16 : max; /* never past max, even at first */
+	while (ncap < need)
+		ncap = ncap > max / 2 ? max : ncap * 2;
+	return vec_resize_(v, cap, ncap, elem);
+}
+
+/* vec_reserve_ for a table whose final size the caller can estimate (want
+ * elements; 0: none, doubling): when it must grow, it grows to want at once
+ * (and by a quarter at least), not through the doublings whose freed
+ * blocks a heap that cannot remap (WebAssembly's) keeps as holes. */
+static inline int vec_reserve_to_(void **v, size_t *cap, size_t need, size_t want, size_t elem,
+				  size_t max)
+{
+	if (need <= *cap || !want)
+		return vec_reserve_(v, cap, need, elem, max);
+	if (need > max)
+		return -1;
+	size_t ncap = want > need ? want : need, quarter = *cap + *cap / 4;
+	ncap = ncap < quarter ? quarter : ncap;
+	return vec_resize_(v, cap, ncap < max ? ncap : max, elem);
+}
+
 #define vec_reserve(x, need, max)                                                                  \
 	vec_reserve_((void **)&(x).v, &(x).cap, (need), sizeof *(x).v, (max))
+#define vec_reserve_to(x, need, want, max)                                                         \
+	vec_reserve_to_((void **)&(x).v, &(x).cap, (need), (want), sizeof *(x).v, (max))
 /* Appends val; evaluates to 0 or -1. */
 #define vec_push(x, val, max)                                                                      \
 	(vec_reserve((x), (x).n + 1, (max)) ? -1 : ((x).v[(x).n++] = (val), 0))

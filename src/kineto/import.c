@@ -104,6 +104,18 @@ static int mem_check(struct loader *l, const char *at)
 	return ERR_LIMIT;
 }
 
+/* After a window is read: the tables' growth planned on the share read,
+ * progress reported every 16 MiB. */
+static void read_more(struct loader *l)
+{
+	int64_t pos = src_raw_pos(l->src), size = src_raw_size(l->src);
+	tr_build_plan(&l->m.b, pos, size);
+	if (l->opts && l->opts->progress && pos >= l->next_progress) {
+		l->opts->progress(l->opts->progress_ctx, pos, size);
+		l->next_progress = pos + (16 << 20);
+	}
+}
+
 /* Mapped input: the window moves forward over the mapping; the pages
  * before the record being read are released. */
 static int refill_map(struct loader *l, const char *record)
@@ -118,10 +130,7 @@ static int refill_map(struct loader *l, const char *record)
 		l->eof = true;
 	j->end += remain < l->cap ? remain : l->cap;
 	j->p = record;
-	if (l->opts && l->opts->progress && src_raw_pos(l->src) >= l->next_progress) {
-		l->opts->progress(l->opts->progress_ctx, src_raw_pos(l->src), src_raw_size(l->src));
-		l->next_progress = src_raw_pos(l->src) + (16 << 20);
-	}
+	read_more(l);
 	return 0;
 }
 
@@ -158,10 +167,7 @@ static int refill(struct loader *l, const char *record)
 	j->base = l->buf;
 	j->p = l->buf; /* the kept record now starts the buffer */
 	j->end = l->buf + l->len;
-	if (l->opts && l->opts->progress && src_raw_pos(l->src) >= l->next_progress) {
-		l->opts->progress(l->opts->progress_ctx, src_raw_pos(l->src), src_raw_size(l->src));
-		l->next_progress = src_raw_pos(l->src) + (16 << 20);
-	}
+	read_more(l);
 	return 0;
 }
 
@@ -565,6 +571,7 @@ int kineto_push_data(struct kineto_push *p, size_t n)
 	l->len += n;
 	l->pushed += (int64_t)n;
 	l->m.j.end = l->buf + l->len;
+	tr_build_plan(&l->m.b, l->pushed, l->m.t->file_bytes);
 	/* the input's head is read whole, as in kineto_load's first window: a
 	 * byte order mark or another format's signature is told by it */
 	if (l->pushed < (int64_t)l->head)

@@ -332,7 +332,7 @@ static int merge_tables(struct imp_worker *w, struct imp *m)
 	struct tr_events *de = &dst->ev;
 	if (!se->n)
 		return 0;
-	if (de->n + se->n >= LIM_TRACE_ROWS || tr_build_reserve(de, se->n))
+	if (de->n + se->n >= LIM_TRACE_ROWS || tr_build_reserve(de, se->n, 0))
 		return -1;
 	size_t base = de->n;
 	/* every column as it is; names, tracks and argument rows remapped below */

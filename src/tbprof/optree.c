@@ -8,6 +8,7 @@
  */
 #include "core/cmp.h"
 #include "core/radix.h"
+#include "core/vec.h"
 #include "core/sort.h"
 #include "tbprof/optree.h"
 
@@ -238,6 +239,16 @@ static bool tid_eq(const void *ctx, uint32_t v)
 	return tr_id_eq(&k->o->threads[v].tid, k->id);
 }
 
+/* External id -> the first node (in tb's list order) having it. Dense ids
+ * (the profiler counts them up from 0 or 1) index an array, 4 bytes an id;
+ * other ids a hash map. INT64_MIN is a module's outside tb_compat. */
+struct ext_index {
+	uint32_t *first; /* dense: first[ext + 1] for ext in [-1, max] */
+	int64_t max;
+	uint32_t min_node; /* dense: the first node of INT64_MIN */
+	struct hmap map;   /* sparse: hash of the id -> node */
+};
+
 struct build {
 	struct optree *o;
 	const struct trace *t;
@@ -246,7 +257,7 @@ struct build {
 	struct cand *c;		/* host events, then tb's per-thread lists */
 	size_t nc;
 	uint32_t *node_of_pos; /* index in c -> node */
-	struct hmap ext;       /* external id -> first node having it */
+	struct ext_index ext;  /* external id -> first node having it */
 	size_t cap_threads;
 };
 
@@ -350,22 +361,24 @@ static int collect_hosts(struct build *b)
 
 static void node_init(struct optree_node *nd)
 {
-	*nd = (struct optree_node){.row = TR_NONE,
-				   .parent = OPT_NIL,
-				   .first_child = OPT_NIL,
-				   .last_child = OPT_NIL,
-				   .next_sibling = OPT_NIL};
+	*nd = (struct optree_node){
+	    .row = TR_NONE, .parent = OPT_NIL, .first_child = OPT_NIL, .next_sibling = OPT_NIL};
 }
 
-static void add_child(struct optree_node *nodes, uint32_t parent, uint32_t child)
+/* A node open for children while the nesting is built, and the last child
+ * it has (children come in preorder, appended). */
+struct open_node {
+	uint32_t node, last;
+};
+
+static void add_child(struct optree_node *nodes, struct open_node *parent, uint32_t child)
 {
-	struct optree_node *p = &nodes[parent];
-	nodes[child].parent = parent;
-	if (p->last_child == OPT_NIL)
-		p->first_child = child;
+	nodes[child].parent = parent->node;
+	if (parent->last == OPT_NIL)
+		nodes[parent->node].first_child = child;
 	else
-		nodes[p->last_child].next_sibling = child;
-	p->last_child = child;
+		nodes[parent->last].next_sibling = child;
+	parent->last = child;
 }
 
 /* Nodes of every thread and their nesting (tb's build_tree_relationship). */
@@ -376,36 +389,32 @@ static int build_nodes(struct build *b)
 	o->nnodes = b->nc + o->nthreads;
 	o->nodes = malloc((o->nnodes ? o->nnodes : 1) * sizeof *o->nodes);
 	b->node_of_pos = malloc((b->nc ? b->nc : 1) * sizeof *b->node_of_pos);
-	uint32_t *stack = malloc((b->nc + 1) * sizeof *stack);
-	if (!o->nodes || !b->node_of_pos || !stack) {
-		free(stack);
+	VEC(struct open_node) stack = {0}; /* as deep as the nesting */
+	if (!o->nodes || !b->node_of_pos || vec_reserve(stack, 1, b->nc + 1))
 		return -1;
-	}
 	for (size_t k = 0; k < o->nthreads; k++) {
 		struct optree_thread *th = &o->threads[k];
 		size_t cfirst = th->first - k, cn = th->end - th->first - 1;
 		/* in place: afterwards only node_of_pos keeps tb's list order */
 		struct cand *s = b->c + cfirst;
 		if (rx_sort(s, cn, sizeof *s, by_nest, 3)) {
-			free(stack);
+			vec_free(stack);
 			return -1;
 		}
 		struct optree_node *root = &o->nodes[th->root];
 		node_init(root);
 		root->cls = OPC_ROOT;
 		root->type = OPT_PYTHON;
-		root->thread = (uint32_t)k;
 		root->start = INT64_MIN;
 		root->end = INT64_MAX;
-		size_t depth = 0;
-		stack[depth++] = th->root;
+		stack.n = 0;
+		stack.v[stack.n++] = (struct open_node){th->root, OPT_NIL};
 		for (size_t j = 0; j < cn; j++) {
 			uint32_t id = th->root + 1 + (uint32_t)j;
 			struct optree_node *nd = &o->nodes[id];
 			node_init(nd);
 			nd->row = s[j].row;
 			nd->name = t->ev.name[s[j].row];
-			nd->thread = (uint32_t)k;
 			nd->start = s[j].start;
 			nd->end = s[j].end;
 			nd->cls = s[j].cls;
@@ -413,18 +422,21 @@ static int build_nodes(struct build *b)
 			b->node_of_pos[s[j].pos] = id;
 			if (nd->cls == OPC_STEP || optree_has_prefix(t, nd->name, "ProfilerStep#"))
 				th->has_step = true;
-			while (!(nd->start < o->nodes[stack[depth - 1]].end))
-				depth--; /* the root (end = +inf) is never popped */
-			if (nd->end <= o->nodes[stack[depth - 1]].end) {
-				add_child(o->nodes, stack[depth - 1], id);
-				stack[depth++] = id;
+			while (!(nd->start < o->nodes[stack.v[stack.n - 1].node].end))
+				stack.n--; /* the root (end = +inf) is never popped */
+			if (nd->end <= o->nodes[stack.v[stack.n - 1].node].end) {
+				add_child(o->nodes, &stack.v[stack.n - 1], id);
+				if (vec_push(stack, ((struct open_node){id, OPT_NIL}), b->nc + 1)) {
+					vec_free(stack);
+					return -1;
+				}
 			} else {
 				nd->dropped = true; /* tb: "ranges ... should not intersect" */
 				o->dropped++;
 			}
 		}
 	}
-	free(stack);
+	vec_free(stack);
 	free(b->c); /* the nodes hold all of it now */
 	b->c = NULL;
 	return 0;
@@ -479,6 +491,66 @@ static uint32_t zero_rt_thread(struct build *b, size_t r)
 	return th;
 }
 
+static uint32_t ext_get(const struct ext_index *x, const struct optree *o, int64_t ext)
+{
+	if (!x->first) {
+		struct ext_key k = {o, ext};
+		return hmap_get(&x->map, hmap_hash((uint64_t)ext), ext_eq, &k);
+	}
+	if (ext == INT64_MIN)
+		return x->min_node;
+	return ext < -1 || ext > x->max ? OPT_NIL : x->first[ext + 1];
+}
+
+/* The index of the nodes' external ids: the first node in list order
+ * (node_of_pos) keeps an id. */
+static int ext_build(struct build *b, struct ext_index *x)
+{
+	const struct optree *o = b->o;
+	const int64_t dense = (int64_t)(4 * b->nc + 1024);
+	*x = (struct ext_index){.max = -1, .min_node = OPT_NIL};
+	bool sparse = false;
+	for (size_t p = 0; p < b->nc && !sparse; p++) {
+		int64_t e = node_ext(o, b->node_of_pos[p]);
+		if (e != INT64_MIN && (e < -1 || e > dense))
+			sparse = true;
+		else if (e > x->max)
+			x->max = e;
+	}
+	if (!sparse) {
+		if (!(x->first = malloc((size_t)(x->max + 2) * sizeof *x->first)))
+			return -1;
+		for (int64_t i = 0; i < x->max + 2; i++)
+			x->first[i] = OPT_NIL;
+		for (size_t p = 0; p < b->nc; p++) {
+			uint32_t id = b->node_of_pos[p];
+			int64_t e = node_ext(o, id);
+			uint32_t *slot = e == INT64_MIN ? &x->min_node : &x->first[e + 1];
+			if (*slot == OPT_NIL)
+				*slot = id;
+		}
+		return 0;
+	}
+	x->max = -1;
+	if (hmap_init(&x->map, b->nc))
+		return -1;
+	for (size_t p = 0; p < b->nc; p++) {
+		uint32_t id = b->node_of_pos[p];
+		struct ext_key k = {o, node_ext(o, id)};
+		uint64_t h = hmap_hash((uint64_t)k.ext);
+		if (hmap_get(&x->map, h, ext_eq, &k) == OPT_NIL && hmap_put(&x->map, h, id))
+			return -1;
+	}
+	return 0;
+}
+
+static void ext_free(struct ext_index *x)
+{
+	free(x->first);
+	hmap_free(&x->map);
+	*x = (struct ext_index){0};
+}
+
 /* Runtimes onto nodes (tb: for each node in thread then list order, take
  * every runtime with its external id), external-id-0 runtimes also onto
  * their thread's root, and the stale kernels' dummy runtime onto the root
@@ -487,77 +559,58 @@ static int attach_runtimes(struct build *b)
 {
 	struct optree *o = b->o;
 	const struct trace *t = b->t;
-	if (hmap_init(&b->ext, b->nc))
+	if (ext_build(b, &b->ext))
 		return -1;
-	for (size_t p = 0; p < b->nc; p++) {
-		uint32_t id = b->node_of_pos[p];
-		struct ext_key k = {o, node_ext(o, id)};
-		uint64_t h = hmap_hash((uint64_t)k.ext);
-		if (hmap_get(&b->ext, h, ext_eq, &k) == OPT_NIL && hmap_put(&b->ext, h, id))
-			return -1;
-	}
-	size_t n = t->ev.n, cap = 0, np = 0;
-	struct rt_pair *pairs = NULL;
-	for (size_t r = 0; r <= n; r++) {
-		uint32_t to[2];
-		int nto = 0;
-		if (r == n) {
-			/* after the runtimes: the dummy on every step thread */
-			for (size_t k = 0; k < o->nthreads && o->nstale; k++) {
-				if (!o->threads[k].has_step)
-					continue;
-				if (np == cap) {
-					cap = cap ? cap * 2 : 64;
-					struct rt_pair *q = realloc(pairs, cap * sizeof *q);
-					if (!q)
-						goto fail;
-					pairs = q;
-				}
-				pairs[np++] = rt_pair_make(o, o->threads[k].root, TR_NONE);
-			}
-			break;
-		}
+	free(b->node_of_pos); /* the index has what the rest needs of it */
+	b->node_of_pos = NULL;
+	/* a pair per runtime, a second for one of external id 0, a dummy per
+	 * thread: sized once (what a heap that cannot remap would keep of each
+	 * doubling is a hole) */
+	size_t n = t->ev.n, most = o->nthreads;
+	for (size_t r = 0; r < n; r++)
+		most += optree_is_runtime(o, r) ? 1 + (tr_ext_id(t, r) == 0) : 0;
+	VEC(struct rt_pair) pairs = {0};
+	if (vec_reserve(pairs, most ? most : 1, SIZE_MAX / sizeof *pairs.v))
+		return -1;
+	for (size_t r = 0; r < n; r++) {
 		if (!optree_is_runtime(o, r))
 			continue;
-		struct ext_key k = {o, tr_ext_id(t, r)};
-		uint32_t owner = hmap_get(&b->ext, hmap_hash((uint64_t)k.ext), ext_eq, &k);
+		int64_t ext = tr_ext_id(t, r);
+		uint32_t owner = ext_get(&b->ext, o, ext);
 		if (owner != OPT_NIL)
-			to[nto++] = owner;
-		else if (k.ext != 0)
+			pairs.v[pairs.n++] = rt_pair_make(o, owner, (uint32_t)r);
+		else if (ext != 0)
 			o->orphan_runtimes++;
-		if (k.ext == 0) {
+		if (ext == 0) {
 			uint32_t th = zero_rt_thread(b, r);
 			if (th != OPT_NIL)
-				to[nto++] = o->threads[th].root;
-		}
-		for (int i = 0; i < nto; i++) {
-			if (np == cap) {
-				cap = cap ? cap * 2 : 64;
-				struct rt_pair *q = realloc(pairs, cap * sizeof *q);
-				if (!q)
-					goto fail;
-				pairs = q;
-			}
-			pairs[np++] = rt_pair_make(o, to[i], (uint32_t)r);
+				pairs.v[pairs.n++] =
+				    rt_pair_make(o, o->threads[th].root, (uint32_t)r);
 		}
 	}
-	if (rx_sort(pairs, np, sizeof *pairs, by_rt_pair, 4))
+	ext_free(&b->ext);
+	/* after the runtimes: the dummy on every step thread */
+	for (size_t k = 0; k < o->nthreads && o->nstale; k++)
+		if (o->threads[k].has_step)
+			pairs.v[pairs.n++] = rt_pair_make(o, o->threads[k].root, TR_NONE);
+	size_t np = pairs.n;
+	if (rx_sort(pairs.v, np, sizeof *pairs.v, by_rt_pair, 4))
 		goto fail;
 	o->rts = malloc((np ? np : 1) * sizeof *o->rts);
 	if (!o->rts)
 		goto fail;
 	o->nrts = np;
 	for (size_t i = 0; i < np; i++) {
-		o->rts[i] = (struct optree_rt){.row = pairs[i].row};
-		struct optree_node *nd = &o->nodes[pairs[i].node];
+		o->rts[i] = (struct optree_rt){.row = pairs.v[i].row};
+		struct optree_node *nd = &o->nodes[pairs.v[i].node];
 		if (!nd->rt_count)
 			nd->rt_first = (uint32_t)i;
 		nd->rt_count++;
 	}
-	free(pairs);
+	vec_free(pairs);
 	return 0;
 fail:
-	free(pairs);
+	vec_free(pairs);
 	return -1;
 }
 
@@ -703,7 +756,7 @@ fail:
 	optree_free(o);
 done:
 	hmap_free(&b.tids);
-	hmap_free(&b.ext);
+	ext_free(&b.ext);
 	free(b.track_thread);
 	free(b.c);
 	free(b.node_of_pos);

@@ -18,15 +18,14 @@ int optree_collapse_dups(struct optree *o)
 			struct optree_node *nd = &o->nodes[stack[--depth]];
 			for (;;) {
 				uint32_t c = nd->first_child;
-				if (c == OPT_NIL || c != nd->last_child)
-					break;
+				if (c == OPT_NIL || o->nodes[c].next_sibling != OPT_NIL)
+					break; /* not an only child */
 				struct optree_node *ch = &o->nodes[c];
 				if (ch->name != nd->name || nd->type != OPT_OPERATOR ||
 				    ch->type != OPT_OPERATOR || nd->cls == OPC_ROOT)
 					break;
 				ch->collapsed = true;
 				nd->first_child = ch->first_child;
-				nd->last_child = ch->last_child;
 				nd->rt_first = ch->rt_first;
 				nd->rt_count = ch->rt_count;
 				for (uint32_t g = nd->first_child; g != OPT_NIL;
@@ -66,7 +65,9 @@ void optree_fill_stats(struct optree *o)
 					       o->opts.tb_compat);
 		nd->is_op = is_operator(o, nd);
 		if (root) {
-			uint32_t f = nd->first_child, l = nd->last_child;
+			uint32_t f = nd->first_child, l = f;
+			while (l != OPT_NIL && o->nodes[l].next_sibling != OPT_NIL)
+				l = o->nodes[l].next_sibling;
 			nd->start = f == OPT_NIL ? 0 : o->nodes[f].start;
 			nd->end = l == OPT_NIL ? 0 : o->nodes[l].end;
 		}

@@ -199,13 +199,13 @@ int tr_build_op(struct tr_build *b, const struct tr_op_arg *a, const struct tr_o
 	struct trace *t = b->t;
 	uint32_t extra = TR_NONE;
 	if (x) {
-		struct tr_op_extra *d = vec_add(t->opx, LIM_TRACE_ROWS);
+		struct tr_op_extra *d = TR_BUILD_ADD(b, t->opx);
 		if (!d)
 			return -1;
 		*d = *x;
 		extra = (uint32_t)t->opx.n - 1;
 	}
-	struct tr_op_arg *o = vec_add(t->op, LIM_TRACE_ROWS);
+	struct tr_op_arg *o = TR_BUILD_ADD(b, t->op);
 	if (!o)
 		return -1;
 	*o = *a;
@@ -228,13 +228,18 @@ int tr_build_wide(struct trace *t, uint32_t *col, size_t r, enum tr_wide_field f
 	return 0;
 }
 
-int tr_build_reserve(struct tr_events *ev, size_t more)
+int tr_build_reserve(struct tr_events *ev, size_t more, size_t want)
 {
 	if (ev->n + more <= ev->cap)
 		return 0;
 	size_t cap = ev->cap ? ev->cap * 2 : 65536;
 	while (cap < ev->n + more)
 		cap *= 2;
+	if (want) { /* as vec_reserve_to */
+		size_t quarter = ev->cap + ev->cap / 4;
+		cap = want > ev->n + more ? want : ev->n + more;
+		cap = cap < quarter ? quarter : cap;
+	}
 #define TR_GROW_COL_(type, col)                                                                    \
 	do {                                                                                       \
 		type *p_ = realloc(ev->col, cap * sizeof *p_);                                     \
@@ -264,7 +269,7 @@ int tr_build_counter(struct tr_build *b, int64_t ts, uint32_t track, uint32_t na
 	struct trace *t = b->t;
 	t->counts.counters++;
 	for (size_t i = 0; i < n; i++) {
-		struct tr_counter *c = vec_add(t->counters, LIM_TRACE_ROWS);
+		struct tr_counter *c = TR_BUILD_ADD(b, t->counters);
 		if (!c)
 			return -1;
 		*c = (struct tr_counter){.ts = ts,

@@ -24,6 +24,9 @@ struct tr_build {
 	uint16_t *cat_slot;  /* category string id -> 1 + row in t->cats, 0 unknown */
 	uint8_t *cat_kind;   /* category string id -> enum tr_kind of the category */
 	size_t cat_cache_n;
+	/* > 0: the reader's estimate of the rows to come, as a multiple of
+	 * those read so far (tr_build_plan); a full table grows to it */
+	double grow;
 };
 
 /* One event row: an X or B event (a duration), or an i instant. */
@@ -75,11 +78,38 @@ static inline int tr_build_cat(struct tr_build *b, uint32_t cat, enum tr_kind *k
 	return 0;
 }
 
+/* The reader has read `read` of its `total` input bytes (counted alike:
+ * compressed or not): a table that fills up from here grows to the rows
+ * the rest will likely add (its rows × total / read, and a tenth more)
+ * instead of doubling, so that a heap that cannot remap its blocks does
+ * not keep each doubling's old block as a hole (the WebAssembly build's).
+ * Only from the first 1/64 of the input on, and of 4 MiB, when the rows so
+ * far say enough; total <= 0 (unknown) plans nothing. */
+static inline void tr_build_plan(struct tr_build *b, int64_t read, int64_t total)
+{
+	b->grow = 0;
+	if (total > 0 && read >= (4 << 20) && read >= total / 64 && read < total) {
+		double g = 1.1 * (double)total / (double)read;
+		b->grow = g < 64 ? g : 64;
+	}
+}
+/* Rows a table that must hold need rows is given room for (0: doubling). */
+static inline size_t tr_build_want(const struct tr_build *b, size_t need)
+{
+	return b->grow > 0 ? (size_t)((double)need * b->grow) : 0;
+}
+/* vec_add on one of the trace's tables, growing as tr_build_plan says. */
+#define TR_BUILD_ADD(b, x)                                                                         \
+	((x).n < (x).cap ||                                                                        \
+		 !vec_reserve_to((x), (x).n + 1, tr_build_want((b), (x).n + 1), LIM_TRACE_ROWS)    \
+	     ? &(x).v[(x).n++]                                                                     \
+	     : NULL)
+
 /* Argument rows (copied); *row = the new row, for tr_build_event's aux.
  * tr_build_op copies x too when it is not NULL (a->extra is then set). */
 static inline int tr_build_gpu(struct tr_build *b, const struct tr_gpu_arg *a, uint32_t *row)
 {
-	struct tr_gpu_arg *g = vec_add(b->t->gpu, LIM_TRACE_ROWS);
+	struct tr_gpu_arg *g = TR_BUILD_ADD(b, b->t->gpu);
 	if (!g)
 		return -1;
 	*g = *a;
@@ -88,7 +118,7 @@ static inline int tr_build_gpu(struct tr_build *b, const struct tr_gpu_arg *a, u
 }
 static inline int tr_build_mem(struct tr_build *b, const struct tr_mem_arg *a, uint32_t *row)
 {
-	struct tr_mem_arg *m = vec_add(b->t->mem, LIM_TRACE_ROWS);
+	struct tr_mem_arg *m = TR_BUILD_ADD(b, b->t->mem);
 	if (!m)
 		return -1;
 	*m = *a;
@@ -101,7 +131,7 @@ int tr_build_op(struct tr_build *b, const struct tr_op_arg *a, const struct tr_o
 /* A flow row (counted in counts.flows). */
 static inline int tr_build_flow(struct tr_build *b, const struct tr_flow *f)
 {
-	struct tr_flow *d = vec_add(b->t->flows, LIM_TRACE_ROWS);
+	struct tr_flow *d = TR_BUILD_ADD(b, b->t->flows);
 	if (!d)
 		return -1;
 	*d = *f;
@@ -125,8 +155,9 @@ static inline int tr_build_narrow(struct trace *t, uint32_t *col, size_t r, enum
 	col[r] = (uint32_t)v;
 	return 0;
 }
-/* Room for n more event rows in every column; -1 when out of memory. */
-int tr_build_reserve(struct tr_events *ev, size_t n);
+/* Room for n more event rows in every column, and when they must grow, for
+ * want rows (0: the next doubling); -1 when out of memory. */
+int tr_build_reserve(struct tr_events *ev, size_t n, size_t want);
 
 /* Appends an event row; *row = its index. Counts it by kind, category and
  * track and widens [min_ts, max_end). 0, or ERR_NOMEM / ERR_LIMIT (past
@@ -139,7 +170,8 @@ static inline int tr_build_event(struct tr_build *b, const struct tr_build_event
 	struct tr_events *ev = &t->ev;
 	enum tr_kind ck;
 	uint32_t slot;
-	if (ev->n >= LIM_TRACE_ROWS || (ev->n == ev->cap && tr_build_reserve(ev, 1)) ||
+	if (ev->n >= LIM_TRACE_ROWS ||
+	    (ev->n == ev->cap && tr_build_reserve(ev, 1, tr_build_want(b, ev->n + 1))) ||
 	    tr_build_cat(b, in->cat, &ck, &slot))
 		return tr_build_event_fail(b, in, e);
 	size_t r = ev->n++;

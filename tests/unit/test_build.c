@@ -262,3 +262,46 @@ void test_build_checks(struct t *t)
 	tr_build_abort(&f.b);
 	CHECK(t, f.b.t == NULL);
 }
+
+/* tr_build_plan: from 4 MiB and 1/64 of the input on, a full table grows
+ * to its rows x 1.1 x total / read (at most x 64), by a quarter at least;
+ * before that, or with the size unknown, it doubles. */
+void test_build_plan(struct t *t)
+{
+	struct tr_build b;
+	if (tr_build_begin(&b, "plan.json"))
+		return;
+	tr_build_plan(&b, 8 << 20, 80 << 20);
+	CHECK_INT(t, tr_build_want(&b, 100), 1100);
+	tr_build_plan(&b, 2 << 20, 80 << 20); /* under 4 MiB */
+	CHECK_INT(t, tr_build_want(&b, 100), 0);
+	tr_build_plan(&b, 8 << 20, (int64_t)1 << 40); /* under 1/64 */
+	CHECK_INT(t, tr_build_want(&b, 100), 0);
+	tr_build_plan(&b, 8 << 20, -1); /* size unknown */
+	CHECK_INT(t, tr_build_want(&b, 100), 0);
+	tr_build_plan(&b, 80 << 20, 80 << 20); /* all read */
+	CHECK_INT(t, tr_build_want(&b, 100), 0);
+	tr_build_plan(&b, 16 << 20, 1024 << 20); /* 1/64: x 70.4, at most x 64 */
+	CHECK_INT(t, tr_build_want(&b, 100), 6400);
+
+	/* rows of an argument table and of the events: doubling, then to plan */
+	tr_build_plan(&b, 0, -1);
+	struct tr_gpu_arg a = {.stream = 7};
+	uint32_t row = 0;
+	for (int i = 0; i < 17; i++)
+		CHECK_INT(t, tr_build_gpu(&b, &a, &row), 0);
+	CHECK_INT(t, b.t->gpu.cap, 32);
+	for (int i = 17; i < 32; i++)
+		CHECK_INT(t, tr_build_gpu(&b, &a, &row), 0);
+	tr_build_plan(&b, 10 << 20, 40 << 20); /* x 4.4 */
+	CHECK_INT(t, tr_build_gpu(&b, &a, &row), 0);
+	CHECK_INT(t, row, 32);
+	CHECK_INT(t, b.t->gpu.cap, 145); /* 33 x 4.4 */
+	CHECK_INT(t, b.t->gpu.v[32].stream, 7);
+	CHECK_INT(t, tr_build_reserve(&b.t->ev, 1, tr_build_want(&b, 1)), 0);
+	CHECK_INT(t, b.t->ev.cap, 4);			   /* 1 x 4.4 */
+	CHECK_INT(t, tr_build_reserve(&b.t->ev, 1, 0), 0); /* room for it */
+	CHECK_INT(t, tr_build_reserve(&b.t->ev, 5, 0), 0);
+	CHECK_INT(t, b.t->ev.cap, 8); /* doubled */
+	tr_build_abort(&b);
+}

@@ -38,7 +38,7 @@ void test_limits_mem_bytes(struct t *t)
 	struct tr_build b;
 	CHECK_INT(t, tr_build_begin(&b, "x.json"), 0);
 	CHECK_INT(t, tr_mem_bytes(b.t), (1u << 20) + 1024 * 20 + 2048 * 4);
-	CHECK_INT(t, tr_build_reserve(&b.t->ev, 3), 0);
+	CHECK_INT(t, tr_build_reserve(&b.t->ev, 3, 0), 0);
 	b.t->ev.n = 3; /* reserved rows are not counted until they are rows */
 	CHECK_INT(t, tr_mem_bytes(b.t), (1u << 20) + 1024 * 20 + 2048 * 4 + 3 * 43);
 	b.t->ev.n = 0;

@@ -164,6 +164,48 @@ void test_optree_ext_id_threads(struct t *t)
 	teardown(&f);
 }
 
+/* The same attachment whatever the external ids look like: counted up
+ * from 0 (an array indexes them), far apart or negative (a hash map does);
+ * a runtime whose id no op has (past the largest, below -1) is an orphan. */
+void test_optree_ext_id_kinds(struct t *t)
+{
+#define EXT_CASE(x)                                                                                \
+	"[" OP("late", 10, 30, x, 1) "," OP("early", 5, 40, x, 3) "," RT(                          \
+	    20, 2, x, 70, 2) "," KERNEL("k", 25, 6, 70) "]"
+	static const char *const texts[] = {EXT_CASE(7), EXT_CASE(1000000000000000), EXT_CASE(-5)};
+#undef EXT_CASE
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		struct fixture f;
+		if (!setup(t, &f, texts[i], true))
+			return;
+		const struct ops_row *e = row(&f, "early"), *l = row(&f, "late");
+		CHECK(t, e && l);
+		if (e && l) { /* as test_optree_ext_id_threads */
+			CHECK_INT(t, e->self_device, 6000);
+			CHECK_INT(t, e->self_host, 38000);
+			CHECK_INT(t, l->device, 0);
+		}
+		CHECK_INT(t, f.o.orphan_runtimes, 0);
+		teardown(&f);
+	}
+	static const char *const orphans[] = {
+	    "[" OP("a", 5, 40, 7, 1) "," RT(20, 2, 99, 70, 1) "," KERNEL("k", 25, 6, 70) "]",
+	    "[" OP("a", 5, 40, 7, 1) "," RT(20, 2, -3, 70, 1) "," KERNEL("k", 25, 6, 70) "]"};
+	for (size_t i = 0; i < sizeof orphans / sizeof orphans[0]; i++) {
+		struct fixture f;
+		if (!setup(t, &f, orphans[i], true))
+			return;
+		const struct ops_row *a = row(&f, "a");
+		CHECK(t, a != NULL);
+		if (a) {
+			CHECK_INT(t, a->device, 0);
+			CHECK_INT(t, a->self_host, 40000); /* nor its host time */
+		}
+		CHECK_INT(t, f.o.orphan_runtimes, 1);
+		teardown(&f);
+	}
+}
+
 static struct kern_row *kernel_rows(struct t *t, struct optree *o, enum kern_group g,
 				    struct kern_view *v)
 {

@@ -146,6 +146,29 @@ void test_core_vec_fit(struct t *t)
 	vec_free(v);
 }
 
+/* A growth to the caller's estimate at once: want, or a quarter more than
+ * the room it had when want is less, never past max; want 0 doubles. */
+void test_core_vec_reserve_to(struct t *t)
+{
+	VEC(int) v = {0};
+	CHECK_INT(t, vec_reserve_to(v, 1, 0, 100), 0);
+	CHECK_INT(t, v.cap, 16);
+	CHECK_INT(t, vec_reserve_to(v, 17, 0, 100), 0);
+	CHECK_INT(t, v.cap, 32);
+	CHECK_INT(t, vec_reserve_to(v, 33, 1000, 5000), 0);
+	CHECK_INT(t, v.cap, 1000);
+	CHECK_INT(t, vec_reserve_to(v, 1000, 4000, 5000), 0); /* room enough: as it was */
+	CHECK_INT(t, v.cap, 1000);
+	CHECK_INT(t, vec_reserve_to(v, 1001, 1001, 5000), 0);
+	CHECK_INT(t, v.cap, 1250);
+	CHECK_INT(t, vec_reserve_to(v, 1251, 9000, 5000), 0);
+	CHECK_INT(t, v.cap, 5000);
+	CHECK_INT(t, vec_reserve_to(v, 5001, 9000, 5000), -1);
+	CHECK_INT(t, v.cap, 5000);
+	v.v[4999] = 7; /* the room is there (ASan) */
+	vec_free(v);
+}
+
 void test_core_err_offset(struct t *t)
 {
 	char buf[64];
