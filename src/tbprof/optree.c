@@ -42,42 +42,6 @@ bool optree_is_runtime(const struct optree *o, size_t r)
 	return (k == TR_RUNTIME || (k == TR_DRIVER && !o->opts.tb_compat)) && optree_uses_row(o, r);
 }
 
-/* 1 no TC, 2 TC, 3 TC whose name spells a 32/64-bit input (outside
- * tb_compat only). */
-static uint8_t tc_classify(const struct optree *o, uint32_t name)
-{
-	const struct trace *t = o->t;
-	const char *s = tr_str(t, name);
-	size_t len = strpool_len(&t->pool, name);
-	if (!tr_kernel_uses_tc(s, len, o->opts.tb_compat))
-		return 1;
-	return !o->opts.tb_compat && tr_matrix_precision(s, len) == TR_MX_FULL ? 3 : 2;
-}
-
-/* Fills the cache of every GPU activity name of the trace, so that the built tree
- * is never written again. */
-static void tc_fill(struct optree *o)
-{
-	const struct trace *t = o->t;
-	for (size_t r = 0; r < t->ev.n; r++) {
-		uint32_t name = t->ev.name[r];
-		if (tr_is_device(t->ev.kind[r]) && !o->tc_name[name])
-			o->tc_name[name] = tc_classify(o, name);
-	}
-}
-
-bool optree_tc_kernel(const struct optree *o, uint32_t name)
-{
-	uint8_t v = o->tc_name[name];
-	return (v ? v : tc_classify(o, name)) >= 2;
-}
-
-bool optree_tc_full_precision(const struct optree *o, uint32_t name)
-{
-	uint8_t v = o->tc_name[name];
-	return (v ? v : tc_classify(o, name)) == 3;
-}
-
 const char *optree_name(const struct optree *o, uint32_t node)
 {
 	const struct optree_node *n = &o->nodes[node];
@@ -292,53 +256,69 @@ static uint32_t thread_of(struct build *b, size_t r, bool create)
 	return th;
 }
 
+/* A track's first host event by (start, row). */
+struct track_first {
+	int64_t start;
+	uint32_t row, track;
+};
+static const struct rx_key by_first[] = {RX_KEY(struct track_first, start, RX_I64),
+					 RX_KEY(struct track_first, row, RX_U32)};
+
+/* The threads, numbered in order of their first host event by (start,
+ * row) (tb's thread order): each track's first event, the tracks in that
+ * order. *nc: the host events. */
+static int number_threads(struct build *b, size_t *nc)
+{
+	const struct trace *t = b->t;
+	size_t ntk = t->tracks.n, nf = 0;
+	struct track_first *f = malloc((ntk ? ntk : 1) * sizeof *f);
+	if (!f)
+		return -1;
+	for (size_t k = 0; k < ntk; k++)
+		f[k] = (struct track_first){.row = TR_NONE, .track = (uint32_t)k};
+	uint8_t cls, type;
+	*nc = 0;
+	for (size_t r = 0; r < t->ev.n; r++) {
+		if (!host_class(b->o, r, &cls, &type))
+			continue;
+		++*nc;
+		struct track_first *x = &f[t->ev.track[r]];
+		int64_t start = tb_span(t, r, b->o->opts.tb_compat).start;
+		if (x->row == TR_NONE || start < x->start)
+			*x = (struct track_first){start, (uint32_t)r, x->track};
+	}
+	for (size_t k = 0; k < ntk; k++)
+		if (f[k].row != TR_NONE)
+			f[nf++] = f[k];
+	int rc = rx_sort(f, nf, sizeof *f, by_first, 2);
+	for (size_t k = 0; k < nf && !rc; k++)
+		if (thread_of(b, f[k].row, true) == OPT_NIL - 1)
+			rc = -1;
+	free(f);
+	return rc;
+}
+
 /* Host events in tb's order: by start (stable), then grouped by thread in
- * order of each thread's first event. */
+ * order of each thread's first event. Grouped first (rows in order), then
+ * each thread's sorted: one array of them, not a sorted copy besides. */
 static int collect_hosts(struct build *b)
 {
 	const struct trace *t = b->t;
-	size_t n = t->ev.n, nc = 0;
-	uint8_t cls, type;
-	for (size_t r = 0; r < n; r++)
-		nc += host_class(b->o, r, &cls, &type);
-	struct cand *c = malloc((nc ? nc : 1) * sizeof *c);
-	struct cand *l = malloc((nc ? nc : 1) * sizeof *l);
-	if (!c || !l) {
-		free(c);
-		free(l);
-		return -1;
-	}
-	nc = 0;
-	for (size_t r = 0; r < n; r++) {
-		if (!host_class(b->o, r, &cls, &type))
-			continue;
-		struct tb_span sp = tb_span(t, r, b->o->opts.tb_compat);
-		c[nc++] = (struct cand){
-		    .start = sp.start, .end = sp.end, .row = (uint32_t)r, .cls = cls, .type = type};
-	}
-	if (rx_sort(c, nc, sizeof *c, by_start_row, 2)) {
-		free(c);
-		free(l);
-		return -1;
-	}
-	for (size_t i = 0; i < nc; i++) {
-		c[i].thread = thread_of(b, c[i].row, true);
-		if (c[i].thread == OPT_NIL - 1) {
-			free(c);
-			free(l);
-			return -1;
-		}
-	}
-	/* stable counting sort by thread */
 	struct optree *o = b->o;
+	size_t n = t->ev.n, nc;
+	uint8_t cls, type;
+	if (number_threads(b, &nc))
+		return -1;
+	struct cand *l = malloc((nc ? nc : 1) * sizeof *l);
 	size_t *at = calloc(o->nthreads + 1, sizeof *at);
-	if (!at) {
-		free(c);
+	if (!l || !at) {
 		free(l);
+		free(at);
 		return -1;
 	}
-	for (size_t i = 0; i < nc; i++)
-		at[c[i].thread + 1]++;
+	for (size_t r = 0; r < n; r++)
+		if (host_class(o, r, &cls, &type))
+			at[b->track_thread[t->ev.track[r]] + 1]++;
 	for (size_t k = 0; k < o->nthreads; k++)
 		at[k + 1] += at[k];
 	for (size_t k = 0; k < o->nthreads; k++) {
@@ -347,13 +327,31 @@ static int collect_hosts(struct build *b)
 		o->threads[k].end = (uint32_t)(at[k + 1] + k + 1);
 		o->threads[k].root = o->threads[k].first;
 	}
-	for (size_t i = 0; i < nc; i++) {
-		size_t p = at[c[i].thread]++;
-		l[p] = c[i];
-		l[p].pos = (uint32_t)p;
+	for (size_t r = 0; r < n; r++) {
+		if (!host_class(o, r, &cls, &type))
+			continue;
+		uint32_t th = b->track_thread[t->ev.track[r]];
+		struct tb_span sp = tb_span(t, r, o->opts.tb_compat);
+		l[at[th]++] = (struct cand){.start = sp.start,
+					    .end = sp.end,
+					    .row = (uint32_t)r,
+					    .thread = th,
+					    .cls = cls,
+					    .type = type};
 	}
 	free(at);
-	free(c);
+	int rc = 0;
+	for (size_t k = 0; k < o->nthreads && !rc; k++) {
+		size_t first = o->threads[k].first - k,
+		       cn = o->threads[k].end - o->threads[k].first - 1;
+		rc = rx_sort(l + first, cn, sizeof *l, by_start_row, 2);
+		for (size_t p = first; p < first + cn; p++)
+			l[p].pos = (uint32_t)p;
+	}
+	if (rc) {
+		free(l);
+		return -1;
+	}
 	b->c = l;
 	b->nc = nc;
 	return 0;
@@ -387,7 +385,6 @@ static int build_nodes(struct build *b)
 	struct optree *o = b->o;
 	const struct trace *t = b->t;
 	o->nnodes = b->nc + o->nthreads;
-	o->nodes = malloc((o->nnodes ? o->nnodes : 1) * sizeof *o->nodes);
 	b->node_of_pos = malloc((b->nc ? b->nc : 1) * sizeof *b->node_of_pos);
 	VEC(struct open_node) stack = {0}; /* as deep as the nesting */
 	if (!o->nodes || !b->node_of_pos || vec_reserve(stack, 1, b->nc + 1))
@@ -740,12 +737,21 @@ int optree_build(const struct trace *t, const struct tr_links *links,
 		goto fail;
 	for (size_t r = 0; r < n; r++)
 		o->dev_node[r] = OPT_NIL;
+	/* the nodes first (the largest block of the build, about 100 MB for a
+	 * 1 GB trace), before the build's passing arrays: a heap that cannot
+	 * give memory back (WebAssembly's) reuses their room afterwards */
+	size_t most = t->tracks.n;
+	uint8_t cls, type;
+	for (size_t r = 0; r < n; r++)
+		most += host_class(o, r, &cls, &type);
+	if (!(o->nodes = malloc((most ? most : 1) * sizeof *o->nodes)))
+		goto fail;
 	for (size_t k = 0; k < t->tracks.n; k++)
 		b.track_thread[k] = OPT_NIL;
 	if (sort_launches(o) || find_stale(o) || collect_hosts(&b) || build_nodes(&b) ||
 	    attach_runtimes(&b) || optree_collapse_dups(o) || optree_post_order(o) || flags(&b))
 		goto fail;
-	tc_fill(o);
+	optree_tc_fill(o);
 	optree_fill_stats(o);
 	if (optree_bwd_rewrite(o))
 		goto fail;

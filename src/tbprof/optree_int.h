@@ -1,6 +1,6 @@
-/* optree_int: what the tree's two source files share (optree.c builds the
+/* optree_int: what the tree's source files share (optree.c builds the
  * nodes and attaches runtimes, optree_stats.c collapses, orders and fills
- * the statistics). Not for other modules. */
+ * the statistics and the Tensor Core cache). Not for other modules. */
 #ifndef GP_OPTREE_INT_H
 #define GP_OPTREE_INT_H
 
@@ -24,6 +24,9 @@ static inline bool optree_name_is(const struct trace *t, uint32_t name, const ch
 int optree_collapse_dups(struct optree *o);
 /* o->post: every thread's nodes in tb's traversal order. */
 int optree_post_order(struct optree *o);
+/* Fills the Tensor Core cache of every GPU activity name of the trace, so
+ * that the built tree is never written again. */
+void optree_tc_fill(struct optree *o);
 /* tb's fill_stats on every live node. */
 void optree_fill_stats(struct optree *o);
 /* o->agg and the backward-module rewrite (optree_bwd.c), after

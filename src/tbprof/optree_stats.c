@@ -255,3 +255,37 @@ double optree_tc_eligible_ratio(const struct optree *o)
 	free(below);
 	return all > 0 ? (double)bottom / (double)all : 0.0;
 }
+
+/* 1 no TC, 2 TC, 3 TC whose name spells a 32/64-bit input (outside
+ * tb_compat only). */
+static uint8_t tc_classify(const struct optree *o, uint32_t name)
+{
+	const struct trace *t = o->t;
+	const char *s = tr_str(t, name);
+	size_t len = strpool_len(&t->pool, name);
+	if (!tr_kernel_uses_tc(s, len, o->opts.tb_compat))
+		return 1;
+	return !o->opts.tb_compat && tr_matrix_precision(s, len) == TR_MX_FULL ? 3 : 2;
+}
+
+void optree_tc_fill(struct optree *o)
+{
+	const struct trace *t = o->t;
+	for (size_t r = 0; r < t->ev.n; r++) {
+		uint32_t name = t->ev.name[r];
+		if (tr_is_device(t->ev.kind[r]) && !o->tc_name[name])
+			o->tc_name[name] = tc_classify(o, name);
+	}
+}
+
+bool optree_tc_kernel(const struct optree *o, uint32_t name)
+{
+	uint8_t v = o->tc_name[name];
+	return (v ? v : tc_classify(o, name)) >= 2;
+}
+
+bool optree_tc_full_precision(const struct optree *o, uint32_t name)
+{
+	uint8_t v = o->tc_name[name];
+	return (v ? v : tc_classify(o, name)) == 3;
+}

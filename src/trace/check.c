@@ -243,13 +243,19 @@ static int check_flows(struct trace *t, struct err *e)
 {
 	const struct tr_flows *fl = &t->flows;
 	struct hmap s;
-	if (hmap_init(&s, fl->n + 1))
+	/* room for the flows as pairs (a start and a finish each, as most
+	 * are): the map of a 1 GB trace's flows is then about 50 MB, not 100 */
+	if (hmap_init(&s, fl->n / 2 + 1))
 		return nomem(t, e);
 	for (size_t i = 0; i < fl->n; i++) {
 		const struct tr_flow *f = &fl->v[i];
 		uint64_t key = flow_key(f);
 		uint32_t bits;
-		size_t k = hmap_find(&s, key, NULL, NULL, &bits);
+		size_t k = hmap_slot(&s, key, NULL, NULL, &bits);
+		if (k == SIZE_MAX) {
+			hmap_free(&s);
+			return nomem(t, e);
+		}
 		if (bits == HMAP_NONE)
 			hmap_set(&s, k, key, 0);
 		s.val[k] |= f->ph == 's' ? 1 : f->ph == 'f' ? 2 : 0;
