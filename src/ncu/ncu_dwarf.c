@@ -287,10 +287,13 @@ static int standard(struct cur *c, struct state *s, uint8_t op, struct ncu_dw_li
 	case 3: /* advance_line */
 		if (leb(c, 1, &v))
 			return ERR_FORMAT;
-		int64_t l = (int64_t)s->line + (int64_t)v;
-		if (l < 0 || l > UINT32_MAX)
+		/* a step past 2^32 either way leaves the range from any line
+		 * (checked first: the sum could overflow) */
+		int64_t d = (int64_t)v;
+		if (d > UINT32_MAX || d < -(int64_t)UINT32_MAX || (int64_t)s->line + d < 0 ||
+		    (int64_t)s->line + d > UINT32_MAX)
 			return bad(c, at, "line number out of 0 .. 2^32");
-		s->line = (uint32_t)l;
+		s->line = (uint32_t)((int64_t)s->line + d);
 		return 0;
 	case 4: /* set_file */
 		if (leb(c, 0, &v))
