@@ -43,8 +43,16 @@ struct rx_key {
 	bool desc;
 };
 
-#define RX_KEY(rec, field, type) ((struct rx_key){offsetof(rec, field), (type), false})
-#define RX_KEY_DESC(rec, field, type) ((struct rx_key){offsetof(rec, field), (type), true})
+/* The bytes a key of type t spans. */
+#define RX_WIDTH(t) ((t) == RX_U8 ? 1 : (t) == RX_U16 ? 2 : (t) == RX_U32 || (t) == RX_I32 ? 4 : 8)
+/* The field's offset, refused at compile time when the field is not as wide
+ * as its key type: a size_t field sorted as RX_U64 is 4 bytes in a 32-bit
+ * build (WebAssembly's), and its key would take in the padding after it. */
+#define RX_OFF_(rec, field, type)                                                                  \
+	(offsetof(rec, field) +                                                                    \
+	 0 * sizeof(char[sizeof(((rec *)0)->field) == RX_WIDTH(type) ? 1 : -1]))
+#define RX_KEY(rec, field, type) ((struct rx_key){RX_OFF_(rec, field, type), (type), false})
+#define RX_KEY_DESC(rec, field, type) ((struct rx_key){RX_OFF_(rec, field, type), (type), true})
 
 /* Sorts n records of `size` bytes at base by keys[0] (most significant)
  * then keys[1] ... keys[nk-1], equal records keeping their order. Returns

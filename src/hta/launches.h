@@ -48,7 +48,7 @@ struct hta_launch {
 struct hta_aten_row {
 	uint32_t op_name;   /* string id of the trace */
 	char *sequence;	    /* kernel names joined with " -> " */
-	size_t count;	    /* op instances */
+	uint64_t count;	    /* op instances */
 	double op_delay_ns; /* mean of op start -> first launch start */
 	double rt_delay_ns; /* mean of first launch start -> its device start */
 };
