@@ -45,10 +45,18 @@ static inline int vec_reserve_(void **v, size_t *cap, size_t need, size_t elem, 
 	return vec_resize_(v, cap, ncap, elem);
 }
 
+/* The room a table of cap elements that must hold need grows to when its
+ * final size is estimated at want: want at once (not through the doublings
+ * whose freed blocks a heap that cannot remap, WebAssembly's, keeps as
+ * holes), at least need, and at least a quarter more than it had. */
+static inline size_t vec_planned_cap(size_t cap, size_t need, size_t want)
+{
+	size_t ncap = want > need ? want : need, quarter = cap + cap / 4;
+	return ncap < quarter ? quarter : ncap;
+}
+
 /* vec_reserve_ for a table whose final size the caller can estimate (want
- * elements; 0: none, doubling): when it must grow, it grows to want at once
- * (and by a quarter at least), not through the doublings whose freed
- * blocks a heap that cannot remap (WebAssembly's) keeps as holes. */
+ * elements; 0: none, doubling), grown by vec_planned_cap. */
 static inline int vec_reserve_to_(void **v, size_t *cap, size_t need, size_t want, size_t elem,
 				  size_t max)
 {
@@ -56,8 +64,7 @@ static inline int vec_reserve_to_(void **v, size_t *cap, size_t need, size_t wan
 		return vec_reserve_(v, cap, need, elem, max);
 	if (need > max)
 		return -1;
-	size_t ncap = want > need ? want : need, quarter = *cap + *cap / 4;
-	ncap = ncap < quarter ? quarter : ncap;
+	size_t ncap = vec_planned_cap(*cap, need, want);
 	return vec_resize_(v, cap, ncap < max ? ncap : max, elem);
 }
 

@@ -220,6 +220,7 @@ struct build {
 	uint32_t *track_thread; /* track -> thread, OPT_NIL unknown */
 	struct cand *c;		/* host events, then tb's per-thread lists */
 	size_t nc;
+	size_t *at;	       /* thread k's host events start at c + at[k] (number_threads) */
 	uint32_t *node_of_pos; /* index in c -> node */
 	struct ext_index ext;  /* external id -> first node having it */
 	size_t cap_threads;
@@ -256,18 +257,20 @@ static uint32_t thread_of(struct build *b, size_t r, bool create)
 	return th;
 }
 
-/* A track's first host event by (start, row). */
+/* A track's first host event by (start, row), and its host events. */
 struct track_first {
 	int64_t start;
 	uint32_t row, track;
+	size_t n;
 };
 static const struct rx_key by_first[] = {RX_KEY(struct track_first, start, RX_I64),
 					 RX_KEY(struct track_first, row, RX_U32)};
 
 /* The threads, numbered in order of their first host event by (start,
  * row) (tb's thread order): each track's first event, the tracks in that
- * order. *nc: the host events. */
-static int number_threads(struct build *b, size_t *nc)
+ * order. Counts the host events (b->nc) and where each thread's start in
+ * collect_hosts' array (b->at). */
+static int number_threads(struct build *b)
 {
 	const struct trace *t = b->t;
 	size_t ntk = t->tracks.n, nf = 0;
@@ -277,15 +280,16 @@ static int number_threads(struct build *b, size_t *nc)
 	for (size_t k = 0; k < ntk; k++)
 		f[k] = (struct track_first){.row = TR_NONE, .track = (uint32_t)k};
 	uint8_t cls, type;
-	*nc = 0;
+	b->nc = 0;
 	for (size_t r = 0; r < t->ev.n; r++) {
 		if (!host_class(b->o, r, &cls, &type))
 			continue;
-		++*nc;
+		b->nc++;
 		struct track_first *x = &f[t->ev.track[r]];
 		int64_t start = tb_span(t, r, b->o->opts.tb_compat).start;
 		if (x->row == TR_NONE || start < x->start)
-			*x = (struct track_first){start, (uint32_t)r, x->track};
+			*x = (struct track_first){start, (uint32_t)r, x->track, x->n};
+		x->n++;
 	}
 	for (size_t k = 0; k < ntk; k++)
 		if (f[k].row != TR_NONE)
@@ -294,6 +298,13 @@ static int number_threads(struct build *b, size_t *nc)
 	for (size_t k = 0; k < nf && !rc; k++)
 		if (thread_of(b, f[k].row, true) == OPT_NIL - 1)
 			rc = -1;
+	const size_t nth = b->o->nthreads;
+	if (!rc && !(b->at = calloc(nth + 1, sizeof *b->at)))
+		rc = -1;
+	for (size_t k = 0; k < nf && !rc; k++)
+		b->at[b->track_thread[f[k].track] + 1] += f[k].n;
+	for (size_t k = 0; k < nth && !rc; k++)
+		b->at[k + 1] += b->at[k];
 	free(f);
 	return rc;
 }
@@ -305,22 +316,11 @@ static int collect_hosts(struct build *b)
 {
 	const struct trace *t = b->t;
 	struct optree *o = b->o;
-	size_t n = t->ev.n, nc;
+	size_t n = t->ev.n, *at = b->at;
 	uint8_t cls, type;
-	if (number_threads(b, &nc))
+	struct cand *l = malloc((b->nc ? b->nc : 1) * sizeof *l);
+	if (!l)
 		return -1;
-	struct cand *l = malloc((nc ? nc : 1) * sizeof *l);
-	size_t *at = calloc(o->nthreads + 1, sizeof *at);
-	if (!l || !at) {
-		free(l);
-		free(at);
-		return -1;
-	}
-	for (size_t r = 0; r < n; r++)
-		if (host_class(o, r, &cls, &type))
-			at[b->track_thread[t->ev.track[r]] + 1]++;
-	for (size_t k = 0; k < o->nthreads; k++)
-		at[k + 1] += at[k];
 	for (size_t k = 0; k < o->nthreads; k++) {
 		/* node slice of thread k: its root, then its events */
 		o->threads[k].first = (uint32_t)(at[k] + k);
@@ -340,6 +340,7 @@ static int collect_hosts(struct build *b)
 					    .type = type};
 	}
 	free(at);
+	b->at = NULL;
 	int rc = 0;
 	for (size_t k = 0; k < o->nthreads && !rc; k++) {
 		size_t first = o->threads[k].first - k,
@@ -353,7 +354,6 @@ static int collect_hosts(struct build *b)
 		return -1;
 	}
 	b->c = l;
-	b->nc = nc;
 	return 0;
 }
 
@@ -384,7 +384,6 @@ static int build_nodes(struct build *b)
 {
 	struct optree *o = b->o;
 	const struct trace *t = b->t;
-	o->nnodes = b->nc + o->nthreads;
 	b->node_of_pos = malloc((b->nc ? b->nc : 1) * sizeof *b->node_of_pos);
 	VEC(struct open_node) stack = {0}; /* as deep as the nesting */
 	if (!o->nodes || !b->node_of_pos || vec_reserve(stack, 1, b->nc + 1))
@@ -737,17 +736,16 @@ int optree_build(const struct trace *t, const struct tr_links *links,
 		goto fail;
 	for (size_t r = 0; r < n; r++)
 		o->dev_node[r] = OPT_NIL;
+	for (size_t k = 0; k < t->tracks.n; k++)
+		b.track_thread[k] = OPT_NIL;
 	/* the nodes first (the largest block of the build, about 100 MB for a
 	 * 1 GB trace), before the build's passing arrays: a heap that cannot
 	 * give memory back (WebAssembly's) reuses their room afterwards */
-	size_t most = t->tracks.n;
-	uint8_t cls, type;
-	for (size_t r = 0; r < n; r++)
-		most += host_class(o, r, &cls, &type);
-	if (!(o->nodes = malloc((most ? most : 1) * sizeof *o->nodes)))
+	if (number_threads(&b))
 		goto fail;
-	for (size_t k = 0; k < t->tracks.n; k++)
-		b.track_thread[k] = OPT_NIL;
+	o->nnodes = b.nc + o->nthreads;
+	if (!(o->nodes = malloc((o->nnodes ? o->nnodes : 1) * sizeof *o->nodes)))
+		goto fail;
 	if (sort_launches(o) || find_stale(o) || collect_hosts(&b) || build_nodes(&b) ||
 	    attach_runtimes(&b) || optree_collapse_dups(o) || optree_post_order(o) || flags(&b))
 		goto fail;
@@ -765,6 +763,7 @@ done:
 	ext_free(&b.ext);
 	free(b.track_thread);
 	free(b.c);
+	free(b.at);
 	free(b.node_of_pos);
 	return rc;
 }

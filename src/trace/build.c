@@ -235,11 +235,8 @@ int tr_build_reserve(struct tr_events *ev, size_t more, size_t want)
 	size_t cap = ev->cap ? ev->cap * 2 : 65536;
 	while (cap < ev->n + more)
 		cap *= 2;
-	if (want) { /* as vec_reserve_to */
-		size_t quarter = ev->cap + ev->cap / 4;
-		cap = want > ev->n + more ? want : ev->n + more;
-		cap = cap < quarter ? quarter : cap;
-	}
+	if (want)
+		cap = vec_planned_cap(ev->cap, ev->n + more, want);
 #define TR_GROW_COL_(type, col)                                                                    \
 	do {                                                                                       \
 		type *p_ = realloc(ev->col, cap * sizeof *p_);                                     \
