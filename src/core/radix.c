@@ -113,6 +113,62 @@ static struct kv *sort_kv(struct kv *a, struct kv *b, size_t n, uint64_t diff, s
 	return a;
 }
 
+static uint64_t ld64(const unsigned char *p)
+{
+	uint64_t u;
+	memcpy(&u, p, sizeof u);
+	return u;
+}
+
+int rx_sort_u64(void *base, size_t n)
+{
+	if (n < 2)
+		return 0;
+	if (n > SIZE_MAX / 8)
+		return -1;
+	unsigned char *a = base, *b = malloc(n * 8);
+	size_t *count = malloc((64 / DIGIT_BITS + 1) * DIGITS * sizeof *count);
+	if (!b || !count) {
+		free(b);
+		free(count);
+		return -1;
+	}
+	uint64_t first = ld64(a), diff = 0;
+	for (size_t j = 0; j < n; j++)
+		diff |= ld64(a + 8 * j) ^ first;
+	unsigned nd = diff ? (64u - (unsigned)__builtin_clzll(diff) + DIGIT_BITS - 1) / DIGIT_BITS : 0;
+	memset(count, 0, (size_t)nd * DIGITS * sizeof *count);
+	for (size_t j = 0; j < n; j++) {
+		uint64_t k = ld64(a + 8 * j);
+		for (unsigned d = 0; d < nd; d++)
+			count[d * DIGITS + ((k >> (d * DIGIT_BITS)) & (DIGITS - 1))]++;
+	}
+	for (unsigned d = 0; d < nd; d++) {
+		if (!((diff >> (d * DIGIT_BITS)) & (DIGITS - 1)))
+			continue; /* the same digit in every value */
+		size_t *c = count + (size_t)d * DIGITS, at = 0;
+		for (size_t x = 0; x < DIGITS; x++) {
+			size_t m = c[x];
+			c[x] = at;
+			at += m;
+		}
+		for (size_t j = 0; j < n; j++) {
+			uint64_t k = ld64(a + 8 * j);
+			memcpy(b + 8 * c[(k >> (d * DIGIT_BITS)) & (DIGITS - 1)]++, &k, 8);
+		}
+		unsigned char *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != base) {
+		memcpy(base, a, n * 8);
+		b = a;
+	}
+	free(b);
+	free(count);
+	return 0;
+}
+
 /* A key as the insertion pass reads it: the field's offset and width,
  * and the mask that key_of's flips amount to (the sign bit of a signed
  * field; the whole width of a descending one, where top - v = top ^ v). */
@@ -243,8 +299,28 @@ static bool find_runs(const unsigned char *base, size_t n, size_t size, const st
 	return true;
 }
 
+/* The most records a left run of merge_runs' pairs holds, over its
+ * passes: the room its scratch copy needs (for two runs, the first). */
+static size_t most_left(const size_t *bounds, size_t nruns)
+{
+	size_t b[MERGE_MAX_RUNS + 1], most = 0;
+	memcpy(b, bounds, (nruns + 1) * sizeof *b);
+	while (nruns > 1) {
+		size_t out = 0;
+		for (size_t i = 0; i < nruns; i += 2) {
+			b[out++] = b[i];
+			if (i + 1 < nruns && b[i + 1] - b[i] > most)
+				most = b[i + 1] - b[i];
+		}
+		b[out] = b[nruns];
+		nruns = out;
+	}
+	return most;
+}
+
 /* Merges the runs pairwise, left before right on equal keys (stable),
- * until one is left: n log2(runs) moves. tmp has room for n records. */
+ * until one is left: n log2(runs) moves. tmp has room for the largest
+ * left run (most_left). */
 static void merge_runs(unsigned char *base, unsigned char *tmp, size_t size, const struct kd *d,
 		       size_t nk, size_t *bounds, size_t nruns)
 {
@@ -293,7 +369,7 @@ static bool merged(unsigned char *base, size_t n, size_t size, const struct rx_k
 		return false;
 	if (nruns == 1)
 		return true;
-	unsigned char *tmp = malloc(n * size);
+	unsigned char *tmp = malloc(most_left(bounds, nruns) * size);
 	if (!tmp)
 		return false;
 	merge_runs(base, tmp, size, d, nk, bounds, nruns);

@@ -59,4 +59,10 @@ struct rx_key {
  * 0, or -1 when the scratch copy cannot be allocated (base unchanged). */
 int rx_sort(void *base, size_t n, size_t size, const struct rx_key *keys, size_t nk);
 
+/* Sorts n unsigned 64-bit values at base (any alignment) ascending, with
+ * one scratch copy (n * 8 bytes): the values alone, where rx_sort would
+ * pair each with its index. Returns 0, or -1 out of memory (base
+ * unchanged). */
+int rx_sort_u64(void *base, size_t n);
+
 #endif

@@ -52,10 +52,31 @@ static uint64_t dbl_key(double x)
 }
 
 /* v sorted ascending as a stable sort with cmp_dbl sorts it (equal values
- * keep their order: only -0 and +0 can tell), by a radix sort of (key,
- * value) pairs: a few linear passes instead of n log n comparator calls. */
+ * keep their order: only -0 and +0 can tell). Each value is replaced by its
+ * key (dbl_key, which is one to one but for -0) and the keys radix sorted
+ * in place: a few linear passes instead of n log n comparator calls, and
+ * one scratch copy of the values. With a -0 among the values, (key,
+ * value) pairs are sorted, so that -0 and +0 keep their order. */
 static void sort_dbl(double *v, size_t n)
 {
+	bool neg_zero = false;
+	for (size_t i = 0; i < n && !neg_zero; i++)
+		neg_zero = v[i] == 0 && signbit(v[i]);
+	if (n > 1 && !neg_zero) {
+		for (size_t i = 0; i < n; i++) {
+			uint64_t k = dbl_key(v[i]);
+			memcpy(&v[i], &k, sizeof k);
+		}
+		int rc = rx_sort_u64(v, n);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t k;
+			memcpy(&k, &v[i], sizeof k);
+			k = k >> 63 ? k ^ 1ull << 63 : ~k; /* dbl_key undone */
+			memcpy(&v[i], &k, sizeof k);
+		}
+		if (!rc)
+			return;
+	}
 	struct kv {
 		uint64_t k;
 		double v;

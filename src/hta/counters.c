@@ -10,12 +10,11 @@
 #include "core/radix.h"
 #include "core/vec.h"
 
-/* A point before the sort: key (stream or kind), ts, order, value. */
+/* A bandwidth point before the sort: key (kind), ts, order, value. */
 struct pt {
 	int64_t key, ts;
 	uint32_t row;
-	int32_t delta; /* queue length: +1 / -1 */
-	double gbps;   /* bandwidth: +x / -x */
+	double gbps; /* bandwidth: +x / -x */
 };
 
 /* (correlation, device event) to join on, by correlation then order. */
@@ -94,15 +93,45 @@ static int join_sides(const struct trace *t, const struct hta_events *h, struct 
 	return rc ? rc : rx_sort(*dev, *nd, sizeof **dev, k, 1);
 }
 
-/* The +1 and -1 points of the queue length, in HTA's concatenated order. */
-static int ql_points(const struct trace *t, const struct hta_events *h, struct pt **out, size_t *n,
-		     size_t *cap)
+/* The streams of the queue length's points (the joined device events'),
+ * ascending, and where each one's points go in c->ql: with c->ql NULL
+ * each stream's n is counted, else each point is put at its stream's
+ * next slot (at), len holding its +1 / -1 until the running sum. */
+struct ql_fill {
+	struct hta_counters *c;
+	size_t *at;
+};
+
+static size_t ql_stream_of(const struct hta_counters *c, int64_t key)
 {
-	struct cd *dev = NULL;
-	uint32_t *calls = NULL;
-	size_t nd = 0, nc = 0;
-	int rc = join_sides(t, h, &dev, &nd, &calls, &nc);
-	for (size_t i = 0; i < nc && !rc; i++) {
+	size_t lo = 0, hi = c->nstreams;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->streams[mid].stream < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void ql_put(struct ql_fill *f, int64_t key, int64_t ts, uint32_t row, int delta)
+{
+	size_t k = ql_stream_of(f->c, key);
+	if (!f->c->ql)
+		f->c->streams[k].n++;
+	else
+		f->c->ql[f->at[k]++] = (struct hta_ql_point){.ts = ts, .len = delta, .row = row};
+}
+
+/* The +1 and -1 points of the queue length, in HTA's concatenated order
+ * (the calls' side, then the device side in row order), each given to
+ * ql_put; in marks the joined device events. */
+static void ql_walk(const struct trace *t, const struct hta_events *h, const struct cd *dev,
+		    size_t nd, const uint32_t *calls, size_t nc, const uint8_t *in,
+		    struct ql_fill *f)
+{
+	for (size_t i = 0; i < nc; i++) {
 		int64_t c = tr_corr(t, calls[i]), a, b;
 		hta_row_times(t, h, calls[i], &a, &b);
 		size_t lo = 0, hi = nd;
@@ -113,36 +142,33 @@ static int ql_points(const struct trace *t, const struct hta_events *h, struct p
 			else
 				hi = mid;
 		}
-		for (size_t j = lo; j < nd && dev[j].corr == c && !rc; j++) {
+		for (size_t j = lo; j < nd && dev[j].corr == c; j++) {
 			const struct hta_ev *d = &h->v[dev[j].idx];
-			if (grow((void **)out, *n, cap, sizeof **out))
-				rc = -1;
-			else
-				(*out)[(*n)++] = (struct pt){
-				    .key = d->stream, .ts = a, .row = d->row, .delta = 1};
+			ql_put(f, d->stream, a, d->row, 1);
 		}
 	}
-	/* the device side in row order (dev is by correlation: mark, then walk h) */
-	uint8_t *in = rc ? NULL : calloc(h->n ? h->n : 1, 1);
-	if (!rc && !in)
-		rc = -1;
-	for (size_t j = 0; j < nd && !rc; j++)
-		in[dev[j].idx] = 1;
-	for (size_t i = 0; i < h->n && !rc; i++) {
-		if (!in[i])
+	for (size_t i = 0; i < h->n; i++)
+		if (in[i])
+			ql_put(f, h->v[i].stream, h->v[i].ts, h->v[i].row, -1);
+}
+
+/* c->streams: the distinct streams of the joined device events, ascending. */
+static int ql_streams(const struct hta_events *h, const struct cd *dev, size_t nd,
+		      struct hta_counters *c)
+{
+	size_t cap = 0;
+	for (size_t j = 0; j < nd; j++) {
+		int64_t key = h->v[dev[j].idx].stream;
+		size_t k = ql_stream_of(c, key);
+		if (k < c->nstreams && c->streams[k].stream == key)
 			continue;
-		if (grow((void **)out, *n, cap, sizeof **out))
-			rc = -1;
-		else
-			(*out)[(*n)++] = (struct pt){.key = h->v[i].stream,
-						     .ts = h->v[i].ts,
-						     .row = h->v[i].row,
-						     .delta = -1};
+		if (grow((void **)&c->streams, c->nstreams, &cap, sizeof *c->streams))
+			return -1;
+		memmove(c->streams + k + 1, c->streams + k, (c->nstreams - k) * sizeof *c->streams);
+		c->streams[k] = (struct hta_ql_stream){.stream = key};
+		c->nstreams++;
 	}
-	free(in);
-	free(dev);
-	free(calls);
-	return rc;
+	return 0;
 }
 
 /* Describe, then blocked time, of stream s's points. */
@@ -166,36 +192,52 @@ static int ql_stream(struct hta_counters *c, struct hta_ql_stream *s, int64_t ma
 	return 0;
 }
 
+/* HTA's queue length per stream: its points (ql_walk) by stream, then by
+ * time, the earlier point first among equal times (HTA's stable sort of
+ * the concatenated sides), placed by stream straight into c->ql (a count,
+ * then a fill), then each stream's points sorted by time alone: no copy of
+ * the points besides c->ql, and a stream's points are a few ascending runs
+ * (the calls' side, the device side) that rx_sort merges. */
 static int queue_length(const struct trace *t, const struct hta_events *h, int64_t max_len,
 			struct hta_counters *c)
 {
-	struct pt *p = NULL;
-	size_t n = 0, caps = 0;
-	size_t capp = 0;
-	int rc = ql_points(t, h, &p, &n, &capp);
-	vec_fit_((void **)&p, &capp, n, sizeof *p); /* the sort's peak is above it */
-	const struct rx_key k[] = {RX_KEY(struct pt, key, RX_I64), RX_KEY(struct pt, ts, RX_I64)};
-	if (!rc)
-		rc = rx_sort(p, n, sizeof *p, k, 2);
-	if (!rc && n && !(c->ql = malloc(n * sizeof *c->ql)))
+	struct cd *dev = NULL;
+	uint32_t *calls = NULL;
+	size_t nd = 0, nc = 0, *at = NULL;
+	uint8_t *in = NULL;
+	int rc = join_sides(t, h, &dev, &nd, &calls, &nc) || ql_streams(h, dev, nd, c) ? -1 : 0;
+	if (!rc && !(in = calloc(h->n ? h->n : 1, 1)))
 		rc = -1;
-	int64_t len = 0;
-	for (size_t i = 0; i < n && !rc; i++) {
-		if (i == 0 || p[i].key != p[i - 1].key) {
-			if (grow((void **)&c->streams, c->nstreams, &caps, sizeof *c->streams)) {
-				rc = -1;
-				break;
-			}
-			c->streams[c->nstreams++] =
-			    (struct hta_ql_stream){.stream = p[i].key, .first = i};
-			len = 0;
-		}
-		len += p[i].delta;
-		c->ql[i] = (struct hta_ql_point){.ts = p[i].ts, .len = len, .row = p[i].row};
-		c->streams[c->nstreams - 1].n++;
+	for (size_t j = 0; j < nd && !rc; j++)
+		in[dev[j].idx] = 1;
+	struct ql_fill f = {.c = c};
+	if (!rc)
+		ql_walk(t, h, dev, nd, calls, nc, in, &f); /* counts */
+	size_t n = 0;
+	for (size_t k = 0; k < c->nstreams; k++) {
+		c->streams[k].first = n;
+		n += c->streams[k].n;
+	}
+	if (!rc && (!(at = malloc((c->nstreams ? c->nstreams : 1) * sizeof *at)) ||
+		    !(c->ql = malloc((n ? n : 1) * sizeof *c->ql))))
+		rc = -1;
+	for (size_t k = 0; k < c->nstreams && !rc; k++)
+		at[k] = c->streams[k].first;
+	f.at = at;
+	if (!rc)
+		ql_walk(t, h, dev, nd, calls, nc, in, &f); /* fills */
+	free(at);
+	free(in);
+	free(dev);
+	free(calls);
+	const struct rx_key k[] = {RX_KEY(struct hta_ql_point, ts, RX_I64)};
+	for (size_t s = 0; s < c->nstreams && !rc; s++) {
+		struct hta_ql_point *p = c->ql + c->streams[s].first;
+		rc = rx_sort(p, c->streams[s].n, sizeof *p, k, 1);
+		for (size_t i = 1; i < c->streams[s].n && !rc; i++)
+			p[i].len += p[i - 1].len; /* the running sum of the +1 / -1 */
 	}
 	c->nql = rc ? 0 : n;
-	free(p); /* before the streams' statistics, which sort copies */
 	for (size_t s = 0; s < c->nstreams && !rc; s++)
 		rc = ql_stream(c, &c->streams[s], max_len);
 	return rc;

@@ -167,22 +167,45 @@ static int cmp_dev(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Sorts the devices (CPU, then CUDA by id), renumbers the records, names
- * the devices and takes the peaks. */
+/* A record of device dv: counted, and its totals taken into the peaks. */
+static void take_peak(struct mem_device *dv, const struct mem_rec *r)
+{
+	dv->records++;
+	if (r->total_allocated != INT64_MIN) {
+		if (!dv->has_allocated || r->total_allocated > dv->peak_allocated)
+			dv->peak_allocated = r->total_allocated;
+		dv->has_allocated = true;
+	}
+	if (r->total_reserved != INT64_MIN) {
+		if (!dv->has_reserved || r->total_reserved > dv->peak_reserved)
+			dv->peak_reserved = r->total_reserved;
+		dv->has_reserved = true;
+	}
+}
+
+/* Sorts the devices (CPU, then CUDA by id) and names them; with records
+ * (m->recs), renumbers them and takes the peaks, else the peaks were taken
+ * as the records were read (take_peak) and are kept. */
 static int finish_devices(struct memory *m)
 {
 	size_t nd = m->ndevs;
 	struct mem_device *d = m->devs;
 	uint16_t *map = malloc((nd ? nd : 1) * sizeof *map);
-	if (!map)
+	uint64_t *counted = malloc((nd ? nd : 1) * sizeof *counted);
+	if (!map || !counted) {
+		free(map);
+		free(counted);
 		return -1;
+	}
 	/* tag each device with its old index in `records` while sorting */
-	for (size_t i = 0; i < nd; i++)
+	for (size_t i = 0; i < nd; i++) {
+		counted[i] = d[i].records;
 		d[i].records = i;
+	}
 	gp_qsort(d, nd, sizeof *d, cmp_dev);
 	for (size_t i = 0; i < nd; i++) {
 		map[d[i].records] = (uint16_t)i;
-		d[i].records = 0;
+		d[i].records = counted[d[i].records];
 		if (d[i].type == 0) {
 			strcpy(d[i].name, "cpu");
 			strcpy(d[i].tb_name, "CPU");
@@ -196,40 +219,27 @@ static int finish_devices(struct memory *m)
 		if (r->dev == MEM_NO_DEV)
 			continue;
 		r->dev = map[r->dev];
-		struct mem_device *dv = &d[r->dev];
-		dv->records++;
-		if (r->total_allocated != INT64_MIN) {
-			if (!dv->has_allocated || r->total_allocated > dv->peak_allocated)
-				dv->peak_allocated = r->total_allocated;
-			dv->has_allocated = true;
-		}
-		if (r->total_reserved != INT64_MIN) {
-			if (!dv->has_reserved || r->total_reserved > dv->peak_reserved)
-				dv->peak_reserved = r->total_reserved;
-			dv->has_reserved = true;
-		}
+		take_peak(&d[r->dev], r);
 	}
 	/* tb's peak starts from 0 (a defaultdict(int)) */
 	for (size_t i = 0; m->opts.tb_compat && i < nd; i++)
 		if (d[i].has_allocated && d[i].peak_allocated < 0)
 			d[i].peak_allocated = 0;
 	free(map);
+	free(counted);
 	return 0;
 }
 
-/* The records of t and the devices with their peaks; with thread_of, the
- * records by time and each one's thread among keys. */
+/* The records of t by time, each one's thread among keys, and the devices
+ * with their peaks; without thread_of, the devices and their peaks alone
+ * (no record is kept: m->recs NULL, m->n 0). */
 static int collect(struct memory *m, const struct trace *t, const struct tkey *keys, size_t nkeys,
 		   uint32_t **thread_of)
 {
 	bool tb = m->opts.tb_compat;
 	size_t n = 0, cap_devs = 0;
 	m->start = thread_of ? INT64_MAX : 0; /* the peaks alone need no start */
-	for (size_t r = 0; r < t->ev.n; r++) {
-		if (!thread_of) { /* (an upper bound: parsed_row is asked below) */
-			n += t->ev.kind[r] == TR_MEMORY && t->ev.aux[r] != TR_NONE;
-			continue;
-		}
+	for (size_t r = 0; r < t->ev.n && thread_of; r++) {
 		if (!parsed_row(t, r, tb))
 			continue;
 		int64_t ts = tb_span(t, r, tb).start;
@@ -241,14 +251,13 @@ static int collect(struct memory *m, const struct trace *t, const struct tkey *k
 		m->start = 0;
 	if (m->opts.has_origin)
 		m->start = m->opts.origin;
-	m->recs = malloc((n ? n : 1) * sizeof *m->recs);
-	if (!m->recs)
+	if (thread_of && !(m->recs = malloc((n ? n : 1) * sizeof *m->recs)))
 		return -1;
 	for (size_t r = 0; r < t->ev.n; r++) {
 		if (t->ev.kind[r] != TR_MEMORY || t->ev.aux[r] == TR_NONE || !parsed_row(t, r, tb))
 			continue;
 		const struct tr_mem_arg *a = &t->mem.v[t->ev.aux[r]];
-		struct mem_rec *x = &m->recs[m->n++];
+		struct mem_rec one, *x = thread_of ? &m->recs[m->n++] : &one;
 		*x = (struct mem_rec){.ts = tb_span(t, r, tb).start,
 				      .bytes = a->bytes,
 				      .total_allocated = a->total_allocated,
@@ -264,9 +273,9 @@ static int collect(struct memory *m, const struct trace *t, const struct tkey *k
 			return -1;
 		m->unknown_device += x->dev == MEM_NO_DEV;
 		m->no_addr += !x->has_addr;
+		if (!thread_of && x->dev != MEM_NO_DEV)
+			take_peak(&m->devs[x->dev], x); /* the peaks need no order */
 	}
-	/* the peaks need no order: without thread_of the records stay in
-	 * input order */
 	if ((thread_of && rx_sort(m->recs, m->n, sizeof *m->recs, by_ts_row, 2)) ||
 	    finish_devices(m))
 		return -1;

@@ -99,9 +99,10 @@ struct mem_window {
 
 int mem_build(const struct optree *o, const struct mem_opts *opts, struct memory *out,
 	      struct err *e);
-/* Only the records (in input order, not by time) and the devices with
- * their peaks, without a tree: o is NULL, no record is attributed
- * (reached NULL, assigned and stale 0), and start is 0 (or the origin). */
+/* Only the devices with their peaks and record counts, without a tree and
+ * without keeping the records (what the Overview's and a rank summary's
+ * peaks need): o and recs are NULL, n, assigned and stale 0, and start is
+ * 0 (or the origin). */
 int mem_peaks(const struct trace *t, const struct mem_opts *opts, struct memory *out,
 	      struct err *e);
 void mem_free(struct memory *m);

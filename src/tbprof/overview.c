@@ -114,7 +114,8 @@ static void run_facts(const struct trace *t, bool *dp, bool *ddp, size_t *device
 	*devices = np;
 }
 
-/* Peak Total Allocated per GPU id, from the memory view. */
+/* Peak Total Allocated per GPU id, from the memory view's peaks (which
+ * need neither the tree's attribution nor the records kept). */
 static int memory_peaks(const struct optree *o, bool compat, struct ov_result *r)
 {
 	for (int i = 0; i < 64; i++)
@@ -122,7 +123,7 @@ static int memory_peaks(const struct optree *o, bool compat, struct ov_result *r
 	struct memory m;
 	struct mem_opts mo = {.tb_compat = compat};
 	struct err e;
-	if (mem_build(o, &mo, &m, &e))
+	if (mem_peaks(o->t, &mo, &m, &e))
 		return -1;
 	for (size_t i = 0; i < m.ndevs; i++) {
 		const struct mem_device *d = &m.devs[i];

@@ -86,6 +86,17 @@ void test_hta_describe(struct t *t)
 	double w[] = {1.3426865626802122, 0.926506623785866};
 	stats_describe(w, 2, &d);
 	CHECK(t, d.p75 == 1.2386415779566258);
+	/* negative values, a -0 among zeros (kept in its place among the
+	 * equal zeros: the min is the first of them), and the same values
+	 * without it, by hand: sorted -3.5, -1, 0 (or -0), 0, 2 */
+	double z[] = {2, -0.0, -3.5, 0, -1};
+	stats_describe(z, 5, &d);
+	CHECK(t, d.min == -3.5 && d.max == 2 && d.p50 == 0 && !signbit(d.p50) && d.p25 == -1);
+	CHECK(t, z[2] == 0 && signbit(z[2]) && z[3] == 0 && !signbit(z[3]));
+	double y[] = {2, 0, -3.5, 0, -1};
+	stats_describe(y, 5, &d);
+	CHECK(t, d.min == -3.5 && d.max == 2 && d.p50 == 0 && d.p25 == -1 && d.mean == -0.5);
+	CHECK(t, y[0] == -3.5 && y[1] == -1 && y[2] == 0 && y[3] == 0 && y[4] == 2);
 	double one[] = {7};
 	stats_describe(one, 1, &d);
 	CHECK(t, d.count == 1 && d.mean == 7 && isnan(d.std) && d.p25 == 7 && d.max == 7);

@@ -196,3 +196,32 @@ void test_core_radix_runs(struct t *t)
 	free(a);
 	free(b);
 }
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* rx_sort_u64: the values in qsort's order, for values that differ in
+ * every digit, in the low digits only, and all equal; by hand on five. */
+void test_core_radix_u64(struct t *t)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	const size_t n = 5000;
+	uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+	const uint64_t masks[] = {UINT64_MAX, 0xfff, 0};
+	for (size_t z = 0; z < 3; z++) {
+		for (size_t i = 0; i < n; i++)
+			a[i] = b[i] = (next(&seed) & masks[z]) | 0x0100000000000000u;
+		qsort(b, n, sizeof *b, cmp_u64);
+		CHECK_INT(t, rx_sort_u64(a, n), 0);
+		CHECK(t, !memcmp(a, b, n * sizeof *a));
+	}
+	uint64_t h[] = {UINT64_MAX, 0, 1u << 20, 3, 1u << 20};
+	CHECK_INT(t, rx_sort_u64(h, 5), 0);
+	CHECK(t, h[0] == 0 && h[1] == 3 && h[2] == 1u << 20 && h[3] == 1u << 20 &&
+		     h[4] == UINT64_MAX);
+	free(a);
+	free(b);
+}
