@@ -136,7 +136,8 @@ int rx_sort_u64(void *base, size_t n)
 	uint64_t first = ld64(a), diff = 0;
 	for (size_t j = 0; j < n; j++)
 		diff |= ld64(a + 8 * j) ^ first;
-	unsigned nd = diff ? (64u - (unsigned)__builtin_clzll(diff) + DIGIT_BITS - 1) / DIGIT_BITS : 0;
+	unsigned nd =
+	    diff ? (64u - (unsigned)__builtin_clzll(diff) + DIGIT_BITS - 1) / DIGIT_BITS : 0;
 	memset(count, 0, (size_t)nd * DIGITS * sizeof *count);
 	for (size_t j = 0; j < n; j++) {
 		uint64_t k = ld64(a + 8 * j);

@@ -220,8 +220,8 @@ void test_core_radix_u64(struct t *t)
 	}
 	uint64_t h[] = {UINT64_MAX, 0, 1u << 20, 3, 1u << 20};
 	CHECK_INT(t, rx_sort_u64(h, 5), 0);
-	CHECK(t, h[0] == 0 && h[1] == 3 && h[2] == 1u << 20 && h[3] == 1u << 20 &&
-		     h[4] == UINT64_MAX);
+	CHECK(t,
+	      h[0] == 0 && h[1] == 3 && h[2] == 1u << 20 && h[3] == 1u << 20 && h[4] == UINT64_MAX);
 	free(a);
 	free(b);
 }
