@@ -71,45 +71,61 @@ static uint32_t launch_kernel(const struct cpb *b, size_t r)
 	return in_df(b, g) && cpb_stream(b, g) != -1 ? g : TR_NONE;
 }
 
+/* A launch (kind 0) or its kernel (1) on a stream, for the queue length. */
+struct qpt {
+	int64_t stream, ts;
+	uint32_t row;
+	uint8_t kind; /* 0 sorts first at equal ts */
+};
+
+/* (stream, ts, kind, row): the order of HTA's queue length. */
+static const struct rx_key qpt_keys[] = {
+    RX_KEY(struct qpt, stream, RX_I64), RX_KEY(struct qpt, ts, RX_I64),
+    RX_KEY(struct qpt, kind, RX_U8), RX_KEY(struct qpt, row, RX_U32)};
+
 /* HTA's queue length per stream after each launch (+1) and each kernel
- * (-1), in ts order: qlen maps a row to it. */
+ * (-1), in ts order: qlen maps a row to it. The points are counted first,
+ * then held once, 24 bytes each (not a struct seq of 40, grown by
+ * doubling): the largest block of the critical path's build. */
 static int queue_lengths(struct cpb *b, struct hmap *qlen)
 {
 	const struct trace *t = b->t;
-	struct seqv s = {0};
-	int rc = 0;
-	for (size_t r = 0; r < t->ev.n && !rc; r++) {
+	size_t nl = 0, n = 0;
+	for (size_t r = 0; r < t->ev.n; r++)
+		nl += launch_kernel(b, r) != TR_NONE;
+	struct qpt *v = malloc((nl ? 2 * nl : 1) * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t r = 0; r < t->ev.n && n < nl; r++) {
 		uint32_t g = launch_kernel(b, r);
 		if (g != TR_NONE) {
 			int64_t ts, te;
 			cpb_times(b, r, &ts, &te);
-			rc = seq_push(&s, (struct seq){cpb_stream(b, g), 0, ts, (uint32_t)r, g, 0});
+			v[n++] = (struct qpt){cpb_stream(b, g), ts, (uint32_t)r, 0};
 		}
 	}
-	size_t nl = s.n;
-	for (size_t i = 0; i < nl && !rc; i++) {
-		uint32_t g = s.v[i].other;
+	for (size_t i = 0; i < nl; i++) {
+		uint32_t g = launch_kernel(b, v[i].row);
 		int64_t ts, te;
 		cpb_times(b, g, &ts, &te);
-		rc = seq_push(&s, (struct seq){cpb_stream(b, g), 0, ts, g, g, 1});
+		v[n++] = (struct qpt){cpb_stream(b, g), ts, g, 1};
 	}
-	if (!rc)
-		rc = seq_sort(s.v, s.n);
-	if (!rc && hmap_init(qlen, s.n))
+	int rc = rx_sort(v, n, sizeof *v, qpt_keys, sizeof qpt_keys / sizeof *qpt_keys);
+	if (!rc && hmap_init(qlen, n))
 		rc = -1;
 	int64_t q = 0;
-	for (size_t i = 0; i < s.n && !rc; i++) {
-		if (i == 0 || s.v[i].k1 != s.v[i - 1].k1)
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (i == 0 || v[i].stream != v[i - 1].stream)
 			q = 0;
-		q += s.v[i].kind ? -1 : 1;
-		uint32_t v;
-		size_t slot = hmap_slot(qlen, hmap_int(s.v[i].row), NULL, NULL, &v);
+		q += v[i].kind ? -1 : 1;
+		uint32_t x;
+		size_t slot = hmap_slot(qlen, hmap_int(v[i].row), NULL, NULL, &x);
 		if (slot == SIZE_MAX)
 			rc = -1;
-		else if (v == HMAP_NONE)
-			hmap_set(qlen, slot, hmap_int(s.v[i].row), (uint32_t)(q + 0x40000000));
+		else if (x == HMAP_NONE)
+			hmap_set(qlen, slot, hmap_int(v[i].row), (uint32_t)(q + 0x40000000));
 	}
-	free(s.v);
+	free(v);
 	return rc;
 }
 

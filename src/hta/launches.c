@@ -47,6 +47,21 @@ static int push(struct cr **v, size_t *n, size_t *cap, struct cr x)
 static const struct rx_key by_corr[] = {RX_KEY(struct cr, corr, RX_I64),
 					RX_KEY(struct cr, ord, RX_U32)};
 
+/* The first of the device rows gpu[0..ng) (by correlation) of correlation
+ * c, or where it would be. */
+static size_t first_of(const struct cr *gpu, size_t ng, int64_t c)
+{
+	size_t lo = 0, hi = ng;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (gpu[mid].corr < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The launch pairs, in pandas' inner-merge order (CPU rows in order, each
  * with its device rows in order). */
 static int pairs(const struct trace *t, const struct hta_events *h, const struct hta_launch_opts *o,
@@ -93,30 +108,21 @@ static int pairs(const struct trace *t, const struct hta_events *h, const struct
 	}
 	if (!rc)
 		rc = rx_sort(gpu, ng, sizeof *gpu, by_corr, 2);
-	size_t cap = 0;
+	/* the pairs counted, then held at their size (kept by the session: no
+	 * doubling's spare room, no holes it leaves) */
+	size_t npairs = 0;
+	for (size_t i = 0; i < nc && !rc; i++)
+		for (size_t j = first_of(gpu, ng, cpu[i].corr);
+		     j < ng && gpu[j].corr == cpu[i].corr; j++)
+			npairs++;
+	if (!rc && !(out->v = malloc((npairs ? npairs : 1) * sizeof *out->v)))
+		rc = -1;
 	for (size_t i = 0; i < nc && !rc; i++) {
-		size_t lo = 0, hi = ng; /* the first device row of this correlation */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (gpu[mid].corr < cpu[i].corr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
 		int64_t a, b;
 		hta_row_times(t, h, cpu[i].row, &a, &b);
-		for (size_t j = lo; j < ng && gpu[j].corr == cpu[i].corr && !rc; j++) {
+		for (size_t j = first_of(gpu, ng, cpu[i].corr);
+		     j < ng && gpu[j].corr == cpu[i].corr; j++) {
 			const struct hta_ev *d = &h->v[gpu[j].row];
-			if (out->n == cap) {
-				size_t ncap = cap ? cap * 2 : 256;
-				struct hta_launch *p = realloc(out->v, ncap * sizeof *p);
-				if (!p) {
-					rc = -1;
-					break;
-				}
-				out->v = p;
-				cap = ncap;
-			}
 			struct hta_launch *l = &out->v[out->n++];
 			*l = (struct hta_launch){.corr = cpu[i].corr,
 						 .cpu_row = cpu[i].row,
@@ -137,7 +143,6 @@ static int pairs(const struct trace *t, const struct hta_events *h, const struct
 	hmap_free(&set);
 	free(cpu);
 	free(gpu);
-	vec_fit_((void **)&out->v, &cap, out->n, sizeof *out->v); /* kept by the session */
 	return rc;
 }
 

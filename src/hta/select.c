@@ -275,10 +275,18 @@ enum hta_ktype hta_name_ktype(const struct trace *t, uint8_t *ktype, uint32_t nm
 static int collect(struct sel *s, enum hta_filter f, int64_t last, struct hta_events *out)
 {
 	const struct trace *t = s->t;
+	/* room for the candidates at once, fitted after (kept by the session:
+	 * no doubling's spare room, no holes it leaves) */
 	size_t cap = 0;
+	for (size_t r = 0; r < t->ev.n; r++)
+		cap += kept(t, r) && (stream_of(t, r) != -1 ||
+				      tr_aux_table((enum tr_kind)t->ev.kind[r]) == TR_AUX_GPU);
 	uint8_t *ktype = calloc(t->pool.n ? t->pool.n : 1, 1);
-	if (!ktype)
+	out->v = malloc((cap ? cap : 1) * sizeof *out->v);
+	if (!ktype || !out->v) {
+		free(ktype);
 		return -1;
+	}
 	for (size_t r = 0; r < t->ev.n; r++) {
 		if (!kept(t, r))
 			continue;
@@ -293,16 +301,6 @@ static int collect(struct sel *s, enum hta_filter f, int64_t last, struct hta_ev
 		}
 		if (stream == -1)
 			continue;
-		if (out->n == cap) {
-			size_t nc = cap ? cap * 2 : 256;
-			struct hta_ev *v = realloc(out->v, nc * sizeof *v);
-			if (!v) {
-				free(ktype);
-				return -1;
-			}
-			out->v = v;
-			cap = nc;
-		}
 		enum tr_kind k = (enum tr_kind)t->ev.kind[r];
 		uint32_t nm = t->ev.name[r];
 		uint32_t cpu = tr_corr(t, r) >= 0
