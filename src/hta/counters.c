@@ -217,6 +217,8 @@ static int queue_length(const struct trace *t, const struct hta_events *h, int64
 	for (size_t k = 0; k < c->nstreams; k++) {
 		c->streams[k].first = n;
 		n += c->streams[k].n;
+		if (c->streams[k].n > INT32_MAX)
+			rc = -1; /* its length would not fit hta_ql_point.len */
 	}
 	if (!rc && (!(at = malloc((c->nstreams ? c->nstreams : 1) * sizeof *at)) ||
 		    !(c->ql = malloc((n ? n : 1) * sizeof *c->ql))))

@@ -54,7 +54,7 @@
 
 struct hta_ql_point {
 	int64_t ts;
-	int64_t len;  /* queue length from ts on */
+	int32_t len;  /* queue length from ts on (a stream has < 2^31 points) */
 	uint32_t row; /* the device event's row (its pid, tid) */
 };
 

@@ -116,12 +116,13 @@ static bool host_class(const struct optree *o, size_t r, uint8_t *cls, uint8_t *
 }
 
 /* A host event waiting to become a node. */
+/* 24 bytes (one per host event: the build's largest passing array); the
+ * node's class and type are host_class's of its row, asked again when the
+ * node is made. */
 struct cand {
 	int64_t start, end;
 	uint32_t row;
-	uint32_t thread;
 	uint32_t pos; /* index in tb's per-thread list (start order) */
-	uint8_t cls, type;
 };
 
 /* Candidates by (start, row). */
@@ -332,12 +333,7 @@ static int collect_hosts(struct build *b)
 			continue;
 		uint32_t th = b->track_thread[t->ev.track[r]];
 		struct tb_span sp = tb_span(t, r, o->opts.tb_compat);
-		l[at[th]++] = (struct cand){.start = sp.start,
-					    .end = sp.end,
-					    .row = (uint32_t)r,
-					    .thread = th,
-					    .cls = cls,
-					    .type = type};
+		l[at[th]++] = (struct cand){.start = sp.start, .end = sp.end, .row = (uint32_t)r};
 	}
 	free(at);
 	b->at = NULL;
@@ -413,8 +409,10 @@ static int build_nodes(struct build *b)
 			nd->name = t->ev.name[s[j].row];
 			nd->start = s[j].start;
 			nd->end = s[j].end;
-			nd->cls = s[j].cls;
-			nd->type = s[j].type;
+			uint8_t cls = 0, type = 0;
+			host_class(o, s[j].row, &cls, &type); /* true: it was collected */
+			nd->cls = cls;
+			nd->type = type;
 			b->node_of_pos[s[j].pos] = id;
 			if (nd->cls == OPC_STEP || optree_has_prefix(t, nd->name, "ProfilerStep#"))
 				th->has_step = true;
