@@ -134,30 +134,6 @@ static const struct rx_key by_nest[] = {RX_KEY(struct cand, start, RX_I64),
 					RX_KEY_DESC(struct cand, end, RX_I64),
 					RX_KEY(struct cand, pos, RX_U32)};
 
-/* (node, runtime) before sorting a node's runtimes as tb's fill_stats does:
- * by (start, -end); runtimes at time 0 and `dummy` (no times) go last. */
-struct rt_pair {
-	uint32_t node, row;
-	int64_t k1, k2;
-};
-
-static const struct rx_key by_rt_pair[] = {
-    RX_KEY(struct rt_pair, node, RX_U32), RX_KEY(struct rt_pair, k1, RX_I64),
-    RX_KEY(struct rt_pair, k2, RX_I64), RX_KEY(struct rt_pair, row, RX_U32)};
-
-static struct rt_pair rt_pair_make(const struct optree *o, uint32_t node, uint32_t row)
-{
-	struct rt_pair p = {.node = node, .row = row, .k1 = INT64_MAX, .k2 = INT64_MIN};
-	if (row != TR_NONE) {
-		struct tb_span sp = tb_span(o->t, row, o->opts.tb_compat);
-		if (sp.start && sp.end) {
-			p.k1 = sp.start;
-			p.k2 = -sp.end;
-		}
-	}
-	return p;
-}
-
 /* Rows ordered by (start, -end, row): device lists and stale kernels. */
 struct timed_row {
 	int64_t start, end;
@@ -545,67 +521,79 @@ static void ext_free(struct ext_index *x)
 	*x = (struct ext_index){0};
 }
 
+/* The nodes runtime row r goes onto (attach_runtimes): its external id's
+ * node and, for external id 0, its thread's root; OPT_NIL where none. */
+static void rt_owners(struct build *b, size_t r, uint32_t own[2])
+{
+	int64_t ext = tr_ext_id(b->t, r);
+	own[0] = ext_get(&b->ext, b->o, ext);
+	own[1] = OPT_NIL;
+	if (ext == 0) {
+		uint32_t th = zero_rt_thread(b, r);
+		if (th != OPT_NIL)
+			own[1] = b->o->threads[th].root;
+	}
+}
+
 /* Runtimes onto nodes (tb: for each node in thread then list order, take
  * every runtime with its external id), external-id-0 runtimes also onto
  * their thread's root, and the stale kernels' dummy runtime onto the root
- * of every thread holding a ProfilerStep. */
+ * of every thread holding a ProfilerStep. Each node's runtimes are
+ * counted (rt_count), then put at their node's place in o->rts (rt_first,
+ * the nodes in order) and each node's sorted: no list of (node, runtime)
+ * pairs besides o->rts. */
 static int attach_runtimes(struct build *b)
 {
 	struct optree *o = b->o;
 	const struct trace *t = b->t;
-	if (ext_build(b, &b->ext))
-		return -1;
-	free(b->node_of_pos); /* the index has what the rest needs of it */
-	b->node_of_pos = NULL;
-	/* a pair per runtime, a second for one of external id 0, a dummy per
-	 * thread: sized once (what a heap that cannot remap would keep of each
-	 * doubling is a hole) */
+	/* a runtime per row, a second for one of external id 0, a dummy per
+	 * thread: sized once, first, where the host events' list was */
 	size_t n = t->ev.n, most = o->nthreads;
 	for (size_t r = 0; r < n; r++)
 		most += optree_is_runtime(o, r) ? 1 + (tr_ext_id(t, r) == 0) : 0;
-	VEC(struct rt_pair) pairs = {0};
-	if (vec_reserve(pairs, most ? most : 1, SIZE_MAX / sizeof *pairs.v))
+	if (!(o->rts = malloc((most ? most : 1) * sizeof *o->rts)) || ext_build(b, &b->ext))
 		return -1;
-	for (size_t r = 0; r < n; r++) {
-		if (!optree_is_runtime(o, r))
-			continue;
-		int64_t ext = tr_ext_id(t, r);
-		uint32_t owner = ext_get(&b->ext, o, ext);
-		if (owner != OPT_NIL)
-			pairs.v[pairs.n++] = rt_pair_make(o, owner, (uint32_t)r);
-		else if (ext != 0)
-			o->orphan_runtimes++;
-		if (ext == 0) {
-			uint32_t th = zero_rt_thread(b, r);
-			if (th != OPT_NIL)
-				pairs.v[pairs.n++] =
-				    rt_pair_make(o, o->threads[th].root, (uint32_t)r);
+	free(b->node_of_pos); /* the index has what the rest needs of it */
+	b->node_of_pos = NULL;
+	size_t at = 0;
+	for (int fill = 0; fill < 2; fill++) {
+		for (size_t r = 0; r < n; r++) {
+			uint32_t own[2];
+			if (!optree_is_runtime(o, r))
+				continue;
+			rt_owners(b, r, own);
+			o->orphan_runtimes += !fill && own[0] == OPT_NIL && tr_ext_id(t, r) != 0;
+			for (int k = 0; k < 2; k++) {
+				struct optree_node *nd =
+				    own[k] == OPT_NIL ? NULL : &o->nodes[own[k]];
+				if (nd && fill)
+					o->rts[nd->rt_first + nd->rt_count] =
+					    (struct optree_rt){.row = (uint32_t)r};
+				if (nd)
+					nd->rt_count++;
+			}
+		}
+		/* after the runtimes: the dummy on every step thread */
+		for (size_t k = 0; k < o->nthreads && o->nstale; k++) {
+			struct optree_node *root = &o->nodes[o->threads[k].root];
+			if (!o->threads[k].has_step)
+				continue;
+			if (fill)
+				o->rts[root->rt_first + root->rt_count] =
+				    (struct optree_rt){.row = TR_NONE};
+			root->rt_count++;
+		}
+		for (size_t i = 0; i < o->nnodes && !fill; i++) {
+			struct optree_node *nd = &o->nodes[i];
+			if (nd->rt_count) /* a node without runtimes keeps rt_first 0 */
+				nd->rt_first = (uint32_t)at;
+			at += nd->rt_count;
+			nd->rt_count = 0;
 		}
 	}
 	ext_free(&b->ext);
-	/* after the runtimes: the dummy on every step thread */
-	for (size_t k = 0; k < o->nthreads && o->nstale; k++)
-		if (o->threads[k].has_step)
-			pairs.v[pairs.n++] = rt_pair_make(o, o->threads[k].root, TR_NONE);
-	size_t np = pairs.n;
-	if (rx_sort(pairs.v, np, sizeof *pairs.v, by_rt_pair, 4))
-		goto fail;
-	o->rts = malloc((np ? np : 1) * sizeof *o->rts);
-	if (!o->rts)
-		goto fail;
-	o->nrts = np;
-	for (size_t i = 0; i < np; i++) {
-		o->rts[i] = (struct optree_rt){.row = pairs.v[i].row};
-		struct optree_node *nd = &o->nodes[pairs.v[i].node];
-		if (!nd->rt_count)
-			nd->rt_first = (uint32_t)i;
-		nd->rt_count++;
-	}
-	vec_free(pairs);
-	return 0;
-fail:
-	vec_free(pairs);
-	return -1;
+	o->nrts = at; /* of most */
+	return optree_sort_runtimes(o);
 }
 
 /* Kernels no runtime launched, in (start, -end) order. */

@@ -20,6 +20,10 @@ static inline bool optree_name_is(const struct trace *t, uint32_t name, const ch
 	return strpool_len(&t->pool, name) == strlen(s) && !strcmp(tr_str(t, name), s);
 }
 
+/* Each node's runtimes (o->rts[rt_first ..], in any order) sorted as tb's
+ * fill_stats orders them: by (start, -end), runtimes at time 0 and the
+ * dummy last, then by row. -1 out of memory. */
+int optree_sort_runtimes(struct optree *o);
 /* tb's remove_dup_nodes. */
 int optree_collapse_dups(struct optree *o);
 /* o->post: every thread's nodes in tb's traversal order. */

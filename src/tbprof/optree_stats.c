@@ -1,8 +1,61 @@
-/* optree_stats: the tree after nesting (see optree.h): tb's duplicate
- * collapsing, its traversal order, fill_stats and the Tensor Core ratio. */
+/* optree_stats: the tree after nesting (see optree.h): each node's runtimes
+ * in tb's order, tb's duplicate collapsing, its traversal order,
+ * fill_stats and the Tensor Core ratio. */
 #include <stdlib.h>
 
+#include "core/radix.h"
 #include "tbprof/optree_int.h"
+
+/* A (node, runtime) when sorting a node's runtimes as tb's fill_stats does:
+ * by (start, -end); runtimes at time 0 and `dummy` (no times) go last. */
+struct rt_pair {
+	uint32_t node, row;
+	int64_t k1, k2;
+};
+
+static const struct rx_key by_rt_pair[] = {
+    RX_KEY(struct rt_pair, node, RX_U32), RX_KEY(struct rt_pair, k1, RX_I64),
+    RX_KEY(struct rt_pair, k2, RX_I64), RX_KEY(struct rt_pair, row, RX_U32)};
+
+static struct rt_pair rt_pair_make(const struct optree *o, uint32_t node, uint32_t row)
+{
+	struct rt_pair p = {.node = node, .row = row, .k1 = INT64_MAX, .k2 = INT64_MIN};
+	if (row != TR_NONE) {
+		struct tb_span sp = tb_span(o->t, row, o->opts.tb_compat);
+		if (sp.start && sp.end) {
+			p.k1 = sp.start;
+			p.k2 = -sp.end;
+		}
+	}
+	return p;
+}
+
+/* Each node's runtimes as tb's fill_stats orders them (rt_pair). */
+int optree_sort_runtimes(struct optree *o)
+{
+	size_t most = 0;
+	for (size_t i = 0; i < o->nnodes; i++)
+		most = o->nodes[i].rt_count > most ? o->nodes[i].rt_count : most;
+	if (most < 2)
+		return 0;
+	struct rt_pair *tmp = malloc(most * sizeof *tmp);
+	if (!tmp)
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; i < o->nnodes && !rc; i++) {
+		const struct optree_node *nd = &o->nodes[i];
+		if (nd->rt_count < 2)
+			continue;
+		struct optree_rt *rt = o->rts + nd->rt_first;
+		for (size_t j = 0; j < nd->rt_count; j++)
+			tmp[j] = rt_pair_make(o, (uint32_t)i, rt[j].row);
+		rc = rx_sort(tmp, nd->rt_count, sizeof *tmp, by_rt_pair, 4);
+		for (size_t j = 0; j < nd->rt_count && !rc; j++)
+			rt[j].row = tmp[j].row;
+	}
+	free(tmp);
+	return rc;
+}
 
 /* tb's remove_dup_nodes: an Operator whose only child is an Operator of the
  * same name takes that child's children and runtimes, repeatedly. */
