@@ -3,11 +3,13 @@
 #include "hta/counters.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/hmap.h"
 #include "core/radix.h"
+#include "core/sort.h"
 #include "core/vec.h"
 
 /* A bandwidth point before the sort: key (kind), ts, order, value. */
@@ -104,15 +106,8 @@ struct ql_fill {
 
 static size_t ql_stream_of(const struct hta_counters *c, int64_t key)
 {
-	size_t lo = 0, hi = c->nstreams;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->streams[mid].stream < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return gp_lower_bound_i64(c->streams, c->nstreams, sizeof *c->streams,
+				  offsetof(struct hta_ql_stream, stream), key);
 }
 
 static void ql_put(struct ql_fill *f, int64_t key, int64_t ts, uint32_t row, int delta)
@@ -134,14 +129,7 @@ static void ql_walk(const struct trace *t, const struct hta_events *h, const str
 	for (size_t i = 0; i < nc; i++) {
 		int64_t c = tr_corr(t, calls[i]), a, b;
 		hta_row_times(t, h, calls[i], &a, &b);
-		size_t lo = 0, hi = nd;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (dev[mid].corr < c)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		size_t lo = gp_lower_bound_i64(dev, nd, sizeof *dev, offsetof(struct cd, corr), c);
 		for (size_t j = lo; j < nd && dev[j].corr == c; j++) {
 			const struct hta_ev *d = &h->v[dev[j].idx];
 			ql_put(f, d->stream, a, d->row, 1);

@@ -2,6 +2,7 @@
  * launches.h. */
 #include "hta/launches.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,15 +52,7 @@ static const struct rx_key by_corr[] = {RX_KEY(struct cr, corr, RX_I64),
  * c, or where it would be. */
 static size_t first_of(const struct cr *gpu, size_t ng, int64_t c)
 {
-	size_t lo = 0, hi = ng;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (gpu[mid].corr < c)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return gp_lower_bound_i64(gpu, ng, sizeof *gpu, offsetof(struct cr, corr), c);
 }
 
 /* The launch pairs, in pandas' inner-merge order (CPU rows in order, each

@@ -1,8 +1,11 @@
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "core/arena.h"
 #include "core/err.h"
 #include "core/lru.h"
+#include "core/sort.h"
 #include "core/strpool.h"
 #include "test.h"
 
@@ -160,4 +163,22 @@ void test_core_lru(struct t *t)
 	lru_put(NULL, "a", "A", 1);
 	CHECK(t, lru_get(NULL, "a", &n) == NULL);
 	CHECK(t, lru_new(0, 10) == NULL);
+}
+
+/* gp_lower_bound_i64 on records sorted by their 64-bit field, by hand:
+ * keys -5, 2, 2, 9 at offset 8 of 16-byte records. */
+void test_core_lower_bound(struct t *t)
+{
+	struct r {
+		uint32_t pad;
+		int64_t k;
+	} v[] = {{0, -5}, {1, 2}, {2, 2}, {3, 9}};
+	const size_t off = offsetof(struct r, k), n = 4;
+	CHECK_INT(t, (int64_t)gp_lower_bound_i64(v, n, sizeof *v, off, INT64_MIN), 0);
+	CHECK_INT(t, (int64_t)gp_lower_bound_i64(v, n, sizeof *v, off, -5), 0);
+	CHECK_INT(t, (int64_t)gp_lower_bound_i64(v, n, sizeof *v, off, 0), 1);
+	CHECK_INT(t, (int64_t)gp_lower_bound_i64(v, n, sizeof *v, off, 2), 1);
+	CHECK_INT(t, (int64_t)gp_lower_bound_i64(v, n, sizeof *v, off, 3), 3);
+	CHECK_INT(t, (int64_t)gp_lower_bound_i64(v, n, sizeof *v, off, 10), 4);
+	CHECK_INT(t, (int64_t)gp_lower_bound_i64(NULL, 0, sizeof *v, off, 1), 0);
 }
