@@ -74,6 +74,29 @@ struct kv {
 #define DIGITS (1u << DIGIT_BITS)
 #define SMALL 48
 
+/* The DIGIT_BITS digits that span the bits set in diff (the bits that
+ * differ between keys); 0 when none. */
+static unsigned digits_of(uint64_t diff)
+{
+	return diff ? (64u - (unsigned)__builtin_clzll(diff) + DIGIT_BITS - 1) / DIGIT_BITS : 0;
+}
+
+/* Digit d's histogram in count turned into each value's first place in
+ * the output (in place); NULL when every key has the same digit d (the
+ * pass is skipped: a stable pass would keep the order). */
+static size_t *digit_starts(size_t *count, unsigned d, uint64_t diff)
+{
+	if (!((diff >> (d * DIGIT_BITS)) & (DIGITS - 1)))
+		return NULL;
+	size_t *c = count + (size_t)d * DIGITS, at = 0;
+	for (size_t x = 0; x < DIGITS; x++) {
+		size_t m = c[x];
+		c[x] = at;
+		at += m;
+	}
+	return c;
+}
+
 /* Stable sort of a[0..n) by k, using b as scratch; returns where the
  * result is. Only the bits that differ between keys are sorted on, in
  * 11-bit digits: a trace's times span far fewer bits than 64. */
@@ -89,21 +112,15 @@ static struct kv *sort_kv(struct kv *a, struct kv *b, size_t n, uint64_t diff, s
 		}
 		return a;
 	}
-	unsigned bits = 64u - (unsigned)__builtin_clzll(diff);
-	unsigned nd = (bits + DIGIT_BITS - 1) / DIGIT_BITS;
+	unsigned nd = digits_of(diff);
 	memset(count, 0, (size_t)nd * DIGITS * sizeof *count);
 	for (size_t j = 0; j < n; j++)
 		for (unsigned d = 0; d < nd; d++)
 			count[d * DIGITS + ((a[j].k >> (d * DIGIT_BITS)) & (DIGITS - 1))]++;
 	for (unsigned d = 0; d < nd; d++) {
-		if (!((diff >> (d * DIGIT_BITS)) & (DIGITS - 1)))
-			continue; /* the same digit in every key */
-		size_t *c = count + (size_t)d * DIGITS, at = 0;
-		for (size_t x = 0; x < DIGITS; x++) {
-			size_t m = c[x];
-			c[x] = at;
-			at += m;
-		}
+		size_t *c = digit_starts(count, d, diff);
+		if (!c)
+			continue;
 		for (size_t j = 0; j < n; j++)
 			b[c[(a[j].k >> (d * DIGIT_BITS)) & (DIGITS - 1)]++] = a[j];
 		struct kv *t = a;
@@ -113,6 +130,7 @@ static struct kv *sort_kv(struct kv *a, struct kv *b, size_t n, uint64_t diff, s
 	return a;
 }
 
+/* The 64-bit value at p (any alignment). */
 static uint64_t ld64(const unsigned char *p)
 {
 	uint64_t u;
@@ -136,8 +154,7 @@ int rx_sort_u64(void *base, size_t n)
 	uint64_t first = ld64(a), diff = 0;
 	for (size_t j = 0; j < n; j++)
 		diff |= ld64(a + 8 * j) ^ first;
-	unsigned nd =
-	    diff ? (64u - (unsigned)__builtin_clzll(diff) + DIGIT_BITS - 1) / DIGIT_BITS : 0;
+	unsigned nd = digits_of(diff);
 	memset(count, 0, (size_t)nd * DIGITS * sizeof *count);
 	for (size_t j = 0; j < n; j++) {
 		uint64_t k = ld64(a + 8 * j);
@@ -145,14 +162,9 @@ int rx_sort_u64(void *base, size_t n)
 			count[d * DIGITS + ((k >> (d * DIGIT_BITS)) & (DIGITS - 1))]++;
 	}
 	for (unsigned d = 0; d < nd; d++) {
-		if (!((diff >> (d * DIGIT_BITS)) & (DIGITS - 1)))
-			continue; /* the same digit in every value */
-		size_t *c = count + (size_t)d * DIGITS, at = 0;
-		for (size_t x = 0; x < DIGITS; x++) {
-			size_t m = c[x];
-			c[x] = at;
-			at += m;
-		}
+		size_t *c = digit_starts(count, d, diff);
+		if (!c)
+			continue;
 		for (size_t j = 0; j < n; j++) {
 			uint64_t k = ld64(a + 8 * j);
 			memcpy(b + 8 * c[(k >> (d * DIGIT_BITS)) & (DIGITS - 1)]++, &k, 8);

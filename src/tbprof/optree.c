@@ -535,6 +535,16 @@ static void rt_owners(struct build *b, size_t r, uint32_t own[2])
 	}
 }
 
+/* Node id's next runtime is row: counted (rt_count), and when fill, put
+ * in its place in o->rts (from rt_first). */
+static void rt_put(struct optree *o, uint32_t id, uint32_t row, bool fill)
+{
+	struct optree_node *nd = &o->nodes[id];
+	if (fill)
+		o->rts[nd->rt_first + nd->rt_count] = (struct optree_rt){.row = row};
+	nd->rt_count++;
+}
+
 /* Runtimes onto nodes (tb: for each node in thread then list order, take
  * every runtime with its external id), external-id-0 runtimes also onto
  * their thread's root, and the stale kernels' dummy runtime onto the root
@@ -563,26 +573,14 @@ static int attach_runtimes(struct build *b)
 				continue;
 			rt_owners(b, r, own);
 			o->orphan_runtimes += !fill && own[0] == OPT_NIL && tr_ext_id(t, r) != 0;
-			for (int k = 0; k < 2; k++) {
-				struct optree_node *nd =
-				    own[k] == OPT_NIL ? NULL : &o->nodes[own[k]];
-				if (nd && fill)
-					o->rts[nd->rt_first + nd->rt_count] =
-					    (struct optree_rt){.row = (uint32_t)r};
-				if (nd)
-					nd->rt_count++;
-			}
+			for (int k = 0; k < 2; k++)
+				if (own[k] != OPT_NIL)
+					rt_put(o, own[k], (uint32_t)r, fill);
 		}
 		/* after the runtimes: the dummy on every step thread */
-		for (size_t k = 0; k < o->nthreads && o->nstale; k++) {
-			struct optree_node *root = &o->nodes[o->threads[k].root];
-			if (!o->threads[k].has_step)
-				continue;
-			if (fill)
-				o->rts[root->rt_first + root->rt_count] =
-				    (struct optree_rt){.row = TR_NONE};
-			root->rt_count++;
-		}
+		for (size_t k = 0; k < o->nthreads && o->nstale; k++)
+			if (o->threads[k].has_step)
+				rt_put(o, o->threads[k].root, TR_NONE, fill);
 		for (size_t i = 0; i < o->nnodes && !fill; i++) {
 			struct optree_node *nd = &o->nodes[i];
 			if (nd->rt_count) /* a node without runtimes keeps rt_first 0 */
